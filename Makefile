@@ -1,0 +1,112 @@
+# Makefile for mirage: a C toolchain for low-interruption job chains on
+# Slurm GPU clusters.  `make` builds, `make check` runs every test (in a
+# -Werror build and in an ASan+UBSan build), `make demo` runs the main
+# job on the bundled LS6 trace.  Both install missing Debian packages
+# first (as root; otherwise they say what to install).
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+B	?= build/default
+
+CC	?= cc
+CFLAGS	?= -O2 -g
+PKGS	= libarchive zlib json-c
+CPPFLAGS += -Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ljson-c)
+LDLIBS	+= $(PKG_LIBS) -lm
+DEPFLAGS = -MMD -MP
+
+# DEVELOPER=1: the warning contract, enforced
+ifeq ($(DEVELOPER),1)
+CFLAGS	+= -std=c11 -Werror -Wall -Wextra -Wpedantic -Wshadow \
+	   -Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
+	   -Wformat=2 -Wvla -Wwrite-strings -Wpointer-arith -Wundef \
+	   -fno-common
+else
+CFLAGS	+= -std=c11 -Wall -Wextra
+endif
+# SANITIZE=1: AddressSanitizer + UndefinedBehaviorSanitizer
+ifeq ($(SANITIZE),1)
+CFLAGS	+= -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	   -fno-omit-frame-pointer
+LDFLAGS	+= -fsanitize=address,undefined
+endif
+
+CMDS	= mirage-parse mirage-cat
+LIB_SRC	= $(sort $(wildcard common/*.c))
+LIB_OBJ	= $(LIB_SRC:%.c=$(B)/%.o)
+LIB	= $(B)/libmirage.a
+BINS	= $(CMDS:%=$(B)/%)
+UNIT_SRC = $(sort $(wildcard tests/unit/t_*.c))
+UNIT	= $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+FUZZ_SRC = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+REPLAY	= $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(B)/tests/replay_%)
+
+all: $(LIB) $(BINS) $(UNIT) $(REPLAY)
+
+$(B)/common/%.o: common/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $(LIB_OBJ)
+
+$(B)/mirage-%: cmd/mirage-%.c $(LIB)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+$(B)/tests/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+
+# each fuzz target, linked with a main() that replays the checked-in corpus
+$(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< tests/fuzz/replay.c $(LIB) $(LDLIBS) -o $@
+
+# Install the Debian packages that are missing (as root), or list them.
+deps:
+	@sh tests/deps.sh
+
+# The main job on the bundled data.
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@B=$(B) pipelines/reproduce-paper.sh
+
+# Every test, in a -Werror build and in a sanitizer build; the last line
+# of the output is "N passed, N failed".
+check: deps
+	@$(MAKE) --no-print-directory B=build/dev DEVELOPER=1 all
+	@$(MAKE) --no-print-directory B=build/asan SANITIZE=1 DEVELOPER=1 all
+	@tests/run.sh build/dev build/asan
+
+# Tests of one build only (faster while developing).
+test: all
+	@tests/run.sh $(B)
+
+# Coverage-guided fuzzing with libFuzzer (clang); FUZZ_TIME seconds each.
+FUZZ_TIME ?= 60
+fuzz:
+	@tests/fuzz/run-fuzzers.sh $(FUZZ_TIME)
+
+# Throughput against wc -l and awk on the same file, in one run.
+bench: all
+	@B=$(B) tests/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man7
+	install -m 755 $(BINS) $(DESTDIR)$(BINDIR)
+	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
+	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5
+	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7
+
+clean:
+	rm -rf build
+
+.PHONY: all deps demo check test fuzz bench install clean
+.DELETE_ON_ERROR:
+
+-include $(LIB_OBJ:.o=.d) $(BINS:=.d) $(UNIT:=.d)

@@ -1,0 +1,301 @@
+/*
+ * mirage-cat: print any mirage stream as TSV or JSON lines, or describe
+ * it.  See mirage-cat(1).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mirage.h"
+
+enum mode { TSV, JSON, STATS, INFO };
+
+struct stat_col {
+	uint64_t n, nulls;
+	double sum, min, max;
+};
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: mirage-cat [-HijsT] [-t type] [file ...]\n");
+	exit(status);
+}
+
+static void
+tsv_str(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		switch (s[i]) {
+		case '\t': fputs("\\t", stdout); break;
+		case '\n': fputs("\\n", stdout); break;
+		case '\r': fputs("\\r", stdout); break;
+		case '\\': fputs("\\\\", stdout); break;
+		default: putchar(s[i]);
+		}
+	}
+}
+
+static void
+json_str(const char *s, size_t n)
+{
+	size_t i;
+
+	putchar('"');
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", stdout);
+		else if (ch == '\t')
+			fputs("\\t", stdout);
+		else if (ch < 0x20 || ch == 0x7f)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static int
+is_time(const char *name)
+{
+	static const char *const names[] = { "submit", "eligible", "start",
+	    "end", NULL };
+	size_t i, n = strlen(name);
+
+	for (i = 0; names[i]; i++)
+		if (strcmp(name, names[i]) == 0)
+			return 1;
+	return n > 5 && strcmp(name + n - 5, "_time") == 0;
+}
+
+static void
+value(const struct mg_field *f, const struct mg_value *v, enum mode m,
+    int iso)
+{
+	char buf[40];
+
+	if (v->null) {
+		if (m == JSON)
+			fputs("null", stdout);
+		return;
+	}
+	switch (f->type) {
+	case MG_T_I64:
+		if (iso && is_time(f->name)) {
+			mg_format_time(v->i, buf, sizeof(buf));
+			printf(m == JSON ? "\"%s\"" : "%s", buf);
+		} else {
+			printf("%lld", (long long)v->i);
+		}
+		break;
+	case MG_T_F64:
+		if (isfinite(v->f))
+			printf("%.17g", v->f);
+		else if (m == JSON)
+			fputs("null", stdout);
+		else
+			printf("%s", isnan(v->f) ? "nan" : v->f > 0 ? "inf" :
+			    "-inf");
+		break;
+	case MG_T_STR:
+		if (m == JSON)
+			json_str(v->s, v->len);
+		else
+			tsv_str(v->s, v->len);
+		break;
+	}
+}
+
+static void
+info(const char *name, const struct mg_stream_info *si)
+{
+	size_t i;
+
+	printf("file\t%s\nrecord_type\t%s\nversion\t%u.%u\nproducer\t%s\n"
+	    "args\t%s\nseed\t%llu\nfields\t%zu\n", name, si->schema.type,
+	    si->major, si->minor, si->producer, si->args,
+	    (unsigned long long)si->seed, si->schema.nfields);
+	for (i = 0; i < si->schema.nfields; i++)
+		printf("field\t%s\t%s\n", si->schema.fields[i].name,
+		    mg_type_name(si->schema.fields[i].type));
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "info", no_argument, NULL, 'i' },
+		{ "iso-time", no_argument, NULL, 'T' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-header", no_argument, NULL, 'H' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "type", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct mg_schema *first = NULL;
+	struct stat_col *st = NULL;
+	const char *type = NULL;
+	enum mode m = TSV;
+	struct mg_diag d = { "" };
+	int ch, header = 1, iso = 0, i, rv = 0;
+	size_t k, nf = 0;
+
+	if (mg_cli_init() != 0)
+		return MG_EXIT_FAIL;
+	while ((ch = getopt_long(argc, argv, "HhijsTt:", longopts, NULL)) !=
+	    -1) {
+		switch (ch) {
+		case 'H':
+			header = 0;
+			break;
+		case 'h':
+			usage(MG_EXIT_OK);
+			break;
+		case 'i':
+			m = INFO;
+			break;
+		case 'j':
+			m = JSON;
+			break;
+		case 's':
+			m = STATS;
+			break;
+		case 'T':
+			iso = 1;
+			break;
+		case 't':
+			type = optarg;
+			break;
+		default:
+			usage(MG_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+
+	for (i = 0; i < (argc ? argc : 1) && rv == 0; i++) {
+		const char *path = argc ? argv[i] : "-";
+		const char *name = strcmp(path, "-") ? path : "<stdin>";
+		const struct mg_stream_info *si;
+		const struct mg_field *f;
+		const struct mg_value *v;
+		struct mg_reader *r;
+		FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+
+		if (fp == NULL)
+			err(MG_EXIT_FAIL, "cannot open '%s'", path);
+		if ((rv = mg_reader_open(fp, name, type, &r, &d)) != 0) {
+			warnx("'%s': %s", name, d.msg);
+			break;
+		}
+		si = mg_reader_info(r);
+		f = si->schema.fields;
+		if (first == NULL) {
+			/* keep a copy: the reader owns si */
+			first = malloc(sizeof(*first));
+			if (first == NULL)
+				err(MG_EXIT_FAIL, NULL);
+			*first = si->schema;
+			nf = si->schema.nfields;
+			st = calloc(nf, sizeof(*st));
+			if (st == NULL)
+				err(MG_EXIT_FAIL, NULL);
+			if (m == TSV && header)
+				for (k = 0; k < nf; k++)
+					printf("%s%s", f[k].name, k + 1 < nf ?
+					    "\t" : "\n");
+		} else if (m != INFO && (nf != si->schema.nfields ||
+		    strcmp(first->type, si->schema.type) != 0)) {
+			warnx("'%s': holds '%s' records, the first input '%s'",
+			    name, si->schema.type, first->type);
+			rv = MG_ETYPE;
+			mg_reader_free(r);
+			break;
+		}
+		if (m == INFO) {
+			info(name, si);
+			/* read to the end: a broken stream still fails */
+		}
+		while ((rv = mg_reader_next(r, &v, &d)) == 1) {
+			if (m == INFO)
+				continue;
+			for (k = 0; k < nf; k++) {
+				if (m == STATS) {
+					struct stat_col *s = &st[k];
+					double x;
+
+					s->n++;
+					if (v[k].null) {
+						s->nulls++;
+						continue;
+					}
+					x = f[k].type == MG_T_I64 ?
+					    (double)v[k].i : f[k].type ==
+					    MG_T_F64 ? v[k].f :
+					    (double)v[k].len;
+					if (s->n - s->nulls == 1 || x < s->min)
+						s->min = x;
+					if (s->n - s->nulls == 1 || x > s->max)
+						s->max = x;
+					s->sum += x;
+					continue;
+				}
+				if (m == JSON) {
+					printf(k ? "," : "{");
+					json_str(f[k].name, strlen(f[k].name));
+					putchar(':');
+				} else if (k) {
+					putchar('\t');
+				}
+				value(&f[k], &v[k], m, iso);
+			}
+			if (m == JSON)
+				puts("}");
+			else if (m == TSV)
+				putchar('\n');
+		}
+		if (rv < 0)
+			warnx("'%s': %s", name, d.msg);
+		else
+			rv = 0;
+		if (m == STATS && rv == 0 && i + 1 == (argc ? argc : 1)) {
+			printf("field\ttype\trecords\tnulls\tmin\tmean\tmax\n");
+			for (k = 0; k < nf; k++) {
+				struct stat_col *s = &st[k];
+				uint64_t nn = s->n - s->nulls;
+
+				printf("%s\t%s\t%llu\t%llu\t", f[k].name,
+				    f[k].type == MG_T_STR ? "str(len)" :
+				    mg_type_name(f[k].type),
+				    (unsigned long long)s->n,
+				    (unsigned long long)s->nulls);
+				if (nn)
+					printf("%.10g\t%.10g\t%.10g\n", s->min,
+					    s->sum / (double)nn, s->max);
+				else
+					printf("\t\t\n");
+			}
+		}
+		mg_reader_free(r);
+		if (fp != stdin)
+			fclose(fp);
+	}
+	free(first);
+	free(st);
+	if (rv == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
+		warn("write error");
+		return MG_EXIT_FAIL;
+	}
+	return mg_exit_status(rv);
+}

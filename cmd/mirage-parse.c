@@ -1,0 +1,483 @@
+/*
+ * mirage-parse: Slurm accounting dumps into a jobs stream.
+ * See mirage-parse(1).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mirage.h"
+
+#define MAX_SHOWN 20		/* row warnings printed per input */
+
+struct list {
+	char **item;
+	size_t n;
+};
+
+struct ctx {
+	const char *name;	/* current entry */
+	int strict, quiet;
+	struct list parts, states;
+	int64_t since, until;	/* submit window, [since, until) */
+	int keep_dups;
+	struct mg_writer *w;
+	struct mg_recbuf *rb;
+	/* job id -> record index, open addressing */
+	uint64_t *hkey;
+	int64_t *hidx;
+	size_t hcap, hn;
+	/* counts for the current input and in all */
+	uint64_t jobs, repaired, bad, filtered, dups, shown;
+	uint64_t total_jobs, total_bad, total_dups;
+	struct mg_diag diag;
+};
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: mirage-parse [-fqs] [-d delim] [-E until] [-F format] "
+	    "[-k fields]\n"
+	    "                    [-o file] [-p partitions] [-S since] "
+	    "[-t states] [-z tz]\n"
+	    "                    [--duplicates last|keep] "
+	    "[--swf-cpus-per-node n] [file ...]\n");
+	exit(status);
+}
+
+static void
+split_list(struct list *l, char *s)
+{
+	char *tok, *save = NULL;
+
+	for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",",
+	    &save)) {
+		if ((l->item = realloc(l->item, (l->n + 1) *
+		    sizeof(*l->item))) == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		l->item[l->n++] = tok;
+	}
+}
+
+static int
+in_list(const struct list *l, const struct mg_value *v)
+{
+	size_t i;
+
+	if (l->n == 0)
+		return 1;
+	if (v->null)
+		return 0;
+	for (i = 0; i < l->n; i++)
+		if (strlen(l->item[i]) == v->len &&
+		    strncasecmp(l->item[i], v->s, v->len) == 0)
+			return 1;
+	return 0;
+}
+
+static uint64_t
+hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h | 1;				/* 0 marks a free slot */
+}
+
+static int
+grow(struct ctx *c)
+{
+	size_t i, j, cap = c->hcap ? c->hcap * 2 : 4096;
+	uint64_t *k = calloc(cap, sizeof(*k));
+	int64_t *x = calloc(cap, sizeof(*x));
+
+	if (k == NULL || x == NULL) {
+		free(k);
+		free(x);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < c->hcap; i++) {
+		if (c->hkey[i] == 0)
+			continue;
+		for (j = c->hkey[i] & (cap - 1); k[j]; j = (j + 1) & (cap - 1))
+			;
+		k[j] = c->hkey[i];
+		x[j] = c->hidx[i];
+	}
+	free(c->hkey);
+	free(c->hidx);
+	c->hkey = k;
+	c->hidx = x;
+	c->hcap = cap;
+	return 0;
+}
+
+/* keep the last record of each JobID, in the place of the first */
+static int
+keep_last(struct ctx *c, const struct mg_value *job)
+{
+	const struct mg_value *old;
+	uint64_t h = hash(job[MG_JOB_JOBID].s, job[MG_JOB_JOBID].len);
+	size_t j;
+	int64_t idx;
+
+	if ((c->hn + 1) * 2 > c->hcap && grow(c) != 0)
+		return MG_ENOMEM;
+	for (j = h & (c->hcap - 1); c->hkey[j]; j = (j + 1) & (c->hcap - 1)) {
+		if (c->hkey[j] != h || mg_recbuf_get(c->rb, (size_t)c->hidx[j],
+		    &old) != 0)
+			continue;
+		if (old[MG_JOB_JOBID].len == job[MG_JOB_JOBID].len &&
+		    memcmp(old[MG_JOB_JOBID].s, job[MG_JOB_JOBID].s,
+		    job[MG_JOB_JOBID].len) == 0) {
+			c->dups++;
+			return mg_recbuf_replace(c->rb, (size_t)c->hidx[j],
+			    job);
+		}
+	}
+	if ((idx = mg_recbuf_add(c->rb, job)) < 0)
+		return (int)idx;
+	c->hkey[j] = h;
+	c->hidx[j] = idx;
+	c->hn++;
+	return 0;
+}
+
+static int
+on_job(void *ctx, const struct mg_value *job, uint64_t line)
+{
+	struct ctx *c = ctx;
+	int64_t t;
+	int rv;
+
+	(void)line;
+	if (!in_list(&c->parts, &job[MG_JOB_PARTITION]) ||
+	    !in_list(&c->states, &job[MG_JOB_STATE])) {
+		c->filtered++;
+		return 0;
+	}
+	if (c->since != INT64_MIN || c->until != INT64_MAX) {
+		t = job[MG_JOB_SUBMIT].null ? INT64_MIN : job[MG_JOB_SUBMIT].i;
+		if (job[MG_JOB_SUBMIT].null || t < c->since || t >= c->until) {
+			c->filtered++;
+			return 0;
+		}
+	}
+	c->jobs++;
+	if (c->keep_dups)
+		rv = mg_writer_put(c->w, job, &c->diag);
+	else if ((rv = keep_last(c, job)) != 0)
+		mg_diag_set(&c->diag, rv, "%s", mg_strerror(rv));
+	return rv;
+}
+
+static int
+on_warn(void *ctx, uint64_t line, int isbad, const char *msg)
+{
+	struct ctx *c = ctx;
+
+	if (isbad)
+		c->bad++;
+	else
+		c->repaired++;
+	if (c->strict) {
+		if (line)
+			mg_diag_set(&c->diag, MG_EFORMAT, "'%s': line %llu: %s "
+			    "(--strict)", c->name, (unsigned long long)line,
+			    msg);
+		else
+			mg_diag_set(&c->diag, MG_EFORMAT, "'%s': %s "
+			    "(--strict)", c->name, msg);
+		return MG_EFORMAT;
+	}
+	if (++c->shown <= MAX_SHOWN) {
+		if (line)
+			warnx("'%s': line %llu: %s%s", c->name,
+			    (unsigned long long)line, msg, isbad ?
+			    "; row skipped" : "");
+		else
+			warnx("'%s': %s%s", c->name, msg, isbad ?
+			    "; skipped" : "");
+	}
+	return 0;
+}
+
+static int64_t
+parse_when(const char *s, enum mg_tz tz, const char *opt)
+{
+	char buf[32];
+	int64_t t;
+
+	/* a date alone means its midnight */
+	if (strlen(s) == 10) {
+		snprintf(buf, sizeof(buf), "%sT00:00:00", s);
+		s = buf;
+	}
+	if (mg_parse_time(s, strlen(s), tz, &t) != 0) {
+		warnx("invalid %s time '%s' (want YYYY-MM-DD[THH:MM:SS] or "
+		    "epoch seconds)", opt, s);
+		usage(MG_EXIT_USAGE);
+	}
+	return t;
+}
+
+/* parse one input; 0, or a status with c->diag set */
+static int
+parse_file(struct ctx *c, const char *path, const struct mg_sacct_opts *so)
+{
+	struct mg_sacct_sink sink;
+	struct mg_input *in;
+	const char *name;
+	int rv, entries = 0;
+
+	if ((rv = mg_input_open(path, &in, &c->diag)) != 0) {
+		mg_diag_prefix(&c->diag, "cannot open '%s'", path);
+		return rv;
+	}
+	while ((rv = mg_input_next_entry(in, &name, &c->diag)) == 1) {
+		entries++;
+		c->name = name;
+		c->jobs = c->repaired = c->bad = c->filtered = c->dups = 0;
+		c->shown = 0;
+		memset(&sink, 0, sizeof(sink));
+		sink.ctx = c;
+		sink.job = on_job;
+		sink.warn = on_warn;
+		rv = mg_sacct_parse(in, so, &sink, &c->diag);
+		if (rv != 0) {
+			if (strncmp(c->diag.msg, "'", 1) != 0)
+				mg_diag_prefix(&c->diag, "'%s'", name);
+			break;
+		}
+		if (c->shown > MAX_SHOWN)
+			warnx("'%s': %llu more row warnings not shown", name,
+			    (unsigned long long)(c->shown - MAX_SHOWN));
+		if (!c->quiet)
+			fprintf(stderr, "mirage-parse: '%s': %s%s%s: %llu jobs"
+			    ", %llu repaired rows, %llu bad rows skipped, "
+			    "%llu step rows skipped, %llu filtered out\n",
+			    name, sink.layout, strcmp(mg_input_filters(in),
+			    "none") ? ", " : "", strcmp(mg_input_filters(in),
+			    "none") ? mg_input_filters(in) : "",
+			    (unsigned long long)c->jobs,
+			    (unsigned long long)c->repaired,
+			    (unsigned long long)c->bad,
+			    (unsigned long long)sink.steps,
+			    (unsigned long long)c->filtered);
+		c->total_jobs += c->jobs;
+		c->total_bad += c->bad;
+		c->total_dups += c->dups;
+	}
+	if (rv < 0 && strncmp(c->diag.msg, "'", 1) != 0)
+		mg_diag_prefix(&c->diag, "'%s'", strcmp(path, "-") ? path :
+		    "<stdin>");
+	if (rv == 0 && entries == 0)
+		rv = mg_diag_set(&c->diag, MG_EFORMAT, "'%s': empty input "
+		    "(no header, no jobs)", strcmp(path, "-") ? path :
+		    "<stdin>");
+	mg_input_free(in);
+	return rv < 0 ? rv : 0;
+}
+
+enum { OPT_DUPS = 256, OPT_SWF_CPN, OPT_VERSION };
+
+static const struct option longopts[] = {
+	{ "delimiter", required_argument, NULL, 'd' },
+	{ "duplicates", required_argument, NULL, OPT_DUPS },
+	{ "force", no_argument, NULL, 'f' },
+	{ "format", required_argument, NULL, 'F' },
+	{ "fields", required_argument, NULL, 'k' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "partition", required_argument, NULL, 'p' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "since", required_argument, NULL, 'S' },
+	{ "state", required_argument, NULL, 't' },
+	{ "strict", no_argument, NULL, 's' },
+	{ "swf-cpus-per-node", required_argument, NULL, OPT_SWF_CPN },
+	{ "tz", required_argument, NULL, 'z' },
+	{ "until", required_argument, NULL, 'E' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 }
+};
+
+int
+main(int argc, char *argv[])
+{
+	struct mg_sacct_opts so;
+	struct mg_writer_opts wo;
+	struct mg_out out;
+	struct ctx c;
+	const struct mg_value *job;
+	const char *output = NULL, *since = NULL, *until = NULL;
+	char producer[64], args[4096];
+	int ch, fflag = 0, i, rv = 0;
+	size_t k;
+
+	if (mg_cli_init() != 0)
+		return MG_EXIT_FAIL;
+	memset(&c, 0, sizeof(c));
+	c.since = INT64_MIN;
+	c.until = INT64_MAX;
+	mg_sacct_opts_init(&so);
+	mg_cli_args(argc, argv, args, sizeof(args));
+
+	while ((ch = getopt_long(argc, argv, "d:E:F:fhk:o:p:qS:st:z:",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'd':
+			if (strlen(optarg) != 1 || optarg[0] == '\n')
+				errx(MG_EXIT_USAGE, "invalid delimiter '%s' "
+				    "(one character)", optarg);
+			so.delim = optarg[0];
+			break;
+		case 'E':
+			until = optarg;
+			break;
+		case 'F':
+			if (strcmp(optarg, "auto") == 0)
+				so.format = MG_FMT_AUTO;
+			else if (strcmp(optarg, "delimited") == 0)
+				so.format = MG_FMT_DELIM;
+			else if (strcmp(optarg, "fixed") == 0)
+				so.format = MG_FMT_FIXED;
+			else if (strcmp(optarg, "swf") == 0)
+				so.format = MG_FMT_SWF;
+			else if (strcmp(optarg, "json") == 0)
+				so.format = MG_FMT_JSON;
+			else
+				errx(MG_EXIT_USAGE, "invalid format '%s' (auto,"
+				    " delimited, fixed, swf, json)", optarg);
+			break;
+		case 'f':
+			fflag = 1;
+			break;
+		case 'h':
+			usage(MG_EXIT_OK);
+			break;
+		case 'k':
+			so.fields = optarg;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'p':
+			split_list(&c.parts, optarg);
+			break;
+		case 'q':
+			c.quiet = 1;
+			break;
+		case 'S':
+			since = optarg;
+			break;
+		case 's':
+			c.strict = 1;
+			break;
+		case 't':
+			split_list(&c.states, optarg);
+			break;
+		case 'z':
+			if (strcmp(optarg, "UTC") == 0) {
+				so.tz = MG_TZ_UTC;
+			} else {
+				if (setenv("TZ", optarg, 1) != 0)
+					err(MG_EXIT_FAIL, "setenv");
+				tzset();
+				so.tz = MG_TZ_LOCAL;
+			}
+			break;
+		case OPT_DUPS:
+			if (strcmp(optarg, "last") == 0)
+				c.keep_dups = 0;
+			else if (strcmp(optarg, "keep") == 0)
+				c.keep_dups = 1;
+			else
+				errx(MG_EXIT_USAGE, "invalid --duplicates '%s'"
+				    " (last or keep)", optarg);
+			break;
+		case OPT_SWF_CPN: {
+			int64_t v;
+
+			if (mg_parse_i64(optarg, strlen(optarg), 1, 1 << 20,
+			    &v) != 0)
+				errx(MG_EXIT_USAGE, "invalid "
+				    "--swf-cpus-per-node '%s'", optarg);
+			so.swf_cpus_per_node = v;
+			break;
+		}
+		case OPT_VERSION:
+			printf("mirage-parse %s\n", MG_VERSION);
+			return MG_EXIT_OK;
+		default:
+			usage(MG_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (since)
+		c.since = parse_when(since, so.tz, "--since");
+	if (until)
+		c.until = parse_when(until, so.tz, "--until");
+	if (output == NULL && !fflag && isatty(STDOUT_FILENO))
+		errx(MG_EXIT_USAGE, "refusing to write a binary stream to a "
+		    "terminal (use -o file, a pipe, or -f)");
+
+	if (!c.keep_dups && mg_recbuf_new(mg_job_schema(), &c.rb) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	if (mg_out_open(&out, output, &c.diag) != 0)
+		errx(MG_EXIT_FAIL, "%s", c.diag.msg);
+	mg_writer_opts_init(&wo);
+	snprintf(producer, sizeof(producer), "mirage-parse %s", MG_VERSION);
+	wo.producer = producer;
+	wo.args = args;
+	if ((rv = mg_writer_open(out.fp, mg_job_schema(), &wo, &c.w,
+	    &c.diag)) != 0)
+		goto fail;
+
+	for (i = 0; i < (argc ? argc : 1); i++)
+		if ((rv = parse_file(&c, argc ? argv[i] : "-", &so)) != 0)
+			goto fail;
+
+	if (!c.keep_dups) {
+		for (k = 0; k < mg_recbuf_count(c.rb); k++) {
+			if ((rv = mg_recbuf_get(c.rb, k, &job)) != 0 ||
+			    (rv = mg_writer_put(c.w, job, &c.diag)) != 0)
+				goto fail;
+		}
+		if (c.total_dups && !c.quiet)
+			warnx("%llu records of jobs seen before replaced the "
+			    "earlier ones (--duplicates last)",
+			    (unsigned long long)c.total_dups);
+	}
+	rv = mg_writer_close(c.w, &c.diag);
+	c.w = NULL;
+	if (rv == 0)
+		rv = mg_out_commit(&out, &c.diag);
+	if (rv != 0)
+		goto fail;
+	mg_recbuf_free(c.rb);
+	free(c.hkey);
+	free(c.hidx);
+	free(c.parts.item);
+	free(c.states.item);
+	return MG_EXIT_OK;
+fail:
+	/* no trailer: a reader downstream sees a truncated stream */
+	mg_writer_free(c.w);
+	mg_out_abort(&out);
+	mg_recbuf_free(c.rb);
+	free(c.hkey);
+	free(c.hidx);
+	free(c.parts.item);
+	free(c.states.item);
+	warnx("%s", c.diag.msg[0] ? c.diag.msg : mg_strerror(rv));
+	return rv == MG_EFORMAT || rv == MG_EIO ? MG_EXIT_FAIL :
+	    mg_exit_status(rv);
+}

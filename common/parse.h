@@ -1,0 +1,59 @@
+/*
+ * parse.h: strict parsing of numbers, times and durations from byte
+ * slices (not NUL-terminated), as they appear in sacct dumps and on the
+ * command line.  Nothing here uses atoi, sscanf or the locale.
+ */
+#ifndef MG_PARSE_H
+#define MG_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How wall-clock times without a zone are turned into epoch seconds. */
+enum mg_tz {
+	MG_TZ_UTC = 0,		/* as if UTC: no DST jumps (the default) */
+	MG_TZ_LOCAL = 1		/* the process's local zone (TZ), via mktime */
+};
+
+/* Results of the time and duration parsers besides 0 (a value). */
+#define MG_PARSE_MISSING 1	/* Unknown, None, empty: no value */
+#define MG_PARSE_BAD	(-1)	/* not a valid value */
+
+/*
+ * mg_parse_i64: a decimal integer with optional sign in s[0..n), no
+ * spaces, no trailing junk, within [min, max].  Returns 0 or -1.
+ */
+int mg_parse_i64(const char *s, size_t n, int64_t min, int64_t max,
+    int64_t *out);
+
+/* mg_parse_f64: a decimal floating-point number; 0 or -1. */
+int mg_parse_f64(const char *s, size_t n, double *out);
+
+/*
+ * mg_parse_time: "YYYY-MM-DDTHH:MM:SS" (a space may stand for the T) or
+ * epoch seconds (SLURM_TIME_FORMAT=%s).  "Unknown", "None", "INVALID" and
+ * "" give MG_PARSE_MISSING.  Returns 0, MG_PARSE_MISSING or MG_PARSE_BAD.
+ */
+int mg_parse_time(const char *s, size_t n, enum mg_tz tz, int64_t *out);
+
+/*
+ * mg_parse_duration: sacct's Timelimit: "[D-]HH:MM:SS", "MM:SS", "MM",
+ * "D-HH", "D-HH:MM" into seconds.  "UNLIMITED" gives -1; "Partition_Limit"
+ * and "" give MG_PARSE_MISSING.  Returns 0, MG_PARSE_MISSING or
+ * MG_PARSE_BAD.
+ */
+int mg_parse_duration(const char *s, size_t n, int64_t *out);
+
+/*
+ * mg_parse_limit_minutes: TimelimitRaw, minutes into seconds, with the
+ * same special values as mg_parse_duration().
+ */
+int mg_parse_limit_minutes(const char *s, size_t n, int64_t *out);
+
+/* mg_days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
+int64_t mg_days_from_civil(int64_t y, unsigned m, unsigned d);
+
+/* mg_format_time: epoch seconds as "YYYY-MM-DDTHH:MM:SS" (UTC); buf >= 32. */
+void mg_format_time(int64_t t, char *buf, size_t cap);
+
+#endif /* MG_PARSE_H */

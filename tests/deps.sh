@@ -1,0 +1,56 @@
+#!/bin/sh
+# deps.sh: find which Debian packages mirage needs and lacks; install them
+# when run as root (apt-get update first), or say exactly what to install.
+# Libraries are checked with pkg-config where they ship a .pc file.
+set -eu
+
+missing=""
+need() { # need PACKAGE CHECK...
+	pkg=$1
+	shift
+	if ! "$@" >/dev/null 2>&1; then
+		missing="$missing $pkg"
+	fi
+}
+pc() { pkg-config --exists "$1"; }
+has() { command -v "$1"; }
+
+need pkg-config has pkg-config
+need gcc has cc
+need make has make
+if has pkg-config >/dev/null 2>&1; then
+	need libarchive-dev pc libarchive
+	need zlib1g-dev pc zlib
+	need libjson-c-dev pc json-c
+	need libopenblas-dev pc openblas
+	need libxgboost-dev pc xgboost
+else
+	missing="$missing libarchive-dev zlib1g-dev libjson-c-dev libopenblas-dev libxgboost-dev"
+fi
+need libsvm-dev test -f /usr/include/libsvm/svm.h
+need bats has bats
+need bats-support test -f /usr/lib/bats/bats-support/load.bash
+need bats-assert test -f /usr/lib/bats/bats-assert/load.bash
+need mandoc has mandoc
+# compressors the tests use to make fixtures
+need gzip has gzip
+need xz-utils has xz
+need zstd has zstd
+need bzip2 has bzip2
+need zip has zip
+need lz4 has lz4
+
+if [ -z "$missing" ]; then
+	exit 0
+fi
+if [ "$(id -u)" != 0 ]; then
+	echo "mirage: missing Debian packages:$missing" >&2
+	echo "mirage: install them as root with:" >&2
+	echo "  apt-get update && apt-get install --no-install-recommends$missing" >&2
+	exit 1
+fi
+echo "mirage: installing:$missing" >&2
+apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install \
+	-y -q --no-install-recommends $missing >&2

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# run.sh BUILD...: run every test against each build directory (unit
+# tests, fuzz-corpus replays, bats suites, man page lint) and end with the
+# line "N passed, N failed".  Each runner speaks TAP; a runner that dies
+# without reporting a failure counts as one.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+export LC_ALL=C OMP_WAIT_POLICY=passive OPENBLAS_NUM_THREADS=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+pass=0 fail=0 skip=0 runs=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+tap() { # tap LABEL CMD...: run a TAP producer, count its results
+	local label=$1 rc
+	shift
+	echo "# $label"
+	"$@" >"$log" 2>&1
+	rc=$?
+	runs=$((runs + 1))
+	sed 's/^/  /' "$log"
+	local p f s
+	p=$(grep -c '^ok ' "$log" || true)
+	s=$(grep -c '^ok .*# [Ss][Kk][Ii][Pp]' "$log" || true)
+	f=$(grep -c '^not ok ' "$log" || true)
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $label exited with status $rc"
+		f=1
+	fi
+	if [ "$((p + f + s))" -eq 0 ]; then
+		echo "not ok - $label ran no test"
+		f=1
+	fi
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+}
+
+manlint() {
+	local n=0 page
+	for page in man/*.[157]; do
+		n=$((n + 1))
+		if out=$(mandoc -Tlint -W warning "$page" 2>&1) && [ -z "$out" ]; then
+			echo "ok $n - mandoc -Tlint $page"
+		else
+			echo "not ok $n - mandoc -Tlint $page"
+			echo "$out" | sed 's/^/# /'
+		fi
+	done
+	echo "1..$n"
+}
+
+for b in "$@"; do
+	for t in "$b"/tests/t_*; do
+		[ -x "$t" ] && tap "$b: unit $(basename "$t")" "$t"
+	done
+	for t in "$b"/tests/replay_*; do
+		name=${t##*/replay_}
+		[ -x "$t" ] && tap "$b: fuzz corpus $name" "$t" tests/fuzz/corpus/"$name"
+	done
+	for t in tests/bats/*.bats; do
+		tap "$b: $(basename "$t")" env MIRAGE_BIN="$PWD/$b" bats --tap "$t"
+	done
+done
+tap "man pages" manlint
+
+echo
+echo "$runs runners"
+if [ "$skip" -gt 0 ]; then
+	echo "$pass passed, $fail failed, $skip skipped"
+else
+	echo "$pass passed, $fail failed"
+fi
+[ "$fail" -eq 0 ]
