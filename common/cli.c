@@ -70,7 +70,12 @@ mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d)
 		mg_out_abort(o);
 		return MG_EIO;
 	}
-	fchmod(fd, 0666 & ~umask(umask(0)));
+	{
+		mode_t mask = umask(0);	/* mkstemp made it 0600 */
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
 	if ((o->fp = fdopen(fd, "wb")) == NULL) {
 		close(fd);
 		mg_out_abort(o);

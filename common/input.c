@@ -8,6 +8,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +31,10 @@ struct mg_input {
 	char filters[128];
 };
 
-int
-mg_input_open(const char *path, struct mg_input **out, struct mg_diag *d)
+static int
+input_new(const char *path, struct mg_input **out, struct mg_diag *d)
 {
 	struct mg_input *in;
-	int r;
 
 	*out = NULL;
 	if ((in = calloc(1, sizeof(*in))) == NULL ||
@@ -49,20 +49,49 @@ mg_input_open(const char *path, struct mg_input **out, struct mg_diag *d)
 	archive_read_support_format_zip(in->a);
 	archive_read_support_format_raw(in->a);
 	archive_read_support_format_empty(in->a);
-	if (strcmp(path, "-") == 0)
-		r = archive_read_open_fd(in->a, 0, BLOCK);
-	else
-		r = archive_read_open_filename(in->a, path, BLOCK);
-	if (r != ARCHIVE_OK) {
-		int e = archive_errno(in->a);
-
-		mg_diag_set(d, MG_EIO, "%s", e > 0 ? strerror(e) :
-		    archive_error_string(in->a));
-		mg_input_free(in);
-		return MG_EIO;
-	}
 	*out = in;
 	return 0;
+}
+
+static int
+opened(struct mg_input **in, int r, struct mg_diag *d)
+{
+	int e;
+
+	if (r == ARCHIVE_OK)
+		return 0;
+	e = archive_errno((*in)->a);
+	mg_diag_set(d, MG_EIO, "%s", e > 0 ? strerror(e) :
+	    archive_error_string((*in)->a));
+	mg_input_free(*in);
+	*in = NULL;
+	return MG_EIO;
+}
+
+int
+mg_input_open(const char *path, struct mg_input **out, struct mg_diag *d)
+{
+	int rv;
+
+	if ((rv = input_new(path, out, d)) != 0)
+		return rv;
+	if (strcmp(path, "-") == 0)
+		rv = archive_read_open_fd((*out)->a, 0, BLOCK);
+	else
+		rv = archive_read_open_filename((*out)->a, path, BLOCK);
+	return opened(out, rv, d);
+}
+
+int
+mg_input_open_mem(const void *buf, size_t len, const char *name,
+    struct mg_input **out, struct mg_diag *d)
+{
+	int rv;
+
+	if ((rv = input_new(name, out, d)) != 0)
+		return rv;
+	/* libarchive takes a non-const pointer but only reads it */
+	return opened(out, archive_read_open_memory((*out)->a, (void *)(uintptr_t)buf, len), d);
 }
 
 static const char *

@@ -24,6 +24,13 @@ int mg_input_open(const char *path, struct mg_input **out,
     struct mg_diag *d);
 
 /*
+ * mg_input_open_mem: read buf[0..len) (borrowed: it must outlive in),
+ * shown as name in messages.  Returns 0 or MG_EIO / MG_ENOMEM.
+ */
+int mg_input_open_mem(const void *buf, size_t len, const char *name,
+    struct mg_input **out, struct mg_diag *d);
+
+/*
  * mg_input_next_entry: move to the next entry.  Returns 1 and sets *name
  * ("file" for plain or compressed input, "file:member" for an archive
  * member; borrowed until the next call), 0 when there are no more, or
