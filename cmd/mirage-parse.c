@@ -260,7 +260,7 @@ parse_file(struct ctx *c, const char *path, const struct mg_sacct_opts *so)
 			warnx("'%s': %llu more row warnings not shown", name,
 			    (unsigned long long)(c->shown - MAX_SHOWN));
 		if (!c->quiet)
-			fprintf(stderr, "mirage-parse: '%s': %s%s%s: %llu jobs"
+			fprintf(stderr, "mirage-parse: '%s': %s%s%s: %llu job records"
 			    ", %llu repaired rows, %llu bad rows skipped, "
 			    "%llu step rows skipped, %llu filtered out\n",
 			    name, sink.layout, strcmp(mg_input_filters(in),

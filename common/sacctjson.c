@@ -191,10 +191,13 @@ one(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
 	epoch(job, MG_JOB_ELIGIBLE, get(j, "time.eligible"));
 	epoch(job, MG_JOB_START, get(j, "time.start"));
 	epoch(job, MG_JOB_END, get(j, "time.end"));
+	/* a present but null time.limit is UNLIMITED */
 	r = num(get(j, "time.limit"), &v);
 	if (r == 1)
 		mg_job_set_i64(job, MG_JOB_TIMELIMIT, v * 60);
-	else if (get(j, "time.limit") != NULL)
+	else if (r == -1 || (get(j, "time") != NULL &&
+	    json_object_object_get_ex(get(j, "time"), "limit", NULL) &&
+	    get(j, "time.limit") == NULL))
 		mg_job_set_i64(job, MG_JOB_TIMELIMIT, -1);
 	started = !job[MG_JOB_START].null;
 	if (num(get(j, "allocation_nodes"), &v) == 1 && v > 0)
