@@ -197,6 +197,8 @@ on_warn(void *ctx, uint64_t line, int isbad, const char *msg)
 			    "(--strict)", c->name, msg);
 		return MG_EFORMAT;
 	}
+	if (c->quiet && !isbad)
+		return 0;
 	if (++c->shown <= MAX_SHOWN) {
 		if (line)
 			warnx("'%s': line %llu: %s%s", c->name,

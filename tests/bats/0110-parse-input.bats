@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# 0110-parse-input.bats: where mirage-parse reads from, what wraps the
+# text, and how it fails: exit codes, messages, nothing half-written.
+
+setup() {
+	load test_helper
+	mg_setup
+	cp "$BUSY/sacct_trace_P_X.txt" d.txt
+	mirage-parse -q d.txt -o want.mrs
+	mirage-cat want.mrs > want.tsv
+}
+
+same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
+	mirage-parse -q "$@" | mirage-cat > got.tsv
+	diff -u want.tsv got.tsv
+}
+
+@test "--help prints the usage on stdout and exits 0" {
+	run -0 --separate-stderr mirage-parse --help
+	[[ "$output" == "usage: mirage-parse "* ]]
+	[ -z "$stderr" ]
+}
+
+@test "a bad option is a usage error (2) on stderr" {
+	run -2 --separate-stderr mirage-parse --no-such-option
+	[[ "$stderr" == *"usage: mirage-parse"* ]]
+	[ -z "$output" ]
+}
+
+@test "bad option values are usage errors" {
+	run -2 mirage-parse -F csv d.txt
+	[[ "$output" == *"invalid format 'csv'"* ]]
+	run -2 mirage-parse -d '||' d.txt
+	run -2 mirage-parse -S yesterday d.txt
+	[[ "$output" == *"invalid --since time 'yesterday'"* ]]
+	run -2 mirage-parse --duplicates first d.txt
+}
+
+@test "file, stdin and - read the same" {
+	same_as_plain d.txt
+	mirage-parse -q < d.txt | mirage-cat > got.tsv
+	diff -u want.tsv got.tsv
+	mirage-parse -q - < d.txt | mirage-cat > got.tsv
+	diff -u want.tsv got.tsv
+}
+
+@test "compressed and archived input: gzip xz zstd bzip2 lz4 tar zip" {
+	gzip -k d.txt; xz -k d.txt; zstd -q d.txt; bzip2 -k d.txt; lz4 -q d.txt d.txt.lz4
+	tar cf d.tar d.txt; tar czf d.tgz d.txt; zip -q d.zip d.txt
+	for f in d.txt.gz d.txt.xz d.txt.zst d.txt.bz2 d.txt.lz4 d.tar d.tgz d.zip; do
+		same_as_plain "$f" || { echo "failed: $f"; false; }
+	done
+	mirage-parse -q < d.txt.zst | mirage-cat > got.tsv
+	diff -u want.tsv got.tsv
+}
+
+@test "an archive of several dumps: each member is parsed and named" {
+	cp "$FIX/sample.swf" s.swf
+	tar czf two.tgz d.txt s.swf
+	# JobIDs of different clusters collide: keep all records
+	run -0 --separate-stderr mirage-parse --duplicates keep two.tgz -o j.mrs
+	[[ "$stderr" == *"'two.tgz:d.txt': sacct -P, gzip: 43 job records"* ]]
+	[[ "$stderr" == *"'two.tgz:s.swf': SWF, gzip: 4 job records"* ]]
+	[ "$(records j.mrs)" -eq 47 ]
+}
+
+@test "a truncated gzip is an error, and -o leaves no file" {
+	gzip -c "$ROOT/tests/fixtures/ls6-head.txt" | head -c 700 > cut.gz
+	run -1 --separate-stderr mirage-parse cut.gz -o j.mrs
+	[[ "$stderr" == "mirage-parse: "*"'cut.gz': truncated gzip input"* ]]
+	[ ! -e j.mrs ]
+	head -c 200000 "$ROOT/data/ls6-a100.log.gz" > big-cut.gz
+	run -1 --separate-stderr mirage-parse big-cut.gz -o j.mrs
+	[[ "$stderr" == "mirage-parse: 'big-cut.gz': after line "*": truncated gzip input" ]]
+	[ ! -e j.mrs ]
+	[ -z "$(ls j.mrs.tmp.* 2>/dev/null)" ]
+}
+
+@test "a failed run does not touch an existing output file" {
+	echo keep > j.mrs
+	printf 'garbage\n' > bad.txt
+	run -1 mirage-parse bad.txt -o j.mrs
+	[ "$(cat j.mrs)" = keep ]
+}
+
+@test "on stdout, a failed run leaves a stream with no trailer" {
+	gzip -c d.txt | head -c 500 > cut.gz
+	mirage-parse -q d.txt.gz cut.gz > out.mrs 2>/dev/null < /dev/null || true
+	gzip -k d.txt
+	run -5 --separate-stderr bash -c 'mirage-parse -q d.txt.gz cut.gz | mirage-cat > /dev/null'
+	[[ "$stderr" == *"mirage-cat: '<stdin>': stream cut short"* ]]
+}
+
+@test "garbage bytes: layout not recognised, exit 1" {
+	head -c 4096 /dev/urandom | tr -d '\n{;0-9' > junk.bin
+	run -1 --separate-stderr mirage-parse junk.bin -o j.mrs
+	[[ "$stderr" == "mirage-parse: 'junk.bin': "* ]]
+	[ ! -e j.mrs ]
+}
+
+@test "an empty file is an error" {
+	: > empty.txt
+	run -1 --separate-stderr mirage-parse empty.txt -o j.mrs
+	[[ "$stderr" == *"'empty.txt': empty input"* ]]
+}
+
+@test "a header-only file is zero jobs, not an error" {
+	head -1 d.txt > hdr.txt
+	run -0 --separate-stderr mirage-parse hdr.txt -o j.mrs
+	[ "$(records j.mrs)" -eq 0 ]
+	[ "$(mirage-cat j.mrs | head -1 | cut -f1)" = jobid ]
+}
+
+@test "a missing file names the file" {
+	run -1 --separate-stderr mirage-parse nosuch.txt -o j.mrs
+	[[ "$stderr" == "mirage-parse: cannot open 'nosuch.txt': "* ]]
+}
+
+@test "bad rows are warned with file and line, counted, and skipped" {
+	{ cat d.txt; echo '999|x|0|2026-13-01T00:00:00|Unknown|Unknown|1|1|0:0|1'; echo 'abc|y|0'; } > bad.txt
+	run -0 --separate-stderr mirage-parse bad.txt -o j.mrs
+	[[ "$stderr" == *"'bad.txt': line 45: bad Start '2026-13-01T00:00:00'; row skipped"* ]]
+	[[ "$stderr" == *"'bad.txt': line 46: 3 fields, the header has 10; row skipped"* ]]
+	[[ "$stderr" == *"2 bad rows skipped"* ]]
+	[ "$(records j.mrs)" -eq 43 ]
+	run -1 mirage-parse --strict bad.txt -o j2.mrs
+	[ ! -e j2.mrs ]
+}
+
+@test "writing to /dev/full fails with a write error" {
+	run -1 --separate-stderr bash -c 'mirage-parse -q d.txt > /dev/full'
+	[[ "$stderr" == *"write error"* ]]
+}
+
+@test "refuses to write a binary stream to a terminal" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	run script -qec "$MIRAGE_BIN/mirage-parse -q $PWD/d.txt" /dev/null
+	[[ "$output" == *"refusing to write a binary stream to a terminal"* ]]
+}
+
+@test "same input, byte-identical output" {
+	mirage-parse -q d.txt > a.mrs
+	mirage-parse -q d.txt > b.mrs
+	cmp a.mrs b.mrs
+}
+
+@test "output to head: SIGPIPE ends quietly" {
+	run -0 --separate-stderr bash -c 'mirage-parse -q "$0" | head -c 10 > /dev/null' "$ROOT/data/ls6-a100.log.gz"
+	[ -z "$stderr" ]
+}
