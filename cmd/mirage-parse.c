@@ -43,7 +43,7 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: mirage-parse [-fqs] [-d delim] [-E until] [-F format] "
 	    "[-k fields]\n"
-	    "                    [-o file] [-p partitions] [-S since] "
+	    "                    [-l level] [-o file] [-p partitions] [-S since] "
 	    "[-t states] [-z tz]\n"
 	    "                    [--duplicates last|keep] "
 	    "[--swf-cpus-per-node n] [file ...]\n");
@@ -297,6 +297,7 @@ static const struct option longopts[] = {
 	{ "format", required_argument, NULL, 'F' },
 	{ "fields", required_argument, NULL, 'k' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "level", required_argument, NULL, 'l' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "partition", required_argument, NULL, 'p' },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -321,6 +322,7 @@ main(int argc, char *argv[])
 	const char *output = NULL, *since = NULL, *until = NULL;
 	char producer[64], args[4096];
 	int ch, fflag = 0, i, rv = 0;
+	int64_t level = 1;
 	size_t k;
 
 	if (mg_cli_init() != 0)
@@ -331,7 +333,7 @@ main(int argc, char *argv[])
 	mg_sacct_opts_init(&so);
 	mg_cli_args(argc, argv, args, sizeof(args));
 
-	while ((ch = getopt_long(argc, argv, "d:E:F:fhk:o:p:qS:st:z:",
+	while ((ch = getopt_long(argc, argv, "d:E:F:fhk:l:o:p:qS:st:z:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'd':
@@ -366,6 +368,11 @@ main(int argc, char *argv[])
 			break;
 		case 'k':
 			so.fields = optarg;
+			break;
+		case 'l':
+			if (mg_parse_i64(optarg, strlen(optarg), 0, 9, &level))
+				errx(MG_EXIT_USAGE, "invalid level '%s' (0-9)",
+				    optarg);
 			break;
 		case 'o':
 			output = optarg;
@@ -439,6 +446,7 @@ main(int argc, char *argv[])
 	snprintf(producer, sizeof(producer), "mirage-parse %s", MG_VERSION);
 	wo.producer = producer;
 	wo.args = args;
+	wo.level = (int)level;
 	if ((rv = mg_writer_open(out.fp, mg_job_schema(), &wo, &c.w,
 	    &c.diag)) != 0)
 		goto fail;

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# reproduce-paper.sh: the main job on the bundled LS6 A100 trace.
+#
+# Today it parses the trace into a jobs stream and prints what the trace
+# holds (the statistics the Mirage paper's simulator starts from); the
+# episode, training and evaluation stages are added here as the tools
+# that run them land.  Usage: pipelines/reproduce-paper.sh [OUTDIR]
+# Environment: B, the build directory with the tools (build/default).
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${B:-build/default}
+case $bin in /*) ;; *) bin=$root/$bin ;; esac
+PATH=$bin:$PATH
+out=${1:-$root/build/results}
+mkdir -p "$out"
+export LC_ALL=C
+
+echo "== mirage-parse: data/ls6-a100.log.gz -> $out/ls6.jobs" >&2
+mirage-parse "$root/data/ls6-a100.log.gz" -o "$out/ls6.jobs"
+
+mirage-cat "$out/ls6.jobs" | awk -F'\t' '
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{
+	n++
+	sub_ = $c["submit"]; st = $c["start"]; en = $c["end"]
+	nodes = $c["nnodes"]; lim = $c["timelimit"]
+	users[$c["uid"]] = 1
+	if (n == 1 || sub_ < s0) s0 = sub_
+	if (n == 1 || sub_ > s1) s1 = sub_
+	if (st != "") { w = (st - sub_) / 3600; wait[++nw] = w; wsum += w }
+	if (st != "" && en != "") { r = (en - st) / 3600; rsum += r; nr++
+		nodeh += r * nodes }
+	bysize[nodes <= 1 ? "1" : nodes <= 4 ? "2-4" : nodes <= 16 ? "5-16" : "17+"]++
+	lh = lim / 3600
+	bylim[lh <= 1 ? "<=1h" : lh <= 6 ? "<=6h" : lh <= 24 ? "<=24h" : lh <= 48 ? "<=48h" : ">48h"]++
+}
+function pct(p,   k) { k = int(p / 100 * (nw - 1)) + 1; return wait[k] }
+function day(t) { return strftime("%Y-%m-%d %H:%M", t, 1) }
+END {
+	asort_(wait, nw)
+	printf "LS6 A100 trace (CC BY 4.0, Mirage SC23 authors)\n"
+	printf "  jobs                %d\n", n
+	printf "  users               %d\n", length(users)
+	printf "  submitted           %s .. %s (UTC wall clock)\n", day(s0), day(s1)
+	printf "  used node-hours     %.0f\n", nodeh
+	printf "  mean run time       %.2f h\n", rsum / nr
+	printf "  wait (start-submit) mean %.2f h; p25 %.2f p50 %.3f p75 %.2f p90 %.1f p99 %.1f max %.1f h\n",
+	    wsum / nw, pct(25), pct(50), pct(75), pct(90), pct(99), wait[nw]
+	printf "  jobs by nodes      "
+	split("1 2-4 5-16 17+", ks, " ")
+	for (i = 1; i <= 4; i++) printf " %s: %d", ks[i], bysize[ks[i]]
+	printf "\n  jobs by time limit "
+	split("<=1h <=6h <=24h <=48h >48h", ks, " ")
+	for (i = 1; i <= 5; i++) printf " %s: %d", ks[i], bylim[ks[i]]
+	printf "\n"
+}
+# a merge sort, since POSIX awk has no asort
+function asort_(a, n,   w, i) { msort(a, 1, n); return n }
+function msort(a, lo, hi,   mid, i, j, k, t) {
+	if (hi <= lo) return
+	mid = int((lo + hi) / 2)
+	msort(a, lo, mid); msort(a, mid + 1, hi)
+	i = lo; j = mid + 1; k = 0
+	while (i <= mid || j <= hi)
+		if (j > hi || (i <= mid && a[i] <= a[j])) t[++k] = a[i++]
+		else t[++k] = a[j++]
+	for (i = 1; i <= k; i++) a[lo + i - 1] = t[i]
+}' | tee "$out/ls6-summary.txt"
+echo "(summary also in $out/ls6-summary.txt; look at any stage with mirage-cat)" >&2

@@ -1,0 +1,19 @@
+#!/usr/bin/env bats
+# 9000-pipeline-reproduce.bats: the README's main job on the bundled data.
+# The expected figures are the trace statistics computed independently
+# from the raw file in the Mirage specification (section 2.3).
+
+setup() {
+	load test_helper
+	mg_setup
+}
+
+@test "reproduce-paper.sh parses the LS6 trace and prints its summary" {
+	run -0 --separate-stderr env B="$MIRAGE_BIN" "$ROOT/pipelines/reproduce-paper.sh" "$PWD/out"
+	[[ "$output" == *"jobs                24777"* ]]
+	[[ "$output" == *"users               367"* ]]
+	[[ "$output" == *"wait (start-submit) mean 4.07 h; p25 0.00 p50 0.007 p75 1.32 p90 11.9 p99 48.0 max 932.8 h"* ]]
+	[[ "$output" == *"<=1h: 6594 <=6h: 6595 <=24h: 4778 <=48h: 6808 >48h: 2"* ]]
+	[ "$(records out/ls6.jobs)" -eq 24777 ]
+	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# bench.sh: mirage-parse's throughput and memory on a large sacct dump,
+# next to peers measured in the same run on the same file: `wc -l` (the
+# memory-bandwidth bound) and an awk field split.  The dump is the LS6
+# trace repeated to about SIZE_MB (default 250) with renumbered JobIDs.
+# Prints best-of-3 wall times, MB/s, ratios and peak RSS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${B:-build/default}
+size_mb=${SIZE_MB:-250}
+dir=build/bench
+mkdir -p "$dir"
+export LC_ALL=C
+
+big=$dir/ls6x.txt
+small=$dir/ls6x-small.txt
+if [ ! -s "$big" ] || [ "$(( $(stat -c %s "$big") / 1000000 ))" -lt "$((size_mb - 5))" ]; then
+	zcat data/ls6-a100.log.gz > "$dir/ls6.txt"
+	reps=$(( size_mb * 1000000 / $(stat -c %s "$dir/ls6.txt") + 1 ))
+	echo "making a ${size_mb} MB dump ($reps copies of LS6)..." >&2
+	{
+		head -3 "$dir/ls6.txt"
+		awk -F'\t' -v OFS='\t' -v reps="$reps" '
+			NR > 3 { row[++n] = $0 }
+			END {
+				for (r = 0; r < reps; r++)
+					for (i = 1; i <= n; i++) {
+						split(row[i], f, "\t")
+						f[1] += r * 1000000
+						line = f[1]
+						for (k = 2; k <= length(f); k++) line = line OFS f[k]
+						print line
+					}
+			}' "$dir/ls6.txt"
+	} > "$big"
+	head -c $(( $(stat -c %s "$big") / 10 )) "$big" | sed '$d' > "$small"
+fi
+bytes=$(stat -c %s "$big")
+mb=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }')
+
+best() { # best CMD...: the best of 3 wall-clock times in seconds
+	local t b=""
+	for _ in 1 2 3; do
+		/usr/bin/time -f %e -o "$dir/time" "$@" > /dev/null 2>&1
+		t=$(tail -1 "$dir/time")
+		if [ -z "$b" ] || awk -v t="$t" -v b="$b" 'BEGIN { exit !(t < b) }'; then b=$t; fi
+	done
+	echo "$b"
+}
+rss() { # rss CMD...: peak resident set in MB
+	/usr/bin/time -f %M -o "$dir/time" "$@" > /dev/null 2>&1
+	awk '{ v = $1 } END { printf "%.1f", v / 1024 }' "$dir/time"
+}
+
+t_wc=$(best wc -l "$big")
+t_awk=$(best awk -F'\t' '{ n += NF } END { print n }' "$big")
+awkname=$(readlink -f "$(command -v awk)")
+awkname=${awkname##*/}
+t_mawk=0
+if command -v mawk >/dev/null && [ "$awkname" != mawk ]; then
+	t_mawk=$(best mawk -F'\t' '{ n += NF } END { print n }' "$big")
+fi
+t_l0=$(best "$bin/mirage-parse" -q -l 0 --duplicates keep "$big")
+t_keep=$(best "$bin/mirage-parse" -q --duplicates keep "$big")
+t_last=$(best "$bin/mirage-parse" -q "$big")
+r_keep=$(rss "$bin/mirage-parse" -q --duplicates keep "$big")
+r_keep_small=$(rss "$bin/mirage-parse" -q --duplicates keep "$small")
+r_last=$(rss "$bin/mirage-parse" -q "$big")
+r_last_small=$(rss "$bin/mirage-parse" -q "$small")
+
+awk -v mb="$mb" -v wc="$t_wc" -v aw="$t_awk" -v an="$awkname" -v mw="$t_mawk" -v l0="$t_l0" -v k="$t_keep" -v l="$t_last" \
+    -v rk="$r_keep" -v rks="$r_keep_small" -v rl="$r_last" -v rls="$r_last_small" '
+function rate(t) { return t > 0 ? mb / t : 0 }
+BEGIN {
+	printf "mirage-parse benchmark: %s MB of LS6-layout sacct text, one core, best of 3\n", mb
+	printf "%-40s %8s %10s\n", "command", "seconds", "MB/s"
+	printf "%-40s %8.2f %10.0f\n", "wc -l", wc, rate(wc)
+	printf "%-40s %8.2f %10.0f\n", "awk -F\\t (field split; awk is " an ")", aw, rate(aw)
+	if (mw > 0) printf "%-40s %8.2f %10.0f\n", "mawk -F\\t (field split)", mw, rate(mw)
+	printf "%-40s %8.2f %10.0f\n", "mirage-parse --duplicates keep", k, rate(k)
+	printf "%-40s %8.2f %10.0f\n", "mirage-parse -l 0 --duplicates keep", l0, rate(l0)
+	printf "%-40s %8.2f %10.0f\n", "mirage-parse (default: last wins)", l, rate(l)
+	printf "ratios (higher is faster): keep %.2fx awk, %.2fx wc -l; -l 0 keep %.2fx awk; default %.2fx awk\n",
+	    aw / k, wc / k, aw / l0, aw / l
+	if (mw > 0) printf "against mawk: keep %.2fx, -l 0 keep %.2fx\n", mw / k, mw / l0
+	printf "peak RSS, keep: %s MB on %s MB input, %s MB on a tenth of it\n", rk, mb, rks
+	printf "peak RSS, last: %s MB on %s MB input, %s MB on a tenth of it (the JobID index)\n", rl, mb, rls
+}'
