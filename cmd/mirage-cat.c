@@ -143,7 +143,7 @@ main(int argc, char *argv[])
 		{ "type", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct mg_schema *first = NULL;
+	struct mg_reader *first = NULL;	/* kept open: owns the schema */
 	struct stat_col *st = NULL;
 	const char *type = NULL;
 	enum mode m = TSV;
@@ -202,11 +202,6 @@ main(int argc, char *argv[])
 		si = mg_reader_info(r);
 		f = si->schema.fields;
 		if (first == NULL) {
-			/* keep a copy: the reader owns si */
-			first = malloc(sizeof(*first));
-			if (first == NULL)
-				err(MG_EXIT_FAIL, NULL);
-			*first = si->schema;
 			nf = si->schema.nfields;
 			st = calloc(nf, sizeof(*st));
 			if (st == NULL)
@@ -215,10 +210,11 @@ main(int argc, char *argv[])
 				for (k = 0; k < nf; k++)
 					printf("%s%s", f[k].name, k + 1 < nf ?
 					    "\t" : "\n");
-		} else if (m != INFO && (nf != si->schema.nfields ||
-		    strcmp(first->type, si->schema.type) != 0)) {
-			warnx("'%s': holds '%s' records, the first input '%s'",
-			    name, si->schema.type, first->type);
+		} else if (m != INFO && !mg_schema_equal(&si->schema,
+		    &mg_reader_info(first)->schema)) {
+			warnx("'%s': holds '%s' records of another schema than "
+			    "the first input ('%s')", name, si->schema.type,
+			    mg_reader_info(first)->schema.type);
 			rv = MG_ETYPE;
 			mg_reader_free(r);
 			break;
@@ -287,11 +283,14 @@ main(int argc, char *argv[])
 					printf("\t\t\n");
 			}
 		}
-		mg_reader_free(r);
+		if (first == NULL)
+			first = r;
+		else
+			mg_reader_free(r);
 		if (fp != stdin)
 			fclose(fp);
 	}
-	free(first);
+	mg_reader_free(first);
 	free(st);
 	if (rv == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		warn("write error");
