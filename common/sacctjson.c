@@ -142,6 +142,26 @@ bitmap_ranges(const char *hex, char *out, size_t cap)
 }
 
 static int
+claims_success(struct json_object *st)
+{
+	return st != NULL && strcmp(json_object_get_string(st), "SUCCESS") == 0;
+}
+
+static int
+failed_state(struct json_object *st)
+{
+	static const char *const bad[] = { "FAILED", "OUT_OF_MEMORY",
+	    "NODE_FAIL", "BOOT_FAIL", NULL };
+	const char *s = st ? json_object_get_string(st) : "";
+	int i;
+
+	for (i = 0; bad[i]; i++)
+		if (strcmp(s, bad[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int
 one(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
 {
 	struct mg_value job[MG_JOB_NFIELDS];
@@ -210,7 +230,14 @@ one(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
 	if (g < 0)
 		g = tres(get(j, "tres.requested"), "gres", "gpu");
 	mg_job_set_i64(job, MG_JOB_NGPUS, g < 0 ? 0 : g);
-	if (num(get(j, "exit_code.return_code"), &v) == 1) {
+	/*
+	 * Slurm 22.05.8 writes {"status":"SUCCESS","return_code":0} for a
+	 * FAILED job whose batch step exited 3 (sacct -P says 3:0): a
+	 * success claimed for a failed job is not believed, and left null.
+	 */
+	if (num(get(j, "exit_code.return_code"), &v) == 1 &&
+	    !(v == 0 && claims_success(get(j, "exit_code.status")) &&
+	    failed_state(get(j, "state.current")))) {
 		mg_job_set_i64(job, MG_JOB_EXIT_CODE, v);
 		if (num(get(j, "exit_code.signal.signal_id"), &v) != 1)
 			v = 0;

@@ -64,6 +64,8 @@ for b in "$@"; do
 	done
 done
 tap "man pages" manlint
+# a real Slurm on loopback (root only; MIRAGE_SLURM=0 skips it)
+tap "live Slurm: $1" tests/slurm/run-live.sh "$1"
 
 echo
 echo "$runs runners"
