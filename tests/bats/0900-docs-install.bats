@@ -1,0 +1,44 @@
+#!/usr/bin/env bats
+# 0900-docs-install.bats: the man pages' examples give what the pages
+# say, and `make install` puts tools and pages where asked.
+
+setup() {
+	load test_helper
+	mg_setup
+}
+
+@test "mirage-stream(5) examples: record counts, concatenation" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	[ "$(mirage-cat ls6.jobs | tail -n +2 | wc -l)" -eq 24777 ]
+	[ "$(cat ls6.jobs ls6.jobs | mirage-cat -H | wc -l)" -eq 49554 ]
+	grep -q '^24777$' "$ROOT/man/mirage-stream.5"
+	grep -q '^49554$' "$ROOT/man/mirage-stream.5"
+}
+
+@test "mirage-cat(1) examples: header lines and the mean time limit" {
+	mirage-parse -q -o ls6.jobs "$ROOT/data/ls6-a100.log.gz"
+	run -0 bash -c "mirage-cat -i ls6.jobs | head -5"
+	[ "${lines[1]}" = "$(printf 'record_type\tjobs')" ]
+	[ "${lines[4]}" = "$(printf 'args\t-q -o ls6.jobs %s' "$ROOT/data/ls6-a100.log.gz")" ]
+	v=$(mirage-cat -s ls6.jobs | awk '$1 == "timelimit" { print $6 / 3600 }')
+	[ "$v" = 16.8139 ]
+	grep -q '^16.8139$' "$ROOT/man/mirage-cat.1"
+}
+
+@test "every man page lints clean and has EXIT STATUS and EXAMPLES" {
+	for page in "$ROOT"/man/*.[157]; do
+		grep -q '^\.Sh EXIT STATUS' "$page"
+		grep -q '^\.Sh EXAMPLES' "$page"
+		[ -z "$(mandoc -Tlint -W warning "$page" 2>&1)" ]
+	done
+}
+
+@test "make install PREFIX= DESTDIR= installs tools and man pages" {
+	make -s -C "$ROOT" install B="$MIRAGE_BIN" PREFIX=/opt/mg DESTDIR="$PWD/root" >/dev/null
+	for t in mirage-parse mirage-cat; do [ -x root/opt/mg/bin/$t ]; done
+	[ -f root/opt/mg/share/man/man1/mirage-parse.1 ]
+	[ -f root/opt/mg/share/man/man5/mirage-stream.5 ]
+	[ -f root/opt/mg/share/man/man7/mirage.7 ]
+	run -0 root/opt/mg/bin/mirage-parse --version
+	[ "$output" = "mirage-parse 0.1.0" ]
+}
