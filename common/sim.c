@@ -148,6 +148,15 @@ mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t, int64_t t0,
 		memcpy(j->id, tj->id, sizeof(j->id));
 		s->arr[s->narr++] = (mg_jobref)s->njob++;
 	}
+	/* arrivals in (minute, id) order even if the trace was not sorted */
+	for (i = 1; i < s->narr; i++) {
+		mg_jobref x = s->arr[i];
+		size_t k;
+
+		for (k = i; k > 0 && arr_cmp(s, s->arr[k - 1], x) > 0; k--)
+			s->arr[k] = s->arr[k - 1];
+		s->arr[k] = x;
+	}
 	*out = s;
 	return 0;
 nomem:

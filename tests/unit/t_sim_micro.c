@@ -1,0 +1,250 @@
+/*
+ * t_sim_micro.c: the reference mode on micro traces whose schedules can
+ * be worked out by hand (4 nodes, minute steps, a backfill pass at
+ * minutes 0, 10, 20, ... and a FIFO pass at the others).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mirage.h"
+#include "sim.h"
+#include "tap.h"
+
+#define MIN 60
+static const int64_t T0 = 1700000000 - 1700000000 % 3600;	/* a whole hour */
+
+struct spec {
+	const char *id;
+	int64_t at, limit, dur;		/* minutes */
+	int32_t nodes;
+};
+
+static struct mg_tjob jobs[32];
+static struct mg_trace trace;
+
+static void
+make(const struct spec *s, size_t n)
+{
+	size_t i;
+
+	memset(jobs, 0, sizeof(jobs));
+	for (i = 0; i < n; i++) {
+		jobs[i].submit = T0 + s[i].at * MIN;
+		jobs[i].limit = s[i].limit * MIN;
+		jobs[i].dur = s[i].dur * MIN;
+		jobs[i].nodes = s[i].nodes;
+		snprintf(jobs[i].id, sizeof(jobs[i].id), "%s", s[i].id);
+	}
+	trace.job = jobs;
+	trace.n = n;
+}
+
+/* start minute of each trace job after running for minutes */
+static void
+run(int nodes, int64_t minutes, int64_t *start, size_t n)
+{
+	struct mg_simcfg c;
+	struct mg_sim *s;
+	size_t i;
+
+	mg_simcfg_reference(&c, nodes);
+	if (mg_sim_new(&c, &trace, T0, T0, T0 + 100000 * MIN, &s) != 0)
+		return;
+	while (mg_sim_time(s) < T0 + minutes * MIN)
+		mg_sim_step(s);
+	for (i = 0; i < n; i++) {
+		int64_t t = mg_sim_job_start(s, (mg_jobref)i);
+
+		start[i] = t < 0 ? -1 : (t - T0) / MIN;
+	}
+	mg_sim_free(s);
+}
+
+int
+main(void)
+{
+	int64_t st[8];
+
+	/* X holds 3 of 4 nodes for an hour; Y wants all 4 from minute 5 */
+	{
+		struct spec s[] = {
+			{ "10", 0, 60, 60, 3 },
+			{ "11", 5, 60, 60, 4 },
+			{ "12", 5, 30, 10, 1 },	/* fits before Y's reservation */
+		};
+		make(s, 3);
+		run(4, 300, st, 3);
+		ok(st[0] == 0, "X starts at once (%lld)", (long long)st[0]);
+		ok(st[2] == 10, "a short job behind the blocked head waits for "
+		    "the backfill pass and starts at minute 10 (%lld)",
+		    (long long)st[2]);
+		ok(st[1] == 60, "the head starts when X's nodes come back (%lld)",
+		    (long long)st[1]);
+	}
+	{
+		struct spec s[] = {
+			{ "10", 0, 60, 60, 3 },
+			{ "11", 5, 60, 60, 4 },
+			{ "12", 5, 60, 10, 1 },	/* would run into it */
+		};
+		make(s, 3);
+		run(4, 300, st, 3);
+		ok(st[2] == 120, "a job whose limit reaches the head's "
+		    "reservation is not backfilled; it runs after the head "
+		    "(%lld)", (long long)st[2]);
+	}
+	/* FIFO minutes: strict head-of-line blocking */
+	{
+		struct spec s[] = {
+			{ "10", 0, 15, 15, 3 },
+			{ "11", 1, 60, 60, 2 },
+			{ "12", 1, 5, 5, 1 },
+		};
+		make(s, 3);
+		run(4, 100, st, 3);
+		ok(st[2] == 10, "FIFO passes do not start a job behind a blocked "
+		    "head; the backfill pass at minute 10 does (%lld)",
+		    (long long)st[2]);
+		ok(st[1] == 15, "the head starts when nodes free (%lld)",
+		    (long long)st[1]);
+	}
+	/* priority: 25 per node at 4 nodes, against 0.694 per minute of age */
+	{
+		struct spec s[] = {
+			{ "10", 0, 120, 120, 4 },
+			{ "11", 1, 10, 10, 3 },	/* waits from minute 1 */
+			{ "12", 30, 10, 10, 4 },	/* 29 min younger, 1 node bigger */
+		};
+		make(s, 3);
+		run(4, 400, st, 3);
+		ok(st[2] == 120 && st[1] == 130, "a bigger job 29 minutes younger "
+		    "goes first (25 > 29 * 0.694): %lld, %lld", (long long)st[2],
+		    (long long)st[1]);
+	}
+	{
+		struct spec s[] = {
+			{ "10", 0, 120, 120, 4 },
+			{ "11", 1, 10, 10, 3 },
+			{ "12", 38, 10, 10, 4 },	/* 37 min younger */
+		};
+		make(s, 3);
+		run(4, 400, st, 3);
+		ok(st[1] == 120 && st[2] == 130, "37 minutes of age outweigh one "
+		    "node (37 * 0.694 > 25): %lld, %lld", (long long)st[1],
+		    (long long)st[2]);
+	}
+	/* same minute, same size: arrival order is by id as a string */
+	{
+		struct spec s[] = {
+			{ "10", 0, 30, 30, 4 },
+			{ "9", 1, 10, 10, 4 },
+			{ "100", 1, 10, 10, 4 },
+		};
+		make(s, 3);
+		run(4, 200, st, 3);
+		ok(st[2] == 30 && st[1] == 40, "\"100\" sorts before \"9\": %lld, "
+		    "%lld", (long long)st[2], (long long)st[1]);
+	}
+	/* a zero-length job holds its nodes for one minute */
+	{
+		struct spec s[] = {
+			{ "10", 0, 10, 0, 4 },
+			{ "11", 0, 10, 5, 4 },
+		};
+		make(s, 2);
+		run(4, 100, st, 2);
+		ok(st[0] == 0 && st[1] == 1, "zero-length job: next starts a "
+		    "minute later (%lld)", (long long)st[1]);
+	}
+	/* a job cannot run past its limit: the trace clamps it */
+	{
+		struct mg_simcfg c;
+		struct mg_sim *s;
+		mg_jobref p, q;
+		int okx;
+		int64_t x;
+
+		make(NULL, 0);
+		mg_simcfg_reference(&c, 4);
+		mg_sim_new(&c, &trace, T0, T0, T0, &s);
+		p = mg_sim_add_chain_job(s, "1000000", 4, 60 * MIN, 90 * MIN,
+		    T0, -1, 1);
+		q = mg_sim_add_chain_job(s, "1000001", 4, 60 * MIN, 60 * MIN,
+		    T0 + 30 * MIN, p, 1);
+		mg_sim_run_until_start(s, q, T0 + 1000 * MIN);
+		x = mg_sim_chain_gap(s, q, &okx);
+		ok(mg_sim_job_start(s, q) == T0 + 60 * MIN && okx && x == 0,
+		    "a 90-minute run with a 60-minute limit ends at the limit; "
+		    "the successor queued before starts then, x = 0 (%lld)",
+		    (long long)x);
+		mg_sim_free(s);
+	}
+	/* a successor submitted at its predecessor's end waits for nodes */
+	{
+		struct spec s[] = {
+			{ "10", 50, 100, 100, 4 },	/* grabs the nodes at 60 */
+		};
+		struct mg_simcfg c;
+		struct mg_sim *sim;
+		mg_jobref p, q;
+		int okx;
+		int64_t x;
+
+		make(s, 1);
+		mg_simcfg_reference(&c, 4);
+		mg_sim_new(&c, &trace, T0, T0, T0 + 1000 * MIN, &sim);
+		p = mg_sim_add_chain_job(sim, "1000000", 4, 60 * MIN, 60 * MIN,
+		    T0, -1, 1);
+		mg_sim_run_until_start(sim, p, T0 + 1000 * MIN);
+		while (mg_sim_time(sim) < T0 + 60 * MIN)
+			mg_sim_step(sim);
+		q = mg_sim_add_chain_job(sim, "1000001", 4, 60 * MIN, 60 * MIN,
+		    0, p, 0);
+		mg_sim_run_until_start(sim, q, T0 + 1000 * MIN);
+		x = mg_sim_chain_gap(sim, q, &okx);
+		ok(okx && x == 100 * MIN, "reactive successor behind a trace job "
+		    "that arrived earlier: interruption of 100 minutes (%lld s)",
+		    (long long)x);
+		mg_sim_free(sim);
+	}
+	/* a copy continues exactly like the original */
+	{
+		static struct spec s[20];
+		struct mg_simcfg c;
+		struct mg_sim *a, *b;
+		char ids[20][8];
+		int i, same = 1;
+
+		for (i = 0; i < 20; i++) {
+			snprintf(ids[i], sizeof(ids[i]), "%d", 100 + i);
+			s[i].id = ids[i];
+			s[i].at = i * 7 % 50;
+			s[i].limit = 20 + i * 13 % 90;
+			s[i].dur = s[i].limit * (i % 4 + 1) / 4;
+			s[i].nodes = 1 + i % 4;
+		}
+		make(s, 20);
+		mg_simcfg_reference(&c, 4);
+		mg_sim_new(&c, &trace, T0, T0, T0 + 1000 * MIN, &a);
+		while (mg_sim_time(a) < T0 + 37 * MIN)
+			mg_sim_step(a);
+		b = mg_sim_copy(a);
+		while (mg_sim_time(a) < T0 + 2000 * MIN)
+			mg_sim_step(a);
+		while (mg_sim_time(b) < T0 + 2000 * MIN)
+			mg_sim_step(b);
+		for (i = 0; i < 20; i++)
+			if (mg_sim_job_start(a, i) != mg_sim_job_start(b, i) ||
+			    mg_sim_job_start(a, i) < 0) {
+				printf("# job %d: %lld vs %lld\n", i,
+				    (long long)mg_sim_job_start(a, i),
+				    (long long)mg_sim_job_start(b, i));
+				same = 0;
+			}
+		ok(same, "running from a copy gives the same schedule as running "
+		    "straight through");
+		mg_sim_free(a);
+		mg_sim_free(b);
+	}
+	return tap_done();
+}
