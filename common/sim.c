@@ -61,6 +61,7 @@ struct mg_sim {
 	int64_t *wait;		/* ring of the last wait_hist waits */
 	size_t nwait, headwait;
 	int new_pending;	/* re-sort before scheduling */
+	size_t nstarted;
 };
 
 void
@@ -288,6 +289,7 @@ start_job(struct mg_sim *s, mg_jobref r)
 	int64_t occ;
 
 	j->start = s->t;
+	s->nstarted++;
 	s->wait[s->headwait] = s->t - j->submit;
 	s->headwait = (s->headwait + 1) % (size_t)s->c.wait_hist;
 	if (s->nwait < (size_t)s->c.wait_hist)
@@ -472,6 +474,18 @@ size_t
 mg_sim_pending(const struct mg_sim *s)
 {
 	return s->npend;
+}
+
+size_t
+mg_sim_njobs(const struct mg_sim *s)
+{
+	return s->njob;
+}
+
+size_t
+mg_sim_started(const struct mg_sim *s)
+{
+	return s->nstarted;
 }
 
 int64_t

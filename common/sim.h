@@ -88,6 +88,10 @@ int64_t mg_sim_chain_gap(const struct mg_sim *s, mg_jobref j, int *ok);
 
 size_t mg_sim_pending(const struct mg_sim *s);
 
+/* mg_sim_njobs, mg_sim_started: jobs in the episode, and started so far */
+size_t mg_sim_njobs(const struct mg_sim *s);
+size_t mg_sim_started(const struct mg_sim *s);
+
 /*
  * mg_sim_avg_wait: the integer mean, in minutes, of the waits of the
  * last wait_hist jobs started (0 if none).

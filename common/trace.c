@@ -54,6 +54,7 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		j = &t->job[t->n++];
 		memset(j, 0, sizeof(*j));
 		j->submit = v[MG_JOB_SUBMIT].i;
+		j->start = v[MG_JOB_START].i;
 		j->limit = v[MG_JOB_TIMELIMIT].i;
 		j->dur = v[MG_JOB_END].i - v[MG_JOB_START].i;
 		if (j->dur < 0)

@@ -14,6 +14,7 @@
 
 struct mg_tjob {
 	int64_t submit;		/* seconds since the epoch */
+	int64_t start;		/* when it really started */
 	int64_t dur;		/* run time, seconds, clamped to the limit */
 	int64_t limit;		/* seconds */
 	int32_t nodes;

@@ -86,3 +86,17 @@ BEGIN {
 	printf "peak RSS, keep: %s MB on %s MB input, %s MB on a tenth of it\n", rk, mb, rks
 	printf "peak RSS, last: %s MB on %s MB input, %s MB on a tenth of it (the JobID index)\n", rl, mb, rls
 }'
+
+# The cluster simulator, reference mode, on the bundled trace.  The
+# original Python simulator is not on this machine; its figures (about
+# 70 s of CPU for the whole trace, about 8 s per validation episode) are
+# from the specification.
+"$bin/mirage-parse" -q data/ls6-a100.log.gz -o "$dir/ls6.jobs"
+t_replay=$(best "$bin/mirage-eval" --replay -q "$dir/ls6.jobs")
+t_eps=$(best "$bin/tests/t_sim_reference")
+awk -v r="$t_replay" -v e="$t_eps" 'BEGIN {
+	printf "\nsimulator, reference mode, 88 nodes, one core, best of 3\n"
+	printf "  whole LS6 trace replay (24777 jobs):        %6.2f s   (original: ~70 s)\n", r
+	printf "  156 validation episodes, 3 runs each, with\n"
+	printf "  the trace parse and golden checks:          %6.2f s   = %.1f ms per episode (original: ~8 s)\n", e, e * 1000 / 156
+}'
