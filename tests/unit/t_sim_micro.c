@@ -212,7 +212,7 @@ main(void)
 		static struct spec s[20];
 		struct mg_simcfg c;
 		struct mg_sim *a, *b;
-		char ids[20][8];
+		char ids[20][12];
 		int i, same = 1;
 
 		for (i = 0; i < 20; i++) {
