@@ -14,6 +14,8 @@
 
 #include "mirage.h"
 #include "sim.h"
+#include "simconf.h"
+#include "slurmsim.h"
 #include "stats.h"
 
 #define NGROUP 10
@@ -27,8 +29,9 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: mirage-eval --replay [-q] [-j jobs.tsv] [-m mode] "
-	    "[-n nodes] [-o file] [file]\n");
+	    "usage: mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
+	    "[-m mode] [-n nodes]\n"
+	    "                   [-o file] [-s key=value] [file]\n");
 	exit(status);
 }
 
@@ -83,10 +86,49 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
 	free(e);
 }
 
+/* the simulated start of every trace job; 0 or -1 */
+static int
+replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
+    int64_t first, int64_t last, int64_t *starts)
+{
+	size_t i;
+
+	if (conf->mode == MG_MODE_REFERENCE) {
+		struct mg_sim *s;
+		int64_t end = last;
+
+		if (mg_sim_new(&conf->ref, t, first, first, last, &s) != 0)
+			return -1;
+		/* every job fits, so every job starts within the limits */
+		for (i = 0; i < t->n; i++)
+			end += t->job[i].limit + 60;
+		while (mg_sim_started(s) < mg_sim_njobs(s) &&
+		    mg_sim_time(s) < end)
+			mg_sim_step(s);
+		for (i = 0; i < t->n; i++)
+			starts[i] = mg_sim_job_start(s, (mg_jobref)i);
+		mg_sim_free(s);
+	} else {
+		struct mg_slurmsim *s;
+
+		if (mg_slurmsim_new(&conf->slurm, t, first, first, last, &s) !=
+		    0 || mg_slurmsim_run_all(s) != 0)
+			return -1;
+		for (i = 0; i < t->n; i++)
+			starts[i] = mg_slurmsim_job_start(s, i);
+		mg_slurmsim_free(s);
+	}
+	for (i = 0; i < t->n; i++)
+		if (starts[i] < 0)
+			return -1;
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "mode", required_argument, NULL, 'm' },
@@ -94,27 +136,35 @@ main(int argc, char *argv[])
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "replay", no_argument, NULL, 'R' },
+		{ "set", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *jobs_path = NULL, *out_path = NULL, *path = "-";
 	struct mg_diag d = { "" };
-	struct mg_simcfg cfg;
+	struct mg_simconf conf;
 	struct mg_trace t;
 	struct mg_reader *r;
-	struct mg_sim *s;
 	struct mg_out out, jout;
+	int64_t *starts;
 	double *real, *simw;
 	unsigned char *grp;
-	int64_t nodes = 88, first, last, end;
+	int64_t first, last;
 	int ch, replay = 0, quiet = 0, rv, g;
 	size_t i;
 	FILE *fp;
 
 	if (mg_cli_init() != 0)
 		return MG_EXIT_FAIL;
-	while ((ch = getopt_long(argc, argv, "hj:m:n:o:q", longopts, NULL)) !=
-	    -1) {
+	mg_simconf_init(&conf);
+	while ((ch = getopt_long(argc, argv, "c:hj:m:n:o:qs:", longopts,
+	    NULL)) != -1) {
+		char kv[256];
+
 		switch (ch) {
+		case 'c':
+			if (mg_simconf_load(&conf, optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
@@ -122,15 +172,19 @@ main(int argc, char *argv[])
 			jobs_path = optarg;
 			break;
 		case 'm':
-			if (strcmp(optarg, "reference") != 0)
-				errx(MG_EXIT_USAGE, "mode '%s' is not available"
-				    " (this version has: reference)", optarg);
+			snprintf(kv, sizeof(kv), "Mode=%s", optarg);
+			if (mg_simconf_set(&conf, kv, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
 		case 'n':
-			if (mg_parse_i64(optarg, strlen(optarg), 1, 1000000,
-			    &nodes) != 0)
+			snprintf(kv, sizeof(kv), "Nodes=%s", optarg);
+			if (mg_simconf_set(&conf, kv, &d) != 0)
 				errx(MG_EXIT_USAGE, "invalid node count '%s'",
 				    optarg);
+			break;
+		case 's':
+			if (mg_simconf_set(&conf, optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
 		case 'o':
 			out_path = optarg;
@@ -167,25 +221,20 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_FAIL, "'%s': no job that ran", path);
 	first = last = t.job[0].submit;
 	for (i = 0; i < t.n; i++) {
-		if (t.job[i].nodes > nodes)
+		if (t.job[i].nodes > conf.ref.nodes)
 			errx(MG_EXIT_FAIL, "'%s': job %s needs %d nodes, the "
-			    "cluster has %lld", path, t.job[i].id,
-			    t.job[i].nodes, (long long)nodes);
+			    "cluster has %d", path, t.job[i].id,
+			    t.job[i].nodes, conf.ref.nodes);
+		if (t.job[i].submit < first)
+			first = t.job[i].submit;
 		if (t.job[i].submit > last)
 			last = t.job[i].submit;
 	}
-
-	mg_simcfg_reference(&cfg, (int)nodes);
-	if (mg_sim_new(&cfg, &t, first, first, last, &s) != 0)
-		errx(MG_EXIT_FAIL, "out of memory");
-	/* every job fits, so every job starts within the sum of limits */
-	end = last;
-	for (i = 0; i < t.n; i++)
-		end += t.job[i].limit + 60;
-	while (mg_sim_started(s) < mg_sim_njobs(s) && mg_sim_time(s) < end)
-		mg_sim_step(s);
-	if (mg_sim_started(s) < mg_sim_njobs(s))
-		errx(MG_EXIT_FAIL, "replay did not start every job");
+	if ((starts = malloc(t.n * sizeof(*starts))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if (replay_all(&conf, &t, first, last, starts) != 0)
+		errx(MG_EXIT_FAIL, "out of memory, or the replay did not start "
+		    "every job");
 
 	real = malloc(t.n * sizeof(*real));
 	simw = malloc(t.n * sizeof(*simw));
@@ -199,8 +248,7 @@ main(int argc, char *argv[])
 		    "sim_wait_s\n");
 	/* the simulator keeps the trace's window order: index = trace */
 	for (i = 0; i < t.n; i++) {
-		int64_t st = mg_sim_job_start(s, (mg_jobref)i);
-		double w = (double)(st - t.job[i].submit);
+		double w = (double)(starts[i] - t.job[i].submit);
 
 		/*
 		 * Reference-mode starts fall on whole minutes, so a job that
@@ -231,10 +279,10 @@ main(int argc, char *argv[])
 		mg_out_abort(&jout);
 	if (!quiet)
 		fprintf(stderr, "mirage-eval: replayed %zu jobs (%zu skipped: "
-		    "never ran) on %lld nodes, reference mode, %lld simulated "
-		    "days\n", t.n, t.skipped, (long long)nodes,
-		    (long long)((mg_sim_time(s) - first) / 86400));
-	mg_sim_free(s);
+		    "never ran) on %d nodes, %s mode\n", t.n, t.skipped,
+		    conf.ref.nodes, conf.mode == MG_MODE_REFERENCE ?
+		    "reference" : "faithful");
+	free(starts);
 	mg_trace_release(&t);
 	free(real);
 	free(simw);

@@ -21,6 +21,52 @@ cmp(const void *a, const void *b)
 	return mg_tjob_cmp(a, b);
 }
 
+struct uidx {
+	int64_t uid;
+	size_t i;
+};
+
+static int
+uid_cmp(const void *a, const void *b)
+{
+	const struct uidx *x = a, *y = b;
+
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* give each distinct uid a dense index, in uid order */
+static int
+number_users(struct mg_trace *t, struct mg_diag *d)
+{
+	struct uidx *u = malloc((t->n ? t->n : 1) * sizeof(*u));
+	size_t i;
+	int32_t next = -1;
+
+	if (u == NULL) {
+		mg_trace_release(t);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < t->n; i++) {
+		u[i].uid = t->job[i].uid;
+		u[i].i = i;
+	}
+	qsort(u, t->n, sizeof(*u), uid_cmp);
+	for (i = 0; i < t->n; i++) {
+		if (u[i].uid < 0) {
+			t->job[u[i].i].user = -1;
+			continue;
+		}
+		if (i == 0 || u[i].uid != u[i - 1].uid || next < 0)
+			next++;
+		t->job[u[i].i].user = next;
+	}
+	t->nusers = (size_t)(next + 1);
+	free(u);
+	return 0;
+}
+
 int
 mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 {
@@ -62,6 +108,8 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		if (j->dur > j->limit)
 			j->dur = j->limit;
 		j->nodes = (int32_t)v[MG_JOB_NNODES].i;
+		j->prio = v[MG_JOB_PRIORITY].null ? -1 : v[MG_JOB_PRIORITY].i;
+		j->uid = v[MG_JOB_UID].null ? -1 : v[MG_JOB_UID].i;
 		memcpy(j->id, v[MG_JOB_JOBID].s, v[MG_JOB_JOBID].len <
 		    sizeof(j->id) - 1 ? v[MG_JOB_JOBID].len : sizeof(j->id) - 1);
 	}
@@ -70,7 +118,7 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		return rv;
 	}
 	qsort(t->job, t->n, sizeof(*t->job), cmp);
-	return 0;
+	return number_users(t, d);
 }
 
 void

@@ -17,6 +17,9 @@ struct mg_tjob {
 	int64_t start;		/* when it really started */
 	int64_t dur;		/* run time, seconds, clamped to the limit */
 	int64_t limit;		/* seconds */
+	int64_t prio;		/* recorded Slurm priority, -1 if none */
+	int64_t uid;		/* -1 if unknown */
+	int32_t user;		/* dense index of uid, -1 if unknown */
 	int32_t nodes;
 	char id[20];		/* JobID as text, for ordering ties */
 };
@@ -25,6 +28,7 @@ struct mg_trace {
 	struct mg_tjob *job;
 	size_t n;
 	size_t skipped;		/* jobs without start, end, limit or size */
+	size_t nusers;		/* distinct uids */
 };
 
 /*

@@ -1,0 +1,160 @@
+/* simconf.c: the model's configuration file; see simconf.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "parse.h"
+#include "simconf.h"
+
+void
+mg_simconf_init(struct mg_simconf *c)
+{
+	c->mode = MG_MODE_REFERENCE;
+	mg_simcfg_reference(&c->ref, 88);
+	mg_slurmcfg_default(&c->slurm, 88);
+}
+
+static int
+num(const char *v, int64_t lo, int64_t hi, int64_t *out)
+{
+	return mg_parse_i64(v, strlen(v), lo, hi, out);
+}
+
+static int
+sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	char buf[512], *tok, *save = NULL, *eq;
+	size_t n = strlen(v);
+	int64_t x;
+
+	if (n >= sizeof(buf))
+		return mg_diag_set(d, MG_EINVAL, "SchedulerParameters too long");
+	memcpy(buf, v, n + 1);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",",
+	    &save)) {
+		if ((eq = strchr(tok, '=')) == NULL)
+			continue;	/* flags such as bf_continue */
+		*eq++ = '\0';
+		if (num(eq, 0, INT32_MAX, &x) != 0)
+			return mg_diag_set(d, MG_EINVAL, "bad value '%s' for "
+			    "%s", eq, tok);
+		if (strcmp(tok, "bf_interval") == 0 && x > 0) {
+			c->slurm.bf_interval = x;
+			c->ref.bf_interval = (int)((x + 59) / 60);
+		} else if (strcmp(tok, "bf_resolution") == 0 && x > 0) {
+			c->slurm.bf_resolution = x;
+			c->ref.bf_resolution = (int)x;
+		} else if (strcmp(tok, "bf_window") == 0 && x > 0) {
+			c->slurm.bf_window = x * 60;
+			c->ref.bf_window = (int)x;
+		} else if (strcmp(tok, "bf_max_job_test") == 0 && x > 0) {
+			c->slurm.bf_max_job_test = (int)x;
+			c->ref.bf_max_job_test = (int)x;
+		} else if (strcmp(tok, "sched_interval") == 0 && x > 0) {
+			c->slurm.sched_interval = x;
+		} else if (x <= 0) {
+			return mg_diag_set(d, MG_EINVAL, "%s must be positive",
+			    tok);
+		}
+	}
+	return 0;
+}
+
+int
+mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
+{
+	static const char *const ignored[] = { "ClusterName", "SlurmctldHost",
+	    "PriorityType", "SchedulerType", "SelectType",
+	    "SelectTypeParameters", "PriorityDecayHalfLife",
+	    "PriorityWeightFairshare", "PriorityWeightPartition",
+	    "PriorityWeightQOS", "PriorityCalcPeriod", NULL };
+	const char *eq = strchr(kv, '='), *v;
+	char key[64];
+	int64_t x;
+	size_t n;
+	int i;
+
+	if (eq == NULL || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+		return mg_diag_set(d, MG_EINVAL, "not Key=Value: '%s'", kv);
+	n = (size_t)(eq - kv);
+	memcpy(key, kv, n);
+	key[n] = '\0';
+	v = eq + 1;
+	if (strcasecmp(key, "Mode") == 0) {
+		if (strcmp(v, "reference") == 0)
+			c->mode = MG_MODE_REFERENCE;
+		else if (strcmp(v, "faithful") == 0)
+			c->mode = MG_MODE_FAITHFUL;
+		else
+			return mg_diag_set(d, MG_EINVAL, "Mode is reference or "
+			    "faithful, not '%s'", v);
+	} else if (strcasecmp(key, "Nodes") == 0) {
+		if (num(v, 1, 1000000, &x) != 0)
+			goto bad;
+		c->ref.nodes = c->slurm.nodes = (int)x;
+	} else if (strcasecmp(key, "PriorityWeightAge") == 0) {
+		if (num(v, 0, 1000000000, &x) != 0)
+			goto bad;
+		c->ref.w_age = c->slurm.w_age = (double)x;
+	} else if (strcasecmp(key, "PriorityWeightJobSize") == 0) {
+		if (num(v, 0, 1000000000, &x) != 0)
+			goto bad;
+		c->ref.w_size = c->slurm.w_size = (double)x;
+	} else if (strcasecmp(key, "PriorityWeightTrace") == 0) {
+		if (num(v, 0, 1000000, &x) != 0)
+			goto bad;
+		c->slurm.w_trace = (double)x;
+	} else if (strcasecmp(key, "MaxJobsPerUser") == 0) {
+		if (num(v, 0, 1000000, &x) != 0)
+			goto bad;
+		c->slurm.max_jobs_per_user = (int)x;
+	} else if (strcasecmp(key, "PriorityMaxAge") == 0) {
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+			goto bad;
+		c->ref.max_age = (double)x;
+		c->slurm.max_age = x;
+	} else if (strcasecmp(key, "SchedulerParameters") == 0) {
+		return sched_params(c, v, d);
+	} else {
+		for (i = 0; ignored[i]; i++)
+			if (strcasecmp(key, ignored[i]) == 0)
+				return 0;
+		return mg_diag_set(d, MG_EINVAL, "unknown key '%s'", key);
+	}
+	return 0;
+bad:
+	return mg_diag_set(d, MG_EINVAL, "bad value '%s' for %s", v, key);
+}
+
+int
+mg_simconf_load(struct mg_simconf *c, const char *path, struct mg_diag *d)
+{
+	char line[1024], *p, *e;
+	int lineno = 0, rv = 0;
+	FILE *fp = fopen(path, "r");
+
+	if (fp == NULL)
+		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
+		    strerror(errno));
+	while (rv == 0 && fgets(line, sizeof(line), fp)) {
+		lineno++;
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		for (p = line; *p == ' ' || *p == '\t'; p++)
+			;
+		for (e = p + strlen(p); e > p && (e[-1] == '\n' ||
+		    e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'); e--)
+			;
+		*e = '\0';
+		if (*p == '\0')
+			continue;
+		if ((rv = mg_simconf_set(c, p, d)) != 0)
+			mg_diag_prefix(d, "'%s': line %d", path, lineno);
+	}
+	if (rv == 0 && ferror(fp))
+		rv = mg_diag_set(d, MG_EIO, "cannot read '%s'", path);
+	fclose(fp);
+	return rv;
+}

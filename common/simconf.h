@@ -1,0 +1,54 @@
+/*
+ * simconf.h: the cluster model's configuration file: slurm.conf's own
+ * keys and units, one Key=Value per line, '#' comments.  Known keys:
+ *
+ *   Mode=reference|faithful        which model (ours)
+ *   Nodes=N                        whole nodes (ours; slurm.conf counts
+ *                                  them from NodeName lines)
+ *   PriorityWeightAge=, PriorityWeightJobSize=
+ *   PriorityMaxAge=D-HH or minutes
+ *   PriorityWeightTrace=W          faithful: add W x the priority recorded
+ *                                  in the trace (ours)
+ *   MaxJobsPerUser=N               faithful: running jobs per user (a QOS
+ *                                  or association limit in Slurm)
+ *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
+ *                       bf_max_job_test=N,sched_interval=S
+ *
+ * Keys of slurm.conf that the model does not use are ignored; unknown
+ * keys are errors, so a typo is not silently dropped.
+ */
+#ifndef MG_SIMCONF_H
+#define MG_SIMCONF_H
+
+#include "sim.h"
+#include "slurmsim.h"
+#include "status.h"
+
+enum mg_simmode {
+	MG_MODE_REFERENCE,
+	MG_MODE_FAITHFUL
+};
+
+struct mg_simconf {
+	enum mg_simmode mode;
+	struct mg_simcfg ref;		/* reference mode */
+	struct mg_slurmcfg slurm;	/* faithful mode */
+};
+
+/* mg_simconf_init: reference mode on 88 nodes, Slurm's defaults. */
+void mg_simconf_init(struct mg_simconf *c);
+
+/*
+ * mg_simconf_set: apply one "Key=Value" setting (also from a command
+ * line).  Returns 0, or MG_EINVAL with d set.
+ */
+int mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d);
+
+/*
+ * mg_simconf_load: apply every line of the file at path.  Returns 0, or
+ * MG_EIO / MG_EINVAL with d naming the line.
+ */
+int mg_simconf_load(struct mg_simconf *c, const char *path,
+    struct mg_diag *d);
+
+#endif /* MG_SIMCONF_H */

@@ -1,0 +1,508 @@
+/*
+ * slurmsim.c: the event-driven faithful model; see slurmsim.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurmsim.h"
+#include "status.h"
+
+#define NEVER INT64_MAX
+
+struct fjob {
+	int64_t submit, dur, limit, start;
+	double tprio;		/* recorded priority, 0 if none */
+	int32_t nodes;
+	int32_t trace;
+	int32_t user;
+};
+
+struct frun {
+	int64_t end, exp_end;
+	int32_t nodes, j;
+};
+
+struct mg_slurmsim {
+	struct mg_slurmcfg c;
+	const struct mg_trace *t;
+	int64_t now, next_sched, next_bf;
+	struct fjob *job;
+	size_t njob;
+	int32_t *arr;		/* arrival order: (submit, trace order) */
+	size_t next_arr;
+	int32_t *pend;
+	size_t npend, cappend;
+	struct frun *run;
+	size_t nrun, caprun;
+	int32_t free;
+	size_t nstarted;
+	int32_t *urun;		/* running jobs per user */
+	size_t nusers;
+	/* backfill timeline, scratch */
+	int64_t *tt;
+	int32_t *tf;
+	size_t tcap;
+};
+
+void
+mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
+{
+	memset(c, 0, sizeof(*c));
+	c->nodes = nodes;
+	c->w_age = 1000;
+	c->max_age = 7 * 86400;
+	c->w_size = 1000;
+	c->w_trace = 0;
+	c->sched_interval = 60;
+	c->bf_interval = 30;
+	c->bf_resolution = 60;
+	c->bf_window = 86400;
+	c->bf_max_job_test = 100;
+}
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t c;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	c = *cap ? *cap : 64;
+	while (c < need)
+		c *= 2;
+	if ((q = realloc(*p, c * size)) == NULL)
+		return MG_ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+/* sort keys, so that qsort needs no context */
+struct key {
+	double prio;
+	int64_t submit;
+	int32_t trace, j;
+};
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return x->trace < y->trace ? -1 : x->trace > y->trace;
+}
+
+/* order jobs idx[0..n) by key_cmp, prio taken from prio[] (or 0) */
+static int
+sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
+    const double *prio)
+{
+	struct key *k = malloc((n ? n : 1) * sizeof(*k));
+	size_t i;
+
+	if (k == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < n; i++) {
+		k[i].prio = prio ? prio[i] : 0;
+		k[i].submit = s->job[idx[i]].submit;
+		k[i].trace = s->job[idx[i]].trace;
+		k[i].j = idx[i];
+	}
+	qsort(k, n, sizeof(*k), key_cmp);
+	for (i = 0; i < n; i++)
+		idx[i] = k[i].j;
+	free(k);
+	return 0;
+}
+
+int
+mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out)
+{
+	struct mg_slurmsim *s;
+	size_t i, n = 0;
+
+	*out = NULL;
+	if (c->nodes <= 0 || c->max_age <= 0 || c->sched_interval <= 0 ||
+	    c->bf_interval <= 0 || c->bf_resolution <= 0 || c->bf_window <= 0)
+		return MG_EINVAL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return MG_ENOMEM;
+	s->c = *c;
+	s->t = t;
+	s->now = t0;
+	s->next_sched = t0;
+	s->next_bf = t0;
+	s->free = c->nodes;
+	for (i = 0; i < t->n; i++)
+		n += t->job[i].submit >= from && t->job[i].submit <= to;
+	s->job = calloc(n ? n : 1, sizeof(*s->job));
+	s->arr = calloc(n ? n : 1, sizeof(*s->arr));
+	s->nusers = t->nusers;
+	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
+	if (s->job == NULL || s->arr == NULL || s->urun == NULL) {
+		mg_slurmsim_free(s);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *tj = &t->job[i];
+		struct fjob *j;
+
+		if (tj->submit < from || tj->submit > to)
+			continue;
+		j = &s->job[s->njob];
+		j->submit = tj->submit;
+		j->dur = tj->dur;
+		j->limit = tj->limit;
+		j->nodes = tj->nodes;
+		j->start = -1;
+		j->tprio = tj->prio > 0 ? (double)tj->prio : 0;
+		j->trace = (int32_t)i;
+		j->user = tj->user;
+		s->arr[s->njob] = (int32_t)s->njob;
+		s->njob++;
+	}
+	if (sort_jobs(s, s->arr, s->njob, NULL) != 0) {
+		mg_slurmsim_free(s);
+		return MG_ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+struct mg_slurmsim *
+mg_slurmsim_copy(const struct mg_slurmsim *s)
+{
+	struct mg_slurmsim *d;
+
+	if ((d = malloc(sizeof(*d))) == NULL)
+		return NULL;
+	*d = *s;
+	d->tt = NULL;
+	d->tf = NULL;
+	d->tcap = 0;
+	d->job = malloc((s->njob ? s->njob : 1) * sizeof(*d->job));
+	d->arr = malloc((s->njob ? s->njob : 1) * sizeof(*d->arr));
+	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
+	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
+	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
+	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun) {
+		mg_slurmsim_free(d);
+		return NULL;
+	}
+	memcpy(d->job, s->job, s->njob * sizeof(*d->job));
+	memcpy(d->arr, s->arr, s->njob * sizeof(*d->arr));
+	memcpy(d->pend, s->pend, s->npend * sizeof(*d->pend));
+	memcpy(d->run, s->run, s->nrun * sizeof(*d->run));
+	memcpy(d->urun, s->urun, s->nusers * sizeof(*d->urun));
+	return d;
+}
+
+void
+mg_slurmsim_free(struct mg_slurmsim *s)
+{
+	if (s == NULL)
+		return;
+	free(s->job);
+	free(s->arr);
+	free(s->pend);
+	free(s->run);
+	free(s->urun);
+	free(s->tt);
+	free(s->tf);
+	free(s);
+}
+
+/* ---- priority ------------------------------------------------------- */
+
+/* Slurm's multifactor priority: age capped at PriorityMaxAge, size */
+static int
+sort_pending(struct mg_slurmsim *s)
+{
+	double *p = malloc((s->npend ? s->npend : 1) * sizeof(*p));
+	size_t i;
+	int rv;
+
+	if (p == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < s->npend; i++) {
+		const struct fjob *j = &s->job[s->pend[i]];
+		int64_t age = s->now - j->submit;
+
+		if (age > s->c.max_age)
+			age = s->c.max_age;
+		p[i] = s->c.w_age * (double)age / (double)s->c.max_age +
+		    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
+		    s->c.w_trace * j->tprio;
+	}
+	rv = sort_jobs(s, s->pend, s->npend, p);
+	free(p);
+	return rv;
+}
+
+static int
+start(struct mg_slurmsim *s, int32_t jr)
+{
+	struct fjob *j = &s->job[jr];
+	struct frun *r;
+
+	if (grow((void **)&s->run, &s->caprun, s->nrun + 1, sizeof(*s->run)))
+		return MG_ENOMEM;
+	j->start = s->now;
+	r = &s->run[s->nrun++];
+	r->end = s->now + j->dur;
+	r->exp_end = s->now + j->limit;
+	r->nodes = j->nodes;
+	r->j = jr;
+	s->free -= j->nodes;
+	s->nstarted++;
+	if (j->user >= 0)
+		s->urun[j->user]++;
+	return 0;
+}
+
+/* the user already runs as many jobs as the limit allows */
+static int
+user_full(const struct mg_slurmsim *s, const struct fjob *j)
+{
+	return s->c.max_jobs_per_user > 0 && j->user >= 0 &&
+	    s->urun[j->user] >= s->c.max_jobs_per_user;
+}
+
+static void
+drop_started(struct mg_slurmsim *s)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < s->npend; i++)
+		if (s->job[s->pend[i]].start < 0)
+			s->pend[w++] = s->pend[i];
+	s->npend = w;
+}
+
+/* the main scheduler: priority order until a job does not fit */
+static int
+main_sched(struct mg_slurmsim *s)
+{
+	size_t i;
+	int rv;
+
+	if ((rv = sort_pending(s)) != 0)
+		return rv;
+	for (i = 0; i < s->npend; i++) {
+		if (user_full(s, &s->job[s->pend[i]]))
+			continue;
+		if (s->job[s->pend[i]].nodes > s->free)
+			break;
+		if ((rv = start(s, s->pend[i])) != 0)
+			return rv;
+	}
+	drop_started(s);
+	return 0;
+}
+
+/* ---- backfill ------------------------------------------------------- */
+
+/* a step function of free nodes: tf[k] on [tt[k], tt[k+1]) */
+static int
+tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
+{
+	size_t k;
+
+	for (k = 0; k < *m && s->tt[k] < at; k++)
+		;
+	if (k < *m && s->tt[k] == at) {
+		*idx = k;
+		return 0;
+	}
+	if (grow((void **)&s->tt, &s->tcap, *m + 1, sizeof(*s->tt)))
+		return MG_ENOMEM;
+	s->tf = realloc(s->tf, s->tcap * sizeof(*s->tf));
+	if (s->tf == NULL)
+		return MG_ENOMEM;
+	memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
+	memmove(s->tf + k + 1, s->tf + k, (*m - k) * sizeof(*s->tf));
+	s->tt[k] = at;
+	s->tf[k] = k > 0 ? s->tf[k - 1] : s->c.nodes;
+	(*m)++;
+	*idx = k;
+	return 0;
+}
+
+static int64_t
+round_up(int64_t t, int64_t res)
+{
+	return (t + res - 1) / res * res;
+}
+
+static int
+backfill(struct mg_slurmsim *s)
+{
+	size_t m = 0, i, k, a, b, tested = 0;
+	int64_t horizon = s->now + s->c.bf_window;
+	int rv;
+
+	if ((rv = sort_pending(s)) != 0)
+		return rv;
+	/* free now, then +nodes at each running job's expected end */
+	if ((rv = tl_split(s, &m, s->now, &k)) != 0)
+		return rv;
+	s->tf[0] = s->free;
+	for (i = 0; i < s->nrun; i++) {
+		int64_t e = round_up(s->run[i].exp_end, s->c.bf_resolution);
+
+		if (e <= s->now)
+			e = s->now + 1;
+		if ((rv = tl_split(s, &m, e, &k)) != 0)
+			return rv;
+		for (; k < m; k++)
+			s->tf[k] += s->run[i].nodes;
+	}
+	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
+	    i++) {
+		struct fjob *j = &s->job[s->pend[i]];
+		int64_t len = j->limit < s->c.bf_window ? j->limit :
+		    s->c.bf_window, st = -1, e;
+
+		if (user_full(s, j))
+			continue;
+		tested++;
+		for (a = 0; a < m && s->tt[a] <= horizon; a++) {
+			if (s->tf[a] < j->nodes)
+				continue;
+			for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++)
+				if (s->tf[b] < j->nodes)
+					break;
+			if (b == m || s->tt[b] >= s->tt[a] + len) {
+				st = s->tt[a];
+				break;
+			}
+			a = b - 1;	/* resume after the blocking segment */
+		}
+		if (st < 0)
+			continue;
+		e = round_up(st + len, s->c.bf_resolution);
+		if ((rv = tl_split(s, &m, st, &a)) != 0 ||
+		    (rv = tl_split(s, &m, e, &b)) != 0)
+			return rv;
+		for (k = a; k < b; k++)
+			s->tf[k] -= j->nodes;
+		if (st == s->now && j->nodes <= s->free &&
+		    (rv = start(s, s->pend[i])) != 0)
+			return rv;
+	}
+	drop_started(s);
+	return 0;
+}
+
+/* ---- the event loop ------------------------------------------------- */
+
+static int64_t
+next_tick(int64_t next, int64_t now, int64_t every)
+{
+	if (next >= now)
+		return next;
+	return next + (now - next + every - 1) / every * every;
+}
+
+int
+mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
+{
+	size_t i, w;
+	int rv, changed;
+
+	for (;;) {
+		int64_t t = NEVER, e;
+
+		if (s->next_arr < s->njob)
+			t = s->job[s->arr[s->next_arr]].submit;
+		for (i = 0; i < s->nrun; i++)
+			if (s->run[i].end < t)
+				t = s->run[i].end;
+		if (s->npend > 0) {
+			s->next_sched = next_tick(s->next_sched, s->now,
+			    s->c.sched_interval);
+			s->next_bf = next_tick(s->next_bf, s->now,
+			    s->c.bf_interval);
+			e = s->next_sched < s->next_bf ? s->next_sched :
+			    s->next_bf;
+			if (e < t)
+				t = e;
+		}
+		if (t == NEVER || t > until) {
+			if (until != NEVER && until > s->now)
+				s->now = until;
+			return 0;
+		}
+		if (t > s->now)
+			s->now = t;
+		changed = 0;
+		for (i = w = 0; i < s->nrun; i++) {
+			if (s->run[i].end <= s->now) {
+				int32_t u = s->job[s->run[i].j].user;
+
+				s->free += s->run[i].nodes;
+				if (u >= 0)
+					s->urun[u]--;
+				changed = 1;
+			} else {
+				s->run[w++] = s->run[i];
+			}
+		}
+		s->nrun = w;
+		while (s->next_arr < s->njob &&
+		    s->job[s->arr[s->next_arr]].submit <= s->now) {
+			if (grow((void **)&s->pend, &s->cappend, s->npend + 1,
+			    sizeof(*s->pend)))
+				return MG_ENOMEM;
+			s->pend[s->npend++] = s->arr[s->next_arr++];
+			changed = 1;
+		}
+		if (s->npend == 0)
+			continue;
+		/* the periodic runs keep their phase through idle times */
+		s->next_sched = next_tick(s->next_sched, s->now,
+		    s->c.sched_interval);
+		s->next_bf = next_tick(s->next_bf, s->now, s->c.bf_interval);
+		if (changed || s->now >= s->next_sched) {
+			if ((rv = main_sched(s)) != 0)
+				return rv;
+			if (s->now >= s->next_sched)
+				s->next_sched = s->now + s->c.sched_interval;
+		}
+		if (s->npend > 0 && s->now >= s->next_bf) {
+			if ((rv = backfill(s)) != 0)
+				return rv;
+			s->next_bf = s->now + s->c.bf_interval;
+		}
+	}
+}
+
+int
+mg_slurmsim_run_all(struct mg_slurmsim *s)
+{
+	return mg_slurmsim_run(s, NEVER);
+}
+
+int64_t
+mg_slurmsim_time(const struct mg_slurmsim *s)
+{
+	return s->now;
+}
+
+size_t
+mg_slurmsim_njobs(const struct mg_slurmsim *s)
+{
+	return s->njob;
+}
+
+int64_t
+mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j)
+{
+	return j < s->njob ? s->job[j].start : -1;
+}

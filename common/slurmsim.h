@@ -1,0 +1,75 @@
+/*
+ * slurmsim.h: the faithful cluster model: an event-driven simulator of
+ * Slurm's scheduling of whole-node jobs, at one-second resolution.
+ *
+ * Unlike the reference mode (sim.h), time jumps from event to event (an
+ * arrival, an end, a scheduler run): the main scheduler runs when a job
+ * arrives or ends and every sched_interval seconds, starting jobs in
+ * priority order until one does not fit; the backfill scheduler runs
+ * every bf_interval seconds and, walking the queue in priority order,
+ * reserves for each job the earliest window of its time limit within
+ * bf_window, starting it if that window begins now.  Priority is Slurm's
+ * multifactor sum of an age factor capped at PriorityMaxAge and a job
+ * size factor, optionally plus the priority recorded in the trace.
+ * The state is plain data; mg_slurmsim_copy() forks it.
+ *
+ * A user may run at most max_jobs_per_user jobs at once (Slurm's
+ * MaxJobsPerUser of a QOS or association); a job over the limit is
+ * skipped, not blocking the queue behind it.
+ *
+ * Work in progress (see issue 3): no partitions, fair-share, outages or
+ * warm starts yet.
+ */
+#ifndef MG_SLURMSIM_H
+#define MG_SLURMSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+struct mg_slurmcfg {
+	int nodes;
+	double w_age;		/* PriorityWeightAge */
+	int64_t max_age;	/* PriorityMaxAge, seconds */
+	double w_size;		/* PriorityWeightJobSize */
+	double w_trace;		/* weight of the recorded priority; 0: off */
+	int64_t sched_interval;	/* seconds */
+	int64_t bf_interval;	/* seconds */
+	int64_t bf_resolution;	/* seconds */
+	int64_t bf_window;	/* seconds */
+	int bf_max_job_test;
+	int max_jobs_per_user;	/* running jobs per user; 0: no limit */
+};
+
+/* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */
+void mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes);
+
+struct mg_slurmsim;
+
+/*
+ * mg_slurmsim_new: an empty cluster at t0 that sees the trace jobs
+ * submitted in [from, to].  Trace job i of the window is job i of the
+ * simulator, in the trace's order.  The trace is borrowed.  Returns 0
+ * and *out, or MG_EINVAL / MG_ENOMEM.
+ */
+int mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out);
+
+struct mg_slurmsim *mg_slurmsim_copy(const struct mg_slurmsim *s);
+void mg_slurmsim_free(struct mg_slurmsim *s);
+
+/*
+ * mg_slurmsim_run: process every event up to and including time until.
+ * Returns 0, or MG_ENOMEM.
+ */
+int mg_slurmsim_run(struct mg_slurmsim *s, int64_t until);
+
+/* mg_slurmsim_run_all: run until every job has started; 0 or < 0 */
+int mg_slurmsim_run_all(struct mg_slurmsim *s);
+
+int64_t mg_slurmsim_time(const struct mg_slurmsim *s);
+size_t mg_slurmsim_njobs(const struct mg_slurmsim *s);
+int64_t mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j);
+
+#endif /* MG_SLURMSIM_H */

@@ -1,0 +1,164 @@
+/*
+ * t_slurmsim.c: the faithful (event-driven) model on micro traces worked
+ * out by hand: 4 nodes, main scheduler on events, backfill every 30 s.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "mirage.h"
+#include "slurmsim.h"
+#include "tap.h"
+
+static const int64_t T0 = 1700000000;
+
+struct spec {
+	int64_t at, limit, dur;		/* seconds from T0 */
+	int32_t nodes, user;
+};
+
+static struct mg_tjob jobs[32];
+static struct mg_trace trace;
+
+static void
+make(const struct spec *s, size_t n, size_t nusers)
+{
+	size_t i;
+
+	memset(jobs, 0, sizeof(jobs));
+	for (i = 0; i < n; i++) {
+		jobs[i].submit = T0 + s[i].at;
+		jobs[i].limit = s[i].limit;
+		jobs[i].dur = s[i].dur;
+		jobs[i].nodes = s[i].nodes;
+		jobs[i].user = s[i].user;
+		jobs[i].uid = s[i].user;
+		jobs[i].prio = -1;
+		snprintf(jobs[i].id, sizeof(jobs[i].id), "%zu", 100 + i);
+	}
+	trace.job = jobs;
+	trace.n = n;
+	trace.nusers = nusers;
+}
+
+static void
+run(struct mg_slurmcfg *c, int64_t *st, size_t n)
+{
+	struct mg_slurmsim *s;
+	size_t i;
+
+	if (mg_slurmsim_new(c, &trace, T0, T0, T0 + 100000, &s) != 0 ||
+	    mg_slurmsim_run_all(s) != 0)
+		return;
+	for (i = 0; i < n; i++)
+		st[i] = mg_slurmsim_job_start(s, i) - T0;
+	mg_slurmsim_free(s);
+}
+
+int
+main(void)
+{
+	struct mg_slurmcfg c;
+	int64_t st[8];
+
+	mg_slurmcfg_default(&c, 4);
+	c.bf_resolution = 60;
+	{
+		/* X: 3 nodes for 3600 s; Y: 4 nodes; Z: 1 node, short */
+		struct spec s[] = {
+			{ 0, 3600, 3600, 3, 0 },
+			{ 5, 3600, 3600, 4, 0 },
+			{ 7, 1200, 600, 1, 0 },
+		};
+		make(s, 3, 1);
+		run(&c, st, 3);
+		ok(st[0] == 0, "a job starts the second it arrives (%lld)",
+		    (long long)st[0]);
+		ok(st[2] == 30, "the short job is backfilled at the next "
+		    "backfill run, 30 s (%lld)", (long long)st[2]);
+		ok(st[1] == 3600, "the big job starts the second X ends (%lld)",
+		    (long long)st[1]);
+	}
+	{
+		struct spec s[] = {
+			{ 0, 3600, 3600, 3, 0 },
+			{ 5, 3600, 3600, 4, 0 },
+			{ 7, 7200, 600, 1, 0 },	/* its limit crosses Y's start */
+		};
+		make(s, 3, 1);
+		run(&c, st, 3);
+		ok(st[2] == 7200, "a job whose limit would delay the reservation "
+		    "is not backfilled (%lld)", (long long)st[2]);
+	}
+	{
+		/* one user's third job waits for a slot; another's does not */
+		struct spec s[] = {
+			{ 0, 1000, 1000, 1, 0 },
+			{ 0, 2000, 2000, 1, 0 },
+			{ 1, 100, 100, 1, 0 },
+			{ 2, 100, 100, 1, 1 },
+		};
+		make(s, 4, 2);
+		c.max_jobs_per_user = 2;
+		run(&c, st, 4);
+		ok(st[2] == 1000 && st[3] == 2, "MaxJobsPerUser=2: the third job "
+		    "waits for the user's first to end (%lld); another user's "
+		    "job behind it is not blocked (%lld)", (long long)st[2],
+		    (long long)st[3]);
+		c.max_jobs_per_user = 0;
+		run(&c, st, 4);
+		ok(st[2] == 1, "without the limit it starts at once (%lld)",
+		    (long long)st[2]);
+	}
+	{
+		/* age capped: an old small job and a young big one */
+		struct spec s[] = {
+			{ 0, 7200, 7200, 4, 0 },
+			{ 10, 600, 600, 1, 0 },	/* waits 7190 s */
+			{ 7000, 600, 600, 4, 0 },	/* waits 200 s, 4 nodes */
+		};
+		make(s, 3, 1);
+		c.w_age = 1000;
+		c.w_size = 1000;
+		c.max_age = 3600;	/* the old job's age factor is full */
+		c.bf_interval = 100000;	/* the main scheduler alone */
+		run(&c, st, 3);
+		/* old: 1000 + 250; young big: 1000 * 200/3600 + 1000 = 1056 */
+		ok(st[1] == 7200 && st[2] == 7800, "capped age (1250) beats size "
+		    "(1056): %lld, %lld", (long long)st[1], (long long)st[2]);
+		c.max_age = 100000;	/* now the age is 7190/100000 */
+		run(&c, st, 3);
+		ok(st[2] == 7200 && st[1] == 7800, "uncapped, small age loses to "
+		    "size: %lld, %lld", (long long)st[2], (long long)st[1]);
+	}
+	{
+		struct spec s[12];
+		struct mg_slurmsim *a, *b;
+		int i, same = 1;
+
+		for (i = 0; i < 12; i++) {
+			s[i].at = i * 97 % 700;
+			s[i].limit = 600 + i * 311 % 3000;
+			s[i].dur = s[i].limit / (1 + i % 3);
+			s[i].nodes = 1 + i % 4;
+			s[i].user = i % 3;
+		}
+		make(s, 12, 3);
+		mg_slurmcfg_default(&c, 4);
+		c.max_jobs_per_user = 2;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &a);
+		mg_slurmsim_run(a, T0 + 333);
+		b = mg_slurmsim_copy(a);
+		mg_slurmsim_run_all(a);
+		mg_slurmsim_run_all(b);
+		for (i = 0; i < 12; i++)
+			if (mg_slurmsim_job_start(a, (size_t)i) < 0 ||
+			    mg_slurmsim_job_start(a, (size_t)i) !=
+			    mg_slurmsim_job_start(b, (size_t)i))
+				same = 0;
+		ok(same, "a copy taken midway continues exactly like the "
+		    "original");
+		mg_slurmsim_free(a);
+		mg_slurmsim_free(b);
+	}
+	return tap_done();
+}
