@@ -42,8 +42,8 @@ col() { # col FILE GROUP COLUMN
 
 @test "bad use: no --replay, unknown mode, a job bigger than the cluster, not a jobs stream" {
 	run -2 mirage-eval ls6.jobs
-	run -2 --separate-stderr mirage-eval --replay -m faithful ls6.jobs
-	[[ "$stderr" == *"mode 'faithful' is not available"* ]]
+	run -2 --separate-stderr mirage-eval --replay -m fast ls6.jobs
+	[[ "$stderr" == *"Mode is reference or faithful, not 'fast'"* ]]
 	run -1 --separate-stderr mirage-eval --replay -n 32 ls6.jobs
 	[[ "$stderr" == *"needs 64 nodes, the cluster has 32"* ]]
 	run -4 --separate-stderr mirage-eval --replay "$ROOT/data/ls6-a100.log.gz"
@@ -55,4 +55,36 @@ col() { # col FILE GROUP COLUMN
 	mirage-eval --replay -q ls6.jobs > a
 	mirage-eval --replay -q < ls6.jobs > b
 	cmp a b
+}
+
+@test "a config file in slurm.conf's keys and units; errors name the line" {
+	cat > ls6.conf <<-'EOF'
+	# LS6 gpu-a100, as far as the trace tells
+	Mode=faithful
+	Nodes=84
+	PriorityType=priority/multifactor
+	PriorityWeightAge=1000
+	PriorityMaxAge=7-0
+	PriorityWeightJobSize=1000
+	SchedulerParameters=bf_continue,bf_interval=30,bf_resolution=600,bf_window=2880
+	MaxJobsPerUser=8
+	EOF
+	run -0 --separate-stderr mirage-eval --replay -c ls6.conf -o c.tsv ls6.jobs
+	[[ "$stderr" == *"on 84 nodes, faithful mode"* ]]
+	mirage-eval --replay -q -m faithful -n 84 -s MaxJobsPerUser=8 \
+	    -s SchedulerParameters=bf_resolution=600,bf_window=2880 -o o.tsv ls6.jobs
+	cmp c.tsv o.tsv
+	printf 'Nodes=84\nPriorityWeightAgee=10\n' > typo.conf
+	run -2 --separate-stderr mirage-eval --replay -c typo.conf ls6.jobs
+	[[ "$stderr" == *"'typo.conf': line 2: unknown key 'PriorityWeightAgee'"* ]]
+	printf 'PriorityMaxAge=soon\n' > bad.conf
+	run -2 --separate-stderr mirage-eval --replay -c bad.conf ls6.jobs
+	[[ "$stderr" == *"line 1: bad value 'soon' for PriorityMaxAge"* ]]
+}
+
+@test "faithful mode: a per-user limit lengthens waits; the fit improves" {
+	mirage-eval --replay -q -m faithful -n 84 -o a.tsv ls6.jobs
+	mirage-eval --replay -q -m faithful -n 84 -s MaxJobsPerUser=8 -o b.tsv ls6.jobs
+	awk -v a="$(col a.tsv all sim_mean_wait_h)" -v b="$(col b.tsv all sim_mean_wait_h)" 'BEGIN { exit !(b > a) }'
+	awk -v a="$(col a.tsv all spearman)" -v b="$(col b.tsv all spearman)" 'BEGIN { exit !(b > a) }'
 }
