@@ -149,6 +149,9 @@ main(int argc, char *argv[])
 	double *real, *simw;
 	unsigned char *grp;
 	int64_t first, last;
+	size_t ndeps = 0;
+	int64_t *cap_time = NULL;
+	int32_t *cap_nodes = NULL;
 	int ch, replay = 0, quiet = 0, rv, g;
 	size_t i;
 	FILE *fp;
@@ -230,6 +233,16 @@ main(int argc, char *argv[])
 		if (t.job[i].submit > last)
 			last = t.job[i].submit;
 	}
+	if (conf.mode == MG_MODE_FAITHFUL && conf.dep_gap > 0)
+		ndeps = mg_trace_infer_deps(&t, conf.dep_gap, 600,
+		    conf.slurm.max_jobs_per_user);
+	if (conf.mode == MG_MODE_FAITHFUL && conf.cap_window > 0) {
+		if (mg_trace_capacity(&t, conf.slurm.nodes, conf.cap_window,
+		    conf.cap_slack, &cap_time, &cap_nodes, &conf.slurm.cap_n) != 0)
+			errx(MG_EXIT_FAIL, "out of memory");
+		conf.slurm.cap_time = cap_time;
+		conf.slurm.cap_nodes = cap_nodes;
+	}
 	if ((starts = malloc(t.n * sizeof(*starts))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	if (replay_all(&conf, &t, first, last, starts) != 0)
@@ -279,10 +292,13 @@ main(int argc, char *argv[])
 		mg_out_abort(&jout);
 	if (!quiet)
 		fprintf(stderr, "mirage-eval: replayed %zu jobs (%zu skipped: "
-		    "never ran) on %d nodes, %s mode\n", t.n, t.skipped,
-		    conf.ref.nodes, conf.mode == MG_MODE_REFERENCE ?
-		    "reference" : "faithful");
+		    "never ran) on %d nodes, %s mode, %zu dependencies "
+		    "inferred\n", t.n, t.skipped, conf.ref.nodes,
+		    conf.mode == MG_MODE_REFERENCE ? "reference" : "faithful",
+		    ndeps);
 	free(starts);
+	free(cap_time);
+	free(cap_nodes);
 	mg_trace_release(&t);
 	free(real);
 	free(simw);

@@ -12,6 +12,9 @@ void
 mg_simconf_init(struct mg_simconf *c)
 {
 	c->mode = MG_MODE_REFERENCE;
+	c->dep_gap = 0;
+	c->cap_window = 0;
+	c->cap_slack = 0;
 	mg_simcfg_reference(&c->ref, 88);
 	mg_slurmcfg_default(&c->slurm, 88);
 }
@@ -106,6 +109,18 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		if (num(v, 0, 1000000, &x) != 0)
 			goto bad;
 		c->slurm.w_trace = (double)x;
+	} else if (strcasecmp(key, "CapacitySlack") == 0) {
+		if (num(v, 0, 1000000, &x) != 0)
+			goto bad;
+		c->cap_slack = (int32_t)x;
+	} else if (strcasecmp(key, "CapacityFromTrace") == 0) {
+		if (num(v, 0, 30 * 86400, &x) != 0)
+			goto bad;
+		c->cap_window = x;
+	} else if (strcasecmp(key, "DependencyFromTrace") == 0) {
+		if (num(v, 0, 86400, &x) != 0)
+			goto bad;
+		c->dep_gap = x;
 	} else if (strcasecmp(key, "MaxJobsPerUser") == 0) {
 		if (num(v, 0, 1000000, &x) != 0)
 			goto bad;

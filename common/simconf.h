@@ -11,6 +11,15 @@
  *                                  in the trace (ours)
  *   MaxJobsPerUser=N               faithful: running jobs per user (a QOS
  *                                  or association limit in Slurm)
+ *   DependencyFromTrace=S          faithful: infer a dependency where a
+ *                                  job that waited started within S
+ *                                  seconds of the end of its user's
+ *                                  previous job (ours; 0: off)
+ *   CapacityFromTrace=S            faithful: in each window of S seconds
+ *                                  that a job waited through, limit the
+ *                                  nodes to what the real jobs held
+ *                                  (ours; 0: off)
+ *   CapacitySlack=N                ... plus N nodes (ours; default 0)
  *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
  *                       bf_max_job_test=N,sched_interval=S
  *
@@ -31,6 +40,9 @@ enum mg_simmode {
 
 struct mg_simconf {
 	enum mg_simmode mode;
+	int64_t dep_gap;		/* DependencyFromTrace, seconds; 0: off */
+	int64_t cap_window;		/* CapacityFromTrace, seconds; 0: off */
+	int32_t cap_slack;		/* CapacitySlack, nodes */
 	struct mg_simcfg ref;		/* reference mode */
 	struct mg_slurmcfg slurm;	/* faithful mode */
 };

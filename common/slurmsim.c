@@ -15,6 +15,8 @@ struct fjob {
 	int32_t nodes;
 	int32_t trace;
 	int32_t user;
+	int32_t after;		/* a job that must end first, or -1 */
+	int64_t end;		/* when it ended, -1 */
 };
 
 struct frun {
@@ -38,6 +40,8 @@ struct mg_slurmsim {
 	size_t nstarted;
 	int32_t *urun;		/* running jobs per user */
 	size_t nusers;
+	int32_t cap;		/* nodes now */
+	size_t next_cap;	/* next capacity change */
 	/* backfill timeline, scratch */
 	int64_t *tt;
 	int32_t *tf;
@@ -125,6 +129,7 @@ mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
     int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out)
 {
 	struct mg_slurmsim *s;
+	int32_t *map;
 	size_t i, n = 0;
 
 	*out = NULL;
@@ -139,6 +144,7 @@ mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
 	s->next_sched = t0;
 	s->next_bf = t0;
 	s->free = c->nodes;
+	s->cap = c->nodes;
 	for (i = 0; i < t->n; i++)
 		n += t->job[i].submit >= from && t->job[i].submit <= to;
 	s->job = calloc(n ? n : 1, sizeof(*s->job));
@@ -149,12 +155,18 @@ mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
 	}
+	if ((map = malloc((t->n ? t->n : 1) * sizeof(*map))) == NULL) {
+		mg_slurmsim_free(s);
+		return MG_ENOMEM;
+	}
 	for (i = 0; i < t->n; i++) {
 		const struct mg_tjob *tj = &t->job[i];
 		struct fjob *j;
 
+		map[i] = -1;
 		if (tj->submit < from || tj->submit > to)
 			continue;
+		map[i] = (int32_t)s->njob;
 		j = &s->job[s->njob];
 		j->submit = tj->submit;
 		j->dur = tj->dur;
@@ -164,9 +176,14 @@ mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
 		j->tprio = tj->prio > 0 ? (double)tj->prio : 0;
 		j->trace = (int32_t)i;
 		j->user = tj->user;
+		j->end = -1;
+		/* a dependency outside the window counts as met */
+		j->after = tj->after >= 0 && (size_t)tj->after < i &&
+		    map[tj->after] >= 0 ? map[tj->after] : -1;
 		s->arr[s->njob] = (int32_t)s->njob;
 		s->njob++;
 	}
+	free(map);
 	if (sort_jobs(s, s->arr, s->njob, NULL) != 0) {
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
@@ -266,10 +283,15 @@ start(struct mg_slurmsim *s, int32_t jr)
 	return 0;
 }
 
-/* the user already runs as many jobs as the limit allows */
+/*
+ * the job cannot start for a reason of its own: the user already runs
+ * as many jobs as the limit allows, or its dependency has not ended
+ */
 static int
 user_full(const struct mg_slurmsim *s, const struct fjob *j)
 {
+	if (j->after >= 0 && s->job[j->after].end < 0)
+		return 1;
 	return s->c.max_jobs_per_user > 0 && j->user >= 0 &&
 	    s->urun[j->user] >= s->c.max_jobs_per_user;
 }
@@ -328,7 +350,7 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 	memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
 	memmove(s->tf + k + 1, s->tf + k, (*m - k) * sizeof(*s->tf));
 	s->tt[k] = at;
-	s->tf[k] = k > 0 ? s->tf[k - 1] : s->c.nodes;
+	s->tf[k] = k > 0 ? s->tf[k - 1] : s->cap;
 	(*m)++;
 	*idx = k;
 	return 0;
@@ -421,6 +443,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 
 		if (s->next_arr < s->njob)
 			t = s->job[s->arr[s->next_arr]].submit;
+		if (s->next_cap < s->c.cap_n && s->c.cap_time[s->next_cap] < t)
+			t = s->c.cap_time[s->next_cap];
 		for (i = 0; i < s->nrun; i++)
 			if (s->run[i].end < t)
 				t = s->run[i].end;
@@ -446,6 +470,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			if (s->run[i].end <= s->now) {
 				int32_t u = s->job[s->run[i].j].user;
 
+				s->job[s->run[i].j].end = s->run[i].end;
 				s->free += s->run[i].nodes;
 				if (u >= 0)
 					s->urun[u]--;
@@ -455,6 +480,14 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			}
 		}
 		s->nrun = w;
+		while (s->next_cap < s->c.cap_n &&
+		    s->c.cap_time[s->next_cap] <= s->now) {
+			int32_t c = s->c.cap_nodes[s->next_cap++];
+
+			s->free += c - s->cap;	/* may go below 0: drain */
+			s->cap = c;
+			changed = 1;
+		}
 		while (s->next_arr < s->njob &&
 		    s->job[s->arr[s->next_arr]].submit <= s->now) {
 			if (grow((void **)&s->pend, &s->cappend, s->npend + 1,

@@ -40,6 +40,13 @@ struct mg_slurmcfg {
 	int64_t bf_window;	/* seconds */
 	int bf_max_job_test;
 	int max_jobs_per_user;	/* running jobs per user; 0: no limit */
+	/*
+	 * capacity over time (borrowed): cap_nodes[k] nodes from
+	 * cap_time[k] on, nodes before the first; cap_n 0 for none
+	 */
+	const int64_t *cap_time;
+	const int32_t *cap_nodes;
+	size_t cap_n;
 };
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */

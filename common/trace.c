@@ -109,6 +109,7 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 			j->dur = j->limit;
 		j->nodes = (int32_t)v[MG_JOB_NNODES].i;
 		j->prio = v[MG_JOB_PRIORITY].null ? -1 : v[MG_JOB_PRIORITY].i;
+		j->after = -1;
 		j->uid = v[MG_JOB_UID].null ? -1 : v[MG_JOB_UID].i;
 		memcpy(j->id, v[MG_JOB_JOBID].s, v[MG_JOB_JOBID].len <
 		    sizeof(j->id) - 1 ? v[MG_JOB_JOBID].len : sizeof(j->id) - 1);
@@ -126,4 +127,222 @@ mg_trace_release(struct mg_trace *t)
 {
 	free(t->job);
 	memset(t, 0, sizeof(*t));
+}
+
+struct ev {
+	int64_t t;
+	int32_t user, job;
+	int kind;		/* 0: end, 1: start (ends first at a tie) */
+};
+
+static int
+ev_cmp(const void *a, const void *b)
+{
+	const struct ev *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	return x->job - y->job;
+}
+
+size_t
+mg_trace_infer_deps(struct mg_trace *t, int64_t gap, int64_t min_wait,
+    int user_limit)
+{
+	struct ev *e = malloc((2 * t->n + 1) * sizeof(*e));
+	int32_t *run = calloc(t->nusers + 1, sizeof(*run));
+	int32_t *last = malloc((t->nusers + 1) * sizeof(*last));
+	int64_t *last_end = malloc((t->nusers + 1) * sizeof(*last_end));
+	size_t i, n = 0, marked = 0;
+
+	if (e == NULL || run == NULL || last == NULL || last_end == NULL)
+		goto out;
+	for (i = 0; i < t->nusers; i++) {
+		last[i] = -1;
+		last_end[i] = INT64_MIN;
+	}
+	/* the real history, replayed: who ran what when */
+	for (i = 0; i < t->n; i++) {
+		t->job[i].after = -1;
+		if (t->job[i].user < 0)
+			continue;
+		e[n].t = t->job[i].start;
+		e[n].user = t->job[i].user;
+		e[n].job = (int32_t)i;
+		e[n++].kind = 1;
+		e[n].t = t->job[i].start + t->job[i].dur;
+		e[n].user = t->job[i].user;
+		e[n].job = (int32_t)i;
+		e[n++].kind = 0;
+	}
+	qsort(e, n, sizeof(*e), ev_cmp);
+	for (i = 0; i < n; i++) {
+		int32_t u = e[i].user;
+		struct mg_tjob *j = &t->job[e[i].job];
+
+		if (e[i].kind == 0) {
+			run[u]--;
+			last[u] = e[i].job;
+			last_end[u] = e[i].t;
+			continue;
+		}
+		if (last[u] >= 0 && j->start - j->submit > min_wait &&
+		    j->start - last_end[u] <= gap &&
+		    j->submit < last_end[u] &&
+		    (user_limit <= 0 || run[u] + 1 < user_limit)) {
+			j->after = last[u];
+			marked++;
+		}
+		run[u]++;
+	}
+out:
+	free(e);
+	free(run);
+	free(last);
+	free(last_end);
+	return marked;
+}
+
+int
+mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
+    int32_t slack, int64_t **times, int32_t **caps, size_t *n)
+{
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, w0, w1;
+	int32_t *peak = NULL, *ev = NULL, *cap;
+	int64_t *evt = NULL, *tm;
+	int *waiting = NULL;
+	size_t nw, i, m = 0, ne = 0;
+	int64_t k;
+	int32_t busy = 0;
+
+	*times = NULL;
+	*caps = NULL;
+	*n = 0;
+	if (t->n == 0 || window <= 0)
+		return 0;
+	for (i = 0; i < t->n; i++) {
+		if (t->job[i].submit < t0)
+			t0 = t->job[i].submit;
+		if (t->job[i].start + t->job[i].dur > t1)
+			t1 = t->job[i].start + t->job[i].dur;
+	}
+	t0 -= t0 % window;
+	nw = (size_t)((t1 - t0) / window + 1);
+	peak = calloc(nw, sizeof(*peak));
+	waiting = calloc(nw + 1, sizeof(*waiting));
+	ev = malloc(2 * t->n * sizeof(*ev));
+	evt = malloc(2 * t->n * sizeof(*evt));
+	tm = malloc(nw * sizeof(*tm));
+	cap = malloc(nw * sizeof(*cap));
+	if (!peak || !waiting || !ev || !evt || !tm || !cap) {
+		free(tm);
+		free(cap);
+		goto nomem;
+	}
+	/* windows that some job waited through, by a difference array */
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+
+		w0 = (j->submit - t0 + window - 1) / window;
+		w1 = (j->start - t0) / window;	/* windows [w0, w1) */
+		if (w1 > w0) {
+			waiting[w0]++;
+			waiting[w1]--;
+		}
+		evt[ne] = j->start;
+		ev[ne++] = j->nodes;
+		evt[ne] = j->start + j->dur;
+		ev[ne++] = -j->nodes;
+	}
+	/* peak busy nodes per window: sweep the real starts and ends */
+	{
+		size_t *ord = malloc(ne * sizeof(*ord)), a, b;
+
+		if (ord == NULL) {
+			free(tm);
+			free(cap);
+			goto nomem;
+		}
+		for (a = 0; a < ne; a++)
+			ord[a] = a;
+		{
+			/* merge sort of the events by time, ends first */
+			size_t *tmp = malloc(ne * sizeof(*tmp)), width, lo;
+
+			if (tmp == NULL) {
+				free(ord);
+				free(tm);
+				free(cap);
+				goto nomem;
+			}
+			for (width = 1; width < ne; width *= 2) {
+				for (lo = 0; lo < ne; lo += 2 * width) {
+					size_t mid = lo + width < ne ? lo + width : ne;
+					size_t hi = lo + 2 * width < ne ?
+					    lo + 2 * width : ne, x = lo, y = mid,
+					    o = lo;
+
+					while (x < mid || y < hi) {
+						int takex = y >= hi || (x < mid &&
+						    (evt[ord[x]] < evt[ord[y]] ||
+						    (evt[ord[x]] == evt[ord[y]] &&
+						    ev[ord[x]] <= ev[ord[y]])));
+
+						tmp[o++] = takex ? ord[x++] :
+						    ord[y++];
+					}
+				}
+				memcpy(ord, tmp, ne * sizeof(*ord));
+			}
+			free(tmp);
+		}
+		for (b = 0; b < ne; b++) {
+			size_t w;
+
+			busy += ev[ord[b]];
+			w = (size_t)((evt[ord[b]] - t0) / window);
+			if (w < nw && busy > peak[w])
+				peak[w] = busy;
+		}
+		/* a window with no event keeps the busy count it started with */
+		busy = 0;
+		for (a = 0, b = 0; a < nw; a++) {
+			int32_t at_start = busy;
+
+			while (b < ne && evt[ord[b]] < t0 + (int64_t)(a + 1) *
+			    window)
+				busy += ev[ord[b++]];
+			if (at_start > peak[a])
+				peak[a] = at_start;
+		}
+		free(ord);
+	}
+	for (i = 0, k = 0; i < nw; i++) {
+		int32_t c;
+
+		k += waiting[i];	/* running sum: jobs waiting through */
+		c = k > 0 && peak[i] + slack < nodes ? peak[i] + slack : nodes;
+		if (c < 1)
+			c = 1;
+		if (m == 0 || cap[m - 1] != c) {
+			tm[m] = t0 + (int64_t)i * window;
+			cap[m++] = c;
+		}
+	}
+	*times = tm;
+	*caps = cap;
+	*n = m;
+	free(peak);
+	free(waiting);
+	free(ev);
+	free(evt);
+	return 0;
+nomem:
+	free(peak);
+	free(waiting);
+	free(ev);
+	free(evt);
+	return MG_ENOMEM;
 }

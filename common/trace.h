@@ -20,6 +20,7 @@ struct mg_tjob {
 	int64_t prio;		/* recorded Slurm priority, -1 if none */
 	int64_t uid;		/* -1 if unknown */
 	int32_t user;		/* dense index of uid, -1 if unknown */
+	int32_t after;		/* index of a job it waited for, or -1 */
 	int32_t nodes;
 	char id[20];		/* JobID as text, for ordering ties */
 };
@@ -41,6 +42,30 @@ int mg_trace_load(struct mg_reader *r, struct mg_trace *t,
     struct mg_diag *d);
 
 void mg_trace_release(struct mg_trace *t);
+
+/*
+ * mg_trace_infer_deps: mark job j as waiting for job i (j.after = i) when
+ * the trace suggests a dependency the accounting does not record: both
+ * belong to one user, j was submitted before i ended, j waited more than min_wait
+ * seconds, j started within gap seconds after i ended, and the user ran
+ * fewer than user_limit jobs just before (so the per-user limit does not
+ * explain the wait; 0: no limit).  Returns the number of jobs marked.
+ */
+size_t mg_trace_infer_deps(struct mg_trace *t, int64_t gap, int64_t min_wait,
+    int user_limit);
+
+/*
+ * mg_trace_capacity: the nodes the trace's jobs could use, hour by hour
+ * (window seconds): where some job waited through a whole window, the
+ * most nodes the real jobs held during it (the cluster could not give
+ * more: drained nodes, maintenance, nodes lent to other partitions),
+ * plus slack nodes; elsewhere nodes.  Sets *times and *caps (caller frees both) to *n
+ * change points, capacity caps[k] from times[k] on.  Returns 0 or
+ * MG_ENOMEM.
+ */
+int mg_trace_capacity(const struct mg_trace *t, int32_t nodes,
+    int64_t window, int32_t slack, int64_t **times, int32_t **caps,
+    size_t *n);
 
 /* mg_tjob_cmp: the arrival order: submit minute, then id as a string. */
 int mg_tjob_cmp(const struct mg_tjob *a, const struct mg_tjob *b);
