@@ -33,6 +33,7 @@ make(const struct spec *s, size_t n, size_t nusers)
 		jobs[i].user = s[i].user;
 		jobs[i].uid = s[i].user;
 		jobs[i].prio = -1;
+		jobs[i].after = -1;
 		snprintf(jobs[i].id, sizeof(jobs[i].id), "%zu", 100 + i);
 	}
 	trace.job = jobs;
