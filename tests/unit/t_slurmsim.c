@@ -132,6 +132,38 @@ main(void)
 		    "size: %lld, %lld", (long long)st[2], (long long)st[1]);
 	}
 	{
+		/* a dependency: the second job waits for the first to end */
+		struct spec s[] = {
+			{ 0, 600, 300, 1, 0 },
+			{ 10, 600, 100, 1, 0 },
+		};
+		make(s, 2, 1);
+		mg_slurmcfg_default(&c, 4);
+		jobs[1].after = 0;
+		run(&c, st, 2);
+		ok(st[1] == 300, "a job that depends on another starts when it "
+		    "ends (%lld)", (long long)st[1]);
+	}
+	{
+		/* capacity falls to 1 node from 100 s to 1000 s */
+		static const int64_t ct[] = { T0 + 100, T0 + 1000 };
+		static const int32_t cn[] = { 1, 4 };
+		struct spec s[] = {
+			{ 0, 600, 500, 2, 0 },	/* running through the drop */
+			{ 200, 600, 60, 2, 0 },	/* no room until 1000 */
+			{ 1100, 600, 60, 4, 0 },
+		};
+		make(s, 3, 1);
+		mg_slurmcfg_default(&c, 4);
+		c.cap_time = ct;
+		c.cap_nodes = cn;
+		c.cap_n = 2;
+		run(&c, st, 3);
+		ok(st[0] == 0 && st[1] == 1000 && st[2] == 1100, "capacity below "
+		    "the running jobs drains the cluster; starts resume when it "
+		    "comes back: %lld, %lld", (long long)st[1], (long long)st[2]);
+	}
+	{
 		struct spec s[12];
 		struct mg_slurmsim *a, *b;
 		int i, same = 1;
