@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "sim.h"
+#include "mem.h"
 #include "status.h"
 
 struct sjob {
@@ -79,24 +80,6 @@ mg_simcfg_reference(struct mg_simcfg *c, int nodes)
 }
 
 static int
-grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	if ((q = realloc(*p, c * size)) == NULL)
-		return MG_ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
-}
-
-static int
 arr_cmp(const struct mg_sim *s, mg_jobref a, mg_jobref b)
 {
 	const struct sjob *x = &s->job[a], *y = &s->job[b];
@@ -133,8 +116,8 @@ mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t, int64_t t0,
 
 		if (tj->submit < from || tj->submit > to)
 			continue;
-		if (grow((void **)&s->job, &s->capjob, s->njob + 1,
-		    sizeof(*s->job)) || grow((void **)&s->arr, &s->caparr,
+		if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
+		    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
 		    s->narr + 1, sizeof(*s->arr)))
 			goto nomem;
 		j = &s->job[s->njob];
@@ -208,7 +191,7 @@ push_pending(struct mg_sim *s, mg_jobref j)
 {
 	struct pend *p;
 
-	if (grow((void **)&s->pend, &s->cappend, s->npend + 1,
+	if (mg_grow((void **)&s->pend, &s->cappend, s->npend + 1,
 	    sizeof(*s->pend)))
 		return MG_ENOMEM;
 	p = &s->pend[s->npend++];
@@ -246,7 +229,7 @@ mg_sim_add_chain_job(struct mg_sim *s, const char *id, int32_t nodes,
 	if (nodes <= 0 || limit < 0 || dur < 0 || (pred >= 0 &&
 	    (size_t)pred >= s->njob))
 		return MG_EINVAL;
-	if (grow((void **)&s->job, &s->capjob, s->njob + 1, sizeof(*s->job)))
+	if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1, sizeof(*s->job)))
 		return MG_ENOMEM;
 	r = (mg_jobref)s->njob;
 	j = &s->job[r];
@@ -271,7 +254,7 @@ mg_sim_add_chain_job(struct mg_sim *s, const char *id, int32_t nodes,
 	if (!arrive)
 		return push_pending(s, r) == 0 ? r : MG_ENOMEM;
 	/* into the arrivals, in (minute, id) order, after the next one */
-	if (grow((void **)&s->arr, &s->caparr, s->narr + 1, sizeof(*s->arr)))
+	if (mg_grow((void **)&s->arr, &s->caparr, s->narr + 1, sizeof(*s->arr)))
 		return MG_ENOMEM;
 	for (k = s->narr; k > s->next_arr && arr_cmp(s, s->arr[k - 1], r) > 0;
 	    k--)
@@ -398,7 +381,7 @@ schedule_and_advance(struct mg_sim *s)
 
 	if (s->new_pending)
 		sort_pending(s);
-	if (s->npend > 0 && grow((void **)&s->run, &s->caprun, s->nrun +
+	if (s->npend > 0 && mg_grow((void **)&s->run, &s->caprun, s->nrun +
 	    s->npend, sizeof(*s->run)) == 0 &&
 	    (pick = malloc(s->npend * sizeof(*pick))) != NULL) {
 		n = s->steps % s->c.bf_interval == 0 ? backfill(s, pick) :

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "slurmsim.h"
+#include "mem.h"
 #include "status.h"
 
 #define NEVER INT64_MAX
@@ -62,24 +63,6 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 	c->bf_resolution = 60;
 	c->bf_window = 86400;
 	c->bf_max_job_test = 100;
-}
-
-static int
-grow(void **p, size_t *cap, size_t need, size_t size)
-{
-	size_t c;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	c = *cap ? *cap : 64;
-	while (c < need)
-		c *= 2;
-	if ((q = realloc(*p, c * size)) == NULL)
-		return MG_ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
 }
 
 /* sort keys, so that qsort needs no context */
@@ -268,7 +251,7 @@ start(struct mg_slurmsim *s, int32_t jr)
 	struct fjob *j = &s->job[jr];
 	struct frun *r;
 
-	if (grow((void **)&s->run, &s->caprun, s->nrun + 1, sizeof(*s->run)))
+	if (mg_grow((void **)&s->run, &s->caprun, s->nrun + 1, sizeof(*s->run)))
 		return MG_ENOMEM;
 	j->start = s->now;
 	r = &s->run[s->nrun++];
@@ -342,7 +325,7 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 		*idx = k;
 		return 0;
 	}
-	if (grow((void **)&s->tt, &s->tcap, *m + 1, sizeof(*s->tt)))
+	if (mg_grow((void **)&s->tt, &s->tcap, *m + 1, sizeof(*s->tt)))
 		return MG_ENOMEM;
 	s->tf = realloc(s->tf, s->tcap * sizeof(*s->tf));
 	if (s->tf == NULL)
@@ -490,7 +473,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		}
 		while (s->next_arr < s->njob &&
 		    s->job[s->arr[s->next_arr]].submit <= s->now) {
-			if (grow((void **)&s->pend, &s->cappend, s->npend + 1,
+			if (mg_grow((void **)&s->pend, &s->cappend, s->npend + 1,
 			    sizeof(*s->pend)))
 				return MG_ENOMEM;
 			s->pend[s->npend++] = s->arr[s->next_arr++];

@@ -94,9 +94,11 @@ BEGIN {
 "$bin/mirage-parse" -q data/ls6-a100.log.gz -o "$dir/ls6.jobs"
 t_replay=$(best "$bin/mirage-eval" --replay -q "$dir/ls6.jobs")
 t_eps=$(best "$bin/tests/t_sim_reference")
-awk -v r="$t_replay" -v e="$t_eps" 'BEGIN {
+t_faith=$(best "$bin/mirage-eval" --replay -q -m faithful -n 84 -s MaxJobsPerUser=8 "$dir/ls6.jobs")
+awk -v r="$t_replay" -v e="$t_eps" -v f="$t_faith" 'BEGIN {
 	printf "\nsimulator, reference mode, 88 nodes, one core, best of 3\n"
 	printf "  whole LS6 trace replay (24777 jobs):        %6.2f s   (original: ~70 s)\n", r
+	printf "  the same, faithful mode, 84 nodes, limits:  %6.2f s\n", f
 	printf "  156 validation episodes, 3 runs each, with\n"
 	printf "  the trace parse and golden checks:          %6.2f s   = %.1f ms per episode (original: ~8 s)\n", e, e * 1000 / 156
 }'

@@ -1,0 +1,16 @@
+/*
+ * mem.h: growing arrays.
+ */
+#ifndef MG_MEM_H
+#define MG_MEM_H
+
+#include <stddef.h>
+
+/*
+ * mg_grow: make the array *p of *cap elements of size bytes hold at
+ * least need elements, doubling its capacity (from 64).  Returns 0, or
+ * MG_ENOMEM leaving *p and *cap as they were.
+ */
+int mg_grow(void **p, size_t *cap, size_t need, size_t size);
+
+#endif /* MG_MEM_H */
