@@ -46,7 +46,16 @@ REPLAY	= $(FUZZ_SRC:tests/fuzz/fuzz_%.c=$(B)/tests/replay_%)
 
 all: $(LIB) $(BINS) $(UNIT) $(REPLAY)
 
-$(B)/common/%.o: common/%.c
+# The switches a build directory was made with: rewritten only when they
+# change, so that changing them rebuilds everything, and read back by
+# the install test.
+FLAGS_NOW = DEVELOPER=$(DEVELOPER) SANITIZE=$(SANITIZE)
+$(B)/build.flags: FORCE
+	@mkdir -p $(@D)
+	@if [ "$$(cat $@ 2>/dev/null)" != "$(FLAGS_NOW)" ]; then \
+		echo "$(FLAGS_NOW)" > $@; fi
+
+$(B)/common/%.o: common/%.c $(B)/build.flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
@@ -54,15 +63,15 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $(LIB_OBJ)
 
-$(B)/mirage-%: cmd/mirage-%.c $(LIB)
+$(B)/mirage-%: cmd/mirage-%.c $(LIB) $(B)/build.flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
-$(B)/tests/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIB)
+$(B)/tests/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIB) $(B)/build.flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 # each fuzz target, linked with a main() that replays the checked-in corpus
-$(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB)
+$(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(B)/build.flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< tests/fuzz/replay.c $(LIB) $(LDLIBS) -o $@
 
@@ -106,7 +115,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all deps demo check test fuzz bench install clean
+.PHONY: all deps demo check test fuzz bench install clean FORCE
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BINS:=.d) $(UNIT:=.d)

@@ -17,6 +17,7 @@ struct fjob {
 	int32_t trace;
 	int32_t user;
 	int32_t after;		/* a job that must end first, or -1 */
+	int32_t pred;		/* chain predecessor, or -1 */
 	int64_t end;		/* when it ended, -1 */
 };
 
@@ -30,8 +31,9 @@ struct mg_slurmsim {
 	const struct mg_trace *t;
 	int64_t now, next_sched, next_bf;
 	struct fjob *job;
-	size_t njob;
+	size_t njob, capjob;
 	int32_t *arr;		/* arrival order: (submit, trace order) */
+	size_t narr, caparr;
 	size_t next_arr;
 	int32_t *pend;
 	size_t npend, cappend;
@@ -107,13 +109,20 @@ sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
 	return 0;
 }
 
-int
-mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
-    int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out)
+static int start(struct mg_slurmsim *, int32_t);
+
+/*
+ * The jobs of a window.  Cold: those submitted in [from, to].  Warm: also
+ * those submitted before t0 that had not ended by then; the ones that
+ * were running at t0 are running from their real start.
+ */
+static int
+build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
+    int64_t from, int64_t to, int warm, struct mg_slurmsim **out)
 {
 	struct mg_slurmsim *s;
 	int32_t *map;
-	size_t i, n = 0;
+	size_t i;
 
 	*out = NULL;
 	if (c->nodes <= 0 || c->max_age <= 0 || c->sched_interval <= 0 ||
@@ -128,27 +137,31 @@ mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
 	s->next_bf = t0;
 	s->free = c->nodes;
 	s->cap = c->nodes;
-	for (i = 0; i < t->n; i++)
-		n += t->job[i].submit >= from && t->job[i].submit <= to;
-	s->job = calloc(n ? n : 1, sizeof(*s->job));
-	s->arr = calloc(n ? n : 1, sizeof(*s->arr));
 	s->nusers = t->nusers;
 	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
-	if (s->job == NULL || s->arr == NULL || s->urun == NULL) {
-		mg_slurmsim_free(s);
-		return MG_ENOMEM;
-	}
-	if ((map = malloc((t->n ? t->n : 1) * sizeof(*map))) == NULL) {
+	map = malloc((t->n ? t->n : 1) * sizeof(*map));
+	if (s->urun == NULL || map == NULL) {
+		free(map);
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
 	}
 	for (i = 0; i < t->n; i++) {
 		const struct mg_tjob *tj = &t->job[i];
+		int keep = tj->submit >= from && tj->submit <= to;
 		struct fjob *j;
 
+		if (warm && tj->submit < t0 && tj->start + tj->dur > t0)
+			keep = 1;
 		map[i] = -1;
-		if (tj->submit < from || tj->submit > to)
+		if (!keep)
 			continue;
+		if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
+		    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
+		    s->narr + 1, sizeof(*s->arr))) {
+			free(map);
+			mg_slurmsim_free(s);
+			return MG_ENOMEM;
+		}
 		map[i] = (int32_t)s->njob;
 		j = &s->job[s->njob];
 		j->submit = tj->submit;
@@ -160,19 +173,48 @@ mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
 		j->trace = (int32_t)i;
 		j->user = tj->user;
 		j->end = -1;
+		j->pred = -1;
 		/* a dependency outside the window counts as met */
 		j->after = tj->after >= 0 && (size_t)tj->after < i &&
 		    map[tj->after] >= 0 ? map[tj->after] : -1;
-		s->arr[s->njob] = (int32_t)s->njob;
+		if (warm && tj->submit < t0 && tj->start < t0) {
+			/* running at t0, since its real start */
+			int64_t now = s->now;
+
+			s->now = tj->start;
+			j->after = -1;
+			if (start(s, (int32_t)s->njob) != 0) {
+				free(map);
+				mg_slurmsim_free(s);
+				return MG_ENOMEM;
+			}
+			s->now = now;
+		} else {
+			s->arr[s->narr++] = (int32_t)s->njob;
+		}
 		s->njob++;
 	}
 	free(map);
-	if (sort_jobs(s, s->arr, s->njob, NULL) != 0) {
+	if (sort_jobs(s, s->arr, s->narr, NULL) != 0) {
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
 	}
 	*out = s;
 	return 0;
+}
+
+int
+mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out)
+{
+	return build(c, t, t0, from, to, 0, out);
+}
+
+int
+mg_slurmsim_new_warm(const struct mg_slurmcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t to, struct mg_slurmsim **out)
+{
+	return build(c, t, t0, t0, to, 1, out);
 }
 
 struct mg_slurmsim *
@@ -186,8 +228,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->tt = NULL;
 	d->tf = NULL;
 	d->tcap = 0;
-	d->job = malloc((s->njob ? s->njob : 1) * sizeof(*d->job));
-	d->arr = malloc((s->njob ? s->njob : 1) * sizeof(*d->arr));
+	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
+	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
 	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
@@ -196,7 +238,7 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 		return NULL;
 	}
 	memcpy(d->job, s->job, s->njob * sizeof(*d->job));
-	memcpy(d->arr, s->arr, s->njob * sizeof(*d->arr));
+	memcpy(d->arr, s->arr, s->narr * sizeof(*d->arr));
 	memcpy(d->pend, s->pend, s->npend * sizeof(*d->pend));
 	memcpy(d->run, s->run, s->nrun * sizeof(*d->run));
 	memcpy(d->urun, s->urun, s->nusers * sizeof(*d->urun));
@@ -415,6 +457,32 @@ next_tick(int64_t next, int64_t now, int64_t every)
 	return next + (now - next + every - 1) / every * every;
 }
 
+/* the time of the next event: an arrival, an end, a capacity change, or
+ * a scheduler run while jobs are pending */
+static int64_t
+next_event(struct mg_slurmsim *s)
+{
+	int64_t t = NEVER, e;
+	size_t i;
+
+	if (s->next_arr < s->narr)
+		t = s->job[s->arr[s->next_arr]].submit;
+	if (s->next_cap < s->c.cap_n && s->c.cap_time[s->next_cap] < t)
+		t = s->c.cap_time[s->next_cap];
+	for (i = 0; i < s->nrun; i++)
+		if (s->run[i].end < t)
+			t = s->run[i].end;
+	if (s->npend > 0) {
+		s->next_sched = next_tick(s->next_sched, s->now,
+		    s->c.sched_interval);
+		s->next_bf = next_tick(s->next_bf, s->now, s->c.bf_interval);
+		e = s->next_sched < s->next_bf ? s->next_sched : s->next_bf;
+		if (e < t)
+			t = e;
+	}
+	return t;
+}
+
 int
 mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 {
@@ -422,25 +490,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 	int rv, changed;
 
 	for (;;) {
-		int64_t t = NEVER, e;
+		int64_t t = next_event(s);
 
-		if (s->next_arr < s->njob)
-			t = s->job[s->arr[s->next_arr]].submit;
-		if (s->next_cap < s->c.cap_n && s->c.cap_time[s->next_cap] < t)
-			t = s->c.cap_time[s->next_cap];
-		for (i = 0; i < s->nrun; i++)
-			if (s->run[i].end < t)
-				t = s->run[i].end;
-		if (s->npend > 0) {
-			s->next_sched = next_tick(s->next_sched, s->now,
-			    s->c.sched_interval);
-			s->next_bf = next_tick(s->next_bf, s->now,
-			    s->c.bf_interval);
-			e = s->next_sched < s->next_bf ? s->next_sched :
-			    s->next_bf;
-			if (e < t)
-				t = e;
-		}
 		if (t == NEVER || t > until) {
 			if (until != NEVER && until > s->now)
 				s->now = until;
@@ -471,7 +522,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			s->cap = c;
 			changed = 1;
 		}
-		while (s->next_arr < s->njob &&
+		while (s->next_arr < s->narr &&
 		    s->job[s->arr[s->next_arr]].submit <= s->now) {
 			if (mg_grow((void **)&s->pend, &s->cappend, s->npend + 1,
 			    sizeof(*s->pend)))
@@ -521,4 +572,70 @@ int64_t
 mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j)
 {
 	return j < s->njob ? s->job[j].start : -1;
+}
+
+int32_t
+mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
+    int64_t dur, int64_t submit, int32_t pred, int32_t user)
+{
+	struct fjob *j;
+	int32_t r;
+	size_t k;
+
+	if (nodes <= 0 || limit <= 0 || dur < 0 || submit < s->now ||
+	    (pred >= 0 && (size_t)pred >= s->njob) ||
+	    (user >= 0 && (size_t)user >= s->nusers))
+		return MG_EINVAL;
+	if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
+	    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
+	    s->narr + 1, sizeof(*s->arr)))
+		return MG_ENOMEM;
+	r = (int32_t)s->njob++;
+	j = &s->job[r];
+	memset(j, 0, sizeof(*j));
+	j->submit = submit;
+	j->dur = dur > limit ? limit : dur;
+	j->limit = limit;
+	j->nodes = nodes;
+	j->start = -1;
+	j->end = -1;
+	j->trace = INT32_MAX;		/* after trace jobs of the same second */
+	j->user = user;
+	j->after = -1;
+	j->pred = pred;
+	for (k = s->narr; k > s->next_arr &&
+	    s->job[s->arr[k - 1]].submit > submit; k--)
+		s->arr[k] = s->arr[k - 1];
+	s->arr[k] = r;
+	s->narr++;
+	return r;
+}
+
+int
+mg_slurmsim_run_until_start(struct mg_slurmsim *s, int32_t j, int64_t limit)
+{
+	while (s->job[j].start < 0) {
+		int64_t t = next_event(s);
+
+		if (t == NEVER || t > limit)
+			break;
+		if (mg_slurmsim_run(s, t) != 0)
+			return MG_ENOMEM;
+	}
+	return s->job[j].start >= 0;
+}
+
+int64_t
+mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j, int *ok)
+{
+	const struct fjob *x = &s->job[j], *p;
+
+	*ok = 0;
+	if (x->start < 0 || x->pred < 0)
+		return 0;
+	p = &s->job[x->pred];
+	if (p->start < 0)
+		return 0;
+	*ok = 1;
+	return x->start - (p->start + p->dur);
 }

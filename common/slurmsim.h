@@ -17,8 +17,7 @@
  * MaxJobsPerUser of a QOS or association); a job over the limit is
  * skipped, not blocking the queue behind it.
  *
- * Work in progress (see issue 3): no partitions, fair-share, outages or
- * warm starts yet.
+ * Work in progress (see issue 3): no partitions, QOS or fair-share yet.
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -63,6 +62,16 @@ struct mg_slurmsim;
 int mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
     int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out);
 
+/*
+ * mg_slurmsim_new_warm: the cluster as the trace says it was at t0: jobs
+ * running then run on from their real starts, jobs pending then are
+ * pending with their real submit times, and the jobs submitted in
+ * (t0, to] arrive.  Returns as mg_slurmsim_new().
+ */
+int mg_slurmsim_new_warm(const struct mg_slurmcfg *c,
+    const struct mg_trace *t, int64_t t0, int64_t to,
+    struct mg_slurmsim **out);
+
 struct mg_slurmsim *mg_slurmsim_copy(const struct mg_slurmsim *s);
 void mg_slurmsim_free(struct mg_slurmsim *s);
 
@@ -74,6 +83,31 @@ int mg_slurmsim_run(struct mg_slurmsim *s, int64_t until);
 
 /* mg_slurmsim_run_all: run until every job has started; 0 or < 0 */
 int mg_slurmsim_run_all(struct mg_slurmsim *s);
+
+/*
+ * mg_slurmsim_add_job: a job of a chain (P, S, ...) of nodes nodes, limit
+ * and run time in seconds, arriving at submit (not before now), after
+ * the trace jobs of the same second; pred is its chain predecessor (-1)
+ * and user its user's index (-1).  Returns its index, or MG_EINVAL /
+ * MG_ENOMEM.
+ */
+int32_t mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes,
+    int64_t limit, int64_t dur, int64_t submit, int32_t pred, int32_t user);
+
+/*
+ * mg_slurmsim_run_until_start: process events until job j starts or the
+ * next event is after limit.  Returns 1 if it started, 0 if not, or
+ * MG_ENOMEM.
+ */
+int mg_slurmsim_run_until_start(struct mg_slurmsim *s, int32_t j,
+    int64_t limit);
+
+/*
+ * mg_slurmsim_chain_gap: x = start of j - end of its chain predecessor
+ * (positive: interruption, negative: overlap); *ok = 0 if not known.
+ */
+int64_t mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j,
+    int *ok);
 
 int64_t mg_slurmsim_time(const struct mg_slurmsim *s);
 size_t mg_slurmsim_njobs(const struct mg_slurmsim *s);

@@ -164,6 +164,58 @@ main(void)
 		    "comes back: %lld, %lld", (long long)st[1], (long long)st[2]);
 	}
 	{
+		/* warm start at T0: A runs since -50 until 150, B is queued */
+		struct spec s[] = {
+			{ -100, 600, 200, 4, 0 },
+			{ -10, 600, 60, 1, 0 },
+			{ 20, 600, 60, 1, 0 },
+		};
+		struct mg_slurmsim *w;
+
+		make(s, 3, 1);
+		jobs[0].start = T0 - 50;
+		jobs[1].start = T0 + 150;	/* its real start: after T0 */
+		jobs[2].start = T0 + 150;
+		mg_slurmcfg_default(&c, 4);
+		mg_slurmsim_new_warm(&c, &trace, T0, T0 + 1000, &w);
+		mg_slurmsim_run_all(w);
+		ok(mg_slurmsim_job_start(w, 0) == T0 - 50 &&
+		    mg_slurmsim_job_start(w, 1) == T0 + 150 &&
+		    mg_slurmsim_job_start(w, 2) == T0 + 150, "warm start: the "
+		    "job running at t0 keeps its nodes to its end; the queued "
+		    "and later jobs start then (%lld, %lld)", (long long)
+		    (mg_slurmsim_job_start(w, 1) - T0), (long long)
+		    (mg_slurmsim_job_start(w, 2) - T0));
+		mg_slurmsim_free(w);
+	}
+	{
+		/* a chain: P, then S submitted early (overlap) or late */
+		struct mg_slurmsim *a, *b;
+		int32_t p, q;
+		int okx;
+		int64_t x;
+
+		make(NULL, 0, 1);
+		mg_slurmcfg_default(&c, 8);
+		mg_slurmsim_new(&c, &trace, T0, T0, T0, &a);
+		p = mg_slurmsim_add_job(a, 4, 1000, 1000, T0, -1, -1);
+		mg_slurmsim_run_until_start(a, p, T0 + 100000);
+		b = mg_slurmsim_copy(a);
+		q = mg_slurmsim_add_job(a, 4, 1000, 1000, T0 + 300, p, -1);
+		mg_slurmsim_run_until_start(a, q, T0 + 100000);
+		x = mg_slurmsim_chain_gap(a, q, &okx);
+		ok(okx && x == -700, "a successor submitted 700 s before its "
+		    "predecessor's end on free nodes overlaps by 700 s (%lld)",
+		    (long long)x);
+		q = mg_slurmsim_add_job(b, 8, 1000, 1000, T0 + 300, p, -1);
+		mg_slurmsim_run_until_start(b, q, T0 + 100000);
+		x = mg_slurmsim_chain_gap(b, q, &okx);
+		ok(okx && x == 0, "one that needs the predecessor's nodes "
+		    "starts at its end: x = 0 (%lld)", (long long)x);
+		mg_slurmsim_free(a);
+		mg_slurmsim_free(b);
+	}
+	{
 		struct spec s[12];
 		struct mg_slurmsim *a, *b;
 		int i, same = 1;
