@@ -70,8 +70,7 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 {
 	static const char *const ignored[] = { "ClusterName", "SlurmctldHost",
 	    "PriorityType", "SchedulerType", "SelectType",
-	    "SelectTypeParameters", "PriorityDecayHalfLife",
-	    "PriorityWeightFairshare", "PriorityWeightPartition",
+	    "SelectTypeParameters", "PriorityWeightPartition",
 	    "PriorityWeightQOS", "PriorityCalcPeriod", NULL };
 	const char *eq = strchr(kv, '='), *v;
 	char key[64];
@@ -105,6 +104,14 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		if (num(v, 0, 1000000000, &x) != 0)
 			goto bad;
 		c->ref.w_size = c->slurm.w_size = (double)x;
+	} else if (strcasecmp(key, "PriorityWeightFairshare") == 0) {
+		if (num(v, 0, 1000000000, &x) != 0)
+			goto bad;
+		c->slurm.w_fairshare = (double)x;
+	} else if (strcasecmp(key, "PriorityDecayHalfLife") == 0) {
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+			goto bad;
+		c->slurm.decay_half_life = x;
 	} else if (strcasecmp(key, "PriorityWeightTrace") == 0) {
 		if (num(v, 0, 1000000, &x) != 0)
 			goto bad;

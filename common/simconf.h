@@ -7,6 +7,9 @@
  *                                  them from NodeName lines)
  *   PriorityWeightAge=, PriorityWeightJobSize=
  *   PriorityMaxAge=D-HH or minutes
+ *   PriorityWeightFairshare=, PriorityDecayHalfLife=D-HH or minutes
+ *                                  faithful: classic fair-share, equal
+ *                                  shares per user
  *   PriorityWeightTrace=W          faithful: add W x the priority recorded
  *                                  in the trace (ours)
  *   MaxJobsPerUser=N               faithful: running jobs per user (a QOS

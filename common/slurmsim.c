@@ -1,6 +1,7 @@
 /*
  * slurmsim.c: the event-driven faithful model; see slurmsim.h.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,9 @@ struct mg_slurmsim {
 	int32_t free;
 	size_t nstarted;
 	int32_t *urun;		/* running jobs per user */
+	int32_t *unodes;	/* nodes they hold */
+	double *usage;		/* decayed node-seconds, for fair-share */
+	int64_t usage_at;	/* when usage was last brought up to date */
 	size_t nusers;
 	int32_t cap;		/* nodes now */
 	size_t next_cap;	/* next capacity change */
@@ -65,6 +69,8 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 	c->bf_resolution = 60;
 	c->bf_window = 86400;
 	c->bf_max_job_test = 100;
+	c->w_fairshare = 0;
+	c->decay_half_life = 7 * 86400;
 }
 
 /* sort keys, so that qsort needs no context */
@@ -139,8 +145,12 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->cap = c->nodes;
 	s->nusers = t->nusers;
 	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
+	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
+	s->usage = calloc(t->nusers ? t->nusers : 1, sizeof(*s->usage));
+	s->usage_at = t0;
 	map = malloc((t->n ? t->n : 1) * sizeof(*map));
-	if (s->urun == NULL || map == NULL) {
+	if (s->urun == NULL || s->unodes == NULL || s->usage == NULL ||
+	    map == NULL) {
 		free(map);
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
@@ -233,7 +243,10 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
-	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun) {
+	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
+	d->usage = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->usage));
+	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
+	    !d->unodes || !d->usage) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
@@ -242,6 +255,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	memcpy(d->pend, s->pend, s->npend * sizeof(*d->pend));
 	memcpy(d->run, s->run, s->nrun * sizeof(*d->run));
 	memcpy(d->urun, s->urun, s->nusers * sizeof(*d->urun));
+	memcpy(d->unodes, s->unodes, s->nusers * sizeof(*d->unodes));
+	memcpy(d->usage, s->usage, s->nusers * sizeof(*d->usage));
 	return d;
 }
 
@@ -255,6 +270,8 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->pend);
 	free(s->run);
 	free(s->urun);
+	free(s->unodes);
+	free(s->usage);
 	free(s->tt);
 	free(s->tf);
 	free(s);
@@ -262,16 +279,51 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 
 /* ---- priority ------------------------------------------------------- */
 
+/*
+ * Fair-share usage: node-seconds, halved every PriorityDecayHalfLife.
+ * Brought up to date lazily; the nodes a user held since the last update
+ * are charged as if held the whole time, which is exact between events.
+ */
+static void
+update_usage(struct mg_slurmsim *s)
+{
+	double dt = (double)(s->now - s->usage_at), k;
+	size_t u;
+
+	if (dt <= 0 || s->c.w_fairshare <= 0)
+		return;
+	k = exp2(-dt / (double)s->c.decay_half_life);
+	for (u = 0; u < s->nusers; u++)
+		s->usage[u] = s->usage[u] * k + (double)s->unodes[u] * dt;
+	s->usage_at = s->now;
+}
+
+/*
+ * Slurm's classic fair-share factor with equal shares: 2^(-U/S), U the
+ * user's share of all usage, S = 1 / users.
+ */
+static double
+fairshare(const struct mg_slurmsim *s, int32_t user, double total)
+{
+	if (user < 0 || total <= 0)
+		return 1;
+	return exp2(-(s->usage[user] / total) * (double)s->nusers);
+}
+
 /* Slurm's multifactor priority: age capped at PriorityMaxAge, size */
 static int
 sort_pending(struct mg_slurmsim *s)
 {
-	double *p = malloc((s->npend ? s->npend : 1) * sizeof(*p));
+	double *p = malloc((s->npend ? s->npend : 1) * sizeof(*p)), total = 0;
 	size_t i;
 	int rv;
 
 	if (p == NULL)
 		return MG_ENOMEM;
+	update_usage(s);
+	if (s->c.w_fairshare > 0)
+		for (i = 0; i < s->nusers; i++)
+			total += s->usage[i];
 	for (i = 0; i < s->npend; i++) {
 		const struct fjob *j = &s->job[s->pend[i]];
 		int64_t age = s->now - j->submit;
@@ -281,6 +333,8 @@ sort_pending(struct mg_slurmsim *s)
 		p[i] = s->c.w_age * (double)age / (double)s->c.max_age +
 		    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
 		    s->c.w_trace * j->tprio;
+		if (s->c.w_fairshare > 0)
+			p[i] += s->c.w_fairshare * fairshare(s, j->user, total);
 	}
 	rv = sort_jobs(s, s->pend, s->npend, p);
 	free(p);
@@ -303,8 +357,10 @@ start(struct mg_slurmsim *s, int32_t jr)
 	r->j = jr;
 	s->free -= j->nodes;
 	s->nstarted++;
-	if (j->user >= 0)
+	if (j->user >= 0) {
 		s->urun[j->user]++;
+		s->unodes[j->user] += j->nodes;
+	}
 	return 0;
 }
 
@@ -506,8 +562,10 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 
 				s->job[s->run[i].j].end = s->run[i].end;
 				s->free += s->run[i].nodes;
-				if (u >= 0)
+				if (u >= 0) {
 					s->urun[u]--;
+					s->unodes[u] -= s->run[i].nodes;
+				}
 				changed = 1;
 			} else {
 				s->run[w++] = s->run[i];

@@ -17,7 +17,10 @@
  * MaxJobsPerUser of a QOS or association); a job over the limit is
  * skipped, not blocking the queue behind it.
  *
- * Work in progress (see issue 3): no partitions, QOS or fair-share yet.
+ * Fair-share is Slurm's classic factor with equal shares per user, on
+ * node-seconds halved every PriorityDecayHalfLife.
+ *
+ * Work in progress (see issue 3): no partitions or QOS yet.
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -33,6 +36,8 @@ struct mg_slurmcfg {
 	int64_t max_age;	/* PriorityMaxAge, seconds */
 	double w_size;		/* PriorityWeightJobSize */
 	double w_trace;		/* weight of the recorded priority; 0: off */
+	double w_fairshare;	/* PriorityWeightFairshare; 0: off */
+	int64_t decay_half_life;	/* PriorityDecayHalfLife, seconds */
 	int64_t sched_interval;	/* seconds */
 	int64_t bf_interval;	/* seconds */
 	int64_t bf_resolution;	/* seconds */

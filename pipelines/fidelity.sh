@@ -28,7 +28,9 @@ models=(
 	"faithful, 84 nodes (LS6's A100 nodes)|-m faithful -n 84"
 	"+ MaxJobsPerUser=8 (no user ever ran 9)|-m faithful -n 84 -s MaxJobsPerUser=8"
 	"+ dependencies inferred (120 s)|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120"
-	"+ recorded priorities instead of age and size|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightTrace=1 -s PriorityWeightAge=0 -s PriorityWeightJobSize=0"
+	"+ fair-share (weight 1000, half-life 7 days)|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000"
+	"+ fair-share, and capacity from the trace (1 h, +4 nodes)|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"
+	"dependencies, recorded priorities instead of age and size|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightTrace=1 -s PriorityWeightAge=0 -s PriorityWeightJobSize=0"
 	"+ capacity from the trace (1 h windows, +4 nodes)|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s CapacityFromTrace=3600 -s CapacitySlack=4"
 	"+ capacity from the trace (1 h windows, +0 nodes)|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s CapacityFromTrace=3600"
 )

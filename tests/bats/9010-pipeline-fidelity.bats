@@ -8,7 +8,7 @@ setup() {
 
 @test "fidelity.sh: one row per model and group; the reference row is the original's" {
 	run -0 --separate-stderr env B="$MIRAGE_BIN" "$ROOT/pipelines/fidelity.sh"
-	[ "${#lines[@]}" -eq 17 ]
+	[ "${#lines[@]}" -eq 21 ]
 	[[ "${lines[0]}" == $'model\tgroup\tjobs\t'* ]]
 	[[ "${lines[1]}" == $'reference, 88 nodes (the original)\tall\t24777\t4.065\t0.435\t4.102\t'* ]]
 	# the per-user limit lowers the error of the 84-node model

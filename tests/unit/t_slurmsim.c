@@ -216,6 +216,26 @@ main(void)
 		mg_slurmsim_free(b);
 	}
 	{
+		/* fair-share: user 0 used the cluster, user 1 did not */
+		struct spec s[] = {
+			{ 0, 3600, 3600, 4, 0 },
+			{ 100, 600, 600, 4, 0 },	/* older, but user 0 */
+			{ 200, 600, 600, 4, 1 },
+		};
+		make(s, 3, 2);
+		mg_slurmcfg_default(&c, 4);
+		c.w_fairshare = 10000;
+		c.bf_interval = 100000;
+		run(&c, st, 3);
+		ok(st[2] == 3600 && st[1] == 4200, "fair-share puts the user who "
+		    "has not run first (%lld, %lld)", (long long)st[2],
+		    (long long)st[1]);
+		c.w_fairshare = 0;
+		run(&c, st, 3);
+		ok(st[1] == 3600 && st[2] == 4200, "without it, the older job "
+		    "goes first (%lld, %lld)", (long long)st[1], (long long)st[2]);
+	}
+	{
 		struct spec s[12];
 		struct mg_slurmsim *a, *b;
 		int i, same = 1;
