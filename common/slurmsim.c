@@ -346,11 +346,17 @@ start(struct mg_slurmsim *s, int32_t jr)
 {
 	struct fjob *j = &s->job[jr];
 	struct frun *r;
+	size_t k;
 
 	if (mg_grow((void **)&s->run, &s->caprun, s->nrun + 1, sizeof(*s->run)))
 		return MG_ENOMEM;
 	j->start = s->now;
-	r = &s->run[s->nrun++];
+	/* kept in order of expected end, for the backfill timeline */
+	for (k = s->nrun; k > 0 && s->run[k - 1].exp_end > s->now + j->limit;
+	    k--)
+		s->run[k] = s->run[k - 1];
+	s->nrun++;
+	r = &s->run[k];
 	r->end = s->now + j->dur;
 	r->exp_end = s->now + j->limit;
 	r->nodes = j->nodes;
@@ -423,11 +429,17 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 		*idx = k;
 		return 0;
 	}
-	if (mg_grow((void **)&s->tt, &s->tcap, *m + 1, sizeof(*s->tt)))
-		return MG_ENOMEM;
-	s->tf = realloc(s->tf, s->tcap * sizeof(*s->tf));
-	if (s->tf == NULL)
-		return MG_ENOMEM;
+	if (*m + 1 > s->tcap) {
+		size_t cap = s->tcap;
+		int32_t *f;
+
+		if (mg_grow((void **)&s->tt, &cap, *m + 1, sizeof(*s->tt)))
+			return MG_ENOMEM;
+		if ((f = realloc(s->tf, cap * sizeof(*s->tf))) == NULL)
+			return MG_ENOMEM;
+		s->tf = f;
+		s->tcap = cap;
+	}
 	memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
 	memmove(s->tf + k + 1, s->tf + k, (*m - k) * sizeof(*s->tf));
 	s->tt[k] = at;
@@ -443,6 +455,38 @@ round_up(int64_t t, int64_t res)
 	return (t + res - 1) / res * res;
 }
 
+/*
+ * the step function of free nodes from the running jobs' limits; the
+ * running jobs are kept in order of expected end
+ */
+static int
+build_timeline(struct mg_slurmsim *s, size_t *m)
+{
+	size_t i, k;
+	int64_t prev = s->now;
+	int rv;
+
+	*m = 0;
+	if ((rv = tl_split(s, m, s->now, &k)) != 0)
+		return rv;
+	s->tf[0] = s->free;
+	for (i = 0; i < s->nrun; i++) {
+		int64_t e = round_up(s->run[i].exp_end, s->c.bf_resolution);
+
+		if (e <= s->now)
+			e = s->now + 1;
+		if (e < prev)
+			e = prev;	/* rounding keeps the order */
+		if (e != prev) {
+			if ((rv = tl_split(s, m, e, &k)) != 0)
+				return rv;
+			prev = e;
+		}
+		s->tf[*m - 1] += s->run[i].nodes;
+	}
+	return 0;
+}
+
 static int
 backfill(struct mg_slurmsim *s)
 {
@@ -453,19 +497,8 @@ backfill(struct mg_slurmsim *s)
 	if ((rv = sort_pending(s)) != 0)
 		return rv;
 	/* free now, then +nodes at each running job's expected end */
-	if ((rv = tl_split(s, &m, s->now, &k)) != 0)
+	if ((rv = build_timeline(s, &m)) != 0)
 		return rv;
-	s->tf[0] = s->free;
-	for (i = 0; i < s->nrun; i++) {
-		int64_t e = round_up(s->run[i].exp_end, s->c.bf_resolution);
-
-		if (e <= s->now)
-			e = s->now + 1;
-		if ((rv = tl_split(s, &m, e, &k)) != 0)
-			return rv;
-		for (; k < m; k++)
-			s->tf[k] += s->run[i].nodes;
-	}
 	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
 	    i++) {
 		struct fjob *j = &s->job[s->pend[i]];
@@ -555,6 +588,9 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		}
 		if (t > s->now)
 			s->now = t;
+		/* charge usage for the interval that ends now, before the
+		 * nodes held change */
+		update_usage(s);
 		changed = 0;
 		for (i = w = 0; i < s->nrun; i++) {
 			if (s->run[i].end <= s->now) {
@@ -594,17 +630,21 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		s->next_sched = next_tick(s->next_sched, s->now,
 		    s->c.sched_interval);
 		s->next_bf = next_tick(s->next_bf, s->now, s->c.bf_interval);
-		if (changed || s->now >= s->next_sched) {
-			if ((rv = main_sched(s)) != 0)
-				return rv;
-			if (s->now >= s->next_sched)
-				s->next_sched = s->now + s->c.sched_interval;
-		}
-		if (s->npend > 0 && s->now >= s->next_bf) {
-			if ((rv = backfill(s)) != 0)
-				return rv;
+		/*
+		 * With no free node neither scheduler can start a job, and
+		 * backfill reservations do not outlive their pass, so both
+		 * runs are skipped without changing the schedule.
+		 */
+		if ((changed || s->now >= s->next_sched) && s->free > 0 &&
+		    (rv = main_sched(s)) != 0)
+			return rv;
+		if (s->now >= s->next_sched)
+			s->next_sched = s->now + s->c.sched_interval;
+		if (s->npend > 0 && s->now >= s->next_bf && s->free > 0 &&
+		    (rv = backfill(s)) != 0)
+			return rv;
+		if (s->now >= s->next_bf)
 			s->next_bf = s->now + s->c.bf_interval;
-		}
 	}
 }
 
