@@ -24,6 +24,7 @@ struct fjob {
 
 struct frun {
 	int64_t end, exp_end;
+	int64_t exp_round;	/* exp_end rounded up to bf_resolution */
 	int32_t nodes, j;
 };
 
@@ -341,6 +342,12 @@ sort_pending(struct mg_slurmsim *s)
 	return rv;
 }
 
+static int64_t
+round_up(int64_t t, int64_t res)
+{
+	return (t + res - 1) / res * res;
+}
+
 static int
 start(struct mg_slurmsim *s, int32_t jr)
 {
@@ -359,6 +366,7 @@ start(struct mg_slurmsim *s, int32_t jr)
 	r = &s->run[k];
 	r->end = s->now + j->dur;
 	r->exp_end = s->now + j->limit;
+	r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
 	r->nodes = j->nodes;
 	r->j = jr;
 	s->free -= j->nodes;
@@ -421,10 +429,18 @@ main_sched(struct mg_slurmsim *s)
 static int
 tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 {
-	size_t k;
+	size_t k, lo = 0, hi = *m;
 
-	for (k = 0; k < *m && s->tt[k] < at; k++)
-		;
+	/* the first breakpoint not before at */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->tt[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	k = lo;
 	if (k < *m && s->tt[k] == at) {
 		*idx = k;
 		return 0;
@@ -449,11 +465,6 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 	return 0;
 }
 
-static int64_t
-round_up(int64_t t, int64_t res)
-{
-	return (t + res - 1) / res * res;
-}
 
 /*
  * the step function of free nodes from the running jobs' limits; the
@@ -471,7 +482,7 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 		return rv;
 	s->tf[0] = s->free;
 	for (i = 0; i < s->nrun; i++) {
-		int64_t e = round_up(s->run[i].exp_end, s->c.bf_resolution);
+		int64_t e = s->run[i].exp_round;
 
 		if (e <= s->now)
 			e = s->now + 1;
