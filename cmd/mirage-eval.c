@@ -119,8 +119,11 @@ replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
 		mg_slurmsim_free(s);
 	}
 	for (i = 0; i < t->n; i++)
-		if (starts[i] < 0)
+		if (starts[i] < 0) {
+			warnx("job %s (%d nodes) never starts in this model",
+			    t->job[i].id, t->job[i].nodes);
 			return -1;
+		}
 	return 0;
 }
 
@@ -246,8 +249,8 @@ main(int argc, char *argv[])
 	if ((starts = malloc(t.n * sizeof(*starts))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	if (replay_all(&conf, &t, first, last, starts) != 0)
-		errx(MG_EXIT_FAIL, "out of memory, or the replay did not start "
-		    "every job");
+		errx(MG_EXIT_FAIL, "'%s': the replay did not start every job",
+		    path);
 
 	real = malloc(t.n * sizeof(*real));
 	simw = malloc(t.n * sizeof(*simw));

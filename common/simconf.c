@@ -128,6 +128,10 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		if (num(v, 0, 86400, &x) != 0)
 			goto bad;
 		c->dep_gap = x;
+	} else if (strcasecmp(key, "MaxNodesPerUser") == 0) {
+		if (num(v, 0, 1000000, &x) != 0)
+			goto bad;
+		c->slurm.max_nodes_per_user = (int)x;
 	} else if (strcasecmp(key, "MaxJobsPerUser") == 0) {
 		if (num(v, 0, 1000000, &x) != 0)
 			goto bad;

@@ -14,6 +14,8 @@
  *                                  in the trace (ours)
  *   MaxJobsPerUser=N               faithful: running jobs per user (a QOS
  *                                  or association limit in Slurm)
+ *   MaxNodesPerUser=N              faithful: nodes per user's running
+ *                                  jobs (MaxTRESPerUser=node=N)
  *   DependencyFromTrace=S          faithful: infer a dependency where a
  *                                  job that waited started within S
  *                                  seconds of the end of its user's

@@ -2,6 +2,7 @@
  * slurmsim.c: the event-driven faithful model; see slurmsim.h.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,7 @@ struct mg_slurmsim {
 	int64_t usage_at;	/* when usage was last brought up to date */
 	size_t nusers;
 	int32_t cap;		/* nodes now */
+	size_t stuck_at;	/* nstarted when only ticks were left */
 	size_t next_cap;	/* next capacity change */
 	/* backfill timeline, scratch */
 	int64_t *tt;
@@ -144,6 +146,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->next_bf = t0;
 	s->free = c->nodes;
 	s->cap = c->nodes;
+	s->stuck_at = SIZE_MAX;
 	s->nusers = t->nusers;
 	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
 	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
@@ -379,16 +382,21 @@ start(struct mg_slurmsim *s, int32_t jr)
 }
 
 /*
- * the job cannot start for a reason of its own: the user already runs
- * as many jobs as the limit allows, or its dependency has not ended
+ * the job cannot start for a reason of its own: its dependency has not
+ * ended, or its user is at a limit of running jobs or nodes
  */
 static int
 user_full(const struct mg_slurmsim *s, const struct fjob *j)
 {
 	if (j->after >= 0 && s->job[j->after].end < 0)
 		return 1;
-	return s->c.max_jobs_per_user > 0 && j->user >= 0 &&
-	    s->urun[j->user] >= s->c.max_jobs_per_user;
+	if (j->user < 0)
+		return 0;
+	if (s->c.max_jobs_per_user > 0 &&
+	    s->urun[j->user] >= s->c.max_jobs_per_user)
+		return 1;
+	return s->c.max_nodes_per_user > 0 &&
+	    s->unodes[j->user] + j->nodes > s->c.max_nodes_per_user;
 }
 
 static void
@@ -592,6 +600,23 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 	for (;;) {
 		int64_t t = next_event(s);
 
+		/*
+		 * Only scheduler runs left, with nothing running, arriving or
+		 * changing: the jobs still pending can never start (bigger
+		 * than a limit, or waiting for a job that will not run).
+		 */
+		if (s->nrun == 0 && s->next_arr >= s->narr &&
+		    s->next_cap >= s->c.cap_n && s->npend > 0 &&
+		    t != NEVER && s->stuck_at == s->nstarted) {
+			if (until != NEVER && until > s->now)
+				s->now = until;
+			return 0;
+		}
+		if (s->nrun == 0 && s->next_arr >= s->narr &&
+		    s->next_cap >= s->c.cap_n)
+			s->stuck_at = s->nstarted;
+		else
+			s->stuck_at = SIZE_MAX;
 		if (t == NEVER || t > until) {
 			if (until != NEVER && until > s->now)
 				s->now = until;

@@ -13,9 +13,10 @@
  * size factor, optionally plus the priority recorded in the trace.
  * The state is plain data; mg_slurmsim_copy() forks it.
  *
- * A user may run at most max_jobs_per_user jobs at once (Slurm's
- * MaxJobsPerUser of a QOS or association); a job over the limit is
- * skipped, not blocking the queue behind it.
+ * A user may run at most max_jobs_per_user jobs, holding at most
+ * max_nodes_per_user nodes, at once (Slurm's MaxJobsPerUser and
+ * MaxTRESPerUser=node of a QOS); a job over a limit is skipped, not
+ * blocking the queue behind it.
  *
  * Fair-share is Slurm's classic factor with equal shares per user, on
  * node-seconds halved every PriorityDecayHalfLife.
@@ -44,6 +45,7 @@ struct mg_slurmcfg {
 	int64_t bf_window;	/* seconds */
 	int bf_max_job_test;
 	int max_jobs_per_user;	/* running jobs per user; 0: no limit */
+	int max_nodes_per_user;	/* nodes a user's running jobs hold; 0: none */
 	/*
 	 * capacity over time (borrowed): cap_nodes[k] nodes from
 	 * cap_time[k] on, nodes before the first; cap_n 0 for none

@@ -88,3 +88,9 @@ col() { # col FILE GROUP COLUMN
 	awk -v a="$(col a.tsv all sim_mean_wait_h)" -v b="$(col b.tsv all sim_mean_wait_h)" 'BEGIN { exit !(b > a) }'
 	awk -v a="$(col a.tsv all spearman)" -v b="$(col b.tsv all spearman)" 'BEGIN { exit !(b > a) }'
 }
+
+@test "a job that can never start in the model is named, not waited for" {
+	run -1 --separate-stderr mirage-eval --replay -m faithful -n 84 -s MaxNodesPerUser=16 ls6.jobs
+	[[ "$stderr" == *"job "*" (32 nodes) never starts in this model"* ]]
+	[[ "$stderr" == *"the replay did not start every job"* ]]
+}

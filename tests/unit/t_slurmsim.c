@@ -109,6 +109,12 @@ main(void)
 		run(&c, st, 4);
 		ok(st[2] == 1, "without the limit it starts at once (%lld)",
 		    (long long)st[2]);
+		c.max_nodes_per_user = 2;
+		run(&c, st, 4);
+		ok(st[2] == 1000 && st[3] == 2, "MaxNodesPerUser=2 holds the "
+		    "third 1-node job the same way (%lld, %lld)",
+		    (long long)st[2], (long long)st[3]);
+		c.max_nodes_per_user = 0;
 	}
 	{
 		/* age capped: an old small job and a young big one */
