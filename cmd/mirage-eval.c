@@ -225,9 +225,20 @@ main(int argc, char *argv[])
 		fclose(fp);
 	if (t.n == 0)
 		errx(MG_EXIT_FAIL, "'%s': no job that ran", path);
+	if (conf.mode == MG_MODE_FAITHFUL &&
+	    mg_simconf_partitions(&conf, t.part_name, t.nparts, &d) != 0)
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	first = last = t.job[0].submit;
 	for (i = 0; i < t.n; i++) {
-		if (t.job[i].nodes > conf.ref.nodes)
+		if (conf.mode == MG_MODE_FAITHFUL && conf.slurm.nparts > 0 &&
+		    t.job[i].part >= 0 && t.job[i].nodes >
+		    conf.slurm.part_nodes[t.job[i].part])
+			errx(MG_EXIT_FAIL, "'%s': job %s needs %d nodes, "
+			    "partition '%s' has %d", path, t.job[i].id,
+			    t.job[i].nodes, t.part_name[t.job[i].part],
+			    conf.slurm.part_nodes[t.job[i].part]);
+		if (t.job[i].nodes > conf.ref.nodes &&
+		    (conf.mode == MG_MODE_REFERENCE || conf.nparts == 0))
 			errx(MG_EXIT_FAIL, "'%s': job %s needs %d nodes, the "
 			    "cluster has %d", path, t.job[i].id,
 			    t.job[i].nodes, conf.ref.nodes);
@@ -296,7 +307,8 @@ main(int argc, char *argv[])
 	if (!quiet)
 		fprintf(stderr, "mirage-eval: replayed %zu jobs (%zu skipped: "
 		    "never ran) on %d nodes, %s mode, %zu dependencies "
-		    "inferred\n", t.n, t.skipped, conf.ref.nodes,
+		    "inferred\n", t.n, t.skipped, conf.mode ==
+		    MG_MODE_FAITHFUL ? conf.slurm.nodes : conf.ref.nodes,
 		    conf.mode == MG_MODE_REFERENCE ? "reference" : "faithful",
 		    ndeps);
 	free(starts);

@@ -15,6 +15,7 @@ mg_simconf_init(struct mg_simconf *c)
 	c->dep_gap = 0;
 	c->cap_window = 0;
 	c->cap_slack = 0;
+	c->nparts = 0;
 	mg_simcfg_reference(&c->ref, 88);
 	mg_slurmcfg_default(&c->slurm, 88);
 }
@@ -62,6 +63,68 @@ sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 			    tok);
 		}
 	}
+	return 0;
+}
+
+/* "NAME Nodes=N [Key=Value ...]" */
+static int
+partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	const char *sp = strchr(v, ' '), *p;
+	size_t n = sp ? (size_t)(sp - v) : strlen(v);
+	int64_t x = -1;
+
+	if (n == 0 || n >= sizeof(c->part_name[0]))
+		return mg_diag_set(d, MG_EINVAL, "bad partition name");
+	if (c->nparts == MG_SLURM_MAXPART)
+		return mg_diag_set(d, MG_EINVAL, "more than %d partitions",
+		    MG_SLURM_MAXPART);
+	for (p = sp; p && *p; ) {
+		const char *e;
+
+		while (*p == ' ')
+			p++;
+		e = strchr(p, ' ');
+		if (strncasecmp(p, "Nodes=", 6) == 0 && mg_parse_i64(p + 6,
+		    (size_t)((e ? e : p + strlen(p)) - p - 6), 1, 1000000, &x))
+			return mg_diag_set(d, MG_EINVAL, "Nodes of partition "
+			    "'%.*s' must be a count", (int)n, v);
+		p = e;
+	}
+	if (x < 0)
+		return mg_diag_set(d, MG_EINVAL, "partition '%.*s' has no "
+		    "Nodes=count", (int)n, v);
+	memcpy(c->part_name[c->nparts], v, n);
+	c->part_name[c->nparts][n] = '\0';
+	c->part_nodes[c->nparts++] = (int32_t)x;
+	return 0;
+}
+
+int
+mg_simconf_partitions(struct mg_simconf *c, char *const *names, size_t n,
+    struct mg_diag *d)
+{
+	size_t i;
+	int k, total = 0;
+
+	if (c->nparts == 0)
+		return 0;
+	if (n > MG_SLURM_MAXPART)
+		return mg_diag_set(d, MG_EINVAL, "the trace has more than %d "
+		    "partitions", MG_SLURM_MAXPART);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < c->nparts; k++)
+			if (strcmp(names[i], c->part_name[k]) == 0)
+				break;
+		if (k == c->nparts)
+			return mg_diag_set(d, MG_EINVAL, "partition '%s' of the "
+			    "trace is not in the config", names[i]);
+		c->slurm.part_nodes[i] = c->part_nodes[k];
+	}
+	for (k = 0; k < c->nparts; k++)
+		total += c->part_nodes[k];
+	c->slurm.nparts = n > 0 ? (int)n : 0;
+	c->slurm.nodes = total;
 	return 0;
 }
 
@@ -141,6 +204,8 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->ref.max_age = (double)x;
 		c->slurm.max_age = x;
+	} else if (strcasecmp(key, "PartitionName") == 0) {
+		return partition(c, v, d);
 	} else if (strcasecmp(key, "SchedulerParameters") == 0) {
 		return sched_params(c, v, d);
 	} else {

@@ -25,6 +25,9 @@
  *                                  nodes to what the real jobs held
  *                                  (ours; 0: off)
  *   CapacitySlack=N                ... plus N nodes (ours; default 0)
+ *   PartitionName=NAME Nodes=N     faithful: a partition of N nodes of
+ *                                  its own (Nodes is a count here; other
+ *                                  keys of the line are ignored)
  *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
  *                       bf_max_job_test=N,sched_interval=S
  *
@@ -50,7 +53,19 @@ struct mg_simconf {
 	int32_t cap_slack;		/* CapacitySlack, nodes */
 	struct mg_simcfg ref;		/* reference mode */
 	struct mg_slurmcfg slurm;	/* faithful mode */
+	/* PartitionName= lines, matched to a trace's partitions later */
+	int nparts;
+	char part_name[MG_SLURM_MAXPART][64];
+	int32_t part_nodes[MG_SLURM_MAXPART];
 };
+
+/*
+ * mg_simconf_partitions: give the faithful model the configured
+ * partitions in the order of the trace's names.  Returns 0, or MG_EINVAL
+ * with d naming a trace partition that is not configured.
+ */
+int mg_simconf_partitions(struct mg_simconf *c, char *const *names,
+    size_t n, struct mg_diag *d);
 
 /* mg_simconf_init: reference mode on 88 nodes, Slurm's defaults. */
 void mg_simconf_init(struct mg_simconf *c);

@@ -20,13 +20,14 @@ struct fjob {
 	int32_t user;
 	int32_t after;		/* a job that must end first, or -1 */
 	int32_t pred;		/* chain predecessor, or -1 */
+	int32_t part;		/* its pool */
 	int64_t end;		/* when it ended, -1 */
 };
 
 struct frun {
 	int64_t end, exp_end;
 	int64_t exp_round;	/* exp_end rounded up to bf_resolution */
-	int32_t nodes, j;
+	int32_t nodes, j, part;
 };
 
 struct mg_slurmsim {
@@ -42,7 +43,8 @@ struct mg_slurmsim {
 	size_t npend, cappend;
 	struct frun *run;
 	size_t nrun, caprun;
-	int32_t free;
+	int32_t free[MG_SLURM_MAXPART];	/* free nodes of each pool */
+	int npools;
 	size_t nstarted;
 	int32_t *urun;		/* running jobs per user */
 	int32_t *unodes;	/* nodes they hold */
@@ -144,7 +146,13 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->now = t0;
 	s->next_sched = t0;
 	s->next_bf = t0;
-	s->free = c->nodes;
+	if (c->nparts > MG_SLURM_MAXPART) {
+		free(s);
+		return MG_EINVAL;
+	}
+	s->npools = c->nparts > 0 ? c->nparts : 1;
+	for (i = 0; i < (size_t)s->npools; i++)
+		s->free[i] = c->nparts > 0 ? c->part_nodes[i] : c->nodes;
 	s->cap = c->nodes;
 	s->stuck_at = SIZE_MAX;
 	s->nusers = t->nusers;
@@ -188,6 +196,12 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->user = tj->user;
 		j->end = -1;
 		j->pred = -1;
+		j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
+		if (j->part >= s->npools) {
+			free(map);
+			mg_slurmsim_free(s);
+			return MG_EINVAL;
+		}
 		/* a dependency outside the window counts as met */
 		j->after = tj->after >= 0 && (size_t)tj->after < i &&
 		    map[tj->after] >= 0 ? map[tj->after] : -1;
@@ -372,7 +386,8 @@ start(struct mg_slurmsim *s, int32_t jr)
 	r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
 	r->nodes = j->nodes;
 	r->j = jr;
-	s->free -= j->nodes;
+	s->free[j->part] -= j->nodes;
+	r->part = j->part;
 	s->nstarted++;
 	if (j->user >= 0) {
 		s->urun[j->user]++;
@@ -414,16 +429,22 @@ drop_started(struct mg_slurmsim *s)
 static int
 main_sched(struct mg_slurmsim *s)
 {
+	char blocked[MG_SLURM_MAXPART] = { 0 };
 	size_t i;
 	int rv;
 
 	if ((rv = sort_pending(s)) != 0)
 		return rv;
 	for (i = 0; i < s->npend; i++) {
-		if (user_full(s, &s->job[s->pend[i]]))
+		const struct fjob *j = &s->job[s->pend[i]];
+
+		if (blocked[j->part] || user_full(s, j))
 			continue;
-		if (s->job[s->pend[i]].nodes > s->free)
-			break;
+		if (j->nodes > s->free[j->part]) {
+			/* the rest of this partition waits behind it */
+			blocked[j->part] = 1;
+			continue;
+		}
 		if ((rv = start(s, s->pend[i])) != 0)
 			return rv;
 	}
@@ -479,7 +500,7 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
  * running jobs are kept in order of expected end
  */
 static int
-build_timeline(struct mg_slurmsim *s, size_t *m)
+build_timeline(struct mg_slurmsim *s, int part, size_t *m)
 {
 	size_t i, k;
 	int64_t prev = s->now;
@@ -488,9 +509,12 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 	*m = 0;
 	if ((rv = tl_split(s, m, s->now, &k)) != 0)
 		return rv;
-	s->tf[0] = s->free;
+	s->tf[0] = s->free[part];
 	for (i = 0; i < s->nrun; i++) {
 		int64_t e = s->run[i].exp_round;
+
+		if (s->run[i].part != part)
+			continue;
 
 		if (e <= s->now)
 			e = s->now + 1;
@@ -506,27 +530,26 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 	return 0;
 }
 
+/* backfill one partition: its pending jobs against its own timeline */
 static int
-backfill(struct mg_slurmsim *s)
+backfill_part(struct mg_slurmsim *s, int part, size_t *tested)
 {
-	size_t m = 0, i, k, a, b, tested = 0;
+	size_t m = 0, i, k, a, b;
 	int64_t horizon = s->now + s->c.bf_window;
 	int rv;
 
-	if ((rv = sort_pending(s)) != 0)
-		return rv;
 	/* free now, then +nodes at each running job's expected end */
-	if ((rv = build_timeline(s, &m)) != 0)
+	if ((rv = build_timeline(s, part, &m)) != 0)
 		return rv;
-	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
+	for (i = 0; i < s->npend && *tested < (size_t)s->c.bf_max_job_test;
 	    i++) {
 		struct fjob *j = &s->job[s->pend[i]];
 		int64_t len = j->limit < s->c.bf_window ? j->limit :
 		    s->c.bf_window, st = -1, e;
 
-		if (user_full(s, j))
+		if (j->part != part || j->start >= 0 || user_full(s, j))
 			continue;
-		tested++;
+		(*tested)++;
 		for (a = 0; a < m && s->tt[a] <= horizon; a++) {
 			if (s->tf[a] < j->nodes)
 				continue;
@@ -547,10 +570,24 @@ backfill(struct mg_slurmsim *s)
 			return rv;
 		for (k = a; k < b; k++)
 			s->tf[k] -= j->nodes;
-		if (st == s->now && j->nodes <= s->free &&
+		if (st == s->now && j->nodes <= s->free[part] &&
 		    (rv = start(s, s->pend[i])) != 0)
 			return rv;
 	}
+	return 0;
+}
+
+static int
+backfill(struct mg_slurmsim *s)
+{
+	size_t tested = 0;
+	int p, rv;
+
+	if ((rv = sort_pending(s)) != 0)
+		return rv;
+	for (p = 0; p < s->npools; p++)
+		if (s->free[p] > 0 && (rv = backfill_part(s, p, &tested)) != 0)
+			return rv;
 	drop_started(s);
 	return 0;
 }
@@ -563,6 +600,17 @@ next_tick(int64_t next, int64_t now, int64_t every)
 	if (next >= now)
 		return next;
 	return next + (now - next + every - 1) / every * every;
+}
+
+static int
+any_free(const struct mg_slurmsim *s)
+{
+	int p;
+
+	for (p = 0; p < s->npools; p++)
+		if (s->free[p] > 0)
+			return 1;
+	return 0;
 }
 
 /* the time of the next event: an arrival, an end, a capacity change, or
@@ -633,7 +681,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				int32_t u = s->job[s->run[i].j].user;
 
 				s->job[s->run[i].j].end = s->run[i].end;
-				s->free += s->run[i].nodes;
+				s->free[s->run[i].part] += s->run[i].nodes;
 				if (u >= 0) {
 					s->urun[u]--;
 					s->unodes[u] -= s->run[i].nodes;
@@ -648,7 +696,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		    s->c.cap_time[s->next_cap] <= s->now) {
 			int32_t c = s->c.cap_nodes[s->next_cap++];
 
-			s->free += c - s->cap;	/* may go below 0: drain */
+			s->free[0] += c - s->cap;	/* may go below 0 */
 			s->cap = c;
 			changed = 1;
 		}
@@ -671,12 +719,12 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		 * backfill reservations do not outlive their pass, so both
 		 * runs are skipped without changing the schedule.
 		 */
-		if ((changed || s->now >= s->next_sched) && s->free > 0 &&
+		if ((changed || s->now >= s->next_sched) && any_free(s) &&
 		    (rv = main_sched(s)) != 0)
 			return rv;
 		if (s->now >= s->next_sched)
 			s->next_sched = s->now + s->c.sched_interval;
-		if (s->npend > 0 && s->now >= s->next_bf && s->free > 0 &&
+		if (s->npend > 0 && s->now >= s->next_bf && any_free(s) &&
 		    (rv = backfill(s)) != 0)
 			return rv;
 		if (s->now >= s->next_bf)
@@ -737,6 +785,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->user = user;
 	j->after = -1;
 	j->pred = pred;
+	j->part = 0;
 	for (k = s->narr; k > s->next_arr &&
 	    s->job[s->arr[k - 1]].submit > submit; k--)
 		s->arr[k] = s->arr[k - 1];

@@ -21,7 +21,12 @@
  * Fair-share is Slurm's classic factor with equal shares per user, on
  * node-seconds halved every PriorityDecayHalfLife.
  *
- * Work in progress (see issue 3): no partitions or QOS yet.
+ * Partitions are disjoint pools of whole nodes; when a job cannot start,
+ * the main scheduler stops for its partition only, and backfill plans
+ * each partition on its own.  The capacity timeline applies to a
+ * single-partition cluster.
+ *
+ * Work in progress (see issue 3): no QOS, no overlapping partitions.
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -31,8 +36,16 @@
 
 #include "trace.h"
 
+#define MG_SLURM_MAXPART 16
+
 struct mg_slurmcfg {
-	int nodes;
+	int nodes;		/* all nodes (for the size factor) */
+	/*
+	 * partitions: disjoint pools of nodes, indexed like the trace's
+	 * part_name; nparts 0 puts every job in one pool of nodes
+	 */
+	int nparts;
+	int32_t part_nodes[MG_SLURM_MAXPART];
 	double w_age;		/* PriorityWeightAge */
 	int64_t max_age;	/* PriorityMaxAge, seconds */
 	double w_size;		/* PriorityWeightJobSize */

@@ -21,6 +21,31 @@ cmp(const void *a, const void *b)
 	return mg_tjob_cmp(a, b);
 }
 
+/* the partition's index, adding the name (in order of appearance) */
+static int
+add_part(struct mg_trace *t, struct mg_tjob *j, const char *s, size_t n)
+{
+	char **names;
+	size_t i;
+
+	for (i = 0; i < t->nparts; i++)
+		if (strlen(t->part_name[i]) == n &&
+		    memcmp(t->part_name[i], s, n) == 0) {
+			j->part = (int32_t)i;
+			return 0;
+		}
+	if ((names = realloc(t->part_name, (t->nparts + 1) *
+	    sizeof(*names))) == NULL)
+		return MG_ENOMEM;
+	t->part_name = names;
+	if ((names[t->nparts] = malloc(n + 1)) == NULL)
+		return MG_ENOMEM;
+	memcpy(names[t->nparts], s, n);
+	names[t->nparts][n] = '\0';
+	j->part = (int32_t)t->nparts++;
+	return 0;
+}
+
 struct uidx {
 	int64_t uid;
 	size_t i;
@@ -110,6 +135,12 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		j->nodes = (int32_t)v[MG_JOB_NNODES].i;
 		j->prio = v[MG_JOB_PRIORITY].null ? -1 : v[MG_JOB_PRIORITY].i;
 		j->after = -1;
+		j->part = -1;
+		if (!v[MG_JOB_PARTITION].null && (rv = add_part(t, j,
+		    v[MG_JOB_PARTITION].s, v[MG_JOB_PARTITION].len)) != 0) {
+			mg_trace_release(t);
+			return mg_diag_set(d, rv, "out of memory");
+		}
 		j->uid = v[MG_JOB_UID].null ? -1 : v[MG_JOB_UID].i;
 		memcpy(j->id, v[MG_JOB_JOBID].s, v[MG_JOB_JOBID].len <
 		    sizeof(j->id) - 1 ? v[MG_JOB_JOBID].len : sizeof(j->id) - 1);
@@ -125,6 +156,11 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 void
 mg_trace_release(struct mg_trace *t)
 {
+	size_t i;
+
+	for (i = 0; i < t->nparts; i++)
+		free(t->part_name[i]);
+	free(t->part_name);
 	free(t->job);
 	memset(t, 0, sizeof(*t));
 }

@@ -21,6 +21,7 @@ struct mg_tjob {
 	int64_t uid;		/* -1 if unknown */
 	int32_t user;		/* dense index of uid, -1 if unknown */
 	int32_t after;		/* index of a job it waited for, or -1 */
+	int32_t part;		/* index into part_name, -1 if none */
 	int32_t nodes;
 	char id[20];		/* JobID as text, for ordering ties */
 };
@@ -30,6 +31,8 @@ struct mg_trace {
 	size_t n;
 	size_t skipped;		/* jobs without start, end, limit or size */
 	size_t nusers;		/* distinct uids */
+	char **part_name;	/* distinct partition names, as they appear */
+	size_t nparts;
 };
 
 /*

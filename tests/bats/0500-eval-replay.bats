@@ -94,3 +94,21 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"job "*" (32 nodes) never starts in this model"* ]]
 	[[ "$stderr" == *"the replay did not start every job"* ]]
 }
+
+@test "partitions: each a pool of its own; a trace partition must be configured" {
+	mirage-parse -q "$FINAL/sacct_wide_P_X.txt" -o final.jobs
+	printf 'Mode=faithful\nPartitionName=batch Nodes=6 Default=YES MaxTime=02:00:00\nPartitionName=gpu Nodes=2\n' > p.conf
+	run -1 --separate-stderr mirage-eval --replay -c p.conf final.jobs
+	[[ "$stderr" == *"partition 'long' of the trace is not in the config"* ]]
+	printf 'PartitionName=long Nodes=6\n' >> p.conf
+	run -0 --separate-stderr mirage-eval --replay -c p.conf -o s.tsv final.jobs
+	[[ "$stderr" == *"on 14 nodes, faithful mode"* ]]
+	[ "$(col s.tsv all jobs)" -gt 40 ]
+	printf 'PartitionName=gpu Nodes=1\n' > small.conf
+	printf 'Mode=faithful\nPartitionName=batch Nodes=6\nPartitionName=long Nodes=6\n' >> small.conf
+	run -1 --separate-stderr mirage-eval --replay -c small.conf final.jobs
+	[[ "$stderr" == *"partition 'gpu' has 1"* ]]
+	printf 'PartitionName=gpu\n' > bad.conf
+	run -2 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
+	[[ "$stderr" == *"line 1: partition 'gpu' has no Nodes=count"* ]]
+}

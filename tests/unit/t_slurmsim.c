@@ -34,6 +34,7 @@ make(const struct spec *s, size_t n, size_t nusers)
 		jobs[i].uid = s[i].user;
 		jobs[i].prio = -1;
 		jobs[i].after = -1;
+		jobs[i].part = -1;
 		snprintf(jobs[i].id, sizeof(jobs[i].id), "%zu", 100 + i);
 	}
 	trace.job = jobs;
@@ -220,6 +221,30 @@ main(void)
 		    "starts at its end: x = 0 (%lld)", (long long)x);
 		mg_slurmsim_free(a);
 		mg_slurmsim_free(b);
+	}
+	{
+		/* two partitions of 2 nodes: one full does not stop the other */
+		struct spec s[] = {
+			{ 0, 600, 600, 2, 0 },	/* fills partition 0 */
+			{ 10, 600, 60, 2, 0 },	/* waits in partition 0 */
+			{ 20, 600, 60, 2, 0 },	/* partition 1: starts */
+		};
+		make(s, 3, 1);
+		jobs[0].part = jobs[1].part = 0;
+		jobs[2].part = 1;
+		mg_slurmcfg_default(&c, 4);
+		c.nparts = 2;
+		c.part_nodes[0] = c.part_nodes[1] = 2;
+		c.bf_interval = 100000;		/* the main scheduler alone */
+		run(&c, st, 3);
+		ok(st[0] == 0 && st[1] == 600 && st[2] == 20, "a blocked head "
+		    "holds only its own partition: %lld, %lld, %lld",
+		    (long long)st[0], (long long)st[1], (long long)st[2]);
+		c.nparts = 0;
+		run(&c, st, 3);
+		ok(st[1] == 10 && st[2] == 70, "in one pool of 4 the second job "
+		    "fits at once and the third waits for it (%lld, %lld)",
+		    (long long)st[1], (long long)st[2]);
 	}
 	{
 		/* fair-share: user 0 used the cluster, user 1 did not */
