@@ -113,7 +113,24 @@ sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
 		k[i].trace = s->job[idx[i]].trace;
 		k[i].j = idx[i];
 	}
-	qsort(k, n, sizeof(*k), key_cmp);
+	if (prio == NULL) {
+		qsort(k, n, sizeof(*k), key_cmp);
+	} else {
+		/*
+		 * The pending list comes in the order of the last sort, and
+		 * priorities move together (age grows alike for all): it is
+		 * nearly sorted, and insertion sort is linear on it.  The
+		 * order is total, so the result is the same as any sort's.
+		 */
+		for (i = 1; i < n; i++) {
+			struct key x = k[i];
+			size_t m = i;
+
+			for (; m > 0 && key_cmp(&k[m - 1], &x) > 0; m--)
+				k[m] = k[m - 1];
+			k[m] = x;
+		}
+	}
 	for (i = 0; i < n; i++)
 		idx[i] = k[i].j;
 	free(k);
@@ -458,7 +475,7 @@ main_sched(struct mg_slurmsim *s)
 static int
 tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 {
-	size_t k, lo = 0, hi = *m;
+	size_t k, lo = *m > 0 && s->tt[*m - 1] < at ? *m : 0, hi = *m;
 
 	/* the first breakpoint not before at */
 	while (lo < hi) {
@@ -521,6 +538,7 @@ build_timeline(struct mg_slurmsim *s, int part, size_t *m)
 		if (e < prev)
 			e = prev;	/* rounding keeps the order */
 		if (e != prev) {
+			/* later than every breakpoint so far: append */
 			if ((rv = tl_split(s, m, e, &k)) != 0)
 				return rv;
 			prev = e;
