@@ -67,4 +67,16 @@ function msort(a, lo, hi,   mid, i, j, k, t) {
 		else t[++k] = a[j++]
 	for (i = 1; i <= k; i++) a[lo + i - 1] = t[i]
 }' | tee "$out/ls6-summary.txt"
+# the cluster model against the trace's real waits
+{
+	echo
+	printf 'cluster model replaying the trace      sim mean wait   wait MAE   Spearman\n'
+	for m in "reference, 88 nodes (the original)|-m reference -n 88" \
+	    "faithful, 84 nodes, user limit 8, ...|-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"; do
+		# shellcheck disable=SC2086
+		mirage-eval --replay -q ${m#*|} "$out/ls6.jobs" |
+		    awk -F'\t' -v name="${m%%|*}" '$1 == "all" {
+			printf "  %-36s %8.2f h %9.2f h %9.2f\n", name, $4, $5, $8 }'
+	done
+} | tee -a "$out/ls6-summary.txt"
 echo "(summary also in $out/ls6-summary.txt; look at any stage with mirage-cat)" >&2
