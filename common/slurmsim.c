@@ -418,7 +418,7 @@ start(struct mg_slurmsim *s, int32_t jr)
  * ended, or its user is at a limit of running jobs or nodes
  */
 static int
-user_full(const struct mg_slurmsim *s, const struct fjob *j)
+held(const struct mg_slurmsim *s, const struct fjob *j)
 {
 	if (j->after >= 0 && s->job[j->after].end < 0)
 		return 1;
@@ -455,7 +455,7 @@ main_sched(struct mg_slurmsim *s)
 	for (i = 0; i < s->npend; i++) {
 		const struct fjob *j = &s->job[s->pend[i]];
 
-		if (blocked[j->part] || user_full(s, j))
+		if (blocked[j->part] || held(s, j))
 			continue;
 		if (j->nodes > s->free[j->part]) {
 			/* the rest of this partition waits behind it */
@@ -565,7 +565,7 @@ backfill_part(struct mg_slurmsim *s, int part, size_t *tested)
 		int64_t len = j->limit < s->c.bf_window ? j->limit :
 		    s->c.bf_window, st = -1, e;
 
-		if (j->part != part || j->start >= 0 || user_full(s, j))
+		if (j->part != part || j->start >= 0 || held(s, j))
 			continue;
 		(*tested)++;
 		for (a = 0; a < m && s->tt[a] <= horizon; a++) {

@@ -40,6 +40,12 @@ col() { # col FILE GROUP COLUMN
 	awk -v a="$(col s76.tsv all sim_mean_wait_h)" -v b="$(col s88.tsv all sim_mean_wait_h)" 'BEGIN { exit !(a > b) }'
 }
 
+@test "--help prints the usage on stdout and exits 0" {
+	run -0 --separate-stderr mirage-eval --help
+	[[ "$output" == "usage: mirage-eval --replay "* ]]
+	[ -z "$stderr" ]
+}
+
 @test "bad use: no --replay, unknown mode, a job bigger than the cluster, not a jobs stream" {
 	run -2 mirage-eval ls6.jobs
 	run -2 --separate-stderr mirage-eval --replay -m fast ls6.jobs
