@@ -268,7 +268,7 @@ main(int argc, char *argv[])
 	grp = malloc(2 * t.n);
 	if (real == NULL || simw == NULL || grp == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	if (mg_out_open(&jout, jobs_path ? jobs_path : "/dev/null", &d) != 0)
+	if (jobs_path && mg_out_open(&jout, jobs_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (jobs_path)
 		fprintf(jout.fp, "jobid\tnodes\tlimit_h\tsubmit\treal_wait_s\t"
@@ -299,11 +299,13 @@ main(int argc, char *argv[])
 	    "share_within_10min\tshare_within_1h\n");
 	for (g = 0; g < NGROUP; g++)
 		row(out.fp, g, grp, real, simw, t.n);
-	if (mg_out_commit(&out, &d) != 0 ||
-	    (jobs_path && mg_out_commit(&jout, &d) != 0))
+	/* the per-job file first: if it fails, no summary appears either */
+	if (jobs_path && mg_out_commit(&jout, &d) != 0) {
+		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (!jobs_path)
-		mg_out_abort(&jout);
+	}
+	if (mg_out_commit(&out, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (!quiet)
 		fprintf(stderr, "mirage-eval: replayed %zu jobs (%zu skipped: "
 		    "never ran) on %d nodes, %s mode, %zu dependencies "

@@ -47,12 +47,28 @@ mg_cli_args(int argc, char *const argv[], char *buf, size_t cap)
 int
 mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d)
 {
+	struct stat st;
 	size_t n;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	if (path == NULL || strcmp(path, "-") == 0) {
 		o->fp = stdout;
+		return 0;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/*
+		 * A device or a FIFO (/dev/null, a named pipe): written in
+		 * place, since renaming a file over it would replace it.
+		 */
+		if ((o->path = strdup(path)) == NULL)
+			return mg_diag_set(d, MG_ENOMEM, "out of memory");
+		if ((o->fp = fopen(path, "wb")) == NULL) {
+			mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
+			    strerror(errno));
+			mg_out_abort(o);
+			return MG_EIO;
+		}
 		return 0;
 	}
 	n = strlen(path) + 16;
@@ -96,11 +112,12 @@ mg_out_commit(struct mg_out *o, struct mg_diag *d)
 			    strerror(errno ? errno : EIO));
 		return 0;
 	}
-	bad = fflush(o->fp) != 0 || ferror(o->fp) || fsync(fileno(o->fp));
+	bad = fflush(o->fp) != 0 || ferror(o->fp) ||
+	    (o->tmp != NULL && fsync(fileno(o->fp)) != 0);
 	if (fclose(o->fp) != 0)
 		bad = 1;
 	o->fp = NULL;
-	if (bad || rename(o->tmp, o->path) != 0) {
+	if (bad || (o->tmp != NULL && rename(o->tmp, o->path) != 0)) {
 		mg_diag_set(d, MG_EIO, "cannot write '%s': %s", o->path,
 		    strerror(errno ? errno : EIO));
 		mg_out_abort(o);

@@ -29,7 +29,8 @@ void mg_cli_args(int argc, char *const argv[], char *buf, size_t cap);
 /*
  * An output: standard output, or a temporary file beside path that is
  * renamed to path by mg_out_commit() and removed by mg_out_abort(), so a
- * failed run never leaves a half-written file.
+ * failed run never leaves a half-written file.  A path that exists and
+ * is not a regular file (a device, a FIFO) is written in place.
  */
 struct mg_out {
 	FILE *fp;

@@ -132,6 +132,21 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	[[ "$stderr" == *"write error"* ]]
 }
 
+@test "-o onto a device or a FIFO writes in place, never replaces it" {
+	run -0 mirage-parse -q d.txt -o /dev/null
+	[ -c /dev/null ]
+	run -1 --separate-stderr mirage-parse -q d.txt -o /dev/full
+	[[ "$stderr" == *"write error"* ]]
+	[ -c /dev/full ]
+	[ -z "$(ls /dev | grep '\.tmp\.')" ]
+	mkfifo f
+	mirage-cat -H < f > got.tsv &
+	mirage-parse -q d.txt -o f
+	wait
+	[ -p f ]
+	diff -u <(tail -n +2 want.tsv) got.tsv
+}
+
 @test "refuses to write a binary stream to a terminal" {
 	command -v script >/dev/null || skip "script(1) not installed"
 	run script -qec "$MIRAGE_BIN/mirage-parse -q $PWD/d.txt" /dev/null

@@ -57,6 +57,16 @@ col() { # col FILE GROUP COLUMN
 	run -5 mirage-eval --replay cut.jobs
 }
 
+@test "an output that cannot be written leaves neither file" {
+	run -1 --separate-stderr mirage-eval --replay -q -j nodir/j.tsv -o s.tsv ls6.jobs
+	[[ "$stderr" == "mirage-eval: cannot create 'nodir/j.tsv.tmp."* ]]
+	[ ! -e s.tsv ]
+	run -1 --separate-stderr mirage-eval --replay -q -j /dev/full -o s.tsv ls6.jobs
+	[[ "$stderr" == *"cannot write '/dev/full'"* ]]
+	[ ! -e s.tsv ]
+	[ -c /dev/full ]
+}
+
 @test "same input, same output" {
 	mirage-eval --replay -q ls6.jobs > a
 	mirage-eval --replay -q < ls6.jobs > b
