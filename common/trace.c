@@ -245,13 +245,11 @@ int
 mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
     int32_t slack, int64_t **times, int32_t **caps, size_t *n)
 {
-	int64_t t0 = INT64_MAX, t1 = INT64_MIN, w0, w1;
-	int32_t *peak = NULL, *ev = NULL, *cap;
-	int64_t *evt = NULL, *tm;
-	int *waiting = NULL;
-	size_t nw, i, m = 0, ne = 0;
-	int64_t k;
-	int32_t busy = 0;
+	int64_t t0 = INT64_MAX, t1 = INT64_MIN, w0, w1, k = 0;
+	int32_t *peak = NULL, *cap = NULL, busy = 0, at_start;
+	int64_t *tm = NULL, *waiting = NULL;
+	struct ev *e = NULL;
+	size_t nw, i, b, m = 0, ne = 0;
 
 	*times = NULL;
 	*caps = NULL;
@@ -268,16 +266,13 @@ mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
 	nw = (size_t)((t1 - t0) / window + 1);
 	peak = calloc(nw, sizeof(*peak));
 	waiting = calloc(nw + 1, sizeof(*waiting));
-	ev = malloc(2 * t->n * sizeof(*ev));
-	evt = malloc(2 * t->n * sizeof(*evt));
+	e = malloc(2 * t->n * sizeof(*e));
 	tm = malloc(nw * sizeof(*tm));
 	cap = malloc(nw * sizeof(*cap));
-	if (!peak || !waiting || !ev || !evt || !tm || !cap) {
-		free(tm);
-		free(cap);
+	if (!peak || !waiting || !e || !tm || !cap)
 		goto nomem;
-	}
-	/* windows that some job waited through, by a difference array */
+	/* windows that some job waited through, by a difference array;
+	 * the real starts and ends as events, ends first at a tie */
 	for (i = 0; i < t->n; i++) {
 		const struct mg_tjob *j = &t->job[i];
 
@@ -287,75 +282,28 @@ mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
 			waiting[w0]++;
 			waiting[w1]--;
 		}
-		evt[ne] = j->start;
-		ev[ne++] = j->nodes;
-		evt[ne] = j->start + j->dur;
-		ev[ne++] = -j->nodes;
+		e[ne].t = j->start;
+		e[ne].job = (int32_t)i;
+		e[ne++].kind = 1;
+		e[ne].t = j->start + j->dur;
+		e[ne].job = (int32_t)i;
+		e[ne++].kind = 0;
 	}
-	/* peak busy nodes per window: sweep the real starts and ends */
-	{
-		size_t *ord = malloc(ne * sizeof(*ord)), a, b;
+	qsort(e, ne, sizeof(*e), ev_cmp);
+	/* the most nodes held in each window: at its start or after an event */
+	for (i = 0, b = 0; i < nw; i++) {
+		int64_t end = t0 + (int64_t)(i + 1) * window;
 
-		if (ord == NULL) {
-			free(tm);
-			free(cap);
-			goto nomem;
+		at_start = busy;
+		peak[i] = at_start;
+		for (; b < ne && e[b].t < end; b++) {
+			busy += e[b].kind ? t->job[e[b].job].nodes :
+			    -t->job[e[b].job].nodes;
+			if (busy > peak[i])
+				peak[i] = busy;
 		}
-		for (a = 0; a < ne; a++)
-			ord[a] = a;
-		{
-			/* merge sort of the events by time, ends first */
-			size_t *tmp = malloc(ne * sizeof(*tmp)), width, lo;
-
-			if (tmp == NULL) {
-				free(ord);
-				free(tm);
-				free(cap);
-				goto nomem;
-			}
-			for (width = 1; width < ne; width *= 2) {
-				for (lo = 0; lo < ne; lo += 2 * width) {
-					size_t mid = lo + width < ne ? lo + width : ne;
-					size_t hi = lo + 2 * width < ne ?
-					    lo + 2 * width : ne, x = lo, y = mid,
-					    o = lo;
-
-					while (x < mid || y < hi) {
-						int takex = y >= hi || (x < mid &&
-						    (evt[ord[x]] < evt[ord[y]] ||
-						    (evt[ord[x]] == evt[ord[y]] &&
-						    ev[ord[x]] <= ev[ord[y]])));
-
-						tmp[o++] = takex ? ord[x++] :
-						    ord[y++];
-					}
-				}
-				memcpy(ord, tmp, ne * sizeof(*ord));
-			}
-			free(tmp);
-		}
-		for (b = 0; b < ne; b++) {
-			size_t w;
-
-			busy += ev[ord[b]];
-			w = (size_t)((evt[ord[b]] - t0) / window);
-			if (w < nw && busy > peak[w])
-				peak[w] = busy;
-		}
-		/* a window with no event keeps the busy count it started with */
-		busy = 0;
-		for (a = 0, b = 0; a < nw; a++) {
-			int32_t at_start = busy;
-
-			while (b < ne && evt[ord[b]] < t0 + (int64_t)(a + 1) *
-			    window)
-				busy += ev[ord[b++]];
-			if (at_start > peak[a])
-				peak[a] = at_start;
-		}
-		free(ord);
 	}
-	for (i = 0, k = 0; i < nw; i++) {
+	for (i = 0; i < nw; i++) {
 		int32_t c;
 
 		k += waiting[i];	/* running sum: jobs waiting through */
@@ -372,13 +320,13 @@ mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
 	*n = m;
 	free(peak);
 	free(waiting);
-	free(ev);
-	free(evt);
+	free(e);
 	return 0;
 nomem:
 	free(peak);
 	free(waiting);
-	free(ev);
-	free(evt);
+	free(e);
+	free(tm);
+	free(cap);
 	return MG_ENOMEM;
 }
