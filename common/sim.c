@@ -504,3 +504,51 @@ mg_sim_stats_after_start(const struct mg_sim *s, int64_t *avg_wait_min,
 	mg_sim_free(c);
 	return 0;
 }
+
+static void
+vjob(const struct mg_sim *s, mg_jobref r, struct mg_vjob *v)
+{
+	const struct sjob *j = &s->job[r];
+
+	v->submit = j->submit;
+	v->start = j->start;
+	v->limit = j->limit;
+	v->nodes = j->nodes;
+	v->chain = j->trace < 0;
+	v->prio = 0;
+}
+
+int
+mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v)
+{
+	struct mg_vjob x;
+	size_t i;
+
+	mg_view_clear(v);
+	v->t = s->t;
+	v->nodes = s->c.nodes;
+	v->free = s->free;
+	v->s_prio = s->c.w_size * ((double)s_nodes / (double)s->c.nodes);
+	/* the list is in priority order: it was sorted when jobs arrived
+	 * and ages grow alike */
+	for (i = 0; i < s->npend; i++) {
+		vjob(s, s->pend[i].j, &x);
+		x.prio = s->pend[i].prio;
+		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
+			return MG_ENOMEM;
+	}
+	for (i = 0; i < s->nrun; i++) {
+		vjob(s, s->run[i].j, &x);
+		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
+			return MG_ENOMEM;
+	}
+	for (i = 0; i < s->njob; i++)
+		if (s->job[i].start >= 0 && s->job[i].start > s->t - recent) {
+			vjob(s, (mg_jobref)i, &x);
+			if (mg_view_add(&v->recent, &v->nrecent,
+			    &v->caprecent, &x))
+				return MG_ENOMEM;
+		}
+	return 0;
+}

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "trace.h"
+#include "view.h"
 
 struct mg_simcfg {
 	int nodes;		/* identical whole nodes */
@@ -106,5 +107,15 @@ int64_t mg_sim_avg_wait(const struct mg_sim *s);
  */
 int mg_sim_stats_after_start(const struct mg_sim *s, int64_t *avg_wait_min,
     size_t *qsize);
+
+/*
+ * mg_sim_view: fill v with the state at the start of the current minute
+ * (before its arrivals and its scheduling): pending jobs in priority
+ * order, running jobs, and jobs started in the last recent seconds;
+ * s_prio is the priority a job of s_nodes nodes would get now.  Returns
+ * 0 or MG_ENOMEM.
+ */
+int mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v);
 
 #endif /* MG_SIM_H */

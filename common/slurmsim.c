@@ -345,7 +345,36 @@ fairshare(const struct mg_slurmsim *s, int32_t user, double total)
 	return exp2(-(s->usage[user] / total) * (double)s->nusers);
 }
 
-/* Slurm's multifactor priority: age capped at PriorityMaxAge, size */
+/* Slurm's multifactor priority: age capped at PriorityMaxAge, size,
+ * fair-share (total: all users' usage), recorded priority */
+static double
+priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
+{
+	int64_t age = s->now - j->submit;
+	double p;
+
+	if (age > s->c.max_age)
+		age = s->c.max_age;
+	p = s->c.w_age * (double)age / (double)s->c.max_age +
+	    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
+	    s->c.w_trace * j->tprio;
+	if (s->c.w_fairshare > 0)
+		p += s->c.w_fairshare * fairshare(s, j->user, total);
+	return p;
+}
+
+static double
+total_usage(const struct mg_slurmsim *s)
+{
+	double total = 0;
+	size_t i;
+
+	if (s->c.w_fairshare > 0)
+		for (i = 0; i < s->nusers; i++)
+			total += s->usage[i];
+	return total;
+}
+
 static int
 sort_pending(struct mg_slurmsim *s)
 {
@@ -356,21 +385,9 @@ sort_pending(struct mg_slurmsim *s)
 	if (p == NULL)
 		return MG_ENOMEM;
 	update_usage(s);
-	if (s->c.w_fairshare > 0)
-		for (i = 0; i < s->nusers; i++)
-			total += s->usage[i];
-	for (i = 0; i < s->npend; i++) {
-		const struct fjob *j = &s->job[s->pend[i]];
-		int64_t age = s->now - j->submit;
-
-		if (age > s->c.max_age)
-			age = s->c.max_age;
-		p[i] = s->c.w_age * (double)age / (double)s->c.max_age +
-		    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
-		    s->c.w_trace * j->tprio;
-		if (s->c.w_fairshare > 0)
-			p[i] += s->c.w_fairshare * fairshare(s, j->user, total);
-	}
+	total = total_usage(s);
+	for (i = 0; i < s->npend; i++)
+		p[i] = priority(s, &s->job[s->pend[i]], total);
 	rv = sort_jobs(s, s->pend, s->npend, p);
 	free(p);
 	return rv;
@@ -839,4 +856,72 @@ mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j, int *ok)
 		return 0;
 	*ok = 1;
 	return x->start - (p->start + p->dur);
+}
+
+static void
+vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
+{
+	const struct fjob *j = &s->job[r];
+
+	v->submit = j->submit;
+	v->start = j->start;
+	v->limit = j->limit;
+	v->nodes = j->nodes;
+	v->chain = j->trace == INT32_MAX;
+	v->prio = 0;
+}
+
+static int
+vprio_cmp(const void *a, const void *b)
+{
+	const struct mg_vjob *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	return (x->submit > y->submit) - (x->submit < y->submit);
+}
+
+int
+mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v)
+{
+	struct fjob fresh;
+	struct mg_vjob x;
+	double total;
+	size_t i;
+	int p;
+
+	mg_view_clear(v);
+	v->t = s->now;
+	v->nodes = s->cap;
+	for (v->free = 0, p = 0; p < s->npools; p++)
+		v->free += s->free[p];
+	/* usage as of the last event: the view must not change the state */
+	total = total_usage(s);
+	memset(&fresh, 0, sizeof(fresh));
+	fresh.submit = s->now;
+	fresh.nodes = s_nodes;
+	fresh.user = -1;
+	v->s_prio = priority(s, &fresh, total);
+	for (i = 0; i < s->npend; i++) {
+		vjob(s, s->pend[i], &x);
+		x.prio = priority(s, &s->job[s->pend[i]], total);
+		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
+			return MG_ENOMEM;
+	}
+	qsort(v->pend, v->npend, sizeof(*v->pend), vprio_cmp);
+	for (i = 0; i < s->nrun; i++) {
+		vjob(s, s->run[i].j, &x);
+		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
+			return MG_ENOMEM;
+	}
+	for (i = 0; i < s->njob; i++)
+		if (s->job[i].start >= 0 && s->job[i].start > s->now - recent &&
+		    s->job[i].start <= s->now) {
+			vjob(s, (int32_t)i, &x);
+			if (mg_view_add(&v->recent, &v->nrecent,
+			    &v->caprecent, &x))
+				return MG_ENOMEM;
+		}
+	return 0;
 }

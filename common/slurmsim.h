@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "trace.h"
+#include "view.h"
 
 #define MG_SLURM_MAXPART 16
 
@@ -132,5 +133,16 @@ int64_t mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j,
 int64_t mg_slurmsim_time(const struct mg_slurmsim *s);
 size_t mg_slurmsim_njobs(const struct mg_slurmsim *s);
 int64_t mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j);
+
+/*
+ * mg_slurmsim_view: fill v with the state now (after every event up to
+ * now): pending jobs in priority order, running jobs, and jobs started
+ * in the last recent seconds; s_prio is the priority a new job of
+ * s_nodes nodes (no user, no recorded priority) would get now.  Fair-
+ * share usage is taken as of the last event; s is not changed.  Returns
+ * 0 or MG_ENOMEM.
+ */
+int mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v);
 
 #endif /* MG_SLURMSIM_H */

@@ -26,7 +26,7 @@
 #define MG_STREAM_MAJOR	1
 #define MG_STREAM_MINOR	0
 
-#define MG_STREAM_MAX_FIELDS	1024
+#define MG_STREAM_MAX_FIELDS	8192
 #define MG_STREAM_MAX_BLOCK	(64u << 20)	/* raw or compressed bytes */
 
 enum mg_type {

@@ -1,0 +1,34 @@
+/*
+ * view.c: the lists of a struct mg_view; see view.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+#include "mem.h"
+#include "status.h"
+
+void
+mg_view_clear(struct mg_view *v)
+{
+	v->npend = v->nrun = v->nrecent = 0;
+}
+
+void
+mg_view_release(struct mg_view *v)
+{
+	free(v->pend);
+	free(v->run);
+	free(v->recent);
+	memset(v, 0, sizeof(*v));
+}
+
+int
+mg_view_add(struct mg_vjob **list, size_t *n, size_t *cap,
+    const struct mg_vjob *j)
+{
+	if (mg_grow((void **)list, cap, *n + 1, sizeof(**list)))
+		return MG_ENOMEM;
+	(*list)[(*n)++] = *j;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * view.h: what a user of the cluster could see at one moment: the
+ * pending queue in priority order, the running jobs, and the jobs that
+ * started recently.  Both cluster models fill one (mg_sim_view(),
+ * mg_slurmsim_view()); the features are computed from it alone, so they
+ * cannot use anything a real squeue or sacct would not show at that time
+ * (run times of running jobs are not in it, only their limits).
+ */
+#ifndef MG_VIEW_H
+#define MG_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct mg_vjob {
+	int64_t submit;		/* as the model keeps it */
+	int64_t start;		/* -1 while pending */
+	int64_t limit;		/* seconds */
+	double prio;		/* pending jobs: the priority now */
+	int32_t nodes;
+	int32_t chain;		/* 1 for the episode's chain jobs, else 0 */
+};
+
+struct mg_view {
+	int64_t t;		/* now */
+	int32_t nodes;		/* the cluster's nodes now */
+	int32_t free;		/* of which free */
+	double s_prio;		/* what a new job of the asked size would get */
+	struct mg_vjob *pend;	/* highest priority first */
+	size_t npend, cappend;
+	struct mg_vjob *run;
+	size_t nrun, caprun;
+	struct mg_vjob *recent;	/* started in (t - recent window, t] */
+	size_t nrecent, caprecent;
+};
+
+/* mg_view_clear: empty the lists, keeping their memory. */
+void mg_view_clear(struct mg_view *v);
+
+/* mg_view_release: free the lists; v may then be reused as zeroed. */
+void mg_view_release(struct mg_view *v);
+
+/* mg_view_add: append j to one of v's lists; 0 or MG_ENOMEM. */
+int mg_view_add(struct mg_vjob **list, size_t *n, size_t *cap,
+    const struct mg_vjob *j);
+
+#endif /* MG_VIEW_H */
