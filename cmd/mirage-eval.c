@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mirage.h"
+#include "cluster.h"
 #include "sim.h"
 #include "simconf.h"
 #include "slurmsim.h"
@@ -146,29 +147,26 @@ main(int argc, char *argv[])
 	struct mg_diag d = { "" };
 	struct mg_simconf conf;
 	struct mg_trace t;
-	struct mg_reader *r;
+	struct mg_clusterdef def;
 	struct mg_out out, jout;
 	int64_t *starts;
 	double *real, *simw;
 	unsigned char *grp;
 	int64_t first, last;
-	size_t ndeps = 0;
-	int64_t *cap_time = NULL;
-	int32_t *cap_nodes = NULL;
 	int ch, replay = 0, quiet = 0, rv, g;
 	size_t i;
-	FILE *fp;
 
 	if (mg_cli_init() != 0)
 		return MG_EXIT_FAIL;
 	mg_simconf_init(&conf);
 	while ((ch = getopt_long(argc, argv, "c:hj:m:n:o:qs:", longopts,
 	    NULL)) != -1) {
-		char kv[256];
-
 		switch (ch) {
 		case 'c':
-			if (mg_simconf_load(&conf, optarg, &d) != 0)
+		case 'm':
+		case 'n':
+		case 's':
+			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
 		case 'h':
@@ -176,21 +174,6 @@ main(int argc, char *argv[])
 			break;
 		case 'j':
 			jobs_path = optarg;
-			break;
-		case 'm':
-			snprintf(kv, sizeof(kv), "Mode=%s", optarg);
-			if (mg_simconf_set(&conf, kv, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			break;
-		case 'n':
-			snprintf(kv, sizeof(kv), "Nodes=%s", optarg);
-			if (mg_simconf_set(&conf, kv, &d) != 0)
-				errx(MG_EXIT_USAGE, "invalid node count '%s'",
-				    optarg);
-			break;
-		case 's':
-			if (mg_simconf_set(&conf, optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
 		case 'o':
 			out_path = optarg;
@@ -212,54 +195,22 @@ main(int argc, char *argv[])
 	if (argc == 1)
 		path = argv[0];
 
-	fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (fp == NULL)
-		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+	if ((rv = mg_trace_read(path, &t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if ((rv = mg_reader_open(fp, path, MG_JOB_TYPE, &r, &d)) != 0 ||
-	    (rv = mg_trace_load(r, &t, &d)) != 0)
-		errx(mg_exit_status(rv), "'%s': %s", path, d.msg);
-	mg_reader_free(r);
-	if (fp != stdin)
-		fclose(fp);
-	if (t.n == 0)
-		errx(MG_EXIT_FAIL, "'%s': no job that ran", path);
-	if (conf.mode == MG_MODE_FAITHFUL &&
-	    mg_simconf_partitions(&conf, t.part_name, t.nparts, &d) != 0)
+	if (mg_clusterdef_init(&def, &conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	first = last = t.job[0].submit;
 	for (i = 0; i < t.n; i++) {
-		if (conf.mode == MG_MODE_FAITHFUL && conf.slurm.nparts > 0 &&
-		    t.job[i].part >= 0 && t.job[i].nodes >
-		    conf.slurm.part_nodes[t.job[i].part])
-			errx(MG_EXIT_FAIL, "'%s': job %s needs %d nodes, "
-			    "partition '%s' has %d", path, t.job[i].id,
-			    t.job[i].nodes, t.part_name[t.job[i].part],
-			    conf.slurm.part_nodes[t.job[i].part]);
-		if (t.job[i].nodes > conf.ref.nodes &&
-		    (conf.mode == MG_MODE_REFERENCE || conf.nparts == 0))
-			errx(MG_EXIT_FAIL, "'%s': job %s needs %d nodes, the "
-			    "cluster has %d", path, t.job[i].id,
-			    t.job[i].nodes, conf.ref.nodes);
 		if (t.job[i].submit < first)
 			first = t.job[i].submit;
 		if (t.job[i].submit > last)
 			last = t.job[i].submit;
 	}
-	if (conf.mode == MG_MODE_FAITHFUL && conf.dep_gap > 0)
-		ndeps = mg_trace_infer_deps(&t, conf.dep_gap, 600,
-		    conf.slurm.max_jobs_per_user);
-	if (conf.mode == MG_MODE_FAITHFUL && conf.cap_window > 0) {
-		if (mg_trace_capacity(&t, conf.slurm.nodes, conf.cap_window,
-		    conf.cap_slack, &cap_time, &cap_nodes, &conf.slurm.cap_n) != 0)
-			errx(MG_EXIT_FAIL, "out of memory");
-		conf.slurm.cap_time = cap_time;
-		conf.slurm.cap_nodes = cap_nodes;
-	}
 	if ((starts = malloc(t.n * sizeof(*starts))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	if (replay_all(&conf, &t, first, last, starts) != 0)
+	if (replay_all(&def.conf, &t, first, last, starts) != 0)
 		errx(MG_EXIT_FAIL, "'%s': the replay did not start every job",
 		    path);
 
@@ -309,13 +260,11 @@ main(int argc, char *argv[])
 	if (!quiet)
 		fprintf(stderr, "mirage-eval: replayed %zu jobs (%zu skipped: "
 		    "never ran) on %d nodes, %s mode, %zu dependencies "
-		    "inferred\n", t.n, t.skipped, conf.mode ==
-		    MG_MODE_FAITHFUL ? conf.slurm.nodes : conf.ref.nodes,
+		    "inferred\n", t.n, t.skipped, def.nodes,
 		    conf.mode == MG_MODE_REFERENCE ? "reference" : "faithful",
-		    ndeps);
+		    def.ndeps);
 	free(starts);
-	free(cap_time);
-	free(cap_nodes);
+	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	free(real);
 	free(simw);

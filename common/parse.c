@@ -250,3 +250,40 @@ mg_format_time(int64_t t, char *buf, size_t cap)
 	snprintf(buf, cap, "%04lld-%02u-%02uT%02d:%02d:%02d", (long long)y, m,
 	    d, (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
 }
+
+int
+mg_parse_span(const char *s, int64_t *out)
+{
+	static const struct {
+		char unit;
+		int64_t sec;
+	} units[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	size_t n = strlen(s), k;
+	int64_t v;
+
+	for (k = 0; n > 1 && k < sizeof(units) / sizeof(units[0]); k++)
+		if (s[n - 1] == units[k].unit) {
+			if (mg_parse_i64(s, n - 1, 0, INT64_MAX / 86400, &v) != 0)
+				return MG_PARSE_BAD;
+			*out = v * units[k].sec;
+			return 0;
+		}
+	if (mg_parse_duration(s, n, &v) != 0 || v < 0)
+		return MG_PARSE_BAD;
+	*out = v;
+	return 0;
+}
+
+int
+mg_parse_date(const char *s, int64_t *out)
+{
+	char buf[32];
+	size_t n = strlen(s);
+
+	if (n == 10) {
+		snprintf(buf, sizeof(buf), "%sT00:00:00", s);
+		s = buf;
+		n = strlen(buf);
+	}
+	return mg_parse_time(s, n, MG_TZ_UTC, out) == 0 ? 0 : MG_PARSE_BAD;
+}

@@ -50,6 +50,19 @@ int mg_parse_duration(const char *s, size_t n, int64_t *out);
  */
 int mg_parse_limit_minutes(const char *s, size_t n, int64_t *out);
 
+/*
+ * mg_parse_span: a length of time for a command-line option: a number
+ * with a unit s, m, h or d ("90s", "10m", "4h", "5d"), or sacct's
+ * "[D-]HH:MM:SS" forms; into seconds.  Returns 0 or MG_PARSE_BAD.
+ */
+int mg_parse_span(const char *s, int64_t *out);
+
+/*
+ * mg_parse_date: "YYYY-MM-DD" (midnight) or anything mg_parse_time()
+ * takes, in UTC.  Returns 0 or MG_PARSE_BAD.
+ */
+int mg_parse_date(const char *s, int64_t *out);
+
 /* mg_days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
 int64_t mg_days_from_civil(int64_t y, unsigned m, unsigned d);
 

@@ -83,4 +83,13 @@ int mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d);
 int mg_simconf_load(struct mg_simconf *c, const char *path,
     struct mg_diag *d);
 
+/*
+ * mg_simconf_option: the options every command that runs the model
+ * takes: 'c' (a config file), 'm' (Mode=), 'n' (Nodes=), 's' (any
+ * Key=Value), applied in the order given.  Returns 0, or MG_EINVAL /
+ * MG_EIO with d set.
+ */
+int mg_simconf_option(struct mg_simconf *c, int opt, const char *arg,
+    struct mg_diag *d);
+
 #endif /* MG_SIMCONF_H */

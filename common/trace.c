@@ -1,4 +1,5 @@
 /* trace.c: jobs streams into simulator traces; see trace.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,4 +330,33 @@ nomem:
 	free(tm);
 	free(cap);
 	return MG_ENOMEM;
+}
+
+int
+mg_trace_read(const char *path, struct mg_trace *t, struct mg_diag *d)
+{
+	int std = strcmp(path, "-") == 0, rv;
+	const char *name = std ? "<stdin>" : path;
+	struct mg_reader *r;
+	FILE *fp;
+
+	memset(t, 0, sizeof(*t));
+	if ((fp = std ? stdin : fopen(path, "rb")) == NULL)
+		return mg_diag_set(d, MG_EIO, "cannot open '%s'", path);
+	if ((rv = mg_reader_open(fp, name, MG_JOB_TYPE, &r, d)) == 0) {
+		rv = mg_trace_load(r, t, d);
+		mg_reader_free(r);
+	}
+	if (!std)
+		fclose(fp);
+	if (rv != 0) {
+		mg_diag_prefix(d, "'%s'", name);
+		return rv;
+	}
+	if (t->n == 0) {
+		mg_trace_release(t);
+		return mg_diag_set(d, MG_EFORMAT, "'%s': no job that ran",
+		    name);
+	}
+	return 0;
 }

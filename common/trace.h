@@ -44,6 +44,13 @@ struct mg_trace {
 int mg_trace_load(struct mg_reader *r, struct mg_trace *t,
     struct mg_diag *d);
 
+/*
+ * mg_trace_read: mg_trace_load() from the jobs stream in the file at
+ * path ("-": standard input), with d naming the file.  A stream without
+ * a job that ran is MG_EFORMAT.
+ */
+int mg_trace_read(const char *path, struct mg_trace *t, struct mg_diag *d);
+
 void mg_trace_release(struct mg_trace *t);
 
 /*

@@ -1,0 +1,608 @@
+/*
+ * mirage-features: place chains into a replayed trace (episodes) and
+ * write, for each probed decision time, the features a model sees then
+ * and the outcome x = S.start - P.end had S been submitted then, as a
+ * samples stream.  See mirage-features(1).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mirage.h"
+#include "cluster.h"
+#include "episode.h"
+
+#define MAXSIZES	8
+#define MAXPROBES	4096
+#define NMETA		10
+
+enum { META_EPISODE, META_START, META_END, META_NODES, META_PROBE, META_T,
+	META_PSUBMIT, META_PSTART, META_PEND, META_X };
+
+static const char *const meta_name[NMETA] = {
+	"episode", "ep_start", "ep_end", "nodes", "probe", "t",
+	"p_submit", "p_start", "p_end", "x",
+};
+
+struct opts {
+	int64_t from, until, every;
+	long count;
+	int32_t sizes[MAXSIZES];
+	int nsizes;
+	struct mg_epconf e;
+	int probes;		/* evenly spaced from P.submit + 1 min to P.end */
+	int64_t probe_every;	/* 0, or every decision time this far apart */
+	int near_n;		/* extra probes in the last near_span before P.end */
+	int64_t near_span;
+	int threads;
+	int quiet;
+};
+
+/* the samples of one episode */
+struct result {
+	int32_t nodes;
+	long episode;
+	int64_t s0;
+	int status;		/* 0, or a negative status with msg */
+	char msg[MG_DIAG_MAX];
+	size_t n;
+	int64_t *meta;		/* n * NMETA */
+	double *feat;		/* n * nfeat */
+};
+
+struct work {
+	const struct mg_clusterdef *def;
+	const struct opts *o;
+	size_t nfeat, nref;
+	struct result *res;
+	size_t nres, next;
+	pthread_mutex_t mu;
+};
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: mirage-features [-q] [-c config] [-m mode] [-n nodes] "
+	    "[-s key=value]\n"
+	    "           [-f date] [-N count | -u date] [-e every] "
+	    "[-k nodes[,nodes...]]\n"
+	    "           [--workload span] [--warmup span] [--limit span] "
+	    "[--p-runtime span]\n"
+	    "           [-p probes] [--probe-every span] "
+	    "[--near-end count:span]\n"
+	    "           [-w window] [--at-start] [-t threads] [-o file] "
+	    "[file]\n");
+	exit(status);
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the probe times of an episode, sorted, distinct, in [lo, hi] */
+static size_t
+probe_times(const struct opts *o, int64_t s0, int64_t lo, int64_t hi,
+    int64_t *tp)
+{
+	size_t n = 0, i, k;
+	int64_t t;
+	int j;
+
+	if (o->probes == 1)
+		tp[n++] = hi;
+	for (j = 0; o->probes > 1 && j < o->probes; j++) {
+		/* the original: lower + j (upper - lower) / (n - 1), whole
+		 * minutes */
+		t = lo + (int64_t)j * (hi - lo) / (o->probes - 1);
+		tp[n++] = t - t % 60;
+	}
+	if (o->probe_every > 0) {
+		/* decision times: S0 + k period, after P's submission */
+		t = s0 + ((lo - s0) + o->e.period - 1) / o->e.period *
+		    o->e.period;
+		for (; t <= hi && n < MAXPROBES / 2; t += o->probe_every)
+			tp[n++] = t;
+	}
+	for (j = 0; j < o->near_n && n < MAXPROBES; j++) {
+		t = hi - o->near_span + (int64_t)j * o->near_span / o->near_n;
+		t -= t % 60;
+		tp[n++] = t < lo ? lo : t;
+	}
+	qsort(tp, n, sizeof(*tp), cmp_i64);
+	for (i = k = 0; i < n; i++)
+		if (k == 0 || tp[k - 1] != tp[i])
+			tp[k++] = tp[i];
+	return k;
+}
+
+static int
+run_episode(const struct work *w, struct result *r)
+{
+	const struct opts *o = w->o;
+	struct mg_epconf e = o->e;
+	struct mg_episode *ep = NULL;
+	struct mg_diag d = { "" };
+	int64_t tp[MAXPROBES], ps, pst, pe, end;
+	size_t n, i;
+	char when[32];
+	int rv;
+
+	e.nodes = r->nodes;
+	mg_format_time(r->s0, when, sizeof(when));
+	if ((rv = mg_episode_new(w->def, &e, r->s0, &ep, &d)) != 0)
+		goto fail;
+	if ((rv = mg_episode_presim(ep, &ps, &pst, &pe)) != 1) {
+		if (rv == 0)
+			mg_diag_set(&d, MG_EINVAL, "episode %ld (%s, %d nodes): "
+			    "P never starts", r->episode, when, r->nodes);
+		rv = rv == 0 ? MG_EINVAL : rv;
+		goto fail;
+	}
+	n = probe_times(o, r->s0, ps + 60, pe, tp);
+	r->meta = malloc(n * NMETA * sizeof(*r->meta));
+	r->feat = malloc(n * w->nfeat * sizeof(*r->feat));
+	if (r->meta == NULL || r->feat == NULL) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	end = r->s0 + e.workload;
+	for (i = 0; i < n; i++) {
+		int64_t *m = r->meta + i * NMETA, x;
+		double *f = r->feat + i * w->nfeat;
+
+		if ((rv = mg_episode_advance(ep, tp[i])) != 0 ||
+		    (rv = mg_episode_features(ep, e.at_start ? NULL :
+		    f + MG_OWN, f)) != 0 ||
+		    (rv = mg_episode_probe(ep, &x, e.at_start ? f + MG_OWN :
+		    NULL)) < 0)
+			goto fail;
+		if (rv == 0) {
+			mg_diag_set(&d, MG_EINVAL, "episode %ld (%s, %d nodes): "
+			    "S submitted at probe %zu never starts", r->episode,
+			    when, r->nodes, i);
+			rv = MG_EINVAL;
+			goto fail;
+		}
+		m[META_EPISODE] = r->episode;
+		m[META_START] = r->s0;
+		m[META_NODES] = r->nodes;
+		m[META_PROBE] = (int64_t)i;
+		m[META_T] = tp[i];
+		m[META_PSUBMIT] = ps;
+		m[META_PSTART] = pst;
+		m[META_PEND] = pe;
+		m[META_X] = x;
+		if (pe + x > end)
+			end = pe + x;
+	}
+	/* the last moment of the simulation any sample depends on */
+	for (i = 0; i < n; i++)
+		r->meta[i * NMETA + META_END] = end;
+	r->n = n;
+	mg_episode_free(ep);
+	return 0;
+fail:
+	mg_episode_free(ep);
+	r->status = rv < 0 ? rv : MG_EINVAL;
+	if (d.msg[0] == '\0')
+		snprintf(d.msg, sizeof(d.msg), "episode %ld (%s, %d nodes): %s",
+		    r->episode, when, r->nodes, mg_strerror(r->status));
+	memcpy(r->msg, d.msg, sizeof(r->msg));
+	return r->status;
+}
+
+static void *
+worker(void *arg)
+{
+	struct work *w = arg;
+	size_t i;
+
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		i = w->next++;
+		pthread_mutex_unlock(&w->mu);
+		if (i >= w->nres)
+			return NULL;
+		run_episode(w, &w->res[i]);
+	}
+}
+
+static void
+parse_sizes(const char *arg, struct opts *o)
+{
+	char *copy = strdup(arg), *p, *save = NULL;
+	int64_t v;
+
+	if (copy == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	o->nsizes = 0;
+	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		if (o->nsizes == MAXSIZES || mg_parse_i64(p, strlen(p), 1,
+		    INT32_MAX, &v) != 0)
+			errx(MG_EXIT_USAGE, "invalid chain sizes '%s'", arg);
+		o->sizes[o->nsizes++] = (int32_t)v;
+	}
+	if (o->nsizes == 0)
+		errx(MG_EXIT_USAGE, "invalid chain sizes '%s'", arg);
+	free(copy);
+}
+
+static int64_t
+span_arg(const char *name, const char *arg)
+{
+	int64_t v;
+
+	if (mg_parse_span(arg, &v) != 0)
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, 4h, "
+		    "5d or D-HH:MM:SS)", name, arg);
+	return v;
+}
+
+static int64_t
+date_arg(const char *arg)
+{
+	int64_t v;
+
+	if (mg_parse_date(arg, &v) != 0)
+		errx(MG_EXIT_USAGE, "invalid date '%s' (want YYYY-MM-DD or "
+		    "YYYY-MM-DDTHH:MM:SS)", arg);
+	return v;
+}
+
+static long
+int_arg(const char *name, const char *arg, long min, long max)
+{
+	int64_t v;
+
+	if (mg_parse_i64(arg, strlen(arg), min, max, &v) != 0)
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (want %ld to %ld)", name,
+		    arg, min, max);
+	return (long)v;
+}
+
+/* the schema: metadata, own features, reference features */
+static struct mg_field *
+make_schema(const struct opts *o, size_t *nf)
+{
+	size_t n = NMETA + MG_OWN + (size_t)mg_episode_ref_columns(&o->e), k = 0;
+	struct mg_field *f = calloc(n, sizeof(*f));
+	char name[64];
+	int i, s;
+
+	if (f == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (i = 0; i < NMETA; i++) {
+		f[k].name = meta_name[i];
+		f[k++].type = MG_T_I64;
+	}
+	for (i = 0; i < MG_OWN; i++) {
+		snprintf(name, sizeof(name), "f_%s", mg_own_names[i]);
+		f[k].name = strdup(name);
+		f[k++].type = MG_T_F64;
+	}
+	/* oldest snapshot first: rLAG_ with LAG snapshots before the newest */
+	for (s = 0; s < o->e.window; s++)
+		for (i = 0; i < MG_REF_SNAP; i++) {
+			snprintf(name, sizeof(name), "r%d_%s",
+			    o->e.window - 1 - s, mg_ref_snap_names[i]);
+			f[k].name = strdup(name);
+			f[k++].type = MG_T_F64;
+		}
+	for (i = 0; i < MG_REF_CHAIN; i++) {
+		snprintf(name, sizeof(name), "r_%s", mg_ref_chain_names[i]);
+		f[k].name = strdup(name);
+		f[k++].type = MG_T_F64;
+	}
+	for (k = NMETA; k < n; k++)
+		if (f[k].name == NULL)
+			err(MG_EXIT_FAIL, NULL);
+	*nf = n;
+	return f;
+}
+
+int
+main(int argc, char *argv[])
+{
+	enum { O_WORKLOAD = 256, O_WARMUP, O_LIMIT, O_PRUN, O_EVERY,
+		O_NEAR, O_ATSTART };
+	static const struct option longopts[] = {
+		{ "at-start", no_argument, NULL, O_ATSTART },
+		{ "config", required_argument, NULL, 'c' },
+		{ "count", required_argument, NULL, 'N' },
+		{ "every", required_argument, NULL, 'e' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "limit", required_argument, NULL, O_LIMIT },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "near-end", required_argument, NULL, O_NEAR },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "p-runtime", required_argument, NULL, O_PRUN },
+		{ "probe-every", required_argument, NULL, O_EVERY },
+		{ "probes", required_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "set", required_argument, NULL, 's' },
+		{ "sizes", required_argument, NULL, 'k' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "until", required_argument, NULL, 'u' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "window", required_argument, NULL, 'w' },
+		{ "workload", required_argument, NULL, O_WORKLOAD },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *out_path = NULL, *path = "-";
+	struct mg_diag d = { "" };
+	struct mg_simconf conf;
+	struct mg_clusterdef def;
+	struct mg_trace t;
+	struct mg_schema schema;
+	struct mg_writer_opts wo;
+	struct mg_writer *wr;
+	struct mg_out out;
+	struct mg_value *vals;
+	struct work w;
+	struct opts o;
+	pthread_t *tid;
+	int64_t first, last, p_dur = -1;
+	int ch, rv, sz, k, have_until = 0, have_from = 0;
+	size_t i, j, nf, nep, done, total = 0, batch, b, f;
+	char args[1024], *colon;
+
+	if (mg_cli_init() != 0)
+		return MG_EXIT_FAIL;
+	mg_simconf_init(&conf);
+	memset(&o, 0, sizeof(o));
+	mg_epconf_paper(&o.e, 1);
+	o.every = 4 * 3600;
+	o.count = -1;
+	o.sizes[0] = 1;
+	o.nsizes = 1;
+	o.probes = 7;
+	o.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	while ((ch = getopt_long(argc, argv, "c:e:f:hk:m:N:n:o:p:qs:t:u:Vw:",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+		case 'm':
+		case 'n':
+		case 's':
+			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			break;
+		case 'e':
+			if ((o.every = span_arg("interval", optarg)) <= 0)
+				errx(MG_EXIT_USAGE, "the interval must be "
+				    "positive");
+			break;
+		case 'f':
+			o.from = date_arg(optarg);
+			have_from = 1;
+			break;
+		case 'h':
+			usage(MG_EXIT_OK);
+			break;
+		case 'k':
+			parse_sizes(optarg, &o);
+			break;
+		case 'N':
+			o.count = int_arg("count", optarg, 1, 1000000);
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'p':
+			o.probes = (int)int_arg("probe count", optarg, 0,
+			    MAXPROBES / 4);
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 't':
+			o.threads = (int)int_arg("thread count", optarg, 1, 256);
+			break;
+		case 'u':
+			o.until = date_arg(optarg);
+			have_until = 1;
+			break;
+		case 'V':
+			printf("mirage-features %s\n", MG_VERSION);
+			return MG_EXIT_OK;
+		case 'w':
+			o.e.window = (int)int_arg("window", optarg, 1, 200);
+			break;
+		case O_WORKLOAD:
+			o.e.workload = span_arg("workload", optarg);
+			break;
+		case O_WARMUP:
+			o.e.warmup = span_arg("warm-up", optarg);
+			break;
+		case O_LIMIT:
+			o.e.limit = span_arg("limit", optarg);
+			break;
+		case O_PRUN:
+			p_dur = span_arg("run time", optarg);
+			break;
+		case O_EVERY:
+			o.probe_every = span_arg("probe interval", optarg);
+			if (o.probe_every <= 0 || o.probe_every % o.e.period)
+				errx(MG_EXIT_USAGE, "--probe-every must be a "
+				    "multiple of the decision period (10m)");
+			break;
+		case O_NEAR:
+			if ((colon = strchr(optarg, ':')) == NULL)
+				errx(MG_EXIT_USAGE, "invalid --near-end '%s' "
+				    "(want count:span, e.g. 6:2h)", optarg);
+			*colon = '\0';
+			o.near_n = (int)int_arg("near-end count", optarg, 1,
+			    MAXPROBES / 4);
+			o.near_span = span_arg("near-end span", colon + 1);
+			if (o.near_span <= 0)
+				errx(MG_EXIT_USAGE, "the near-end span must be "
+				    "positive");
+			break;
+		case O_ATSTART:
+			o.e.at_start = 1;
+			break;
+		default:
+			usage(MG_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(MG_EXIT_USAGE);
+	if (argc == 1)
+		path = argv[0];
+	if (o.probes == 0 && o.probe_every == 0 && o.near_n == 0)
+		errx(MG_EXIT_USAGE, "no probes: give -p, --probe-every or "
+		    "--near-end");
+	if (have_until && o.count > 0)
+		errx(MG_EXIT_USAGE, "give either -N or -u, not both");
+	o.e.p_dur = o.e.s_dur = o.e.limit;
+	if (p_dur >= 0)
+		o.e.p_dur = p_dur;
+
+	if ((rv = mg_trace_read(path, &t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if (strcmp(path, "-") == 0)
+		path = "<stdin>";
+	if (mg_clusterdef_init(&def, &conf, &t, &d) != 0)
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	for (k = 0; k < o.nsizes; k++) {
+		o.e.nodes = o.sizes[k];
+		if (mg_epconf_check(&o.e, &def, &d) != 0)
+			errx(MG_EXIT_USAGE, "%s", d.msg);
+	}
+	first = last = t.job[0].submit;
+	for (i = 0; i < t.n; i++) {
+		if (t.job[i].submit < first)
+			first = t.job[i].submit;
+		if (t.job[i].submit > last)
+			last = t.job[i].submit;
+	}
+	if (!have_from)
+		o.from = first - first % 86400;
+	/* by default every episode whose workload window the trace covers */
+	if (o.count > 0)
+		nep = (size_t)o.count;
+	else if (have_until)
+		nep = o.until < o.from ? 0 : (size_t)((o.until - o.from) /
+		    o.every) + 1;
+	else
+		nep = last - o.e.workload < o.from ? 0 :
+		    (size_t)((last - o.e.workload - o.from) / o.every) + 1;
+	if (nep == 0)
+		errx(MG_EXIT_USAGE, "no episode: the trace ends before the "
+		    "first workload window does");
+
+	memset(&w, 0, sizeof(w));
+	w.def = &def;
+	w.o = &o;
+	w.nref = (size_t)mg_episode_ref_columns(&o.e);
+	w.nfeat = MG_OWN + w.nref;
+	schema.type = "samples";
+	schema.fields = make_schema(&o, &nf);
+	schema.nfields = nf;
+	mg_writer_opts_init(&wo);
+	mg_cli_args(argc + optind, argv - optind, args, sizeof(args));
+	wo.producer = "mirage-features " MG_VERSION;
+	wo.args = args;
+	if ((vals = calloc(nf, sizeof(*vals))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if (mg_out_open(&out, out_path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_writer_open(out.fp, &schema, &wo, &wr, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
+	/* batches of episodes, computed in parallel, written in order */
+	batch = (size_t)o.threads * 16;
+	if ((w.res = calloc(batch, sizeof(*w.res))) == NULL ||
+	    (tid = calloc((size_t)o.threads, sizeof(*tid))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	pthread_mutex_init(&w.mu, NULL);
+	done = 0;
+	for (sz = 0; sz < o.nsizes; sz++)
+		for (b = 0; b < nep; b += batch) {
+			w.nres = nep - b < batch ? nep - b : batch;
+			w.next = 0;
+			for (i = 0; i < w.nres; i++) {
+				memset(&w.res[i], 0, sizeof(w.res[i]));
+				w.res[i].nodes = o.sizes[sz];
+				w.res[i].episode = (long)(b + i);
+				w.res[i].s0 = o.from + (int64_t)(b + i) *
+				    o.every;
+			}
+			for (k = 0; k < o.threads; k++)
+				if (pthread_create(&tid[k], NULL, worker, &w))
+					errx(MG_EXIT_FAIL, "cannot start a "
+					    "thread");
+			for (k = 0; k < o.threads; k++)
+				pthread_join(tid[k], NULL);
+			for (i = 0; i < w.nres; i++) {
+				struct result *r = &w.res[i];
+
+				if (r->status != 0) {
+					mg_writer_free(wr);
+					mg_out_abort(&out);
+					errx(r->status == MG_ENOMEM ?
+					    MG_EXIT_FAIL : MG_EXIT_USAGE,
+					    "'%s': %s", path, r->msg);
+				}
+				for (j = 0; j < r->n; j++) {
+					for (f = 0; f < NMETA; f++) {
+						vals[f].null = 0;
+						vals[f].i = r->meta[j * NMETA +
+						    f];
+					}
+					for (f = 0; f < w.nfeat; f++) {
+						vals[NMETA + f].null = 0;
+						vals[NMETA + f].f = r->feat[j *
+						    w.nfeat + f];
+					}
+					if (mg_writer_put(wr, vals, &d) != 0) {
+						mg_writer_free(wr);
+						mg_out_abort(&out);
+						errx(MG_EXIT_FAIL, "%s", d.msg);
+					}
+				}
+				total += r->n;
+				free(r->meta);
+				free(r->feat);
+			}
+			done += w.nres;
+			if (!o.quiet)
+				fprintf(stderr, "mirage-features: %zu/%zu "
+				    "episodes, %zu samples\n", done,
+				    nep * (size_t)o.nsizes, total);
+		}
+	if (mg_writer_close(wr, &d) != 0 || mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
+	if (!o.quiet)
+		fprintf(stderr, "mirage-features: %zu samples from %zu "
+		    "episodes (%s mode, %d nodes, %d threads)\n", total,
+		    nep * (size_t)o.nsizes, conf.mode == MG_MODE_REFERENCE ?
+		    "reference" : "faithful", def.nodes, o.threads);
+	pthread_mutex_destroy(&w.mu);
+	for (f = NMETA; f < nf; f++)
+		free((char *)schema.fields[f].name);
+	free((void *)schema.fields);
+	free(vals);
+	free(w.res);
+	free(tid);
+	mg_clusterdef_release(&def);
+	mg_trace_release(&t);
+	return MG_EXIT_OK;
+}
