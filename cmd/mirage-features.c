@@ -252,7 +252,7 @@ date_arg(const char *arg)
 {
 	int64_t v;
 
-	if (mg_parse_date(arg, &v) != 0)
+	if (mg_parse_date(arg, MG_TZ_UTC, &v) != 0)
 		errx(MG_EXIT_USAGE, "invalid date '%s' (want YYYY-MM-DD or "
 		    "YYYY-MM-DDTHH:MM:SS)", arg);
 	return v;

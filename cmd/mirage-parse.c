@@ -214,15 +214,9 @@ on_warn(void *ctx, uint64_t line, int isbad, const char *msg)
 static int64_t
 parse_when(const char *s, enum mg_tz tz, const char *opt)
 {
-	char buf[32];
 	int64_t t;
 
-	/* a date alone means its midnight */
-	if (strlen(s) == 10) {
-		snprintf(buf, sizeof(buf), "%sT00:00:00", s);
-		s = buf;
-	}
-	if (mg_parse_time(s, strlen(s), tz, &t) != 0) {
+	if (mg_parse_date(s, tz, &t) != 0) {
 		warnx("invalid %s time '%s' (want YYYY-MM-DD[THH:MM:SS] or "
 		    "epoch seconds)", opt, s);
 		usage(MG_EXIT_USAGE);

@@ -275,15 +275,16 @@ mg_parse_span(const char *s, int64_t *out)
 }
 
 int
-mg_parse_date(const char *s, int64_t *out)
+mg_parse_date(const char *s, enum mg_tz tz, int64_t *out)
 {
 	char buf[32];
 	size_t n = strlen(s);
 
-	if (n == 10) {
+	/* a date alone is its midnight; ten digits are epoch seconds */
+	if (n == 10 && s[4] == '-' && s[7] == '-') {
 		snprintf(buf, sizeof(buf), "%sT00:00:00", s);
 		s = buf;
 		n = strlen(buf);
 	}
-	return mg_parse_time(s, n, MG_TZ_UTC, out) == 0 ? 0 : MG_PARSE_BAD;
+	return mg_parse_time(s, n, tz, out) == 0 ? 0 : MG_PARSE_BAD;
 }

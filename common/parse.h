@@ -59,9 +59,10 @@ int mg_parse_span(const char *s, int64_t *out);
 
 /*
  * mg_parse_date: "YYYY-MM-DD" (midnight) or anything mg_parse_time()
- * takes, in UTC.  Returns 0 or MG_PARSE_BAD.
+ * takes (also epoch seconds), for a command-line option.  Returns 0 or
+ * MG_PARSE_BAD.
  */
-int mg_parse_date(const char *s, int64_t *out);
+int mg_parse_date(const char *s, enum mg_tz tz, int64_t *out);
 
 /* mg_days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
 int64_t mg_days_from_civil(int64_t y, unsigned m, unsigned d);
