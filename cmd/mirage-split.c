@@ -61,7 +61,7 @@ open_samples(FILE *fp, const char *path)
 	int rv;
 
 	if ((rv = mg_reader_open(fp, path, "samples", &r, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
+		errx(mg_exit_status(rv), "'%s': %s", path, d.msg);
 	return r;
 }
 
@@ -220,7 +220,7 @@ main(int argc, char *argv[])
 		sp[nsp++].end = v[ke].i;
 	}
 	if (rv < 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
+		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
 	mg_reader_free(r);
 	if (nsp == 0)
 		errx(MG_EXIT_FAIL, "'%s': no samples", name);
@@ -316,8 +316,10 @@ main(int argc, char *argv[])
 			    v, &d) != 0)
 				goto fail;
 		}
-		if (rv < 0)
+		if (rv < 0) {
+			mg_diag_prefix(&d, "'%s'", name);
 			goto fail;
+		}
 	}
 	mg_reader_free(r);
 	fclose(fp);
