@@ -69,7 +69,8 @@ static int
 is_time(const char *name)
 {
 	static const char *const names[] = { "submit", "eligible", "start",
-	    "end", NULL };
+	    "end", "t", "ep_start", "ep_end", "p_submit", "p_start", "p_end",
+	    NULL };
 	size_t i, n = strlen(name);
 
 	for (i = 0; names[i]; i++)

@@ -102,3 +102,31 @@ awk -v r="$t_replay" -v e="$t_eps" -v f="$t_faith" 'BEGIN {
 	printf "  156 validation episodes, 3 runs each, with\n"
 	printf "  the trace parse and golden checks:          %6.2f s   = %.1f ms per episode (original: ~8 s)\n", e, e * 1000 / 156
 }'
+
+# Episodes, features and labels: the paper's LS6 protocol (684 training
+# episodes from 2022-11-01 and 156 validation episodes from 2023-03-01,
+# 1- and 8-node chains, 7 probes each, the 144-snapshot window), on all
+# cores and on one core (the peer: the speed-up is the ratio).  The
+# original needs 1.3-1.8 s for a pre-simulation and 2.3-3.4 s per probe
+# (spec section 13), about 20 s per episode; that figure is quoted, not
+# measured here.
+paper() { # paper THREADS [MODEL OPTIONS]: the protocol's command line
+	local t=$1
+	shift
+	echo "$bin/mirage-features -q -t $t $* -f 2022-11-01 -N 684 -k 1,8 -o $dir/train.mrs $dir/ls6.jobs &&" \
+	    "$bin/mirage-features -q -t $t $* -f 2023-03-01 -N 156 -k 1,8 -o $dir/valid.mrs $dir/ls6.jobs"
+}
+ncpu=$(nproc)
+t_all=$(best sh -c "$(paper "$ncpu")")
+t_one=$(best sh -c "$(paper 1)")
+samples=$(( $("$bin/mirage-cat" "$dir/train.mrs" | wc -l) + $("$bin/mirage-cat" "$dir/valid.mrs" | wc -l) - 2 ))
+t_fall=$(best sh -c "$(paper "$ncpu" -m faithful -n 84)")
+t_fone=$(best sh -c "$(paper 1 -m faithful -n 84)")
+awk -v a="$t_all" -v o="$t_one" -v n="$ncpu" -v s="$samples" -v fa="$t_fall" -v fo="$t_fone" 'BEGIN {
+	printf "\nmirage-features, the paper protocol: 2 x (684 + 156) episodes, 7 probes, %d samples, best of 3\n", s
+	printf "  reference mode, %d threads:  %6.2f s   (target: under 30 s)\n", n, a
+	printf "  reference mode, 1 thread:    %6.2f s   speed-up %.2fx\n", o, o / a
+	printf "  faithful mode,  %d threads:  %6.2f s\n", n, fa
+	printf "  faithful mode,  1 thread:    %6.2f s   speed-up %.2fx\n", fo, fo / fa
+	printf "  per episode (reference, %d threads): %.1f ms   (original: ~20 s of CPU)\n", n, a * 1000 / 1680
+}'

@@ -128,6 +128,86 @@ test_golden(struct mg_trace *t)
 	mg_clusterdef_release(&def);
 }
 
+static void
+test_percentiles(void)
+{
+	double a[] = { 4, 1, 3, 2 }, b[] = { 5 }, c[] = { 0, 2879, 2880 };
+	double q[5];
+
+	mg_percentiles(a, 4, q);
+	ok(q[0] == 1 && q[1] == 1.75 && q[2] == 2.5 && q[3] == 3.25 &&
+	    q[4] == 4, "percentiles: numpy's linear rule on 4 values");
+	mg_percentiles(b, 1, q);
+	ok(q[0] == 5 && q[2] == 5 && q[4] == 5, "percentiles of one value");
+	mg_percentiles(b, 0, q);
+	ok(q[0] == 0 && q[4] == 0, "percentiles of none: zeros");
+	mg_percentiles(c, 3, q);
+	ok(q[1] == 1439.5 && q[2] == 2879, "percentiles: 1439.5 as in 13.3");
+}
+
+/* a view of 4 nodes at t = 1000: A (2 nodes) and B (2) running */
+static void
+toy(struct mg_view *v)
+{
+	static struct mg_vjob run[2], pend[1];
+
+	memset(v, 0, sizeof(*v));
+	v->t = 1000;
+	v->nodes = 4;
+	v->free = 0;
+	run[0] = (struct mg_vjob){ .submit = 0, .start = 900, .limit = 200,
+	    .nodes = 2 };
+	run[1] = (struct mg_vjob){ .submit = 0, .start = 800, .limit = 500,
+	    .nodes = 2 };
+	pend[0] = (struct mg_vjob){ .submit = 950, .start = -1, .limit = 200,
+	    .nodes = 3, .prio = 10 };
+	v->run = run;
+	v->nrun = 2;
+	v->pend = pend;
+	v->npend = 1;
+	v->s_prio = 5;
+}
+
+static void
+test_plan(void)
+{
+	struct mg_view v;
+	struct mg_chainnow c = { 0 };
+	double f[MG_OWN];
+	int64_t p;
+
+	toy(&v);
+	/* free: 0 until 1100, 2 until 1300, then 4; J (3 nodes) reserves
+	 * [1300, 1500) */
+	ok(mg_plan_start(&v, 2, 100, 5, &p) == 1100 && p == -1,
+	    "plan: S backfills before the reservation of the job ahead");
+	ok(mg_plan_start(&v, 2, 250, 5, &p) == 1500,
+	    "plan: a longer S waits behind the reservation");
+	ok(mg_plan_start(&v, 2, 250, 20, &p) == 1100,
+	    "plan: at a higher priority S goes first (2 nodes from 1100 on)");
+	ok(mg_plan_start(&v, 5, 100, 5, &p) == 1000 + 30 * 86400,
+	    "plan: a job bigger than the cluster never fits");
+	v.pend[0].chain = 1;
+	mg_plan_start(&v, 2, 100, 50, &p);
+	ok(p == 1300, "plan: the chain's pending P is planned, ahead of S");
+	v.pend[0].chain = 0;
+	c.t = 1000;
+	c.p_submit = 0;
+	c.p_start = 800;
+	c.p_limit = 500;
+	c.p_nodes = 2;
+	c.s_limit = 100;
+	c.s_nodes = 2;
+	ok(mg_own_features(&v, &c, f) == 0, "own features");
+	ok(f[23] * 3600 == 100 && f[24] * 3600 == 1100 - 1300,
+	    "plan_start_h and plan_gap_h (P ends by its limit at 1300)");
+	ok(f[22] * 3600 == 100, "shadow_h: 2 nodes free at 1100");
+	ok(f[12] == 1 && f[13] == 0.75, "ahead: one job of 3 of 4 nodes");
+	ok(f[4] == 1 && f[6] * 3600 == 300, "P runs, ends in 300 s");
+	ok(fabs(f[17] * 3600 - 100) < 1e-9 && fabs(f[21] * 3600 - 300) < 1e-9,
+	    "remaining limits of running jobs");
+}
+
 int
 main(void)
 {
@@ -137,6 +217,8 @@ main(void)
 		ok(0, "load the LS6 trace");
 		return tap_done();
 	}
+	test_percentiles();
+	test_plan();
 	test_golden(&t);
 	mg_trace_release(&t);
 	return tap_done();
