@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # reproduce-paper.sh: the main job on the bundled LS6 A100 trace.
 #
-# Today it parses the trace into a jobs stream and prints what the trace
-# holds (the statistics the Mirage paper's simulator starts from); the
-# episode, training and evaluation stages are added here as the tools
-# that run them land.  Usage: pipelines/reproduce-paper.sh [OUTDIR]
+# It parses the trace into a jobs stream and prints what the trace holds
+# (the statistics the Mirage paper's simulator starts from), measures the
+# cluster model against the real waits, builds the paper's episodes
+# (training from 2022-11-01, validation from 2023-03-01, 1- and 8-node
+# chains) with their features and labels, and prints the reactive
+# baseline of the validation episodes in three settings.  The training
+# and evaluation stages are added here as the tools that run them land.
+# Usage: pipelines/reproduce-paper.sh [OUTDIR]
 # Environment: B, the build directory with the tools (build/default).
 set -euo pipefail
 
@@ -77,6 +81,28 @@ function msort(a, lo, hi,   mid, i, j, k, t) {
 		mirage-eval --replay -q ${m#*|} "$out/ls6.jobs" |
 		    awk -F'\t' -v name="${m%%|*}" '$1 == "all" {
 			printf "  %-36s %8.2f h %9.2f h %9.2f\n", name, $4, $5, $8 }'
+	done
+} | tee -a "$out/ls6-summary.txt"
+
+# The paper's episodes: samples (features at each of 7 probe times and
+# the outcome x of submitting then) for training and validation
+faithful="-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"
+echo "== mirage-features: the paper's episodes -> $out/{train,valid}.mrs" >&2
+mirage-features -f 2022-11-01 -N 684 -k 1,8 -o "$out/train.mrs" "$out/ls6.jobs"
+mirage-features -f 2023-03-01 -N 156 -k 1,8 -o "$out/valid.mrs" "$out/ls6.jobs"
+{
+	echo
+	echo "validation episodes (156 from 2023-03-01), reactive baseline: S submitted at P's end"
+	printf '  %-38s %5s %24s %20s\n' setting nodes "chains w/o interruption" "mean interruption"
+	for m in "reference, 88 nodes (light load)|-m reference -n 88" \
+	    "reference, 76 nodes (loaded)|-m reference -n 76" \
+	    "faithful, 84 nodes, as above|$faithful"; do
+		# shellcheck disable=SC2086
+		mirage-features -q ${m#*|} -f 2023-03-01 -N 156 -k 1,8 -w 1 -p 1 "$out/ls6.jobs" |
+		    mirage-cat | awk -F'\t' -v name="${m%%|*}" '
+			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			{ k = $c["nodes"]; n[k]++; x = $c["x"]; if (x <= 0) z[k]++; else s[k] += x / 3600 }
+			END { for (k = 1; k <= 8; k *= 8) printf "  %-38s %5d %23.1f%% %18.2f h\n", name, k, 100 * z[k] / n[k], s[k] / n[k] }'
 	done
 } | tee -a "$out/ls6-summary.txt"
 echo "(summary also in $out/ls6-summary.txt; look at any stage with mirage-cat)" >&2

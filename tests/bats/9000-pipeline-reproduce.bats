@@ -17,5 +17,11 @@ setup() {
 	[ "$(records out/ls6.jobs)" -eq 24777 ]
 	# the original simulator's figures on this trace (mirage-spec)
 	[[ "$output" == *"reference, 88 nodes (the original)"*"4.10 h"*"0.21"* ]]
+	# the paper's episodes: 684 + 156, two chain sizes, 7 probes
+	[ "$(records out/train.mrs)" -eq $((684 * 2 * 7)) ]
+	[ "$(records out/valid.mrs)" -eq $((156 * 2 * 7)) ]
+	# the original simulator at 76 nodes, 1-node chains, reactive: 53%
+	# of the chains without interruption, 2.56 h mean (issue 5's figures)
+	[[ "$output" == *"reference, 76 nodes (loaded)"*"1"*"53.2%"*"2.56 h"* ]]
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
 }
