@@ -10,19 +10,98 @@
 #include <string.h>
 
 #include "mirage.h"
+#include "stats.h"
 
-enum mode { TSV, JSON, STATS, INFO };
+enum mode { TSV, JSON, STATS, INFO, CORR };
 
 struct stat_col {
 	uint64_t n, nulls;
 	double sum, min, max;
 };
 
+/* the numeric columns of every record, for -c; NaN for null */
+struct columns {
+	double **v;
+	size_t n, cap, nf;
+};
+
+static void
+col_add(struct columns *c, const struct mg_field *f, const struct mg_value *v)
+{
+	size_t k;
+
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 4096;
+		for (k = 0; k < c->nf; k++)
+			if (f[k].type != MG_T_STR && (c->v[k] = realloc(c->v[k],
+			    c->cap * sizeof(double))) == NULL)
+				err(MG_EXIT_FAIL, NULL);
+	}
+	for (k = 0; k < c->nf; k++)
+		if (f[k].type != MG_T_STR)
+			c->v[k][c->n] = v[k].null ? NAN : f[k].type == MG_T_I64 ?
+			    (double)v[k].i : v[k].f;
+	c->n++;
+}
+
+struct corr {
+	size_t k, n;
+	double rho;
+};
+
+static int
+corr_cmp(const void *a, const void *b)
+{
+	const struct corr *x = a, *y = b;
+	double p = isnan(x->rho) ? -1 : fabs(x->rho);
+	double q = isnan(y->rho) ? -1 : fabs(y->rho);
+
+	if (p != q)
+		return p > q ? -1 : 1;
+	return (x->k > y->k) - (x->k < y->k);
+}
+
+/* Spearman's rho of every numeric field with field t, strongest first */
+static void
+correlate(const struct columns *c, const struct mg_field *f, size_t t)
+{
+	double *x = malloc((c->n ? c->n : 1) * sizeof(*x));
+	double *y = malloc((c->n ? c->n : 1) * sizeof(*y));
+	struct corr *r = calloc(c->nf, sizeof(*r));
+	size_t k, i, m = 0, n;
+
+	if (x == NULL || y == NULL || r == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (k = 0; k < c->nf; k++) {
+		if (k == t || f[k].type == MG_T_STR)
+			continue;
+		for (i = n = 0; i < c->n; i++)
+			if (!isnan(c->v[k][i]) && !isnan(c->v[t][i])) {
+				x[n] = c->v[k][i];
+				y[n++] = c->v[t][i];
+			}
+		r[m].k = k;
+		r[m].n = n;
+		r[m++].rho = mg_spearman(x, y, n);
+	}
+	qsort(r, m, sizeof(*r), corr_cmp);
+	printf("field\tpairs\tspearman_with_%s\n", f[t].name);
+	for (i = 0; i < m; i++)
+		if (isnan(r[i].rho))
+			printf("%s\t%zu\t\n", f[r[i].k].name, r[i].n);
+		else
+			printf("%s\t%zu\t%.4f\n", f[r[i].k].name, r[i].n,
+			    r[i].rho);
+	free(x);
+	free(y);
+	free(r);
+}
+
 static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: mirage-cat [-HijsT] [-t type] [file ...]\n");
+	    "usage: mirage-cat [-HijsT] [-c field] [-t type] [file ...]\n");
 	exit(status);
 }
 
@@ -135,6 +214,7 @@ int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
+		{ "correlate", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "info", no_argument, NULL, 'i' },
 		{ "iso-time", no_argument, NULL, 'T' },
@@ -146,7 +226,9 @@ main(int argc, char *argv[])
 	};
 	struct mg_reader *first = NULL;	/* kept open: owns the schema */
 	struct stat_col *st = NULL;
-	const char *type = NULL;
+	const char *type = NULL, *target = NULL;
+	struct columns cols = { NULL, 0, 0, 0 };
+	int tk = -1;
 	enum mode m = TSV;
 	struct mg_diag d = { "" };
 	int ch, header = 1, iso = 0, i, rv = 0;
@@ -154,9 +236,13 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init() != 0)
 		return MG_EXIT_FAIL;
-	while ((ch = getopt_long(argc, argv, "HhijsTt:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "c:HhijsTt:", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
+		case 'c':
+			m = CORR;
+			target = optarg;
+			break;
 		case 'H':
 			header = 0;
 			break;
@@ -205,8 +291,14 @@ main(int argc, char *argv[])
 		if (first == NULL) {
 			nf = si->schema.nfields;
 			st = calloc(nf, sizeof(*st));
-			if (st == NULL)
+			cols.nf = nf;
+			cols.v = calloc(nf, sizeof(*cols.v));
+			if (st == NULL || cols.v == NULL)
 				err(MG_EXIT_FAIL, NULL);
+			if (m == CORR && ((tk = mg_schema_field(&si->schema,
+			    target)) < 0 || f[tk].type == MG_T_STR))
+				errx(MG_EXIT_USAGE, "'%s': no numeric field '%s'",
+				    name, target);
 			if (m == TSV && header)
 				for (k = 0; k < nf; k++)
 					printf("%s%s", f[k].name, k + 1 < nf ?
@@ -227,6 +319,10 @@ main(int argc, char *argv[])
 		while ((rv = mg_reader_next(r, &v, &d)) == 1) {
 			if (m == INFO)
 				continue;
+			if (m == CORR) {
+				col_add(&cols, f, v);
+				continue;
+			}
 			for (k = 0; k < nf; k++) {
 				if (m == STATS) {
 					struct stat_col *s = &st[k];
@@ -284,6 +380,8 @@ main(int argc, char *argv[])
 					printf("\t\t\n");
 			}
 		}
+		if (m == CORR && rv == 0 && i + 1 == (argc ? argc : 1))
+			correlate(&cols, f, (size_t)tk);
 		if (first == NULL)
 			first = r;
 		else
@@ -293,6 +391,9 @@ main(int argc, char *argv[])
 	}
 	mg_reader_free(first);
 	free(st);
+	for (k = 0; k < cols.nf; k++)
+		free(cols.v[k]);
+	free(cols.v);
 	if (rv == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		warn("write error");
 		return MG_EXIT_FAIL;

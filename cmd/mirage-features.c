@@ -18,14 +18,14 @@
 
 #define MAXSIZES	8
 #define MAXPROBES	4096
-#define NMETA		10
+#define NMETA		11
 
 enum { META_EPISODE, META_START, META_END, META_NODES, META_PROBE, META_T,
-	META_PSUBMIT, META_PSTART, META_PEND, META_X };
+	META_PSUBMIT, META_PSTART, META_PEND, META_X, META_SWAIT };
 
 static const char *const meta_name[NMETA] = {
 	"episode", "ep_start", "ep_end", "nodes", "probe", "t",
-	"p_submit", "p_start", "p_end", "x",
+	"p_submit", "p_start", "p_end", "x", "s_wait",
 };
 
 struct opts {
@@ -33,6 +33,7 @@ struct opts {
 	long count;
 	int32_t sizes[MAXSIZES];
 	int nsizes;
+	int gpus;		/* sizes are GPUs, turned into nodes */
 	struct mg_epconf e;
 	int probes;		/* evenly spaced from P.submit + 1 min to P.end */
 	int64_t probe_every;	/* 0, or every decision time this far apart */
@@ -70,10 +71,11 @@ usage(int status)
 	    "usage: mirage-features [-q] [-c config] [-m mode] [-n nodes] "
 	    "[-s key=value]\n"
 	    "           [-f date] [-N count | -u date] [-e every] "
-	    "[-k nodes[,nodes...]]\n"
-	    "           [--workload span] [--warmup span] [--limit span] "
-	    "[--p-runtime span]\n"
-	    "           [-p probes] [--probe-every span] "
+	    "[-k nodes[,...] | -g gpus[,...]]\n"
+	    "           [--chain jobs] [--workload span] [--warmup span] "
+	    "[--limit span]\n"
+	    "           [--p-runtime span]"
+	    " [-p probes] [--probe-every span] "
 	    "[--near-end count:span]\n"
 	    "           [-w window] [--at-start] [-t threads] [-o file] "
 	    "[file]\n");
@@ -181,6 +183,7 @@ run_episode(const struct work *w, struct result *r)
 		m[META_PSTART] = pst;
 		m[META_PEND] = pe;
 		m[META_X] = x;
+		m[META_SWAIT] = pe + x - tp[i];
 		if (pe + x > end)
 			end = pe + x;
 	}
@@ -216,8 +219,60 @@ worker(void *arg)
 	}
 }
 
+/* where the samples go, in order */
+struct sink {
+	struct mg_writer *wr;
+	struct mg_out *out;
+	struct mg_value *vals;
+	const char *path;
+	size_t total, done, all;
+	int quiet;
+};
+
 static void
-parse_sizes(const char *arg, struct opts *o)
+write_batch(struct sink *s, struct work *w)
+{
+	struct mg_diag d = { "" };
+	size_t i, j, f;
+
+	for (i = 0; i < w->nres; i++) {
+		struct result *r = &w->res[i];
+
+		if (r->status != 0) {
+			mg_writer_free(s->wr);
+			mg_out_abort(s->out);
+			errx(r->status == MG_ENOMEM ? MG_EXIT_FAIL :
+			    MG_EXIT_USAGE, "'%s': %s", s->path, r->msg);
+		}
+		for (j = 0; j < r->n; j++) {
+			for (f = 0; f < NMETA; f++) {
+				s->vals[f].null = 0;
+				s->vals[f].i = r->meta[j * NMETA + f];
+			}
+			for (f = 0; f < w->nfeat; f++) {
+				s->vals[NMETA + f].null = 0;
+				s->vals[NMETA + f].f = r->feat[j * w->nfeat + f];
+			}
+			if (mg_writer_put(s->wr, s->vals, &d) != 0) {
+				mg_writer_free(s->wr);
+				mg_out_abort(s->out);
+				errx(MG_EXIT_FAIL, "%s", d.msg);
+			}
+		}
+		s->total += r->n;
+		free(r->meta);
+		free(r->feat);
+		r->meta = NULL;
+		r->feat = NULL;
+	}
+	s->done += w->nres;
+	if (!s->quiet)
+		fprintf(stderr, "mirage-features: %zu/%zu episodes, %zu "
+		    "samples\n", s->done, s->all, s->total);
+}
+
+static void
+parse_sizes(const char *arg, struct opts *o, int gpus)
 {
 	char *copy = strdup(arg), *p, *save = NULL;
 	int64_t v;
@@ -233,6 +288,7 @@ parse_sizes(const char *arg, struct opts *o)
 	}
 	if (o->nsizes == 0)
 		errx(MG_EXIT_USAGE, "invalid chain sizes '%s'", arg);
+	o->gpus = gpus;
 	free(copy);
 }
 
@@ -313,13 +369,15 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_WORKLOAD = 256, O_WARMUP, O_LIMIT, O_PRUN, O_EVERY,
-		O_NEAR, O_ATSTART };
+		O_NEAR, O_ATSTART, O_CHAIN };
 	static const struct option longopts[] = {
 		{ "at-start", no_argument, NULL, O_ATSTART },
 		{ "config", required_argument, NULL, 'c' },
 		{ "count", required_argument, NULL, 'N' },
 		{ "every", required_argument, NULL, 'e' },
+		{ "chain", required_argument, NULL, O_CHAIN },
 		{ "from", required_argument, NULL, 'f' },
+		{ "gpus", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "limit", required_argument, NULL, O_LIMIT },
 		{ "mode", required_argument, NULL, 'm' },
@@ -350,12 +408,13 @@ main(int argc, char *argv[])
 	struct mg_writer *wr;
 	struct mg_out out;
 	struct mg_value *vals;
-	struct work w;
+	struct work w, wk[2];
+	struct sink sink;
 	struct opts o;
 	pthread_t *tid;
 	int64_t first, last, p_dur = -1;
-	int ch, rv, sz, k, have_until = 0, have_from = 0;
-	size_t i, j, nf, nep, done, total = 0, batch, b, f;
+	int ch, rv, k, have_until = 0, have_from = 0;
+	size_t i, j, nf, nep, total = 0, batch, q;
 	char args[1024], *colon;
 
 	if (mg_cli_init() != 0)
@@ -369,7 +428,7 @@ main(int argc, char *argv[])
 	o.nsizes = 1;
 	o.probes = 7;
 	o.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt_long(argc, argv, "c:e:f:hk:m:N:n:o:p:qs:t:u:Vw:",
+	while ((ch = getopt_long(argc, argv, "c:e:f:g:hk:m:N:n:o:p:qs:t:u:Vw:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -391,8 +450,9 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
+		case 'g':
 		case 'k':
-			parse_sizes(optarg, &o);
+			parse_sizes(optarg, &o, ch == 'g');
 			break;
 		case 'N':
 			o.count = int_arg("count", optarg, 1, 1000000);
@@ -453,6 +513,9 @@ main(int argc, char *argv[])
 		case O_ATSTART:
 			o.e.at_start = 1;
 			break;
+		case O_CHAIN:
+			o.e.chain = (int)int_arg("chain length", optarg, 2, 100);
+			break;
 		default:
 			usage(MG_EXIT_USAGE);
 		}
@@ -478,6 +541,12 @@ main(int argc, char *argv[])
 		path = "<stdin>";
 	if (mg_clusterdef_init(&def, &conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if (o.gpus && conf.gpus_per_node == 0)
+		errx(MG_EXIT_USAGE, "-g needs the GPUs of a node: "
+		    "-s GpusPerNode=G or a config file");
+	for (k = 0; k < o.nsizes && o.gpus; k++)
+		o.sizes[k] = (o.sizes[k] + conf.gpus_per_node - 1) /
+		    conf.gpus_per_node;
 	for (k = 0; k < o.nsizes; k++) {
 		o.e.nodes = o.sizes[k];
 		if (mg_epconf_check(&o.e, &def, &d) != 0)
@@ -525,67 +594,48 @@ main(int argc, char *argv[])
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	}
-	/* batches of episodes, computed in parallel, written in order */
+	/*
+	 * Batches of episodes, computed in parallel and written in order;
+	 * the previous batch is written while the next one is computed.
+	 */
 	batch = (size_t)o.threads * 16;
-	if ((w.res = calloc(batch, sizeof(*w.res))) == NULL ||
-	    (tid = calloc((size_t)o.threads, sizeof(*tid))) == NULL)
+	for (k = 0; k < 2; k++) {
+		wk[k] = w;
+		if ((wk[k].res = calloc(batch, sizeof(*wk[k].res))) == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		pthread_mutex_init(&wk[k].mu, NULL);
+	}
+	if ((tid = calloc((size_t)o.threads, sizeof(*tid))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	pthread_mutex_init(&w.mu, NULL);
-	done = 0;
-	for (sz = 0; sz < o.nsizes; sz++)
-		for (b = 0; b < nep; b += batch) {
-			w.nres = nep - b < batch ? nep - b : batch;
-			w.next = 0;
-			for (i = 0; i < w.nres; i++) {
-				memset(&w.res[i], 0, sizeof(w.res[i]));
-				w.res[i].nodes = o.sizes[sz];
-				w.res[i].episode = (long)(b + i);
-				w.res[i].s0 = o.from + (int64_t)(b + i) *
-				    o.every;
-			}
-			for (k = 0; k < o.threads; k++)
-				if (pthread_create(&tid[k], NULL, worker, &w))
-					errx(MG_EXIT_FAIL, "cannot start a "
-					    "thread");
-			for (k = 0; k < o.threads; k++)
-				pthread_join(tid[k], NULL);
-			for (i = 0; i < w.nres; i++) {
-				struct result *r = &w.res[i];
+	sink.wr = wr;
+	sink.out = &out;
+	sink.vals = vals;
+	sink.path = path;
+	sink.all = nep * (size_t)o.nsizes;
+	sink.quiet = o.quiet;
+	for (q = 0, k = 0; q < sink.all; q += batch, k ^= 1) {
+		struct work *cur = &wk[k];
 
-				if (r->status != 0) {
-					mg_writer_free(wr);
-					mg_out_abort(&out);
-					errx(r->status == MG_ENOMEM ?
-					    MG_EXIT_FAIL : MG_EXIT_USAGE,
-					    "'%s': %s", path, r->msg);
-				}
-				for (j = 0; j < r->n; j++) {
-					for (f = 0; f < NMETA; f++) {
-						vals[f].null = 0;
-						vals[f].i = r->meta[j * NMETA +
-						    f];
-					}
-					for (f = 0; f < w.nfeat; f++) {
-						vals[NMETA + f].null = 0;
-						vals[NMETA + f].f = r->feat[j *
-						    w.nfeat + f];
-					}
-					if (mg_writer_put(wr, vals, &d) != 0) {
-						mg_writer_free(wr);
-						mg_out_abort(&out);
-						errx(MG_EXIT_FAIL, "%s", d.msg);
-					}
-				}
-				total += r->n;
-				free(r->meta);
-				free(r->feat);
-			}
-			done += w.nres;
-			if (!o.quiet)
-				fprintf(stderr, "mirage-features: %zu/%zu "
-				    "episodes, %zu samples\n", done,
-				    nep * (size_t)o.nsizes, total);
+		cur->nres = sink.all - q < batch ? sink.all - q : batch;
+		cur->next = 0;
+		for (i = 0; i < cur->nres; i++) {
+			size_t e = (q + i) % nep;
+
+			memset(&cur->res[i], 0, sizeof(cur->res[i]));
+			cur->res[i].nodes = o.sizes[(q + i) / nep];
+			cur->res[i].episode = (long)e;
+			cur->res[i].s0 = o.from + (int64_t)e * o.every;
 		}
+		for (j = 0; j < (size_t)o.threads; j++)
+			if (pthread_create(&tid[j], NULL, worker, cur))
+				errx(MG_EXIT_FAIL, "cannot start a thread");
+		if (q > 0)
+			write_batch(&sink, &wk[k ^ 1]);
+		for (j = 0; j < (size_t)o.threads; j++)
+			pthread_join(tid[j], NULL);
+	}
+	write_batch(&sink, &wk[k ^ 1]);
+	total = sink.total;
 	if (mg_writer_close(wr, &d) != 0 || mg_out_commit(&out, &d) != 0) {
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
@@ -595,12 +645,14 @@ main(int argc, char *argv[])
 		    "episodes (%s mode, %d nodes, %d threads)\n", total,
 		    nep * (size_t)o.nsizes, conf.mode == MG_MODE_REFERENCE ?
 		    "reference" : "faithful", def.nodes, o.threads);
-	pthread_mutex_destroy(&w.mu);
-	for (f = NMETA; f < nf; f++)
-		free((char *)schema.fields[f].name);
+	for (k = 0; k < 2; k++) {
+		pthread_mutex_destroy(&wk[k].mu);
+		free(wk[k].res);
+	}
+	for (i = NMETA; i < nf; i++)
+		free((char *)schema.fields[i].name);
 	free((void *)schema.fields);
 	free(vals);
-	free(w.res);
 	free(tid);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);

@@ -30,6 +30,8 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 	if (faithful && (rv = mg_simconf_partitions(&def->conf, t->part_name,
 	    t->nparts, d)) != 0)
 		return rv;
+	if (faithful)
+		def->nodes = def->conf.slurm.nodes;	/* partitions add up */
 	for (i = 0; i < t->n; i++) {
 		const struct mg_tjob *j = &t->job[i];
 
@@ -169,6 +171,14 @@ mg_cluster_job_start(const struct mg_cluster *c, int32_t j)
 	if (c->ref)
 		return mg_sim_job_start(c->ref, j);
 	return mg_slurmsim_job_start(c->fs, (size_t)j);
+}
+
+int64_t
+mg_cluster_job_submit(const struct mg_cluster *c, int32_t j)
+{
+	if (c->ref)
+		return mg_sim_job_submit(c->ref, j);
+	return mg_slurmsim_job_submit(c->fs, (size_t)j);
 }
 
 int64_t

@@ -86,6 +86,9 @@ int mg_cluster_run_until_start(struct mg_cluster *c, int32_t j,
 
 int64_t mg_cluster_job_start(const struct mg_cluster *c, int32_t j);
 
+/* mg_cluster_job_submit: as the model keeps it (reference: the minute) */
+int64_t mg_cluster_job_submit(const struct mg_cluster *c, int32_t j);
+
 /* mg_cluster_gap: S's start - P's end; *ok = 0 until both are known */
 int64_t mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok);
 

@@ -41,6 +41,7 @@ mg_epconf_paper(struct mg_epconf *e, int32_t nodes)
 	e->limit = e->p_dur = e->s_dur = 2 * DAY;
 	e->period = 600;
 	e->window = 144;
+	e->chain = 2;
 }
 
 int
@@ -64,6 +65,8 @@ mg_epconf_check(const struct mg_epconf *e, const struct mg_clusterdef *def,
 	if (e->period <= 0 || e->period % 60 != 0)
 		return mg_diag_set(d, MG_EINVAL, "the snapshot period must be "
 		    "a positive number of minutes");
+	if (e->chain < 2 || e->chain > 100)
+		return mg_diag_set(d, MG_EINVAL, "a chain has 2 to 100 jobs");
 	if (e->window < 1 || e->window > 200)
 		return mg_diag_set(d, MG_EINVAL, "the window must hold 1 to 200 "
 		    "snapshots");
@@ -95,8 +98,8 @@ mg_episode_new(const struct mg_clusterdef *def, const struct mg_epconf *e,
 	const struct mg_trace *t = def->trace;
 	struct mg_episode *ep;
 	size_t i, n = 0;
-	char when[32];
-	int rv;
+	char when[32], id[16];
+	int rv, k;
 
 	*out = NULL;
 	for (i = 0; i < t->n && n == 0; i++)
@@ -127,6 +130,32 @@ mg_episode_new(const struct mg_clusterdef *def, const struct mg_epconf *e,
 	/* the original's P is "1000000", ordered as a string among ids */
 	ep->p = mg_cluster_add_job(ep->c, "1000000", e->nodes, e->limit,
 	    e->p_dur, ep->p_submit, -1);
+	for (k = 2; ep->p >= 0 && k < e->chain; k++) {
+		/* the next link is submitted when this one ends */
+		struct mg_cluster *c = mg_cluster_copy(ep->c);
+		int64_t end;
+
+		if (c == NULL) {
+			mg_episode_free(ep);
+			return MG_ENOMEM;
+		}
+		rv = mg_cluster_run_until_start(c, ep->p, ep->p_submit +
+		    HORIZON);
+		end = mg_cluster_job_start(c, ep->p) + e->p_dur;
+		mg_cluster_free(c);
+		if (rv != 1) {
+			mg_episode_free(ep);
+			mg_format_time(s0, when, sizeof(when));
+			return rv < 0 ? rv : mg_diag_set(d, MG_EINVAL, "episode "
+			    "at %s: job %d of the chain never starts", when,
+			    k - 1);
+		}
+		snprintf(id, sizeof(id), "%d", 1000000 + k - 1);
+		ep->p = mg_cluster_add_job(ep->c, id, e->nodes, e->limit,
+		    e->p_dur, end, ep->p);
+		if (ep->p >= 0)
+			ep->p_submit = mg_cluster_job_submit(ep->c, ep->p);
+	}
 	if (ep->p < 0) {
 		rv = ep->p;
 		mg_episode_free(ep);
@@ -252,13 +281,15 @@ mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at)
 	struct ring r = { NULL, ep->ring.taken };
 	int64_t now = mg_cluster_time(ep->c), next = ep->next_snap;
 	size_t sz = (size_t)ep->e.window * MG_REF_SNAP * sizeof(double);
+	char id[16];
 	int32_t s;
 	int rv, ok;
 
 	*x = 0;
 	if (c == NULL)
 		return MG_ENOMEM;
-	s = mg_cluster_add_job(c, "1000001", ep->e.nodes, ep->e.limit,
+	snprintf(id, sizeof(id), "%d", 1000000 + ep->e.chain - 1);
+	s = mg_cluster_add_job(c, id, ep->e.nodes, ep->e.limit,
 	    ep->e.s_dur, now, ep->p);
 	if (s < 0) {
 		rv = s;

@@ -3,7 +3,10 @@
  * S0; the cluster sees the trace jobs submitted in [S0, S0 + workload];
  * the predecessor P is submitted at S0 + warmup and runs p_dur seconds
  * (at most its limit); the question, asked at each decision time while P
- * is pending or running, is when to submit the successor S.
+ * is pending or running, is when to submit the successor S.  In a chain
+ * of more than two jobs, the first job is submitted at S0 + warmup and
+ * each next one at its predecessor's end (reactively, as with an afterany
+ * dependency) up to P, the last before S; the question is S's.
  *
  * The episode advances one trajectory without S, taking a reference
  * snapshot every period seconds from S0 into a window; at a decision
@@ -28,6 +31,7 @@ struct mg_epconf {
 	int64_t s_dur;		/* S's run time: its limit */
 	int64_t period;		/* seconds between snapshots: 600 */
 	int window;		/* snapshots kept: 144 */
+	int chain;		/* jobs in the chain, S included: 2 */
 	int at_start;		/* reference switch: the original's probes keep
 				 * the window as it is when S starts */
 };

@@ -1,6 +1,7 @@
 /* mem.c: growing arrays; see mem.h. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mem.h"
 #include "status.h"
@@ -24,4 +25,11 @@ mg_grow(void **p, size_t *cap, size_t need, size_t size)
 	*p = q;
 	*cap = c;
 	return 0;
+}
+
+void
+mg_copy(void *dst, const void *src, size_t n, size_t size)
+{
+	if (n > 0)
+		memcpy(dst, src, n * size);
 }

@@ -13,4 +13,10 @@
  */
 int mg_grow(void **p, size_t *cap, size_t need, size_t size);
 
+/*
+ * mg_copy: copy n elements of size bytes from src to dst; nothing when n
+ * is 0, where src (an empty array) may be NULL.
+ */
+void mg_copy(void *dst, const void *src, size_t n, size_t size);
+
 #endif /* MG_MEM_H */

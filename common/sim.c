@@ -156,8 +156,8 @@ mg_sim_copy(const struct mg_sim *s)
 	if ((d = malloc(sizeof(*d))) == NULL)
 		return NULL;
 	*d = *s;
-	d->job = malloc(s->capjob * sizeof(*d->job));
-	d->arr = malloc(s->caparr * sizeof(*d->arr));
+	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
+	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
 	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->wait = malloc((size_t)s->c.wait_hist * sizeof(*d->wait));
@@ -165,10 +165,10 @@ mg_sim_copy(const struct mg_sim *s)
 		mg_sim_free(d);
 		return NULL;
 	}
-	memcpy(d->job, s->job, s->njob * sizeof(*d->job));
-	memcpy(d->arr, s->arr, s->narr * sizeof(*d->arr));
-	memcpy(d->pend, s->pend, s->npend * sizeof(*d->pend));
-	memcpy(d->run, s->run, s->nrun * sizeof(*d->run));
+	mg_copy(d->job, s->job, s->njob, sizeof(*d->job));
+	mg_copy(d->arr, s->arr, s->narr, sizeof(*d->arr));
+	mg_copy(d->pend, s->pend, s->npend, sizeof(*d->pend));
+	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
 	memcpy(d->wait, s->wait, (size_t)s->c.wait_hist * sizeof(*d->wait));
 	return d;
 }

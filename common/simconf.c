@@ -16,6 +16,7 @@ mg_simconf_init(struct mg_simconf *c)
 	c->cap_window = 0;
 	c->cap_slack = 0;
 	c->nparts = 0;
+	c->gpus_per_node = 0;
 	mg_simcfg_reference(&c->ref, 88);
 	mg_slurmcfg_default(&c->slurm, 88);
 }
@@ -159,6 +160,10 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		if (num(v, 1, 1000000, &x) != 0)
 			goto bad;
 		c->ref.nodes = c->slurm.nodes = (int)x;
+	} else if (strcasecmp(key, "GpusPerNode") == 0) {
+		if (num(v, 1, 1024, &x) != 0)
+			goto bad;
+		c->gpus_per_node = (int)x;
 	} else if (strcasecmp(key, "PriorityWeightAge") == 0) {
 		if (num(v, 0, 1000000000, &x) != 0)
 			goto bad;

@@ -5,6 +5,8 @@
  *   Mode=reference|faithful        which model (ours)
  *   Nodes=N                        whole nodes (ours; slurm.conf counts
  *                                  them from NodeName lines)
+ *   GpusPerNode=G                  GPUs of a node (slurm.conf's Gres=gpu:G),
+ *                                  to turn GPU requests into whole nodes
  *   PriorityWeightAge=, PriorityWeightJobSize=
  *   PriorityMaxAge=D-HH or minutes
  *   PriorityWeightFairshare=, PriorityDecayHalfLife=D-HH or minutes
@@ -51,6 +53,7 @@ struct mg_simconf {
 	int64_t dep_gap;		/* DependencyFromTrace, seconds; 0: off */
 	int64_t cap_window;		/* CapacityFromTrace, seconds; 0: off */
 	int32_t cap_slack;		/* CapacitySlack, nodes */
+	int gpus_per_node;		/* GpusPerNode; 0: not given */
 	struct mg_simcfg ref;		/* reference mode */
 	struct mg_slurmcfg slurm;	/* faithful mode */
 	/* PartitionName= lines, matched to a trace's partitions later */

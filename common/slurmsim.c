@@ -285,13 +285,13 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 		mg_slurmsim_free(d);
 		return NULL;
 	}
-	memcpy(d->job, s->job, s->njob * sizeof(*d->job));
-	memcpy(d->arr, s->arr, s->narr * sizeof(*d->arr));
-	memcpy(d->pend, s->pend, s->npend * sizeof(*d->pend));
-	memcpy(d->run, s->run, s->nrun * sizeof(*d->run));
-	memcpy(d->urun, s->urun, s->nusers * sizeof(*d->urun));
-	memcpy(d->unodes, s->unodes, s->nusers * sizeof(*d->unodes));
-	memcpy(d->usage, s->usage, s->nusers * sizeof(*d->usage));
+	mg_copy(d->job, s->job, s->njob, sizeof(*d->job));
+	mg_copy(d->arr, s->arr, s->narr, sizeof(*d->arr));
+	mg_copy(d->pend, s->pend, s->npend, sizeof(*d->pend));
+	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
+	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
+	mg_copy(d->unodes, s->unodes, s->nusers, sizeof(*d->unodes));
+	mg_copy(d->usage, s->usage, s->nusers, sizeof(*d->usage));
 	return d;
 }
 
@@ -786,6 +786,12 @@ mg_slurmsim_njobs(const struct mg_slurmsim *s)
 }
 
 int64_t
+mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j)
+{
+	return j < s->njob ? s->job[j].submit : -1;
+}
+
+int64_t
 mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j)
 {
 	return j < s->njob ? s->job[j].start : -1;
@@ -909,7 +915,8 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
 			return MG_ENOMEM;
 	}
-	qsort(v->pend, v->npend, sizeof(*v->pend), vprio_cmp);
+	if (v->npend > 1)
+		qsort(v->pend, v->npend, sizeof(*v->pend), vprio_cmp);
 	for (i = 0; i < s->nrun; i++) {
 		vjob(s, s->run[i].j, &x);
 		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))

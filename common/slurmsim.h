@@ -133,6 +133,7 @@ int64_t mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j,
 int64_t mg_slurmsim_time(const struct mg_slurmsim *s);
 size_t mg_slurmsim_njobs(const struct mg_slurmsim *s);
 int64_t mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j);
+int64_t mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j);
 
 /*
  * mg_slurmsim_view: fill v with the state now (after every event up to

@@ -118,3 +118,16 @@ setup() {
 	[[ "$output" == "usage: mirage-cat "* ]]
 	run -2 mirage-cat -Z
 }
+
+@test "-c: rank correlations with one field, strongest first" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	run -0 mirage-cat -c start ls6.jobs
+	[ "${lines[0]}" = "$(printf 'field\tpairs\tspearman_with_start')" ]
+	# end and submit follow start closely; ranks are exact
+	[[ "${lines[1]}" == "end	24777	0.99"* || "${lines[1]}" == "submit	24777	0.99"* ]]
+	# a constant field has no correlation (empty), listed last
+	[ "$(mirage-cat -c start ls6.jobs | tail -1 | cut -f3)" = "" ]
+	run -2 --separate-stderr mirage-cat -c name ls6.jobs
+	[[ "$stderr" == *"no numeric field 'name'"* ]]
+	run -2 mirage-cat -c nosuch ls6.jobs
+}

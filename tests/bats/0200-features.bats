@@ -128,6 +128,21 @@ colval() {
 	[ $(( $(colval short.mrs 1 p_end) - $(colval short.mrs 1 p_start) )) -eq 86400 ]
 }
 
+@test "sizes in GPUs take whole nodes; longer chains submit each link at its predecessor's end" {
+	run -2 --separate-stderr mirage-features -f 2023-03-01 -N 1 -g 4 ls6.jobs
+	[[ "$stderr" == *"-g needs the GPUs of a node"* ]]
+	mirage-features -q -s GpusPerNode=3 -f 2023-03-01 -N 2 -w 1 -g 3,4 -o g.mrs ls6.jobs
+	[ "$(mirage-cat g.mrs | cut -f4 | tail -n +2 | sort -u | paste -sd' ')" = "1 2" ]
+	mirage-features -q -f 2023-03-01 -N 2 -w 1 -k 1,2 -o k.mrs ls6.jobs
+	cmp <(mirage-cat g.mrs) <(mirage-cat k.mrs)
+	# a chain of 3: P is the second job, submitted when the first ends
+	mirage-features -q -f 2023-03-01 -N 1 -w 1 -p 1 --workload 7d -o c2.mrs ls6.jobs
+	mirage-features -q -f 2023-03-01 -N 1 -w 1 -p 1 --workload 7d --chain 3 -o c3.mrs ls6.jobs
+	[ "$(colval c3.mrs 1 p_submit)" -eq "$(colval c2.mrs 1 p_end)" ]
+	[ "$(colval c3.mrs 1 p_submit)" -ge $(( $(colval c2.mrs 1 p_submit) + 172800 )) ]
+	run -2 mirage-features -N 1 --chain 1 ls6.jobs
+}
+
 @test "--help, --version" {
 	run -0 --separate-stderr mirage-features --help
 	[[ "$output" == "usage: mirage-features "* ]]
