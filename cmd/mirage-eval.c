@@ -5,6 +5,8 @@
  * real one.  See mirage-eval(1).
  */
 #include <err.h>
+#include <json-c/json.h>
+#include <pthread.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +16,8 @@
 
 #include "mirage.h"
 #include "cluster.h"
+#include "episode.h"
+#include "protocol.h"
 #include "sim.h"
 #include "simconf.h"
 #include "slurmsim.h"
@@ -30,9 +34,19 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
+	    "usage: mirage-eval [-q] [-c config] [-m mode] [-n nodes] "
+	    "[-s key=value]\n"
+	    "           [-f date] [-N count | -u date] [-e span] "
+	    "[-k nodes[,...] | -g gpus[,...]]\n"
+	    "           [--chain jobs] [--workload span] [--warmup span] "
+	    "[--limit span]\n"
+	    "           [--p-runtime span] [-M model]... [-F text|tsv|json] "
+	    "[-E episodes.mrs]\n"
+	    "           [-C curve.tsv] [-T threshold] [-t threads] [-o file] "
+	    "[file]\n"
+	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
-	    "                   [-o file] [-s key=value] [file]\n");
+	    "           [-o file] [-s key=value] [file]\n");
 	exit(status);
 }
 
@@ -128,24 +142,12 @@ replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
 	return 0;
 }
 
-int
-main(int argc, char *argv[])
+/* --replay: the fidelity of the model against the real waits */
+static int
+replay(const char *path, const struct mg_simconf *conf, const char *out_path,
+    const char *jobs_path, int quiet)
 {
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "replay", no_argument, NULL, 'R' },
-		{ "set", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *jobs_path = NULL, *out_path = NULL, *path = "-";
 	struct mg_diag d = { "" };
-	struct mg_simconf conf;
 	struct mg_trace t;
 	struct mg_clusterdef def;
 	struct mg_out out, jout;
@@ -153,53 +155,14 @@ main(int argc, char *argv[])
 	double *real, *simw;
 	unsigned char *grp;
 	int64_t first, last;
-	int ch, replay = 0, quiet = 0, rv, g;
+	int rv, g;
 	size_t i;
-
-	if (mg_cli_init() != 0)
-		return MG_EXIT_FAIL;
-	mg_simconf_init(&conf);
-	while ((ch = getopt_long(argc, argv, "c:hj:m:n:o:qs:", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-		case 'm':
-		case 'n':
-		case 's':
-			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			break;
-		case 'h':
-			usage(MG_EXIT_OK);
-			break;
-		case 'j':
-			jobs_path = optarg;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'R':
-			replay = 1;
-			break;
-		default:
-			usage(MG_EXIT_USAGE);
-		}
-	}
-	argc -= optind;
-	argv += optind;
-	if (!replay || argc > 1)
-		usage(MG_EXIT_USAGE);
-	if (argc == 1)
-		path = argv[0];
 
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if (mg_clusterdef_init(&def, &conf, &t, &d) != 0)
+	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	first = last = t.job[0].submit;
 	for (i = 0; i < t.n; i++) {
@@ -261,7 +224,7 @@ main(int argc, char *argv[])
 		fprintf(stderr, "mirage-eval: replayed %zu jobs (%zu skipped: "
 		    "never ran) on %d nodes, %s mode, %zu dependencies "
 		    "inferred\n", t.n, t.skipped, def.nodes,
-		    conf.mode == MG_MODE_REFERENCE ? "reference" : "faithful",
+		    conf->mode == MG_MODE_REFERENCE ? "reference" : "faithful",
 		    def.ndeps);
 	free(starts);
 	mg_clusterdef_release(&def);
@@ -270,4 +233,525 @@ main(int argc, char *argv[])
 	free(simw);
 	free(grp);
 	return MG_EXIT_OK;
+}
+
+/* ---- the evaluation protocol ---------------------------------------- */
+
+enum kind { K_REACTIVE, K_AVERAGE, K_ESTIMATE, K_ORACLE };
+#define NBASE	4
+#define MAXMETHODS	(NBASE + 16)
+
+static const char *const base_name[NBASE] = {
+	"reactive", "average-wait", "scheduler-estimate", "oracle",
+};
+
+/* thresholds of the interruption/overlap curve: hours of predicted gap */
+static const double curve_h[] = { -4, -2, -1, -0.5, 0, 0.5, 1, 2, 4, 8 };
+#define NCURVE	(sizeof(curve_h) / sizeof(curve_h[0]))
+
+struct epres {
+	int32_t nodes;
+	long episode;
+	int64_t s0;
+	int status;
+	char msg[MG_DIAG_MAX];
+	struct mg_outcome o;
+};
+
+struct pwork {
+	const struct mg_clusterdef *def;
+	const struct mg_epsel *sel;
+	struct epres *res;
+	size_t nres, next;
+	pthread_mutex_t mu;
+};
+
+/* per chain size: each method's outcome and time, episode by episode */
+struct table {
+	int32_t nodes;
+	size_t n, cap;
+	int64_t *x[MAXMETHODS], *t[MAXMETHODS];
+	int64_t *xc[MAXMETHODS][NCURVE];	/* curve points */
+	int64_t *s0;
+};
+
+static void *
+pworker(void *arg)
+{
+	struct pwork *w = arg;
+	size_t i;
+
+	for (;;) {
+		struct epres *r;
+		struct mg_epconf e;
+		struct mg_diag d = { "" };
+
+		pthread_mutex_lock(&w->mu);
+		i = w->next++;
+		pthread_mutex_unlock(&w->mu);
+		if (i >= w->nres)
+			return NULL;
+		r = &w->res[i];
+		e = w->sel->e;
+		e.nodes = r->nodes;
+		e.window = 1;
+		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, r->s0)) {
+			r->status = 1;
+			continue;
+		}
+		if ((r->status = mg_episode_outcomes(w->def, &e, r->s0, 1, &r->o,
+		    &d)) != 0) {
+			if (d.msg[0] == '\0')
+				snprintf(d.msg, sizeof(d.msg), "episode %ld: %s",
+				    r->episode, mg_strerror(r->status));
+			memcpy(r->msg, d.msg, sizeof(r->msg));
+		}
+	}
+}
+
+static void
+table_add(struct table *tb, int nmeth, const struct epres *r)
+{
+	const struct mg_outcome *o = &r->o;
+	double *score;
+	size_t k, j, c, nt = 0, col;
+	int m;
+
+	if (tb->n == tb->cap) {
+		tb->cap = tb->cap ? 2 * tb->cap : 256;
+		for (m = 0; m < nmeth; m++) {
+			tb->x[m] = realloc(tb->x[m], tb->cap * sizeof(int64_t));
+			tb->t[m] = realloc(tb->t[m], tb->cap * sizeof(int64_t));
+			if (tb->x[m] == NULL || tb->t[m] == NULL)
+				err(MG_EXIT_FAIL, NULL);
+			for (c = 0; c < NCURVE; c++)
+				if ((tb->xc[m][c] = realloc(tb->xc[m][c],
+				    tb->cap * sizeof(int64_t))) == NULL)
+					err(MG_EXIT_FAIL, NULL);
+		}
+		if ((tb->s0 = realloc(tb->s0, tb->cap * sizeof(int64_t))) ==
+		    NULL)
+			err(MG_EXIT_FAIL, NULL);
+	}
+	for (k = 0; k < o->n; k++)
+		nt += o->tick[k];
+	if ((score = malloc((nt ? nt : 1) * sizeof(*score))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	/* the scheduler's estimate: the plan's start minus P's expected end */
+	for (col = 0; col < MG_OWN; col++)
+		if (strcmp(mg_own_names[col], "plan_gap_h") == 0)
+			break;
+	for (j = 0; j < nt; j++)
+		score[j] = o->feat[j * o->nfeat + col];
+	for (m = 0; m < nmeth; m++) {
+		size_t pick;
+
+		switch (m) {
+		case K_REACTIVE:
+			pick = o->k_reactive;
+			break;
+		case K_AVERAGE:
+			pick = o->k_avg;
+			break;
+		case K_ESTIMATE:
+			pick = mg_choose_first(o, score, 0);
+			for (c = 0; c < NCURVE; c++)
+				tb->xc[m][c][tb->n] = o->x[mg_choose_first(o,
+				    score, -curve_h[c])];
+			break;
+		default:
+			pick = mg_choose_oracle(o);
+			break;
+		}
+		tb->x[m][tb->n] = o->x[pick];
+		tb->t[m][tb->n] = o->t[pick];
+	}
+	tb->s0[tb->n++] = r->s0;
+	free(score);
+}
+
+static void
+print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
+    const char *const *name)
+{
+	struct json_object *arr = NULL;
+	struct mg_summary s;
+	int i, m;
+
+	if (fmt == 1)
+		fprintf(fp, "method\tnodes\tepisodes\tno_interruption_share\t"
+		    "seamless_share\tinterruption_mean_h\t"
+		    "interruption_median_h\tinterruption_p90_h\t"
+		    "overlap_mean_h\toracle_gap_h\tepisodes_low\t"
+		    "episodes_medium\tepisodes_heavy\tno_interruption_low\t"
+		    "no_interruption_medium\tno_interruption_heavy\n");
+	else if (fmt == 2)
+		arr = json_object_new_array();
+	for (i = 0; i < ntab; i++) {
+		if (fmt == 0)
+			fprintf(fp, "%s%-20s %5s %8s %9s %9s %9s %9s %9s %10s  "
+			    "%s\n", i ? "\n" : "", "method", "nodes",
+			    "episodes", "no-int %", "int mean", "int med",
+			    "int p90", "ovl mean", "oracle gap",
+			    "no-int % low/med/heavy");
+		for (m = 0; m < nmeth; m++) {
+			if (mg_summarize(tb[i].x[m], tb[i].x[K_ORACLE],
+			    tb[i].x[K_REACTIVE], tb[i].n, &s) != 0)
+				err(MG_EXIT_FAIL, NULL);
+			if (fmt == 0) {
+				fprintf(fp, "%-20s %5d %8zu %8.1f%% %7.2f h "
+				    "%7.2f h %7.2f h %7.2f h %8.2f h  "
+				    "%.0f/%.0f/%.0f (%zu/%zu/%zu)\n", name[m],
+				    tb[i].nodes, s.n, 100 * s.no_interruption,
+				    s.int_mean_h, s.int_median_h, s.int_p90_h,
+				    s.ovl_mean_h, s.oracle_gap_h,
+				    100 * s.no_int_load[0],
+				    100 * s.no_int_load[1],
+				    100 * s.no_int_load[2], s.n_load[0],
+				    s.n_load[1], s.n_load[2]);
+			} else if (fmt == 1) {
+				fprintf(fp, "%s\t%d\t%zu\t%.4f\t%.4f\t%.4f\t"
+				    "%.4f\t%.4f\t%.4f\t%.4f\t%zu\t%zu\t%zu\t"
+				    "%.4f\t%.4f\t%.4f\n", name[m], tb[i].nodes,
+				    s.n, s.no_interruption, s.seamless,
+				    s.int_mean_h, s.int_median_h, s.int_p90_h,
+				    s.ovl_mean_h, s.oracle_gap_h, s.n_load[0],
+				    s.n_load[1], s.n_load[2], s.no_int_load[0],
+				    s.no_int_load[1], s.no_int_load[2]);
+			} else {
+				struct json_object *o = json_object_new_object();
+
+				json_object_object_add(o, "method",
+				    json_object_new_string(name[m]));
+				json_object_object_add(o, "nodes",
+				    json_object_new_int(tb[i].nodes));
+				json_object_object_add(o, "episodes",
+				    json_object_new_int64((int64_t)s.n));
+#define JD(k, v) json_object_object_add(o, k, json_object_new_double(v))
+				JD("no_interruption_share", s.no_interruption);
+				JD("seamless_share", s.seamless);
+				JD("interruption_mean_h", s.int_mean_h);
+				JD("interruption_median_h", s.int_median_h);
+				JD("interruption_p90_h", s.int_p90_h);
+				JD("overlap_mean_h", s.ovl_mean_h);
+				JD("oracle_gap_h", s.oracle_gap_h);
+				JD("no_interruption_low", s.no_int_load[0]);
+				JD("no_interruption_medium", s.no_int_load[1]);
+				JD("no_interruption_heavy", s.no_int_load[2]);
+#undef JD
+				json_object_array_add(arr, o);
+			}
+		}
+	}
+	if (fmt == 2) {
+		fprintf(fp, "%s\n", json_object_to_json_string_ext(arr,
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(arr);
+	}
+}
+
+static void
+print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
+    const char *const *name)
+{
+	struct mg_summary s;
+	size_t c;
+	int i, m;
+
+	fprintf(fp, "method\tnodes\tthreshold_h\tno_interruption_share\t"
+	    "interruption_mean_h\toverlap_mean_h\n");
+	for (i = 0; i < ntab; i++)
+		for (m = 0; m < nmeth; m++) {
+			if (m != K_ESTIMATE)
+				continue;
+			for (c = 0; c < NCURVE; c++) {
+				if (mg_summarize(tb[i].xc[m][c], tb[i].x[K_ORACLE],
+				    tb[i].x[K_REACTIVE], tb[i].n, &s) != 0)
+					err(MG_EXIT_FAIL, NULL);
+				fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f\n",
+				    name[m], tb[i].nodes, curve_h[c],
+				    s.no_interruption, s.int_mean_h,
+				    s.ovl_mean_h);
+			}
+		}
+}
+
+static const struct mg_field outcome_fields[] = {
+	{ "episode", MG_T_I64 }, { "ep_start", MG_T_I64 },
+	{ "nodes", MG_T_I64 }, { "method", MG_T_STR },
+	{ "t", MG_T_I64 }, { "x", MG_T_I64 }, { "load", MG_T_STR },
+};
+
+static int
+write_outcomes(FILE *fp, struct table *tb, int ntab, int nmeth,
+    const char *const *name, const char *args, struct mg_diag *d)
+{
+	struct mg_schema sc = { "outcomes", 7, outcome_fields };
+	struct mg_writer_opts wo;
+	struct mg_writer *w;
+	struct mg_value v[7];
+	size_t k;
+	int i, m, rv;
+
+	mg_writer_opts_init(&wo);
+	wo.producer = "mirage-eval " MG_VERSION;
+	wo.args = args;
+	if ((rv = mg_writer_open(fp, &sc, &wo, &w, d)) != 0)
+		return rv;
+	memset(v, 0, sizeof(v));
+	for (i = 0; i < ntab; i++)
+		for (k = 0; k < tb[i].n; k++)
+			for (m = 0; m < nmeth; m++) {
+				const char *l = mg_load_name(mg_load_class(
+				    tb[i].x[K_REACTIVE][k]));
+
+				v[0].i = (int64_t)k;
+				v[1].i = tb[i].s0[k];
+				v[2].i = tb[i].nodes;
+				v[3].s = name[m];
+				v[3].len = strlen(name[m]);
+				v[4].i = tb[i].t[m][k];
+				v[5].i = tb[i].x[m][k];
+				v[6].s = l;
+				v[6].len = strlen(l);
+				if ((rv = mg_writer_put(w, v, d)) != 0) {
+					mg_writer_free(w);
+					return rv;
+				}
+			}
+	return mg_writer_close(w, d);
+}
+
+struct popts {
+	struct mg_epsel sel;
+	const char *out_path, *ep_path, *curve_path;
+	int fmt, threads, quiet;
+	char args[1024];
+};
+
+static int
+protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
+{
+	struct mg_diag d = { "" };
+	struct mg_trace t;
+	struct mg_clusterdef def;
+	struct table tb[MG_EPSEL_MAXSIZES];
+	struct pwork w;
+	struct mg_out out, eout, cout;
+	pthread_t *tid;
+	const char *name[MAXMETHODS];
+	size_t q, i, all, batch, done = 0;
+	int rv, k, nmeth = NBASE, ntab;
+
+	for (k = 0; k < NBASE; k++)
+		name[k] = base_name[k];
+	if ((rv = mg_trace_read(path, &t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if (strcmp(path, "-") == 0)
+		path = "<stdin>";
+	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if (mg_epsel_resolve(&po->sel, &def, &d) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	ntab = po->sel.nsizes;
+	memset(tb, 0, sizeof(tb));
+	for (k = 0; k < ntab; k++)
+		tb[k].nodes = po->sel.sizes[k];
+	memset(&w, 0, sizeof(w));
+	w.def = &def;
+	w.sel = &po->sel;
+	batch = (size_t)po->threads * 8;
+	if ((w.res = calloc(batch, sizeof(*w.res))) == NULL ||
+	    (tid = calloc((size_t)po->threads, sizeof(*tid))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	pthread_mutex_init(&w.mu, NULL);
+	all = po->sel.n * (size_t)ntab;
+	for (q = 0; q < all; q += batch) {
+		w.nres = all - q < batch ? all - q : batch;
+		w.next = 0;
+		for (i = 0; i < w.nres; i++) {
+			size_t e = (q + i) % po->sel.n;
+
+			memset(&w.res[i], 0, sizeof(w.res[i]));
+			w.res[i].nodes = po->sel.sizes[(q + i) / po->sel.n];
+			w.res[i].episode = (long)e;
+			w.res[i].s0 = mg_epsel_start(&po->sel, e);
+		}
+		for (k = 0; k < po->threads; k++)
+			if (pthread_create(&tid[k], NULL, pworker, &w))
+				errx(MG_EXIT_FAIL, "cannot start a thread");
+		for (k = 0; k < po->threads; k++)
+			pthread_join(tid[k], NULL);
+		for (i = 0; i < w.nres; i++) {
+			struct epres *r = &w.res[i];
+
+			if (r->status == 1)
+				continue;	/* skipped: an empty window */
+			if (r->status != 0)
+				errx(r->status == MG_ENOMEM ? MG_EXIT_FAIL :
+				    MG_EXIT_USAGE, "'%s': %s", path, r->msg);
+			table_add(&tb[(q + i) / po->sel.n], nmeth, r);
+			mg_outcome_release(&r->o);
+		}
+		done += w.nres;
+		if (!po->quiet)
+			fprintf(stderr, "mirage-eval: %zu/%zu episodes\n", done,
+			    all);
+	}
+	pthread_mutex_destroy(&w.mu);
+	free(w.res);
+	free(tid);
+
+	/* the episode stream and the curve first: then the table */
+	if (po->ep_path) {
+		if (mg_out_open(&eout, po->ep_path, &d) != 0)
+			errx(MG_EXIT_FAIL, "%s", d.msg);
+		if (write_outcomes(eout.fp, tb, ntab, nmeth, name, po->args,
+		    &d) != 0 || mg_out_commit(&eout, &d) != 0) {
+			mg_out_abort(&eout);
+			errx(MG_EXIT_FAIL, "%s", d.msg);
+		}
+	}
+	if (po->curve_path) {
+		if (mg_out_open(&cout, po->curve_path, &d) != 0)
+			errx(MG_EXIT_FAIL, "%s", d.msg);
+		print_curve(cout.fp, tb, ntab, nmeth, name);
+		if (mg_out_commit(&cout, &d) != 0)
+			errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
+	if (mg_out_open(&out, po->out_path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	print_table(out.fp, po->fmt, tb, ntab, nmeth, name);
+	if (mg_out_commit(&out, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	for (k = 0; k < ntab; k++) {
+		int m;
+		size_t c;
+
+		for (m = 0; m < nmeth; m++) {
+			free(tb[k].x[m]);
+			free(tb[k].t[m]);
+			for (c = 0; c < NCURVE; c++)
+				free(tb[k].xc[m][c]);
+		}
+		free(tb[k].s0);
+	}
+	mg_clusterdef_release(&def);
+	mg_trace_release(&t);
+	return MG_EXIT_OK;
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "curve", required_argument, NULL, 'C' },
+		{ "episodes", required_argument, NULL, 'E' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "replay", no_argument, NULL, 'R' },
+		{ "set", required_argument, NULL, 's' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
+		MG_EPSEL_LONGOPTS,
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *jobs_path = NULL, *path = "-";
+	struct mg_diag d = { "" };
+	struct mg_simconf conf;
+	struct popts po;
+	int ch, rv, replaying = 0, epopt = 0;
+	int64_t v;
+
+	if (mg_cli_init() != 0)
+		return MG_EXIT_FAIL;
+	mg_simconf_init(&conf);
+	memset(&po, 0, sizeof(po));
+	mg_epsel_init(&po.sel);
+	po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	mg_cli_args(argc, argv, po.args, sizeof(po.args));
+	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:m:n:o:qs:t:V"
+	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
+		if ((rv = mg_epsel_option(&po.sel, ch, optarg, &d)) != 0) {
+			if (rv < 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			epopt = 1;
+			continue;
+		}
+		switch (ch) {
+		case 'c':
+		case 'm':
+		case 'n':
+		case 's':
+			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			break;
+		case 'C':
+			po.curve_path = optarg;
+			epopt = 1;
+			break;
+		case 'E':
+			po.ep_path = optarg;
+			epopt = 1;
+			break;
+		case 'F':
+			if (strcmp(optarg, "text") == 0)
+				po.fmt = 0;
+			else if (strcmp(optarg, "tsv") == 0)
+				po.fmt = 1;
+			else if (strcmp(optarg, "json") == 0)
+				po.fmt = 2;
+			else
+				errx(MG_EXIT_USAGE, "invalid format '%s' (want "
+				    "text, tsv or json)", optarg);
+			epopt = 1;
+			break;
+		case 'h':
+			usage(MG_EXIT_OK);
+			break;
+		case 'j':
+			jobs_path = optarg;
+			break;
+		case 'o':
+			po.out_path = optarg;
+			break;
+		case 'q':
+			po.quiet = 1;
+			break;
+		case 'R':
+			replaying = 1;
+			break;
+		case 't':
+			if (mg_parse_i64(optarg, strlen(optarg), 1, 256, &v) != 0)
+				errx(MG_EXIT_USAGE, "invalid thread count '%s'",
+				    optarg);
+			po.threads = (int)v;
+			break;
+		case 'V':
+			printf("mirage-eval %s\n", MG_VERSION);
+			return MG_EXIT_OK;
+		default:
+			usage(MG_EXIT_USAGE);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc > 1)
+		usage(MG_EXIT_USAGE);
+	if (argc == 1)
+		path = argv[0];
+	if (replaying && epopt)
+		errx(MG_EXIT_USAGE, "--replay takes no episode or method "
+		    "options");
+	if (!replaying && jobs_path)
+		errx(MG_EXIT_USAGE, "-j goes with --replay");
+	if (replaying)
+		return replay(path, &conf, po.out_path, jobs_path, po.quiet);
+	return protocol(path, &conf, &po);
 }

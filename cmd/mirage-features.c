@@ -16,7 +16,6 @@
 #include "cluster.h"
 #include "episode.h"
 
-#define MAXSIZES	8
 #define MAXPROBES	4096
 #define NMETA		11
 
@@ -29,12 +28,8 @@ static const char *const meta_name[NMETA] = {
 };
 
 struct opts {
-	int64_t from, until, every;
-	long count;
-	int32_t sizes[MAXSIZES];
-	int nsizes;
-	int gpus;		/* sizes are GPUs, turned into nodes */
-	struct mg_epconf e;
+	struct mg_epsel sel;	/* the episodes */
+	struct mg_epconf e;	/* = sel.e, once resolved */
 	int probes;		/* evenly spaced from P.submit + 1 min to P.end */
 	int64_t probe_every;	/* 0, or every decision time this far apart */
 	int near_n;		/* extra probes in the last near_span before P.end */
@@ -49,6 +44,7 @@ struct result {
 	long episode;
 	int64_t s0;
 	int status;		/* 0, or a negative status with msg */
+	int skipped;		/* no job in its window (and no range given) */
 	char msg[MG_DIAG_MAX];
 	size_t n;
 	int64_t *meta;		/* n * NMETA */
@@ -140,6 +136,10 @@ run_episode(const struct work *w, struct result *r)
 
 	e.nodes = r->nodes;
 	mg_format_time(r->s0, when, sizeof(when));
+	if (o->sel.skip_empty && mg_episode_empty(w->def, &e, r->s0)) {
+		r->skipped = 1;
+		return 0;
+	}
 	if ((rv = mg_episode_new(w->def, &e, r->s0, &ep, &d)) != 0)
 		goto fail;
 	if ((rv = mg_episode_presim(ep, &ps, &pst, &pe)) != 1) {
@@ -225,7 +225,7 @@ struct sink {
 	struct mg_out *out;
 	struct mg_value *vals;
 	const char *path;
-	size_t total, done, all;
+	size_t total, done, all, skipped;
 	int quiet;
 };
 
@@ -260,6 +260,7 @@ write_batch(struct sink *s, struct work *w)
 			}
 		}
 		s->total += r->n;
+		s->skipped += r->skipped;
 		free(r->meta);
 		free(r->feat);
 		r->meta = NULL;
@@ -271,46 +272,14 @@ write_batch(struct sink *s, struct work *w)
 		    "samples\n", s->done, s->all, s->total);
 }
 
-static void
-parse_sizes(const char *arg, struct opts *o, int gpus)
-{
-	char *copy = strdup(arg), *p, *save = NULL;
-	int64_t v;
-
-	if (copy == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	o->nsizes = 0;
-	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		if (o->nsizes == MAXSIZES || mg_parse_i64(p, strlen(p), 1,
-		    INT32_MAX, &v) != 0)
-			errx(MG_EXIT_USAGE, "invalid chain sizes '%s'", arg);
-		o->sizes[o->nsizes++] = (int32_t)v;
-	}
-	if (o->nsizes == 0)
-		errx(MG_EXIT_USAGE, "invalid chain sizes '%s'", arg);
-	o->gpus = gpus;
-	free(copy);
-}
-
 static int64_t
 span_arg(const char *name, const char *arg)
 {
 	int64_t v;
 
-	if (mg_parse_span(arg, &v) != 0)
+	if (mg_parse_span(arg, &v) != 0 || v <= 0)
 		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, 4h, "
 		    "5d or D-HH:MM:SS)", name, arg);
-	return v;
-}
-
-static int64_t
-date_arg(const char *arg)
-{
-	int64_t v;
-
-	if (mg_parse_date(arg, MG_TZ_UTC, &v) != 0)
-		errx(MG_EXIT_USAGE, "invalid date '%s' (want YYYY-MM-DD or "
-		    "YYYY-MM-DDTHH:MM:SS)", arg);
 	return v;
 }
 
@@ -325,77 +294,48 @@ int_arg(const char *name, const char *arg, long min, long max)
 	return (long)v;
 }
 
-/* the schema: metadata, own features, reference features */
+/* the schema: metadata, then the features */
 static struct mg_field *
-make_schema(const struct opts *o, size_t *nf)
+make_schema(const struct opts *o, char ***names, size_t *nf)
 {
-	size_t n = NMETA + MG_OWN + (size_t)mg_episode_ref_columns(&o->e), k = 0;
-	struct mg_field *f = calloc(n, sizeof(*f));
-	char name[64];
-	int i, s;
+	struct mg_field *f;
+	size_t n, k;
 
-	if (f == NULL)
+	if (mg_episode_feature_names(&o->e, names, &n) != 0 ||
+	    (f = calloc(NMETA + n, sizeof(*f))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	for (i = 0; i < NMETA; i++) {
-		f[k].name = meta_name[i];
-		f[k++].type = MG_T_I64;
+	for (k = 0; k < NMETA; k++) {
+		f[k].name = meta_name[k];
+		f[k].type = MG_T_I64;
 	}
-	for (i = 0; i < MG_OWN; i++) {
-		snprintf(name, sizeof(name), "f_%s", mg_own_names[i]);
-		f[k].name = strdup(name);
-		f[k++].type = MG_T_F64;
+	for (k = 0; k < n; k++) {
+		f[NMETA + k].name = (*names)[k];
+		f[NMETA + k].type = MG_T_F64;
 	}
-	/* oldest snapshot first: rLAG_ with LAG snapshots before the newest */
-	for (s = 0; s < o->e.window; s++)
-		for (i = 0; i < MG_REF_SNAP; i++) {
-			snprintf(name, sizeof(name), "r%d_%s",
-			    o->e.window - 1 - s, mg_ref_snap_names[i]);
-			f[k].name = strdup(name);
-			f[k++].type = MG_T_F64;
-		}
-	for (i = 0; i < MG_REF_CHAIN; i++) {
-		snprintf(name, sizeof(name), "r_%s", mg_ref_chain_names[i]);
-		f[k].name = strdup(name);
-		f[k++].type = MG_T_F64;
-	}
-	for (k = NMETA; k < n; k++)
-		if (f[k].name == NULL)
-			err(MG_EXIT_FAIL, NULL);
-	*nf = n;
+	*nf = NMETA + n;
 	return f;
 }
 
 int
 main(int argc, char *argv[])
 {
-	enum { O_WORKLOAD = 256, O_WARMUP, O_LIMIT, O_PRUN, O_EVERY,
-		O_NEAR, O_ATSTART, O_CHAIN };
+	enum { O_EVERY = 256,
+		O_NEAR, O_ATSTART };
 	static const struct option longopts[] = {
 		{ "at-start", no_argument, NULL, O_ATSTART },
 		{ "config", required_argument, NULL, 'c' },
-		{ "count", required_argument, NULL, 'N' },
-		{ "every", required_argument, NULL, 'e' },
-		{ "chain", required_argument, NULL, O_CHAIN },
-		{ "from", required_argument, NULL, 'f' },
-		{ "gpus", required_argument, NULL, 'g' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "limit", required_argument, NULL, O_LIMIT },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "near-end", required_argument, NULL, O_NEAR },
 		{ "nodes", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "p-runtime", required_argument, NULL, O_PRUN },
 		{ "probe-every", required_argument, NULL, O_EVERY },
 		{ "probes", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "set", required_argument, NULL, 's' },
-		{ "sizes", required_argument, NULL, 'k' },
 		{ "threads", required_argument, NULL, 't' },
-		{ "until", required_argument, NULL, 'u' },
 		{ "version", no_argument, NULL, 'V' },
-		{ "warmup", required_argument, NULL, O_WARMUP },
-		{ "window", required_argument, NULL, 'w' },
-		{ "workload", required_argument, NULL, O_WORKLOAD },
+		MG_EPSEL_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *out_path = NULL, *path = "-";
@@ -412,24 +352,24 @@ main(int argc, char *argv[])
 	struct sink sink;
 	struct opts o;
 	pthread_t *tid;
-	int64_t first, last, p_dur = -1;
-	int ch, rv, k, have_until = 0, have_from = 0;
+	int ch, rv, k;
 	size_t i, j, nf, nep, total = 0, batch, q;
-	char args[1024], *colon;
+	char args[1024], *colon, **names;
 
 	if (mg_cli_init() != 0)
 		return MG_EXIT_FAIL;
 	mg_simconf_init(&conf);
 	memset(&o, 0, sizeof(o));
-	mg_epconf_paper(&o.e, 1);
-	o.every = 4 * 3600;
-	o.count = -1;
-	o.sizes[0] = 1;
-	o.nsizes = 1;
+	mg_epsel_init(&o.sel);
 	o.probes = 7;
 	o.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt_long(argc, argv, "c:e:f:g:hk:m:N:n:o:p:qs:t:u:Vw:",
-	    longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "c:hm:n:o:p:qs:t:V"
+	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
+		if ((rv = mg_epsel_option(&o.sel, ch, optarg, &d)) != 0) {
+			if (rv < 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			continue;
+		}
 		switch (ch) {
 		case 'c':
 		case 'm':
@@ -438,24 +378,8 @@ main(int argc, char *argv[])
 			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
-		case 'e':
-			if ((o.every = span_arg("interval", optarg)) <= 0)
-				errx(MG_EXIT_USAGE, "the interval must be "
-				    "positive");
-			break;
-		case 'f':
-			o.from = date_arg(optarg);
-			have_from = 1;
-			break;
 		case 'h':
 			usage(MG_EXIT_OK);
-			break;
-		case 'g':
-		case 'k':
-			parse_sizes(optarg, &o, ch == 'g');
-			break;
-		case 'N':
-			o.count = int_arg("count", optarg, 1, 1000000);
 			break;
 		case 'o':
 			out_path = optarg;
@@ -470,31 +394,12 @@ main(int argc, char *argv[])
 		case 't':
 			o.threads = (int)int_arg("thread count", optarg, 1, 256);
 			break;
-		case 'u':
-			o.until = date_arg(optarg);
-			have_until = 1;
-			break;
 		case 'V':
 			printf("mirage-features %s\n", MG_VERSION);
 			return MG_EXIT_OK;
-		case 'w':
-			o.e.window = (int)int_arg("window", optarg, 1, 200);
-			break;
-		case O_WORKLOAD:
-			o.e.workload = span_arg("workload", optarg);
-			break;
-		case O_WARMUP:
-			o.e.warmup = span_arg("warm-up", optarg);
-			break;
-		case O_LIMIT:
-			o.e.limit = span_arg("limit", optarg);
-			break;
-		case O_PRUN:
-			p_dur = span_arg("run time", optarg);
-			break;
 		case O_EVERY:
 			o.probe_every = span_arg("probe interval", optarg);
-			if (o.probe_every <= 0 || o.probe_every % o.e.period)
+			if (o.probe_every % o.sel.e.period)
 				errx(MG_EXIT_USAGE, "--probe-every must be a "
 				    "multiple of the decision period (10m)");
 			break;
@@ -506,15 +411,9 @@ main(int argc, char *argv[])
 			o.near_n = (int)int_arg("near-end count", optarg, 1,
 			    MAXPROBES / 4);
 			o.near_span = span_arg("near-end span", colon + 1);
-			if (o.near_span <= 0)
-				errx(MG_EXIT_USAGE, "the near-end span must be "
-				    "positive");
 			break;
 		case O_ATSTART:
-			o.e.at_start = 1;
-			break;
-		case O_CHAIN:
-			o.e.chain = (int)int_arg("chain length", optarg, 2, 100);
+			o.sel.e.at_start = 1;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
@@ -529,11 +428,6 @@ main(int argc, char *argv[])
 	if (o.probes == 0 && o.probe_every == 0 && o.near_n == 0)
 		errx(MG_EXIT_USAGE, "no probes: give -p, --probe-every or "
 		    "--near-end");
-	if (have_until && o.count > 0)
-		errx(MG_EXIT_USAGE, "give either -N or -u, not both");
-	o.e.p_dur = o.e.s_dur = o.e.limit;
-	if (p_dur >= 0)
-		o.e.p_dur = p_dur;
 
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
@@ -541,38 +435,10 @@ main(int argc, char *argv[])
 		path = "<stdin>";
 	if (mg_clusterdef_init(&def, &conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-	if (o.gpus && conf.gpus_per_node == 0)
-		errx(MG_EXIT_USAGE, "-g needs the GPUs of a node: "
-		    "-s GpusPerNode=G or a config file");
-	for (k = 0; k < o.nsizes && o.gpus; k++)
-		o.sizes[k] = (o.sizes[k] + conf.gpus_per_node - 1) /
-		    conf.gpus_per_node;
-	for (k = 0; k < o.nsizes; k++) {
-		o.e.nodes = o.sizes[k];
-		if (mg_epconf_check(&o.e, &def, &d) != 0)
-			errx(MG_EXIT_USAGE, "%s", d.msg);
-	}
-	first = last = t.job[0].submit;
-	for (i = 0; i < t.n; i++) {
-		if (t.job[i].submit < first)
-			first = t.job[i].submit;
-		if (t.job[i].submit > last)
-			last = t.job[i].submit;
-	}
-	if (!have_from)
-		o.from = first - first % 86400;
-	/* by default every episode whose workload window the trace covers */
-	if (o.count > 0)
-		nep = (size_t)o.count;
-	else if (have_until)
-		nep = o.until < o.from ? 0 : (size_t)((o.until - o.from) /
-		    o.every) + 1;
-	else
-		nep = last - o.e.workload < o.from ? 0 :
-		    (size_t)((last - o.e.workload - o.from) / o.every) + 1;
-	if (nep == 0)
-		errx(MG_EXIT_USAGE, "no episode: the trace ends before the "
-		    "first workload window does");
+	if (mg_epsel_resolve(&o.sel, &def, &d) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	o.e = o.sel.e;
+	nep = o.sel.n;
 
 	memset(&w, 0, sizeof(w));
 	w.def = &def;
@@ -580,7 +446,7 @@ main(int argc, char *argv[])
 	w.nref = (size_t)mg_episode_ref_columns(&o.e);
 	w.nfeat = MG_OWN + w.nref;
 	schema.type = "samples";
-	schema.fields = make_schema(&o, &nf);
+	schema.fields = make_schema(&o, &names, &nf);
 	schema.nfields = nf;
 	mg_writer_opts_init(&wo);
 	mg_cli_args(argc + optind, argv - optind, args, sizeof(args));
@@ -607,11 +473,12 @@ main(int argc, char *argv[])
 	}
 	if ((tid = calloc((size_t)o.threads, sizeof(*tid))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
+	memset(&sink, 0, sizeof(sink));
 	sink.wr = wr;
 	sink.out = &out;
 	sink.vals = vals;
 	sink.path = path;
-	sink.all = nep * (size_t)o.nsizes;
+	sink.all = nep * (size_t)o.sel.nsizes;
 	sink.quiet = o.quiet;
 	for (q = 0, k = 0; q < sink.all; q += batch, k ^= 1) {
 		struct work *cur = &wk[k];
@@ -622,9 +489,9 @@ main(int argc, char *argv[])
 			size_t e = (q + i) % nep;
 
 			memset(&cur->res[i], 0, sizeof(cur->res[i]));
-			cur->res[i].nodes = o.sizes[(q + i) / nep];
+			cur->res[i].nodes = o.sel.sizes[(q + i) / nep];
 			cur->res[i].episode = (long)e;
-			cur->res[i].s0 = o.from + (int64_t)e * o.every;
+			cur->res[i].s0 = mg_epsel_start(&o.sel, e);
 		}
 		for (j = 0; j < (size_t)o.threads; j++)
 			if (pthread_create(&tid[j], NULL, worker, cur))
@@ -642,15 +509,16 @@ main(int argc, char *argv[])
 	}
 	if (!o.quiet)
 		fprintf(stderr, "mirage-features: %zu samples from %zu "
-		    "episodes (%s mode, %d nodes, %d threads)\n", total,
-		    nep * (size_t)o.nsizes, conf.mode == MG_MODE_REFERENCE ?
-		    "reference" : "faithful", def.nodes, o.threads);
+		    "episodes (%s mode, %d nodes, %d threads)%s\n", total,
+		    nep * (size_t)o.sel.nsizes - sink.skipped,
+		    conf.mode == MG_MODE_REFERENCE ? "reference" : "faithful",
+		    def.nodes, o.threads, sink.skipped ? "; skipped those "
+		    "without a job in their window" : "");
 	for (k = 0; k < 2; k++) {
 		pthread_mutex_destroy(&wk[k].mu);
 		free(wk[k].res);
 	}
-	for (i = NMETA; i < nf; i++)
-		free((char *)schema.fields[i].name);
+	mg_names_free(names, nf - NMETA);
 	free((void *)schema.fields);
 	free(vals);
 	free(tid);

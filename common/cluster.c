@@ -190,6 +190,24 @@ mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok)
 }
 
 int
+mg_cluster_avg_wait(const struct mg_cluster *c, int64_t *sec)
+{
+	int64_t m;
+	size_t q;
+
+	if (c->ref) {
+		if (mg_sim_stats_after_start(c->ref, &m, &q) != 0)
+			return MG_ENOMEM;
+		*sec = m * 60;
+		return 0;
+	}
+	if ((m = mg_slurmsim_avg_wait(c->fs, 100)) < 0)
+		return MG_ENOMEM;
+	*sec = m;
+	return 0;
+}
+
+int
 mg_cluster_view(const struct mg_cluster *c, int32_t s_nodes, int64_t recent,
     struct mg_view *v)
 {

@@ -92,6 +92,15 @@ int64_t mg_cluster_job_submit(const struct mg_cluster *c, int32_t j);
 /* mg_cluster_gap: S's start - P's end; *ok = 0 until both are known */
 int64_t mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok);
 
+/*
+ * mg_cluster_avg_wait: the mean wait of the last 100 jobs started, in
+ * seconds: the estimate of the original's average-wait baseline.  In
+ * reference mode exactly the original's (whole minutes, measured at its
+ * stop point after the current time; see mg_sim_stats_after_start()).
+ * Returns 0 or MG_ENOMEM.
+ */
+int mg_cluster_avg_wait(const struct mg_cluster *c, int64_t *sec);
+
 /* mg_cluster_view: see mg_sim_view(); 0 or MG_ENOMEM */
 int mg_cluster_view(const struct mg_cluster *c, int32_t s_nodes,
     int64_t recent, struct mg_view *v);

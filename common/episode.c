@@ -95,17 +95,12 @@ int
 mg_episode_new(const struct mg_clusterdef *def, const struct mg_epconf *e,
     int64_t s0, struct mg_episode **out, struct mg_diag *d)
 {
-	const struct mg_trace *t = def->trace;
 	struct mg_episode *ep;
-	size_t i, n = 0;
 	char when[32], id[16];
 	int rv, k;
 
 	*out = NULL;
-	for (i = 0; i < t->n && n == 0; i++)
-		n += t->job[i].submit >= s0 && t->job[i].submit <= s0 +
-		    e->workload;
-	if (n == 0) {
+	if (mg_episode_empty(def, e, s0)) {
 		mg_format_time(s0, when, sizeof(when));
 		return mg_diag_set(d, MG_EINVAL, "episode at %s: no job of the "
 		    "trace is submitted in its workload window", when);
@@ -163,6 +158,20 @@ mg_episode_new(const struct mg_clusterdef *def, const struct mg_epconf *e,
 	}
 	*out = ep;
 	return 0;
+}
+
+int
+mg_episode_empty(const struct mg_clusterdef *def, const struct mg_epconf *e,
+    int64_t s0)
+{
+	const struct mg_trace *t = def->trace;
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->job[i].submit >= s0 && t->job[i].submit <= s0 +
+		    e->workload)
+			return 0;
+	return 1;
 }
 
 void
@@ -321,4 +330,333 @@ out:
 	free(r.v);
 	mg_cluster_free(c);
 	return rv;
+}
+
+void
+mg_outcome_release(struct mg_outcome *o)
+{
+	free(o->t);
+	free(o->x);
+	free(o->tick);
+	free(o->feat);
+	memset(o, 0, sizeof(*o));
+}
+
+static int
+time_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+int
+mg_episode_outcomes(const struct mg_clusterdef *def,
+    const struct mg_epconf *e, int64_t s0, int feat, struct mg_outcome *o,
+    struct mg_diag *d)
+{
+	struct mg_episode *ep = NULL;
+	struct mg_cluster *c;
+	int64_t first, last, t, t_avg, *tt = NULL;
+	size_t n = 0, k, nt, f = 0, nref;
+	double *buf = NULL;
+	char when[32];
+	int rv;
+
+	memset(o, 0, sizeof(*o));
+	o->s0 = s0;
+	mg_format_time(s0, when, sizeof(when));
+	if ((rv = mg_episode_new(def, e, s0, &ep, d)) != 0)
+		return rv;
+	if ((rv = mg_episode_presim(ep, &o->p_submit, &o->p_start,
+	    &o->p_end)) != 1) {
+		mg_episode_free(ep);
+		return rv < 0 ? rv : mg_diag_set(d, MG_EINVAL, "episode at %s: "
+		    "P never starts", when);
+	}
+	/* the average wait as seen when P starts */
+	if ((c = mg_cluster_copy(ep->c)) == NULL ||
+	    mg_cluster_run_until_start(c, ep->p, o->p_submit + HORIZON) != 1 ||
+	    mg_cluster_avg_wait(c, &o->avg_wait) != 0) {
+		mg_cluster_free(c);
+		mg_episode_free(ep);
+		return MG_ENOMEM;
+	}
+	mg_cluster_free(c);
+	first = s0 + (o->p_submit - s0) / e->period * e->period + e->period;
+	last = s0 + (o->p_end - s0 + e->period - 1) / e->period * e->period;
+	t_avg = o->p_end - o->avg_wait;
+	if (t_avg < o->p_submit + 60)
+		t_avg = o->p_submit + 60;
+	nt = (size_t)((last - first) / e->period) + 1;
+	nref = (size_t)mg_episode_ref_columns(e);
+	o->nfeat = feat ? MG_OWN + nref : 0;
+	tt = malloc((nt + 2) * sizeof(*tt));
+	o->x = malloc((nt + 2) * sizeof(*o->x));
+	o->tick = calloc(nt + 2, 1);
+	if (feat) {
+		o->feat = malloc(nt * o->nfeat * sizeof(*o->feat));
+		buf = malloc(o->nfeat * sizeof(*buf));
+	}
+	if (tt == NULL || o->x == NULL || o->tick == NULL || (feat &&
+	    (o->feat == NULL || buf == NULL))) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	for (t = first; t <= last; t += e->period)
+		tt[n++] = t;
+	tt[n++] = o->p_end;
+	tt[n++] = t_avg;
+	qsort(tt, n, sizeof(*tt), time_cmp);
+	for (k = nt = 0; k < n; k++)
+		if (nt == 0 || tt[nt - 1] != tt[k])
+			tt[nt++] = tt[k];
+	o->t = tt;
+	o->n = nt;
+	for (k = 0; k < o->n; k++) {
+		t = o->t[k];
+		o->tick[k] = (t - s0) % e->period == 0 && t >= first;
+		if (t == o->p_end)
+			o->k_reactive = k;
+		if (t == t_avg)
+			o->k_avg = k;
+		if ((rv = mg_episode_advance(ep, t)) != 0)
+			goto fail;
+		if (feat && o->tick[k]) {
+			size_t i;
+
+			if ((rv = mg_episode_features(ep, buf + MG_OWN,
+			    buf)) != 0)
+				goto fail;
+			for (i = 0; i < o->nfeat; i++)
+				o->feat[f * o->nfeat + i] = (float)buf[i];
+			f++;
+		}
+		if ((rv = mg_episode_probe(ep, &o->x[k], NULL)) != 1) {
+			if (rv == 0)
+				rv = mg_diag_set(d, MG_EINVAL, "episode at %s: "
+				    "S never starts", when);
+			goto fail;
+		}
+	}
+	free(buf);
+	mg_episode_free(ep);
+	return 0;
+fail:
+	free(buf);
+	mg_episode_free(ep);
+	if (o->t == NULL)
+		free(tt);
+	mg_outcome_release(o);
+	return rv < 0 ? rv : MG_EINVAL;
+}
+
+void
+mg_names_free(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int
+mg_episode_feature_names(const struct mg_epconf *e, char ***names, size_t *n)
+{
+	size_t total = MG_OWN + (size_t)mg_episode_ref_columns(e), k = 0;
+	char **v = calloc(total, sizeof(*v)), buf[64];
+	int i, s;
+
+	*names = NULL;
+	*n = 0;
+	if (v == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < MG_OWN; i++) {
+		snprintf(buf, sizeof(buf), "f_%s", mg_own_names[i]);
+		v[k++] = strdup(buf);
+	}
+	for (s = 0; s < e->window; s++)
+		for (i = 0; i < MG_REF_SNAP; i++) {
+			snprintf(buf, sizeof(buf), "r%d_%s", e->window - 1 - s,
+			    mg_ref_snap_names[i]);
+			v[k++] = strdup(buf);
+		}
+	for (i = 0; i < MG_REF_CHAIN; i++) {
+		snprintf(buf, sizeof(buf), "r_%s", mg_ref_chain_names[i]);
+		v[k++] = strdup(buf);
+	}
+	for (k = 0; k < total; k++)
+		if (v[k] == NULL) {
+			mg_names_free(v, total);
+			return MG_ENOMEM;
+		}
+	*names = v;
+	*n = total;
+	return 0;
+}
+
+void
+mg_epsel_init(struct mg_epsel *s)
+{
+	memset(s, 0, sizeof(*s));
+	mg_epconf_paper(&s->e, 1);
+	s->every = 4 * 3600;
+	s->count = -1;
+	s->sizes[0] = 1;
+	s->nsizes = 1;
+	s->p_dur = -1;
+}
+
+static int
+span(const char *what, const char *arg, int64_t min, int64_t *out,
+    struct mg_diag *d)
+{
+	if (mg_parse_span(arg, out) != 0 || *out < min)
+		return mg_diag_set(d, MG_EINVAL, "invalid %s '%s' (want e.g. "
+		    "90s, 10m, 4h, 5d or D-HH:MM:SS%s)", what, arg, min > 0 ?
+		    ", more than 0" : "");
+	return 1;
+}
+
+static int
+integer(const char *what, const char *arg, int64_t min, int64_t max,
+    int64_t *out, struct mg_diag *d)
+{
+	if (mg_parse_i64(arg, strlen(arg), min, max, out) != 0)
+		return mg_diag_set(d, MG_EINVAL, "invalid %s '%s' (want %lld "
+		    "to %lld)", what, arg, (long long)min, (long long)max);
+	return 1;
+}
+
+static int
+sizes(struct mg_epsel *s, const char *arg, int gpus, struct mg_diag *d)
+{
+	const char *p = arg, *q;
+	int64_t v;
+
+	s->nsizes = 0;
+	for (;;) {
+		q = strchr(p, ',');
+		if (s->nsizes == MG_EPSEL_MAXSIZES || mg_parse_i64(p, q ?
+		    (size_t)(q - p) : strlen(p), 1, INT32_MAX, &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid chain sizes "
+			    "'%s' (want up to %d numbers, comma-separated)",
+			    arg, MG_EPSEL_MAXSIZES);
+		s->sizes[s->nsizes++] = (int32_t)v;
+		if (q == NULL)
+			break;
+		p = q + 1;
+	}
+	s->gpus = gpus;
+	return 1;
+}
+
+int
+mg_epsel_option(struct mg_epsel *s, int opt, const char *arg,
+    struct mg_diag *d)
+{
+	int64_t v;
+	int rv;
+
+	switch (opt) {
+	case 'f':
+		if (mg_parse_date(arg, MG_TZ_UTC, &s->from) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid date '%s' "
+			    "(want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)", arg);
+		s->have_from = 1;
+		return 1;
+	case 'u':
+		if (mg_parse_date(arg, MG_TZ_UTC, &s->until) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid date '%s' "
+			    "(want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)", arg);
+		s->have_until = 1;
+		return 1;
+	case 'N':
+		rv = integer("count", arg, 1, 1000000, &v, d);
+		s->count = (long)v;
+		return rv;
+	case 'e':
+		return span("interval", arg, 1, &s->every, d);
+	case 'k':
+	case 'g':
+		return sizes(s, arg, opt == 'g', d);
+	case 'w':
+		rv = integer("window", arg, 1, 200, &v, d);
+		s->e.window = (int)v;
+		return rv;
+	case MG_EPOPT_CHAIN:
+		rv = integer("chain length", arg, 2, 100, &v, d);
+		s->e.chain = (int)v;
+		return rv;
+	case MG_EPOPT_WORKLOAD:
+		return span("workload", arg, 1, &s->e.workload, d);
+	case MG_EPOPT_WARMUP:
+		return span("warm-up", arg, 0, &s->e.warmup, d);
+	case MG_EPOPT_LIMIT:
+		return span("limit", arg, 1, &s->e.limit, d);
+	case MG_EPOPT_PRUN:
+		return span("run time", arg, 0, &s->p_dur, d);
+	default:
+		return 0;
+	}
+}
+
+int
+mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
+    struct mg_diag *d)
+{
+	const struct mg_trace *t = def->trace;
+	int64_t first, last;
+	size_t i;
+	int k, rv;
+
+	if (s->have_until && s->count > 0)
+		return mg_diag_set(d, MG_EINVAL, "give either a count or an "
+		    "end date, not both");
+	if (s->gpus && def->conf.gpus_per_node == 0)
+		return mg_diag_set(d, MG_EINVAL, "sizes in GPUs need the GPUs "
+		    "of a node: GpusPerNode=G in the model's configuration");
+	for (k = 0; k < s->nsizes && s->gpus; k++)
+		s->sizes[k] = (s->sizes[k] + def->conf.gpus_per_node - 1) /
+		    def->conf.gpus_per_node;
+	s->gpus = 0;
+	s->e.p_dur = s->e.s_dur = s->e.limit;
+	if (s->p_dur >= 0)
+		s->e.p_dur = s->p_dur;
+	for (k = 0; k < s->nsizes; k++) {
+		s->e.nodes = s->sizes[k];
+		if ((rv = mg_epconf_check(&s->e, def, d)) != 0)
+			return rv;
+	}
+	if (t->n == 0)
+		return mg_diag_set(d, MG_EINVAL, "no job in the trace");
+	first = last = t->job[0].submit;
+	for (i = 0; i < t->n; i++) {
+		if (t->job[i].submit < first)
+			first = t->job[i].submit;
+		if (t->job[i].submit > last)
+			last = t->job[i].submit;
+	}
+	if (!s->have_from)
+		s->from = first - first % 86400;
+	s->skip_empty = !s->have_from && !s->have_until && s->count < 0;
+	if (s->count > 0)
+		s->n = (size_t)s->count;
+	else if (s->have_until)
+		s->n = s->until < s->from ? 0 : (size_t)((s->until - s->from) /
+		    s->every) + 1;
+	else
+		s->n = last - s->e.workload < s->from ? 0 :
+		    (size_t)((last - s->e.workload - s->from) / s->every) + 1;
+	if (s->n == 0)
+		return mg_diag_set(d, MG_EINVAL, "no episode: the trace ends "
+		    "before the first workload window does");
+	return 0;
+}
+
+int64_t
+mg_epsel_start(const struct mg_epsel *s, size_t i)
+{
+	return s->from + (int64_t)i * s->every;
 }

@@ -46,6 +46,71 @@ void mg_epconf_paper(struct mg_epconf *e, int32_t nodes);
 int mg_epconf_check(const struct mg_epconf *e, const struct mg_clusterdef *def,
     struct mg_diag *d);
 
+/*
+ * Which episodes a command runs: episode i starts at from + i every, for
+ * each chain size.  The options are shared by the commands that run
+ * episodes; MG_EPSEL_LONGOPTS gives their getopt_long entries (short
+ * letters f N u e k g w, and long-only ones).
+ */
+#define MG_EPSEL_MAXSIZES 8
+
+enum {
+	MG_EPOPT_CHAIN = 300, MG_EPOPT_WORKLOAD, MG_EPOPT_WARMUP,
+	MG_EPOPT_LIMIT, MG_EPOPT_PRUN
+};
+
+#define MG_EPSEL_SHORTOPTS "f:N:u:e:k:g:w:"
+#define MG_EPSEL_LONGOPTS \
+	{ "from", required_argument, NULL, 'f' }, \
+	{ "count", required_argument, NULL, 'N' }, \
+	{ "until", required_argument, NULL, 'u' }, \
+	{ "every", required_argument, NULL, 'e' }, \
+	{ "sizes", required_argument, NULL, 'k' }, \
+	{ "gpus", required_argument, NULL, 'g' }, \
+	{ "window", required_argument, NULL, 'w' }, \
+	{ "chain", required_argument, NULL, MG_EPOPT_CHAIN }, \
+	{ "workload", required_argument, NULL, MG_EPOPT_WORKLOAD }, \
+	{ "warmup", required_argument, NULL, MG_EPOPT_WARMUP }, \
+	{ "limit", required_argument, NULL, MG_EPOPT_LIMIT }, \
+	{ "p-runtime", required_argument, NULL, MG_EPOPT_PRUN }
+
+struct mg_epsel {
+	struct mg_epconf e;	/* nodes set per size */
+	int64_t from, until, every;
+	long count;		/* -1 if not given */
+	int have_from, have_until;
+	int32_t sizes[MG_EPSEL_MAXSIZES];
+	int nsizes;
+	int gpus;		/* sizes are GPUs */
+	int64_t p_dur;		/* -1: P runs to its limit */
+	size_t n;		/* episodes per size, once resolved */
+	int skip_empty;		/* no range given: skip empty windows */
+};
+
+/* mg_epsel_init: the paper's episodes, 1-node chains, every 4 hours. */
+void mg_epsel_init(struct mg_epsel *s);
+
+/*
+ * mg_epsel_option: apply one option (its short letter or MG_EPOPT_ code)
+ * with its argument.  Returns 1 if applied, 0 if opt is not an episode
+ * option, or MG_EINVAL with d naming the bad value.
+ */
+int mg_epsel_option(struct mg_epsel *s, int opt, const char *arg,
+    struct mg_diag *d);
+
+/*
+ * mg_epsel_resolve: check the choice against the cluster and the trace:
+ * sizes in GPUs become nodes, the first start defaults to the first
+ * submission's day, the count to every episode the trace covers (and
+ * then episodes whose window holds no job are to be skipped, where an
+ * explicit range makes them errors).  Returns 0, or MG_EINVAL with d set.
+ */
+int mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
+    struct mg_diag *d);
+
+/* mg_epsel_start: episode i's start */
+int64_t mg_epsel_start(const struct mg_epsel *s, size_t i);
+
 struct mg_episode;
 
 /*
@@ -57,6 +122,10 @@ int mg_episode_new(const struct mg_clusterdef *def, const struct mg_epconf *e,
     int64_t s0, struct mg_episode **out, struct mg_diag *d);
 
 void mg_episode_free(struct mg_episode *ep);
+
+/* mg_episode_empty: 1 if no trace job is submitted in the workload of s0 */
+int mg_episode_empty(const struct mg_clusterdef *def, const struct mg_epconf *e,
+    int64_t s0);
 
 /*
  * mg_episode_presim: run a copy until P starts; sets P's submit, start
@@ -79,6 +148,18 @@ int64_t mg_episode_time(const struct mg_episode *ep);
 int mg_episode_ref_columns(const struct mg_epconf *e);
 
 /*
+ * mg_episode_feature_names: the names of the features, in the order of
+ * mg_episode_features(): "f_NAME" for ours, then "rLAG_NAME" for the
+ * window's snapshots, oldest first (LAG snapshots before the newest),
+ * then "r_NAME" for the P and S tuples.  MG_OWN + ref columns strings;
+ * free with mg_names_free().  Returns 0 or MG_ENOMEM.
+ */
+int mg_episode_feature_names(const struct mg_epconf *e, char ***names,
+    size_t *n);
+
+void mg_names_free(char **names, size_t n);
+
+/*
  * mg_episode_features: the features at the current time: ref (the
  * window, oldest snapshot first, zeros where none was taken yet, then
  * the P and S tuples; mg_episode_ref_columns() values) and own (MG_OWN
@@ -94,5 +175,37 @@ int mg_episode_features(struct mg_episode *ep, double *ref, double *own);
  * S does not start within 60 days, or a negative status.
  */
 int mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at);
+
+/*
+ * All that an evaluation needs of one episode: every time a method can
+ * submit S at, and the outcome x of submitting then.  The times are the
+ * decision ticks (S0 + k period) from the first after P's submission to
+ * the first at or after P's end (where every method submits, P having
+ * ended), P's end itself (the reactive baseline) and P's end minus the
+ * average wait (the average-wait baseline), sorted and distinct.
+ */
+struct mg_outcome {
+	int64_t s0, p_submit, p_start, p_end;
+	int64_t avg_wait;	/* seconds, the average-wait estimate */
+	size_t n;		/* times */
+	int64_t *t;
+	int64_t *x;		/* S.start - P.end if submitted at t[k] */
+	unsigned char *tick;	/* t[k] is a decision tick */
+	size_t k_reactive, k_avg;	/* indices of the baselines' times */
+	size_t nfeat;		/* features per tick, if asked */
+	float *feat;		/* ticks in order: own, then reference */
+};
+
+/*
+ * mg_episode_outcomes: run episode s0 once, probing every time above on
+ * copies of its state, with the features at each tick if feat.  Returns
+ * 0, or a negative status with d saying which episode and why.  Free
+ * with mg_outcome_release().
+ */
+int mg_episode_outcomes(const struct mg_clusterdef *def,
+    const struct mg_epconf *e, int64_t s0, int feat, struct mg_outcome *o,
+    struct mg_diag *d);
+
+void mg_outcome_release(struct mg_outcome *o);
 
 #endif /* MG_EPISODE_H */

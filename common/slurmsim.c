@@ -785,6 +785,46 @@ mg_slurmsim_njobs(const struct mg_slurmsim *s)
 	return s->njob;
 }
 
+struct started {
+	int64_t start, wait;
+	size_t j;
+};
+
+static int
+started_cmp(const void *a, const void *b)
+{
+	const struct started *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start > y->start ? -1 : 1;
+	return (x->j < y->j) - (x->j > y->j);
+}
+
+int64_t
+mg_slurmsim_avg_wait(const struct mg_slurmsim *s, size_t n)
+{
+	struct started *a = malloc((s->njob ? s->njob : 1) * sizeof(*a));
+	size_t i, k = 0;
+	double sum = 0;
+
+	if (a == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < s->njob; i++)
+		if (s->job[i].start >= 0 && s->job[i].start <= s->now) {
+			a[k].start = s->job[i].start;
+			a[k].wait = s->job[i].start - s->job[i].submit;
+			a[k++].j = i;
+		}
+	if (k > 1)
+		qsort(a, k, sizeof(*a), started_cmp);
+	if (k > n)
+		k = n;
+	for (i = 0; i < k; i++)
+		sum += (double)a[i].wait;
+	free(a);
+	return k ? (int64_t)(sum / (double)k) : 0;
+}
+
 int64_t
 mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j)
 {

@@ -136,6 +136,12 @@ int64_t mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j);
 int64_t mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j);
 
 /*
+ * mg_slurmsim_avg_wait: the mean wait, in seconds, of the last n jobs
+ * started (by start time) up to now; 0 if none, MG_ENOMEM.
+ */
+int64_t mg_slurmsim_avg_wait(const struct mg_slurmsim *s, size_t n);
+
+/*
  * mg_slurmsim_view: fill v with the state now (after every event up to
  * now): pending jobs in priority order, running jobs, and jobs started
  * in the last recent seconds; s_prio is the priority a new job of

@@ -130,7 +130,7 @@ colval() {
 
 @test "sizes in GPUs take whole nodes; longer chains submit each link at its predecessor's end" {
 	run -2 --separate-stderr mirage-features -f 2023-03-01 -N 1 -g 4 ls6.jobs
-	[[ "$stderr" == *"-g needs the GPUs of a node"* ]]
+	[[ "$stderr" == *"sizes in GPUs need the GPUs of a node"* ]]
 	mirage-features -q -s GpusPerNode=3 -f 2023-03-01 -N 2 -w 1 -g 3,4 -o g.mrs ls6.jobs
 	[ "$(mirage-cat g.mrs | cut -f4 | tail -n +2 | sort -u | paste -sd' ')" = "1 2" ]
 	mirage-features -q -f 2023-03-01 -N 2 -w 1 -k 1,2 -o k.mrs ls6.jobs

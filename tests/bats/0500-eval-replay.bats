@@ -42,12 +42,15 @@ col() { # col FILE GROUP COLUMN
 
 @test "--help prints the usage on stdout and exits 0" {
 	run -0 --separate-stderr mirage-eval --help
-	[[ "$output" == "usage: mirage-eval --replay "* ]]
+	[[ "$output" == "usage: mirage-eval "* ]]
+	[[ "$output" == *"mirage-eval --replay "* ]]
 	[ -z "$stderr" ]
 }
 
-@test "bad use: no --replay, unknown mode, a job bigger than the cluster, not a jobs stream" {
-	run -2 mirage-eval ls6.jobs
+@test "bad use: episode options with --replay, unknown mode, a job bigger than the cluster, not a jobs stream" {
+	run -2 --separate-stderr mirage-eval --replay -N 3 ls6.jobs
+	[[ "$stderr" == *"--replay takes no episode or method options"* ]]
+	run -2 mirage-eval -j x.tsv ls6.jobs
 	run -2 --separate-stderr mirage-eval --replay -m fast ls6.jobs
 	[[ "$stderr" == *"Mode is reference or faithful, not 'fast'"* ]]
 	run -1 --separate-stderr mirage-eval --replay -n 32 ls6.jobs

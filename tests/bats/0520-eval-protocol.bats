@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# 0520-eval-protocol.bats: mirage-eval's evaluation protocol: the
+# baselines on a hand-made episode whose answers are known, the oracle
+# never beaten, the original's figures at 76 nodes, the outputs.
+
+setup() {
+	load test_helper
+	mg_setup
+}
+
+ls6() {
+	[ -e ls6.jobs ] || mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+}
+
+# col FILE METHOD NODES COLUMN: a cell of the TSV table
+col() {
+	awk -F'\t' -v m="$2" -v n="$3" -v c="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == m && $2 == n { print $k[c] }' "$1"
+}
+
+@test "a hand-made episode: every baseline's submission and outcome as worked out by hand" {
+	# 2 nodes.  P (1 node, 2 h) is submitted at 01:00 and starts at once;
+	# B (2 nodes, 4 h) arrives at 02:00 and waits for P's node.  S
+	# submitted before B arrives starts at once (an overlap); after, it
+	# queues behind B's reservation and starts at 07:00, 4 h after P's end.
+	printf 'JobID|User|Partition|Submit|Start|End|Timelimit|NNodes|State\n%s\n' \
+	    '1|u|p|2023-01-01T02:00:00|2023-01-01T02:00:00|2023-01-01T06:00:00|04:00:00|2|COMPLETED' > t.txt
+	mirage-parse -q t.txt -o t.jobs
+	mirage-eval -q -n 2 -f 2023-01-01 -N 1 --warmup 1h --workload 6h --limit 2h \
+	    -E ep.mrs -F tsv -o table.tsv t.jobs
+	mirage-cat -T ep.mrs | cut -f4- > got.tsv
+	cat > want.tsv <<-'END'
+	method	t	x	load
+	reactive	2023-01-01T03:00:00	14400	medium
+	average-wait	2023-01-01T03:00:00	14400	medium
+	scheduler-estimate	2023-01-01T02:10:00	14400	medium
+	oracle	2023-01-01T01:50:00	-4200	medium
+	END
+	diff -u want.tsv got.tsv
+	# the oracle's gap is 0; the others' is |4 h| - |-70 min|
+	[ "$(col table.tsv oracle 1 oracle_gap_h)" = 0.0000 ]
+	[ "$(col table.tsv reactive 1 oracle_gap_h)" = 2.8333 ]
+	[ "$(col table.tsv oracle 1 no_interruption_share)" = 1.0000 ]
+}
+
+@test "an idle cluster: no wait, so the reactive submission is seamless" {
+	printf 'JobID|User|Partition|Submit|Start|End|Timelimit|NNodes|State\n%s\n' \
+	    '1|u|p|2023-01-01T00:30:00|2023-01-01T00:30:00|2023-01-01T00:40:00|00:10:00|1|COMPLETED' > t.txt
+	mirage-parse -q t.txt -o t.jobs
+	mirage-eval -q -n 4 -f 2023-01-01 -N 1 --warmup 1h --workload 6h --limit 2h -E ep.mrs t.jobs
+	[ "$(mirage-cat ep.mrs | awk -F'\t' '$4 == "reactive" { print $6 }')" = 0 ]
+	[ "$(mirage-cat ep.mrs | awk -F'\t' '$4 == "oracle" { print $6 }')" = 0 ]
+}
+
+@test "no method gets a smaller |x| than the oracle on any LS6 episode" {
+	ls6
+	mirage-eval -q -n 76 -f 2023-03-01 -N 40 -k 1,8 -E ep.mrs -o /dev/null ls6.jobs
+	mirage-cat ep.mrs | awk -F'\t' '
+		NR == 1 { next }
+		{ a = $6 < 0 ? -$6 : $6; key = $3 " " $1; best[key] = best[key] }
+		$4 == "oracle" { o[key] = a; next }
+		{ m[key, $4] = a; keys[key] = 1; meth[$4] = 1 }
+		END {
+			for (k in keys) for (x in meth) if (m[k, x] < o[k]) { print "beaten:", k, x; bad = 1 }
+			exit bad
+		}'
+	[ "$(records ep.mrs)" -eq $((40 * 2 * 4)) ]
+}
+
+@test "reference mode at 76 nodes: the reactive baseline as the original simulator gives it" {
+	ls6
+	run -0 --separate-stderr mirage-eval -q -n 76 -f 2023-03-01 -N 156 -k 1 -F tsv ls6.jobs
+	printf '%s\n' "$output" > t.tsv
+	# the original Python simulator: 53% without interruption, 2.56 h mean
+	[ "$(col t.tsv reactive 1 no_interruption_share)" = 0.5321 ]
+	[ "$(printf %.2f "$(col t.tsv reactive 1 interruption_mean_h)")" = 2.56 ]
+	[ "$(col t.tsv reactive 1 overlap_mean_h)" = 0.0000 ]
+	[ "$(col t.tsv reactive 1 episodes)" = 156 ]
+	head -1 t.tsv | grep -q '^method	nodes	episodes	no_interruption_share	'
+}
+
+@test "text, TSV and JSON say the same; the curve; same result on any thread count" {
+	ls6
+	mirage-eval -q -t 1 -f 2023-03-01 -N 12 -k 1,8 -F tsv -o a.tsv -C curve.tsv ls6.jobs
+	mirage-eval -q -t 2 -f 2023-03-01 -N 12 -k 1,8 -F tsv -o b.tsv ls6.jobs
+	cmp a.tsv b.tsv
+	[ "$(tail -n +2 a.tsv | wc -l)" -eq 8 ]
+	mirage-eval -q -f 2023-03-01 -N 12 -k 1,8 -F json ls6.jobs > a.json
+	python3 -c '
+import json, sys
+rows = json.load(open("a.json"))
+tsv = [l.rstrip("\n").split("\t") for l in open("a.tsv")][1:]
+assert len(rows) == len(tsv) == 8
+for r, t in zip(rows, tsv):
+    assert r["method"] == t[0] and r["nodes"] == int(t[1])
+    assert abs(r["no_interruption_share"] - float(t[3])) < 1e-4
+'
+	mirage-eval -q -f 2023-03-01 -N 12 -k 1,8 ls6.jobs > a.txt
+	grep -q '^scheduler-estimate  *8  *12 ' a.txt
+	# the curve: more submission slack, less interruption, more overlap
+	awk -F'\t' 'NR > 1 && $2 == 1 { if (n++ && ($4 < s || $6 < o)) exit 1; s = $4; o = $6 }' curve.tsv
+	[ "$(awk -F'\t' 'NR > 1' curve.tsv | wc -l)" -eq 20 ]
+}
+
+@test "faithful mode runs the protocol too" {
+	ls6
+	mirage-eval -q -m faithful -n 84 -f 2023-03-01 -N 6 -F tsv -o f.tsv ls6.jobs
+	[ "$(col f.tsv oracle 1 episodes)" = 6 ]
+}
+
+@test "bad use: formats, threads, sizes; a bad trace" {
+	ls6
+	run -2 --separate-stderr mirage-eval -F xml ls6.jobs
+	[[ "$stderr" == *"invalid format 'xml'"* ]]
+	run -2 mirage-eval -t 0 ls6.jobs
+	run -2 --separate-stderr mirage-eval -f 2023-03-01 -N 1 -k 100 ls6.jobs
+	[[ "$stderr" == *"P and S need 100 nodes, the cluster has 88"* ]]
+	head -c 1000 ls6.jobs > cut.jobs
+	run -5 mirage-eval -N 1 cut.jobs
+	run -0 mirage-eval --version
+}
