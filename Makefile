@@ -11,11 +11,11 @@ B	?= build/default
 
 CC	?= cc
 CFLAGS	?= -O2 -g
-PKGS	= libarchive zlib json-c
+PKGS	= libarchive zlib json-c xgboost openblas
 CPPFLAGS += -Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ljson-c)
-LDLIBS	+= $(PKG_LIBS) -lm -pthread
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ljson-c -lxgboost -lopenblas)
+LDLIBS	+= $(PKG_LIBS) -lsvm -lm -pthread
 DEPFLAGS = -MMD -MP
 
 # DEVELOPER=1: the warning contract, enforced
@@ -34,7 +34,7 @@ CFLAGS	+= -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS	+= -fsanitize=address,undefined
 endif
 
-CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-eval
+CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval
 LIB_SRC	= $(sort $(wildcard common/*.c))
 LIB_OBJ	= $(LIB_SRC:%.c=$(B)/%.o)
 LIB	= $(B)/libmirage.a

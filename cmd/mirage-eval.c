@@ -18,6 +18,7 @@
 #include "cluster.h"
 #include "episode.h"
 #include "protocol.h"
+#include "model.h"
 #include "sim.h"
 #include "simconf.h"
 #include "slurmsim.h"
@@ -245,9 +246,22 @@ static const char *const base_name[NBASE] = {
 	"reactive", "average-wait", "scheduler-estimate", "oracle",
 };
 
-/* thresholds of the interruption/overlap curve: hours of predicted gap */
+/*
+ * thresholds of the interruption/overlap curve: hours of predicted
+ * overlap accepted (submit when the predicted gap is at least -h), and
+ * for classifiers the accepted risk of interruption
+ */
 static const double curve_h[] = { -4, -2, -1, -0.5, 0, 0.5, 1, 2, 4, 8 };
+static const double curve_p[] = { 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2,
+	0.1, 0.05 };
 #define NCURVE	(sizeof(curve_h) / sizeof(curve_h[0]))
+
+/* a learned method: its model and where its features are in an outcome */
+struct lmethod {
+	struct mg_model *m;
+	size_t *col;
+	char name[64];
+};
 
 struct epres {
 	int32_t nodes;
@@ -261,6 +275,7 @@ struct epres {
 struct pwork {
 	const struct mg_clusterdef *def;
 	const struct mg_epsel *sel;
+	int window;		/* reference snapshots the models need */
 	struct epres *res;
 	size_t nres, next;
 	pthread_mutex_t mu;
@@ -294,7 +309,7 @@ pworker(void *arg)
 		r = &w->res[i];
 		e = w->sel->e;
 		e.nodes = r->nodes;
-		e.window = 1;
+		e.window = w->window;
 		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, r->s0)) {
 			r->status = 1;
 			continue;
@@ -309,8 +324,36 @@ pworker(void *arg)
 	}
 }
 
+/* a learned method's submission; its curve points into xc[c][at] */
+static size_t
+learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
+    size_t nt, int64_t **xc, size_t at)
+{
+	const struct mg_model *m = lm->m;
+	struct mg_diag d = { "" };
+	float *X = malloc((nt ? nt : 1) * m->nfeat * sizeof(*X));
+	size_t j, i, c;
+	double sign = m->classifier ? 1 : -1;
+
+	if (X == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (j = 0; j < nt; j++)
+		for (i = 0; i < m->nfeat; i++)
+			X[j * m->nfeat + i] = o->feat[j * o->nfeat + lm->col[i]];
+	if (mg_model_predict(lm->m, X, nt, score, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s: %s", lm->name, d.msg);
+	free(X);
+	for (c = 0; c < NCURVE; c++)
+		xc[c][at] = o->x[mg_choose_first(o, score, m->classifier ?
+		    curve_p[c] : -curve_h[c])];
+	/* regressors: submit when x_hat >= -threshold hours */
+	return mg_choose_first(o, score, m->classifier ? m->threshold :
+	    sign * m->threshold);
+}
+
 static void
-table_add(struct table *tb, int nmeth, const struct epres *r)
+table_add(struct table *tb, int nmeth, const struct epres *r,
+    struct lmethod *lm)
 {
 	const struct mg_outcome *o = &r->o;
 	double *score;
@@ -359,8 +402,12 @@ table_add(struct table *tb, int nmeth, const struct epres *r)
 				tb->xc[m][c][tb->n] = o->x[mg_choose_first(o,
 				    score, -curve_h[c])];
 			break;
-		default:
+		case K_ORACLE:
 			pick = mg_choose_oracle(o);
+			break;
+		default:
+			pick = learned(o, &lm[m - NBASE], score, nt, tb->xc[m],
+			    tb->n);
 			break;
 		}
 		tb->x[m][tb->n] = o->x[pick];
@@ -452,24 +499,27 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 
 static void
 print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
-    const char *const *name)
+    const char *const *name, const struct lmethod *lm)
 {
 	struct mg_summary s;
 	size_t c;
 	int i, m;
 
-	fprintf(fp, "method\tnodes\tthreshold_h\tno_interruption_share\t"
+	fprintf(fp, "method\tnodes\tthreshold\tno_interruption_share\t"
 	    "interruption_mean_h\toverlap_mean_h\n");
 	for (i = 0; i < ntab; i++)
 		for (m = 0; m < nmeth; m++) {
-			if (m != K_ESTIMATE)
+			int clf = m >= NBASE && lm[m - NBASE].m->classifier;
+
+			if (m != K_ESTIMATE && m < NBASE)
 				continue;
 			for (c = 0; c < NCURVE; c++) {
 				if (mg_summarize(tb[i].xc[m][c], tb[i].x[K_ORACLE],
 				    tb[i].x[K_REACTIVE], tb[i].n, &s) != 0)
 					err(MG_EXIT_FAIL, NULL);
 				fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f\n",
-				    name[m], tb[i].nodes, curve_h[c],
+				    name[m], tb[i].nodes, clf ? curve_p[c] :
+				    curve_h[c],
 				    s.no_interruption, s.int_mean_h,
 				    s.ovl_mean_h);
 			}
@@ -524,6 +574,8 @@ write_outcomes(FILE *fp, struct table *tb, int ntab, int nmeth,
 
 struct popts {
 	struct mg_epsel sel;
+	const char *model_path[MAXMETHODS - NBASE];
+	int nmodels;
 	const char *out_path, *ep_path, *curve_path;
 	int fmt, threads, quiet;
 	char args[1024];
@@ -543,8 +595,36 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	size_t q, i, all, batch, done = 0;
 	int rv, k, nmeth = NBASE, ntab;
 
+	struct lmethod lm[MAXMETHODS - NBASE];
+	char **fnames;
+	size_t nfn;
+	int window = 1;
+
 	for (k = 0; k < NBASE; k++)
 		name[k] = base_name[k];
+	memset(lm, 0, sizeof(lm));
+	for (k = 0; k < po->nmodels; k++) {
+		const char *mp = po->model_path[k], *base;
+		FILE *fp = fopen(mp, "rb");
+		char *dot;
+
+		if (fp == NULL)
+			err(MG_EXIT_FAIL, "cannot open '%s'", mp);
+		if ((rv = mg_model_read(fp, mp, &lm[k].m, &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
+		fclose(fp);
+		if ((int)lm[k].m->window > window)
+			window = (int)lm[k].m->window;
+		base = strrchr(mp, '/') ? strrchr(mp, '/') + 1 : mp;
+		snprintf(lm[k].name, sizeof(lm[k].name), "%s", base);
+		if ((dot = strrchr(lm[k].name, '.')) != NULL && dot != lm[k].name)
+			*dot = '\0';
+		name[NBASE + k] = lm[k].name;
+	}
+	nmeth = NBASE + po->nmodels;
+	if (window > 200)
+		errx(MG_EXIT_TYPE, "a model needs %d reference snapshots; at "
+		    "most 200 can be computed", window);
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
@@ -554,12 +634,37 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (mg_epsel_resolve(&po->sel, &def, &d) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	ntab = po->sel.nsizes;
+	/* where each model's features are in an outcome's */
+	po->sel.e.window = window;
+	if (mg_episode_feature_names(&po->sel.e, &fnames, &nfn) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	for (k = 0; k < po->nmodels; k++) {
+		size_t a, j;
+
+		if ((lm[k].col = calloc(lm[k].m->nfeat, sizeof(size_t))) ==
+		    NULL)
+			err(MG_EXIT_FAIL, NULL);
+		for (a = 0; a < lm[k].m->nfeat; a++) {
+			for (j = 0; j < nfn; j++)
+				if (strcmp(fnames[j], lm[k].m->names[a]) == 0)
+					break;
+			if (j == nfn)
+				errx(MG_EXIT_TYPE, "'%s': the model needs the "
+				    "feature '%s', which mirage-features does "
+				    "not write: it was trained on another "
+				    "feature schema", po->model_path[k],
+				    lm[k].m->names[a]);
+			lm[k].col[a] = j;
+		}
+	}
+	mg_names_free(fnames, nfn);
 	memset(tb, 0, sizeof(tb));
 	for (k = 0; k < ntab; k++)
 		tb[k].nodes = po->sel.sizes[k];
 	memset(&w, 0, sizeof(w));
 	w.def = &def;
 	w.sel = &po->sel;
+	w.window = window;
 	batch = (size_t)po->threads * 8;
 	if ((w.res = calloc(batch, sizeof(*w.res))) == NULL ||
 	    (tid = calloc((size_t)po->threads, sizeof(*tid))) == NULL)
@@ -590,7 +695,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 			if (r->status != 0)
 				errx(r->status == MG_ENOMEM ? MG_EXIT_FAIL :
 				    MG_EXIT_USAGE, "'%s': %s", path, r->msg);
-			table_add(&tb[(q + i) / po->sel.n], nmeth, r);
+			table_add(&tb[(q + i) / po->sel.n], nmeth, r, lm);
 			mg_outcome_release(&r->o);
 		}
 		done += w.nres;
@@ -615,7 +720,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (po->curve_path) {
 		if (mg_out_open(&cout, po->curve_path, &d) != 0)
 			errx(MG_EXIT_FAIL, "%s", d.msg);
-		print_curve(cout.fp, tb, ntab, nmeth, name);
+		print_curve(cout.fp, tb, ntab, nmeth, name, lm);
 		if (mg_out_commit(&cout, &d) != 0)
 			errx(MG_EXIT_FAIL, "%s", d.msg);
 	}
@@ -636,6 +741,10 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		}
 		free(tb[k].s0);
 	}
+	for (k = 0; k < po->nmodels; k++) {
+		mg_model_free(lm[k].m);
+		free(lm[k].col);
+	}
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;
@@ -652,6 +761,7 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "mode", required_argument, NULL, 'm' },
+		{ "model", required_argument, NULL, 'M' },
 		{ "nodes", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -676,7 +786,7 @@ main(int argc, char *argv[])
 	mg_epsel_init(&po.sel);
 	po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	mg_cli_args(argc, argv, po.args, sizeof(po.args));
-	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:m:n:o:qs:t:V"
+	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:M:m:n:o:qs:t:V"
 	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
 		if ((rv = mg_epsel_option(&po.sel, ch, optarg, &d)) != 0) {
 			if (rv < 0)
@@ -717,6 +827,13 @@ main(int argc, char *argv[])
 			break;
 		case 'j':
 			jobs_path = optarg;
+			break;
+		case 'M':
+			if (po.nmodels == MAXMETHODS - NBASE)
+				errx(MG_EXIT_USAGE, "at most %d models",
+				    MAXMETHODS - NBASE);
+			po.model_path[po.nmodels++] = optarg;
+			epopt = 1;
 			break;
 		case 'o':
 			po.out_path = optarg;

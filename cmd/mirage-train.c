@@ -1,0 +1,295 @@
+/*
+ * mirage-train: fit a model of when to submit the successor to a
+ * samples stream (mirage-features) and write it as a model file.  See
+ * mirage-train(1).
+ */
+#include <err.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "mirage.h"
+#include "model.h"
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: mirage-train -a gbt|rf|clf|svr [-q] [-F features] "
+	    "[-r rounds] [-d depth]\n"
+	    "           [--eta e] [--trees n] [--subsample f] [--colsample f] "
+	    "[-C c]\n"
+	    "           [--epsilon e] [--gamma g] [--clip hours] "
+	    "[--max-samples n]\n"
+	    "           [-T threshold] [-S seed] [-t threads] [-o model] "
+	    "[file]\n");
+	exit(status);
+}
+
+/* does column name belong to the feature selection sel? */
+static int
+selected(const char *name, const char *sel)
+{
+	const char *p = sel, *q;
+	size_t n;
+
+	if (strcmp(sel, "own") == 0)
+		return strncmp(name, "f_", 2) == 0;
+	if (strcmp(sel, "ref") == 0)
+		return name[0] == 'r' && strncmp(name, "f_", 2) != 0 &&
+		    (name[1] == '_' || (name[1] >= '0' && name[1] <= '9'));
+	if (strcmp(sel, "all") == 0)
+		return selected(name, "own") || selected(name, "ref");
+	/* a comma-separated list of names or PREFIX* */
+	for (;;) {
+		q = strchr(p, ',');
+		n = q ? (size_t)(q - p) : strlen(p);
+		if (n > 0 && p[n - 1] == '*' ? strncmp(name, p, n - 1) == 0 :
+		    strlen(name) == n && strncmp(name, p, n) == 0)
+			return 1;
+		if (q == NULL)
+			return 0;
+		p = q + 1;
+	}
+}
+
+static double
+num(const char *what, const char *arg, double min, double max)
+{
+	double v;
+
+	if (mg_parse_f64(arg, strlen(arg), &v) != 0 || !(v >= min && v <= max))
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (want %g to %g)", what, arg,
+		    min, max);
+	return v;
+}
+
+int
+main(int argc, char *argv[])
+{
+	enum { O_ETA = 256, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
+		O_MAX };
+	static const struct option longopts[] = {
+		{ "algorithm", required_argument, NULL, 'a' },
+		{ "clip", required_argument, NULL, O_CLIP },
+		{ "colsample", required_argument, NULL, O_COL },
+		{ "cost", required_argument, NULL, 'C' },
+		{ "depth", required_argument, NULL, 'd' },
+		{ "epsilon", required_argument, NULL, O_EPS },
+		{ "eta", required_argument, NULL, O_ETA },
+		{ "features", required_argument, NULL, 'F' },
+		{ "gamma", required_argument, NULL, O_GAMMA },
+		{ "help", no_argument, NULL, 'h' },
+		{ "max-samples", required_argument, NULL, O_MAX },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "rounds", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "subsample", required_argument, NULL, O_SUB },
+		{ "threads", required_argument, NULL, 't' },
+		{ "threshold", required_argument, NULL, 'T' },
+		{ "trees", required_argument, NULL, O_TREES },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *kind = NULL, *sel = "own", *path = "-", *out_path = NULL;
+	const char *name;
+	struct mg_trainopts to;
+	struct mg_diag d = { "" };
+	struct mg_reader *r;
+	const struct mg_stream_info *info;
+	const struct mg_value *v;
+	struct mg_model *m;
+	struct mg_out out;
+	double clip = 12, threshold = NAN, maxs = 0;
+	int *col = NULL, kx, ks, ch, rv, window = 0;
+	char **names = NULL, args[1024];
+	size_t nf = 0, i, n = 0, cap = 0, k, step = 1;
+	float *X = NULL, *y = NULL;
+	int64_t from = INT64_MAX, to_ = INT64_MIN;
+	FILE *fp;
+	clock_t t0 = clock();
+
+	if (mg_cli_init() != 0)
+		return MG_EXIT_FAIL;
+	mg_trainopts_init(&to);
+	while ((ch = getopt_long(argc, argv, "a:C:d:F:ho:qr:S:t:T:V", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			kind = optarg;
+			break;
+		case 'C':
+			to.C = num("cost", optarg, 1e-6, 1e6);
+			break;
+		case 'd':
+			to.depth = (int)num("depth", optarg, 1, 20);
+			break;
+		case 'F':
+			sel = optarg;
+			break;
+		case 'h':
+			usage(MG_EXIT_OK);
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'q':
+			break;
+		case 'r':
+			to.rounds = (int)num("rounds", optarg, 1, 100000);
+			break;
+		case 'S':
+			to.seed = (uint64_t)num("seed", optarg, 0, 4294967295.0);
+			break;
+		case 't':
+			to.threads = (int)num("threads", optarg, 1, 256);
+			break;
+		case 'T':
+			threshold = num("threshold", optarg, -1000, 1000);
+			break;
+		case 'V':
+			printf("mirage-train %s\n", MG_VERSION);
+			return MG_EXIT_OK;
+		case O_ETA:
+			to.eta = num("eta", optarg, 1e-6, 1);
+			break;
+		case O_TREES:
+			to.trees = (int)num("trees", optarg, 1, 10000);
+			break;
+		case O_SUB:
+			to.subsample = num("subsample", optarg, 0.01, 1);
+			break;
+		case O_COL:
+			to.colsample = num("colsample", optarg, 0.01, 1);
+			break;
+		case O_EPS:
+			to.epsilon = num("epsilon", optarg, 0, 100);
+			break;
+		case O_GAMMA:
+			to.gamma = num("gamma", optarg, 0, 1e6);
+			break;
+		case O_CLIP:
+			clip = num("clip", optarg, 0.01, 1e6);
+			break;
+		case O_MAX:
+			maxs = num("max-samples", optarg, 2, 1e9);
+			break;
+		default:
+			usage(MG_EXIT_USAGE);
+		}
+	}
+	if (kind == NULL || argc - optind > 1)
+		usage(MG_EXIT_USAGE);
+	if (optind < argc)
+		path = argv[optind];
+	name = strcmp(path, "-") ? path : "<stdin>";
+	mg_cli_args(argc, argv, args, sizeof(args));
+
+	fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (fp == NULL)
+		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+	if ((rv = mg_reader_open(fp, name, "samples", &r, &d)) != 0)
+		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
+	info = mg_reader_info(r);
+	kx = mg_schema_field(&info->schema, "x");
+	ks = mg_schema_field(&info->schema, "ep_start");
+	if (kx < 0 || ks < 0)
+		errx(MG_EXIT_TYPE, "'%s': samples without x or ep_start", name);
+	if ((col = malloc(info->schema.nfields * sizeof(*col))) == NULL ||
+	    (names = malloc(info->schema.nfields * sizeof(*names))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (i = 0; i < info->schema.nfields; i++) {
+		const struct mg_field *f = &info->schema.fields[i];
+		int lag;
+
+		if (f->type != MG_T_F64 || !selected(f->name, sel))
+			continue;
+		col[nf] = (int)i;
+		names[nf++] = (char *)f->name;
+		if (f->name[0] == 'r' && sscanf(f->name, "r%d_", &lag) == 1 &&
+		    lag + 1 > window)
+			window = lag + 1;
+	}
+	if (nf == 0)
+		errx(MG_EXIT_USAGE, "'%s': no feature matches '%s' (try own, "
+		    "ref, all, or names and PREFIX* separated by commas)", name,
+		    sel);
+	if (strcmp(kind, "svr") == 0 && maxs == 0)
+		maxs = 4000;	/* libsvm's training is quadratic */
+	while ((rv = mg_reader_next(r, &v, &d)) == 1) {
+		if (v[kx].null)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			if ((X = realloc(X, cap * nf * sizeof(*X))) == NULL ||
+			    (y = realloc(y, cap * sizeof(*y))) == NULL)
+				err(MG_EXIT_FAIL, NULL);
+		}
+		for (k = 0; k < nf; k++)
+			X[n * nf + k] = v[col[k]].null ? NAN :
+			    (float)v[col[k]].f;
+		if (strcmp(kind, "clf") == 0) {
+			y[n] = v[kx].i > 0;
+		} else {
+			double h = (double)v[kx].i / 3600;
+
+			y[n] = (float)(h > clip ? clip : h < -clip ? -clip : h);
+		}
+		if (v[ks].i < from)
+			from = v[ks].i;
+		if (v[ks].i > to_)
+			to_ = v[ks].i;
+		n++;
+	}
+	if (rv < 0)
+		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
+	if (n < 2)
+		errx(MG_EXIT_FAIL, "'%s': %zu labelled samples, too few to "
+		    "train on", name, n);
+	/* an even subsample, in order, when asked (svr by default) */
+	if (maxs > 0 && (double)n > maxs) {
+		size_t w = 0;
+
+		step = (size_t)ceil((double)n / maxs);
+		for (i = 0; i < n; i += step, w++) {
+			memmove(X + w * nf, X + i * nf, nf * sizeof(*X));
+			y[w] = y[i];
+		}
+		n = w;
+	}
+	if ((rv = mg_model_new(kind, names, nf, &m, &d)) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	m->window = (uint32_t)window;
+	m->from = from;
+	m->to = to_;
+	if (!isnan(threshold))
+		m->threshold = threshold;
+	if ((m->producer = strdup("mirage-train " MG_VERSION)) == NULL ||
+	    (m->args = strdup(args)) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	fprintf(stderr, "mirage-train: %s on %zu samples x %zu features%s\n",
+	    kind, n, nf, step > 1 ? " (every nth, --max-samples)" : "");
+	if ((rv = mg_model_train(m, X, y, n, &to, &d)) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_out_open(&out, out_path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_model_write(out.fp, m, &d) != 0 || mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
+	fprintf(stderr, "mirage-train: %s (%s) in %.1f s of CPU\n", kind,
+	    m->params, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	mg_model_free(m);
+	mg_reader_free(r);
+	if (fp != stdin)
+		fclose(fp);
+	free(X);
+	free(y);
+	free(col);
+	free(names);
+	return MG_EXIT_OK;
+}

@@ -1,0 +1,485 @@
+/*
+ * model.c: models of when to submit and their file format; see model.h
+ * and mirage-model(5).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "model.h"
+#include "gbt.h"
+#include "mem.h"
+#include "svr.h"
+
+static const unsigned char magic[8] = { 0x89, 'M', 'R', 'M', '\r', '\n',
+	0x1a, '\n' };
+
+void
+mg_trainopts_init(struct mg_trainopts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rounds = 200;
+	o->depth = 6;
+	o->eta = 0.1;
+	o->trees = 100;
+	o->subsample = 0.8;
+	o->colsample = 0.5;
+	o->C = 10;
+	o->epsilon = 0.1;
+	o->gamma = 0;
+	o->threads = 1;
+	o->seed = 1;
+}
+
+static int
+is_tree(const char *kind)
+{
+	return strcmp(kind, "gbt") == 0 || strcmp(kind, "rf") == 0 ||
+	    strcmp(kind, "clf") == 0;
+}
+
+int
+mg_model_new(const char *kind, char *const *names, size_t n,
+    struct mg_model **out, struct mg_diag *d)
+{
+	struct mg_model *m;
+	size_t i;
+
+	*out = NULL;
+	if (!is_tree(kind) && strcmp(kind, "svr") != 0)
+		return mg_diag_set(d, MG_EINVAL, "unknown model kind '%s' (want "
+		    "gbt, rf, clf or svr)", kind);
+	if (n == 0)
+		return mg_diag_set(d, MG_EINVAL, "a model needs features");
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return MG_ENOMEM;
+	snprintf(m->kind, sizeof(m->kind), "%s", kind);
+	m->classifier = strcmp(kind, "clf") == 0;
+	m->threshold = m->classifier ? 0.5 : 0.5;
+	m->features_version = MG_FEATURES_VERSION;
+	m->nfeat = n;
+	m->names = calloc(n, sizeof(*m->names));
+	m->mean = calloc(n, sizeof(*m->mean));
+	m->scale = calloc(n, sizeof(*m->scale));
+	if (m->names == NULL || m->mean == NULL || m->scale == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		if ((m->names[i] = strdup(names[i])) == NULL)
+			goto nomem;
+		m->scale[i] = 1;
+	}
+	*out = m;
+	return 0;
+nomem:
+	mg_model_free(m);
+	return MG_ENOMEM;
+}
+
+void
+mg_model_free(struct mg_model *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	if (m->impl && is_tree(m->kind))
+		mg_gbt_free(m->impl);
+	else if (m->impl)
+		mg_svr_free(m->impl);
+	for (i = 0; m->names && i < m->nfeat; i++)
+		free(m->names[i]);
+	free(m->names);
+	free(m->mean);
+	free(m->scale);
+	free(m->params);
+	free(m->producer);
+	free(m->args);
+	free(m->payload);
+	free(m);
+}
+
+int
+mg_model_field(const struct mg_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfeat; i++)
+		if (strcmp(m->names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* X normalised by the model's mean and scale, or NULL */
+static float *
+normalise(const struct mg_model *m, const float *X, size_t n)
+{
+	float *Z = malloc((n ? n : 1) * m->nfeat * sizeof(*Z));
+	size_t i, k;
+
+	if (Z == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < m->nfeat; k++)
+			Z[i * m->nfeat + k] = (float)(((double)X[i * m->nfeat +
+			    k] - m->mean[k]) / m->scale[k]);
+	return Z;
+}
+
+int
+mg_model_train(struct mg_model *m, const float *X, const float *y, size_t n,
+    const struct mg_trainopts *o, struct mg_diag *d)
+{
+	char params[512];
+	float *Z;
+	size_t i, k;
+	int rv;
+
+	if (n < 2)
+		return mg_diag_set(d, MG_EINVAL, "too few samples to train on "
+		    "(%zu)", n);
+	if (strcmp(m->kind, "svr") == 0) {
+		/* standardise: RBF distances need comparable scales */
+		for (k = 0; k < m->nfeat; k++) {
+			double s = 0, ss = 0;
+
+			for (i = 0; i < n; i++) {
+				s += X[i * m->nfeat + k];
+				ss += (double)X[i * m->nfeat + k] *
+				    X[i * m->nfeat + k];
+			}
+			m->mean[k] = s / (double)n;
+			ss = ss / (double)n - m->mean[k] * m->mean[k];
+			m->scale[k] = ss > 1e-12 ? sqrt(ss) : 1;
+		}
+	}
+	if ((Z = normalise(m, X, n)) == NULL)
+		return MG_ENOMEM;
+	if (is_tree(m->kind))
+		rv = mg_gbt_train(m->kind, Z, y, n, m->nfeat, o, &m->impl,
+		    &m->payload, &m->npayload, params, sizeof(params), d);
+	else
+		rv = mg_svr_train(Z, y, n, m->nfeat, o, &m->impl, &m->payload,
+		    &m->npayload, params, sizeof(params), d);
+	free(Z);
+	if (rv != 0)
+		return rv;
+	m->seed = o->seed;
+	m->nsamples = n;
+	free(m->params);
+	if ((m->params = strdup(params)) == NULL)
+		return MG_ENOMEM;
+	return 0;
+}
+
+int
+mg_model_predict(struct mg_model *m, const float *X, size_t n, double *out,
+    struct mg_diag *d)
+{
+	float *Z;
+	int rv;
+
+	if (n == 0)
+		return 0;
+	if ((Z = normalise(m, X, n)) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if (is_tree(m->kind))
+		rv = mg_gbt_predict(m->impl, Z, n, m->nfeat, out, d);
+	else
+		rv = mg_svr_predict(m->impl, Z, n, m->nfeat, out, d);
+	free(Z);
+	return rv;
+}
+
+/* ---- the file format ------------------------------------------------- */
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+	int fail;
+};
+
+static void
+put(struct buf *b, const void *v, size_t n)
+{
+	if (b->fail || mg_grow((void **)&b->p, &b->cap, b->n + n, 1)) {
+		b->fail = 1;
+		return;
+	}
+	memcpy(b->p + b->n, v, n);
+	b->n += n;
+}
+
+static void
+put_u(struct buf *b, uint64_t v, int bytes)
+{
+	unsigned char c[8];
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		c[i] = (unsigned char)(v >> (8 * i));
+	put(b, c, (size_t)bytes);
+}
+
+static void
+put_f64(struct buf *b, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	put_u(b, u, 8);
+}
+
+static void
+put_str(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	put_u(b, n, 4);
+	put(b, s ? s : "", n);
+}
+
+int
+mg_model_write(FILE *fp, const struct mg_model *m, struct mg_diag *d)
+{
+	struct buf b = { NULL, 0, 0, 0 }, h = { NULL, 0, 0, 0 };
+	size_t i;
+	uLong crc;
+	int rv = 0;
+
+	put_str(&h, m->kind);
+	put_u(&h, (uint64_t)m->classifier, 1);
+	put_f64(&h, m->threshold);
+	put_u(&h, m->features_version, 4);
+	put_u(&h, m->nfeat, 4);
+	for (i = 0; i < m->nfeat; i++) {
+		put_str(&h, m->names[i]);
+		put_f64(&h, m->mean[i]);
+		put_f64(&h, m->scale[i]);
+	}
+	put_u(&h, m->window, 4);
+	put_str(&h, m->params);
+	put_u(&h, m->seed, 8);
+	put_u(&h, (uint64_t)m->from, 8);
+	put_u(&h, (uint64_t)m->to, 8);
+	put_u(&h, m->nsamples, 8);
+	put_str(&h, m->producer);
+	put_str(&h, m->args);
+	put(&b, magic, sizeof(magic));
+	put_u(&b, MG_MODEL_MAJOR, 2);
+	put_u(&b, MG_MODEL_MINOR, 2);
+	put_u(&b, h.n, 4);
+	put(&b, h.p, h.n);
+	put_u(&b, m->npayload, 8);
+	put(&b, m->payload, m->npayload);
+	if (b.fail || h.fail) {
+		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+		goto out;
+	}
+	crc = crc32(0L, Z_NULL, 0);
+	for (i = 0; i < b.n; i += 1u << 30)
+		crc = crc32(crc, b.p + i, (uInt)(b.n - i < (1u << 30) ?
+		    b.n - i : (1u << 30)));
+	put_u(&b, (uint64_t)crc, 4);
+	if (b.fail)
+		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+	else if (fwrite(b.p, 1, b.n, fp) != b.n || fflush(fp) != 0)
+		rv = mg_diag_set(d, MG_EIO, "write error");
+out:
+	free(b.p);
+	free(h.p);
+	return rv;
+}
+
+struct cur {
+	const unsigned char *p;
+	size_t n, at;
+	int bad;
+};
+
+static uint64_t
+get_u(struct cur *c, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (c->bad || c->n - c->at < (size_t)bytes) {
+		c->bad = 1;
+		return 0;
+	}
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)c->p[c->at + (size_t)i] << (8 * i);
+	c->at += (size_t)bytes;
+	return v;
+}
+
+static double
+get_f64(struct cur *c)
+{
+	uint64_t u = get_u(c, 8);
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+static char *
+get_str(struct cur *c)
+{
+	uint64_t n = get_u(c, 4);
+	char *s;
+
+	if (c->bad || n > c->n - c->at) {
+		c->bad = 1;
+		return NULL;
+	}
+	if ((s = malloc(n + 1)) == NULL) {
+		c->bad = 2;
+		return NULL;
+	}
+	memcpy(s, c->p + c->at, n);
+	s[n] = '\0';
+	c->at += n;
+	return s;
+}
+
+int
+mg_model_read(FILE *fp, const char *name, struct mg_model **out,
+    struct mg_diag *d)
+{
+	unsigned char *all = NULL, tmp[65536];
+	size_t n = 0, cap = 0, r, i, hlen;
+	struct cur c, h;
+	struct mg_model *m = NULL;
+	uint32_t want;
+	uLong crc;
+	char *kind = NULL;
+	int rv;
+
+	*out = NULL;
+	while ((r = fread(tmp, 1, sizeof(tmp), fp)) > 0) {
+		if (mg_grow((void **)&all, &cap, n + r, 1)) {
+			free(all);
+			return mg_diag_set(d, MG_ENOMEM, "out of memory");
+		}
+		memcpy(all + n, tmp, r);
+		n += r;
+	}
+	if (ferror(fp)) {
+		free(all);
+		return mg_diag_set(d, MG_EIO, "'%s': read error", name);
+	}
+	if (n < sizeof(magic) || memcmp(all, magic, sizeof(magic)) != 0) {
+		free(all);
+		return mg_diag_set(d, n == 0 ? MG_ETRUNC : MG_ECORRUPT, "'%s': "
+		    "%s", name, n == 0 ? "empty input, not a model" :
+		    "not a mirage model (bad magic)");
+	}
+	c.p = all;
+	c.n = n;
+	c.at = sizeof(magic);
+	c.bad = 0;
+	if (get_u(&c, 2) > MG_MODEL_MAJOR) {
+		free(all);
+		return mg_diag_set(d, MG_EVERSION, "'%s': a model of a newer "
+		    "version than this mirage reads", name);
+	}
+	(void)get_u(&c, 2);
+	hlen = (size_t)get_u(&c, 4);
+	if (c.bad || hlen > c.n - c.at || c.n - c.at - hlen < 12) {
+		free(all);
+		return mg_diag_set(d, MG_ETRUNC, "'%s': model cut short", name);
+	}
+	h.p = all + c.at;
+	h.n = hlen;
+	h.at = 0;
+	h.bad = 0;
+	c.at += hlen;
+	r = (size_t)get_u(&c, 8);
+	if (c.bad || r > c.n - c.at || c.n - c.at - r < 4) {
+		free(all);
+		return mg_diag_set(d, MG_ETRUNC, "'%s': model cut short", name);
+	}
+	c.at += r;
+	crc = crc32(crc32(0L, Z_NULL, 0), all, (uInt)c.at);
+	want = (uint32_t)get_u(&c, 4);
+	if ((uint32_t)crc != want || c.at != c.n) {
+		free(all);
+		return mg_diag_set(d, c.at != c.n ? MG_ECORRUPT : MG_ECHECKSUM,
+		    "'%s': %s", name, c.at != c.n ? "bytes after the model's "
+		    "end" : "CRC32 mismatch: the model is corrupt");
+	}
+	/* the header, now known to be intact */
+	kind = get_str(&h);
+	if ((m = calloc(1, sizeof(*m))) == NULL || kind == NULL) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	snprintf(m->kind, sizeof(m->kind), "%s", kind);
+	m->classifier = (int)get_u(&h, 1);
+	m->threshold = get_f64(&h);
+	m->features_version = (uint32_t)get_u(&h, 4);
+	m->nfeat = (size_t)get_u(&h, 4);
+	if (h.bad || m->nfeat == 0 || m->nfeat > (1u << 20)) {
+		rv = MG_ECORRUPT;
+		goto fail;
+	}
+	m->names = calloc(m->nfeat, sizeof(*m->names));
+	m->mean = calloc(m->nfeat, sizeof(*m->mean));
+	m->scale = calloc(m->nfeat, sizeof(*m->scale));
+	if (m->names == NULL || m->mean == NULL || m->scale == NULL) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < m->nfeat && !h.bad; i++) {
+		m->names[i] = get_str(&h);
+		m->mean[i] = get_f64(&h);
+		m->scale[i] = get_f64(&h);
+	}
+	m->window = (uint32_t)get_u(&h, 4);
+	m->params = get_str(&h);
+	m->seed = get_u(&h, 8);
+	m->from = (int64_t)get_u(&h, 8);
+	m->to = (int64_t)get_u(&h, 8);
+	m->nsamples = get_u(&h, 8);
+	m->producer = get_str(&h);
+	m->args = get_str(&h);
+	if (h.bad || h.at != h.n || (!is_tree(m->kind) &&
+	    strcmp(m->kind, "svr") != 0)) {
+		rv = h.bad == 2 ? MG_ENOMEM : MG_ECORRUPT;
+		goto fail;
+	}
+	m->npayload = r;
+	if ((m->payload = malloc(r ? r : 1)) == NULL) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	memcpy(m->payload, all + c.at - 4 - r, r);
+	free(all);
+	all = NULL;
+	free(kind);
+	kind = NULL;
+	if (m->features_version != MG_FEATURES_VERSION) {
+		rv = mg_diag_set(d, MG_ETYPE, "'%s': a model of features "
+		    "version %u; this mirage computes version %u", name,
+		    m->features_version, MG_FEATURES_VERSION);
+		mg_model_free(m);
+		return rv;
+	}
+	rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload, &m->impl,
+	    d) : mg_svr_load(m->payload, m->npayload, &m->impl, d);
+	if (rv != 0) {
+		mg_diag_prefix(d, "'%s'", name);
+		mg_model_free(m);
+		return rv;
+	}
+	*out = m;
+	return 0;
+fail:
+	free(all);
+	free(kind);
+	mg_model_free(m);
+	return mg_diag_set(d, rv, "'%s': %s", name, rv == MG_ENOMEM ?
+	    "out of memory" : "the model's header is malformed");
+}

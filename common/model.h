@@ -1,0 +1,103 @@
+/*
+ * model.h: models of when to submit, and their file format.
+ *
+ * A model maps the features of a decision time to a score: the
+ * predicted outcome x in hours (regressors: submit when the score is at
+ * least -threshold, i.e. the predicted overlap is at most threshold
+ * hours) or the probability that S would start after P's end if
+ * submitted now (classifiers: submit when it is at least the accepted
+ * risk threshold).
+ *
+ * Kinds: "gbt" gradient-boosted trees and "rf" a random forest (both
+ * through xgboost's C API), "clf" a boosted-tree classifier, "svr"
+ * epsilon-SVR (libsvm).  A model file is a magic, a version, the header
+ * (kind, feature names and their normalisation, the reference window
+ * they need, hyperparameters, seed, training period, provenance), the
+ * backend's own bytes, and a CRC32 of everything; see mirage-model(5).
+ */
+#ifndef MG_MODEL_H
+#define MG_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "status.h"
+
+#define MG_MODEL_MAJOR	1
+#define MG_MODEL_MINOR	0
+/* the features' definitions; bumped when a feature changes meaning */
+#define MG_FEATURES_VERSION	1
+
+struct mg_model {
+	char kind[8];		/* gbt, rf, clf, svr */
+	int classifier;		/* scores are probabilities */
+	double threshold;	/* the default decision threshold */
+	uint32_t features_version;
+	size_t nfeat;
+	char **names;		/* feature names, as in the samples stream */
+	double *mean, *scale;	/* x' = (x - mean) / scale */
+	uint32_t window;	/* reference snapshots the features need */
+	char *params;		/* hyperparameters, "key=value ..." */
+	uint64_t seed;
+	int64_t from, to;	/* first and last episode start trained on */
+	uint64_t nsamples;
+	char *producer, *args;
+	unsigned char *payload;	/* the backend's model */
+	size_t npayload;
+	void *impl;		/* the loaded backend */
+};
+
+/* training settings; mg_trainopts_init() sets the defaults */
+struct mg_trainopts {
+	int rounds;		/* boosting rounds (gbt, clf) */
+	int depth;		/* tree depth */
+	double eta;		/* learning rate */
+	int trees;		/* trees of a forest (rf) */
+	double subsample;	/* rows per tree */
+	double colsample;	/* features per split (rf) */
+	double C, epsilon, gamma;	/* svr; gamma 0: 1 / features */
+	int threads;
+	uint64_t seed;
+};
+
+void mg_trainopts_init(struct mg_trainopts *o);
+
+/* mg_model_new: an empty model of kind with n features (names copied) */
+int mg_model_new(const char *kind, char *const *names, size_t n,
+    struct mg_model **out, struct mg_diag *d);
+
+/*
+ * mg_model_train: fit m to n rows of X (n x m->nfeat, row-major, raw
+ * features) and targets y (hours of x, or 0/1 for a classifier).  Sets
+ * the normalisation, the payload and the backend.  Returns 0, or a
+ * negative status with d set.
+ */
+int mg_model_train(struct mg_model *m, const float *X, const float *y,
+    size_t n, const struct mg_trainopts *o, struct mg_diag *d);
+
+/*
+ * mg_model_predict: scores of n rows of raw features X (n x m->nfeat).
+ * Not thread-safe on one model.  Returns 0 or a negative status.
+ */
+int mg_model_predict(struct mg_model *m, const float *X, size_t n,
+    double *out, struct mg_diag *d);
+
+/* mg_model_write: the model file on fp.  0 or MG_EIO / MG_ENOMEM. */
+int mg_model_write(FILE *fp, const struct mg_model *m, struct mg_diag *d);
+
+/*
+ * mg_model_read: a model file from fp (name for messages), checked
+ * (magic, version, CRC32, structure) and its backend loaded.  Returns 0
+ * and *out, or MG_ECORRUPT, MG_ECHECKSUM, MG_ETRUNC, MG_EVERSION,
+ * MG_ENOMEM with d set.
+ */
+int mg_model_read(FILE *fp, const char *name, struct mg_model **out,
+    struct mg_diag *d);
+
+void mg_model_free(struct mg_model *m);
+
+/* mg_model_field: index of feature name in m, or -1 */
+int mg_model_field(const struct mg_model *m, const char *name);
+
+#endif /* MG_MODEL_H */
