@@ -639,23 +639,13 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (mg_episode_feature_names(&po->sel.e, &fnames, &nfn) != 0)
 		err(MG_EXIT_FAIL, NULL);
 	for (k = 0; k < po->nmodels; k++) {
-		size_t a, j;
-
 		if ((lm[k].col = calloc(lm[k].m->nfeat, sizeof(size_t))) ==
 		    NULL)
 			err(MG_EXIT_FAIL, NULL);
-		for (a = 0; a < lm[k].m->nfeat; a++) {
-			for (j = 0; j < nfn; j++)
-				if (strcmp(fnames[j], lm[k].m->names[a]) == 0)
-					break;
-			if (j == nfn)
-				errx(MG_EXIT_TYPE, "'%s': the model needs the "
-				    "feature '%s', which mirage-features does "
-				    "not write: it was trained on another "
-				    "feature schema", po->model_path[k],
-				    lm[k].m->names[a]);
-			lm[k].col[a] = j;
-		}
+		if ((rv = mg_model_bind(lm[k].m, fnames, nfn, lm[k].col,
+		    &d)) != 0)
+			errx(mg_exit_status(rv), "'%s': %s", po->model_path[k],
+			    d.msg);
 	}
 	mg_names_free(fnames, nfn);
 	memset(tb, 0, sizeof(tb));

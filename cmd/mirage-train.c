@@ -25,7 +25,8 @@ usage(int status)
 	    "           [--epsilon e] [--gamma g] [--clip hours] "
 	    "[--max-samples n]\n"
 	    "           [-T threshold] [-S seed] [-t threads] [-o model] "
-	    "[file]\n");
+	    "[file]\n"
+	    "       mirage-train -i model\n");
 	exit(status);
 }
 
@@ -56,6 +57,39 @@ selected(const char *name, const char *sel)
 	}
 }
 
+/* -i: what a model file says about itself */
+static int
+model_info(const char *path)
+{
+	struct mg_diag d = { "" };
+	struct mg_model *m;
+	char a[32], b[32];
+	FILE *fp = fopen(path, "rb");
+	size_t i;
+	int rv;
+
+	if (fp == NULL)
+		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+	if ((rv = mg_model_read(fp, path, &m, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	fclose(fp);
+	mg_format_time(m->from, a, sizeof(a));
+	mg_format_time(m->to, b, sizeof(b));
+	printf("file\t%s\nkind\t%s\nscore\t%s\nthreshold\t%g\n"
+	    "features_version\t%u\nfeatures\t%zu\nwindow\t%u\n"
+	    "params\t%s\nseed\t%llu\ntrained_on\t%llu samples, episodes "
+	    "starting %s .. %s\nproducer\t%s\nargs\t%s\n", path, m->kind,
+	    m->classifier ? "probability of an interruption" :
+	    "predicted x, hours", m->threshold, m->features_version, m->nfeat,
+	    m->window, m->params, (unsigned long long)m->seed,
+	    (unsigned long long)m->nsamples, a, b, m->producer, m->args);
+	for (i = 0; i < m->nfeat; i++)
+		printf("feature\t%s\t%g\t%g\n", m->names[i], m->mean[i],
+		    m->scale[i]);
+	mg_model_free(m);
+	return MG_EXIT_OK;
+}
+
 static double
 num(const char *what, const char *arg, double min, double max)
 {
@@ -83,6 +117,7 @@ main(int argc, char *argv[])
 		{ "features", required_argument, NULL, 'F' },
 		{ "gamma", required_argument, NULL, O_GAMMA },
 		{ "help", no_argument, NULL, 'h' },
+		{ "info", required_argument, NULL, 'i' },
 		{ "max-samples", required_argument, NULL, O_MAX },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -112,11 +147,12 @@ main(int argc, char *argv[])
 	int64_t from = INT64_MAX, to_ = INT64_MIN;
 	FILE *fp;
 	clock_t t0 = clock();
+	int quiet = 0;
 
 	if (mg_cli_init() != 0)
 		return MG_EXIT_FAIL;
 	mg_trainopts_init(&to);
-	while ((ch = getopt_long(argc, argv, "a:C:d:F:ho:qr:S:t:T:V", longopts,
+	while ((ch = getopt_long(argc, argv, "a:C:d:F:hi:o:qr:S:t:T:V", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'a':
@@ -134,10 +170,13 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
+		case 'i':
+			return model_info(optarg);
 		case 'o':
 			out_path = optarg;
 			break;
 		case 'q':
+			quiet = 1;
 			break;
 		case 'r':
 			to.rounds = (int)num("rounds", optarg, 1, 100000);
@@ -271,8 +310,10 @@ main(int argc, char *argv[])
 	if ((m->producer = strdup("mirage-train " MG_VERSION)) == NULL ||
 	    (m->args = strdup(args)) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	fprintf(stderr, "mirage-train: %s on %zu samples x %zu features%s\n",
-	    kind, n, nf, step > 1 ? " (every nth, --max-samples)" : "");
+	if (!quiet)
+		fprintf(stderr, "mirage-train: %s on %zu samples x %zu "
+		    "features%s\n", kind, n, nf, step > 1 ?
+		    " (every nth, --max-samples)" : "");
 	if ((rv = mg_model_train(m, X, y, n, &to, &d)) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (mg_out_open(&out, out_path, &d) != 0)
@@ -281,8 +322,9 @@ main(int argc, char *argv[])
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	}
-	fprintf(stderr, "mirage-train: %s (%s) in %.1f s of CPU\n", kind,
-	    m->params, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	if (!quiet)
+		fprintf(stderr, "mirage-train: %s (%s) in %.1f s of CPU\n",
+		    kind, m->params, (double)(clock() - t0) / CLOCKS_PER_SEC);
 	mg_model_free(m);
 	mg_reader_free(r);
 	if (fp != stdin)

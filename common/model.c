@@ -111,6 +111,26 @@ mg_model_field(const struct mg_model *m, const char *name)
 	return -1;
 }
 
+int
+mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
+    size_t *col, struct mg_diag *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->nfeat; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(names[j], m->names[i]) == 0)
+				break;
+		if (j == n)
+			return mg_diag_set(d, MG_ETYPE, "the model needs the "
+			    "feature '%s', which is not computed here: it "
+			    "was trained on another feature schema",
+			    m->names[i]);
+		col[i] = j;
+	}
+	return 0;
+}
+
 /* X normalised by the model's mean and scale, or NULL */
 static float *
 normalise(const struct mg_model *m, const float *X, size_t n)

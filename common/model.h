@@ -100,4 +100,13 @@ void mg_model_free(struct mg_model *m);
 /* mg_model_field: index of feature name in m, or -1 */
 int mg_model_field(const struct mg_model *m, const char *name);
 
+/*
+ * mg_model_bind: where each of m's features is among names[0..n) (the
+ * features a caller computes): col[i] for m's feature i (col holds
+ * m->nfeat).  Returns 0, or MG_ETYPE with d naming a feature the caller
+ * does not compute (a model of another feature schema).
+ */
+int mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
+    size_t *col, struct mg_diag *d);
+
 #endif /* MG_MODEL_H */

@@ -32,6 +32,7 @@ need bats has bats
 need bats-support test -f /usr/lib/bats/bats-support/load.bash
 need bats-assert test -f /usr/lib/bats/bats-assert/load.bash
 need mandoc has mandoc
+need python3 has python3	# JSON checks in the tests
 # compressors the tests use to make fixtures
 need gzip has gzip
 need xz-utils has xz

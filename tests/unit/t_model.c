@@ -1,0 +1,201 @@
+/*
+ * t_model.c: models: each kind learns a known function; a model file
+ * round-trips with the same predictions; corruption, truncation, a newer
+ * version, another features version and another feature schema are
+ * refused with the right status.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "mirage.h"
+#include "model.h"
+#include "tap.h"
+
+#define N	1200
+#define NF	3
+
+static float X[N * NF], y[N], yc[N];
+static char na[] = "f_a", nb[] = "f_b", nc[] = "f_c", nx[] = "f_x";
+static char *names[NF] = { na, nb, nc };
+static char *other[NF] = { na, nx, nc };
+
+/* y = 2 a - b + noise-free step in c; the label of clf: y > 0 */
+static void
+data(void)
+{
+	unsigned s = 12345;
+	size_t i, k;
+
+	for (i = 0; i < N; i++) {
+		for (k = 0; k < NF; k++) {
+			s = s * 1103515245u + 12345u;
+			X[i * NF + k] = (float)((s >> 8) % 2000) / 1000.0f - 1;
+		}
+		y[i] = 2 * X[i * NF] - X[i * NF + 1] + (X[i * NF + 2] > 0 ?
+		    0.5f : -0.5f);
+		yc[i] = y[i] > 0;
+	}
+}
+
+static double
+rmse(struct mg_model *m, const float *target)
+{
+	double *p = malloc(N * sizeof(*p)), e = 0;
+	size_t i;
+
+	if (p == NULL || mg_model_predict(m, X, N, p, NULL) != 0)
+		return 1e9;
+	for (i = 0; i < N; i++)
+		e += (p[i] - target[i]) * (p[i] - target[i]);
+	free(p);
+	return sqrt(e / N);
+}
+
+/* the model's file in memory */
+static unsigned char *
+save(const struct mg_model *m, size_t *len)
+{
+	char *buf = NULL;
+	FILE *fp = open_memstream(&buf, len);
+
+	if (fp == NULL || mg_model_write(fp, m, NULL) != 0)
+		return NULL;
+	fclose(fp);
+	return (unsigned char *)buf;
+}
+
+static int
+load(const unsigned char *b, size_t len, struct mg_model **m,
+    struct mg_diag *d)
+{
+	FILE *fp = fmemopen((void *)b, len ? len : 1, "rb");
+	int rv;
+
+	if (len == 0) {
+		fclose(fp);
+		fp = fopen("/dev/null", "rb");
+	}
+	rv = mg_model_read(fp, "mem", m, d);
+	fclose(fp);
+	return rv;
+}
+
+/* rewrite the trailing CRC32 after an edit */
+static void
+recrc(unsigned char *b, size_t len)
+{
+	uLong c = crc32(crc32(0L, Z_NULL, 0), b, (uInt)(len - 4));
+	int i;
+
+	for (i = 0; i < 4; i++)
+		b[len - 4 + (size_t)i] = (unsigned char)(c >> (8 * i));
+}
+
+static void
+kinds(void)
+{
+	static const char *kind[] = { "gbt", "rf", "svr", "clf" };
+	struct mg_trainopts o;
+	struct mg_model *m, *m2;
+	unsigned char *b;
+	size_t len, i, k;
+	double p1[N], p2[N];
+
+	mg_trainopts_init(&o);
+	for (k = 0; k < 4; k++) {
+		int clf = strcmp(kind[k], "clf") == 0;
+		double e;
+
+		if (mg_model_new(kind[k], names, NF, &m, NULL) != 0 ||
+		    mg_model_train(m, X, clf ? yc : y, N, &o, NULL) != 0) {
+			ok(0, "%s trains", kind[k]);
+			continue;
+		}
+		e = rmse(m, clf ? yc : y);
+		/* the target's spread is about 1.3 */
+		ok(e < (clf ? 0.3 : 0.35), "%s learns the function (RMSE %.3f)",
+		    kind[k], e);
+		b = save(m, &len);
+		ok(b != NULL && load(b, len, &m2, NULL) == 0, "%s: file round "
+		    "trip", kind[k]);
+		if (b == NULL)
+			continue;
+		mg_model_predict(m, X, N, p1, NULL);
+		mg_model_predict(m2, X, N, p2, NULL);
+		for (i = 0; i < N; i++)
+			if (fabs(p1[i] - p2[i]) > (k == 2 ? 1e-5 : 0))
+				break;
+		ok(i == N, "%s: same predictions after the round trip", kind[k]);
+		ok(strcmp(m2->kind, kind[k]) == 0 && m2->nfeat == NF &&
+		    strcmp(m2->names[2], "f_c") == 0 && m2->classifier == clf,
+		    "%s: header round trip", kind[k]);
+		mg_model_free(m2);
+		free(b);
+		mg_model_free(m);
+	}
+}
+
+static void
+damage(void)
+{
+	struct mg_trainopts o;
+	struct mg_model *m, *m2;
+	struct mg_diag d;
+	unsigned char *b, *c;
+	size_t len, col[NF];
+
+	mg_trainopts_init(&o);
+	o.rounds = 5;
+	if (mg_model_new("gbt", names, NF, &m, NULL) != 0 ||
+	    mg_model_train(m, X, y, N, &o, NULL) != 0 ||
+	    (b = save(m, &len)) == NULL || (c = malloc(len)) == NULL) {
+		ok(0, "a model to damage");
+		return;
+	}
+	memcpy(c, b, len);
+	c[len / 2] ^= 0x10;
+	ok(load(c, len, &m2, &d) == MG_ECHECKSUM && strstr(d.msg, "CRC32"),
+	    "a flipped bit: checksum error (%s)", d.msg);
+	ok(load(b, len - 7, &m2, &d) == MG_ETRUNC || load(b, len - 7, &m2,
+	    &d) == MG_ECHECKSUM, "cut short: refused (%s)", d.msg);
+	ok(load(b, 20, &m2, &d) == MG_ETRUNC, "cut in the header: truncated");
+	ok(load(b, 0, &m2, &d) == MG_ETRUNC, "empty: truncated");
+	memcpy(c, b, len);
+	c[0] = 'x';
+	ok(load(c, len, &m2, &d) == MG_ECORRUPT && strstr(d.msg, "magic"),
+	    "not a model: bad magic");
+	memcpy(c, b, len);
+	c[8] = 2;		/* major version 2 */
+	recrc(c, len);
+	ok(load(c, len, &m2, &d) == MG_EVERSION, "a newer version: refused "
+	    "(%s)", d.msg);
+	m->features_version = MG_FEATURES_VERSION + 1;
+	free(b);
+	b = save(m, &len);
+	ok(b && load(b, len, &m2, &d) == MG_ETYPE && strstr(d.msg,
+	    "features version"), "another features version: refused (%s)",
+	    d.msg);
+	ok(mg_model_bind(m, names, NF, col, NULL) == 0 && col[2] == 2,
+	    "bound to the features it was trained on");
+	ok(mg_model_bind(m, other, NF, col, &d) == MG_ETYPE &&
+	    strstr(d.msg, "'f_b'") && strstr(d.msg, "another feature schema"),
+	    "another feature schema: refused (%s)", d.msg);
+	ok(mg_model_new("xgb", names, NF, &m2, &d) == MG_EINVAL,
+	    "an unknown kind is refused");
+	free(b);
+	free(c);
+	mg_model_free(m);
+}
+
+int
+main(void)
+{
+	data();
+	kinds();
+	damage();
+	return tap_done();
+}
