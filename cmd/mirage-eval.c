@@ -343,6 +343,20 @@ learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
 	if (mg_model_predict(lm->m, X, nt, score, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s: %s", lm->name, d.msg);
 	free(X);
+	if (strcmp(m->kind, "pg") == 0) {
+		/*
+		 * A policy submits at tick j with probability p_j; evaluated
+		 * deterministically, it submits once the probability that it
+		 * has submitted by now reaches the threshold (0.5: the
+		 * median of its submission time)
+		 */
+		double alive = 1;
+
+		for (j = 0; j < nt; j++) {
+			alive *= 1 - score[j];
+			score[j] = 1 - alive;
+		}
+	}
 	for (c = 0; c < NCURVE; c++)
 		xc[c][at] = o->x[mg_choose_first(o, score, m->classifier ?
 		    curve_p[c] : -curve_h[c])];

@@ -13,6 +13,10 @@
 
 #include "mirage.h"
 #include "model.h"
+#include "cluster.h"
+#include "episode.h"
+#include "rl.h"
+#include <unistd.h>
 
 static void
 usage(int status)
@@ -26,6 +30,12 @@ usage(int status)
 	    "[--max-samples n]\n"
 	    "           [-T threshold] [-S seed] [-t threads] [-o model] "
 	    "[file]\n"
+	    "       mirage-train -a dqn|pg [-q] [-c config] [-m mode] "
+	    "[-n nodes] [-s key=value]\n"
+	    "           [episode options of mirage-features] [--play n] "
+	    "[--hidden n] [--lr r]\n"
+	    "           [--w-int w] [--w-ovl w] [-S seed] [-t threads] "
+	    "[-o model] [jobs]\n"
 	    "       mirage-train -i model\n");
 	exit(status);
 }
@@ -90,6 +100,105 @@ model_info(const char *path)
 	return MG_EXIT_OK;
 }
 
+struct rlctx {
+	const char *kind;
+	int quiet;
+};
+
+static void
+progress(void *ctx, long done, long total, double mean)
+{
+	const struct rlctx *c = ctx;
+
+	if (!c->quiet)
+		fprintf(stderr, "mirage-train: %s: %ld/%ld episodes played, "
+		    "mean reward %.3f\n", c->kind, done, total, mean);
+}
+
+/* dqn and pg: play episodes of the trace in the cluster model */
+static int
+train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
+    struct mg_epsel *sel, struct mg_rlopts *ro, double w_int, double w_ovl,
+    int threads, double threshold, const char *out_path, const char *args,
+    int quiet)
+{
+	struct mg_diag d = { "" };
+	struct mg_trace t;
+	struct mg_clusterdef def;
+	struct mg_outcome *o;
+	struct mg_rlenv env;
+	struct mg_model *m;
+	struct mg_out out;
+	char *names[MG_OWN];
+	struct rlctx cx = { kind, quiet };
+	size_t n, i;
+	int rv, k;
+
+	if ((rv = mg_trace_read(path, &t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if (mg_epsel_resolve(sel, &def, &d) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	if (!quiet)
+		fprintf(stderr, "mirage-train: %s: probing %zu episodes\n", kind,
+		    sel->n * (size_t)sel->nsizes);
+	if ((rv = mg_outcomes_all(&def, sel, threads, &o, &n, &d)) != 0)
+		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
+		    path, d.msg);
+	for (k = 0; k < MG_OWN; k++)
+		names[k] = (char *)mg_own_names[k];
+	{
+		char *fn[MG_OWN], buf[MG_OWN][48];
+
+		for (k = 0; k < MG_OWN; k++) {
+			snprintf(buf[k], sizeof(buf[k]), "f_%s", names[k]);
+			fn[k] = buf[k];
+		}
+		if ((rv = mg_model_new(kind, fn, MG_OWN, &m, &d)) != 0)
+			errx(MG_EXIT_USAGE, "%s", d.msg);
+	}
+	memset(&env, 0, sizeof(env));
+	env.ep = o;
+	env.nep = n;
+	env.nfeat = MG_OWN;
+	env.w_int = w_int;
+	env.w_ovl = w_ovl;
+	ro->progress = progress;
+	ro->ctx = &cx;
+	m->from = INT64_MAX;
+	m->to = INT64_MIN;
+	for (i = 0; i < n; i++) {
+		if (o[i].s0 < m->from)
+			m->from = o[i].s0;
+		if (o[i].s0 > m->to)
+			m->to = o[i].s0;
+	}
+	if (!isnan(threshold))
+		m->threshold = threshold;
+	if ((m->producer = strdup("mirage-train " MG_VERSION)) == NULL ||
+	    (m->args = strdup(args)) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if ((rv = mg_model_train_rl(m, &env, ro, &d)) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_out_open(&out, out_path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_model_write(out.fp, m, &d) != 0 || mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
+	if (!quiet)
+		fprintf(stderr, "mirage-train: %s (%s) on %zu episodes\n", kind,
+		    m->params, n);
+	mg_model_free(m);
+	for (i = 0; i < n; i++)
+		mg_outcome_release(&o[i]);
+	free(o);
+	mg_clusterdef_release(&def);
+	mg_trace_release(&t);
+	return MG_EXIT_OK;
+}
+
 static double
 num(const char *what, const char *arg, double min, double max)
 {
@@ -104,8 +213,8 @@ num(const char *what, const char *arg, double min, double max)
 int
 main(int argc, char *argv[])
 {
-	enum { O_ETA = 256, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
-		O_MAX };
+	enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
+		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL };
 	static const struct option longopts[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "clip", required_argument, NULL, O_CLIP },
@@ -128,11 +237,25 @@ main(int argc, char *argv[])
 		{ "threshold", required_argument, NULL, 'T' },
 		{ "trees", required_argument, NULL, O_TREES },
 		{ "version", no_argument, NULL, 'V' },
+		{ "play", required_argument, NULL, O_PLAY },
+		{ "hidden", required_argument, NULL, O_HIDDEN },
+		{ "lr", required_argument, NULL, O_LR },
+		{ "w-int", required_argument, NULL, O_WINT },
+		{ "w-ovl", required_argument, NULL, O_WOVL },
+		{ "config", required_argument, NULL, 'c' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "set", required_argument, NULL, 's' },
+		MG_EPSEL_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *kind = NULL, *sel = "own", *path = "-", *out_path = NULL;
 	const char *name;
 	struct mg_trainopts to;
+	struct mg_rlopts ro;
+	struct mg_simconf conf;
+	struct mg_epsel esel;
+	double w_int = 1, w_ovl = 0.25;
 	struct mg_diag d = { "" };
 	struct mg_reader *r;
 	const struct mg_stream_info *info;
@@ -152,9 +275,39 @@ main(int argc, char *argv[])
 	if (mg_cli_init() != 0)
 		return MG_EXIT_FAIL;
 	mg_trainopts_init(&to);
-	while ((ch = getopt_long(argc, argv, "a:C:d:F:hi:o:qr:S:t:T:V", longopts,
-	    NULL)) != -1) {
+	mg_rlopts_init(&ro);
+	mg_simconf_init(&conf);
+	mg_epsel_init(&esel);
+	while ((ch = getopt_long(argc, argv, "a:C:c:d:F:hi:m:n:o:qr:S:s:t:T:V"
+	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
+		if ((rv = mg_epsel_option(&esel, ch, optarg, &d)) != 0) {
+			if (rv < 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			continue;
+		}
 		switch (ch) {
+		case 'c':
+		case 'm':
+		case 'n':
+		case 's':
+			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			break;
+		case O_PLAY:
+			ro.episodes = (long)num("episode count", optarg, 1, 1e8);
+			break;
+		case O_HIDDEN:
+			ro.hidden = (int)num("hidden units", optarg, 1, 4096);
+			break;
+		case O_LR:
+			ro.lr = num("learning rate", optarg, 1e-7, 1);
+			break;
+		case O_WINT:
+			w_int = num("interruption weight", optarg, 0, 1000);
+			break;
+		case O_WOVL:
+			w_ovl = num("overlap weight", optarg, 0, 1000);
+			break;
 		case 'a':
 			kind = optarg;
 			break;
@@ -227,6 +380,13 @@ main(int argc, char *argv[])
 		path = argv[optind];
 	name = strcmp(path, "-") ? path : "<stdin>";
 	mg_cli_args(argc, argv, args, sizeof(args));
+	if (strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0) {
+		ro.seed = to.seed;
+		return train_rl(kind, path, &conf, &esel, &ro, w_int, w_ovl,
+		    to.threads > 1 ? to.threads :
+		    (int)sysconf(_SC_NPROCESSORS_ONLN), threshold, out_path,
+		    args, quiet);
+	}
 
 	fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (fp == NULL)

@@ -1,6 +1,7 @@
 /*
  * episode.c: episodes, their snapshots and probes; see episode.h.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -659,4 +660,102 @@ int64_t
 mg_epsel_start(const struct mg_epsel *s, size_t i)
 {
 	return s->from + (int64_t)i * s->every;
+}
+
+struct allwork {
+	const struct mg_clusterdef *def;
+	const struct mg_epsel *sel;
+	struct mg_outcome *o;
+	int *status;
+	struct mg_diag *diag;
+	size_t n, next;
+	pthread_mutex_t mu;
+};
+
+static void *
+all_worker(void *arg)
+{
+	struct allwork *w = arg;
+	size_t i;
+
+	for (;;) {
+		struct mg_epconf e;
+		int64_t s0;
+
+		pthread_mutex_lock(&w->mu);
+		i = w->next++;
+		pthread_mutex_unlock(&w->mu);
+		if (i >= w->n)
+			return NULL;
+		e = w->sel->e;
+		e.nodes = w->sel->sizes[i / w->sel->n];
+		e.window = 1;
+		s0 = mg_epsel_start(w->sel, i % w->sel->n);
+		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, s0)) {
+			w->status[i] = 1;
+			continue;
+		}
+		w->status[i] = mg_episode_outcomes(w->def, &e, s0, 1, &w->o[i],
+		    &w->diag[i]);
+	}
+}
+
+int
+mg_outcomes_all(const struct mg_clusterdef *def, const struct mg_epsel *s,
+    int threads, struct mg_outcome **out, size_t *n, struct mg_diag *d)
+{
+	struct allwork w;
+	pthread_t tid[64];
+	size_t i, k;
+	int t, rv = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (threads < 1)
+		threads = 1;
+	if (threads > 64)
+		threads = 64;
+	memset(&w, 0, sizeof(w));
+	w.def = def;
+	w.sel = s;
+	w.n = s->n * (size_t)s->nsizes;
+	w.o = calloc(w.n ? w.n : 1, sizeof(*w.o));
+	w.status = calloc(w.n ? w.n : 1, sizeof(*w.status));
+	w.diag = calloc(w.n ? w.n : 1, sizeof(*w.diag));
+	if (w.o == NULL || w.status == NULL || w.diag == NULL) {
+		free(w.o);
+		free(w.status);
+		free(w.diag);
+		return MG_ENOMEM;
+	}
+	pthread_mutex_init(&w.mu, NULL);
+	for (t = 0; t < threads; t++)
+		if (pthread_create(&tid[t], NULL, all_worker, &w) != 0)
+			break;
+	if (t == 0)
+		all_worker(&w);
+	while (t-- > 0)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&w.mu);
+	for (i = k = 0; i < w.n; i++) {
+		if (w.status[i] == 1)
+			continue;
+		if (w.status[i] != 0 && rv == 0) {
+			rv = w.status[i];
+			if (d)
+				*d = w.diag[i];
+		}
+		w.o[k++] = w.o[i];
+	}
+	free(w.status);
+	free(w.diag);
+	if (rv != 0) {
+		for (i = 0; i < k; i++)
+			mg_outcome_release(&w.o[i]);
+		free(w.o);
+		return rv;
+	}
+	*out = w.o;
+	*n = k;
+	return 0;
 }

@@ -208,4 +208,14 @@ int mg_episode_outcomes(const struct mg_clusterdef *def,
 
 void mg_outcome_release(struct mg_outcome *o);
 
+/*
+ * mg_outcomes_all: the outcomes of every episode s selects (all sizes),
+ * computed on threads threads, with our features (window 1).  Episodes
+ * s says to skip are left out.  Returns 0 with *out (*n of them; free
+ * each with mg_outcome_release() and the array with free()), or a
+ * negative status with d naming the episode.
+ */
+int mg_outcomes_all(const struct mg_clusterdef *def, const struct mg_epsel *s,
+    int threads, struct mg_outcome **out, size_t *n, struct mg_diag *d);
+
 #endif /* MG_EPISODE_H */

@@ -10,6 +10,8 @@
 
 #include "model.h"
 #include "gbt.h"
+#include "nn.h"
+#include "rl.h"
 #include "mem.h"
 #include "svr.h"
 
@@ -34,6 +36,12 @@ mg_trainopts_init(struct mg_trainopts *o)
 }
 
 static int
+is_rl(const char *kind)
+{
+	return strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0;
+}
+
+static int
 is_tree(const char *kind)
 {
 	return strcmp(kind, "gbt") == 0 || strcmp(kind, "rf") == 0 ||
@@ -48,16 +56,16 @@ mg_model_new(const char *kind, char *const *names, size_t n,
 	size_t i;
 
 	*out = NULL;
-	if (!is_tree(kind) && strcmp(kind, "svr") != 0)
+	if (!is_tree(kind) && !is_rl(kind) && strcmp(kind, "svr") != 0)
 		return mg_diag_set(d, MG_EINVAL, "unknown model kind '%s' (want "
-		    "gbt, rf, clf or svr)", kind);
+		    "gbt, rf, clf, svr, dqn or pg)", kind);
 	if (n == 0)
 		return mg_diag_set(d, MG_EINVAL, "a model needs features");
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return MG_ENOMEM;
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
-	m->classifier = strcmp(kind, "clf") == 0;
-	m->threshold = m->classifier ? 0.5 : 0.5;
+	m->classifier = strcmp(kind, "clf") == 0 || is_rl(kind);
+	m->threshold = strcmp(kind, "dqn") == 0 ? 0 : 0.5;
 	m->features_version = MG_FEATURES_VERSION;
 	m->nfeat = n;
 	m->names = calloc(n, sizeof(*m->names));
@@ -86,6 +94,8 @@ mg_model_free(struct mg_model *m)
 		return;
 	if (m->impl && is_tree(m->kind))
 		mg_gbt_free(m->impl);
+	else if (m->impl && is_rl(m->kind))
+		mg_mlp_free(m->impl);
 	else if (m->impl)
 		mg_svr_free(m->impl);
 	for (i = 0; m->names && i < m->nfeat; i++)
@@ -156,6 +166,9 @@ mg_model_train(struct mg_model *m, const float *X, const float *y, size_t n,
 	size_t i, k;
 	int rv;
 
+	if (is_rl(m->kind))
+		return mg_diag_set(d, MG_EINVAL, "%s learns in episodes, not "
+		    "from samples", m->kind);
 	if (n < 2)
 		return mg_diag_set(d, MG_EINVAL, "too few samples to train on "
 		    "(%zu)", n);
@@ -193,6 +206,169 @@ mg_model_train(struct mg_model *m, const float *X, const float *y, size_t n,
 	return 0;
 }
 
+/* dqn: Q(submit) - Q(wait); pg: the probability of submitting */
+static int
+mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
+    struct mg_diag *d)
+{
+	double *in = malloc(n * m->nfeat * sizeof(*in));
+	double *o = malloc(n * 2 * sizeof(*o));
+	int dqn = strcmp(m->kind, "dqn") == 0;
+	size_t i;
+
+	if (in == NULL || o == NULL) {
+		free(in);
+		free(o);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n * m->nfeat; i++)
+		in[i] = Z[i];
+	if (mg_mlp_forward(m->impl, in, n, o) != 0) {
+		free(in);
+		free(o);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		out[i] = dqn ? o[2 * i + 1] - o[2 * i] : 1 / (1 + exp(-o[i]));
+	free(in);
+	free(o);
+	return 0;
+}
+
+/* an MLP as bytes: layer count, sizes, parameters (little-endian) */
+static int
+mlp_save(struct mg_mlp *n, unsigned char **buf, size_t *len)
+{
+	int sizes[MG_MLP_MAXLAYERS + 1], nl = mg_mlp_layers(n, sizes), l, b;
+	size_t np = mg_mlp_nparams(n), i, at = 0;
+	const double *p = mg_mlp_params(n);
+
+	*len = 4 + 4 * (size_t)nl + 8 * np;
+	if ((*buf = malloc(*len)) == NULL)
+		return MG_ENOMEM;
+	for (b = 0; b < 4; b++)
+		(*buf)[at++] = (unsigned char)((unsigned)nl >> (8 * b));
+	for (l = 0; l < nl; l++)
+		for (b = 0; b < 4; b++)
+			(*buf)[at++] = (unsigned char)((unsigned)sizes[l] >>
+			    (8 * b));
+	for (i = 0; i < np; i++) {
+		uint64_t u;
+
+		memcpy(&u, &p[i], sizeof(u));
+		for (b = 0; b < 8; b++)
+			(*buf)[at++] = (unsigned char)(u >> (8 * b));
+	}
+	return 0;
+}
+
+static int
+mlp_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
+{
+	int sizes[MG_MLP_MAXLAYERS + 1], nl, l, b;
+	struct mg_mlp *n;
+	size_t at = 0, i, np;
+	double *p;
+
+	*h = NULL;
+	if (len < 4)
+		goto bad;
+	for (nl = 0, b = 0; b < 4; b++)
+		nl |= (int)buf[at++] << (8 * b);
+	if (nl < 2 || nl > MG_MLP_MAXLAYERS + 1 || len < 4 + 4 * (size_t)nl)
+		goto bad;
+	for (l = 0; l < nl; l++) {
+		unsigned v = 0;
+
+		for (b = 0; b < 4; b++)
+			v |= (unsigned)buf[at++] << (8 * b);
+		sizes[l] = (int)v;
+	}
+	if (mg_mlp_new(sizes, nl, 0, &n) != 0)
+		goto bad;
+	np = mg_mlp_nparams(n);
+	if (len != at + 8 * np) {
+		mg_mlp_free(n);
+		goto bad;
+	}
+	p = mg_mlp_params(n);
+	for (i = 0; i < np; i++) {
+		uint64_t u = 0;
+
+		for (b = 0; b < 8; b++)
+			u |= (uint64_t)buf[at++] << (8 * b);
+		memcpy(&p[i], &u, sizeof(u));
+	}
+	*h = n;
+	return 0;
+bad:
+	return mg_diag_set(d, MG_ECORRUPT, "the network's bytes are malformed");
+}
+
+int
+mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
+    const struct mg_rlopts *o, struct mg_diag *d)
+{
+	struct mg_mlp *n = NULL;
+	size_t e, j, k, cnt = 0;
+	double *ss;
+	char params[256];
+	int rv;
+
+	if (!is_rl(m->kind) || env->nfeat != m->nfeat)
+		return mg_diag_set(d, MG_EINVAL, "not a reinforcement-learning "
+		    "model of these features");
+	if ((ss = calloc(m->nfeat, sizeof(*ss))) == NULL)
+		return MG_ENOMEM;
+	/* standardise each feature over every tick of every episode */
+	memset(m->mean, 0, m->nfeat * sizeof(*m->mean));
+	for (e = 0; e < env->nep; e++) {
+		const struct mg_outcome *oc = &env->ep[e];
+		size_t nt = 0;
+
+		for (k = 0; k < oc->n; k++)
+			nt += oc->tick[k];
+		for (j = 0; j < nt; j++, cnt++)
+			for (k = 0; k < m->nfeat; k++) {
+				double x = oc->feat[j * oc->nfeat + k];
+
+				m->mean[k] += x;
+				ss[k] += x * x;
+			}
+	}
+	for (k = 0; k < m->nfeat && cnt > 0; k++) {
+		double var;
+
+		m->mean[k] /= (double)cnt;
+		var = ss[k] / (double)cnt - m->mean[k] * m->mean[k];
+		m->scale[k] = var > 1e-12 ? sqrt(var) : 1;
+	}
+	free(ss);
+	env->mean = m->mean;
+	env->scale = m->scale;
+	rv = strcmp(m->kind, "dqn") == 0 ? mg_rl_dqn(env, o, &n) :
+	    mg_rl_pg(env, o, &n);
+	if (rv != 0)
+		return mg_diag_set(d, rv, "%s training failed: %s", m->kind,
+		    mg_strerror(rv));
+	if ((rv = mlp_save(n, &m->payload, &m->npayload)) != 0) {
+		mg_mlp_free(n);
+		return rv;
+	}
+	m->impl = n;
+	m->seed = o->seed;
+	m->nsamples = env->nep;
+	snprintf(params, sizeof(params), "episodes=%ld hidden=%d lr=%g "
+	    "gamma=%g batch=%d w_int=%g w_ovl=%g%s", o->episodes, o->hidden,
+	    o->lr, o->gamma, o->batch, env->w_int, env->w_ovl,
+	    strcmp(m->kind, "dqn") == 0 ? " double-dqn huber"
+	    : " reinforce+baseline");
+	free(m->params);
+	if ((m->params = strdup(params)) == NULL)
+		return MG_ENOMEM;
+	return 0;
+}
+
 int
 mg_model_predict(struct mg_model *m, const float *X, size_t n, double *out,
     struct mg_diag *d)
@@ -206,6 +382,8 @@ mg_model_predict(struct mg_model *m, const float *X, size_t n, double *out,
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	if (is_tree(m->kind))
 		rv = mg_gbt_predict(m->impl, Z, n, m->nfeat, out, d);
+	else if (is_rl(m->kind))
+		rv = mlp_predict(m, Z, n, out, d);
 	else
 		rv = mg_svr_predict(m->impl, Z, n, m->nfeat, out, d);
 	free(Z);
@@ -465,7 +643,7 @@ mg_model_read(FILE *fp, const char *name, struct mg_model **out,
 	m->nsamples = get_u(&h, 8);
 	m->producer = get_str(&h);
 	m->args = get_str(&h);
-	if (h.bad || h.at != h.n || (!is_tree(m->kind) &&
+	if (h.bad || h.at != h.n || (!is_tree(m->kind) && !is_rl(m->kind) &&
 	    strcmp(m->kind, "svr") != 0)) {
 		rv = h.bad == 2 ? MG_ENOMEM : MG_ECORRUPT;
 		goto fail;
@@ -488,6 +666,7 @@ mg_model_read(FILE *fp, const char *name, struct mg_model **out,
 		return rv;
 	}
 	rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload, &m->impl,
+	    d) : is_rl(m->kind) ? mlp_load(m->payload, m->npayload, &m->impl,
 	    d) : mg_svr_load(m->payload, m->npayload, &m->impl, d);
 	if (rv != 0) {
 		mg_diag_prefix(d, "'%s'", name);

@@ -10,7 +10,9 @@
  *
  * Kinds: "gbt" gradient-boosted trees and "rf" a random forest (both
  * through xgboost's C API), "clf" a boosted-tree classifier, "svr"
- * epsilon-SVR (libsvm).  A model file is a magic, a version, the header
+ * epsilon-SVR (libsvm), "dqn" a Deep Q-Network (score: Q(submit) -
+ * Q(wait), threshold 0) and "pg" a policy-gradient agent (score: its
+ * probability of submitting, threshold 0.5), both on the RL core (rl.h).  A model file is a magic, a version, the header
  * (kind, feature names and their normalisation, the reference window
  * they need, hyperparameters, seed, training period, provenance), the
  * backend's own bytes, and a CRC32 of everything; see mirage-model(5).
@@ -30,8 +32,9 @@
 #define MG_FEATURES_VERSION	1
 
 struct mg_model {
-	char kind[8];		/* gbt, rf, clf, svr */
-	int classifier;		/* scores are probabilities */
+	char kind[8];		/* gbt, rf, clf, svr, dqn, pg */
+	int classifier;		/* submit when score >= threshold (else
+				 * when the predicted x >= -threshold) */
 	double threshold;	/* the default decision threshold */
 	uint32_t features_version;
 	size_t nfeat;
@@ -96,6 +99,17 @@ int mg_model_read(FILE *fp, const char *name, struct mg_model **out,
     struct mg_diag *d);
 
 void mg_model_free(struct mg_model *m);
+
+struct mg_rlenv;
+struct mg_rlopts;
+
+/*
+ * mg_model_train_rl: train a dqn or pg model (made by mg_model_new() with
+ * the names of env's features) in the environment env, whose mean and
+ * scale are set here from its episodes.  Returns 0 or < 0 with d set.
+ */
+int mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
+    const struct mg_rlopts *o, struct mg_diag *d);
 
 /* mg_model_field: index of feature name in m, or -1 */
 int mg_model_field(const struct mg_model *m, const char *name);
