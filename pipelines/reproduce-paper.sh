@@ -3,12 +3,11 @@
 #
 # It parses the trace into a jobs stream and prints what the trace holds
 # (the statistics the Mirage paper's simulator starts from), measures the
-# cluster model against the real waits, builds the paper's episodes
-# (training from 2022-11-01, validation from 2023-03-01, 1- and 8-node
-# chains) with their features and labels, and prints the reactive
-# baseline of the validation episodes in three settings.  The training
-# and evaluation stages are added here as the tools that run them land.
-# Usage: pipelines/reproduce-paper.sh [OUTDIR]
+# cluster model against the real waits, then runs the paper's protocol
+# in three settings (reference mode at 88 nodes, at 76 nodes, faithful
+# mode): episodes, features and labels, training of every model, and the
+# evaluation table against the baselines and the oracle.
+# Usage: pipelines/reproduce-paper.sh [OUTDIR]   (MIRAGE_QUICK=1: small)
 # Environment: B, the build directory with the tools (build/default).
 set -euo pipefail
 
@@ -84,25 +83,48 @@ function msort(a, lo, hi,   mid, i, j, k, t) {
 	done
 } | tee -a "$out/ls6-summary.txt"
 
-# The paper's episodes: samples (features at each of 7 probe times and
-# the outcome x of submitting then) for training and validation
+# The paper's protocol, in three settings: the episodes of the training
+# period (684 from 2022-11-01) give samples (features at 7 probe times
+# and every 30 minutes, and the outcome x of submitting then) for the
+# supervised models and the environment of the RL agents; the 156
+# validation episodes from 2023-03-01 evaluate every model against the
+# baselines and the oracle, for 1- and 8-node chains.
+# MIRAGE_QUICK=1 (the tests) runs a small version of every stage.
 faithful="-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"
-echo "== mirage-features: the paper's episodes -> $out/{train,valid}.mrs" >&2
-mirage-features -f 2022-11-01 -N 684 -k 1,8 -o "$out/train.mrs" "$out/ls6.jobs"
-mirage-features -f 2023-03-01 -N 156 -k 1,8 -o "$out/valid.mrs" "$out/ls6.jobs"
-{
-	echo
-	echo "validation episodes (156 from 2023-03-01), reactive baseline: S submitted at P's end"
-	printf '  %-38s %5s %24s %20s\n' setting nodes "chains w/o interruption" "mean interruption"
-	for m in "reference, 88 nodes (light load)|-m reference -n 88" \
-	    "reference, 76 nodes (loaded)|-m reference -n 76" \
-	    "faithful, 84 nodes, as above|$faithful"; do
-		# shellcheck disable=SC2086
-		mirage-features -q ${m#*|} -f 2023-03-01 -N 156 -k 1,8 -w 1 -p 1 "$out/ls6.jobs" |
-		    mirage-cat | awk -F'\t' -v name="${m%%|*}" '
-			NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			{ k = $c["nodes"]; n[k]++; x = $c["x"]; if (x <= 0) z[k]++; else s[k] += x / 3600 }
-			END { for (k = 1; k <= 8; k *= 8) printf "  %-38s %5d %23.1f%% %18.2f h\n", name, k, 100 * z[k] / n[k], s[k] / n[k] }'
+ntrain=684 nvalid=156 play=3000
+if [ "${MIRAGE_QUICK:-0}" = 1 ]; then
+	ntrain=24 nvalid=12 play=200
+fi
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
+protocol() { # protocol NAME MODEL-OPTIONS...
+	local name=$1 dir=$out/$1
+	shift
+	mkdir -p "$dir"
+	echo "== $name: mirage-features, mirage-train (gbt rf clf svr dqn pg), mirage-eval" >&2
+	mirage-features -q "$@" -f 2022-11-01 -N $ntrain -k 1,8 -w 1 -p 7 --probe-every 30m \
+	    -o "$dir/train.mrs" "$out/ls6.jobs"
+	for a in gbt rf clf svr; do
+		mirage-train -q -a $a -t 2 -o "$dir/$a.mrm" "$dir/train.mrs"
 	done
-} | tee -a "$out/ls6-summary.txt"
-echo "(summary also in $out/ls6-summary.txt; look at any stage with mirage-cat)" >&2
+	for a in dqn pg; do
+		mirage-train -q -a $a "$@" -f 2022-11-01 -N $ntrain -k 1,8 --play $play \
+		    -o "$dir/$a.mrm" "$out/ls6.jobs"
+	done
+	mirage-eval -q "$@" -f 2023-03-01 -N $nvalid -k 1,8 \
+	    -M "$dir/gbt.mrm" -M "$dir/rf.mrm" -M "$dir/clf.mrm" -M "$dir/svr.mrm" \
+	    -M "$dir/dqn.mrm" -M "$dir/pg.mrm" \
+	    -F tsv -o "$dir/table.tsv" -C "$dir/curve.tsv" -E "$dir/episodes.mrs" "$out/ls6.jobs"
+	{
+		echo
+		echo "$name: $nvalid validation episodes from 2023-03-01 (trained on $ntrain from 2022-11-01)"
+		awk -F'\t' 'NR == 1 { printf "  %-19s %5s %10s %9s %9s %9s %10s\n", "method", "nodes",
+		    "no-int %", "int mean", "int p90", "ovl mean", "oracle gap"; next }
+		    { printf "  %-19s %5d %9.1f%% %7.2f h %7.2f h %7.2f h %8.2f h\n", $1, $2, 100 * $4, $6, $8, $9, $10 }' \
+		    "$dir/table.tsv"
+	} | tee -a "$out/ls6-summary.txt"
+}
+protocol "reference-88" -m reference -n 88
+protocol "reference-76" -m reference -n 76
+# shellcheck disable=SC2086
+protocol "faithful-84" $faithful
+echo "(summary also in $out/ls6-summary.txt; tables, curves and models in $out/*/; look at any stage with mirage-cat)" >&2

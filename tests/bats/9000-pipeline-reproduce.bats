@@ -8,8 +8,8 @@ setup() {
 	mg_setup
 }
 
-@test "reproduce-paper.sh parses the LS6 trace and prints its summary" {
-	run -0 --separate-stderr env B="$MIRAGE_BIN" "$ROOT/pipelines/reproduce-paper.sh" "$PWD/out"
+@test "reproduce-paper.sh: the trace's summary, the model's fidelity, the protocol in three settings (quick)" {
+	run -0 --separate-stderr env B="$MIRAGE_BIN" MIRAGE_QUICK=1 "$ROOT/pipelines/reproduce-paper.sh" "$PWD/out"
 	[[ "$output" == *"jobs                24777"* ]]
 	[[ "$output" == *"users               367"* ]]
 	[[ "$output" == *"wait (start-submit) mean 4.07 h; p25 0.00 p50 0.007 p75 1.32 p90 11.9 p99 48.0 max 932.8 h"* ]]
@@ -17,11 +17,13 @@ setup() {
 	[ "$(records out/ls6.jobs)" -eq 24777 ]
 	# the original simulator's figures on this trace (mirage-spec)
 	[[ "$output" == *"reference, 88 nodes (the original)"*"4.10 h"*"0.21"* ]]
-	# the paper's episodes: 684 + 156, two chain sizes, 7 probes
-	[ "$(records out/train.mrs)" -eq $((684 * 2 * 7)) ]
-	[ "$(records out/valid.mrs)" -eq $((156 * 2 * 7)) ]
-	# the original simulator at 76 nodes, 1-node chains, reactive: 53%
-	# of the chains without interruption, 2.56 h mean (issue 5's figures)
-	[[ "$output" == *"reference, 76 nodes (loaded)"*"1"*"53.2%"*"2.56 h"* ]]
+	# every setting: samples, six models, a table of 10 methods x 2 sizes
+	for s in reference-88 reference-76 faithful-84; do
+		[ "$(records out/$s/train.mrs)" -gt $((24 * 2 * 7)) ]
+		for a in gbt rf clf svr dqn pg; do mirage-train -i out/$s/$a.mrm | grep -qx "kind	$a"; done
+		[ "$(tail -n +2 out/$s/table.tsv | wc -l)" -eq 20 ]
+		[ "$(records out/$s/episodes.mrs)" -eq $((12 * 2 * 10)) ]
+		[[ "$output" == *"$s: 12 validation episodes from 2023-03-01 (trained on 24 from 2022-11-01)"* ]]
+	done
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
 }
