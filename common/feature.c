@@ -46,7 +46,7 @@ const char *const mg_own_names[MG_OWN] = {
 	"run_left_p75_h", "run_left_p100_h",
 	"shadow_h", "plan_start_h", "plan_gap_h",
 	"starts_per_h", "wait_mean_24h_h", "wait_mean_6h_h", "wait_trend_h",
-	"pend_age_max_h",
+	"pend_age_max_h", "runtime_ratio", "plan_exp_start_h", "plan_exp_gap_h",
 };
 
 static int
@@ -206,9 +206,9 @@ ev_cmp(const void *a, const void *b)
 	return (x->t > y->t) - (x->t < y->t);
 }
 
-/* the timeline of free nodes as running jobs reach their limits */
+/* the timeline of free nodes as running jobs end after ratio x limit */
 static int
-build(const struct mg_view *v, struct profile *p)
+build(const struct mg_view *v, struct profile *p, double ratio)
 {
 	struct ev *e = malloc((v->nrun ? v->nrun : 1) * sizeof(*e));
 	size_t i;
@@ -221,9 +221,10 @@ build(const struct mg_view *v, struct profile *p)
 		return MG_ENOMEM;
 	}
 	for (i = 0; i < v->nrun; i++) {
-		e[i].t = v->run[i].start + v->run[i].limit;
+		e[i].t = v->run[i].start + (ratio >= 1 ? v->run[i].limit :
+		    (int64_t)(ratio * (double)v->run[i].limit));
 		if (e[i].t <= v->t)
-			e[i].t = v->t + 1;
+			e[i].t = v->t + (ratio >= 1 ? 1 : 60);
 		e[i].n = v->run[i].nodes;
 	}
 	qsort(e, v->nrun, sizeof(*e), ev_cmp);
@@ -246,12 +247,19 @@ int64_t
 mg_plan_start(const struct mg_view *v, int32_t nodes, int64_t limit,
     double prio, int64_t *p_start)
 {
+	return mg_plan_start_expected(v, nodes, limit, prio, 1, p_start);
+}
+
+int64_t
+mg_plan_start_expected(const struct mg_view *v, int32_t nodes, int64_t limit,
+    double prio, double ratio, int64_t *p_start)
+{
 	struct profile p = { 0 };
 	size_t i, planned = 0;
-	int64_t at, rv = MG_ENOMEM;
+	int64_t at, len, rv = MG_ENOMEM;
 
 	*p_start = -1;
-	if (build(v, &p) != 0)
+	if (build(v, &p, ratio) != 0)
 		goto out;
 	for (i = 0; i < v->npend && planned < PLAN_MAX_AHEAD; i++) {
 		const struct mg_vjob *j = &v->pend[i];
@@ -259,12 +267,14 @@ mg_plan_start(const struct mg_view *v, int32_t nodes, int64_t limit,
 		if (j->prio < prio && !j->chain)
 			continue;
 		planned++;
+		len = j->chain || ratio >= 1 ? j->limit :
+		    (int64_t)(ratio * (double)j->limit) + 60;
 		if (j->nodes > v->nodes || (at = earliest(&p, j->nodes,
-		    j->limit)) < 0)
+		    len)) < 0)
 			continue;
 		if (j->chain && *p_start < 0)
 			*p_start = at;
-		if (reserve(&p, at, j->nodes, j->limit) != 0)
+		if (reserve(&p, at, j->nodes, len) != 0)
 			goto out;
 	}
 	if (nodes > v->nodes || (at = earliest(&p, nodes, limit)) < 0)
@@ -340,7 +350,7 @@ mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
 	}
 	mg_percentiles(left, v->nrun, out + 17);
 	free(left);
-	if (build(v, &p) != 0)
+	if (build(v, &p, 1) != 0)
 		return MG_ENOMEM;
 	shadow = c->s_nodes > v->nodes ? -1 : earliest(&p, c->s_nodes, 1);
 	free(p.t);
@@ -363,5 +373,31 @@ mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
 	out[27] = n6 ? w6 / n6 / HOUR : 0;
 	out[28] = n6 && v->nrecent ? out[27] - out[26] : 0;
 	out[29] = age / HOUR;
+	/* the plan again, with the run times jobs have had of late */
+	out[30] = mg_runtime_ratio(v);
+	if ((s_at = mg_plan_start_expected(v, c->s_nodes, c->s_limit,
+	    v->s_prio, out[30], &p_at)) < 0)
+		return MG_ENOMEM;
+	if (c->p_start < 0)
+		p_end = (p_at >= 0 ? p_at : c->t) + c->p_limit;
+	out[31] = (double)(s_at - v->t) / HOUR;
+	out[32] = (double)(s_at - p_end) / HOUR;
 	return 0;
+}
+
+double
+mg_runtime_ratio(const struct mg_view *v)
+{
+	double *r, q[5];
+	size_t i, n = 0;
+
+	if (v->nended == 0 || (r = malloc(v->nended * sizeof(*r))) == NULL)
+		return 1;
+	for (i = 0; i < v->nended; i++)
+		if (v->ended[i].limit > 0)
+			r[n++] = (double)(v->ended[i].end - v->ended[i].start) /
+			    (double)v->ended[i].limit;
+	mg_percentiles(r, n, q);
+	free(r);
+	return n ? (q[2] > 0.01 ? q[2] : 0.01) : 1;
 }

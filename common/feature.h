@@ -15,7 +15,9 @@
  *              successor's outcome: the work queued ahead of a job of
  *              S's size at S's priority, the start the backfill plan
  *              gives S if it were submitted now (squeue --start's
- *              estimate), the remaining limits of the running jobs, P's
+ *              estimate) and the same plan with the run times the last
+ *              day's jobs had (a fraction of their limits), the
+ *              remaining limits of the running jobs, P's
  *              state, time of day and week, the recent start rate and
  *              wait trend.  Hours and fractions of the cluster.
  */
@@ -29,7 +31,7 @@
 
 #define MG_REF_SNAP	34
 #define MG_REF_CHAIN	8
-#define MG_OWN		30
+#define MG_OWN		33
 
 /* The chain at the decision time. */
 struct mg_chainnow {
@@ -82,5 +84,15 @@ int mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
  */
 int64_t mg_plan_start(const struct mg_view *v, int32_t nodes, int64_t limit,
     double prio, int64_t *p_start);
+
+/*
+ * mg_plan_start_expected: the same plan where every other job runs ratio
+ * of its limit (running jobs end then, or in a minute if already past).
+ */
+int64_t mg_plan_start_expected(const struct mg_view *v, int32_t nodes,
+    int64_t limit, double prio, double ratio, int64_t *p_start);
+
+/* mg_runtime_ratio: the median run time / limit of v's ended jobs, or 1 */
+double mg_runtime_ratio(const struct mg_view *v);
 
 #endif /* MG_FEATURE_H */

@@ -29,7 +29,7 @@
 #define MG_MODEL_MAJOR	1
 #define MG_MODEL_MINOR	0
 /* the features' definitions; bumped when a feature changes meaning */
-#define MG_FEATURES_VERSION	1
+#define MG_FEATURES_VERSION	2
 
 struct mg_model {
 	char kind[8];		/* gbt, rf, clf, svr, dqn, pg */

@@ -516,6 +516,7 @@ vjob(const struct mg_sim *s, mg_jobref r, struct mg_vjob *v)
 	v->nodes = j->nodes;
 	v->chain = j->trace < 0;
 	v->prio = 0;
+	v->end = -1;
 }
 
 int
@@ -543,12 +544,28 @@ mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
 		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
 			return MG_ENOMEM;
 	}
-	for (i = 0; i < s->njob; i++)
-		if (s->job[i].start >= 0 && s->job[i].start > s->t - recent) {
+	for (i = 0; i < s->njob; i++) {
+		const struct sjob *j = &s->job[i];
+		int64_t occ, end;
+
+		if (j->start < 0)
+			continue;
+		if (j->start > s->t - recent) {
 			vjob(s, (mg_jobref)i, &x);
 			if (mg_view_add(&v->recent, &v->nrecent,
 			    &v->caprecent, &x))
 				return MG_ENOMEM;
 		}
+		/* its nodes came back after its whole minutes */
+		occ = (j->dur + 59) / 60;
+		end = j->start + (occ < 1 ? 1 : occ) * 60;
+		if (end <= s->t && end > s->t - recent) {
+			vjob(s, (mg_jobref)i, &x);
+			x.end = j->start + j->dur;
+			if (mg_view_add(&v->ended, &v->nended, &v->capended,
+			    &x))
+				return MG_ENOMEM;
+		}
+	}
 	return 0;
 }

@@ -915,6 +915,7 @@ vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
 	v->nodes = j->nodes;
 	v->chain = j->trace == INT32_MAX;
 	v->prio = 0;
+	v->end = -1;
 }
 
 static int
@@ -962,13 +963,24 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
 			return MG_ENOMEM;
 	}
-	for (i = 0; i < s->njob; i++)
-		if (s->job[i].start >= 0 && s->job[i].start > s->now - recent &&
-		    s->job[i].start <= s->now) {
+	for (i = 0; i < s->njob; i++) {
+		const struct fjob *j = &s->job[i];
+
+		if (j->start >= 0 && j->start > s->now - recent &&
+		    j->start <= s->now) {
 			vjob(s, (int32_t)i, &x);
 			if (mg_view_add(&v->recent, &v->nrecent,
 			    &v->caprecent, &x))
 				return MG_ENOMEM;
 		}
+		if (j->end >= 0 && j->end <= s->now && j->end > s->now -
+		    recent) {
+			vjob(s, (int32_t)i, &x);
+			x.end = j->end;
+			if (mg_view_add(&v->ended, &v->nended, &v->capended,
+			    &x))
+				return MG_ENOMEM;
+		}
+	}
 	return 0;
 }

@@ -11,7 +11,7 @@
 void
 mg_view_clear(struct mg_view *v)
 {
-	v->npend = v->nrun = v->nrecent = 0;
+	v->npend = v->nrun = v->nrecent = v->nended = 0;
 }
 
 void
@@ -20,6 +20,7 @@ mg_view_release(struct mg_view *v)
 	free(v->pend);
 	free(v->run);
 	free(v->recent);
+	free(v->ended);
 	memset(v, 0, sizeof(*v));
 }
 

@@ -16,6 +16,7 @@ struct mg_vjob {
 	int64_t submit;		/* as the model keeps it */
 	int64_t start;		/* -1 while pending */
 	int64_t limit;		/* seconds */
+	int64_t end;		/* ended jobs: when; else -1 */
 	double prio;		/* pending jobs: the priority now */
 	int32_t nodes;
 	int32_t chain;		/* 1 for the episode's chain jobs, else 0 */
@@ -32,6 +33,8 @@ struct mg_view {
 	size_t nrun, caprun;
 	struct mg_vjob *recent;	/* started in (t - recent window, t] */
 	size_t nrecent, caprecent;
+	struct mg_vjob *ended;	/* ended in (t - recent window, t] */
+	size_t nended, capended;
 };
 
 /* mg_view_clear: empty the lists, keeping their memory. */

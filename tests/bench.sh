@@ -131,3 +131,37 @@ awk -v a="$t_all" -v o="$t_one" -v n="$ncpu" -v s="$samples" -v fa="$t_fall" -v 
 	printf "  faithful mode,  -t 1:  %6.2f s   speed-up %.2fx\n", fo, fo / fa
 	printf "  per episode (reference, %d threads): %.1f ms   (original: ~20 s of CPU)\n", n, a * 1000 / 1680
 }'
+
+# The whole protocol in one setting (reference mode at 76 nodes, the
+# loaded one): samples of the 684 training episodes (7 probes and every
+# 30 minutes), training of the six models, and the evaluation of all of
+# them with the baselines and the oracle on 2 x 156 validation episodes.
+# The target: under 5 minutes.  Timed once (it takes minutes).
+once() { # once CMD...: wall-clock seconds of one run
+	/usr/bin/time -f %e -o "$dir/time" "$@" > /dev/null 2>&1
+	tail -1 "$dir/time"
+}
+export OMP_WAIT_POLICY=passive OPENBLAS_NUM_THREADS=1
+m76="-m reference -n 76"
+# shellcheck disable=SC2086
+{
+	t_f=$(once "$bin/mirage-features" -q $m76 -f 2022-11-01 -N 684 -k 1,8 -w 1 -p 7 --probe-every 30m -o "$dir/tr76.mrs" "$dir/ls6.jobs")
+	tt=""
+	for a in gbt rf clf svr; do
+		tt="$tt $a $(once "$bin/mirage-train" -q -a $a -t 2 -o "$dir/$a.mrm" "$dir/tr76.mrs")"
+	done
+	for a in dqn pg; do
+		tt="$tt $a $(once "$bin/mirage-train" -q -a $a $m76 -f 2022-11-01 -N 684 -k 1,8 -o "$dir/$a.mrm" "$dir/ls6.jobs")"
+	done
+	t_e=$(once "$bin/mirage-eval" -q $m76 -f 2023-03-01 -N 156 -k 1,8 -M "$dir/gbt.mrm" -M "$dir/rf.mrm" \
+	    -M "$dir/clf.mrm" -M "$dir/svr.mrm" -M "$dir/dqn.mrm" -M "$dir/pg.mrm" -o "$dir/t76.txt" "$dir/ls6.jobs")
+}
+samples=$(( $("$bin/mirage-cat" "$dir/tr76.mrs" | wc -l) - 1 ))
+echo "$tt" | awk -v f="$t_f" -v e="$t_e" -v s="$samples" '{
+	printf "\nthe protocol, reference mode at 76 nodes, both chain sizes, timed once\n"
+	printf "  mirage-features, 1368 training episodes (%d samples): %7.1f s\n", s, f
+	total = f + e
+	for (i = 1; i < NF; i += 2) { printf "  mirage-train -a %-4s %35s %7.1f s\n", $i, "", $(i + 1); total += $(i + 1) }
+	printf "  mirage-eval, 6 models + 4 baselines, 312 episodes:   %7.1f s\n", e
+	printf "  total:                                               %7.1f s   (target: under 300 s; ratio %.2f)\n", total, total / 300
+}'

@@ -28,9 +28,9 @@ colval() {
 	[ "$(colval s.mrs 1 x)" = -172740 ]
 	[ "$(colval s.mrs 7 t)" = "$(colval s.mrs 7 p_end)" ]
 	[ "$(colval s.mrs 7 x)" = 0 ]
-	# the schema: metadata, 30 own features, 2 x 34 + 8 reference values
+	# the schema: metadata, 33 own features, 2 x 34 + 8 reference values
 	hdr=$(mirage-cat s.mrs | head -1 | tr '\t' '\n')
-	[ "$(grep -c '^f_' <<<"$hdr")" -eq 30 ]
+	[ "$(grep -c "^f_" <<<"$hdr")" -eq 33 ]
 	[ "$(grep -c '^r1_' <<<"$hdr")" -eq 34 ]
 	[ "$(grep -c '^r0_' <<<"$hdr")" -eq 34 ]
 	[ "$(grep -c '^r_' <<<"$hdr")" -eq 8 ]
