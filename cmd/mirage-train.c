@@ -80,7 +80,7 @@ model_info(const char *path)
 
 	if (fp == NULL)
 		err(MG_EXIT_FAIL, "cannot open '%s'", path);
-	if ((rv = mg_model_read(fp, path, &m, &d)) != 0)
+	if ((rv = mg_model_read_container(fp, path, &m, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	fclose(fp);
 	mg_format_time(m->from, a, sizeof(a));

@@ -542,8 +542,25 @@ get_str(struct cur *c)
 	return s;
 }
 
+static int read_model(FILE *, const char *, int, struct mg_model **,
+    struct mg_diag *);
+
 int
 mg_model_read(FILE *fp, const char *name, struct mg_model **out,
+    struct mg_diag *d)
+{
+	return read_model(fp, name, 1, out, d);
+}
+
+int
+mg_model_read_container(FILE *fp, const char *name, struct mg_model **out,
+    struct mg_diag *d)
+{
+	return read_model(fp, name, 0, out, d);
+}
+
+static int
+read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
     struct mg_diag *d)
 {
 	unsigned char *all = NULL, tmp[65536];
@@ -665,9 +682,13 @@ mg_model_read(FILE *fp, const char *name, struct mg_model **out,
 		mg_model_free(m);
 		return rv;
 	}
-	rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload, &m->impl,
-	    d) : is_rl(m->kind) ? mlp_load(m->payload, m->npayload, &m->impl,
-	    d) : mg_svr_load(m->payload, m->npayload, &m->impl, d);
+	if (!backend)
+		rv = 0;
+	else
+		rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload,
+		    &m->impl, d) : is_rl(m->kind) ? mlp_load(m->payload,
+		    m->npayload, &m->impl, d) : mg_svr_load(m->payload,
+		    m->npayload, &m->impl, d);
 	if (rv != 0) {
 		mg_diag_prefix(d, "'%s'", name);
 		mg_model_free(m);

@@ -98,6 +98,15 @@ int mg_model_write(FILE *fp, const struct mg_model *m, struct mg_diag *d);
 int mg_model_read(FILE *fp, const char *name, struct mg_model **out,
     struct mg_diag *d);
 
+/*
+ * mg_model_read_container: the same checks without loading the backend
+ * (m->impl stays NULL: the model cannot predict).  For tools that only
+ * describe a model, and for fuzzing the container's parser apart from
+ * the libraries' own loaders.
+ */
+int mg_model_read_container(FILE *fp, const char *name, struct mg_model **out,
+    struct mg_diag *d);
+
 void mg_model_free(struct mg_model *m);
 
 struct mg_rlenv;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# run-fuzzers.sh [SECONDS]: build each tests/fuzz/fuzz_*.c with clang's
+# run-fuzzers.sh [SECONDS [NAME...]]: build each tests/fuzz/fuzz_*.c (or
+# the NAMEs given: parse, stream, model) with clang's
 # libFuzzer, AddressSanitizer and UBSan, and fuzz it for SECONDS (default
 # 60) from a copy of its checked-in corpus.  Prints the executions and
 # the crashes found; crashing inputs are kept in tests/fuzz/artifacts/.
@@ -8,15 +9,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-60}
+shift || true
+targets=${*:-}
 out=build/fuzz
 mkdir -p "$out" tests/fuzz/artifacts
 CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
-CPP="-Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE"
-LIBS="$(pkg-config --libs libarchive zlib json-c) -lm"
+CPP="-Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(pkg-config --cflags openblas)"
+LIBS="$(pkg-config --libs libarchive zlib json-c xgboost openblas) -lsvm -lm -pthread"
 status=0
 for src in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$src" .c)
 	name=${name#fuzz_}
+	if [ -n "$targets" ] && ! [[ " $targets " == *" $name "* ]]; then
+		continue
+	fi
 	# shellcheck disable=SC2086
 	clang $CFLAGS $CPP "$src" common/*.c $LIBS -o "$out/fuzz_$name"
 	work="$out/corpus-$name"
