@@ -6,7 +6,6 @@
  */
 #include <err.h>
 #include <json-c/json.h>
-#include <pthread.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -263,24 +262,6 @@ struct lmethod {
 	char name[64];
 };
 
-struct epres {
-	int32_t nodes;
-	long episode;
-	int64_t s0;
-	int status;
-	char msg[MG_DIAG_MAX];
-	struct mg_outcome o;
-};
-
-struct pwork {
-	const struct mg_clusterdef *def;
-	const struct mg_epsel *sel;
-	int window;		/* reference snapshots the models need */
-	struct epres *res;
-	size_t nres, next;
-	pthread_mutex_t mu;
-};
-
 /* per chain size: each method's outcome and time, episode by episode */
 struct table {
 	int32_t nodes;
@@ -289,40 +270,6 @@ struct table {
 	int64_t *xc[MAXMETHODS][NCURVE];	/* curve points */
 	int64_t *s0;
 };
-
-static void *
-pworker(void *arg)
-{
-	struct pwork *w = arg;
-	size_t i;
-
-	for (;;) {
-		struct epres *r;
-		struct mg_epconf e;
-		struct mg_diag d = { "" };
-
-		pthread_mutex_lock(&w->mu);
-		i = w->next++;
-		pthread_mutex_unlock(&w->mu);
-		if (i >= w->nres)
-			return NULL;
-		r = &w->res[i];
-		e = w->sel->e;
-		e.nodes = r->nodes;
-		e.window = w->window;
-		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, r->s0)) {
-			r->status = 1;
-			continue;
-		}
-		if ((r->status = mg_episode_outcomes(w->def, &e, r->s0, 1, &r->o,
-		    &d)) != 0) {
-			if (d.msg[0] == '\0')
-				snprintf(d.msg, sizeof(d.msg), "episode %ld: %s",
-				    r->episode, mg_strerror(r->status));
-			memcpy(r->msg, d.msg, sizeof(r->msg));
-		}
-	}
-}
 
 /* a learned method's submission; its curve points into xc[c][at] */
 static size_t
@@ -366,10 +313,9 @@ learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
 }
 
 static void
-table_add(struct table *tb, int nmeth, const struct epres *r,
+table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
     struct lmethod *lm)
 {
-	const struct mg_outcome *o = &r->o;
 	double *score;
 	size_t k, j, c, nt = 0, col;
 	int m;
@@ -427,7 +373,7 @@ table_add(struct table *tb, int nmeth, const struct epres *r,
 		tb->x[m][tb->n] = o->x[pick];
 		tb->t[m][tb->n] = o->t[pick];
 	}
-	tb->s0[tb->n++] = r->s0;
+	tb->s0[tb->n++] = o->s0;
 	free(score);
 }
 
@@ -602,9 +548,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	struct mg_trace t;
 	struct mg_clusterdef def;
 	struct table tb[MG_EPSEL_MAXSIZES];
-	struct pwork w;
+	struct mg_outcome *res;
 	struct mg_out out, eout, cout;
-	pthread_t *tid;
 	const char *name[MAXMETHODS];
 	size_t q, i, all, batch, done = 0;
 	int rv, k, nmeth = NBASE, ntab;
@@ -665,51 +610,30 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	memset(tb, 0, sizeof(tb));
 	for (k = 0; k < ntab; k++)
 		tb[k].nodes = po->sel.sizes[k];
-	memset(&w, 0, sizeof(w));
-	w.def = &def;
-	w.sel = &po->sel;
-	w.window = window;
+	/* batches of episodes computed in parallel, then scored in order */
 	batch = (size_t)po->threads * 8;
-	if ((w.res = calloc(batch, sizeof(*w.res))) == NULL ||
-	    (tid = calloc((size_t)po->threads, sizeof(*tid))) == NULL)
+	if ((res = calloc(batch, sizeof(*res))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	pthread_mutex_init(&w.mu, NULL);
 	all = po->sel.n * (size_t)ntab;
 	for (q = 0; q < all; q += batch) {
-		w.nres = all - q < batch ? all - q : batch;
-		w.next = 0;
-		for (i = 0; i < w.nres; i++) {
-			size_t e = (q + i) % po->sel.n;
+		size_t nres = all - q < batch ? all - q : batch;
 
-			memset(&w.res[i], 0, sizeof(w.res[i]));
-			w.res[i].nodes = po->sel.sizes[(q + i) / po->sel.n];
-			w.res[i].episode = (long)e;
-			w.res[i].s0 = mg_epsel_start(&po->sel, e);
+		if ((rv = mg_outcomes_run(&def, &po->sel, window, q, nres,
+		    po->threads, res, &d)) != 0)
+			errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
+			    "'%s': %s", path, d.msg);
+		for (i = 0; i < nres; i++) {
+			if (res[i].n > 0)	/* else skipped: an empty window */
+				table_add(&tb[(q + i) / po->sel.n], nmeth,
+				    &res[i], lm);
+			mg_outcome_release(&res[i]);
 		}
-		for (k = 0; k < po->threads; k++)
-			if (pthread_create(&tid[k], NULL, pworker, &w))
-				errx(MG_EXIT_FAIL, "cannot start a thread");
-		for (k = 0; k < po->threads; k++)
-			pthread_join(tid[k], NULL);
-		for (i = 0; i < w.nres; i++) {
-			struct epres *r = &w.res[i];
-
-			if (r->status == 1)
-				continue;	/* skipped: an empty window */
-			if (r->status != 0)
-				errx(r->status == MG_ENOMEM ? MG_EXIT_FAIL :
-				    MG_EXIT_USAGE, "'%s': %s", path, r->msg);
-			table_add(&tb[(q + i) / po->sel.n], nmeth, r, lm);
-			mg_outcome_release(&r->o);
-		}
-		done += w.nres;
+		done += nres;
 		if (!po->quiet)
 			fprintf(stderr, "mirage-eval: %zu/%zu episodes\n", done,
 			    all);
 	}
-	pthread_mutex_destroy(&w.mu);
-	free(w.res);
-	free(tid);
+	free(res);
 
 	/* the episode stream and the curve first: then the table */
 	if (po->ep_path) {

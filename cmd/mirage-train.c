@@ -87,17 +87,45 @@ model_info(const char *path)
 	mg_format_time(m->to, b, sizeof(b));
 	printf("file\t%s\nkind\t%s\nscore\t%s\nthreshold\t%g\n"
 	    "features_version\t%u\nfeatures\t%zu\nwindow\t%u\n"
-	    "params\t%s\nseed\t%llu\ntrained_on\t%llu samples, episodes "
+	    "params\t%s\nseed\t%llu\ntrained_on\t%llu %s, episodes "
 	    "starting %s .. %s\nproducer\t%s\nargs\t%s\n", path, m->kind,
 	    m->classifier ? "probability of an interruption" :
 	    "predicted x, hours", m->threshold, m->features_version, m->nfeat,
 	    m->window, m->params, (unsigned long long)m->seed,
-	    (unsigned long long)m->nsamples, a, b, m->producer, m->args);
+	    (unsigned long long)m->nsamples, strcmp(m->kind, "dqn") == 0 ||
+	    strcmp(m->kind, "pg") == 0 ? "episodes" : "samples", a, b,
+	    m->producer, m->args);
 	for (i = 0; i < m->nfeat; i++)
 		printf("feature\t%s\t%g\t%g\n", m->names[i], m->mean[i],
 		    m->scale[i]);
 	mg_model_free(m);
 	return MG_EXIT_OK;
+}
+
+/* the model's threshold (if given) and where it comes from */
+static void
+provenance(struct mg_model *m, double threshold, const char *args)
+{
+	if (!isnan(threshold))
+		m->threshold = threshold;
+	if ((m->producer = strdup("mirage-train " MG_VERSION)) == NULL ||
+	    (m->args = strdup(args)) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+}
+
+/* write the model file, whole or not at all */
+static void
+save(const struct mg_model *m, const char *path)
+{
+	struct mg_diag d = { "" };
+	struct mg_out out;
+
+	if (mg_out_open(&out, path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_model_write(out.fp, m, &d) != 0 || mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
 }
 
 struct rlctx {
@@ -128,11 +156,11 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	struct mg_outcome *o;
 	struct mg_rlenv env;
 	struct mg_model *m;
-	struct mg_out out;
-	char *names[MG_OWN];
+	struct mg_epconf e1;
+	char **names;
 	struct rlctx cx = { kind, quiet };
-	size_t n, i;
-	int rv, k;
+	size_t n, i, all, nnames;
+	int rv;
 
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
@@ -143,21 +171,23 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s: probing %zu episodes\n", kind,
 		    sel->n * (size_t)sel->nsizes);
-	if ((rv = mg_outcomes_all(&def, sel, threads, &o, &n, &d)) != 0)
+	all = sel->n * (size_t)sel->nsizes;
+	if ((o = calloc(all ? all : 1, sizeof(*o))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if ((rv = mg_outcomes_run(&def, sel, 1, 0, all, threads, o, &d)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
 		    path, d.msg);
-	for (k = 0; k < MG_OWN; k++)
-		names[k] = (char *)mg_own_names[k];
-	{
-		char *fn[MG_OWN], buf[MG_OWN][48];
-
-		for (k = 0; k < MG_OWN; k++) {
-			snprintf(buf[k], sizeof(buf[k]), "f_%s", names[k]);
-			fn[k] = buf[k];
-		}
-		if ((rv = mg_model_new(kind, fn, MG_OWN, &m, &d)) != 0)
-			errx(MG_EXIT_USAGE, "%s", d.msg);
-	}
+	for (i = n = 0; i < all; i++)	/* skipped: empty windows */
+		if (o[i].n > 0)
+			o[n++] = o[i];
+	/* our features come first among the features' names */
+	e1 = sel->e;
+	e1.window = 1;
+	if (mg_episode_feature_names(&e1, &names, &nnames) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	if ((rv = mg_model_new(kind, names, MG_OWN, &m, &d)) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	mg_names_free(names, nnames);
 	memset(&env, 0, sizeof(env));
 	env.ep = o;
 	env.nep = n;
@@ -174,19 +204,10 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 		if (o[i].s0 > m->to)
 			m->to = o[i].s0;
 	}
-	if (!isnan(threshold))
-		m->threshold = threshold;
-	if ((m->producer = strdup("mirage-train " MG_VERSION)) == NULL ||
-	    (m->args = strdup(args)) == NULL)
-		err(MG_EXIT_FAIL, NULL);
+	provenance(m, threshold, args);
 	if ((rv = mg_model_train_rl(m, &env, ro, &d)) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (mg_out_open(&out, out_path, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (mg_model_write(out.fp, m, &d) != 0 || mg_out_commit(&out, &d) != 0) {
-		mg_out_abort(&out);
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	}
+	save(m, out_path);
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s (%s) on %zu episodes\n", kind,
 		    m->params, n);
@@ -261,7 +282,6 @@ main(int argc, char *argv[])
 	const struct mg_stream_info *info;
 	const struct mg_value *v;
 	struct mg_model *m;
-	struct mg_out out;
 	double clip = 12, threshold = NAN, maxs = 0;
 	int *col = NULL, kx, ks, ch, rv, window = 0;
 	char **names = NULL, args[1024];
@@ -465,23 +485,14 @@ main(int argc, char *argv[])
 	m->window = (uint32_t)window;
 	m->from = from;
 	m->to = to_;
-	if (!isnan(threshold))
-		m->threshold = threshold;
-	if ((m->producer = strdup("mirage-train " MG_VERSION)) == NULL ||
-	    (m->args = strdup(args)) == NULL)
-		err(MG_EXIT_FAIL, NULL);
+	provenance(m, threshold, args);
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s on %zu samples x %zu "
 		    "features%s\n", kind, n, nf, step > 1 ?
 		    " (every nth, --max-samples)" : "");
 	if ((rv = mg_model_train(m, X, y, n, &to, &d)) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (mg_out_open(&out, out_path, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (mg_model_write(out.fp, m, &d) != 0 || mg_out_commit(&out, &d) != 0) {
-		mg_out_abort(&out);
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	}
+	save(m, out_path);
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s (%s) in %.1f s of CPU\n",
 		    kind, m->params, (double)(clock() - t0) / CLOCKS_PER_SEC);

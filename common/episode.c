@@ -662,100 +662,88 @@ mg_epsel_start(const struct mg_epsel *s, size_t i)
 	return s->from + (int64_t)i * s->every;
 }
 
-struct allwork {
+struct runwork {
 	const struct mg_clusterdef *def;
 	const struct mg_epsel *sel;
+	int window;
+	size_t first, n, next;
 	struct mg_outcome *o;
 	int *status;
 	struct mg_diag *diag;
-	size_t n, next;
 	pthread_mutex_t mu;
 };
 
 static void *
-all_worker(void *arg)
+run_worker(void *arg)
 {
-	struct allwork *w = arg;
-	size_t i;
+	struct runwork *w = arg;
+	size_t k, i;
 
 	for (;;) {
 		struct mg_epconf e;
 		int64_t s0;
 
 		pthread_mutex_lock(&w->mu);
-		i = w->next++;
+		k = w->next++;
 		pthread_mutex_unlock(&w->mu);
-		if (i >= w->n)
+		if (k >= w->n)
 			return NULL;
+		i = w->first + k;
 		e = w->sel->e;
 		e.nodes = w->sel->sizes[i / w->sel->n];
-		e.window = 1;
+		e.window = w->window;
 		s0 = mg_epsel_start(w->sel, i % w->sel->n);
-		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, s0)) {
-			w->status[i] = 1;
+		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, s0))
 			continue;
-		}
-		w->status[i] = mg_episode_outcomes(w->def, &e, s0, 1, &w->o[i],
-		    &w->diag[i]);
+		w->status[k] = mg_episode_outcomes(w->def, &e, s0, 1, &w->o[k],
+		    &w->diag[k]);
 	}
 }
 
 int
-mg_outcomes_all(const struct mg_clusterdef *def, const struct mg_epsel *s,
-    int threads, struct mg_outcome **out, size_t *n, struct mg_diag *d)
+mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
+    int window, size_t first, size_t count, int threads, struct mg_outcome *o,
+    struct mg_diag *d)
 {
-	struct allwork w;
+	struct runwork w;
 	pthread_t tid[64];
-	size_t i, k;
+	size_t k;
 	int t, rv = 0;
 
-	*out = NULL;
-	*n = 0;
-	if (threads < 1)
-		threads = 1;
-	if (threads > 64)
-		threads = 64;
+	memset(o, 0, count * sizeof(*o));
 	memset(&w, 0, sizeof(w));
 	w.def = def;
 	w.sel = s;
-	w.n = s->n * (size_t)s->nsizes;
-	w.o = calloc(w.n ? w.n : 1, sizeof(*w.o));
-	w.status = calloc(w.n ? w.n : 1, sizeof(*w.status));
-	w.diag = calloc(w.n ? w.n : 1, sizeof(*w.diag));
-	if (w.o == NULL || w.status == NULL || w.diag == NULL) {
-		free(w.o);
+	w.window = window;
+	w.first = first;
+	w.n = count;
+	w.o = o;
+	w.status = calloc(count ? count : 1, sizeof(*w.status));
+	w.diag = calloc(count ? count : 1, sizeof(*w.diag));
+	if (w.status == NULL || w.diag == NULL) {
 		free(w.status);
 		free(w.diag);
 		return MG_ENOMEM;
 	}
+	threads = threads < 1 ? 1 : threads > 64 ? 64 : threads;
 	pthread_mutex_init(&w.mu, NULL);
 	for (t = 0; t < threads; t++)
-		if (pthread_create(&tid[t], NULL, all_worker, &w) != 0)
+		if (pthread_create(&tid[t], NULL, run_worker, &w) != 0)
 			break;
 	if (t == 0)
-		all_worker(&w);
+		run_worker(&w);
 	while (t-- > 0)
 		pthread_join(tid[t], NULL);
 	pthread_mutex_destroy(&w.mu);
-	for (i = k = 0; i < w.n; i++) {
-		if (w.status[i] == 1)
-			continue;
-		if (w.status[i] != 0 && rv == 0) {
-			rv = w.status[i];
+	for (k = 0; k < count && rv == 0; k++)
+		if (w.status[k] != 0) {
+			rv = w.status[k];
 			if (d)
-				*d = w.diag[i];
+				*d = w.diag[k];
+			if (d && d->msg[0] == '\0')
+				mg_diag_set(d, rv, "%s", mg_strerror(rv));
 		}
-		w.o[k++] = w.o[i];
-	}
 	free(w.status);
 	free(w.diag);
-	if (rv != 0) {
-		for (i = 0; i < k; i++)
-			mg_outcome_release(&w.o[i]);
-		free(w.o);
-		return rv;
-	}
-	*out = w.o;
-	*n = k;
-	return 0;
+	return rv;
 }

@@ -209,13 +209,16 @@ int mg_episode_outcomes(const struct mg_clusterdef *def,
 void mg_outcome_release(struct mg_outcome *o);
 
 /*
- * mg_outcomes_all: the outcomes of every episode s selects (all sizes),
- * computed on threads threads, with our features (window 1).  Episodes
- * s says to skip are left out.  Returns 0 with *out (*n of them; free
- * each with mg_outcome_release() and the array with free()), or a
- * negative status with d naming the episode.
+ * mg_outcomes_run: the outcomes, with features of a window of window
+ * snapshots, of the episodes first .. first + count - 1 of s, numbered
+ * over all sizes (episode i is start i % s->n of size s->sizes[i / s->n]),
+ * computed on threads threads into o[0..count).  An episode s says to
+ * skip is left zeroed (o[k].n == 0).  Returns 0, or a negative status
+ * with d naming the episode; release each outcome with
+ * mg_outcome_release() either way.
  */
-int mg_outcomes_all(const struct mg_clusterdef *def, const struct mg_epsel *s,
-    int threads, struct mg_outcome **out, size_t *n, struct mg_diag *d);
+int mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
+    int window, size_t first, size_t count, int threads, struct mg_outcome *o,
+    struct mg_diag *d);
 
 #endif /* MG_EPISODE_H */
