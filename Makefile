@@ -34,7 +34,7 @@ CFLAGS	+= -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS	+= -fsanitize=address,undefined
 endif
 
-CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval
+CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise
 LIB_SRC	= $(sort $(wildcard common/*.c))
 LIB_OBJ	= $(LIB_SRC:%.c=$(B)/%.o)
 LIB	= $(B)/libmirage.a

@@ -18,6 +18,55 @@
 #include "rl.h"
 #include <unistd.h>
 
+static int
+dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A regressor's spread: the 10th and 90th percentiles of x - x_hat (hours)
+ * of a twin model trained on the first 80 % of the samples (they are in
+ * time order) and tested on the last 20 %, kept in the parameters for
+ * mirage-advise to show as the uncertainty of a prediction.
+ */
+static void
+residuals(struct mg_model *m, const float *X, const float *y, size_t n,
+    size_t nf, const struct mg_trainopts *to)
+{
+	struct mg_diag d = { "" };
+	struct mg_model *twin;
+	size_t cut = n * 4 / 5, nt = n - cut, i;
+	double *p;
+	char *params;
+	size_t len;
+
+	if (cut < 2 || nt < 10)
+		return;
+	if (mg_model_new(m->kind, m->names, nf, &twin, &d) != 0 ||
+	    mg_model_train(twin, X, y, cut, to, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if ((p = malloc(nt * sizeof(*p))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if (mg_model_predict(twin, X + cut * nf, nt, p, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	for (i = 0; i < nt; i++)
+		p[i] = (double)y[cut + i] - p[i];
+	qsort(p, nt, sizeof(*p), dcmp);
+	len = strlen(m->params) + 64;
+	if ((params = malloc(len)) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	snprintf(params, len, "%s resid_p10=%.3f resid_p90=%.3f", m->params,
+	    p[(size_t)(0.1 * (double)(nt - 1))], p[(size_t)(0.9 *
+	    (double)(nt - 1))]);
+	free(m->params);
+	m->params = params;
+	free(p);
+	mg_model_free(twin);
+}
+
 static void
 usage(int status)
 {
@@ -492,6 +541,8 @@ main(int argc, char *argv[])
 		    " (every nth, --max-samples)" : "");
 	if ((rv = mg_model_train(m, X, y, n, &to, &d)) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (!m->classifier)
+		residuals(m, X, y, n, nf, &to);
 	save(m, out_path);
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s (%s) in %.1f s of CPU\n",

@@ -69,6 +69,7 @@ static int
 missing_word(const char *s, size_t n)
 {
 	return n == 0 || is_word(s, n, "Unknown") || is_word(s, n, "None") ||
+	    is_word(s, n, "NONE") ||
 	    is_word(s, n, "INVALID") || is_word(s, n, "N/A");
 }
 

@@ -17,7 +17,7 @@ enum col {
 	C_IGNORE = 0, C_JOBID, C_JOBIDRAW, C_JOBNAME, C_USER, C_UID,
 	C_ACCOUNT, C_PARTITION, C_QOS, C_STATE, C_SUBMIT, C_ELIGIBLE,
 	C_START, C_END, C_TIMELIMIT, C_TIMELIMITRAW, C_NNODES, C_NCPUS,
-	C_ALLOCTRES, C_REQTRES, C_EXITCODE, C_PRIORITY, C_NCOLS
+	C_ALLOCTRES, C_REQTRES, C_EXITCODE, C_PRIORITY, C_ELAPSED, C_NCOLS
 };
 
 static const char *const col_names[C_NCOLS] = {
@@ -30,6 +30,34 @@ static const char *const col_names[C_NCOLS] = {
 	[C_NNODES] = "NNodes", [C_NCPUS] = "NCPUS",
 	[C_ALLOCTRES] = "AllocTRES", [C_REQTRES] = "ReqTRES",
 	[C_EXITCODE] = "ExitCode", [C_PRIORITY] = "Priority",
+	[C_ELAPSED] = "Elapsed",
+};
+
+/* squeue's names for the same columns (-o, -O and the default layouts) */
+static const struct {
+	const char *name;
+	enum col col;
+} squeue_names[] = {
+	{ "NAME", C_JOBNAME }, { "ST", C_STATE },
+	{ "SUBMIT_TIME", C_SUBMIT }, { "ELIGIBLE_TIME", C_ELIGIBLE },
+	{ "START_TIME", C_START }, { "END_TIME", C_END },
+	{ "TIME_LIMIT", C_TIMELIMIT }, { "TIME", C_ELAPSED },
+	{ "NODES", C_NNODES }, { "CPUS", C_NCPUS },
+	{ "TRES_ALLOC", C_ALLOCTRES },
+};
+#define NSQUEUE (sizeof(squeue_names) / sizeof(squeue_names[0]))
+
+/* squeue's compact state codes (%t, ST) */
+static const char *const state_codes[][2] = {
+	{ "PD", "PENDING" }, { "R", "RUNNING" }, { "CG", "COMPLETING" },
+	{ "CF", "CONFIGURING" }, { "S", "SUSPENDED" }, { "CD", "COMPLETED" },
+	{ "F", "FAILED" }, { "TO", "TIMEOUT" }, { "CA", "CANCELLED" },
+	{ "NF", "NODE_FAIL" }, { "PR", "PREEMPTED" },
+	{ "OOM", "OUT_OF_MEMORY" }, { "BF", "BOOT_FAIL" },
+	{ "DL", "DEADLINE" }, { "RQ", "REQUEUED" }, { "RH", "REQUEUE_HOLD" },
+	{ "RS", "RESIZING" }, { "RV", "REVOKED" }, { "SE", "SPECIAL_EXIT" },
+	{ "SI", "SIGNALING" }, { "SO", "STAGE_OUT" }, { "ST", "STOPPED" },
+	{ "RD", "RESV_DEL_HOLD" }, { "RF", "REQUEUE_FED" },
 };
 
 struct slice {
@@ -45,6 +73,7 @@ struct parser {
 	char delim;
 	int trailing;		/* --parsable: every line ends with delim */
 	int tabs_ok;		/* fixed layout whose rows may be tab-separated */
+	int padded;		/* squeue -o with widths: trim every field */
 	size_t ncols;
 	enum col cols[MAX_COLS];
 	size_t start[MAX_COLS], end[MAX_COLS];	/* fixed-width spans */
@@ -117,6 +146,10 @@ col_lookup(struct slice h)
 		if (strlen(col_names[i]) == n &&
 		    strncasecmp(col_names[i], h.p, n) == 0)
 			return (enum col)i;
+	for (i = 0; i < NSQUEUE; i++)
+		if (strlen(squeue_names[i].name) == n &&
+		    strncmp(squeue_names[i].name, h.p, n) == 0)
+			return squeue_names[i].col;
 	if (n > 0 && h.p[n - 1] == '+')
 		n--;
 	if (n < 4)
@@ -125,6 +158,12 @@ col_lookup(struct slice h)
 		if (strlen(col_names[i]) > n &&
 		    strncasecmp(col_names[i], h.p, n) == 0) {
 			hit = (int)i;
+			hits++;
+		}
+	for (i = 0; i < NSQUEUE; i++)
+		if (strlen(squeue_names[i].name) > n &&
+		    strncmp(squeue_names[i].name, h.p, n) == 0) {
+			hit = (int)squeue_names[i].col;
 			hits++;
 		}
 	return hits == 1 ? (enum col)hit : C_IGNORE;
@@ -142,7 +181,7 @@ set_columns(struct parser *p, const struct slice *names, size_t n)
 		p->where[i] = -1;
 	p->ncols = n;
 	for (i = 0; i < n; i++) {
-		p->cols[i] = col_lookup(names[i]);
+		p->cols[i] = col_lookup(trim(names[i].p, names[i].n));
 		if (p->cols[i] != C_IGNORE && p->where[p->cols[i]] < 0)
 			p->where[p->cols[i]] = (int)i;
 		else
@@ -325,6 +364,7 @@ row(struct parser *p, uint64_t line)
 	struct mg_value job[MG_JOB_NFIELDS];
 	struct slice v;
 	int64_t base, task, het, x, lim;
+	size_t i;
 	int step, r, rv = 0;
 
 	mg_job_clear(job);
@@ -367,6 +407,14 @@ row(struct parser *p, uint64_t line)
 			v.n = (size_t)(sp - v.p);
 		if (v.n > 0 && v.p[v.n - 1] == '+')
 			v.n--;
+		for (i = 0; v.n > 0 && v.n <= 3 &&
+		    i < sizeof(state_codes) / sizeof(state_codes[0]); i++)
+			if (strlen(state_codes[i][0]) == v.n &&
+			    memcmp(state_codes[i][0], v.p, v.n) == 0) {
+				v.p = state_codes[i][1];
+				v.n = strlen(v.p);
+				break;
+			}
 		if (v.n > 0)
 			mg_job_set_str(job, MG_JOB_STATE, v.p, v.n);
 	}
@@ -379,6 +427,31 @@ row(struct parser *p, uint64_t line)
 	    get_time(p, job, MG_JOB_START, C_START, line, &rv) ||
 	    get_time(p, job, MG_JOB_END, C_END, line, &rv))
 		return rv;
+	/*
+	 * squeue shows a pending job's planned start and end and a running
+	 * job's planned end: plans, not events.  Without a start column, a
+	 * running job started its elapsed time (squeue's TIME) before now.
+	 */
+	if (!job[MG_JOB_STATE].null) {
+		const char *st = job[MG_JOB_STATE].s;
+		size_t sn = job[MG_JOB_STATE].len;
+		int pend = sn == 7 && memcmp(st, "PENDING", 7) == 0;
+		int run = (sn == 7 && memcmp(st, "RUNNING", 7) == 0) ||
+		    (sn == 9 && memcmp(st, "SUSPENDED", 9) == 0) ||
+		    (sn == 10 && memcmp(st, "COMPLETING", 10) == 0);
+
+		if (pend)
+			job[MG_JOB_START].null = 1;
+		if (pend || run)
+			job[MG_JOB_END].null = 1;
+		if (run && job[MG_JOB_START].null && p->o->now > 0 &&
+		    p->where[C_ELAPSED] >= 0) {
+			v = p->f[p->where[C_ELAPSED]];
+			if (mg_parse_duration(v.p, v.n, &x) == 0 && x >= 0)
+				mg_job_set_i64(job, MG_JOB_START,
+				    p->o->now - x);
+		}
+	}
 	if (p->where[C_TIMELIMITRAW] >= 0) {
 		v = p->f[p->where[C_TIMELIMITRAW]];
 		r = mg_parse_limit_minutes(v.p, v.n, &lim);
@@ -467,6 +540,8 @@ delim_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 		if ((rv = p->s->warn(p->s->ctx, lineno, 0, p->msg)) != 0)
 			return rv;
 	}
+	for (i = 0; p->padded && i < p->ncols; i++)
+		p->f[i] = trim(p->f[i].p, p->f[i].n);
 	return row(p, lineno);
 }
 
@@ -551,6 +626,56 @@ fixed_header(struct parser *p, const char *hdr, size_t hlen,
 		names[i] = trim(hdr + a, b - a);
 	}
 	return set_columns(p, names, n);
+}
+
+/*
+ * squeue's fixed-width layouts have no dashes line: the header's names
+ * give the columns.  Right-aligned columns (the default layout and -l,
+ * whose header starts with blanks) end where their name ends;
+ * left-aligned ones (-O) start where their name starts.  The last
+ * column runs to the end of the line.
+ */
+static int
+squeue_header(struct parser *p, const char *hdr, size_t hlen)
+{
+	struct slice names[MAX_COLS];
+	size_t a[MAX_COLS], b[MAX_COLS];
+	size_t i = 0, n = 0, k;
+	int right = hlen > 0 && hdr[0] == ' ';
+
+	while (i < hlen) {
+		while (i < hlen && (hdr[i] == ' ' || hdr[i] == '\t'))
+			i++;
+		if (i == hlen)
+			break;
+		if (n == MAX_COLS)
+			return mg_diag_set(p->d, MG_EFORMAT, "too many "
+			    "columns");
+		a[n] = i;
+		while (i < hlen && hdr[i] != ' ' && hdr[i] != '\t')
+			i++;
+		b[n] = i;
+		names[n].p = hdr + a[n];
+		names[n].n = b[n] - a[n];
+		n++;
+	}
+	for (k = 0; k < n; k++) {
+		p->start[k] = right ? (k ? b[k - 1] : 0) : a[k];
+		p->end[k] = right ? b[k] : (k + 1 < n ? a[k + 1] : hlen);
+	}
+	return set_columns(p, names, n);
+}
+
+/* an squeue header: its first name is JOBID, in capitals */
+static int
+squeue_like(const char *hdr, size_t hlen, char delim)
+{
+	struct slice t = trim(hdr, hlen);
+	size_t n = 0;
+
+	while (n < t.n && t.p[n] != ' ' && t.p[n] != '\t' && t.p[n] != delim)
+		n++;
+	return n == 5 && memcmp(t.p, "JOBID", 5) == 0;
 }
 
 static int
@@ -726,6 +851,20 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 			rv = have;
 			goto out;
 		}
+		/* squeue -l: a line with the date, then the header */
+		if (have == 1 && !squeue_like(hdr, hlen, p->delim) &&
+		    memchr(hdr, p->delim, hlen) == NULL &&
+		    squeue_like(line, len, p->delim)) {
+			if ((rv = copy_line(&hdr, &hcap, line, len)) != 0) {
+				rv = mg_diag_set(d, rv, "out of memory");
+				goto out;
+			}
+			hlen = len;
+			if ((have = mg_input_getline(in, &line, &len, d)) < 0) {
+				rv = have;
+				goto out;
+			}
+		}
 		if (have == 1 && o->format != MG_FMT_DELIM &&
 		    dashes_line(line, len)) {
 			p->fmt = MG_FMT_FIXED;
@@ -746,11 +885,33 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 			    "line under the fixed-width header");
 			goto out;
 		}
+		if (memchr(hdr, p->delim, hlen) == NULL &&
+		    o->format != MG_FMT_DELIM && squeue_like(hdr, hlen,
+		    p->delim)) {
+			p->fmt = MG_FMT_FIXED;
+			s->layout = "squeue fixed width";
+			if ((rv = squeue_header(p, hdr, hlen)) != 0) {
+				mg_diag_prefix(d, "header");
+				goto out;
+			}
+			if (have == 1 && trim(line, len).n > 0 &&
+			    (rv = fixed_row(p, line, len,
+			    mg_input_lineno(in))) != 0)
+				goto out;
+			if (have == 1)
+				while ((rv = mg_input_getline(in, &line, &len,
+				    d)) == 1)
+					if (trim(line, len).n > 0 && (rv =
+					    fixed_row(p, line, len,
+					    mg_input_lineno(in))) != 0)
+						break;
+			goto out;
+		}
 		if (memchr(hdr, p->delim, hlen) == NULL) {
 			rv = mg_diag_set(d, MG_EFORMAT, "line 1: layout not "
 			    "recognised (not sacct -P, --parsable, "
-			    "--delimiter, fixed width, --json, SWF or the "
-			    "LS6 trace): '%.60s'", hdr);
+			    "--delimiter, fixed width, --json, squeue, SWF or "
+			    "the LS6 trace): '%.60s'", hdr);
 			goto out;
 		}
 		p->fmt = MG_FMT_DELIM;
@@ -760,6 +921,10 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 		}
 		s->layout = p->trailing ? "sacct --parsable" :
 		    p->delim == '|' ? "sacct -P" : "sacct --delimiter";
+		if (squeue_like(hdr, hlen, p->delim)) {
+			s->layout = "squeue -o (delimited)";
+			p->padded = 1;
+		}
 		if ((rv = names_from_list(p, hdr, p->delim)) != 0) {
 			mg_diag_prefix(d, "line 1");
 			goto out;

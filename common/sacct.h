@@ -3,9 +3,10 @@
  *
  * Reads one entry of a struct mg_input in any layout real sacct prints
  * (-P, --parsable, --delimiter, fixed width, -n with a field list,
- * --json), the published LS6 trace's layout (a count line, a fixed-width
- * header and dashes, tab-separated rows) and the Standard Workload Format
- * of the Parallel Workloads Archive.  Columns are found from the header,
+ * --json), what squeue prints (-o with a delimiter, fixed-width -o, -O,
+ * -l and the default layout, --json), the published LS6 trace's layout
+ * (a count line, a fixed-width header and dashes, tab-separated rows)
+ * and the Standard Workload Format of the Parallel Workloads Archive.  Columns are found from the header,
  * in any order.  Rules for odd rows are in mirage-parse(1).
  */
 #ifndef MG_SACCT_H
@@ -31,6 +32,9 @@ struct mg_sacct_opts {
 	const char *fields;	/* comma list for input without a header */
 	enum mg_tz tz;
 	int64_t swf_cpus_per_node;	/* SWF processors per node; 0 = 1 */
+	int64_t now;		/* when squeue ran: a running job without a
+				 * start column started its TIME before
+				 * (0: unknown, no start) */
 };
 
 void mg_sacct_opts_init(struct mg_sacct_opts *o);

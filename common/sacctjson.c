@@ -5,6 +5,12 @@
  * null for UNLIMITED (newer Slurm writes {set, infinite, number} objects
  * for numbers: both are read).  A pending array remainder has a hex
  * bitmap of task ids in array.task, shown as 28_[1-6] like sacct does.
+ *
+ * squeue --json writes flat names instead (job_state, submit_time,
+ * time_limit, node_count, user_name, array_job_id, ...): a job object
+ * without "state" is read with those.  Its start_time and end_time of a
+ * pending job, and end_time of a running one, are plans, not events, and
+ * are not kept.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -161,6 +167,77 @@ failed_state(struct json_object *st)
 	return 0;
 }
 
+/* squeue --json: one job object */
+static int
+one_squeue(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
+{
+	struct mg_value job[MG_JOB_NFIELDS];
+	char jobid[96], msg[160];
+	int64_t id, aj = 0, at, hj = 0, ho, v, g;
+	const char *st = "";
+	int r;
+
+	mg_job_clear(job);
+	if (num(get(j, "job_id"), &id) != 1 || id < 0) {
+		snprintf(msg, sizeof(msg), "jobs[%zu]: no job_id", idx);
+		return s->warn(s->ctx, 0, 1, msg);
+	}
+	mg_job_set_i64(job, MG_JOB_ID, id);
+	num(get(j, "array_job_id"), &aj);
+	num(get(j, "het_job_id"), &hj);
+	if (aj > 0 && num(get(j, "array_task_id"), &at) == 1) {
+		mg_job_set_i64(job, MG_JOB_ARRAY_JOB, aj);
+		mg_job_set_i64(job, MG_JOB_ARRAY_TASK, at);
+		snprintf(jobid, sizeof(jobid), "%lld_%lld", (long long)aj,
+		    (long long)at);
+	} else if (hj > 0 && num(get(j, "het_job_offset"), &ho) == 1) {
+		mg_job_set_i64(job, MG_JOB_HET_JOB, hj);
+		mg_job_set_i64(job, MG_JOB_HET_OFFSET, ho);
+		snprintf(jobid, sizeof(jobid), "%lld+%lld", (long long)hj,
+		    (long long)ho);
+	} else
+		snprintf(jobid, sizeof(jobid), "%lld", (long long)id);
+	mg_job_set_str(job, MG_JOB_JOBID, jobid, strlen(jobid));
+	str(job, MG_JOB_NAME, get(j, "name"));
+	str(job, MG_JOB_USER, get(j, "user_name"));
+	str(job, MG_JOB_ACCOUNT, get(j, "account"));
+	str(job, MG_JOB_PARTITION, get(j, "partition"));
+	str(job, MG_JOB_QOS, get(j, "qos"));
+	str(job, MG_JOB_STATE, get(j, "job_state"));
+	if (!job[MG_JOB_STATE].null)
+		st = json_object_get_string(get(j, "job_state"));
+	epoch(job, MG_JOB_SUBMIT, get(j, "submit_time"));
+	epoch(job, MG_JOB_ELIGIBLE, get(j, "eligible_time"));
+	if (strcmp(st, "PENDING") != 0) {
+		epoch(job, MG_JOB_START, get(j, "start_time"));
+		if (strcmp(st, "RUNNING") != 0 && strcmp(st, "SUSPENDED") != 0)
+			epoch(job, MG_JOB_END, get(j, "end_time"));
+	}
+	r = num(get(j, "time_limit"), &v);
+	if (r == 1)
+		mg_job_set_i64(job, MG_JOB_TIMELIMIT, v * 60);
+	else if (r == -1)
+		mg_job_set_i64(job, MG_JOB_TIMELIMIT, -1);
+	if (num(get(j, "node_count"), &v) == 1 && v > 0)
+		mg_job_set_i64(job, MG_JOB_NNODES, v);
+	if (num(get(j, "cpus"), &v) == 1)
+		mg_job_set_i64(job, MG_JOB_NCPUS, v);
+	g = 0;
+	{
+		struct json_object *t = get(j, "tres_alloc_str");
+		const char *ts = t ? json_object_get_string(t) : "";
+
+		if (*ts == '\0' && (t = get(j, "tres_req_str")) != NULL)
+			ts = json_object_get_string(t);
+		if (mg_sacct_gpus(ts, strlen(ts), &g) != 0)
+			g = 0;
+	}
+	mg_job_set_i64(job, MG_JOB_NGPUS, g);
+	if (num(get(j, "priority"), &v) == 1)
+		mg_job_set_i64(job, MG_JOB_PRIORITY, v);
+	return s->job(s->ctx, job, 0);
+}
+
 static int
 one(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
 {
@@ -279,8 +356,15 @@ mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
 		    "array (not sacct --json output)");
 	}
 	n = json_object_array_length(jobs);
-	for (i = 0; i < n && rv == 0; i++)
-		rv = one(json_object_array_get_idx(jobs, i), i, s);
+	for (i = 0; i < n && rv == 0; i++) {
+		struct json_object *j = json_object_array_get_idx(jobs, i);
+
+		if (i == 0 && get(j, "state") == NULL &&
+		    get(j, "job_state") != NULL)
+			s->layout = "squeue --json";
+		rv = strcmp(s->layout, "squeue --json") == 0 ?
+		    one_squeue(j, i, s) : one(j, i, s);
+	}
 	json_object_put(root);
 	return rv;
 }

@@ -1,0 +1,969 @@
+/*
+ * mirage-advise: for a running chain, decide now whether to submit the
+ * successor or wait, from the live queue (squeue), the recent history
+ * (sacct) and a model; optionally submit it with sbatch, exactly once,
+ * and move the chain on.  See mirage-advise(1) and mirage-chain(5).
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chain.h"
+#include "episode.h"
+#include "feature.h"
+#include "live.h"
+#include "mirage.h"
+#include "model.h"
+#include "proc.h"
+
+/* decisions, apart from the errors of mirage(7) */
+#define EXIT_SUBMIT	0
+#define EXIT_WAIT	10
+#define EXIT_DONE	11
+
+#define DAY		86400
+#define PERIOD		600	/* decisions and snapshots: 10 minutes */
+#define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
+
+/* what squeue must show: mirage-parse(1) reads its header */
+static const char squeue_fmt[] = "%i|%P|%t|%V|%S|%l|%D|%Q";
+static const char sacct_fields[] =
+    "JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes";
+
+struct opts {
+	const char *job, *model, *partition, *state, *script, *format;
+	const char *queue, *hist[8];
+	int nhist;
+	const char *prog_squeue, *prog_sacct, *prog_sbatch, *prog_sinfo;
+	char **script_args;
+	int nscript_args;
+	int32_t nodes, s_nodes;
+	int64_t s_limit, now;
+	double threshold, prio;
+	int dry_run, quiet, json;
+};
+
+/* the decision and what it rests on */
+struct advice {
+	int submit;		/* 1 submit now, 0 wait */
+	const char *rule;	/* model, reactive, dependency, pending */
+	char why[512];
+	char note[512];		/* a fallback's reason, or "" */
+	double score;		/* the model's output, NAN without one */
+	double p10, p90;	/* a regressor's residual spread, or NAN */
+	int classifier;
+	int64_t next;		/* the next useful check */
+	int64_t p_start, p_limit, p_end;	/* -1 if unknown */
+	int32_t p_nodes;
+	int p_state;		/* 0 gone, 1 pending, 2 running, 3 ended */
+	char submitted[32];	/* a job submitted by this run */
+	int dependency;		/* submitted with afterany on P */
+};
+
+static void
+usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+	    "usage: mirage-advise [-q] [-j jobid] [-m model] [-n nodes] "
+	    "[-p partition]\n"
+	    "           [-Q squeue-dump] [-H sacct-dump]... [-N nodes] "
+	    "[-L limit] [-T threshold]\n"
+	    "           [-F text|json] [--priority p] [--now time]\n"
+	    "           [--submit script [-s state] [--dry-run] "
+	    "[-- script-args...]]\n"
+	    "exit: 0 submit now (or submitted), 10 wait, 11 successor "
+	    "already submitted,\n"
+	    "      1-6 errors as in mirage(7)\n");
+	exit(status);
+}
+
+static int64_t
+span_arg(const char *what, const char *s)
+{
+	int64_t v;
+
+	if (mg_parse_span(s, &v) != 0 || v <= 0)
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, "
+		    "48h, 2d or D-HH:MM:SS)", what, s);
+	return v;
+}
+
+static int32_t
+count_arg(const char *what, const char *s)
+{
+	int64_t v;
+
+	if (mg_parse_i64(s, strlen(s), 1, 1000000, &v) != 0)
+		errx(MG_EXIT_USAGE, "invalid %s '%s'", what, s);
+	return (int32_t)v;
+}
+
+/* #SBATCH -N/--nodes and -t/--time of a batch script, if it says */
+static void
+script_request(const char *path, int32_t *nodes, int64_t *limit)
+{
+	FILE *fp = fopen(path, "r");
+	char line[1024];
+	int first = 1;
+
+	if (fp == NULL)
+		err(MG_EXIT_FAIL, "'%s'", path);
+	while (fgets(line, sizeof(line), fp)) {
+		char *p = line, *v = NULL, *e;
+		int isn = 0, ist = 0;
+
+		if (first && strncmp(line, "#!", 2) == 0) {
+			first = 0;
+			continue;
+		}
+		first = 0;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '\n' || *p == '\0')
+			continue;
+		if (*p != '#')
+			break;		/* sbatch stops at the first command */
+		if (strncmp(p, "#SBATCH", 7) != 0)
+			continue;
+		p += 7;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (strncmp(p, "--nodes", 7) == 0 && (p[7] == '=' ||
+		    p[7] == ' '))
+			isn = 1, v = p + 8;
+		else if (strncmp(p, "-N", 2) == 0)
+			isn = 1, v = p + 2;
+		else if (strncmp(p, "--time", 6) == 0 && (p[6] == '=' ||
+		    p[6] == ' '))
+			ist = 1, v = p + 7;
+		else if (strncmp(p, "-t", 2) == 0)
+			ist = 1, v = p + 2;
+		if (v == NULL)
+			continue;
+		while (*v == ' ' || *v == '\t' || *v == '=')
+			v++;
+		for (e = v; *e && *e != ' ' && *e != '\t' && *e != '\n' &&
+		    *e != '#'; e++)
+			;
+		if (isn && *nodes == 0) {
+			int64_t n;
+			const char *dash = memchr(v, '-', (size_t)(e - v));
+
+			if (mg_parse_i64(v, (size_t)((dash ? dash : e) - v), 1,
+			    1000000, &n) == 0)
+				*nodes = (int32_t)n;
+		}
+		if (ist && *limit == 0) {
+			int64_t t;
+
+			if (mg_parse_duration(v, (size_t)(e - v), &t) == 0 &&
+			    t > 0)
+				*limit = t;
+		}
+	}
+	fclose(fp);
+}
+
+/* run a Slurm command; its output or NULL with the reason in note */
+static char *
+slurm(const char *const argv[], size_t *len, char *note, size_t cap)
+{
+	struct mg_diag d = { "" };
+	struct mg_proc p;
+	char *out;
+
+	if (mg_proc_run(argv, TIMEOUT, &p, &d) != 0) {
+		snprintf(note, cap, "%s", d.msg);
+		return NULL;
+	}
+	if (p.status != 0) {
+		snprintf(note, cap, "%s %s (%s %d): %.200s", argv[0],
+		    p.timedout ? "timed out" : "failed", p.timedout ?
+		    "killed after" : "exit", p.timedout ? TIMEOUT : p.status,
+		    *p.err ? p.err : "no message");
+		mg_proc_release(&p);
+		return NULL;
+	}
+	out = p.out;
+	*len = p.outlen;
+	p.out = NULL;
+	mg_proc_release(&p);
+	return out;
+}
+
+/* the jobs of a Slurm command's output; 0, or -1 with note set */
+static int
+read_slurm(struct mg_live *l, const char *const argv[], const char *what,
+    char *note, size_t cap)
+{
+	struct mg_diag d = { "" };
+	size_t len = 0;
+	char *out = slurm(argv, &len, note, cap);
+	int rv;
+
+	if (out == NULL)
+		return -1;
+	rv = mg_live_read_mem(l, out, len, what, NULL, &d);
+	free(out);
+	if (rv != 0) {
+		snprintf(note, cap, "%s", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* is a submission with this token in the queue?  its job id, or "" */
+static int
+find_token(const struct opts *o, const char *token, char *id, size_t cap,
+    char *note, size_t ncap)
+{
+	const char *argv[] = { o->prog_squeue, "-a", "-h", "-o", "%i %k",
+	    NULL };
+	size_t len = 0;
+	char *out = slurm(argv, &len, note, ncap), *line, *next;
+
+	*id = '\0';
+	if (out == NULL)
+		return -1;
+	for (line = out; line && *line; line = next) {
+		char *sp;
+
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((sp = strchr(line, ' ')) != NULL && strstr(sp, token)) {
+			*sp = '\0';
+			snprintf(id, cap, "%s", line);
+			break;
+		}
+	}
+	free(out);
+	return 0;
+}
+
+/* the chain's P in the dumps: its state for the decision */
+static void
+find_p(struct mg_live *l, const char *jobid, int64_t now, struct advice *a)
+{
+	const struct mg_ljob *j = mg_live_find(l, jobid);
+
+	a->p_start = a->p_limit = a->p_end = -1;
+	a->p_nodes = 0;
+	a->p_state = 0;
+	if (j == NULL)
+		return;
+	a->p_limit = j->limit;
+	a->p_nodes = j->nodes;
+	if (j->end >= 0 && j->end <= now) {
+		a->p_state = 3;
+		a->p_end = j->end;
+	} else if (j->start >= 0 && j->start <= now) {
+		a->p_state = 2;
+		a->p_start = j->start;
+		if (j->limit > 0)
+			a->p_end = j->start + j->limit;
+	} else
+		a->p_state = 1;
+}
+
+static void
+fallback(struct advice *a, const char *why)
+{
+	if (*a->note == '\0')
+		snprintf(a->note, sizeof(a->note), "%s", why);
+}
+
+/* the model's decision for a running P; 0, or -1 with a->note set */
+static int
+model_decision(const struct opts *o, struct mg_model *m, struct mg_live *l,
+    const char *p_id, int64_t now, int32_t nodes, struct advice *a)
+{
+	const struct mg_ljob *p = mg_live_find(l, p_id);
+	struct mg_epconf e;
+	struct mg_chainnow cn;
+	struct mg_view v = { 0 };
+	struct mg_diag d = { "" };
+	char **names = NULL;
+	size_t nn = 0, *col = NULL, i;
+	double *feat = NULL, *scratch = NULL;
+	float *X = NULL;
+	int rv = -1;
+	uint32_t k;
+
+	memset(&e, 0, sizeof(e));
+	e.window = (int)m->window;
+	e.period = PERIOD;
+	memset(&cn, 0, sizeof(cn));
+	cn.t = now;
+	cn.p_submit = p->submit >= 0 ? p->submit : p->start;
+	cn.p_start = p->start;
+	cn.p_elapsed = now - p->start;
+	cn.p_limit = p->limit > 0 ? p->limit : 48 * 3600;
+	cn.p_nodes = p->nodes > 0 ? p->nodes : 1;
+	cn.s_nodes = o->s_nodes > 0 ? o->s_nodes : cn.p_nodes;
+	cn.s_limit = o->s_limit > 0 ? o->s_limit : cn.p_limit;
+	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
+	    (col = calloc(m->nfeat, sizeof(*col))) == NULL ||
+	    (feat = calloc(nn, sizeof(*feat))) == NULL ||
+	    (X = calloc(m->nfeat, sizeof(*X))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if (mg_model_bind(m, names, nn, col, &d) != 0) {
+		snprintf(a->note, sizeof(a->note), "model '%s': %s", o->model,
+		    d.msg);
+		goto out;
+	}
+	if (mg_live_view(l, now, nodes, DAY, p_id, isnan(o->prio) ?
+	    mg_live_fresh_prio(l) : o->prio, &v) != 0 ||
+	    mg_own_features(&v, &cn, feat) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	/* the reference window: r0 now, r1 ten minutes ago, ... */
+	for (k = 0; k < m->window; k++) {
+		if (mg_live_view(l, now - (int64_t)k * PERIOD, nodes, DAY,
+		    p_id, 0, &v) != 0)
+			err(MG_EXIT_FAIL, NULL);
+		free(scratch);
+		if ((scratch = malloc((v.npend + v.nrun + 1) *
+		    sizeof(*scratch))) == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		mg_ref_snapshot(&v, scratch, feat + MG_OWN +
+		    (size_t)(m->window - 1 - k) * MG_REF_SNAP);
+	}
+	mg_ref_chain(&cn, feat + MG_OWN + (size_t)m->window * MG_REF_SNAP);
+	for (i = 0; i < m->nfeat; i++)
+		X[i] = (float)feat[col[i]];
+	if (mg_model_predict(m, X, 1, &a->score, &d) != 0) {
+		snprintf(a->note, sizeof(a->note), "model '%s': %s", o->model,
+		    d.msg);
+		goto out;
+	}
+	a->classifier = m->classifier;
+	a->rule = "model";
+	{
+		double thr = isnan(o->threshold) ? m->threshold : o->threshold;
+
+		if (m->classifier) {
+			a->submit = a->score >= thr;
+			snprintf(a->why, sizeof(a->why), "the %s model gives %.2f "
+			    "for submitting now (%s the threshold %.2f)",
+			    m->kind, a->score, a->submit ? "at or above" :
+			    "below", thr);
+		} else {
+			a->submit = a->score >= -thr;
+			snprintf(a->why, sizeof(a->why), "if submitted now the "
+			    "successor would start %.1f h %s %s ends (the %s "
+			    "model); %s %.1f h of overlap is accepted",
+			    fabs(a->score), a->score >= 0 ? "after" : "before",
+			    p_id, m->kind, a->submit ? "at most" : "more than",
+			    thr);
+		}
+	}
+	rv = 0;
+out:
+	mg_view_release(&v);
+	mg_names_free(names, nn);
+	free(col);
+	free(feat);
+	free(X);
+	free(scratch);
+	return rv;
+}
+
+/* a regressor's residual spread from its parameters */
+static void
+spread(const struct mg_model *m, struct advice *a)
+{
+	const char *p;
+
+	a->p10 = a->p90 = NAN;
+	if (m == NULL || m->classifier || m->params == NULL)
+		return;
+	if ((p = strstr(m->params, "resid_p10=")) != NULL)
+		a->p10 = strtod(p + 10, NULL);
+	if ((p = strstr(m->params, "resid_p90=")) != NULL)
+		a->p90 = strtod(p + 10, NULL);
+}
+
+static void
+json_str(FILE *fp, const char *key, const char *s, int comma)
+{
+	fprintf(fp, "  \"%s\": \"", key);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(fp, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(fp, "\\u%04x", *s);
+		else
+			fputc(*s, fp);
+	}
+	fprintf(fp, "\"%s\n", comma ? "," : "");
+}
+
+static void
+json_num(FILE *fp, const char *key, double v, int comma)
+{
+	if (isnan(v))
+		fprintf(fp, "  \"%s\": null%s\n", key, comma ? "," : "");
+	else
+		fprintf(fp, "  \"%s\": %.4g%s\n", key, v, comma ? "," : "");
+}
+
+static void
+report(const struct opts *o, const char *p_id, int64_t now,
+    const struct advice *a, const char *decision)
+{
+	char next[32], end[32];
+	static const char *const pst[] = { "not in the queue", "pending",
+	    "running", "ended" };
+
+	mg_format_time(a->next, next, sizeof(next));
+	mg_format_time(a->p_end, end, sizeof(end));
+	if (o->json) {
+		printf("{\n");
+		json_str(stdout, "decision", decision, 1);
+		json_str(stdout, "rule", a->rule, 1);
+		json_str(stdout, "job", p_id, 1);
+		json_str(stdout, "job_state", pst[a->p_state], 1);
+		json_num(stdout, "job_left_h", a->p_state == 2 && a->p_end > 0
+		    ? (double)(a->p_end - now) / 3600 : NAN, 1);
+		json_num(stdout, a->classifier ? "score" :
+		    "predicted_gap_h", a->score, 1);
+		json_num(stdout, "gap_p10_h", isnan(a->p10) ? NAN :
+		    a->score + a->p10, 1);
+		json_num(stdout, "gap_p90_h", isnan(a->p90) ? NAN :
+		    a->score + a->p90, 1);
+		json_str(stdout, "next_check", a->next > 0 ? next : "", 1);
+		json_str(stdout, "submitted", a->submitted, 1);
+		json_str(stdout, "note", a->note, 1);
+		json_str(stdout, "why", a->why, 0);
+		printf("}\n");
+		return;
+	}
+	printf("decision: %s\n", decision);
+	printf("job:      %s %s", p_id, pst[a->p_state]);
+	if (a->p_state == 2 && a->p_end > 0)
+		printf(", ends by %s (%.1f h left)", end,
+		    (double)(a->p_end - now) / 3600);
+	printf("\n");
+	if (!isnan(a->score)) {
+		if (a->classifier)
+			printf("model:    score %.3f\n", a->score);
+		else if (!isnan(a->p10))
+			printf("model:    gap %+.1f h (held-out errors "
+			    "put 80%% within %+.1f to %+.1f h)\n", a->score,
+			    a->score + a->p10, a->score + a->p90);
+		else
+			printf("model:    gap %+.1f h\n", a->score);
+	}
+	if (*a->submitted)
+		printf("submitted: %s%s\n", a->submitted, a->dependency ?
+		    " (afterany dependency on the current job)" : "");
+	if (a->next > 0)
+		printf("next:     %s\n", next);
+	if (*a->note)
+		printf("note:     %s\n", a->note);
+	printf("why:      %s\n", a->why);
+}
+
+static void
+token_new(char *buf, size_t cap)
+{
+	unsigned char r[8];
+	int fd = open("/dev/urandom", O_RDONLY), i;
+	uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+
+	if (fd < 0 || read(fd, r, sizeof(r)) != (ssize_t)sizeof(r))
+		memcpy(r, &x, sizeof(r));
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < 8 && (size_t)(2 * i + 2) < cap; i++)
+		snprintf(buf + 2 * i, 3, "%02x", r[i]);
+}
+
+/* sbatch the successor; 0, or the exit status with a message printed */
+static int
+submit(const struct opts *o, struct mg_chainstate *st, const char *p_id,
+    int dependency, int64_t now, struct advice *a)
+{
+	struct mg_diag d = { "" };
+	struct mg_proc p;
+	char comment[64], dep[64];
+	const char **argv;
+	int n = 0, i, rv;
+
+	token_new(st->token, sizeof(st->token));
+	st->token_time = now;
+	st->updated = now;
+	if ((rv = mg_chain_write(o->state, st, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	snprintf(comment, sizeof(comment), "--comment=mirage-advise:%s",
+	    st->token);
+	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", p_id);
+	if ((argv = calloc((size_t)o->nscript_args + 8, sizeof(*argv))) ==
+	    NULL)
+		err(MG_EXIT_FAIL, NULL);
+	argv[n++] = o->prog_sbatch;
+	argv[n++] = "--parsable";
+	argv[n++] = comment;
+	if (dependency)
+		argv[n++] = dep;
+	argv[n++] = o->script;
+	for (i = 0; i < o->nscript_args; i++)
+		argv[n++] = o->script_args[i];
+	rv = mg_proc_run(argv, TIMEOUT, &p, &d);
+	free((void *)argv);
+	if (rv != 0 || p.status != 0) {
+		/*
+		 * sbatch said no: nothing was submitted, so the next run
+		 * tries again.  Killed or timed out: it may have been, and
+		 * the token tells the next run.
+		 */
+		int killed = rv == 0 && (p.timedout || p.status > 128);
+
+		if (!killed) {
+			st->token[0] = '\0';
+			st->token_time = 0;
+			mg_chain_write(o->state, st, &d);
+		}
+		warnx("sbatch of '%s' %s: %s; %s", o->script, rv ? "could not "
+		    "run" : killed ? "was killed" : "failed", rv ? d.msg :
+		    *p.err ? p.err : "no message", killed ? "the next run "
+		    "looks for it in the queue before trying again" :
+		    "nothing was submitted; the next run tries again");
+		if (rv == 0)
+			mg_proc_release(&p);
+		return MG_EXIT_FAIL;
+	}
+	{
+		size_t k = strcspn(p.out, ";\n");
+		int64_t id;
+
+		if (mg_parse_i64(p.out, k, 1, INT64_MAX, &id) != 0) {
+			warnx("sbatch printed '%.40s', not a job id; the next "
+			    "run looks for the submission in the queue", p.out);
+			mg_proc_release(&p);
+			return MG_EXIT_FAIL;
+		}
+		snprintf(st->successor, sizeof(st->successor), "%lld",
+		    (long long)id);
+	}
+	mg_proc_release(&p);
+	snprintf(a->submitted, sizeof(a->submitted), "%s", st->successor);
+	a->dependency = dependency;
+	st->token[0] = '\0';
+	st->token_time = 0;
+	st->submitted++;
+	st->updated = now;
+	if ((rv = mg_chain_write(o->state, st, &d)) != 0)
+		errx(mg_exit_status(rv), "%s (job %s was submitted: record it "
+		    "by hand)", d.msg, st->successor);
+	return 0;
+}
+
+int
+main(int argc, char *argv[])
+{
+	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
+	    O_SBATCH, O_SINFO };
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "history", required_argument, NULL, 'H' },
+		{ "job", required_argument, NULL, 'j' },
+		{ "limit", required_argument, NULL, 'L' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "nodes", required_argument, NULL, 'n' },
+		{ "now", required_argument, NULL, O_NOW },
+		{ "partition", required_argument, NULL, 'p' },
+		{ "priority", required_argument, NULL, O_PRIO },
+		{ "queue", required_argument, NULL, 'Q' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "sacct", required_argument, NULL, O_SACCT },
+		{ "sbatch", required_argument, NULL, O_SBATCH },
+		{ "sinfo", required_argument, NULL, O_SINFO },
+		{ "size", required_argument, NULL, 'N' },
+		{ "squeue", required_argument, NULL, O_SQUEUE },
+		{ "state", required_argument, NULL, 's' },
+		{ "submit", required_argument, NULL, O_SUBMIT },
+		{ "threshold", required_argument, NULL, 'T' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct opts o;
+	struct mg_diag d = { "" };
+	struct mg_live l;
+	struct mg_model *m = NULL;
+	struct mg_chainstate st;
+	struct advice a;
+	char p_id[32], statebuf[4096], note[512] = "";
+	const char *decision;
+	int ch, rv, lockfd = -1, have_state = 0, live, dependency = 0, i;
+	int status;
+
+	if (mg_cli_init() != 0)
+		return MG_EXIT_FAIL;
+	memset(&o, 0, sizeof(o));
+	o.threshold = o.prio = NAN;
+	o.format = "text";
+	o.prog_squeue = "squeue";
+	o.prog_sacct = "sacct";
+	o.prog_sbatch = "sbatch";
+	o.prog_sinfo = "sinfo";
+	while ((ch = getopt_long(argc, argv, "F:hH:j:L:m:n:N:p:qQ:s:T:V",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'F':
+			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+				errx(MG_EXIT_USAGE, "invalid format '%s' (want "
+				    "text or json)", optarg);
+			o.format = optarg;
+			o.json = strcmp(optarg, "json") == 0;
+			break;
+		case 'h':
+			usage(MG_EXIT_OK);
+			break;
+		case 'H':
+			if (o.nhist == 8)
+				errx(MG_EXIT_USAGE, "at most 8 -H files");
+			o.hist[o.nhist++] = optarg;
+			break;
+		case 'j':
+			if (strlen(optarg) >= sizeof(p_id) || !*optarg)
+				errx(MG_EXIT_USAGE, "invalid job id '%s'",
+				    optarg);
+			o.job = optarg;
+			break;
+		case 'L':
+			o.s_limit = span_arg("limit", optarg);
+			break;
+		case 'm':
+			o.model = optarg;
+			break;
+		case 'n':
+			o.nodes = count_arg("node count", optarg);
+			break;
+		case 'N':
+			o.s_nodes = count_arg("successor size", optarg);
+			break;
+		case 'p':
+			o.partition = optarg;
+			break;
+		case 'q':
+			o.quiet = 1;
+			break;
+		case 'Q':
+			o.queue = optarg;
+			break;
+		case 's':
+			o.state = optarg;
+			break;
+		case 'T':
+			if (mg_parse_f64(optarg, strlen(optarg), &o.threshold)
+			    != 0 || fabs(o.threshold) > 1000)
+				errx(MG_EXIT_USAGE, "invalid threshold '%s'",
+				    optarg);
+			break;
+		case 'V':
+			printf("mirage-advise %s\n", MG_VERSION);
+			return MG_EXIT_OK;
+		case O_SUBMIT:
+			o.script = optarg;
+			break;
+		case O_DRY:
+			o.dry_run = 1;
+			break;
+		case O_NOW:
+			if (mg_parse_date(optarg, MG_TZ_UTC, &o.now) != 0)
+				errx(MG_EXIT_USAGE, "invalid time '%s'", optarg);
+			break;
+		case O_PRIO:
+			if (mg_parse_f64(optarg, strlen(optarg), &o.prio) != 0)
+				errx(MG_EXIT_USAGE, "invalid priority '%s'",
+				    optarg);
+			break;
+		case O_SQUEUE:
+			o.prog_squeue = optarg;
+			break;
+		case O_SACCT:
+			o.prog_sacct = optarg;
+			break;
+		case O_SBATCH:
+			o.prog_sbatch = optarg;
+			break;
+		case O_SINFO:
+			o.prog_sinfo = optarg;
+			break;
+		default:
+			usage(MG_EXIT_USAGE);
+		}
+	}
+	o.script_args = argv + optind;
+	o.nscript_args = argc - optind;
+	if (o.nscript_args > 0 && o.script == NULL)
+		errx(MG_EXIT_USAGE, "arguments after the options are the "
+		    "script's: give --submit script");
+	if (o.state != NULL && o.script == NULL)
+		errx(MG_EXIT_USAGE, "-s state needs --submit script");
+	if (o.script != NULL) {
+		if (access(o.script, R_OK) != 0)
+			err(MG_EXIT_USAGE, "'%s'", o.script);
+		script_request(o.script, &o.s_nodes, &o.s_limit);
+		if (o.state == NULL) {
+			snprintf(statebuf, sizeof(statebuf), "%s.chain",
+			    o.script);
+			o.state = statebuf;
+		}
+	}
+	if (o.now == 0)
+		o.now = (int64_t)time(NULL);
+	live = o.queue == NULL;
+
+	/* the chain: its state file, or -j */
+	memset(&st, 0, sizeof(st));
+	if (o.state != NULL) {
+		if ((lockfd = mg_chain_lock(o.state, 30, &d)) < 0)
+			errx(mg_exit_status(lockfd), "%s", d.msg);
+		if ((rv = mg_chain_read(o.state, &st, &d)) < 0)
+			errx(mg_exit_status(rv), "%s (not acting on a damaged "
+			    "state: repair or remove it)", d.msg);
+		have_state = rv == 1;
+		if (have_state && o.job && strcmp(o.job, st.current) != 0 &&
+		    strcmp(o.job, st.successor) != 0 && !o.quiet)
+			warnx("'%s' follows job %s: -j %s ignored", o.state,
+			    st.current, o.job);
+	}
+	if (have_state)
+		snprintf(p_id, sizeof(p_id), "%s", st.current);
+	else if (o.job)
+		snprintf(p_id, sizeof(p_id), "%s", o.job);
+	else
+		errx(MG_EXIT_USAGE, "which chain? give -j jobid (or a state "
+		    "file that names it)");
+	if (!have_state) {
+		snprintf(st.current, sizeof(st.current), "%s", p_id);
+		if (o.script)
+			snprintf(st.script, sizeof(st.script), "%s", o.script);
+	}
+
+	/* the model: without one, or with a broken one, the reactive rule */
+	if (o.model != NULL) {
+		FILE *fp = fopen(o.model, "rb");
+
+		if (fp == NULL)
+			snprintf(note, sizeof(note), "model '%s': %s", o.model,
+			    strerror(errno));
+		else if ((rv = mg_model_read(fp, o.model, &m, &d)) != 0)
+			snprintf(note, sizeof(note), "%s", d.msg);
+		if (fp)
+			fclose(fp);
+	}
+
+	/* what the cluster shows: history first, the queue last */
+	memset(&l, 0, sizeof(l));
+	l.partition = o.partition;
+	l.now = o.now;
+	for (i = 0; i < o.nhist; i++)
+		if ((rv = mg_live_read(&l, o.hist[i], NULL, &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
+	{
+		int queue_ok = 1;
+
+		if (live) {
+			char since[32], fmt[64];
+			const char *sa[] = { o.prog_sacct, "-a", "-X", "-P",
+			    "-S", since, "-o", sacct_fields, NULL,
+			    NULL, NULL };
+			const char *sq[] = { o.prog_squeue, "-a", "-o", fmt,
+			    NULL, NULL, NULL };
+			char part[256];
+
+			mg_format_time(o.now - DAY, since, sizeof(since));
+			snprintf(fmt, sizeof(fmt), "%s", squeue_fmt);
+			if (o.partition) {
+				snprintf(part, sizeof(part), "--partition=%s",
+				    o.partition);
+				sa[8] = part;
+				sq[4] = part;
+			}
+			/* without the history the model sees less; the
+			 * queue it cannot do without */
+			if (m != NULL && o.nhist == 0 && read_slurm(&l, sa,
+			    "sacct", note, sizeof(note)) != 0) {
+				if (!o.quiet)
+					warnx("no history: %s", note);
+				*note = '\0';
+			}
+			if (read_slurm(&l, sq, "squeue", note,
+			    sizeof(note)) != 0)
+				queue_ok = 0;
+		} else if ((rv = mg_live_read(&l, o.queue, NULL, &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
+		memset(&a, 0, sizeof(a));
+		a.score = a.p10 = a.p90 = NAN;
+		snprintf(a.note, sizeof(a.note), "%s", note);
+
+		/* a submission that was started and not confirmed */
+		if (*st.token) {
+			char id[32];
+
+			if (!live || find_token(&o, st.token, id, sizeof(id),
+			    note, sizeof(note)) != 0)
+				errx(MG_EXIT_FAIL, "'%s': a submission started "
+				    "at %lld is not confirmed and the queue "
+				    "cannot be searched for it (%s); look for "
+				    "comment mirage-advise:%s in squeue -o "
+				    "'%%i %%k'", o.state, (long long)
+				    st.token_time, live ? note : "-Q given",
+				    st.token);
+			if (*id) {
+				snprintf(st.successor, sizeof(st.successor),
+				    "%s", id);
+				st.submitted++;
+				if (!o.quiet)
+					warnx("the submission of %s started at "
+					    "%lld was found in the queue as %s",
+					    o.script, (long long)st.token_time,
+					    id);
+			} else if (!o.quiet)
+				warnx("the submission started at %lld is not "
+				    "in the queue: trying again", (long long)
+				    st.token_time);
+			st.token[0] = '\0';
+			st.token_time = 0;
+		}
+
+		/* a successor that started is the chain's job now */
+		if (*st.successor && queue_ok) {
+			const struct mg_ljob *s = mg_live_find(&l,
+			    st.successor);
+
+			if (s == NULL || (s->start >= 0 && s->start <= o.now)) {
+				snprintf(st.current, sizeof(st.current), "%s",
+				    st.successor);
+				snprintf(p_id, sizeof(p_id), "%s",
+				    st.successor);
+				st.successor[0] = '\0';
+			}
+		}
+		if (o.state != NULL && !o.dry_run) {
+			st.updated = o.now;
+			if ((rv = mg_chain_write(o.state, &st, &d)) != 0)
+				errx(mg_exit_status(rv), "%s", d.msg);
+		}
+		if (*st.successor) {
+			a.rule = "state";
+			a.score = NAN;
+			find_p(&l, p_id, o.now, &a);
+			snprintf(a.why, sizeof(a.why), "successor %s was "
+			    "submitted already and has not started",
+			    st.successor);
+			report(&o, p_id, o.now, &a, "submitted");
+			mg_chain_unlock(lockfd);
+			mg_live_release(&l);
+			mg_model_free(m);
+			return EXIT_DONE;
+		}
+
+		find_p(&l, p_id, o.now, &a);
+		if (!queue_ok) {
+			/* cannot see P: a dependency keeps the chain */
+			a.rule = "dependency";
+			a.submit = 1;
+			dependency = 1;
+			snprintf(a.why, sizeof(a.why), "the queue cannot be "
+			    "read: submit with an afterany dependency on %s "
+			    "(the reactive outcome, without watching)", p_id);
+		} else if (a.p_state == 0 || a.p_state == 3) {
+			a.rule = "reactive";
+			a.submit = 1;
+			snprintf(a.why, sizeof(a.why), "%s has ended%s: "
+			    "submit now", p_id, a.p_state ? "" :
+			    " (it is not in the queue)");
+		} else if (a.p_state == 1) {
+			a.rule = "pending";
+			a.submit = 0;
+			a.next = o.now + PERIOD;
+			snprintf(a.why, sizeof(a.why), "%s has not started: "
+			    "wait", p_id);
+		} else {
+			int32_t nodes = o.nodes;
+
+			if (nodes == 0 && m != NULL && live) {
+				const char *si[] = { o.prog_sinfo, "-h", "-o",
+				    "%D", NULL, NULL };
+				char part[256];
+				size_t len = 0;
+				char *out, *q;
+
+				if (o.partition) {
+					snprintf(part, sizeof(part), "-p%s",
+					    o.partition);
+					si[4] = part;
+				}
+				if ((out = slurm(si, &len, note,
+				    sizeof(note))) != NULL) {
+					for (q = out; *q; ) {
+						nodes += (int32_t)strtol(q, &q,
+						    10);
+						while (*q == '\n' || *q == ' ')
+							q++;
+						if (*q && (*q < '0' || *q > '9'))
+							break;
+					}
+					free(out);
+				}
+			}
+			if (m != NULL && nodes <= 0)
+				fallback(&a, "the cluster's node count is "
+				    "unknown (give -n)");
+			else if (m != NULL && model_decision(&o, m, &l, p_id,
+			    o.now, nodes, &a) == 0) {
+				spread(m, &a);
+				*a.note = '\0';
+			}
+			if (strcmp(a.rule ? a.rule : "", "model") != 0) {
+				if (m == NULL && o.model == NULL)
+					fallback(&a, "no model (-m)");
+				a.rule = "reactive";
+				a.submit = 0;
+				snprintf(a.why, sizeof(a.why), "without a "
+				    "model: submit when %s ends", p_id);
+			}
+			if (!a.submit) {
+				a.next = o.now + PERIOD;
+				if (a.p_end > o.now && a.p_end < a.next)
+					a.next = a.p_end;
+			}
+		}
+	}
+
+	decision = a.submit ? "submit" : "wait";
+	status = a.submit ? EXIT_SUBMIT : EXIT_WAIT;
+	if (a.submit && o.script != NULL) {
+		if (o.dry_run) {
+			snprintf(a.note + strlen(a.note), sizeof(a.note) -
+			    strlen(a.note), "%sdry run: would run %s "
+			    "--parsable%s %s", *a.note ? "; " : "",
+			    o.prog_sbatch, dependency ? " --dependency="
+			    "afterany:<job>" : "", o.script);
+		} else if ((rv = submit(&o, &st, p_id, dependency, o.now,
+		    &a)) != 0) {
+			mg_chain_unlock(lockfd);
+			return rv;
+		} else
+			decision = "submitted";
+	}
+	report(&o, p_id, o.now, &a, decision);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(MG_EXIT_FAIL, "stdout");
+	mg_chain_unlock(lockfd);
+	mg_live_release(&l);
+	mg_model_free(m);
+	return status;
+}
