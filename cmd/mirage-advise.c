@@ -62,7 +62,8 @@ struct advice {
 	int64_t next;		/* the next useful check */
 	int64_t p_start, p_limit, p_end;	/* -1 if unknown */
 	int32_t p_nodes;
-	int p_state;		/* 0 gone, 1 pending, 2 running, 3 ended */
+	int p_state;		/* 0 gone, 1 pending, 2 running, 3 ended,
+				 * 4 unknown */
 	char submitted[32];	/* a job submitted by this run */
 	int dependency;		/* submitted with afterany on P */
 };
@@ -419,7 +420,7 @@ report(const struct opts *o, const char *p_id, int64_t now,
 {
 	char next[32], end[32];
 	static const char *const pst[] = { "not in the queue", "pending",
-	    "running", "ended" };
+	    "running", "ended", "unknown (no queue)" };
 
 	mg_format_time(a->next, next, sizeof(next));
 	mg_format_time(a->p_end, end, sizeof(end));
@@ -863,7 +864,7 @@ main(int argc, char *argv[])
 			snprintf(a.why, sizeof(a.why), "successor %s was "
 			    "submitted already and has not started",
 			    st.successor);
-			report(&o, p_id, o.now, &a, "submitted");
+			report(&o, p_id, o.now, &a, "already-submitted");
 			mg_chain_unlock(lockfd);
 			mg_live_release(&l);
 			mg_model_free(m);
@@ -874,6 +875,7 @@ main(int argc, char *argv[])
 		if (!queue_ok) {
 			/* cannot see P: a dependency keeps the chain */
 			a.rule = "dependency";
+			a.p_state = 4;
 			a.submit = 1;
 			dependency = 1;
 			snprintf(a.why, sizeof(a.why), "the queue cannot be "

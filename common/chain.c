@@ -73,11 +73,20 @@ copy(char *dst, size_t cap, const char *v)
 	return 0;
 }
 
+static int
+count_lines(const char *a, const char *b)
+{
+	int n = 0;
+
+	for (; a < b; a++)
+		n += *a == '\n';
+	return n;
+}
+
 int
 mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 {
 	char buf[4096], *line, *next, *tab;
-	unsigned long want;
 	size_t n;
 	unsigned major, minor;
 	int lineno = 0, have_crc = 0;
@@ -108,6 +117,15 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 		return mg_diag_set(d, MG_EVERSION, "'%s': version %u.%u; this "
 		    "mirage-advise reads %d.x", path, major, minor,
 		    MG_CHAIN_MAJOR);
+	{
+		/* the checksum covers the text before its line */
+		char *c = strstr(buf, "\ncrc32\t");
+
+		if (c != NULL && crc32(0, (const Bytef *)buf,
+		    (uInt)(c + 1 - buf)) != strtoul(c + 7, NULL, 16))
+			return mg_diag_set(d, MG_ECHECKSUM, "'%s': line %d: "
+			    "CRC32 mismatch", path, 1 + count_lines(buf, c + 1));
+	}
 	for (line = buf; *line; line = next) {
 		lineno++;
 		if ((next = strchr(line, '\n')) == NULL)
@@ -121,12 +139,6 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 			    "tab", path, lineno);
 		*tab++ = '\0';
 		if (strcmp(line, "crc32") == 0) {
-			want = strtoul(tab, NULL, 16);
-			/* the checksum covers the text before its line */
-			if (crc32(0, (const Bytef *)buf,
-			    (uInt)(line - buf)) != want)
-				return mg_diag_set(d, MG_ECHECKSUM, "'%s': "
-				    "line %d: CRC32 mismatch", path, lineno);
 			have_crc = 1;
 			break;
 		}

@@ -74,6 +74,8 @@ struct parser {
 	int trailing;		/* --parsable: every line ends with delim */
 	int tabs_ok;		/* fixed layout whose rows may be tab-separated */
 	int padded;		/* squeue -o with widths: trim every field */
+	int words;		/* squeue's right-aligned layouts: split at
+				 * blanks, the last column takes the rest */
 	size_t ncols;
 	enum col cols[MAX_COLS];
 	size_t start[MAX_COLS], end[MAX_COLS];	/* fixed-width spans */
@@ -584,6 +586,21 @@ fixed_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 		}
 		return row(p, lineno);
 	}
+	if (p->words) {
+		const char *q = line, *end = line + len;
+
+		for (i = 0; i < p->ncols; i++) {
+			while (q < end && (*q == ' ' || *q == '\t'))
+				q++;
+			p->f[i].p = q;
+			if (i + 1 == p->ncols)
+				q = end;
+			while (q < end && *q != ' ' && *q != '\t')
+				q++;
+			p->f[i] = trim(p->f[i].p, (size_t)(q - p->f[i].p));
+		}
+		return row(p, lineno);
+	}
 	for (i = 0; i < p->ncols; i++) {
 		size_t a = p->start[i], b = p->end[i];
 
@@ -630,10 +647,12 @@ fixed_header(struct parser *p, const char *hdr, size_t hlen,
 
 /*
  * squeue's fixed-width layouts have no dashes line: the header's names
- * give the columns.  Right-aligned columns (the default layout and -l,
- * whose header starts with blanks) end where their name ends;
- * left-aligned ones (-O) start where their name starts.  The last
- * column runs to the end of the line.
+ * give the columns.  Right-aligned layouts (the default and -l, whose
+ * header starts with blanks) print no empty values but let long ones
+ * push the rest of the line right: their rows are split at blanks, the
+ * last column (the reason, which may hold blanks) taking the rest.
+ * Left-aligned ones (-O) may have empty values: a column starts where
+ * its name starts.  The last column runs to the end of the line.
  */
 static int
 squeue_header(struct parser *p, const char *hdr, size_t hlen)
@@ -659,9 +678,10 @@ squeue_header(struct parser *p, const char *hdr, size_t hlen)
 		names[n].n = b[n] - a[n];
 		n++;
 	}
+	p->words = right;
 	for (k = 0; k < n; k++) {
-		p->start[k] = right ? (k ? b[k - 1] : 0) : a[k];
-		p->end[k] = right ? b[k] : (k + 1 < n ? a[k + 1] : hlen);
+		p->start[k] = a[k];
+		p->end[k] = k + 1 < n ? a[k + 1] : hlen;
 	}
 	return set_columns(p, names, n);
 }

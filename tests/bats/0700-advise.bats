@@ -1,0 +1,193 @@
+#!/usr/bin/env bats
+# 0700-advise.bats: mirage-advise's decisions, exit codes and outputs on
+# squeue dumps, and its --submit state machine against fake squeue and
+# sbatch programs (tests/fixtures/advise/fake-slurm) that can fail, be
+# killed or be slow on demand: a successor is submitted exactly once.
+
+setup() {
+	load test_helper
+	mg_setup
+	A=$FIX/advise
+	if [ ! -e "$BATS_FILE_TMPDIR/gbt.mrm" ]; then
+		mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
+		mirage-features -q -f 2022-12-01 -N 60 -k 1 -w 2 \
+		    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
+		mirage-train -q -a gbt -o "$BATS_FILE_TMPDIR/gbt.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
+		mirage-train -q -a clf -o "$BATS_FILE_TMPDIR/clf.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
+	fi
+	M=$BATS_FILE_TMPDIR/gbt.mrm
+	export FAKE=$PWD/fake
+	mkdir -p "$FAKE"
+	echo 900 > "$FAKE/next"
+	: > "$FAKE/comments"
+	# P = 500: one node, running since midnight with a 2-day limit
+	cat > "$FAKE/queue.txt" <<-'Q'
+	JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY
+	500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000
+	501|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|4|1000
+	502|gpu|PD|2026-11-23T20:00:00|N/A|1-00:00:00|2|1500
+	503|gpu|PD|2026-11-23T22:00:00|N/A|2-00:00:00|1|900
+	Q
+	NOW=2026-11-23T23:00:00
+	cp "$A/chain.sh" job.sh
+	SUB=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" -n 8 --now $NOW)
+}
+
+@test "squeue's layouts give the same jobs, states and sizes" {
+	mirage-parse -q "$BUSY/squeue_all_o.txt" | mirage-cat | cut -f1,13,19 | sort > o.tsv
+	[ "$(wc -l < o.tsv)" -ge 40 ]
+	for f in squeue_default.txt squeue_long.txt squeue_format_long.txt squeue_json.json; do
+		mirage-parse -q "$BUSY/$f" | mirage-cat | cut -f1,13,19 | sort > x.tsv
+		# every job of this layout agrees with -o (json also has ended jobs)
+		join -t "$(printf '\t')" o.tsv x.tsv | awk -F'\t' '$2 != $4 || $3 != $5 { print; bad = 1 } END { exit bad }'
+		[ "$(join -t "$(printf '\t')" o.tsv x.tsv | wc -l)" -ge 40 ]
+	done
+	# a pending job's planned start is not a start; a running job has one
+	mirage-parse -q "$BUSY/squeue_all_o.txt" | mirage-cat > a.tsv
+	awk -F'\t' '$13 == "PENDING" && $16 != "" { exit 1 } $13 == "RUNNING" && $16 == "" { exit 1 }' a.tsv
+	mirage-parse -q "$BUSY/squeue_json.json" | mirage-cat > j.tsv
+	awk -F'\t' '$13 == "PENDING" && $16 != "" { exit 1 } $13 == "RUNNING" && ($16 == "" || $17 != "") { exit 1 }' j.tsv
+}
+
+@test "a running job: the model decides; the threshold moves the decision" {
+	run -0 mirage-advise -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW -T 100
+	[[ "$output" == *"decision: submit"* ]]
+	[[ "$output" == *"job:      500 running, ends by 2026-11-24T00:00:00 (1.0 h left)"* ]]
+	[[ "$output" == *"model:    gap "* ]]
+	run -10 mirage-advise -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW -T -100
+	[[ "$output" == *"decision: wait"* ]]
+	[[ "$output" == *"next:     2026-11-23T23:10:00"* ]]
+	run -10 mirage-advise -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now 2026-11-23T23:55:00 -T -100
+	[[ "$output" == *"next:     2026-11-24T00:00:00"* ]]
+	run -0 mirage-advise -j 500 -m "$BATS_FILE_TMPDIR/clf.mrm" -n 8 -Q "$FAKE/queue.txt" --now $NOW -T 0
+	[[ "$output" == *"model:    score "* ]]
+}
+
+@test "JSON output carries the decision, the prediction and its spread" {
+	run -0 --separate-stderr mirage-advise -F json -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW -T 100
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["decision"] == "submit" and d["rule"] == "model", d
+assert d["job_state"] == "running" and abs(d["job_left_h"] - 1) < 1e-9, d
+assert isinstance(d["predicted_gap_h"], float) or isinstance(d["predicted_gap_h"], int), d
+assert d["gap_p10_h"] <= d["gap_p90_h"], d
+' "$output"
+}
+
+@test "pending, ended and unknown jobs; no model: the reactive rule" {
+	run -10 mirage-advise -j 503 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"503 has not started: wait"* ]]
+	run -0 mirage-advise -j 123 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"123 has ended (it is not in the queue): submit now"* ]]
+	run -10 mirage-advise -j 500 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"note:     no model (-m)"* ]]
+	[[ "$output" == *"without a model: submit when 500 ends"* ]]
+}
+
+@test "a damaged model is reported and the chain falls back, not lost" {
+	cp "$M" bad.mrm
+	printf 'X' | dd of=bad.mrm bs=1 seek=200 conv=notrunc 2>/dev/null
+	run -10 mirage-advise -j 500 -m bad.mrm -n 8 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"note:     'bad.mrm': "*"CRC32"* ]]
+	[[ "$output" == *"without a model"* ]]
+	run -10 mirage-advise -j 500 -m nosuch.mrm -n 8 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"nosuch.mrm"*"No such file"* ]]
+}
+
+@test "bad queue dumps and bad options are errors naming the file and line" {
+	printf 'JOBID|ST|SUBMIT_TIME\n7|PD|yesterday\n' > q.txt
+	run -1 --separate-stderr mirage-advise -j 7 -Q q.txt
+	[[ "$stderr" == "mirage-advise: 'q.txt': line 2: bad Submit 'yesterday'"* ]]
+	run -2 --separate-stderr mirage-advise -Q q.txt
+	[[ "$stderr" == *"give -j jobid"* ]]
+	run -2 --separate-stderr mirage-advise -j 7 -F xml
+	run -2 --separate-stderr mirage-advise -j 7 -s st
+	[[ "$stderr" == *"-s state needs --submit"* ]]
+	run -0 mirage-advise --help
+	[[ "$output" == usage:* ]]
+}
+
+@test "--submit: sbatch once, then 'already submitted', then the chain moves on" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh -- --resume
+	[[ "$output" == *"decision: submitted"* ]]
+	[[ "$output" == *"submitted: 900"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	grep -q -- '^--parsable --comment=mirage-advise:[0-9a-f]* job.sh --resume$' "$FAKE/sbatch.log"
+	grep -qx 'successor	900' job.sh.chain
+	grep -qx 'current	500' job.sh.chain
+	for i in 1 2 3; do
+		run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+		[[ "$output" == *"successor 900 was submitted already"* ]]
+	done
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	# 500 ends, 900 starts: 900 is the chain's job now
+	sed -i '/^500|/d; s/^900|gpu|PD|\(.*\)|N\/A|/900|gpu|R|\1|2026-11-23T23:00:00|/' "$FAKE/queue.txt"
+	run -10 mirage-advise "${SUB[@]}" -m "$M" -T -100 --submit job.sh
+	[[ "$output" == *"job:      900 running"* ]]
+	grep -qx 'current	900' job.sh.chain
+	grep -qx 'successor	-' job.sh.chain
+	grep -qx 'submitted	1' job.sh.chain
+}
+
+@test "a failed sbatch is reported; the next run submits" {
+	FAKE_MODE=sbatch-fail run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"sbatch of 'job.sh' failed: sbatch: error: Batch job submission failed: Invalid account; nothing was submitted"* ]]
+	grep -qx 'successor	-' job.sh.chain
+	grep -qx 'token	-' job.sh.chain
+	run -0 mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"submitted: 900"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
+}
+
+@test "a killed sbatch whose job reached the queue is found, not submitted again" {
+	FAKE_MODE=sbatch-kill run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"was killed"*"looks for it in the queue"* ]]
+	! grep -qx 'token	-' job.sh.chain
+	run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"was found in the queue as 900"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	grep -qx 'successor	900' job.sh.chain
+}
+
+@test "a killed sbatch whose job never arrived is submitted again" {
+	FAKE_MODE=sbatch-kill run -1 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	: > "$FAKE/comments"
+	sed -i '/^900|/d' "$FAKE/queue.txt"
+	run -0 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"is not in the queue: trying again"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
+	grep -qx 'successor	901' job.sh.chain
+}
+
+@test "concurrent runs (cron overlaps) submit once" {
+	for i in 1 2 3 4; do
+		FAKE_MODE=sbatch-slow mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh > out.$i 2>&1 &
+	done
+	wait
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	[ "$(grep -l 'decision: submitted' out.* | wc -l)" -eq 1 ]
+	[ "$(grep -l 'decision: already-submitted' out.* | wc -l)" -eq 3 ]
+	[ "$(grep -l 'successor 900 was submitted already' out.* | wc -l)" -eq 3 ]
+}
+
+@test "a damaged state file stops it; an unreadable queue gives a dependency" {
+	mirage-advise "${SUB[@]}" -j 500 -T -100 -m "$M" --submit job.sh > /dev/null || true
+	sed -i 's/^current\t500/current\t501/' job.sh.chain
+	run -4 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" --submit job.sh
+	[[ "$stderr" == *"'job.sh.chain': line "*": CRC32 mismatch (not acting on a damaged state"* ]]
+	[ ! -e "$FAKE/sbatch.log" ]
+	rm job.sh.chain
+	FAKE_MODE=squeue-down run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" --submit job.sh
+	[[ "$output" == *"note:     $A/fake-squeue failed (exit 1): squeue: error: Unable to contact slurm controller"* ]]
+	[[ "$output" == *"job:      500 unknown (no queue)"* ]]
+	[[ "$output" == *"afterany dependency"* ]]
+	grep -q -- '--dependency=afterany:500 job.sh$' "$FAKE/sbatch.log"
+}
+
+@test "--dry-run says what it would submit and submits nothing" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh --dry-run
+	[[ "$output" == *"dry run: would run $A/fake-sbatch --parsable job.sh"* ]]
+	[ ! -e "$FAKE/sbatch.log" ]
+	[ ! -e job.sh.chain ]
+}
