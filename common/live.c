@@ -64,6 +64,13 @@ add(struct mg_live *l, const struct mg_value *job)
 	j->pending = same(&job[MG_JOB_STATE], "PENDING");
 	if (j->pending)
 		j->start = j->end = -1;
+	/* a job in a final state without an end time ended by now */
+	else if (!job[MG_JOB_STATE].null && !same(&job[MG_JOB_STATE],
+	    "RUNNING") && !same(&job[MG_JOB_STATE], "COMPLETING") &&
+	    !same(&job[MG_JOB_STATE], "CONFIGURING") &&
+	    !same(&job[MG_JOB_STATE], "SUSPENDED") && j->end < 0 &&
+	    l->now > 0)
+		j->end = l->now;
 	j->source = l->sources;
 	j->seq = l->seq++;
 	l->sorted = 0;

@@ -1,0 +1,119 @@
+#!/usr/bin/env bats
+# 0710-live-advise.bats: mirage-advise on a live Slurm: it reads the real
+# squeue, and a chain driven by it in a cron-like loop submits each
+# successor exactly once, every job runs, and failing or killed sbatch
+# runs are reported and retried without a duplicate.  Run by
+# tests/slurm/run-live.sh.
+
+setup() {
+	load ../bats/test_helper
+	mg_setup
+	: "${MIRAGE_TAG:?run through tests/slurm/run-live.sh}"
+	if [ ! -e "$BATS_FILE_TMPDIR/gbt.mrm" ]; then
+		mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
+		mirage-features -q -f 2022-12-01 -N 40 -k 1 -w 2 \
+		    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
+		mirage-train -q -a gbt -o "$BATS_FILE_TMPDIR/gbt.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
+	fi
+	M=$BATS_FILE_TMPDIR/gbt.mrm
+	T=${MIRAGE_TAG}_adv$BATS_TEST_NUMBER
+	link() { # link FILE [EXTRA #SBATCH LINE]: a chain's batch script
+		printf '#!/bin/bash\n#SBATCH -J %s\n#SBATCH -p gpu\n#SBATCH -N 1\n#SBATCH -t 1\n#SBATCH -o /dev/null\n#SBATCH -D /tmp\n%s\nsleep %s\n' \
+		    "$T" "${2:-}" "${3:-8}" > "$1"
+	}
+	ours() { squeue -h -a -n "$T" -o %i | sort; }
+	running() { # running JOBID: wait until it runs
+		for _ in $(seq 1 30); do
+			[ "$(squeue -h -j "$1" -o %t)" = R ] && return 0
+			sleep 1
+		done
+		return 1
+	}
+	settle() { # wait until no job of this test is pending or running
+		for _ in $(seq 1 120); do
+			[ -z "$(squeue -h -n "$T" -t PD,R,CG -o %i)" ] && return 0
+			sleep 1
+		done
+		return 1
+	}
+}
+
+teardown() {
+	scancel -n "$T" 2>/dev/null || true
+}
+
+@test "live: it reads the real squeue and decides for a running job" {
+	link p.sh "" 30
+	p=$(sbatch --parsable p.sh)
+	running "$p"
+	run -0 --separate-stderr mirage-advise -F json -p gpu -n 2 -m "$M" -T 100 -j "$p"
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["job_state"] == "running" and d["rule"] == "model", d
+assert 0 < d["job_left_h"] <= 1 / 60 + 1e-9, d
+' "$output"
+	run -10 mirage-advise -p gpu -n 2 -m "$M" -T -100 -j "$p"
+	[[ "$output" == *"job:      $p running"* ]]
+}
+
+@test "live: a chain driven from a loop submits each successor once, and all run" {
+	link link.sh
+	first=$(sbatch --parsable link.sh)
+	for i in $(seq 1 120); do
+		n=$(sed -n 's/^submitted\t//p' link.sh.chain 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge 2 ] && break
+		mirage-advise -q -p gpu -n 2 -m "$M" -T 0.01 -j "$first" --submit link.sh >> advise.log 2>&1 || true
+		sleep 1
+	done
+	settle
+	grep 'submitted: ' advise.log | sort | uniq -d > dups
+	[ ! -s dups ]
+	[ "$(grep -c '^submitted: ' advise.log)" -eq 2 ]
+	# three jobs of this chain, each ran to completion
+	sacct -a -X -n -P -S now-1hour --name="$T" -o JobID,State > acct
+	[ "$(wc -l < acct)" -eq 3 ]
+	[ "$(cut -d'|' -f2 acct | sort -u)" = COMPLETED ]
+}
+
+@test "live: without a model, the successor is submitted once its predecessor ended" {
+	link link.sh "" 5
+	first=$(sbatch --parsable link.sh)
+	for i in $(seq 1 60); do
+		rc=0
+		mirage-advise -p gpu -n 2 -j "$first" --submit link.sh >> advise.log 2>&1 || rc=$?
+		[ "$rc" -eq 0 ] && break
+		[ "$rc" -eq 10 ]
+		sleep 1
+	done
+	[ "$rc" -eq 0 ]
+	grep -q "$first has ended" advise.log
+	# the successor was submitted after the predecessor's end
+	s=$(sed -n 's/^successor\t//p' link.sh.chain)
+	settle
+	end=$(sacct -n -X -P -j "$first" -o End)
+	sub=$(sacct -n -X -P -j "$s" -o Submit)
+	[[ "$sub" > "$end" || "$sub" == "$end" ]]
+}
+
+@test "live: a failing sbatch is reported and retried; a killed one is not duplicated" {
+	link bad.sh "#SBATCH --partition=no_such_partition"
+	p=$(sbatch --parsable --wrap 'sleep 30' -J "$T" -p gpu -t 1 -o /dev/null -D /tmp)
+	running "$p"
+	run -1 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 -j "$p" --submit bad.sh
+	[[ "$stderr" == *"sbatch of 'bad.sh' failed: sbatch: error: "*"nothing was submitted"* ]]
+	[ "$(ours | wc -l)" -eq 1 ]
+	link bad.sh
+	run -0 mirage-advise -p gpu -n 2 -m "$M" -T 100 --submit bad.sh
+	[ "$(ours | wc -l)" -eq 2 ]
+	# a wrapper that lets sbatch submit, then dies before saying so
+	printf '#!/bin/sh\nsbatch "$@" > /dev/null\nkill -9 $$\n' > die.sh
+	chmod +x die.sh
+	link k.sh
+	run -1 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 -j "$p" --sbatch ./die.sh --submit k.sh
+	[[ "$stderr" == *"was killed"* ]]
+	[ "$(ours | wc -l)" -eq 3 ]
+	run -11 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 --submit k.sh
+	[[ "$stderr" == *"was found in the queue as "* ]]
+	[ "$(ours | wc -l)" -eq 3 ]
+}
