@@ -31,7 +31,7 @@ int mg_parse_f64(const char *s, size_t n, double *out);
 
 /*
  * mg_parse_time: "YYYY-MM-DDTHH:MM:SS" (a space may stand for the T) or
- * epoch seconds (SLURM_TIME_FORMAT=%s).  "Unknown", "None", "INVALID" and
+ * epoch seconds (SLURM_TIME_FORMAT=%s).  "Unknown", "None", "NONE", "INVALID" and
  * "" give MG_PARSE_MISSING.  Returns 0, MG_PARSE_MISSING or MG_PARSE_BAD.
  */
 int mg_parse_time(const char *s, size_t n, enum mg_tz tz, int64_t *out);
