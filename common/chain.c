@@ -108,10 +108,10 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 	fclose(fp);
 	buf[n] = '\0';
 	if (n == sizeof(buf) - 1)
-		return mg_diag_set(d, MG_EFORMAT, "'%s': too long for a chain "
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': too long for a chain "
 		    "state", path);
 	if (sscanf(buf, MG_CHAIN_MAGIC " %u.%u\n", &major, &minor) != 2)
-		return mg_diag_set(d, MG_EFORMAT, "'%s': line 1: not a mirage "
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': line 1: not a mirage "
 		    "chain state", path);
 	if (major != MG_CHAIN_MAJOR)
 		return mg_diag_set(d, MG_EVERSION, "'%s': version %u.%u; this "
@@ -135,7 +135,7 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 		if (lineno == 1)
 			continue;
 		if ((tab = strchr(line, '\t')) == NULL)
-			return mg_diag_set(d, MG_EFORMAT, "'%s': line %d: no "
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: no "
 			    "tab", path, lineno);
 		*tab++ = '\0';
 		if (strcmp(line, "crc32") == 0) {
@@ -150,17 +150,17 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 		    sizeof(s->token), tab)) ||
 		    (strcmp(line, "script") == 0 && copy(s->script,
 		    sizeof(s->script), tab)))
-			return mg_diag_set(d, MG_EFORMAT, "'%s': line %d: "
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
 			    "value too long", path, lineno);
 		if (strcmp(line, "token_time") == 0 &&
 		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
 		    &s->token_time) != 0)
-			return mg_diag_set(d, MG_EFORMAT, "'%s': line %d: bad "
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
 			    "token_time", path, lineno);
 		if (strcmp(line, "submitted") == 0 &&
 		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
 		    &s->submitted) != 0)
-			return mg_diag_set(d, MG_EFORMAT, "'%s': line %d: bad "
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
 			    "submitted", path, lineno);
 		/* other keys: a newer minor version's, ignored */
 	}
@@ -168,7 +168,7 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 		return mg_diag_set(d, MG_ETRUNC, "'%s': no crc32 line (cut "
 		    "short)", path);
 	if (*next != '\0')
-		return mg_diag_set(d, MG_EFORMAT, "'%s': text after the crc32 "
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': text after the crc32 "
 		    "line", path);
 	return 1;
 }

@@ -29,7 +29,7 @@ struct mg_chainstate {
 
 /*
  * mg_chain_read: the state in path.  Returns 1 and fills s, 0 if the file
- * does not exist (s cleared), or MG_EFORMAT, MG_EVERSION, MG_ECHECKSUM,
+ * does not exist (s cleared), or MG_ECORRUPT, MG_EVERSION, MG_ECHECKSUM,
  * MG_ETRUNC, MG_EIO with d naming the file and the line.
  */
 int mg_chain_read(const char *path, struct mg_chainstate *s,
