@@ -490,7 +490,7 @@ main(int argc, char *argv[])
 
 			memset(&cur->res[i], 0, sizeof(cur->res[i]));
 			cur->res[i].nodes = o.sel.sizes[(q + i) / nep];
-			cur->res[i].episode = (long)e;
+			cur->res[i].episode = (long)mg_epsel_index(&o.sel, e);
 			cur->res[i].s0 = mg_epsel_start(&o.sel, e);
 		}
 		for (j = 0; j < (size_t)o.threads; j++)

@@ -507,6 +507,14 @@ mg_epsel_init(struct mg_epsel *s)
 	s->sizes[0] = 1;
 	s->nsizes = 1;
 	s->p_dur = -1;
+	s->shards = 1;
+	s->istep = 1;
+}
+
+size_t
+mg_epsel_index(const struct mg_epsel *s, size_t i)
+{
+	return s->ibase + i * s->istep;
 }
 
 static int
@@ -598,6 +606,21 @@ mg_epsel_option(struct mg_epsel *s, int opt, const char *arg,
 		return span("limit", arg, 1, &s->e.limit, d);
 	case MG_EPOPT_PRUN:
 		return span("run time", arg, 0, &s->p_dur, d);
+	case MG_EPOPT_SHARD: {
+		const char *slash = strchr(arg, '/');
+		int64_t i, n;
+
+		if (slash == NULL || mg_parse_i64(arg, (size_t)(slash - arg),
+		    0, 100000, &i) != 0 || mg_parse_i64(slash + 1,
+		    strlen(slash + 1), 1, 100000, &n) != 0 || i >= n)
+			return mg_diag_set(d, MG_EINVAL, "invalid shard '%s' "
+			    "(want i/n with 0 <= i < n, as "
+			    "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)",
+			    arg);
+		s->shard = (int)i;
+		s->shards = (int)n;
+		return 1;
+	}
 	default:
 		return 0;
 	}
@@ -653,6 +676,20 @@ mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
 	if (s->n == 0)
 		return mg_diag_set(d, MG_EINVAL, "no episode: the trace ends "
 		    "before the first workload window does");
+	if (s->shards > 1) {
+		/* shard i of n: episodes i, i + n, i + 2n, ... */
+		if ((size_t)s->shard >= s->n)
+			return mg_diag_set(d, MG_EINVAL, "shard %d/%d has no "
+			    "episode (there are %zu)", s->shard, s->shards,
+			    s->n);
+		s->from += (int64_t)s->shard * s->every;
+		s->every *= s->shards;
+		s->ibase = (size_t)s->shard;
+		s->istep = (size_t)s->shards;
+		s->n = (s->n - (size_t)s->shard + (size_t)s->shards - 1) /
+		    (size_t)s->shards;
+		s->shards = 1;
+	}
 	return 0;
 }
 

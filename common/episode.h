@@ -56,7 +56,7 @@ int mg_epconf_check(const struct mg_epconf *e, const struct mg_clusterdef *def,
 
 enum {
 	MG_EPOPT_CHAIN = 300, MG_EPOPT_WORKLOAD, MG_EPOPT_WARMUP,
-	MG_EPOPT_LIMIT, MG_EPOPT_PRUN
+	MG_EPOPT_LIMIT, MG_EPOPT_PRUN, MG_EPOPT_SHARD
 };
 
 #define MG_EPSEL_SHORTOPTS "f:N:u:e:k:g:w:"
@@ -72,7 +72,8 @@ enum {
 	{ "workload", required_argument, NULL, MG_EPOPT_WORKLOAD }, \
 	{ "warmup", required_argument, NULL, MG_EPOPT_WARMUP }, \
 	{ "limit", required_argument, NULL, MG_EPOPT_LIMIT }, \
-	{ "p-runtime", required_argument, NULL, MG_EPOPT_PRUN }
+	{ "p-runtime", required_argument, NULL, MG_EPOPT_PRUN }, \
+	{ "shard", required_argument, NULL, MG_EPOPT_SHARD }
 
 struct mg_epsel {
 	struct mg_epconf e;	/* nodes set per size */
@@ -85,6 +86,10 @@ struct mg_epsel {
 	int64_t p_dur;		/* -1: P runs to its limit */
 	size_t n;		/* episodes per size, once resolved */
 	int skip_empty;		/* no range given: skip empty windows */
+	int shard, shards;	/* --shard i/n: every nth episode from the
+				 * ith; resolving makes it a plain range */
+	size_t ibase, istep;	/* episode i is the whole run's
+				 * ibase + i * istep */
 };
 
 /* mg_epsel_init: the paper's episodes, 1-node chains, every 4 hours. */
@@ -103,10 +108,14 @@ int mg_epsel_option(struct mg_epsel *s, int opt, const char *arg,
  * sizes in GPUs become nodes, the first start defaults to the first
  * submission's day, the count to every episode the trace covers (and
  * then episodes whose window holds no job are to be skipped, where an
- * explicit range makes them errors).  Returns 0, or MG_EINVAL with d set.
+ * explicit range makes them errors); a shard i/n keeps episodes i, i + n,
+ * ... of them.  Returns 0, or MG_EINVAL with d set.
  */
 int mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
     struct mg_diag *d);
+
+/* mg_epsel_index: episode i's number in the run without --shard */
+size_t mg_epsel_index(const struct mg_epsel *s, size_t i);
 
 /* mg_epsel_start: episode i's start */
 int64_t mg_epsel_start(const struct mg_epsel *s, size_t i);

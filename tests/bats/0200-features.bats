@@ -149,3 +149,18 @@ colval() {
 	run -0 mirage-features --version
 	[[ "$output" == "mirage-features 0."* ]]
 }
+
+@test "--shard i/n: the shards concatenate into the unsharded samples" {
+	mirage-features -q -f 2023-01-01 -N 7 -k 1,8 -w 2 -o all.mrs ls6.jobs
+	for i in 0 1 2; do
+		mirage-features -q --shard $i/3 -f 2023-01-01 -N 7 -k 1,8 -w 2 -o s$i.mrs ls6.jobs
+	done
+	# each shard has its own episodes: 0 3 6, 1 4, 2 5
+	[ "$(mirage-cat s1.mrs | cut -f1 | tail -n +2 | sort -un | paste -sd' ')" = "1 4" ]
+	cat s2.mrs s0.mrs s1.mrs > m.mrs
+	diff <(mirage-cat all.mrs | sort) <(mirage-cat m.mrs | sort)
+	run -2 --separate-stderr mirage-features --shard 3/3 -N 2 ls6.jobs
+	[[ "$stderr" == *"invalid shard '3/3'"* ]]
+	run -2 --separate-stderr mirage-features --shard 5/8 -N 2 ls6.jobs
+	[[ "$stderr" == *"shard 5/8 has no episode (there are 2)"* ]]
+}
