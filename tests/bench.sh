@@ -165,3 +165,22 @@ echo "$tt" | awk -v f="$t_f" -v e="$t_e" -v s="$samples" '{
 	printf "  mirage-eval, 6 models + 4 baselines, 312 episodes:   %7.1f s\n", e
 	printf "  total:                                               %7.1f s   (target: under 300 s; ratio %.2f)\n", total, total / 300
 }'
+
+# mirage-advise: one decision, model loading included, against parsing
+# the same squeue dump alone (the peer: the least any decision must do)
+q=tests/fixtures/slurm-22.05/01-busy/squeue_all_o.txt
+loop() { # loop N CMD...: wall-clock seconds of N runs
+	local n=$1 t0 t1
+	shift
+	t0=$(date +%s.%N)
+	for _ in $(seq 1 "$n"); do "$@" >/dev/null 2>&1 || true; done
+	t1=$(date +%s.%N)
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }'
+}
+ta=$(loop 20 "$bin/mirage-advise" -j 1 -m "$dir/gbt.mrm" -n 6 -Q "$q" --now 2026-11-22T05:32:19)
+tp=$(loop 20 "$bin/mirage-parse" -q "$q" -o /dev/null)
+awk -v a="$ta" -v p="$tp" 'BEGIN {
+	printf "\nmirage-advise, one decision with the gbt model and a 45-job squeue dump, 20 runs\n"
+	printf "  mirage-advise:  %6.1f ms per decision   (target: under 100 ms; ratio %.2f)\n", a * 50, a * 50 / 100
+	printf "  mirage-parse of the same dump: %6.1f ms   (advise / parse: %.2fx)\n", p * 50, a / p
+}'
