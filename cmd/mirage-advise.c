@@ -55,7 +55,7 @@ struct advice {
 	int submit;		/* 1 submit now, 0 wait */
 	const char *rule;	/* model, reactive, dependency, pending */
 	char why[512];
-	char note[512];		/* a fallback's reason, or "" */
+	char note[MG_DIAG_MAX + 256];	/* a fallback's reason, or "" */
 	double score;		/* the model's output, NAN without one */
 	double p10, p90;	/* a regressor's residual spread, or NAN */
 	int classifier;
@@ -602,7 +602,7 @@ main(int argc, char *argv[])
 	struct mg_model *m = NULL;
 	struct mg_chainstate st;
 	struct advice a;
-	char p_id[32], statebuf[4096], note[512] = "";
+	char p_id[32], statebuf[4096], note[MG_DIAG_MAX + 256] = "";
 	const char *decision;
 	int ch, rv, lockfd = -1, have_state = 0, live, dependency = 0, i;
 	int status;

@@ -218,7 +218,7 @@ settle(struct mg_live *l)
 {
 	size_t i, k = 0;
 
-	if (l->sorted)
+	if (l->sorted || l->n == 0)
 		return;
 	qsort(l->job, l->n, sizeof(*l->job), ljob_cmp);
 	for (i = 0; i < l->n; i++)
