@@ -33,6 +33,7 @@ need bats-support test -f /usr/lib/bats/bats-support/load.bash
 need bats-assert test -f /usr/lib/bats/bats-assert/load.bash
 need mandoc has mandoc
 need python3 has python3	# JSON checks in the tests
+need gnuplot-nox has gnuplot	# the plots of pipelines/cluster-report.sh
 # compressors the tests use to make fixtures
 need gzip has gzip
 need xz-utils has xz

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# nightly-retrain.sh: retrain the model of when to submit from the last
+# days of the cluster's accounting, and install it only if it is not
+# worse than the model in use.  Meant for cron; see mirage-pipelines(7).
+#
+#   sacct (last N days) -> mirage-parse -> mirage-features -> mirage-split
+#     -> mirage-train -> mirage-eval (new against current, same episodes)
+#     -> install atomically if its cost is not higher; keep the last K
+#
+# Usage: nightly-retrain.sh [-D dir] [-d days] [-i dump] [-p partition]
+#            [-a kind] [-k sizes] [-f from] [-N count] [-M margin] [-K keep]
+#            [-- cluster-model options for mirage-features/mirage-eval]
+# Example crontab line (02:30 every night):
+#   30 2 * * * /opt/mirage/pipelines/nightly-retrain.sh -D /var/lib/mirage -p gpu-a100 -- -n 84 >/dev/null 2>&1
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${B:-$root/build/default}
+case $bin in /*) ;; *) bin=$root/$bin ;; esac
+[ -x "$bin/mirage-parse" ] && PATH=$bin:$PATH
+export LC_ALL=C OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+
+usage() {
+	sed -n '/^# Usage:/,/^# Example/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+	exit 2
+}
+
+dir=${MIRAGE_DIR:-/var/lib/mirage} days=60 input= partition= kind=gbt
+sizes=1 from= count= margin=0 keep=7
+while getopts D:d:i:p:a:k:f:N:M:K:h opt; do
+	case $opt in
+	D) dir=$OPTARG ;;
+	d) days=$OPTARG ;;
+	i) input=$OPTARG ;;
+	p) partition=$OPTARG ;;
+	a) kind=$OPTARG ;;
+	k) sizes=$OPTARG ;;
+	f) from=$OPTARG ;;
+	N) count=$OPTARG ;;
+	M) margin=$OPTARG ;;
+	K) keep=$OPTARG ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+model=("$@")		# -n 84, -m faithful, -c cluster.conf, ...
+[[ $days =~ ^[0-9]+$ && $keep =~ ^[1-9][0-9]*$ ]] || usage
+[[ $margin =~ ^[0-9]+([.][0-9]+)?$ ]] || usage
+
+mkdir -p "$dir/logs" "$dir/models" "$dir/work"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+log=$dir/logs/nightly-$stamp.log
+
+# one run at a time: a run still going when cron starts the next wins
+exec 9>"$dir/lock"
+if ! flock -n 9; then
+	echo "nightly-retrain: another run holds $dir/lock; not starting" >&2
+	exit 75
+fi
+exec > >(tee -a "$log") 2>&1
+say() { printf '%s nightly-retrain: %s\n' "$(date -u +%FT%TZ)" "$*"; }
+work=$(mktemp -d "$dir/work/run-$stamp.XXXX")
+trap 'rm -rf "$work"' EXIT
+say "start: dir $dir, kind $kind, sizes $sizes, log $log"
+
+if [ -n "$input" ]; then
+	say "jobs from $input"
+	mirage-parse -q "$input" -o "$work/jobs.mrs"
+else
+	say "jobs from sacct, last $days days${partition:+, partition $partition}"
+	sacct -a -X -P -S "now-${days}days" -E now ${partition:+-r "$partition"} \
+	    -o JobID,JobIDRaw,JobName,UID,Partition,State,Submit,Eligible,Start,End,Timelimit,NNodes,AllocTRES,ReqTRES,Priority |
+	    mirage-parse -q -o "$work/jobs.mrs"
+fi
+say "$(($(mirage-cat "$work/jobs.mrs" | wc -l) - 1)) jobs"
+
+sel=(-k "$sizes" ${from:+-f "$from"} ${count:+-N "$count"})
+mirage-features -q "${model[@]}" "${sel[@]}" -w 1 -o "$work/samples.mrs" "$work/jobs.mrs"
+mirage-split -F 0.8 -t "$work/train.mrs" -v "$work/valid.mrs" "$work/samples.mrs"
+mirage-train -q -a "$kind" -o "$work/new.mrm" "$work/train.mrs"
+
+# the validation episodes: their first and last start
+read -r v0 v1 < <(mirage-cat "$work/valid.mrs" | awk -F'\t' '
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	{ s = $c["ep_start"]; if (lo == "" || s < lo) lo = s; if (s > hi) hi = s }
+	END { print lo, hi }')
+[ -n "$v0" ] || { say "no validation episode: nothing installed"; exit 1; }
+ms=(-M "$work/new.mrm")
+if [ -e "$dir/current.mrm" ]; then
+	cp "$dir/current.mrm" "$work/current.mrm"
+	ms+=(-M "$work/current.mrm")
+fi
+mirage-eval -q "${model[@]}" -k "$sizes" -f "$v0" -u "$v1" "${ms[@]}" -F tsv \
+    -o "$work/eval.tsv" "$work/jobs.mrs"
+cp "$work/eval.tsv" "$dir/logs/eval-$stamp.tsv"
+
+# cost: mean interruption + 0.25 x mean overlap, hours, over every
+# validation chain (the weights of mirage-train's RL reward)
+cost() {
+	awk -F'\t' -v m="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["method"] == m { n += $c["episodes"]
+		s += $c["episodes"] * ($c["interruption_mean_h"] + 0.25 * $c["overlap_mean_h"]) }
+	END { if (n) printf "%.4f", s / n }' "$work/eval.tsv"
+}
+new=$(cost new) cur=$(cost current) rea=$(cost reactive)
+say "validation cost (h): new $new, current ${cur:-none}, reactive $rea"
+
+if [ -n "$cur" ] && ! awk -v n="$new" -v c="$cur" -v m="$margin" 'BEGIN { exit !(n <= c - m) }'; then
+	say "kept the current model: the new one's cost $new h is not at most $cur h - $margin h"
+	exit 0
+fi
+name=model-$stamp.mrm
+cp "$work/new.mrm" "$dir/models/.$name.tmp"
+mv "$dir/models/.$name.tmp" "$dir/models/$name"
+ln -sfn "models/$name" "$dir/.current.tmp"
+mv -T "$dir/.current.tmp" "$dir/current.mrm"
+say "installed $name as $dir/current.mrm"
+# keep the newest $keep models (the current one among them)
+ls -1t "$dir/models"/model-*.mrm | tail -n +$((keep + 1)) | while read -r old; do
+	[ "$(readlink -f "$old")" = "$(readlink -f "$dir/current.mrm")" ] || rm -f "$old"
+done

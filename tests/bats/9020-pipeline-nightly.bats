@@ -1,0 +1,65 @@
+#!/usr/bin/env bats
+# 9020-pipeline-nightly.bats: pipelines/nightly-retrain.sh on the bundled
+# trace: installs a model atomically when it is not worse, keeps the one
+# in use otherwise, keeps K models, logs, and one run at a time.
+
+setup() {
+	load test_helper
+	mg_setup
+	N=("$ROOT/pipelines/nightly-retrain.sh" -i "$ROOT/data/ls6-a100.log.gz" -f 2023-02-01 -N 150)
+	export B=$MIRAGE_BIN
+}
+
+@test "nightly: the first run installs; a worse or no-better-by-margin one does not" {
+	run -0 "${N[@]}" -D d -- -n 76
+	[[ "$output" == *"validation cost (h): new "*", current none, reactive "* ]]
+	[[ "$output" == *"installed model-"*".mrm as d/current.mrm"* ]]
+	[ -L d/current.mrm ]
+	first=$(readlink d/current.mrm)
+	mirage-train -i d/current.mrm | grep -qx 'kind	gbt'
+	# the evaluation it decided on is kept beside the log
+	ls d/logs/eval-*.tsv d/logs/nightly-*.log
+	grep -q "^new	1	" d/logs/eval-*.tsv
+	# the same training again, but it must be better by 1000 h: kept
+	sleep 1
+	run -0 "${N[@]}" -D d -M 1000 -- -n 76
+	[[ "$output" == *"kept the current model"* ]]
+	[ "$(readlink d/current.mrm)" = "$first" ]
+	[ "$(ls d/models | wc -l)" -eq 1 ]
+	# no margin: the same cost is not worse, so it is installed
+	sleep 1
+	run -0 "${N[@]}" -D d -- -n 76
+	[[ "$output" == *"installed model-"* ]]
+	[ "$(readlink d/current.mrm)" != "$first" ]
+	[ -e "d/$first" ]
+	# the working files are gone
+	[ -z "$(ls d/work)" ]
+}
+
+@test "nightly: keeps the newest K models, and the current one" {
+	for i in 1 2 3; do
+		"${N[@]}" -D d -K 2 -- -n 76 > /dev/null
+		sleep 1
+	done
+	[ "$(ls d/models | wc -l)" -eq 2 ]
+	[ -e "d/$(readlink d/current.mrm)" ]
+}
+
+@test "nightly: a second run while one holds the lock does not start" {
+	mkdir -p d
+	exec 8>d/lock
+	flock -n 8
+	run -75 "${N[@]}" -D d -- -n 76
+	[[ "$output" == *"another run holds d/lock; not starting"* ]]
+	[ ! -e d/current.mrm ]
+	exec 8>&-
+}
+
+@test "nightly: bad options and bad input stop it with a message and no model" {
+	run -2 "${N[@]}" -D d -K 0
+	[[ "$output" == *"Usage: nightly-retrain.sh"* ]]
+	printf 'hello\nworld\n' > bad.txt
+	run -1 "$ROOT/pipelines/nightly-retrain.sh" -D d -i bad.txt -- -n 76
+	[[ "$output" == *"mirage-parse: 'bad.txt': line 1: layout not recognised"* ]]
+	[ ! -e d/current.mrm ]
+}
