@@ -95,6 +95,10 @@ check: deps
 test: all
 	@tests/run.sh $(B)
 
+# Only the tests against a real Slurm on loopback (root; about 2 minutes).
+check-live: all
+	@tests/slurm/run-live.sh $(B)
+
 # Coverage-guided fuzzing with libFuzzer (clang); FUZZ_TIME seconds each.
 FUZZ_TIME ?= 60
 fuzz:
@@ -115,7 +119,7 @@ install: all
 clean:
 	rm -rf build
 
-.PHONY: all deps demo check test fuzz bench install clean FORCE
+.PHONY: all deps demo check check-live test fuzz bench install clean FORCE
 .DELETE_ON_ERROR:
 
 -include $(LIB_OBJ:.o=.d) $(BINS:=.d) $(UNIT:=.d)

@@ -22,6 +22,7 @@
 #include "mirage.h"
 #include "model.h"
 #include "proc.h"
+#include "simconf.h"
 
 /* decisions, apart from the errors of mirage(7) */
 #define EXIT_SUBMIT	0
@@ -39,6 +40,7 @@ static const char sacct_fields[] =
 
 struct opts {
 	const char *job, *model, *partition, *state, *script, *format;
+	const char *config;
 	const char *queue, *hist[8];
 	int nhist;
 	const char *prog_squeue, *prog_sacct, *prog_sbatch, *prog_sinfo;
@@ -72,7 +74,7 @@ static void
 usage(int status)
 {
 	fprintf(status ? stderr : stdout,
-	    "usage: mirage-advise [-q] [-j jobid] [-m model] [-n nodes] "
+	    "usage: mirage-advise [-q] [-j jobid] [-m model] [-n nodes | -c config] "
 	    "[-p partition]\n"
 	    "           [-Q squeue-dump] [-H sacct-dump]... [-N nodes] "
 	    "[-L limit] [-T threshold]\n"
@@ -572,6 +574,7 @@ main(int argc, char *argv[])
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
 	    O_SBATCH, O_SINFO };
 	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -616,9 +619,12 @@ main(int argc, char *argv[])
 	o.prog_sacct = "sacct";
 	o.prog_sbatch = "sbatch";
 	o.prog_sinfo = "sinfo";
-	while ((ch = getopt_long(argc, argv, "F:hH:j:L:m:n:N:p:qQ:s:T:V",
+	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:V",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'c':
+			o.config = optarg;
+			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				errx(MG_EXIT_USAGE, "invalid format '%s' (want "
@@ -720,6 +726,20 @@ main(int argc, char *argv[])
 			    o.script);
 			o.state = statebuf;
 		}
+	}
+	if (o.config != NULL && o.nodes == 0) {
+		/* the cluster model's configuration: its partition's nodes */
+		struct mg_simconf sc;
+		int k;
+
+		mg_simconf_init(&sc);
+		if ((rv = mg_simconf_load(&sc, o.config, &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
+		o.nodes = sc.mode == MG_MODE_FAITHFUL ? sc.slurm.nodes :
+		    sc.ref.nodes;
+		for (k = 0; k < sc.nparts && o.partition; k++)
+			if (strcmp(sc.part_name[k], o.partition) == 0)
+				o.nodes = sc.part_nodes[k];
 	}
 	if (o.now == 0)
 		o.now = (int64_t)time(NULL);

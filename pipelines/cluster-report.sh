@@ -45,9 +45,17 @@ input=$1
 command -v gnuplot >/dev/null || { echo "cluster-report: gnuplot is needed (apt-get install gnuplot-nox)" >&2; exit 1; }
 
 mkdir -p "$out"
+# one report into a directory at a time
+exec 9>"$out/.lock"
+if ! flock -n 9; then
+	echo "cluster-report: another run holds $out/.lock; not starting" >&2
+	exit 75
+fi
+exec 2> >(tee -a "$out/report.log" >&2)
 tmp=$(mktemp -d "$out/.work.XXXX")
 trap 'rm -rf "$tmp"' EXIT
-say() { printf 'cluster-report: %s\n' "$*" >&2; }
+say() { printf '%s cluster-report: %s\n' "$(date -u +%FT%TZ)" "$*" >&2; }
+say "start: $input -> $out"
 
 # the jobs
 if [ "$input" != - ] && [ "$(head -c 4 "$input" | od -An -tx1 | tr -d ' ')" = 894d5247 ]; then

@@ -191,3 +191,18 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[ ! -e "$FAKE/sbatch.log" ]
 	[ ! -e job.sh.chain ]
 }
+
+@test "-c config: the node count of the cluster model's configuration" {
+	printf 'Mode=faithful\nNodes=8\nPartitionName=gpu Nodes=5\n' > c.conf
+	mirage-advise -F json -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW > a.json || true
+	mirage-advise -F json -j 500 -m "$M" -c c.conf -Q "$FAKE/queue.txt" --now $NOW > b.json || true
+	mirage-advise -F json -j 500 -m "$M" -c c.conf -p gpu -Q "$FAKE/queue.txt" --now $NOW > c.json || true
+	mirage-advise -F json -j 500 -m "$M" -n 5 -p gpu -Q "$FAKE/queue.txt" --now $NOW > d.json || true
+	grep -q '"rule": "model"' a.json
+	cmp a.json b.json
+	cmp c.json d.json
+	! cmp -s a.json d.json
+	printf 'Nodez=8\n' > bad.conf
+	run -2 --separate-stderr mirage-advise -j 500 -c bad.conf -Q "$FAKE/queue.txt"
+	[[ "$stderr" == *"'bad.conf': line 1: unknown key 'Nodez'"* ]]
+}

@@ -41,8 +41,15 @@ setup() {
 	# the evaluation: the baselines, 6 episodes
 	[ "$(awk -F'\t' 'NR > 1 { print $1 }' r/eval.tsv | paste -sd' ')" = "reactive average-wait scheduler-estimate oracle" ]
 	[ "$(awk -F'\t' 'NR == 2 { print $3 }' r/eval.tsv)" = 6 ]
-	# nothing half-written is left
+	# nothing half-written is left; the run is logged
 	[ -z "$(ls -A r | grep '^\.work')" ]
+	grep -q "cluster-report: wrote r/index.html" r/report.log
+	# one run at a time
+	exec 8>r/.lock
+	flock -n 8
+	run -75 "$ROOT/pipelines/cluster-report.sh" -o r ls6.jobs
+	[[ "$output" == *"another run holds r/.lock"* ]]
+	exec 8>&-
 }
 
 @test "report: bad input fails with the tool's message and leaves no page" {
