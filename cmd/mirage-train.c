@@ -77,8 +77,8 @@ usage(int status)
 	    "[-C c]\n"
 	    "           [--epsilon e] [--gamma g] [--clip hours] "
 	    "[--max-samples n]\n"
-	    "           [-T threshold] [-S seed] [-t threads] [-o model] "
-	    "[file]\n"
+	    "           [--quantile q] [-T threshold] [-S seed] [-t threads] "
+	    "[-o model] [file]\n"
 	    "       mirage-train -a dqn|pg [-q] [-c config] [-m mode] "
 	    "[-n nodes] [-s key=value]\n"
 	    "           [episode options of mirage-features] [--play n] "
@@ -284,7 +284,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
-		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL };
+		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT };
 	static const struct option longopts[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "clip", required_argument, NULL, O_CLIP },
@@ -298,6 +298,7 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "info", required_argument, NULL, 'i' },
 		{ "max-samples", required_argument, NULL, O_MAX },
+		{ "quantile", required_argument, NULL, O_QUANT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rounds", required_argument, NULL, 'r' },
@@ -438,6 +439,9 @@ main(int argc, char *argv[])
 			break;
 		case O_MAX:
 			maxs = num("max-samples", optarg, 2, 1e9);
+			break;
+		case O_QUANT:
+			to.quantile = num("quantile", optarg, 0.01, 0.99);
 			break;
 		default:
 			usage(MG_EXIT_USAGE);

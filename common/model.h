@@ -60,6 +60,8 @@ struct mg_trainopts {
 	double subsample;	/* rows per tree */
 	double colsample;	/* features per split (rf) */
 	double C, epsilon, gamma;	/* svr; gamma 0: 1 / features */
+	double quantile;	/* gbt: fit this quantile of x (pinball
+				 * loss) instead of its mean; 0: mean */
 	int threads;
 	uint64_t seed;
 };

@@ -191,11 +191,65 @@ damage(void)
 	mg_model_free(m);
 }
 
+/*
+ * --quantile: on y = 2a - b + uniform noise of width 2, the 0.9 quantile
+ * model leaves about 90 % of the labels at or below its predictions and
+ * sits above the mean model by about 0.8 (the noise's 0.9 quantile)
+ */
+static void
+quantile(void)
+{
+	static float yn[N];
+	struct mg_trainopts o;
+	struct mg_model *mq = NULL, *mm = NULL;
+	double pq[N], pm[N], up = 0, gap = 0;
+	unsigned s = 777;
+	size_t i, below = 0;
+
+	for (i = 0; i < N; i++) {
+		s = s * 1103515245u + 12345u;
+		yn[i] = 2 * X[i * NF] - X[i * NF + 1] +
+		    (float)((s >> 8) % 2000) / 1000.0f - 1;
+	}
+	mg_trainopts_init(&o);
+	o.depth = 3;
+	if (mg_model_new("gbt", names, NF, &mm, NULL) != 0 ||
+	    mg_model_train(mm, X, yn, N, &o, NULL) != 0) {
+		ok(0, "a mean model");
+		return;
+	}
+	o.quantile = 0.9;
+	o.rounds = 400;
+	if (mg_model_new("gbt", names, NF, &mq, NULL) != 0 ||
+	    mg_model_train(mq, X, yn, N, &o, NULL) != 0) {
+		ok(0, "a 0.9 quantile model");
+		mg_model_free(mm);
+		return;
+	}
+	mg_model_predict(mq, X, N, pq, NULL);
+	mg_model_predict(mm, X, N, pm, NULL);
+	for (i = 0; i < N; i++) {
+		below += yn[i] <= pq[i];
+		gap += pq[i] - pm[i];
+	}
+	up = (double)below / N;
+	gap /= N;
+	ok(up > 0.85 && up < 0.95, "quantile 0.9: %.3f of the labels at or "
+	    "below the predictions", up);
+	ok(gap > 0.4 && gap < 1.0, "quantile 0.9: %.2f above the mean model "
+	    "(the noise's 0.9 quantile is 0.8; less in-sample)", gap);
+	ok(strstr(mq->params, "quantile=0.9") != NULL, "quantile in the "
+	    "parameters: %s", mq->params);
+	mg_model_free(mq);
+	mg_model_free(mm);
+}
+
 int
 main(void)
 {
 	data();
 	kinds();
 	damage();
+	quantile();
 	return tap_done();
 }
