@@ -84,32 +84,22 @@ count_lines(const char *a, const char *b)
 }
 
 int
-mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
+mg_chain_parse(const char *text, size_t n, const char *path,
+    struct mg_chainstate *s, struct mg_diag *d)
 {
 	char buf[4096], *line, *next, *tab;
-	size_t n;
 	unsigned major, minor;
 	int lineno = 0, have_crc = 0;
-	FILE *fp;
 
 	memset(s, 0, sizeof(*s));
-	if ((fp = fopen(path, "r")) == NULL) {
-		if (errno == ENOENT)
-			return 0;
-		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
-		    strerror(errno));
-	}
-	n = fread(buf, 1, sizeof(buf) - 1, fp);
-	if (ferror(fp)) {
-		fclose(fp);
-		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
-		    strerror(errno));
-	}
-	fclose(fp);
-	buf[n] = '\0';
-	if (n == sizeof(buf) - 1)
+	if (n >= sizeof(buf))
 		return mg_diag_set(d, MG_ECORRUPT, "'%s': too long for a chain "
 		    "state", path);
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	if (strlen(buf) != n)
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': a NUL byte: not a "
+		    "chain state", path);
 	if (sscanf(buf, MG_CHAIN_MAGIC " %u.%u\n", &major, &minor) != 2)
 		return mg_diag_set(d, MG_ECORRUPT, "'%s': line 1: not a mirage "
 		    "chain state", path);
@@ -170,7 +160,34 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 	if (*next != '\0')
 		return mg_diag_set(d, MG_ECORRUPT, "'%s': text after the crc32 "
 		    "line", path);
+	if (s->current[0] == '\0')
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': no current job",
+		    path);
 	return 1;
+}
+
+int
+mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
+{
+	char buf[4096];
+	size_t n;
+	FILE *fp;
+
+	memset(s, 0, sizeof(*s));
+	if ((fp = fopen(path, "r")) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
+		    strerror(errno));
+	}
+	n = fread(buf, 1, sizeof(buf), fp);
+	if (ferror(fp)) {
+		fclose(fp);
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
+		    strerror(errno));
+	}
+	fclose(fp);
+	return mg_chain_parse(buf, n, path, s, d);
 }
 
 int

@@ -35,6 +35,13 @@ struct mg_chainstate {
 int mg_chain_read(const char *path, struct mg_chainstate *s,
     struct mg_diag *d);
 
+/*
+ * mg_chain_parse: the same from text[0..n), shown as path.  Returns 1 or
+ * the statuses of mg_chain_read().
+ */
+int mg_chain_parse(const char *text, size_t n, const char *path,
+    struct mg_chainstate *s, struct mg_diag *d);
+
 /* mg_chain_write: s into path, atomically.  0 or MG_EIO. */
 int mg_chain_write(const char *path, const struct mg_chainstate *s,
     struct mg_diag *d);
