@@ -27,8 +27,9 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 	def->conf = *conf;
 	def->trace = t;
 	def->nodes = faithful ? conf->slurm.nodes : conf->ref.nodes;
-	if (faithful && (rv = mg_simconf_partitions(&def->conf, t->part_name,
-	    t->nparts, d)) != 0)
+	if (faithful && ((rv = mg_simconf_partitions(&def->conf,
+	    t->part_name, t->nparts, d)) != 0 || (rv = mg_simconf_qos(
+	    &def->conf, t->qos_name, t->nqos, d)) != 0))
 		return rv;
 	if (faithful)
 		def->nodes = def->conf.slurm.nodes;	/* partitions add up */

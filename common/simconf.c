@@ -101,6 +101,86 @@ partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 	return 0;
 }
 
+/* "NAME [Priority=P] [MaxJobsPerUser=N] [MaxNodesPerUser=N]" */
+static int
+qos(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	static const char *const keys[] = { "Priority=", "MaxJobsPerUser=",
+	    "MaxNodesPerUser=", "MaxTRESPerUser=node=" };
+	const char *sp = strchr(v, ' '), *p;
+	size_t n = sp ? (size_t)(sp - v) : strlen(v);
+	int64_t x[4] = { 0, 0, 0, 0 };
+	int k;
+
+	if (n == 0 || n >= sizeof(c->qos_name[0]))
+		return mg_diag_set(d, MG_EINVAL, "bad QOS name");
+	if (c->nqos == MG_SLURM_MAXQOS)
+		return mg_diag_set(d, MG_EINVAL, "more than %d QOS",
+		    MG_SLURM_MAXQOS);
+	for (p = sp; p && *p; ) {
+		const char *e;
+		size_t len;
+
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		e = strchr(p, ' ');
+		len = (size_t)((e ? e : p + strlen(p)) - p);
+		for (k = 0; k < 4; k++) {
+			size_t kl = strlen(keys[k]);
+
+			if (len > kl && strncasecmp(p, keys[k], kl) == 0) {
+				if (mg_parse_i64(p + kl, len - kl, 0, 1000000000,
+				    &x[k]) != 0)
+					return mg_diag_set(d, MG_EINVAL, "bad "
+					    "%.*s of QOS '%.*s'", (int)(kl - 1),
+					    keys[k], (int)n, v);
+				break;
+			}
+		}
+		if (k == 4)
+			return mg_diag_set(d, MG_EINVAL, "QOS '%.*s': unknown "
+			    "'%.*s' (Priority=, MaxJobsPerUser=, "
+			    "MaxNodesPerUser=)", (int)n, v, (int)len, p);
+		p = e;
+	}
+	memcpy(c->qos_name[c->nqos], v, n);
+	c->qos_name[c->nqos][n] = '\0';
+	c->qos_prio[c->nqos] = (double)x[0];
+	c->qos_jobs[c->nqos] = (int)x[1];
+	c->qos_nodes[c->nqos] = (int)(x[2] ? x[2] : x[3]);
+	c->nqos++;
+	return 0;
+}
+
+int
+mg_simconf_qos(struct mg_simconf *c, char *const *names, size_t n,
+    struct mg_diag *d)
+{
+	size_t i;
+	int k;
+
+	if (c->nqos == 0)
+		return 0;
+	if (n > MG_SLURM_MAXQOS)
+		return mg_diag_set(d, MG_EINVAL, "the trace has more than %d "
+		    "QOS", MG_SLURM_MAXQOS);
+	/* a QOS the config does not name: priority 0, no limits */
+	for (i = 0; i < n; i++) {
+		c->slurm.qos_prio[i] = 0;
+		c->slurm.qos_max_jobs_pu[i] = c->slurm.qos_max_nodes_pu[i] = 0;
+		for (k = 0; k < c->nqos; k++)
+			if (strcmp(names[i], c->qos_name[k]) == 0) {
+				c->slurm.qos_prio[i] = c->qos_prio[k];
+				c->slurm.qos_max_jobs_pu[i] = c->qos_jobs[k];
+				c->slurm.qos_max_nodes_pu[i] = c->qos_nodes[k];
+			}
+	}
+	c->slurm.nqos = (int)n;
+	return 0;
+}
+
 int
 mg_simconf_partitions(struct mg_simconf *c, char *const *names, size_t n,
     struct mg_diag *d)
@@ -135,7 +215,7 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 	static const char *const ignored[] = { "ClusterName", "SlurmctldHost",
 	    "PriorityType", "SchedulerType", "SelectType",
 	    "SelectTypeParameters", "PriorityWeightPartition",
-	    "PriorityWeightQOS", "PriorityCalcPeriod", NULL };
+	    "PriorityCalcPeriod", NULL };
 	const char *eq = strchr(kv, '='), *v;
 	char key[64];
 	int64_t x;
@@ -209,8 +289,14 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->ref.max_age = (double)x;
 		c->slurm.max_age = x;
+	} else if (strcasecmp(key, "PriorityWeightQOS") == 0) {
+		if (num(v, 0, 1000000000, &x) != 0)
+			goto bad;
+		c->slurm.w_qos = (double)x;
 	} else if (strcasecmp(key, "PartitionName") == 0) {
 		return partition(c, v, d);
+	} else if (strcasecmp(key, "QOSName") == 0) {
+		return qos(c, v, d);
 	} else if (strcasecmp(key, "SchedulerParameters") == 0) {
 		return sched_params(c, v, d);
 	} else {

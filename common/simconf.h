@@ -27,6 +27,14 @@
  *                                  nodes to what the real jobs held
  *                                  (ours; 0: off)
  *   CapacitySlack=N                ... plus N nodes (ours; default 0)
+ *   PriorityWeightQOS=W            faithful: W x the job's QOS priority
+ *                                  over the largest QOS priority
+ *   QOSName=NAME Priority=P MaxJobsPerUser=N MaxNodesPerUser=N
+ *                                  faithful: a QOS as sacctmgr shows it
+ *                                  (MaxTRESPerUser=node=N is also read);
+ *                                  the trace's QOS column names it; a QOS
+ *                                  not configured has priority 0, no
+ *                                  limits (ours: sacctmgr's, in a file)
  *   PartitionName=NAME Nodes=N     faithful: a partition of N nodes of
  *                                  its own (Nodes is a count here; other
  *                                  keys of the line are ignored)
@@ -60,6 +68,11 @@ struct mg_simconf {
 	int nparts;
 	char part_name[MG_SLURM_MAXPART][64];
 	int32_t part_nodes[MG_SLURM_MAXPART];
+	/* QOSName= lines, matched to a trace's QOS later */
+	int nqos;
+	char qos_name[MG_SLURM_MAXQOS][64];
+	double qos_prio[MG_SLURM_MAXQOS];
+	int qos_jobs[MG_SLURM_MAXQOS], qos_nodes[MG_SLURM_MAXQOS];
 };
 
 /*
@@ -69,6 +82,13 @@ struct mg_simconf {
  */
 int mg_simconf_partitions(struct mg_simconf *c, char *const *names,
     size_t n, struct mg_diag *d);
+
+/*
+ * mg_simconf_qos: give the faithful model the configured QOS in the
+ * order of the trace's names.  Returns 0, or MG_EINVAL.
+ */
+int mg_simconf_qos(struct mg_simconf *c, char *const *names, size_t n,
+    struct mg_diag *d);
 
 /* mg_simconf_init: reference mode on 88 nodes, Slurm's defaults. */
 void mg_simconf_init(struct mg_simconf *c);

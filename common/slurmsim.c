@@ -21,6 +21,8 @@ struct fjob {
 	int32_t after;		/* a job that must end first, or -1 */
 	int32_t pred;		/* chain predecessor, or -1 */
 	int32_t part;		/* its pool */
+	int32_t qos;		/* index into the configured QOS, or -1 */
+	int64_t eligible;	/* not before (a --begin time), or -1 */
 	int64_t end;		/* when it ended, -1 */
 };
 
@@ -48,11 +50,14 @@ struct mg_slurmsim {
 	size_t nstarted;
 	int32_t *urun;		/* running jobs per user */
 	int32_t *unodes;	/* nodes they hold */
+	int32_t *uqrun;		/* running jobs per user and QOS */
+	int32_t *uqnodes;	/* nodes they hold; [user * nqos + qos] */
 	double *usage;		/* decayed node-seconds, for fair-share */
 	int64_t usage_at;	/* when usage was last brought up to date */
 	size_t nusers;
 	int32_t cap;		/* nodes now */
 	size_t stuck_at;	/* nstarted when only ticks were left */
+	int has_elig;		/* some job has an Eligible time */
 	size_t next_cap;	/* next capacity change */
 	/* backfill timeline, scratch */
 	int64_t *tt;
@@ -139,6 +144,35 @@ sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
 
 static int start(struct mg_slurmsim *, int32_t);
 
+/* slots of the per-user, per-QOS counts (at least one) */
+static size_t
+qslots(const struct mg_slurmsim *s)
+{
+	size_t n = (size_t)s->c.nqos * (s->t->nusers ? s->t->nusers : 1);
+
+	return n ? n : 1;
+}
+
+/* a job's slot in them; its user and QOS are known */
+static size_t
+uq(const struct mg_slurmsim *s, const struct fjob *j)
+{
+	return (size_t)j->user * (size_t)s->c.nqos + (size_t)j->qos;
+}
+
+/* Slurm's QOS factor: the QOS's priority over the largest one's */
+static double
+qos_factor(const struct mg_slurmsim *s, int32_t q)
+{
+	double top = 0;
+	int k;
+
+	for (k = 0; k < s->c.nqos; k++)
+		if (s->c.qos_prio[k] > top)
+			top = s->c.qos_prio[k];
+	return top > 0 ? s->c.qos_prio[q] / top : 0;
+}
+
 /*
  * The jobs of a window.  Cold: those submitted in [from, to].  Warm: also
  * those submitted before t0 that had not ended by then; the ones that
@@ -163,7 +197,8 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->now = t0;
 	s->next_sched = t0;
 	s->next_bf = t0;
-	if (c->nparts > MG_SLURM_MAXPART) {
+	if (c->nparts > MG_SLURM_MAXPART || c->nqos < 0 ||
+	    c->nqos > MG_SLURM_MAXQOS) {
 		free(s);
 		return MG_EINVAL;
 	}
@@ -176,10 +211,12 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
 	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
 	s->usage = calloc(t->nusers ? t->nusers : 1, sizeof(*s->usage));
+	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
+	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
 	s->usage_at = t0;
 	map = malloc((t->n ? t->n : 1) * sizeof(*map));
 	if (s->urun == NULL || s->unodes == NULL || s->usage == NULL ||
-	    map == NULL) {
+	    s->uqrun == NULL || s->uqnodes == NULL || map == NULL) {
 		free(map);
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
@@ -214,6 +251,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->end = -1;
 		j->pred = -1;
 		j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
+		j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
+		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
+		s->has_elig |= j->eligible >= 0;
 		if (j->part >= s->npools) {
 			free(map);
 			mg_slurmsim_free(s);
@@ -280,8 +320,10 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
 	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
 	d->usage = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->usage));
+	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
+	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
-	    !d->unodes || !d->usage) {
+	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
@@ -292,6 +334,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
 	mg_copy(d->unodes, s->unodes, s->nusers, sizeof(*d->unodes));
 	mg_copy(d->usage, s->usage, s->nusers, sizeof(*d->usage));
+	mg_copy(d->uqrun, s->uqrun, qslots(s), sizeof(*d->uqrun));
+	mg_copy(d->uqnodes, s->uqnodes, qslots(s), sizeof(*d->uqnodes));
 	return d;
 }
 
@@ -307,6 +351,8 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->urun);
 	free(s->unodes);
 	free(s->usage);
+	free(s->uqrun);
+	free(s->uqnodes);
 	free(s->tt);
 	free(s->tf);
 	free(s);
@@ -350,9 +396,12 @@ fairshare(const struct mg_slurmsim *s, int32_t user, double total)
 static double
 priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
 {
-	int64_t age = s->now - j->submit;
+	int64_t age = s->now - (j->eligible > j->submit ? j->eligible :
+	    j->submit);
 	double p;
 
+	if (age < 0)
+		age = 0;
 	if (age > s->c.max_age)
 		age = s->c.max_age;
 	p = s->c.w_age * (double)age / (double)s->c.max_age +
@@ -360,6 +409,8 @@ priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
 	    s->c.w_trace * j->tprio;
 	if (s->c.w_fairshare > 0)
 		p += s->c.w_fairshare * fairshare(s, j->user, total);
+	if (s->c.w_qos > 0 && j->qos >= 0)
+		p += s->c.w_qos * qos_factor(s, j->qos);
 	return p;
 }
 
@@ -426,6 +477,10 @@ start(struct mg_slurmsim *s, int32_t jr)
 	if (j->user >= 0) {
 		s->urun[j->user]++;
 		s->unodes[j->user] += j->nodes;
+		if (j->qos >= 0) {
+			s->uqrun[uq(s, j)]++;
+			s->uqnodes[uq(s, j)] += j->nodes;
+		}
 	}
 	return 0;
 }
@@ -439,13 +494,23 @@ held(const struct mg_slurmsim *s, const struct fjob *j)
 {
 	if (j->after >= 0 && s->job[j->after].end < 0)
 		return 1;
+	if (j->eligible > s->now)
+		return 1;
 	if (j->user < 0)
 		return 0;
 	if (s->c.max_jobs_per_user > 0 &&
 	    s->urun[j->user] >= s->c.max_jobs_per_user)
 		return 1;
-	return s->c.max_nodes_per_user > 0 &&
-	    s->unodes[j->user] + j->nodes > s->c.max_nodes_per_user;
+	if (s->c.max_nodes_per_user > 0 &&
+	    s->unodes[j->user] + j->nodes > s->c.max_nodes_per_user)
+		return 1;
+	if (j->qos < 0)
+		return 0;
+	if (s->c.qos_max_jobs_pu[j->qos] > 0 &&
+	    s->uqrun[uq(s, j)] >= s->c.qos_max_jobs_pu[j->qos])
+		return 1;
+	return s->c.qos_max_nodes_pu[j->qos] > 0 &&
+	    s->uqnodes[uq(s, j)] + j->nodes > s->c.qos_max_nodes_pu[j->qos];
 }
 
 static void
@@ -648,15 +713,32 @@ any_free(const struct mg_slurmsim *s)
 	return 0;
 }
 
-/* the time of the next event: an arrival, an end, a capacity change, or
- * a scheduler run while jobs are pending */
+/* the next Eligible time of a pending job, after now; NEVER if none */
+static int64_t
+next_eligible(const struct mg_slurmsim *s)
+{
+	int64_t t = NEVER;
+	size_t i;
+
+	for (i = 0; s->has_elig && i < s->npend; i++) {
+		int64_t e = s->job[s->pend[i]].eligible;
+
+		if (e > s->now && e < t)
+			t = e;
+	}
+	return t;
+}
+
+/* the time of the next event: an arrival, an end, a capacity change, a
+ * pending job becoming eligible, or a scheduler run while jobs are
+ * pending */
 static int64_t
 next_event(struct mg_slurmsim *s)
 {
-	int64_t t = NEVER, e;
+	int64_t t = next_eligible(s), e;
 	size_t i;
 
-	if (s->next_arr < s->narr)
+	if (s->next_arr < s->narr && s->job[s->arr[s->next_arr]].submit < t)
 		t = s->job[s->arr[s->next_arr]].submit;
 	if (s->next_cap < s->c.cap_n && s->c.cap_time[s->next_cap] < t)
 		t = s->c.cap_time[s->next_cap];
@@ -690,7 +772,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		 */
 		if (s->nrun == 0 && s->next_arr >= s->narr &&
 		    s->next_cap >= s->c.cap_n && s->npend > 0 &&
-		    t != NEVER && s->stuck_at == s->nstarted) {
+		    t != NEVER && s->stuck_at == s->nstarted &&
+		    next_eligible(s) == NEVER) {
 			if (until != NEVER && until > s->now)
 				s->now = until;
 			return 0;
@@ -718,8 +801,16 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				s->job[s->run[i].j].end = s->run[i].end;
 				s->free[s->run[i].part] += s->run[i].nodes;
 				if (u >= 0) {
+					const struct fjob *e =
+					    &s->job[s->run[i].j];
+
 					s->urun[u]--;
 					s->unodes[u] -= s->run[i].nodes;
+					if (e->qos >= 0) {
+						s->uqrun[uq(s, e)]--;
+						s->uqnodes[uq(s, e)] -=
+						    s->run[i].nodes;
+					}
 				}
 				changed = 1;
 			} else {
@@ -867,6 +958,8 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->after = -1;
 	j->pred = pred;
 	j->part = 0;
+	j->qos = -1;
+	j->eligible = -1;
 	for (k = s->narr; k > s->next_arr &&
 	    s->job[s->arr[k - 1]].submit > submit; k--)
 		s->arr[k] = s->arr[k - 1];

@@ -26,7 +26,14 @@
  * each partition on its own.  The capacity timeline applies to a
  * single-partition cluster.
  *
- * Work in progress (see issue 3): no QOS, no overlapping partitions.
+ * A QOS adds its priority factor (PriorityWeightQOS times its priority
+ * over the largest QOS priority) and limits per user within it.  A job
+ * whose trace gives an Eligible time after its submission (a --begin
+ * time) cannot start before it, and its age counts from it, as Slurm's
+ * age factor does.
+ *
+ * Work in progress (see issue 3): no overlapping partitions, no
+ * fair-share by account.
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -38,6 +45,7 @@
 #include "view.h"
 
 #define MG_SLURM_MAXPART 16
+#define MG_SLURM_MAXQOS 16
 
 struct mg_slurmcfg {
 	int nodes;		/* all nodes (for the size factor) */
@@ -60,6 +68,17 @@ struct mg_slurmcfg {
 	int bf_max_job_test;
 	int max_jobs_per_user;	/* running jobs per user; 0: no limit */
 	int max_nodes_per_user;	/* nodes a user's running jobs hold; 0: none */
+	/*
+	 * QOS, indexed like the trace's qos_name (nqos 0: none): the
+	 * priority of each (its factor is priority / the largest), and
+	 * the limits per user within it (MaxJobsPerUser,
+	 * MaxTRESPerUser=node; 0: none)
+	 */
+	double w_qos;		/* PriorityWeightQOS */
+	int nqos;
+	double qos_prio[MG_SLURM_MAXQOS];
+	int qos_max_jobs_pu[MG_SLURM_MAXQOS];
+	int qos_max_nodes_pu[MG_SLURM_MAXQOS];
 	/*
 	 * capacity over time (borrowed): cap_nodes[k] nodes from
 	 * cap_time[k] on, nodes before the first; cap_n 0 for none

@@ -22,28 +22,26 @@ cmp(const void *a, const void *b)
 	return mg_tjob_cmp(a, b);
 }
 
-/* the partition's index, adding the name (in order of appearance) */
+/* a name's index in a list, adding it (in order of appearance) */
 static int
-add_part(struct mg_trace *t, struct mg_tjob *j, const char *s, size_t n)
+add_name(char ***list, size_t *count, const char *s, size_t n, int32_t *idx)
 {
 	char **names;
 	size_t i;
 
-	for (i = 0; i < t->nparts; i++)
-		if (strlen(t->part_name[i]) == n &&
-		    memcmp(t->part_name[i], s, n) == 0) {
-			j->part = (int32_t)i;
+	for (i = 0; i < *count; i++)
+		if (strlen((*list)[i]) == n && memcmp((*list)[i], s, n) == 0) {
+			*idx = (int32_t)i;
 			return 0;
 		}
-	if ((names = realloc(t->part_name, (t->nparts + 1) *
-	    sizeof(*names))) == NULL)
+	if ((names = realloc(*list, (*count + 1) * sizeof(*names))) == NULL)
 		return MG_ENOMEM;
-	t->part_name = names;
-	if ((names[t->nparts] = malloc(n + 1)) == NULL)
+	*list = names;
+	if ((names[*count] = malloc(n + 1)) == NULL)
 		return MG_ENOMEM;
-	memcpy(names[t->nparts], s, n);
-	names[t->nparts][n] = '\0';
-	j->part = (int32_t)t->nparts++;
+	memcpy(names[*count], s, n);
+	names[*count][n] = '\0';
+	*idx = (int32_t)(*count)++;
 	return 0;
 }
 
@@ -137,8 +135,18 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		j->prio = v[MG_JOB_PRIORITY].null ? -1 : v[MG_JOB_PRIORITY].i;
 		j->after = -1;
 		j->part = -1;
-		if (!v[MG_JOB_PARTITION].null && (rv = add_part(t, j,
-		    v[MG_JOB_PARTITION].s, v[MG_JOB_PARTITION].len)) != 0) {
+		j->qos = -1;
+		/* Eligible (a --begin time, or a dependency met) if after
+		 * the submission */
+		j->eligible = !v[MG_JOB_ELIGIBLE].null &&
+		    v[MG_JOB_ELIGIBLE].i > j->submit ? v[MG_JOB_ELIGIBLE].i :
+		    -1;
+		if ((!v[MG_JOB_PARTITION].null && (rv = add_name(&t->part_name,
+		    &t->nparts, v[MG_JOB_PARTITION].s,
+		    v[MG_JOB_PARTITION].len, &j->part)) != 0) ||
+		    (!v[MG_JOB_QOS].null && (rv = add_name(&t->qos_name,
+		    &t->nqos, v[MG_JOB_QOS].s, v[MG_JOB_QOS].len,
+		    &j->qos)) != 0)) {
 			mg_trace_release(t);
 			return mg_diag_set(d, rv, "out of memory");
 		}
@@ -162,6 +170,9 @@ mg_trace_release(struct mg_trace *t)
 	for (i = 0; i < t->nparts; i++)
 		free(t->part_name[i]);
 	free(t->part_name);
+	for (i = 0; i < t->nqos; i++)
+		free(t->qos_name[i]);
+	free(t->qos_name);
 	free(t->job);
 	memset(t, 0, sizeof(*t));
 }

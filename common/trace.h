@@ -22,6 +22,9 @@ struct mg_tjob {
 	int32_t user;		/* dense index of uid, -1 if unknown */
 	int32_t after;		/* index of a job it waited for, or -1 */
 	int32_t part;		/* index into part_name, -1 if none */
+	int32_t qos;		/* index into qos_name, -1 if none */
+	int64_t eligible;	/* when it could first start, if after its
+				 * submission (a --begin time); else -1 */
 	int32_t nodes;
 	char id[20];		/* JobID as text, for ordering ties */
 };
@@ -33,6 +36,8 @@ struct mg_trace {
 	size_t nusers;		/* distinct uids */
 	char **part_name;	/* distinct partition names, as they appear */
 	size_t nparts;
+	char **qos_name;	/* distinct QOS names, as they appear */
+	size_t nqos;
 };
 
 /*

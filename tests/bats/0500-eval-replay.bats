@@ -131,3 +131,23 @@ col() { # col FILE GROUP COLUMN
 	run -2 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
 	[[ "$stderr" == *"line 1: partition 'gpu' has no Nodes=count"* ]]
 }
+
+@test "faithful replay: a QOS's priority reorders the queue; Eligible times hold jobs" {
+	cat > q.txt <<-'Q'
+	JobID|User|QOS|Submit|Eligible|Start|End|Timelimit|NNodes|State
+	1|a|normal|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|4|COMPLETED
+	2|a|normal|2026-01-01T00:00:10|2026-01-01T00:00:10|2026-01-01T01:00:00|2026-01-01T02:00:00|01:00:00|4|COMPLETED
+	3|b|high|2026-01-01T00:00:20|2026-01-01T00:00:20|2026-01-01T02:00:00|2026-01-01T03:00:00|01:00:00|4|COMPLETED
+	4|b|normal|2026-01-01T00:00:30|2026-01-01T05:00:00|2026-01-01T05:00:00|2026-01-01T05:10:00|01:00:00|1|COMPLETED
+	Q
+	mirage-parse -q q.txt -o q.mrs
+	printf 'Mode=faithful\nNodes=4\nPriorityWeightQOS=100000\nQOSName=high Priority=100\nQOSName=normal Priority=10 MaxJobsPerUser=5\n' > q.conf
+	mirage-eval --replay -q -c q.conf -j j.tsv q.mrs > /dev/null
+	# job 3 (QOS high) overtakes job 2; job 4 waits for its Eligible time
+	[ "$(cut -f1,6 j.tsv | tail -n +2 | paste -sd' ')" = "$(printf '1\t0 2\t7190 3\t3580 4\t17970')" ]
+	mirage-eval --replay -q -m faithful -n 4 -j k.tsv q.mrs > /dev/null
+	[ "$(cut -f1,6 k.tsv | tail -n +2 | paste -sd' ')" = "$(printf '1\t0 2\t3590 3\t7180 4\t17970')" ]
+	printf 'QOSName=high Priority=x\n' > bad.conf
+	run -2 --separate-stderr mirage-eval --replay -q -m faithful -c bad.conf q.mrs
+	[[ "$stderr" == *"'bad.conf': line 1: bad Priority of QOS 'high'"* ]]
+}

@@ -35,6 +35,8 @@ make(const struct spec *s, size_t n, size_t nusers)
 		jobs[i].prio = -1;
 		jobs[i].after = -1;
 		jobs[i].part = -1;
+		jobs[i].qos = -1;
+		jobs[i].eligible = -1;
 		snprintf(jobs[i].id, sizeof(jobs[i].id), "%zu", 100 + i);
 	}
 	trace.job = jobs;
@@ -245,6 +247,99 @@ main(void)
 		ok(st[1] == 10 && st[2] == 70, "in one pool of 4 the second job "
 		    "fits at once and the third waits for it (%lld, %lld)",
 		    (long long)st[1], (long long)st[2]);
+	}
+	{
+		/* QOS priority: C's QOS outranks B's age */
+		struct spec s[] = {
+			{ 0, 600, 600, 4, 0 },		/* A fills the cluster */
+			{ 10, 600, 600, 4, 0 },		/* B, QOS 0 */
+			{ 20, 600, 600, 4, 0 },		/* C, QOS 1 */
+		};
+		make(s, 3, 1);
+		jobs[1].qos = 0;
+		jobs[2].qos = 1;
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		c.nqos = 2;
+		c.qos_prio[0] = 10;
+		c.qos_prio[1] = 100;
+		c.w_qos = 10000;
+		run(&c, st, 3);
+		ok(st[2] == 600 && st[1] == 1200, "the higher QOS starts first "
+		    "(C %lld, B %lld)", (long long)st[2], (long long)st[1]);
+		c.w_qos = 0;
+		run(&c, st, 3);
+		ok(st[1] == 600 && st[2] == 1200, "without PriorityWeightQOS, "
+		    "age decides (B %lld, C %lld)", (long long)st[1],
+		    (long long)st[2]);
+	}
+	{
+		/* a QOS's per-user limit holds only that QOS's jobs */
+		struct spec s[] = {
+			{ 0, 600, 600, 1, 0 },		/* QOS 0 */
+			{ 10, 600, 600, 1, 0 },		/* QOS 0: over its limit */
+			{ 20, 600, 600, 1, 0 },		/* QOS 1 */
+		};
+		make(s, 3, 1);
+		jobs[0].qos = jobs[1].qos = 0;
+		jobs[2].qos = 1;
+		mg_slurmcfg_default(&c, 4);
+		c.nqos = 2;
+		c.qos_max_jobs_pu[0] = 1;
+		run(&c, st, 3);
+		ok(st[0] == 0 && st[1] == 600 && st[2] == 20, "MaxJobsPerUser=1 "
+		    "of QOS 0 holds its second job, not the other QOS's: %lld, "
+		    "%lld, %lld", (long long)st[0], (long long)st[1],
+		    (long long)st[2]);
+	}
+	{
+		/* a QOS's per-user node limit, on 8 nodes */
+		struct spec s[] = {
+			{ 0, 600, 600, 1, 0 },		/* QOS 0 */
+			{ 20, 600, 600, 2, 0 },		/* QOS 1 */
+			{ 30, 600, 600, 1, 0 },		/* QOS 1: 3 > 2 nodes */
+		};
+		make(s, 3, 1);
+		jobs[0].qos = 0;
+		jobs[1].qos = jobs[2].qos = 1;
+		mg_slurmcfg_default(&c, 8);
+		c.nqos = 2;
+		c.qos_max_nodes_pu[1] = 2;
+		run(&c, st, 3);
+		ok(st[0] == 0 && st[1] == 20 && st[2] == 620, "MaxNodesPerUser=2 "
+		    "of QOS 1 holds the job that would make 3: %lld, %lld, %lld",
+		    (long long)st[0], (long long)st[1], (long long)st[2]);
+		c.qos_max_nodes_pu[1] = 3;
+		run(&c, st, 3);
+		ok(st[2] == 30, "with 3 allowed it starts at once (%lld)",
+		    (long long)st[2]);
+	}
+	{
+		/* Eligible: not before it; age counts from it */
+		struct spec s[] = {
+			{ 0, 1000, 1000, 4, 0 },	/* A fills the cluster */
+			{ 10, 600, 600, 4, 0 },		/* X, eligible at 300 */
+			{ 100, 600, 600, 4, 0 },	/* Y */
+			{ 0, 600, 60, 1, 0 },		/* E: alone, later */
+		};
+		make(s, 3, 1);
+		jobs[1].eligible = T0 + 300;
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		run(&c, st, 3);
+		ok(st[2] == 1000 && st[1] == 1600, "X's age counts from its "
+		    "Eligible time, so Y goes first (Y %lld, X %lld)",
+		    (long long)st[2], (long long)st[1]);
+		jobs[1].eligible = -1;
+		run(&c, st, 3);
+		ok(st[1] == 1000 && st[2] == 1600, "without it X is older "
+		    "(X %lld, Y %lld)", (long long)st[1], (long long)st[2]);
+		make(s + 3, 1, 1);
+		jobs[0].eligible = T0 + 540;
+		mg_slurmcfg_default(&c, 4);
+		run(&c, st, 1);
+		ok(st[0] >= 540 && st[0] < 600, "an idle cluster does not start "
+		    "a job before its Eligible time (%lld)", (long long)st[0]);
 	}
 	{
 		/* fair-share: user 0 used the cluster, user 1 did not */
