@@ -289,6 +289,14 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->ref.max_age = (double)x;
 		c->slurm.max_age = x;
+	} else if (strcasecmp(key, "FairshareBy") == 0) {
+		if (strcasecmp(v, "user") == 0)
+			c->slurm.fs_by_account = 0;
+		else if (strcasecmp(v, "account") == 0)
+			c->slurm.fs_by_account = 1;
+		else
+			return mg_diag_set(d, MG_EINVAL, "FairshareBy is user "
+			    "or account, not '%s'", v);
 	} else if (strcasecmp(key, "PriorityWeightQOS") == 0) {
 		if (num(v, 0, 1000000000, &x) != 0)
 			goto bad;

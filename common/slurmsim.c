@@ -22,6 +22,7 @@ struct fjob {
 	int32_t pred;		/* chain predecessor, or -1 */
 	int32_t part;		/* its pool */
 	int32_t qos;		/* index into the configured QOS, or -1 */
+	int32_t account;	/* the trace's account index, or -1 */
 	int64_t eligible;	/* not before (a --begin time), or -1 */
 	int64_t end;		/* when it ended, -1 */
 };
@@ -52,7 +53,10 @@ struct mg_slurmsim {
 	int32_t *unodes;	/* nodes they hold */
 	int32_t *uqrun;		/* running jobs per user and QOS */
 	int32_t *uqnodes;	/* nodes they hold; [user * nqos + qos] */
-	double *usage;		/* decayed node-seconds, for fair-share */
+	int32_t *anodes;	/* nodes held per account */
+	size_t naccts;
+	double *usage;		/* decayed node-seconds, for fair-share, per
+				 * user (or account: fs_by_account) */
 	int64_t usage_at;	/* when usage was last brought up to date */
 	size_t nusers;
 	int32_t cap;		/* nodes now */
@@ -144,6 +148,15 @@ sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
 
 static int start(struct mg_slurmsim *, int32_t);
 
+/* holders of fair-share usage: users, or accounts (at least one) */
+static size_t
+holders(const struct mg_slurmsim *s)
+{
+	size_t n = s->c.fs_by_account ? s->t->naccts : s->t->nusers;
+
+	return n ? n : 1;
+}
+
 /* slots of the per-user, per-QOS counts (at least one) */
 static size_t
 qslots(const struct mg_slurmsim *s)
@@ -210,13 +223,16 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->nusers = t->nusers;
 	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
 	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
-	s->usage = calloc(t->nusers ? t->nusers : 1, sizeof(*s->usage));
+	s->naccts = t->naccts;
+	s->usage = calloc(holders(s), sizeof(*s->usage));
+	s->anodes = calloc(t->naccts ? t->naccts : 1, sizeof(*s->anodes));
 	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
 	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
 	s->usage_at = t0;
 	map = malloc((t->n ? t->n : 1) * sizeof(*map));
 	if (s->urun == NULL || s->unodes == NULL || s->usage == NULL ||
-	    s->uqrun == NULL || s->uqnodes == NULL || map == NULL) {
+	    s->uqrun == NULL || s->uqnodes == NULL || s->anodes == NULL ||
+	    map == NULL) {
 		free(map);
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
@@ -252,6 +268,8 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->pred = -1;
 		j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
 		j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
+		j->account = tj->account >= 0 && (size_t)tj->account <
+		    t->naccts ? tj->account : -1;
 		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 		s->has_elig |= j->eligible >= 0;
 		if (j->part >= s->npools) {
@@ -319,11 +337,13 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
 	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
-	d->usage = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->usage));
+	d->usage = malloc(holders(s) * sizeof(*d->usage));
+	d->anodes = malloc((s->naccts ? s->naccts : 1) * sizeof(*d->anodes));
 	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
-	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes) {
+	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes ||
+	    !d->anodes) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
@@ -333,7 +353,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
 	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
 	mg_copy(d->unodes, s->unodes, s->nusers, sizeof(*d->unodes));
-	mg_copy(d->usage, s->usage, s->nusers, sizeof(*d->usage));
+	mg_copy(d->usage, s->usage, holders(s), sizeof(*d->usage));
+	mg_copy(d->anodes, s->anodes, s->naccts, sizeof(*d->anodes));
 	mg_copy(d->uqrun, s->uqrun, qslots(s), sizeof(*d->uqrun));
 	mg_copy(d->uqnodes, s->uqnodes, qslots(s), sizeof(*d->uqnodes));
 	return d;
@@ -351,6 +372,7 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->urun);
 	free(s->unodes);
 	free(s->usage);
+	free(s->anodes);
 	free(s->uqrun);
 	free(s->uqnodes);
 	free(s->tt);
@@ -374,8 +396,14 @@ update_usage(struct mg_slurmsim *s)
 	if (dt <= 0 || s->c.w_fairshare <= 0)
 		return;
 	k = exp2(-dt / (double)s->c.decay_half_life);
-	for (u = 0; u < s->nusers; u++)
-		s->usage[u] = s->usage[u] * k + (double)s->unodes[u] * dt;
+	if (s->c.fs_by_account)
+		for (u = 0; u < s->naccts; u++)
+			s->usage[u] = s->usage[u] * k + (double)s->anodes[u] *
+			    dt;
+	else
+		for (u = 0; u < s->nusers; u++)
+			s->usage[u] = s->usage[u] * k + (double)s->unodes[u] *
+			    dt;
 	s->usage_at = s->now;
 }
 
@@ -384,11 +412,12 @@ update_usage(struct mg_slurmsim *s)
  * user's share of all usage, S = 1 / users.
  */
 static double
-fairshare(const struct mg_slurmsim *s, int32_t user, double total)
+fairshare(const struct mg_slurmsim *s, int32_t who, double total)
 {
-	if (user < 0 || total <= 0)
+	if (who < 0 || total <= 0)
 		return 1;
-	return exp2(-(s->usage[user] / total) * (double)s->nusers);
+	return exp2(-(s->usage[who] / total) * (double)(s->c.fs_by_account ?
+	    s->naccts : s->nusers));
 }
 
 /* Slurm's multifactor priority: age capped at PriorityMaxAge, size,
@@ -408,7 +437,8 @@ priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
 	    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
 	    s->c.w_trace * j->tprio;
 	if (s->c.w_fairshare > 0)
-		p += s->c.w_fairshare * fairshare(s, j->user, total);
+		p += s->c.w_fairshare * fairshare(s, s->c.fs_by_account ?
+		    j->account : j->user, total);
 	if (s->c.w_qos > 0 && j->qos >= 0)
 		p += s->c.w_qos * qos_factor(s, j->qos);
 	return p;
@@ -421,7 +451,8 @@ total_usage(const struct mg_slurmsim *s)
 	size_t i;
 
 	if (s->c.w_fairshare > 0)
-		for (i = 0; i < s->nusers; i++)
+		for (i = 0; i < (s->c.fs_by_account ? s->naccts : s->nusers);
+		    i++)
 			total += s->usage[i];
 	return total;
 }
@@ -474,6 +505,8 @@ start(struct mg_slurmsim *s, int32_t jr)
 	s->free[j->part] -= j->nodes;
 	r->part = j->part;
 	s->nstarted++;
+	if (j->account >= 0)
+		s->anodes[j->account] += j->nodes;
 	if (j->user >= 0) {
 		s->urun[j->user]++;
 		s->unodes[j->user] += j->nodes;
@@ -800,6 +833,9 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 
 				s->job[s->run[i].j].end = s->run[i].end;
 				s->free[s->run[i].part] += s->run[i].nodes;
+				if (s->job[s->run[i].j].account >= 0)
+					s->anodes[s->job[s->run[i].j].account] -=
+					    s->run[i].nodes;
 				if (u >= 0) {
 					const struct fjob *e =
 					    &s->job[s->run[i].j];
@@ -959,6 +995,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->pred = pred;
 	j->part = 0;
 	j->qos = -1;
+	j->account = -1;
 	j->eligible = -1;
 	for (k = s->narr; k > s->next_arr &&
 	    s->job[s->arr[k - 1]].submit > submit; k--)

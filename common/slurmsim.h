@@ -18,7 +18,8 @@
  * MaxTRESPerUser=node of a QOS); a job over a limit is skipped, not
  * blocking the queue behind it.
  *
- * Fair-share is Slurm's classic factor with equal shares per user, on
+ * Fair-share is Slurm's classic factor with equal shares per user (or,
+ * with fs_by_account, per account, charged with all its jobs), on
  * node-seconds halved every PriorityDecayHalfLife.
  *
  * Partitions are disjoint pools of whole nodes; when a job cannot start,
@@ -33,7 +34,7 @@
  * age factor does.
  *
  * Work in progress (see issue 3): no overlapping partitions, no
- * fair-share by account.
+ * hierarchy of accounts.
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -60,6 +61,7 @@ struct mg_slurmcfg {
 	double w_size;		/* PriorityWeightJobSize */
 	double w_trace;		/* weight of the recorded priority; 0: off */
 	double w_fairshare;	/* PriorityWeightFairshare; 0: off */
+	int fs_by_account;	/* fair-share among accounts, not users */
 	int64_t decay_half_life;	/* PriorityDecayHalfLife, seconds */
 	int64_t sched_interval;	/* seconds */
 	int64_t bf_interval;	/* seconds */

@@ -136,6 +136,7 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		j->after = -1;
 		j->part = -1;
 		j->qos = -1;
+		j->account = -1;
 		/* Eligible (a --begin time, or a dependency met) if after
 		 * the submission */
 		j->eligible = !v[MG_JOB_ELIGIBLE].null &&
@@ -146,7 +147,10 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		    v[MG_JOB_PARTITION].len, &j->part)) != 0) ||
 		    (!v[MG_JOB_QOS].null && (rv = add_name(&t->qos_name,
 		    &t->nqos, v[MG_JOB_QOS].s, v[MG_JOB_QOS].len,
-		    &j->qos)) != 0)) {
+		    &j->qos)) != 0) ||
+		    (!v[MG_JOB_ACCOUNT].null && (rv = add_name(&t->acct_name,
+		    &t->naccts, v[MG_JOB_ACCOUNT].s, v[MG_JOB_ACCOUNT].len,
+		    &j->account)) != 0)) {
 			mg_trace_release(t);
 			return mg_diag_set(d, rv, "out of memory");
 		}
@@ -173,6 +177,9 @@ mg_trace_release(struct mg_trace *t)
 	for (i = 0; i < t->nqos; i++)
 		free(t->qos_name[i]);
 	free(t->qos_name);
+	for (i = 0; i < t->naccts; i++)
+		free(t->acct_name[i]);
+	free(t->acct_name);
 	free(t->job);
 	memset(t, 0, sizeof(*t));
 }

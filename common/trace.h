@@ -23,6 +23,7 @@ struct mg_tjob {
 	int32_t after;		/* index of a job it waited for, or -1 */
 	int32_t part;		/* index into part_name, -1 if none */
 	int32_t qos;		/* index into qos_name, -1 if none */
+	int32_t account;	/* index into acct_name, -1 if none */
 	int64_t eligible;	/* when it could first start, if after its
 				 * submission (a --begin time); else -1 */
 	int32_t nodes;
@@ -38,6 +39,8 @@ struct mg_trace {
 	size_t nparts;
 	char **qos_name;	/* distinct QOS names, as they appear */
 	size_t nqos;
+	char **acct_name;	/* distinct accounts, as they appear */
+	size_t naccts;
 };
 
 /*

@@ -134,11 +134,11 @@ col() { # col FILE GROUP COLUMN
 
 @test "faithful replay: a QOS's priority reorders the queue; Eligible times hold jobs" {
 	cat > q.txt <<-'Q'
-	JobID|User|QOS|Submit|Eligible|Start|End|Timelimit|NNodes|State
-	1|a|normal|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|4|COMPLETED
-	2|a|normal|2026-01-01T00:00:10|2026-01-01T00:00:10|2026-01-01T01:00:00|2026-01-01T02:00:00|01:00:00|4|COMPLETED
-	3|b|high|2026-01-01T00:00:20|2026-01-01T00:00:20|2026-01-01T02:00:00|2026-01-01T03:00:00|01:00:00|4|COMPLETED
-	4|b|normal|2026-01-01T00:00:30|2026-01-01T05:00:00|2026-01-01T05:00:00|2026-01-01T05:10:00|01:00:00|1|COMPLETED
+	JobID|User|Account|QOS|Submit|Eligible|Start|End|Timelimit|NNodes|State
+	1|a|pa|normal|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|4|COMPLETED
+	2|a|pa|normal|2026-01-01T00:00:10|2026-01-01T00:00:10|2026-01-01T01:00:00|2026-01-01T02:00:00|01:00:00|4|COMPLETED
+	3|b|pb|high|2026-01-01T00:00:20|2026-01-01T00:00:20|2026-01-01T02:00:00|2026-01-01T03:00:00|01:00:00|4|COMPLETED
+	4|b|pb|normal|2026-01-01T00:00:30|2026-01-01T05:00:00|2026-01-01T05:00:00|2026-01-01T05:10:00|01:00:00|1|COMPLETED
 	Q
 	mirage-parse -q q.txt -o q.mrs
 	printf 'Mode=faithful\nNodes=4\nPriorityWeightQOS=100000\nQOSName=high Priority=100\nQOSName=normal Priority=10 MaxJobsPerUser=5\n' > q.conf
@@ -150,4 +150,11 @@ col() { # col FILE GROUP COLUMN
 	printf 'QOSName=high Priority=x\n' > bad.conf
 	run -2 --separate-stderr mirage-eval --replay -q -m faithful -c bad.conf q.mrs
 	[[ "$stderr" == *"'bad.conf': line 1: bad Priority of QOS 'high'"* ]]
+	# fair-share by account: users a and b have accounts of their own
+	# here, so it matches fair-share by user
+	mirage-eval --replay -q -c q.conf -s PriorityWeightFairshare=1000 -s FairshareBy=user -j u.tsv q.mrs > /dev/null
+	mirage-eval --replay -q -c q.conf -s PriorityWeightFairshare=1000 -s FairshareBy=account -j a.tsv q.mrs > /dev/null
+	cmp u.tsv a.tsv
+	run -2 --separate-stderr mirage-eval --replay -q -m faithful -s FairshareBy=group q.mrs
+	[[ "$stderr" == *"FairshareBy is user or account, not 'group'"* ]]
 }

@@ -36,12 +36,14 @@ make(const struct spec *s, size_t n, size_t nusers)
 		jobs[i].after = -1;
 		jobs[i].part = -1;
 		jobs[i].qos = -1;
+		jobs[i].account = -1;
 		jobs[i].eligible = -1;
 		snprintf(jobs[i].id, sizeof(jobs[i].id), "%zu", 100 + i);
 	}
 	trace.job = jobs;
 	trace.n = n;
 	trace.nusers = nusers;
+	trace.naccts = 0;
 }
 
 static void
@@ -340,6 +342,31 @@ main(void)
 		run(&c, st, 1);
 		ok(st[0] >= 540 && st[0] < 600, "an idle cluster does not start "
 		    "a job before its Eligible time (%lld)", (long long)st[0]);
+	}
+	{
+		/* fair-share by account: users 0 and 1 share account 0, which
+		 * user 0 used; user 2 is in account 1 */
+		struct spec s[] = {
+			{ 0, 3600, 3600, 4, 0 },
+			{ 100, 600, 600, 4, 1 },	/* older; account 0 */
+			{ 200, 600, 600, 4, 2 },	/* account 1 */
+		};
+		make(s, 3, 3);
+		trace.naccts = 2;
+		jobs[0].account = jobs[1].account = 0;
+		jobs[2].account = 1;
+		mg_slurmcfg_default(&c, 4);
+		c.w_fairshare = 10000;
+		c.bf_interval = 100000;
+		run(&c, st, 3);
+		ok(st[1] == 3600 && st[2] == 4200, "by user, neither user has "
+		    "used the cluster: the older job first (%lld, %lld)",
+		    (long long)st[1], (long long)st[2]);
+		c.fs_by_account = 1;
+		run(&c, st, 3);
+		ok(st[2] == 3600 && st[1] == 4200, "by account, user 1 pays for "
+		    "user 0's use of their account (%lld, %lld)",
+		    (long long)st[2], (long long)st[1]);
 	}
 	{
 		/* fair-share: user 0 used the cluster, user 1 did not */
