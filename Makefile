@@ -36,6 +36,10 @@ endif
 
 CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise
 LIB_SRC	= $(sort $(wildcard common/*.c))
+# every object and program depends on every header: the library is
+# small, and a build never links objects made from two layouts of a
+# struct (the -MMD files alone once missed one)
+HDRS	= $(wildcard common/*.h)
 LIB_OBJ	= $(LIB_SRC:%.c=$(B)/%.o)
 LIB	= $(B)/libmirage.a
 BINS	= $(CMDS:%=$(B)/%)
@@ -55,7 +59,7 @@ $(B)/build.flags: FORCE
 	@if [ "$$(cat $@ 2>/dev/null)" != "$(FLAGS_NOW)" ]; then \
 		echo "$(FLAGS_NOW)" > $@; fi
 
-$(B)/common/%.o: common/%.c $(B)/build.flags
+$(B)/common/%.o: common/%.c $(HDRS) $(B)/build.flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
@@ -63,10 +67,10 @@ $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $(LIB_OBJ)
 
-$(B)/mirage-%: cmd/mirage-%.c $(LIB) $(B)/build.flags
+$(B)/mirage-%: cmd/mirage-%.c $(LIB) $(HDRS) $(B)/build.flags
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
-$(B)/tests/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIB) $(B)/build.flags
+$(B)/tests/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIB) $(HDRS) $(B)/build.flags
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 

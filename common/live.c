@@ -349,8 +349,11 @@ mg_live_fresh_prio(struct mg_live *l)
 	if (n > 0) {
 		qsort(p, n, sizeof(*p), dbl_cmp);
 		r = n % 2 ? p[n / 2] : (p[n / 2 - 1] + p[n / 2]) / 2;
-	} else
-		r = isinf(lo) ? 0 : lo;
+	} else if (!isinf(lo))
+		r = lo;
+	else	/* no priority shown: first come, first served, as the view
+		 * orders such jobs */
+		r = -(double)l->now;
 	free(p);
 	return r;
 }

@@ -70,7 +70,9 @@ int mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 /*
  * mg_live_fresh_prio: what a job submitted at now would get: the median
  * priority of the jobs pending at now that were submitted in the last
- * hour, or else the lowest pending priority, or 0 if none is shown.
+ * hour, or else the lowest pending priority; if the dumps show no
+ * priority, behind every job submitted before now (the view then orders
+ * pending jobs by submission).
  */
 double mg_live_fresh_prio(struct mg_live *l);
 
