@@ -255,16 +255,6 @@ mg_live_find(struct mg_live *l, const char *jobid)
 	return NULL;
 }
 
-static int
-vprio_cmp(const void *a, const void *b)
-{
-	const struct mg_vjob *x = a, *y = b;
-
-	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
-	return (x->submit > y->submit) - (x->submit < y->submit);
-}
-
 int
 mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
     const char *chain, double s_prio, struct mg_view *v)
@@ -314,8 +304,7 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 		}
 	}
 	v->free = busy >= nodes ? 0 : (int32_t)(nodes - busy);
-	if (v->npend > 1)
-		qsort(v->pend, v->npend, sizeof(*v->pend), vprio_cmp);
+	mg_view_sort_pending(v);
 	return 0;
 }
 

@@ -1048,16 +1048,6 @@ vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
 	v->end = -1;
 }
 
-static int
-vprio_cmp(const void *a, const void *b)
-{
-	const struct mg_vjob *x = a, *y = b;
-
-	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
-	return (x->submit > y->submit) - (x->submit < y->submit);
-}
-
 int
 mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
     struct mg_view *v)
@@ -1086,8 +1076,7 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
 			return MG_ENOMEM;
 	}
-	if (v->npend > 1)
-		qsort(v->pend, v->npend, sizeof(*v->pend), vprio_cmp);
+	mg_view_sort_pending(v);
 	for (i = 0; i < s->nrun; i++) {
 		vjob(s, s->run[i].j, &x);
 		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))

@@ -33,3 +33,20 @@ mg_view_add(struct mg_vjob **list, size_t *n, size_t *cap,
 	(*list)[(*n)++] = *j;
 	return 0;
 }
+
+static int
+prio_cmp(const void *a, const void *b)
+{
+	const struct mg_vjob *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	return (x->submit > y->submit) - (x->submit < y->submit);
+}
+
+void
+mg_view_sort_pending(struct mg_view *v)
+{
+	if (v->npend > 1)
+		qsort(v->pend, v->npend, sizeof(*v->pend), prio_cmp);
+}

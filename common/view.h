@@ -47,4 +47,10 @@ void mg_view_release(struct mg_view *v);
 int mg_view_add(struct mg_vjob **list, size_t *n, size_t *cap,
     const struct mg_vjob *j);
 
+/*
+ * mg_view_sort_pending: the pending list in priority order, highest
+ * first, the earlier submission first among equals.
+ */
+void mg_view_sort_pending(struct mg_view *v);
+
 #endif /* MG_VIEW_H */
