@@ -494,7 +494,8 @@ static const struct mg_field outcome_fields[] = {
 
 static int
 write_outcomes(FILE *fp, struct table *tb, int ntab, int nmeth,
-    const char *const *name, const char *args, struct mg_diag *d)
+    const char *const *name, const struct mg_epsel *sel, const char *args,
+    struct mg_diag *d)
 {
 	struct mg_schema sc = { "outcomes", 7, outcome_fields };
 	struct mg_writer_opts wo;
@@ -515,7 +516,11 @@ write_outcomes(FILE *fp, struct table *tb, int ntab, int nmeth,
 				const char *l = mg_load_name(mg_load_class(
 				    tb[i].x[K_REACTIVE][k]));
 
-				v[0].i = (int64_t)k;
+				/* the episode's number in the whole run
+				 * (also under --shard), from its start */
+				v[0].i = (int64_t)mg_epsel_index(sel,
+				    (size_t)((tb[i].s0[k] - sel->from) /
+				    sel->every));
 				v[1].i = tb[i].s0[k];
 				v[2].i = tb[i].nodes;
 				v[3].s = name[m];
@@ -639,8 +644,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (po->ep_path) {
 		if (mg_out_open(&eout, po->ep_path, &d) != 0)
 			errx(MG_EXIT_FAIL, "%s", d.msg);
-		if (write_outcomes(eout.fp, tb, ntab, nmeth, name, po->args,
-		    &d) != 0 || mg_out_commit(&eout, &d) != 0) {
+		if (write_outcomes(eout.fp, tb, ntab, nmeth, name, &po->sel,
+		    po->args, &d) != 0 || mg_out_commit(&eout, &d) != 0) {
 			mg_out_abort(&eout);
 			errx(MG_EXIT_FAIL, "%s", d.msg);
 		}

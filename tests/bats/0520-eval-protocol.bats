@@ -120,3 +120,15 @@ for r, t in zip(rows, tsv):
 	run -5 mirage-eval -N 1 cut.jobs
 	run -0 mirage-eval --version
 }
+
+@test "--shard i/n: the shards' outcome streams merge into the whole run's" {
+	ls6
+	mirage-eval -q -n 76 -f 2023-03-01 -N 6 -k 1,8 -E all.mrs -o /dev/null ls6.jobs
+	for i in 0 1 2; do
+		mirage-eval -q --shard $i/3 -n 76 -f 2023-03-01 -N 6 -k 1,8 -E s$i.mrs -o /dev/null ls6.jobs
+	done
+	# the episodes keep their numbers in the whole run: 1 and 4 in shard 1
+	[ "$(mirage-cat s1.mrs | tail -n +2 | cut -f1 | sort -un | paste -sd' ')" = "1 4" ]
+	cat s1.mrs s2.mrs s0.mrs > m.mrs
+	diff <(mirage-cat all.mrs | sort) <(mirage-cat m.mrs | sort)
+}
