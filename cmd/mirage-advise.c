@@ -39,7 +39,7 @@ static const char sacct_fields[] =
     "JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes";
 
 struct opts {
-	const char *job, *model, *partition, *state, *script, *format;
+	const char *job, *model, *partition, *state, *script;
 	const char *config;
 	const char *queue, *hist[8];
 	int nhist;
@@ -220,6 +220,31 @@ read_slurm(struct mg_live *l, const char *const argv[], const char *what,
 		return -1;
 	}
 	return 0;
+}
+
+/* the nodes sinfo counts (in the partition); 0 with note set if none */
+static int32_t
+sinfo_nodes(const struct opts *o, char *note, size_t cap)
+{
+	const char *si[] = { o->prog_sinfo, "-h", "-o", "%D", NULL, NULL };
+	char part[256], *out, *q;
+	size_t len = 0;
+	int32_t nodes = 0;
+
+	if (o->partition) {
+		snprintf(part, sizeof(part), "-p%s", o->partition);
+		si[4] = part;
+	}
+	if ((out = slurm(si, &len, note, cap)) == NULL)
+		return 0;
+	/* one count a line (a line a node state) */
+	for (q = out; *q >= '0' && *q <= '9'; ) {
+		nodes += (int32_t)strtol(q, &q, 10);
+		while (*q == '\n' || *q == ' ')
+			q++;
+	}
+	free(out);
+	return nodes;
 }
 
 /* is a submission with this token in the queue?  its job id, or "" */
@@ -614,7 +639,6 @@ main(int argc, char *argv[])
 		return MG_EXIT_FAIL;
 	memset(&o, 0, sizeof(o));
 	o.threshold = o.prio = NAN;
-	o.format = "text";
 	o.prog_squeue = "squeue";
 	o.prog_sacct = "sacct";
 	o.prog_sbatch = "sbatch";
@@ -629,7 +653,6 @@ main(int argc, char *argv[])
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				errx(MG_EXIT_USAGE, "invalid format '%s' (want "
 				    "text or json)", optarg);
-			o.format = optarg;
 			o.json = strcmp(optarg, "json") == 0;
 			break;
 		case 'h':
@@ -879,7 +902,6 @@ main(int argc, char *argv[])
 		}
 		if (*st.successor) {
 			a.rule = "state";
-			a.score = NAN;
 			find_p(&l, p_id, o.now, &a);
 			snprintf(a.why, sizeof(a.why), "successor %s was "
 			    "submitted already and has not started",
@@ -916,34 +938,13 @@ main(int argc, char *argv[])
 		} else {
 			int32_t nodes = o.nodes;
 
-			if (nodes == 0 && m != NULL && live) {
-				const char *si[] = { o.prog_sinfo, "-h", "-o",
-				    "%D", NULL, NULL };
-				char part[256];
-				size_t len = 0;
-				char *out, *q;
-
-				if (o.partition) {
-					snprintf(part, sizeof(part), "-p%s",
-					    o.partition);
-					si[4] = part;
-				}
-				if ((out = slurm(si, &len, note,
-				    sizeof(note))) != NULL) {
-					for (q = out; *q; ) {
-						nodes += (int32_t)strtol(q, &q,
-						    10);
-						while (*q == '\n' || *q == ' ')
-							q++;
-						if (*q && (*q < '0' || *q > '9'))
-							break;
-					}
-					free(out);
-				}
-			}
-			if (m != NULL && nodes <= 0)
-				fallback(&a, "the cluster's node count is "
-				    "unknown (give -n)");
+			*note = '\0';
+			if (nodes == 0 && m != NULL && live)
+				nodes = sinfo_nodes(&o, note, sizeof(note));
+			if (m != NULL && nodes <= 0 && *a.note == '\0')
+				snprintf(a.note, sizeof(a.note), "the cluster's "
+				    "node count is unknown (give -n)%s%.400s",
+				    *note ? ": " : "", note);
 			else if (m != NULL && model_decision(&o, m, &l, p_id,
 			    o.now, nodes, &a) == 0) {
 				spread(m, &a);

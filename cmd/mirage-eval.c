@@ -42,8 +42,8 @@ usage(int status)
 	    "[--limit span]\n"
 	    "           [--p-runtime span] [-M model]... [-F text|tsv|json] "
 	    "[-E episodes.mrs]\n"
-	    "           [-C curve.tsv] [-T threshold] [-t threads] [-o file] "
-	    "[file]\n"
+	    "           [-C curve.tsv] [-T threshold] [--shard i/n] [-t threads] "
+	    "[-o file] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [file]\n");

@@ -73,8 +73,8 @@ usage(int status)
 	    "           [--p-runtime span]"
 	    " [-p probes] [--probe-every span] "
 	    "[--near-end count:span]\n"
-	    "           [-w window] [--at-start] [-t threads] [-o file] "
-	    "[file]\n");
+	    "           [-w window] [--at-start] [--shard i/n] [-t threads] "
+	    "[-o file] [file]\n");
 	exit(status);
 }
 

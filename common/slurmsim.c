@@ -62,6 +62,7 @@ struct mg_slurmsim {
 	int32_t cap;		/* nodes now */
 	size_t stuck_at;	/* nstarted when only ticks were left */
 	int has_elig;		/* some job has an Eligible time */
+	double qos_top;		/* the largest QOS priority */
 	size_t next_cap;	/* next capacity change */
 	/* backfill timeline, scratch */
 	int64_t *tt;
@@ -177,13 +178,7 @@ uq(const struct mg_slurmsim *s, const struct fjob *j)
 static double
 qos_factor(const struct mg_slurmsim *s, int32_t q)
 {
-	double top = 0;
-	int k;
-
-	for (k = 0; k < s->c.nqos; k++)
-		if (s->c.qos_prio[k] > top)
-			top = s->c.qos_prio[k];
-	return top > 0 ? s->c.qos_prio[q] / top : 0;
+	return s->qos_top > 0 ? s->c.qos_prio[q] / s->qos_top : 0;
 }
 
 /*
@@ -216,6 +211,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		return MG_EINVAL;
 	}
 	s->npools = c->nparts > 0 ? c->nparts : 1;
+	for (i = 0; i < (size_t)c->nqos; i++)
+		if (c->qos_prio[i] > s->qos_top)
+			s->qos_top = c->qos_prio[i];
 	for (i = 0; i < (size_t)s->npools; i++)
 		s->free[i] = c->nparts > 0 ? c->part_nodes[i] : c->nodes;
 	s->cap = c->nodes;

@@ -206,3 +206,14 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	run -2 --separate-stderr mirage-advise -j 500 -c bad.conf -Q "$FAKE/queue.txt"
 	[[ "$stderr" == *"'bad.conf': line 1: unknown key 'Nodez'"* ]]
 }
+
+@test "without -n the node count comes from sinfo; without it, the reactive rule" {
+	L=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --now $NOW -j 500 -m "$M" -F json)
+	mirage-advise "${L[@]}" -n 8 > a.json || true
+	mirage-advise "${L[@]}" --sinfo "$A/fake-sinfo" > b.json || true
+	grep -q '"rule": "model"' b.json
+	cmp a.json b.json
+	run -10 mirage-advise "${L[@]}" --sinfo "$PWD/no-such-sinfo"
+	[[ "$output" == *'"rule": "reactive"'* ]]
+	[[ "$output" == *"node count is unknown (give -n): cannot run '$PWD/no-such-sinfo'"* ]]
+}
