@@ -254,6 +254,9 @@ static const double curve_h[] = { -4, -2, -1, -0.5, 0, 0.5, 1, 2, 4, 8 };
 static const double curve_p[] = { 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2,
 	0.1, 0.05 };
 #define NCURVE	(sizeof(curve_h) / sizeof(curve_h[0]))
+/* mean overlap budgets (hours) of the oracle bound's curve */
+static const double budget_h[] = { 0, 0.25, 0.5, 1, 2, 4, 8 };
+#define NBUDGET	(sizeof(budget_h) / sizeof(budget_h[0]))
 
 /* a learned method: its model and where its features are in an outcome */
 struct lmethod {
@@ -269,6 +272,7 @@ struct table {
 	int64_t *x[MAXMETHODS], *t[MAXMETHODS];
 	int64_t *xc[MAXMETHODS][NCURVE];	/* curve points */
 	int64_t *s0;
+	int64_t *bovl, *bint;	/* mg_oracle_bound() of each episode */
 };
 
 /* a learned method's submission; its curve points into xc[c][at] */
@@ -333,7 +337,9 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 					err(MG_EXIT_FAIL, NULL);
 		}
 		if ((tb->s0 = realloc(tb->s0, tb->cap * sizeof(int64_t))) ==
-		    NULL)
+		    NULL || (tb->bovl = realloc(tb->bovl, tb->cap *
+		    sizeof(int64_t))) == NULL || (tb->bint = realloc(tb->bint,
+		    tb->cap * sizeof(int64_t))) == NULL)
 			err(MG_EXIT_FAIL, NULL);
 	}
 	for (k = 0; k < o->n; k++)
@@ -373,6 +379,7 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 		tb->x[m][tb->n] = o->x[pick];
 		tb->t[m][tb->n] = o->t[pick];
 	}
+	mg_oracle_bound(o, &tb->bovl[tb->n], &tb->bint[tb->n]);
 	tb->s0[tb->n++] = o->s0;
 	free(score);
 }
@@ -483,6 +490,16 @@ print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
 				    s.no_interruption, s.int_mean_h,
 				    s.ovl_mean_h);
 			}
+		}
+	/* the bound: the best any method can do within each overlap budget */
+	for (i = 0; i < ntab; i++)
+		for (c = 0; c < NBUDGET; c++) {
+			if (mg_frontier(tb[i].bovl, tb[i].bint, tb[i].n,
+			    budget_h[c] * 3600, &s) != 0)
+				err(MG_EXIT_FAIL, NULL);
+			fprintf(fp, "oracle-bound\t%d\t%g\t%.4f\t%.4f\t%.4f\n",
+			    tb[i].nodes, budget_h[c], s.no_interruption,
+			    s.int_mean_h, s.ovl_mean_h);
 		}
 }
 
@@ -673,6 +690,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 				free(tb[k].xc[m][c]);
 		}
 		free(tb[k].s0);
+		free(tb[k].bovl);
+		free(tb[k].bint);
 	}
 	for (k = 0; k < po->nmodels; k++) {
 		mg_model_free(lm[k].m);

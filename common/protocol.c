@@ -47,6 +47,75 @@ mg_choose_oracle(const struct mg_outcome *o)
 	return best;
 }
 
+void
+mg_oracle_bound(const struct mg_outcome *o, int64_t *ovl, int64_t *intr)
+{
+	size_t k;
+
+	*ovl = *intr = -1;
+	for (k = 0; k < o->n; k++) {
+		if (o->x[k] <= 0 && (*ovl < 0 || -o->x[k] < *ovl))
+			*ovl = -o->x[k];
+		if (o->x[k] >= 0 && (*intr < 0 || o->x[k] < *intr))
+			*intr = o->x[k];
+	}
+}
+
+/* an episode's cheapest overlap and interruption */
+struct bound { int64_t ovl, intr; };
+
+static int
+cmp_bound(const void *a, const void *b)
+{
+	const struct bound *x = a, *y = b;
+
+	return (x->ovl > y->ovl) - (x->ovl < y->ovl);
+}
+
+int
+mg_frontier(const int64_t *ovl, const int64_t *intr, size_t n,
+    double budget, struct mg_summary *s)
+{
+	struct bound *e = malloc((n ? n : 1) * sizeof(*e));
+	double left = budget * (double)n, spent = 0, lost = 0;
+	size_t i, m = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (e == NULL)
+		return MG_ENOMEM;
+	s->n = n;
+	for (i = 0; i < n; i++) {
+		if (intr[i] < 0) {
+			/* no time free of overlap: it must take its overlap */
+			spent += (double)ovl[i];
+			s->no_interruption++;
+		} else if (ovl[i] < 0)
+			lost += (double)intr[i];	/* never without one */
+		else {
+			e[m].ovl = ovl[i];
+			e[m++].intr = intr[i];
+		}
+	}
+	left -= spent;
+	/* the cheapest overlaps come through, the others are interrupted
+	 * as little as they can be */
+	qsort(e, m, sizeof(*e), cmp_bound);
+	for (i = 0; i < m; i++)
+		if ((double)e[i].ovl <= left) {
+			left -= (double)e[i].ovl;
+			spent += (double)e[i].ovl;
+			s->no_interruption++;
+		} else
+			lost += (double)e[i].intr;
+	free(e);
+	if (n > 0) {
+		s->no_interruption /= (double)n;
+		s->ovl_mean_h = spent / (double)n / 3600;
+		s->int_mean_h = lost / (double)n / 3600;
+	}
+	return 0;
+}
+
 enum mg_load
 mg_load_class(int64_t x)
 {

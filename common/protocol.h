@@ -47,6 +47,26 @@ struct mg_summary {
 };
 
 /*
+ * mg_oracle_bound: the cheapest ways episode o can end, among the times
+ * the oracle chooses from: *ovl, the smallest overlap (seconds) with no
+ * interruption (x <= 0), or -1 if there is none; *intr, the smallest
+ * interruption (x >= 0), or -1.
+ */
+void mg_oracle_bound(const struct mg_outcome *o, int64_t *ovl,
+    int64_t *intr);
+
+/*
+ * mg_frontier: the most chains of n that any method choosing among
+ * those times can bring through without interruption at a mean overlap
+ * of at most budget seconds, from each episode's mg_oracle_bound():
+ * the episodes whose overlap is cheapest come through, the others take
+ * their smallest interruption.  Fills s's n, no_interruption,
+ * int_mean_h and ovl_mean_h.  Returns 0 or MG_ENOMEM.
+ */
+int mg_frontier(const int64_t *ovl, const int64_t *intr, size_t n,
+    double budget, struct mg_summary *s);
+
+/*
  * mg_summarize: the metrics of n outcomes x (seconds), with the oracle's
  * and the reactive baseline's outcomes of the same episodes.  Returns 0
  * or MG_ENOMEM.

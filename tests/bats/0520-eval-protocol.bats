@@ -99,8 +99,16 @@ for r, t in zip(rows, tsv):
 	mirage-eval -q -f 2023-03-01 -N 12 -k 1,8 ls6.jobs > a.txt
 	grep -q '^scheduler-estimate  *8  *12 ' a.txt
 	# the curve: more submission slack, less interruption, more overlap
-	awk -F'\t' 'NR > 1 && $2 == 1 { if (n++ && ($4 < s || $6 < o)) exit 1; s = $4; o = $6 }' curve.tsv
-	[ "$(awk -F'\t' 'NR > 1' curve.tsv | wc -l)" -eq 20 ]
+	awk -F'\t' 'NR > 1 && $2 == 1 && $1 == "scheduler-estimate" { if (n++ && ($4 < s || $6 < o)) exit 1; s = $4; o = $6 }' curve.tsv
+	[ "$(awk -F'\t' '$1 == "scheduler-estimate"' curve.tsv | wc -l)" -eq 20 ]
+	# the bound: a larger overlap budget brings more chains through,
+	# within the budget, and never fewer than the oracle's own choice
+	awk -F'\t' '$1 == "oracle-bound" { if (p[$2] != "" && $4 < p[$2]) exit 1; p[$2] = $4
+		if ($6 > $3 + 1e-4) exit 2; n++ } END { exit n != 14 }' curve.tsv
+	for k in 1 8; do
+		awk -F'\t' -v k=$k -v o="$(col a.tsv oracle $k no_interruption_share)" -v ov="$(col a.tsv oracle $k overlap_mean_h)" \
+		    '$1 == "oracle-bound" && $2 == k && $3 >= ov { if ($4 < o - 1e-4) exit 1; seen = 1 } END { exit !seen }' curve.tsv
+	done
 }
 
 @test "faithful mode runs the protocol too" {

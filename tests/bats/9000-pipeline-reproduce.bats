@@ -25,5 +25,7 @@ setup() {
 		[ "$(records out/$s/episodes.mrs)" -eq $((12 * 2 * 10)) ]
 		[[ "$output" == *"$s: 12 validation episodes from 2023-03-01 (trained on 24 from 2022-11-01)"* ]]
 	done
+	# the bound of every setting and size, from the curve
+	[ "$(grep -c '^  bound (knowing the future), [18]-node chains: [0-9.]*% without interruption' <<<"$output")" -eq 6 ]
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
 }
