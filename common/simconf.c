@@ -5,8 +5,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mem.h"
 #include "parse.h"
 #include "simconf.h"
+
+#define MAXNAMES	1000000		/* nodes a hostlist may name */
 
 void
 mg_simconf_init(struct mg_simconf *c)
@@ -16,6 +19,7 @@ mg_simconf_init(struct mg_simconf *c)
 	c->cap_window = 0;
 	c->cap_slack = 0;
 	c->nparts = 0;
+	c->node_names[0] = '\0';
 	c->gpus_per_node = 0;
 	mg_simcfg_reference(&c->ref, 88);
 	mg_slurmcfg_default(&c->slurm, 88);
@@ -67,37 +71,214 @@ sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 	return 0;
 }
 
-/* "NAME Nodes=N [Key=Value ...]" */
+static int
+push_name(char ***names, size_t *count, size_t *cap, const char *s,
+    size_t n, struct mg_diag *d)
+{
+	char *x;
+
+	if (*count >= MAXNAMES)
+		return mg_diag_set(d, MG_EINVAL, "a hostlist of more than %d "
+		    "nodes", MAXNAMES);
+	if (mg_grow((void **)names, cap, *count + 1, sizeof(**names)) ||
+	    (x = malloc(n + 1)) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	memcpy(x, s, n);
+	x[n] = '\0';
+	(*names)[(*count)++] = x;
+	return 0;
+}
+
+/* one hostlist item s[0..n): pre is what its brackets so far gave */
+static int
+expand(const char *pre, size_t np, const char *s, size_t n, char ***names,
+    size_t *count, size_t *cap, struct mg_diag *d)
+{
+	const char *lb = memchr(s, '[', n), *rb, *p, *e;
+	char buf[256];
+	int rv;
+
+	if (lb == NULL) {
+		if (np + n >= sizeof(buf) || np + n == 0)
+			return mg_diag_set(d, MG_EINVAL, "bad node name");
+		memcpy(buf, pre, np);
+		memcpy(buf + np, s, n);
+		return push_name(names, count, cap, buf, np + n, d);
+	}
+	if ((rb = memchr(lb, ']', n - (size_t)(lb - s))) == NULL ||
+	    np + (size_t)(lb - s) + 24 >= sizeof(buf))
+		return mg_diag_set(d, MG_EINVAL, "bad hostlist '%.*s'",
+		    (int)n, s);
+	memcpy(buf, pre, np);
+	memcpy(buf + np, s, (size_t)(lb - s));
+	np += (size_t)(lb - s);
+	/* ranges a or a-b, zero-padded to a's digits, by commas */
+	for (p = lb + 1; p < rb; p = e + 1) {
+		const char *dash, *q;
+		int64_t lo, hi, v;
+		int width;
+
+		for (e = p; e < rb && *e != ','; e++)
+			;
+		for (dash = p; dash < e && *dash != '-'; dash++)
+			;
+		for (q = p; q < e; q++)
+			if ((*q < '0' || *q > '9') && q != dash)
+				break;
+		width = (int)(dash - p);
+		if (q != e || width == 0 || width > 18 ||
+		    mg_parse_i64(p, (size_t)width, 0, INT64_MAX / 2, &lo))
+			return mg_diag_set(d, MG_EINVAL, "bad range '%.*s' in "
+			    "hostlist", (int)(e - p), p);
+		hi = lo;
+		if (dash < e && (e - dash - 1 == 0 || e - dash - 1 > 18 ||
+		    mg_parse_i64(dash + 1, (size_t)(e - dash - 1), lo,
+		    INT64_MAX / 2, &hi)))
+			return mg_diag_set(d, MG_EINVAL, "bad range '%.*s' in "
+			    "hostlist", (int)(e - p), p);
+		if (hi - lo >= MAXNAMES)
+			return mg_diag_set(d, MG_EINVAL, "a hostlist of more "
+			    "than %d nodes", MAXNAMES);
+		for (v = lo; v <= hi; v++) {
+			int k = snprintf(buf + np, sizeof(buf) - np, "%0*lld",
+			    width, (long long)v);
+
+			if ((rv = expand(buf, np + (size_t)k, rb + 1,
+			    n - (size_t)(rb + 1 - s), names, count, cap,
+			    d)) != 0)
+				return rv;
+		}
+	}
+	return 0;
+}
+
+int
+mg_hostlist(const char *s, size_t n, char ***names, size_t *count,
+    size_t *cap, struct mg_diag *d)
+{
+	size_t i, b = 0;
+	int depth = 0, rv;
+
+	/* items by commas outside brackets */
+	for (i = 0; i <= n; i++) {
+		if (i < n && s[i] == '[')
+			depth++;
+		else if (i < n && s[i] == ']')
+			depth--;
+		if (depth < 0 || depth > 1)
+			return mg_diag_set(d, MG_EINVAL, "bad hostlist '%.*s'",
+			    (int)n, s);
+		if (i < n && (s[i] != ',' || depth > 0))
+			continue;
+		if (i == b || (rv = expand("", 0, s + b, i - b, names, count,
+		    cap, d)) != 0)
+			return i == b ? mg_diag_set(d, MG_EINVAL, "bad "
+			    "hostlist '%.*s'", (int)n, s) : rv;
+		b = i + 1;
+	}
+	return depth ? mg_diag_set(d, MG_EINVAL, "bad hostlist '%.*s'",
+	    (int)n, s) : 0;
+}
+
+static void
+free_names(char **names, size_t n)
+{
+	while (n > 0)
+		free(names[--n]);
+	free(names);
+}
+
+/* the nodes of a hostlist, counted, and whether it is one */
+static int
+count_hosts(const char *v, size_t n, int64_t *x, struct mg_diag *d)
+{
+	char **names = NULL;
+	size_t count = 0, cap = 0;
+	int rv = mg_hostlist(v, n, &names, &count, &cap, d);
+
+	free_names(names, count);
+	*x = (int64_t)count;
+	return rv;
+}
+
+/* "NAME Nodes=N|HOSTLIST|ALL [Key=Value ...]" */
 static int
 partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 {
 	const char *sp = strchr(v, ' '), *p;
 	size_t n = sp ? (size_t)(sp - v) : strlen(v);
 	int64_t x = -1;
+	int rv;
 
 	if (n == 0 || n >= sizeof(c->part_name[0]))
 		return mg_diag_set(d, MG_EINVAL, "bad partition name");
 	if (c->nparts == MG_SLURM_MAXPART)
 		return mg_diag_set(d, MG_EINVAL, "more than %d partitions",
 		    MG_SLURM_MAXPART);
+	c->part_hosts[c->nparts][0] = '\0';
 	for (p = sp; p && *p; ) {
-		const char *e;
+		const char *e, *h = p + 6;
+		size_t hn;
 
 		while (*p == ' ')
 			p++;
 		e = strchr(p, ' ');
-		if (strncasecmp(p, "Nodes=", 6) == 0 && mg_parse_i64(p + 6,
-		    (size_t)((e ? e : p + strlen(p)) - p - 6), 1, 1000000, &x))
+		h = p + 6;
+		hn = (size_t)((e ? e : p + strlen(p)) - h);
+		if (strncasecmp(p, "Nodes=", 6) != 0) {
+			p = e;
+			continue;
+		}
+		if (mg_parse_i64(h, hn, 1, 1000000, &x) == 0) {
+			p = e;
+			continue;
+		}
+		/* a hostlist: its nodes, or all that NodeName= lines name */
+		if (hn >= sizeof(c->part_hosts[0]))
 			return mg_diag_set(d, MG_EINVAL, "Nodes of partition "
-			    "'%.*s' must be a count", (int)n, v);
+			    "'%.*s' too long", (int)n, v);
+		if (hn == 3 && strncasecmp(h, "ALL", 3) == 0)
+			rv = count_hosts(c->node_names, strlen(c->node_names),
+			    &x, d);
+		else
+			rv = count_hosts(h, hn, &x, d);
+		if (rv != 0)
+			return rv;
+		if (x == 0)
+			return mg_diag_set(d, MG_EINVAL, "partition '%.*s': "
+			    "Nodes=ALL before any NodeName= line", (int)n, v);
+		memcpy(c->part_hosts[c->nparts], h, hn);
+		c->part_hosts[c->nparts][hn] = '\0';
 		p = e;
 	}
 	if (x < 0)
 		return mg_diag_set(d, MG_EINVAL, "partition '%.*s' has no "
-		    "Nodes=count", (int)n, v);
+		    "Nodes= (a count or a hostlist)", (int)n, v);
 	memcpy(c->part_name[c->nparts], v, n);
 	c->part_name[c->nparts][n] = '\0';
 	c->part_nodes[c->nparts++] = (int32_t)x;
+	return 0;
+}
+
+/* "HOSTLIST [Key=Value ...]": named nodes, in order */
+static int
+nodename(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	size_t n = strcspn(v, " "), have = strlen(c->node_names);
+	int64_t x;
+	int rv;
+
+	if (n == 0 || (n == 7 && strncasecmp(v, "DEFAULT", 7) == 0))
+		return 0;
+	if ((rv = count_hosts(v, n, &x, d)) != 0)
+		return rv;
+	if (have + n + 2 > sizeof(c->node_names))
+		return mg_diag_set(d, MG_EINVAL, "NodeName= lines name too "
+		    "many ranges");
+	if (have > 0)
+		c->node_names[have++] = ',';
+	memcpy(c->node_names + have, v, n);
+	c->node_names[have + n] = '\0';
 	return 0;
 }
 
@@ -181,18 +362,166 @@ mg_simconf_qos(struct mg_simconf *c, char *const *names, size_t n,
 	return 0;
 }
 
+/* a node's name and its place in slurm.conf's order */
+struct nref {
+	const char *name;
+	size_t idx;
+};
+
+static int
+nref_cmp(const void *a, const void *b)
+{
+	const struct nref *x = a, *y = b;
+	int r = strcmp(x->name, y->name);
+
+	return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* the first node of that name, or -1 */
+static long
+lookup(const struct nref *ix, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ix[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strcmp(ix[lo].name, name) == 0 ? (long)ix[lo].idx :
+	    -1;
+}
+
+/*
+ * The pools of nodes that belong to the same configured partitions, in
+ * the order of their first node: kpools[k], the pools of partition k,
+ * and pn[p], the nodes of pool p.  A partition given as a count is a
+ * pool of its own.
+ */
+static int
+share(const struct mg_simconf *c, uint32_t *kpools, int32_t *pn,
+    int *npools, struct mg_diag *d)
+{
+	char **all = NULL, **some = NULL;
+	size_t nall = 0, capall = 0, nsome = 0, capsome = 0, i;
+	uint32_t *mask = NULL, pmask[MG_SLURM_MAXPOOL];
+	struct nref *ix = NULL;
+	int defined = c->node_names[0] != '\0', k, p, rv = 0;
+
+	*npools = 0;
+	if (defined)
+		rv = mg_hostlist(c->node_names, strlen(c->node_names), &all,
+		    &nall, &capall, d);
+	for (k = 0; k < c->nparts && rv == 0 && !defined; k++)
+		if (c->part_hosts[k][0] != '\0')
+			rv = mg_hostlist(c->part_hosts[k],
+			    strlen(c->part_hosts[k]), &all, &nall, &capall, d);
+	if (rv != 0)
+		goto out;
+	if ((ix = malloc((nall ? nall : 1) * sizeof(*ix))) == NULL ||
+	    (mask = calloc(nall ? nall : 1, sizeof(*mask))) == NULL) {
+		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < nall; i++) {
+		ix[i].name = all[i];
+		ix[i].idx = i;
+	}
+	qsort(ix, nall, sizeof(*ix), nref_cmp);
+	for (k = 0; k < c->nparts; k++) {
+		const char *h = c->part_hosts[k];
+
+		if (h[0] == '\0')
+			continue;
+		if (strcasecmp(h, "ALL") == 0) {
+			for (i = 0; i < nall; i++)
+				mask[i] |= 1u << k;
+			continue;
+		}
+		free_names(some, nsome);
+		some = NULL;
+		nsome = capsome = 0;
+		if ((rv = mg_hostlist(h, strlen(h), &some, &nsome, &capsome,
+		    d)) != 0)
+			goto out;
+		for (i = 0; i < nsome; i++) {
+			long at = lookup(ix, nall, some[i]);
+
+			if (at < 0) {
+				rv = mg_diag_set(d, MG_EINVAL, "partition "
+				    "'%s': node '%s' is on no NodeName= line",
+				    c->part_name[k], some[i]);
+				goto out;
+			}
+			mask[at] |= 1u << k;
+		}
+	}
+	/* pools: the nodes (each name once) of the same partitions */
+	for (i = 0; i < nall; i++) {
+		if (mask[i] == 0 || lookup(ix, nall, all[i]) != (long)i)
+			continue;
+		for (p = 0; p < *npools && pmask[p] != mask[i]; p++)
+			;
+		if (p == *npools) {
+			if (p == MG_SLURM_MAXPOOL) {
+				rv = mg_diag_set(d, MG_EINVAL, "partitions "
+				    "share nodes in more than %d ways",
+				    MG_SLURM_MAXPOOL);
+				goto out;
+			}
+			pmask[p] = mask[i];
+			pn[p] = 0;
+			(*npools)++;
+		}
+		pn[p]++;
+	}
+	for (k = 0; k < c->nparts; k++) {
+		kpools[k] = 0;
+		if (c->part_hosts[k][0] == '\0') {
+			/* a count: a pool of its own */
+			if (*npools == MG_SLURM_MAXPOOL) {
+				rv = mg_diag_set(d, MG_EINVAL, "more than %d "
+				    "pools of nodes", MG_SLURM_MAXPOOL);
+				goto out;
+			}
+			pmask[*npools] = 1u << k;
+			pn[*npools] = c->part_nodes[k];
+			kpools[k] = 1u << (*npools)++;
+			continue;
+		}
+		for (p = 0; p < *npools; p++)
+			if (pmask[p] >> k & 1)
+				kpools[k] |= 1u << p;
+	}
+out:
+	free_names(all, nall);
+	free_names(some, nsome);
+	free(ix);
+	free(mask);
+	return rv;
+}
+
 int
 mg_simconf_partitions(struct mg_simconf *c, char *const *names, size_t n,
     struct mg_diag *d)
 {
+	uint32_t kpools[MG_SLURM_MAXPART];
+	int32_t pn[MG_SLURM_MAXPOOL];
 	size_t i;
-	int k, total = 0;
+	int k, p, rv, npools = 0, hosts = 0, total = 0;
 
 	if (c->nparts == 0)
 		return 0;
 	if (n > MG_SLURM_MAXPART)
 		return mg_diag_set(d, MG_EINVAL, "the trace has more than %d "
 		    "partitions", MG_SLURM_MAXPART);
+	for (k = 0; k < c->nparts; k++)
+		hosts |= c->part_hosts[k][0] != '\0';
+	if (hosts && (rv = share(c, kpools, pn, &npools, d)) != 0)
+		return rv;
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < c->nparts; k++)
 			if (strcmp(names[i], c->part_name[k]) == 0)
@@ -201,9 +530,21 @@ mg_simconf_partitions(struct mg_simconf *c, char *const *names, size_t n,
 			return mg_diag_set(d, MG_EINVAL, "partition '%s' of the "
 			    "trace is not in the config", names[i]);
 		c->slurm.part_nodes[i] = c->part_nodes[k];
+		if (!hosts)
+			continue;
+		c->slurm.part_pools[i] = kpools[k];
+		c->slurm.part_nodes[i] = 0;
+		for (p = 0; p < npools; p++)
+			if (kpools[k] >> p & 1)
+				c->slurm.part_nodes[i] += pn[p];
 	}
-	for (k = 0; k < c->nparts; k++)
-		total += c->part_nodes[k];
+	if (hosts)
+		for (p = 0; p < npools; p++)
+			total += c->slurm.pool_nodes[p] = pn[p];
+	else
+		for (k = 0; k < c->nparts; k++)
+			total += c->part_nodes[k];
+	c->slurm.npools = hosts ? npools : 0;
 	c->slurm.nparts = n > 0 ? (int)n : 0;
 	c->slurm.nodes = total;
 	return 0;
@@ -303,6 +644,8 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		c->slurm.w_qos = (double)x;
 	} else if (strcasecmp(key, "PartitionName") == 0) {
 		return partition(c, v, d);
+	} else if (strcasecmp(key, "NodeName") == 0) {
+		return nodename(c, v, d);
 	} else if (strcasecmp(key, "QOSName") == 0) {
 		return qos(c, v, d);
 	} else if (strcasecmp(key, "SchedulerParameters") == 0) {

@@ -38,9 +38,15 @@
  *                                  the trace's QOS column names it; a QOS
  *                                  not configured has priority 0, no
  *                                  limits (ours: sacctmgr's, in a file)
+ *   NodeName=HOSTLIST              faithful: nodes by name, in slurm.conf's
+ *                                  order (a hostlist such as gpu[001-084],
+ *                                  other keys of the line are ignored)
  *   PartitionName=NAME Nodes=N     faithful: a partition of N nodes of
- *                                  its own (Nodes is a count here; other
- *                                  keys of the line are ignored)
+ *                                  its own
+ *   PartitionName=NAME Nodes=HOSTLIST|ALL
+ *                                  faithful: a partition of these nodes,
+ *                                  which other partitions may share;
+ *                                  other keys of the line are ignored
  *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
  *                       bf_max_job_test=N,sched_interval=S
  *
@@ -67,10 +73,16 @@ struct mg_simconf {
 	int gpus_per_node;		/* GpusPerNode; 0: not given */
 	struct mg_simcfg ref;		/* reference mode */
 	struct mg_slurmcfg slurm;	/* faithful mode */
-	/* PartitionName= lines, matched to a trace's partitions later */
+	/*
+	 * PartitionName= lines, matched to a trace's partitions later:
+	 * part_nodes nodes; named by the hostlist part_hosts, or a count
+	 * of their own if it is empty
+	 */
 	int nparts;
 	char part_name[MG_SLURM_MAXPART][64];
 	int32_t part_nodes[MG_SLURM_MAXPART];
+	char part_hosts[MG_SLURM_MAXPART][256];
+	char node_names[4096];		/* NodeName= hostlists, by commas */
 	/* QOSName= lines, matched to a trace's QOS later */
 	int nqos;
 	char qos_name[MG_SLURM_MAXQOS][64];
@@ -80,8 +92,9 @@ struct mg_simconf {
 
 /*
  * mg_simconf_partitions: give the faithful model the configured
- * partitions in the order of the trace's names.  Returns 0, or MG_EINVAL
- * with d naming a trace partition that is not configured.
+ * partitions in the order of the trace's names, and the pools of nodes
+ * they share.  Returns 0, or MG_EINVAL with d naming a trace partition
+ * that is not configured, or MG_ENOMEM.
  */
 int mg_simconf_partitions(struct mg_simconf *c, char *const *names,
     size_t n, struct mg_diag *d);
@@ -117,5 +130,14 @@ int mg_simconf_load(struct mg_simconf *c, const char *path,
  */
 int mg_simconf_option(struct mg_simconf *c, int opt, const char *arg,
     struct mg_diag *d);
+
+/*
+ * mg_hostlist: the names of Slurm's hostlist s[0..n) ("gpu[001-004,9]",
+ * "a,b", "r[1-2]n[1-3]"), appended to *names (*count of them, *cap
+ * allocated; free each and the array).  Returns 0, or MG_EINVAL with d
+ * set, or MG_ENOMEM.
+ */
+int mg_hostlist(const char *s, size_t n, char ***names, size_t *count,
+    size_t *cap, struct mg_diag *d);
 
 #endif /* MG_SIMCONF_H */

@@ -27,10 +27,13 @@ struct fjob {
 	int64_t end;		/* when it ended, -1 */
 };
 
+/* a running job's nodes in one pool; a job in several pools has an
+ * entry for each, the first its head */
 struct frun {
 	int64_t end, exp_end;
 	int64_t exp_round;	/* exp_end rounded up to bf_resolution */
-	int32_t nodes, j, part;
+	int32_t nodes, j, pool;
+	int32_t head;
 };
 
 struct mg_slurmsim {
@@ -46,8 +49,9 @@ struct mg_slurmsim {
 	size_t npend, cappend;
 	struct frun *run;
 	size_t nrun, caprun;
-	int32_t free[MG_SLURM_MAXPART];	/* free nodes of each pool */
+	int32_t free[MG_SLURM_MAXPOOL];	/* free nodes of each pool */
 	int npools;
+	uint32_t pmask[MG_SLURM_MAXPART];	/* each partition's pools */
 	size_t nstarted;
 	int32_t *urun;		/* running jobs per user */
 	int32_t *unodes;	/* nodes they hold */
@@ -64,7 +68,8 @@ struct mg_slurmsim {
 	int has_elig;		/* some job has an Eligible time */
 	double qos_top;		/* the largest QOS priority */
 	size_t next_cap;	/* next capacity change */
-	/* backfill timeline, scratch */
+	/* backfill timeline, scratch: free nodes of every pool (a row of
+	 * npools) from each breakpoint on */
 	int64_t *tt;
 	int32_t *tf;
 	size_t tcap;
@@ -147,7 +152,7 @@ sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
 	return 0;
 }
 
-static int start(struct mg_slurmsim *, int32_t);
+static int start(struct mg_slurmsim *, int32_t, const int32_t *);
 
 /* holders of fair-share usage: users, or accounts (at least one) */
 static size_t
@@ -205,17 +210,37 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->now = t0;
 	s->next_sched = t0;
 	s->next_bf = t0;
-	if (c->nparts > MG_SLURM_MAXPART || c->nqos < 0 ||
+	if (c->nparts < 0 || c->nparts > MG_SLURM_MAXPART || c->npools < 0 ||
+	    c->npools > MG_SLURM_MAXPOOL || c->nqos < 0 ||
 	    c->nqos > MG_SLURM_MAXQOS) {
 		free(s);
 		return MG_EINVAL;
 	}
-	s->npools = c->nparts > 0 ? c->nparts : 1;
+	if (c->nparts > 0 && c->npools > 0) {
+		/* partitions of shared pools */
+		s->npools = c->npools;
+		for (i = 0; i < (size_t)s->npools; i++)
+			s->free[i] = c->pool_nodes[i];
+		for (i = 0; i < (size_t)c->nparts; i++) {
+			s->pmask[i] = c->part_pools[i];
+			if (s->pmask[i] == 0 || (c->npools < 32 &&
+			    s->pmask[i] >> c->npools != 0)) {
+				free(s);
+				return MG_EINVAL;
+			}
+		}
+	} else {
+		/* a pool of its own for each partition, or one for all */
+		s->npools = c->nparts > 0 ? c->nparts : 1;
+		for (i = 0; i < (size_t)s->npools; i++) {
+			s->free[i] = c->nparts > 0 ? c->part_nodes[i] :
+			    c->nodes;
+			s->pmask[i] = 1u << i;
+		}
+	}
 	for (i = 0; i < (size_t)c->nqos; i++)
 		if (c->qos_prio[i] > s->qos_top)
 			s->qos_top = c->qos_prio[i];
-	for (i = 0; i < (size_t)s->npools; i++)
-		s->free[i] = c->nparts > 0 ? c->part_nodes[i] : c->nodes;
 	s->cap = c->nodes;
 	s->stuck_at = SIZE_MAX;
 	s->nusers = t->nusers;
@@ -270,7 +295,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		    t->naccts ? tj->account : -1;
 		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 		s->has_elig |= j->eligible >= 0;
-		if (j->part >= s->npools) {
+		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
 			mg_slurmsim_free(s);
 			return MG_EINVAL;
@@ -284,7 +309,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 
 			s->now = tj->start;
 			j->after = -1;
-			if (start(s, (int32_t)s->njob) != 0) {
+			if (start(s, (int32_t)s->njob, NULL) != 0) {
 				free(map);
 				mg_slurmsim_free(s);
 				return MG_ENOMEM;
@@ -479,29 +504,85 @@ round_up(int64_t t, int64_t res)
 	return (t + res - 1) / res * res;
 }
 
+/* free nodes of the pools of mask */
+static int32_t
+free_in(const struct mg_slurmsim *s, uint32_t mask)
+{
+	int32_t n = 0;
+	int g;
+
+	for (g = 0; g < s->npools; g++)
+		if (mask >> g & 1)
+			n += s->free[g];
+	return n;
+}
+
+/*
+ * take[] of nodes nodes from the pools of mask, the first pools first;
+ * what they lack (a warm start on fewer nodes than the trace ran) comes
+ * from the last pool of the mask
+ */
+static void
+take_first(const struct mg_slurmsim *s, uint32_t mask, int32_t nodes,
+    int32_t *take)
+{
+	int g, last = 0;
+
+	for (g = 0; g < s->npools; g++) {
+		int32_t f = s->free[g] > 0 ? s->free[g] : 0;
+
+		take[g] = 0;
+		if (!(mask >> g & 1))
+			continue;
+		last = g;
+		take[g] = f < nodes ? f : nodes;
+		nodes -= take[g];
+	}
+	take[last] += nodes;
+}
+
+/* job jr starts now on take[g] nodes of each pool g (NULL: the first
+ * free nodes of its partition) */
 static int
-start(struct mg_slurmsim *s, int32_t jr)
+start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 {
 	struct fjob *j = &s->job[jr];
-	struct frun *r;
+	int32_t tk[MG_SLURM_MAXPOOL];
 	size_t k;
+	int g, head = 1, last = -1;
 
-	if (mg_grow((void **)&s->run, &s->caprun, s->nrun + 1, sizeof(*s->run)))
-		return MG_ENOMEM;
+	if (take == NULL) {
+		take_first(s, s->pmask[j->part], j->nodes, tk);
+		take = tk;
+	}
+	for (g = 0; g < s->npools; g++)
+		if (take[g] > 0 || (last < 0 && g == s->npools - 1))
+			last = g;	/* a job of no nodes: one entry */
 	j->start = s->now;
-	/* kept in order of expected end, for the backfill timeline */
-	for (k = s->nrun; k > 0 && s->run[k - 1].exp_end > s->now + j->limit;
-	    k--)
-		s->run[k] = s->run[k - 1];
-	s->nrun++;
-	r = &s->run[k];
-	r->end = s->now + j->dur;
-	r->exp_end = s->now + j->limit;
-	r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
-	r->nodes = j->nodes;
-	r->j = jr;
-	s->free[j->part] -= j->nodes;
-	r->part = j->part;
+	for (g = 0; g <= last; g++) {
+		struct frun *r;
+
+		if (take[g] <= 0 && g != last)
+			continue;
+		if (mg_grow((void **)&s->run, &s->caprun, s->nrun + 1,
+		    sizeof(*s->run)))
+			return MG_ENOMEM;
+		/* kept in order of expected end, for the backfill timeline */
+		for (k = s->nrun; k > 0 && s->run[k - 1].exp_end > s->now +
+		    j->limit; k--)
+			s->run[k] = s->run[k - 1];
+		s->nrun++;
+		r = &s->run[k];
+		r->end = s->now + j->dur;
+		r->exp_end = s->now + j->limit;
+		r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
+		r->nodes = take[g];
+		r->j = jr;
+		r->pool = g;
+		r->head = head;
+		head = 0;
+		s->free[g] -= take[g];
+	}
 	s->nstarted++;
 	if (j->account >= 0)
 		s->anodes[j->account] += j->nodes;
@@ -559,7 +640,8 @@ drop_started(struct mg_slurmsim *s)
 static int
 main_sched(struct mg_slurmsim *s)
 {
-	char blocked[MG_SLURM_MAXPART] = { 0 };
+	int32_t take[MG_SLURM_MAXPOOL];
+	uint32_t blocked = 0;	/* pools of partitions that wait */
 	size_t i;
 	int rv;
 
@@ -567,15 +649,18 @@ main_sched(struct mg_slurmsim *s)
 		return rv;
 	for (i = 0; i < s->npend; i++) {
 		const struct fjob *j = &s->job[s->pend[i]];
+		uint32_t mask = s->pmask[j->part] & ~blocked;
 
-		if (blocked[j->part] || held(s, j))
+		if (mask == 0 || held(s, j))
 			continue;
-		if (j->nodes > s->free[j->part]) {
-			/* the rest of this partition waits behind it */
-			blocked[j->part] = 1;
+		if (j->nodes > free_in(s, mask)) {
+			/* the rest of this partition, and of any partition
+			 * on its nodes, waits behind it */
+			blocked |= s->pmask[j->part];
 			continue;
 		}
-		if ((rv = start(s, s->pend[i])) != 0)
+		take_first(s, mask, j->nodes, take);
+		if ((rv = start(s, s->pend[i], take)) != 0)
 			return rv;
 	}
 	drop_started(s);
@@ -584,10 +669,11 @@ main_sched(struct mg_slurmsim *s)
 
 /* ---- backfill ------------------------------------------------------- */
 
-/* a step function of free nodes: tf[k] on [tt[k], tt[k+1]) */
+/* a step function of free nodes: row tf[k] on [tt[k], tt[k+1]) */
 static int
 tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 {
+	size_t np = (size_t)s->npools, g;
 	size_t k, lo = *m > 0 && s->tt[*m - 1] < at ? *m : 0, hi = *m;
 
 	/* the first breakpoint not before at */
@@ -610,15 +696,19 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 
 		if (mg_grow((void **)&s->tt, &cap, *m + 1, sizeof(*s->tt)))
 			return MG_ENOMEM;
-		if ((f = realloc(s->tf, cap * sizeof(*s->tf))) == NULL)
+		if ((f = realloc(s->tf, cap * np * sizeof(*s->tf))) == NULL)
 			return MG_ENOMEM;
 		s->tf = f;
 		s->tcap = cap;
 	}
 	memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
-	memmove(s->tf + k + 1, s->tf + k, (*m - k) * sizeof(*s->tf));
+	memmove(s->tf + (k + 1) * np, s->tf + k * np, (*m - k) * np *
+	    sizeof(*s->tf));
 	s->tt[k] = at;
-	s->tf[k] = k > 0 ? s->tf[k - 1] : s->cap;
+	/* a row or two: a loop, not a call */
+	for (g = 0; g < np; g++)
+		s->tf[k * np + g] = k > 0 ? s->tf[(k - 1) * np + g] :
+		    s->free[g];
 	(*m)++;
 	*idx = k;
 	return 0;
@@ -626,25 +716,21 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 
 
 /*
- * the step function of free nodes from the running jobs' limits; the
- * running jobs are kept in order of expected end
+ * the step function of free nodes of every pool from the running jobs'
+ * limits; the running jobs are kept in order of expected end
  */
 static int
-build_timeline(struct mg_slurmsim *s, int part, size_t *m)
+build_timeline(struct mg_slurmsim *s, size_t *m)
 {
-	size_t i, k;
+	size_t i, k, np = (size_t)s->npools;
 	int64_t prev = s->now;
 	int rv;
 
 	*m = 0;
 	if ((rv = tl_split(s, m, s->now, &k)) != 0)
 		return rv;
-	s->tf[0] = s->free[part];
 	for (i = 0; i < s->nrun; i++) {
 		int64_t e = s->run[i].exp_round;
-
-		if (s->run[i].part != part)
-			continue;
 
 		if (e <= s->now)
 			e = s->now + 1;
@@ -656,69 +742,103 @@ build_timeline(struct mg_slurmsim *s, int part, size_t *m)
 				return rv;
 			prev = e;
 		}
-		s->tf[*m - 1] += s->run[i].nodes;
+		s->tf[(*m - 1) * np + (size_t)s->run[i].pool] +=
+		    s->run[i].nodes;
 	}
 	return 0;
 }
 
-/* backfill one partition: its pending jobs against its own timeline */
-static int
-backfill_part(struct mg_slurmsim *s, int part, size_t *tested)
+/* free nodes of the pools of mask in timeline row k */
+static int32_t
+row_free(const struct mg_slurmsim *s, size_t k, uint32_t mask)
 {
-	size_t m = 0, i, k, a, b;
-	int64_t horizon = s->now + s->c.bf_window;
-	int rv;
+	const int32_t *f = s->tf + k * (size_t)s->npools;
+	int32_t n = 0;
+	int g;
 
-	/* free now, then +nodes at each running job's expected end */
-	if ((rv = build_timeline(s, part, &m)) != 0)
+	for (g = 0; g < s->npools; g++)
+		if (mask >> g & 1)
+			n += f[g];
+	return n;
+}
+
+/*
+ * backfill: the pending jobs in priority order, across partitions, each
+ * given the earliest window of its limit in which its partition's pools
+ * have its nodes free throughout, and holding the nodes of each pool it
+ * takes there; a job whose window begins now starts
+ */
+static int
+backfill(struct mg_slurmsim *s)
+{
+	size_t m = 0, i, k, a, b, tested = 0, np = (size_t)s->npools;
+	int64_t horizon = s->now + s->c.bf_window;
+	int32_t mn[MG_SLURM_MAXPOOL], take[MG_SLURM_MAXPOOL];
+	int rv, g;
+
+	if ((rv = sort_pending(s)) != 0)
 		return rv;
-	for (i = 0; i < s->npend && *tested < (size_t)s->c.bf_max_job_test;
+	/* free now, then +nodes at each running job's expected end */
+	if ((rv = build_timeline(s, &m)) != 0)
+		return rv;
+	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
 	    i++) {
 		struct fjob *j = &s->job[s->pend[i]];
+		uint32_t mask = s->pmask[j->part];
 		int64_t len = j->limit < s->c.bf_window ? j->limit :
 		    s->c.bf_window, st = -1, e;
+		int32_t need, sum;
 
-		if (j->part != part || j->start >= 0 || held(s, j))
+		if (j->start >= 0 || held(s, j))
 			continue;
-		(*tested)++;
+		tested++;
 		for (a = 0; a < m && s->tt[a] <= horizon; a++) {
-			if (s->tf[a] < j->nodes)
+			if (row_free(s, a, mask) < j->nodes)
 				continue;
-			for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++)
-				if (s->tf[b] < j->nodes)
+			for (g = 0; g < s->npools; g++)
+				mn[g] = s->tf[a * np + (size_t)g];
+			for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len;
+			    b++) {
+				if (row_free(s, b, mask) < j->nodes)
 					break;
-			if (b == m || s->tt[b] >= s->tt[a] + len) {
+				for (g = 0; g < s->npools; g++)
+					if (s->tf[b * np + (size_t)g] < mn[g])
+						mn[g] = s->tf[b * np +
+						    (size_t)g];
+			}
+			if (b < m && s->tt[b] < s->tt[a] + len) {
+				/* resume after the blocking segment */
+				a = b - 1;
+				continue;
+			}
+			/* each pool's nodes free throughout, together */
+			for (sum = 0, g = 0; g < s->npools; g++)
+				if (mask >> g & 1 && mn[g] > 0)
+					sum += mn[g];
+			if (sum >= j->nodes) {
 				st = s->tt[a];
 				break;
 			}
-			a = b - 1;	/* resume after the blocking segment */
 		}
 		if (st < 0)
 			continue;
+		for (need = j->nodes, g = 0; g < s->npools; g++) {
+			int32_t f = mask >> g & 1 && mn[g] > 0 ? mn[g] : 0;
+
+			take[g] = f < need ? f : need;
+			need -= take[g];
+		}
 		e = round_up(st + len, s->c.bf_resolution);
 		if ((rv = tl_split(s, &m, st, &a)) != 0 ||
 		    (rv = tl_split(s, &m, e, &b)) != 0)
 			return rv;
 		for (k = a; k < b; k++)
-			s->tf[k] -= j->nodes;
-		if (st == s->now && j->nodes <= s->free[part] &&
-		    (rv = start(s, s->pend[i])) != 0)
+			for (g = 0; g < s->npools; g++)
+				s->tf[k * np + (size_t)g] -= take[g];
+		if (st == s->now && j->nodes <= free_in(s, mask) &&
+		    (rv = start(s, s->pend[i], take)) != 0)
 			return rv;
 	}
-	return 0;
-}
-
-static int
-backfill(struct mg_slurmsim *s)
-{
-	size_t tested = 0;
-	int p, rv;
-
-	if ((rv = sort_pending(s)) != 0)
-		return rv;
-	for (p = 0; p < s->npools; p++)
-		if (s->free[p] > 0 && (rv = backfill_part(s, p, &tested)) != 0)
-			return rv;
 	drop_started(s);
 	return 0;
 }
@@ -827,26 +947,25 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		changed = 0;
 		for (i = w = 0; i < s->nrun; i++) {
 			if (s->run[i].end <= s->now) {
-				int32_t u = s->job[s->run[i].j].user;
+				const struct frun *r = &s->run[i];
+				struct fjob *e = &s->job[r->j];
+				int32_t u = e->user;
 
-				s->job[s->run[i].j].end = s->run[i].end;
-				s->free[s->run[i].part] += s->run[i].nodes;
-				if (s->job[s->run[i].j].account >= 0)
-					s->anodes[s->job[s->run[i].j].account] -=
-					    s->run[i].nodes;
+				e->end = r->end;
+				s->free[r->pool] += r->nodes;
+				changed = 1;
+				if (!r->head)
+					continue;
+				if (e->account >= 0)
+					s->anodes[e->account] -= e->nodes;
 				if (u >= 0) {
-					const struct fjob *e =
-					    &s->job[s->run[i].j];
-
 					s->urun[u]--;
-					s->unodes[u] -= s->run[i].nodes;
+					s->unodes[u] -= e->nodes;
 					if (e->qos >= 0) {
 						s->uqrun[uq(s, e)]--;
-						s->uqnodes[uq(s, e)] -=
-						    s->run[i].nodes;
+						s->uqnodes[uq(s, e)] -= e->nodes;
 					}
 				}
-				changed = 1;
 			} else {
 				s->run[w++] = s->run[i];
 			}
@@ -1076,6 +1195,8 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 	}
 	mg_view_sort_pending(v);
 	for (i = 0; i < s->nrun; i++) {
+		if (!s->run[i].head)
+			continue;
 		vjob(s, s->run[i].j, &x);
 		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
 			return MG_ENOMEM;

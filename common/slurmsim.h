@@ -22,10 +22,19 @@
  * with fs_by_account, per account, charged with all its jobs), on
  * node-seconds halved every PriorityDecayHalfLife.
  *
- * Partitions are disjoint pools of whole nodes; when a job cannot start,
- * the main scheduler stops for its partition only, and backfill plans
- * each partition on its own.  The capacity timeline applies to a
- * single-partition cluster.
+ * Nodes form pools: the nodes that belong to the same partitions.  A
+ * partition is a set of pools, so partitions may share nodes (a debug
+ * partition on some nodes of the main one); partitions given as node
+ * counts are pools of their own.  A job takes the free nodes of its
+ * partition's pools in pool order (Slurm, with equal node weights, takes
+ * the first free nodes in slurm.conf's order).  When a job cannot start,
+ * the main scheduler makes no more use of its partition's nodes in that
+ * run, so no job of an overlapping partition takes them ("do not
+ * schedule more jobs in this partition or on nodes in this partition",
+ * job_scheduler.c); backfill plans every pool on one timeline, testing
+ * jobs in priority order across partitions, and a job's reservation
+ * holds the nodes of each pool it will use.  The capacity timeline
+ * applies to a cluster of one pool.
  *
  * A QOS adds its priority factor (PriorityWeightQOS times its priority
  * over the largest QOS priority) and limits per user within it.  A job
@@ -33,8 +42,7 @@
  * time) cannot start before it, and its age counts from it, as Slurm's
  * age factor does.
  *
- * Work in progress (see issue 3): no overlapping partitions, no
- * hierarchy of accounts.
+ * Work in progress (see issue 3): no hierarchy of accounts.
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -46,16 +54,22 @@
 #include "view.h"
 
 #define MG_SLURM_MAXPART 16
+#define MG_SLURM_MAXPOOL 32
 #define MG_SLURM_MAXQOS 16
 
 struct mg_slurmcfg {
 	int nodes;		/* all nodes (for the size factor) */
 	/*
-	 * partitions: disjoint pools of nodes, indexed like the trace's
-	 * part_name; nparts 0 puts every job in one pool of nodes
+	 * partitions, indexed like the trace's part_name; nparts 0 puts
+	 * every job in one pool of nodes.  part_nodes[p] nodes in all;
+	 * with npools 0 partition p is pool p of its own, else it is the
+	 * pools of bit mask part_pools[p], pool k of pool_nodes[k] nodes
 	 */
 	int nparts;
 	int32_t part_nodes[MG_SLURM_MAXPART];
+	uint32_t part_pools[MG_SLURM_MAXPART];
+	int npools;
+	int32_t pool_nodes[MG_SLURM_MAXPOOL];
 	double w_age;		/* PriorityWeightAge */
 	int64_t max_age;	/* PriorityMaxAge, seconds */
 	double w_size;		/* PriorityWeightJobSize */

@@ -129,7 +129,35 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"partition 'gpu' has 1"* ]]
 	printf 'PartitionName=gpu\n' > bad.conf
 	run -2 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
-	[[ "$stderr" == *"line 1: partition 'gpu' has no Nodes=count"* ]]
+	[[ "$stderr" == *"line 1: partition 'gpu' has no Nodes= (a count or a hostlist)"* ]]
+}
+
+@test "overlapping partitions: the test cluster's own slurm.conf lines, where long shares batch's nodes" {
+	mirage-parse -q "$FINAL/sacct_wide_P_X.txt" -o final.jobs
+	# the partitions of the Slurm that ran these jobs (slurm-lab.sh)
+	cat > lab.conf <<-'C'
+	Mode=faithful
+	NodeName=c[1-6] NodeHostname=localhost CPUs=4 State=UNKNOWN
+	NodeName=g[1-2] NodeHostname=localhost CPUs=8 Gres=gpu:a100:2
+	PartitionName=batch Nodes=c[1-6] Default=YES MaxTime=02:00:00
+	PartitionName=long  Nodes=c[1-6] MaxTime=UNLIMITED
+	PartitionName=gpu   Nodes=g[1-2] MaxTime=1-00:00:00
+	C
+	run -0 --separate-stderr mirage-eval --replay -c lab.conf -o lab.tsv final.jobs
+	[[ "$stderr" == *"on 8 nodes, faithful mode"* ]]
+	# as three pools of their own the cluster would have 14 nodes; the
+	# real waits rank better with the shared nodes (0.697 and 0.667)
+	printf 'Mode=faithful\nPartitionName=batch Nodes=6\nPartitionName=gpu Nodes=2\nPartitionName=long Nodes=6\n' > disjoint.conf
+	mirage-eval --replay -q -c disjoint.conf -o disjoint.tsv final.jobs
+	[ "$(col lab.tsv all jobs)" -eq "$(col disjoint.tsv all jobs)" ]
+	awk -v a="$(col lab.tsv all spearman)" -v b="$(col disjoint.tsv all spearman)" 'BEGIN { exit !(a > b) }'
+	# a node no NodeName= line names; a bad hostlist (with its line)
+	sed 's/c\[1-6\] MaxTime=UNL/c[1-7] MaxTime=UNL/' lab.conf > bad.conf
+	run -1 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
+	[[ "$stderr" == *"partition 'long': node 'c7' is on no NodeName= line"* ]]
+	printf 'Mode=faithful\nPartitionName=gpu Nodes=g[2-1]\n' > bad.conf
+	run -2 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
+	[[ "$stderr" == *"line 2: bad range '2-1' in hostlist"* ]]
 }
 
 @test "faithful replay: a QOS's priority reorders the queue; Eligible times hold jobs" {

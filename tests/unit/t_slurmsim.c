@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "mirage.h"
+#include "simconf.h"
 #include "slurmsim.h"
 #include "tap.h"
 
@@ -249,6 +252,122 @@ main(void)
 		ok(st[1] == 10 && st[2] == 70, "in one pool of 4 the second job "
 		    "fits at once and the third waits for it (%lld, %lld)",
 		    (long long)st[1], (long long)st[2]);
+	}
+	{
+		/*
+		 * Overlapping partitions: "big" on all 4 nodes, "debug" on
+		 * the last 2 (pool 0: nodes 1-2, big only; pool 1: nodes
+		 * 3-4, both).  B (big, 3 nodes) cannot start while A holds
+		 * nodes 1-2: the main scheduler then leaves big's nodes
+		 * alone, so C (debug) does not start on arrival; backfill
+		 * at 30 s reserves nodes 1-2 and one of 3-4 for B at 600
+		 * and starts C on the other.
+		 */
+		struct spec s[] = {
+			{ 0, 600, 600, 2, 0 },		/* A: big */
+			{ 10, 600, 60, 3, 0 },		/* B: big */
+			{ 20, 3600, 3600, 1, 0 },	/* C: debug */
+		};
+		make(s, 3, 1);
+		jobs[0].part = jobs[1].part = 0;
+		jobs[2].part = 1;
+		mg_slurmcfg_default(&c, 4);
+		c.nparts = 2;
+		c.npools = 2;
+		c.pool_nodes[0] = c.pool_nodes[1] = 2;
+		c.part_pools[0] = 3;
+		c.part_pools[1] = 2;
+		c.part_nodes[0] = 4;
+		c.part_nodes[1] = 2;
+		run(&c, st, 3);
+		ok(st[0] == 0 && st[1] == 600 && st[2] == 30, "overlapping "
+		    "partitions: a blocked big job holds the shared nodes "
+		    "from the main scheduler, backfill starts the debug job "
+		    "beside its reservation: %lld, %lld, %lld",
+		    (long long)st[0], (long long)st[1], (long long)st[2]);
+	}
+	{
+		/*
+		 * A reservation holds shared nodes against another
+		 * partition's jobs.  A (big) holds nodes 1-2 to 600, B
+		 * (debug) nodes 3-4 to 300; C (big, 4 nodes) is reserved
+		 * all 4 at 600.  When B ends, D (debug, 1000 s, limit 1 h)
+		 * would delay C and waits; E (debug, 120 s) fits before
+		 * 600 and starts at 300.  C runs 600-660, then D.
+		 */
+		struct spec s[] = {
+			{ 0, 600, 600, 2, 0 },		/* A: big */
+			{ 0, 300, 300, 2, 1 },		/* B: debug */
+			{ 10, 600, 60, 4, 2 },		/* C: big */
+			{ 20, 3600, 1000, 1, 3 },	/* D: debug */
+			{ 25, 120, 120, 1, 4 },		/* E: debug */
+		};
+		make(s, 5, 5);
+		jobs[0].part = jobs[2].part = 0;
+		jobs[1].part = jobs[3].part = jobs[4].part = 1;
+		run(&c, st, 5);
+		ok(st[0] == 0 && st[1] == 0 && st[2] == 600 && st[3] == 660 &&
+		    st[4] == 300, "a reservation on shared nodes: %lld %lld "
+		    "%lld %lld %lld", (long long)st[0], (long long)st[1],
+		    (long long)st[2], (long long)st[3], (long long)st[4]);
+		/* as disjoint partitions of 2 and 2 nodes, C never fits */
+		c.npools = 0;
+		c.part_nodes[0] = c.part_nodes[1] = 2;
+		jobs[2].nodes = 2;
+		run(&c, st, 5);
+		ok(st[2] == 600 && st[3] == 300 && st[4] == 300, "the same as "
+		    "disjoint partitions: D starts at B's end (%lld, %lld)",
+		    (long long)st[3], (long long)st[4]);
+	}
+	{
+		/* the configuration: hostlists, pools in slurm.conf's order */
+		struct mg_simconf sc;
+		struct mg_diag d = { "" };
+		char debug[] = "debug", big[] = "big";
+		char *names[] = { debug, big }, **h = NULL;
+		size_t nh = 0, caph = 0, i;
+		int r;
+
+		r = mg_hostlist("gpu[08-10,1],r[1-2]n[1-2],x", 27, &h, &nh,
+		    &caph, &d);
+		ok(r == 0 && nh == 9 && strcmp(h[0], "gpu08") == 0 &&
+		    strcmp(h[2], "gpu10") == 0 && strcmp(h[3], "gpu1") == 0 &&
+		    strcmp(h[5], "r1n2") == 0 && strcmp(h[6], "r2n1") == 0 &&
+		    strcmp(h[8], "x") == 0, "a hostlist of ranges, padded, "
+		    "nested and plain (%zu names)", nh);
+		for (i = 0; i < nh; i++)
+			free(h[i]);
+		free(h);
+		h = NULL;
+		nh = caph = 0;
+		ok(mg_hostlist("gpu[1-", 6, &h, &nh, &caph, &d) != 0 &&
+		    mg_hostlist("gpu[3-1]", 8, &h, &nh, &caph, &d) != 0 &&
+		    mg_hostlist("a,,b", 4, &h, &nh, &caph, &d) != 0,
+		    "bad hostlists are refused (%s)", d.msg);
+		for (i = 0; i < nh; i++)
+			free(h[i]);
+		free(h);
+		mg_simconf_init(&sc);
+		r = mg_simconf_set(&sc, "NodeName=g[01-84] Gres=gpu:3", &d) ||
+		    mg_simconf_set(&sc, "PartitionName=big Nodes=ALL "
+		    "Default=YES", &d) ||
+		    mg_simconf_set(&sc, "PartitionName=debug Nodes=g[81-84]",
+		    &d) ||
+		    mg_simconf_set(&sc, "PartitionName=other Nodes=3", &d) ||
+		    mg_simconf_partitions(&sc, names, 2, &d);
+		ok(r == 0 && sc.slurm.npools == 3 && sc.slurm.pool_nodes[0] ==
+		    80 && sc.slurm.pool_nodes[1] == 4 &&
+		    sc.slurm.pool_nodes[2] == 3 && sc.slurm.part_pools[0] == 2 &&
+		    sc.slurm.part_pools[1] == 3 && sc.slurm.part_nodes[0] == 4 &&
+		    sc.slurm.part_nodes[1] == 84 && sc.slurm.nodes == 87,
+		    "pools: 80 nodes of big alone, 4 shared, 3 of their own "
+		    "(%s)", d.msg);
+		mg_simconf_init(&sc);
+		r = mg_simconf_set(&sc, "NodeName=g[01-04]", &d) ||
+		    mg_simconf_set(&sc, "PartitionName=big Nodes=g[01-05]",
+		    &d) || mg_simconf_partitions(&sc, names + 1, 1, &d);
+		ok(r != 0 && strstr(d.msg, "'g05'") != NULL, "a node on no "
+		    "NodeName= line: %s", d.msg);
 	}
 	{
 		/* QOS priority: C's QOS outranks B's age */
