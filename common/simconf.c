@@ -14,13 +14,8 @@
 void
 mg_simconf_init(struct mg_simconf *c)
 {
+	memset(c, 0, sizeof(*c));	/* no partitions, no QOS, ... */
 	c->mode = MG_MODE_REFERENCE;
-	c->dep_gap = 0;
-	c->cap_window = 0;
-	c->cap_slack = 0;
-	c->nparts = 0;
-	c->node_names[0] = '\0';
-	c->gpus_per_node = 0;
 	mg_simcfg_reference(&c->ref, 88);
 	mg_slurmcfg_default(&c->slurm, 88);
 }

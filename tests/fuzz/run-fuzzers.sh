@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run-fuzzers.sh [SECONDS [NAME...]]: build each tests/fuzz/fuzz_*.c (or
-# the NAMEs given: parse, stream, model, chain) with clang's
+# the NAMEs given: parse, stream, model, chain, simconf) with clang's
 # libFuzzer, AddressSanitizer and UBSan, and fuzz it for SECONDS (default
 # 60) from a copy of its checked-in corpus.  Prints the executions and
 # the crashes found; crashing inputs are kept in tests/fuzz/artifacts/.
