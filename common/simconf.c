@@ -211,6 +211,7 @@ partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 		return mg_diag_set(d, MG_EINVAL, "more than %d partitions",
 		    MG_SLURM_MAXPART);
 	c->part_hosts[c->nparts][0] = '\0';
+	c->part_prio[c->nparts] = 1;	/* Slurm's default */
 	for (p = sp; p && *p; ) {
 		const char *e, *h = p + 6;
 		size_t hn;
@@ -220,6 +221,20 @@ partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 		e = strchr(p, ' ');
 		h = p + 6;
 		hn = (size_t)((e ? e : p + strlen(p)) - h);
+		if (strncasecmp(p, "PriorityJobFactor=", 18) == 0 ||
+		    strncasecmp(p, "Priority=", 9) == 0) {
+			const char *v0 = strchr(p, '=') + 1;
+			int64_t pr;
+
+			if (mg_parse_i64(v0, (size_t)((e ? e : p + strlen(p)) -
+			    v0), 0, 65533, &pr) != 0)
+				return mg_diag_set(d, MG_EINVAL, "bad "
+				    "PriorityJobFactor of partition '%.*s'",
+				    (int)n, v);
+			c->part_prio[c->nparts] = (double)pr;
+			p = e;
+			continue;
+		}
 		if (strncasecmp(p, "Nodes=", 6) != 0) {
 			p = e;
 			continue;
@@ -525,6 +540,7 @@ mg_simconf_partitions(struct mg_simconf *c, char *const *names, size_t n,
 			return mg_diag_set(d, MG_EINVAL, "partition '%s' of the "
 			    "trace is not in the config", names[i]);
 		c->slurm.part_nodes[i] = c->part_nodes[k];
+		c->slurm.part_prio[i] = c->part_prio[k];
 		if (!hosts)
 			continue;
 		c->slurm.part_pools[i] = kpools[k];
@@ -550,7 +566,7 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 {
 	static const char *const ignored[] = { "ClusterName", "SlurmctldHost",
 	    "PriorityType", "SchedulerType", "SelectType",
-	    "SelectTypeParameters", "PriorityWeightPartition",
+	    "SelectTypeParameters",
 	    "PriorityCalcPeriod", NULL };
 	const char *eq = strchr(kv, '='), *v;
 	char key[64];
@@ -633,6 +649,10 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		else
 			return mg_diag_set(d, MG_EINVAL, "FairshareBy is user "
 			    "or account, not '%s'", v);
+	} else if (strcasecmp(key, "PriorityWeightPartition") == 0) {
+		if (num(v, 0, 1000000000, &x) != 0)
+			goto bad;
+		c->slurm.w_part = (double)x;
 	} else if (strcasecmp(key, "PriorityWeightQOS") == 0) {
 		if (num(v, 0, 1000000000, &x) != 0)
 			goto bad;

@@ -46,7 +46,11 @@
  *   PartitionName=NAME Nodes=HOSTLIST|ALL
  *                                  faithful: a partition of these nodes,
  *                                  which other partitions may share;
- *                                  other keys of the line are ignored
+ *                                  PriorityJobFactor=N (or Priority=N)
+ *                                  gives its priority; other keys of the
+ *                                  line are ignored
+ *   PriorityWeightPartition=W      faithful: W x the job's partition's
+ *                                  PriorityJobFactor over the largest
  *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
  *                       bf_max_job_test=N,sched_interval=S
  *
@@ -82,6 +86,7 @@ struct mg_simconf {
 	char part_name[MG_SLURM_MAXPART][64];
 	int32_t part_nodes[MG_SLURM_MAXPART];
 	char part_hosts[MG_SLURM_MAXPART][256];
+	double part_prio[MG_SLURM_MAXPART];	/* PriorityJobFactor */
 	char node_names[4096];		/* NodeName= hostlists, by commas */
 	/* QOSName= lines, matched to a trace's QOS later */
 	int nqos;

@@ -67,6 +67,7 @@ struct mg_slurmsim {
 	size_t stuck_at;	/* nstarted when only ticks were left */
 	int has_elig;		/* some job has an Eligible time */
 	double qos_top;		/* the largest QOS priority */
+	double part_top;	/* the largest PriorityJobFactor */
 	size_t next_cap;	/* next capacity change */
 	/* backfill timeline, scratch: free nodes of every pool (a row of
 	 * npools) from each breakpoint on */
@@ -241,6 +242,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	for (i = 0; i < (size_t)c->nqos; i++)
 		if (c->qos_prio[i] > s->qos_top)
 			s->qos_top = c->qos_prio[i];
+	for (i = 0; i < (size_t)c->nparts; i++)
+		if (c->part_prio[i] > s->part_top)
+			s->part_top = c->part_prio[i];
 	s->cap = c->nodes;
 	s->stuck_at = SIZE_MAX;
 	s->nusers = t->nusers;
@@ -464,6 +468,8 @@ priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
 		    j->account : j->user, total);
 	if (s->c.w_qos > 0 && j->qos >= 0)
 		p += s->c.w_qos * qos_factor(s, j->qos);
+	if (s->c.w_part > 0 && s->part_top > 0 && s->c.nparts > 0)
+		p += s->c.w_part * s->c.part_prio[j->part] / s->part_top;
 	return p;
 }
 

@@ -36,7 +36,8 @@
  * holds the nodes of each pool it will use.  The capacity timeline
  * applies to a cluster of one pool.
  *
- * A QOS adds its priority factor (PriorityWeightQOS times its priority
+ * A partition adds its priority factor (PriorityWeightPartition times
+ * its PriorityJobFactor over the largest).  A QOS adds its priority factor (PriorityWeightQOS times its priority
  * over the largest QOS priority) and limits per user within it.  A job
  * whose trace gives an Eligible time after its submission (a --begin
  * time) cannot start before it, and its age counts from it, as Slurm's
@@ -70,6 +71,12 @@ struct mg_slurmcfg {
 	uint32_t part_pools[MG_SLURM_MAXPART];
 	int npools;
 	int32_t pool_nodes[MG_SLURM_MAXPOOL];
+	/*
+	 * the partition factor: PriorityWeightPartition times the job's
+	 * partition's PriorityJobFactor over the largest one's
+	 */
+	double w_part;
+	double part_prio[MG_SLURM_MAXPART];
 	double w_age;		/* PriorityWeightAge */
 	int64_t max_age;	/* PriorityMaxAge, seconds */
 	double w_size;		/* PriorityWeightJobSize */

@@ -320,6 +320,35 @@ main(void)
 		    (long long)st[3], (long long)st[4]);
 	}
 	{
+		/* two partitions on the same 4 nodes; C's partition has the
+		 * higher PriorityJobFactor */
+		struct spec s[] = {
+			{ 0, 600, 600, 4, 0 },	/* A: low */
+			{ 10, 600, 60, 4, 1 },	/* B: low */
+			{ 20, 600, 60, 4, 2 },	/* C: high */
+		};
+		make(s, 3, 3);
+		jobs[0].part = jobs[1].part = 0;
+		jobs[2].part = 1;
+		mg_slurmcfg_default(&c, 4);
+		c.nparts = 2;
+		c.npools = 1;
+		c.pool_nodes[0] = 4;
+		c.part_pools[0] = c.part_pools[1] = 1;
+		c.part_nodes[0] = c.part_nodes[1] = 4;
+		c.part_prio[0] = 1;
+		c.part_prio[1] = 10;
+		c.w_part = 10000;
+		run(&c, st, 3);
+		ok(st[1] == 660 && st[2] == 600, "PriorityWeightPartition: the "
+		    "higher partition first (B %lld, C %lld)",
+		    (long long)st[1], (long long)st[2]);
+		c.w_part = 0;
+		run(&c, st, 3);
+		ok(st[1] == 600 && st[2] == 660, "without it, age decides (B "
+		    "%lld, C %lld)", (long long)st[1], (long long)st[2]);
+	}
+	{
 		/* the configuration: hostlists, pools in slurm.conf's order */
 		struct mg_simconf sc;
 		struct mg_diag d = { "" };
@@ -351,15 +380,16 @@ main(void)
 		r = mg_simconf_set(&sc, "NodeName=g[01-84] Gres=gpu:3", &d) ||
 		    mg_simconf_set(&sc, "PartitionName=big Nodes=ALL "
 		    "Default=YES", &d) ||
-		    mg_simconf_set(&sc, "PartitionName=debug Nodes=g[81-84]",
-		    &d) ||
+		    mg_simconf_set(&sc, "PartitionName=debug Nodes=g[81-84] "
+		    "PriorityJobFactor=5", &d) ||
 		    mg_simconf_set(&sc, "PartitionName=other Nodes=3", &d) ||
 		    mg_simconf_partitions(&sc, names, 2, &d);
 		ok(r == 0 && sc.slurm.npools == 3 && sc.slurm.pool_nodes[0] ==
 		    80 && sc.slurm.pool_nodes[1] == 4 &&
 		    sc.slurm.pool_nodes[2] == 3 && sc.slurm.part_pools[0] == 2 &&
 		    sc.slurm.part_pools[1] == 3 && sc.slurm.part_nodes[0] == 4 &&
-		    sc.slurm.part_nodes[1] == 84 && sc.slurm.nodes == 87,
+		    sc.slurm.part_nodes[1] == 84 && sc.slurm.nodes == 87 &&
+		    sc.slurm.part_prio[0] == 5 && sc.slurm.part_prio[1] == 1,
 		    "pools: 80 nodes of big alone, 4 shared, 3 of their own "
 		    "(%s)", d.msg);
 		mg_simconf_init(&sc);
