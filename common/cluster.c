@@ -15,6 +15,57 @@ struct mg_cluster {
 	struct mg_slurmsim *fs;
 };
 
+static int
+time_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The reserved nodes over time, from the config's reservations, as
+ * change points: the schedulers see them coming.
+ */
+static int
+reservations(struct mg_clusterdef *def, const struct mg_simconf *c)
+{
+	size_t n = 0, i, m = 0;
+	int64_t *tt = malloc((2 * (size_t)c->nresv + 1) * sizeof(*tt));
+	int32_t *rr = malloc((2 * (size_t)c->nresv + 1) * sizeof(*rr));
+	int r;
+
+	if (tt == NULL || rr == NULL) {
+		free(tt);
+		free(rr);
+		return MG_ENOMEM;
+	}
+	for (r = 0; r < c->nresv; r++) {
+		tt[n++] = c->resv_start[r];
+		tt[n++] = c->resv_end[r];
+	}
+	qsort(tt, n, sizeof(*tt), time_cmp);
+	for (i = 0; i < n; i++) {
+		int32_t held = 0;
+
+		if (i > 0 && tt[i] == tt[i - 1])
+			continue;
+		for (r = 0; r < c->nresv; r++)
+			if (c->resv_start[r] <= tt[i] && tt[i] < c->resv_end[r])
+				held += c->resv_nodes[r];
+		if (held == (m > 0 ? rr[m - 1] : 0))
+			continue;
+		tt[m] = tt[i];
+		rr[m++] = held;
+	}
+	def->resv_time = tt;
+	def->resv_nodes = rr;
+	def->conf.slurm.resv_time = tt;
+	def->conf.slurm.resv_nodes = rr;
+	def->conf.slurm.resv_n = m;
+	return 0;
+}
+
 int
 mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
     struct mg_trace *t, struct mg_diag *d)
@@ -59,6 +110,15 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		def->conf.slurm.cap_time = def->cap_time;
 		def->conf.slurm.cap_nodes = def->cap_nodes;
 	}
+	if (conf->nresv > 0 && !faithful)
+		return mg_diag_set(d, MG_EINVAL, "reservations need "
+		    "Mode=faithful");
+	if (conf->nresv > 0 && (def->conf.slurm.npools > 1 ||
+	    (def->conf.slurm.npools == 0 && def->conf.slurm.nparts > 1)))
+		return mg_diag_set(d, MG_EINVAL, "reservations need a cluster "
+		    "of one partition (or partitions of the same nodes)");
+	if (conf->nresv > 0 && reservations(def, conf) != 0)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	return 0;
 }
 
@@ -67,8 +127,12 @@ mg_clusterdef_release(struct mg_clusterdef *def)
 {
 	free(def->cap_time);
 	free(def->cap_nodes);
+	free(def->resv_time);
+	free(def->resv_nodes);
 	def->cap_time = NULL;
 	def->cap_nodes = NULL;
+	def->resv_time = NULL;
+	def->resv_nodes = NULL;
 }
 
 int

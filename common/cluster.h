@@ -30,6 +30,8 @@ struct mg_clusterdef {
 	size_t ndeps;		/* dependencies inferred */
 	int64_t *cap_time;	/* capacity timeline, owned */
 	int32_t *cap_nodes;
+	int64_t *resv_time;	/* reserved nodes over time, owned */
+	int32_t *resv_nodes;
 };
 
 /*

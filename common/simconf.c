@@ -1,5 +1,6 @@
 /* simconf.c: the model's configuration file; see simconf.h. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,76 @@ partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 	memcpy(c->part_name[c->nparts], v, n);
 	c->part_name[c->nparts][n] = '\0';
 	c->part_nodes[c->nparts++] = (int32_t)x;
+	return 0;
+}
+
+/*
+ * "NAME StartTime=T EndTime=T|Duration=D NodeCnt=N|Nodes=HOSTLIST|ALL
+ * [Key=Value ...]", as scontrol creates and shows reservations
+ */
+static int
+reservation(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	const char *sp = strchr(v, ' '), *p;
+	int n = (int)(sp ? sp - v : (ptrdiff_t)strlen(v));
+	int64_t start = -1, end = -1, dur = -1, nodes = -1;
+	int k = c->nresv;
+
+	if (n == 0)
+		return mg_diag_set(d, MG_EINVAL, "bad reservation name");
+	if (k == MG_SIMCONF_MAXRESV)
+		return mg_diag_set(d, MG_EINVAL, "more than %d reservations",
+		    MG_SIMCONF_MAXRESV);
+	for (p = sp; p && *p; ) {
+		const char *e, *val;
+		size_t vn;
+		int rv = 0;
+
+		while (*p == ' ')
+			p++;
+		e = strchr(p, ' ');
+		if ((val = memchr(p, '=', (size_t)((e ? e : p + strlen(p)) -
+		    p))) == NULL) {
+			p = e;
+			continue;
+		}
+		val++;
+		vn = (size_t)((e ? e : p + strlen(p)) - val);
+		if (strncasecmp(p, "StartTime=", 10) == 0)
+			rv = mg_parse_time(val, vn, MG_TZ_UTC, &start);
+		else if (strncasecmp(p, "EndTime=", 8) == 0)
+			rv = mg_parse_time(val, vn, MG_TZ_UTC, &end);
+		else if (strncasecmp(p, "Duration=", 9) == 0)
+			rv = mg_parse_duration(val, vn, &dur) || dur <= 0;
+		else if (strncasecmp(p, "NodeCnt=", 8) == 0)
+			rv = mg_parse_i64(val, vn, 1, 1000000, &nodes);
+		else if (strncasecmp(p, "Nodes=", 6) == 0) {
+			if (vn == 3 && strncasecmp(val, "ALL", 3) == 0)
+				rv = count_hosts(c->node_names,
+				    strlen(c->node_names), &nodes, d) ||
+				    nodes == 0;
+			else
+				rv = count_hosts(val, vn, &nodes, d);
+		}
+		if (rv != 0)
+			return mg_diag_set(d, MG_EINVAL, "reservation '%.*s': "
+			    "bad '%.*s'", n, v, (int)(val - p + (ptrdiff_t)vn),
+			    p);
+		p = e;
+	}
+	if (start < 0 || (end < 0 && dur < 0) || nodes < 0)
+		return mg_diag_set(d, MG_EINVAL, "reservation '%.*s' needs "
+		    "StartTime=, EndTime= or Duration=, and NodeCnt= or "
+		    "Nodes=", n, v);
+	if (end < 0)
+		end = start + dur;
+	if (end <= start)
+		return mg_diag_set(d, MG_EINVAL, "reservation '%.*s' ends "
+		    "before it starts", n, v);
+	c->resv_start[k] = start;
+	c->resv_end[k] = end;
+	c->resv_nodes[k] = (int32_t)nodes;
+	c->nresv++;
 	return 0;
 }
 
@@ -661,6 +732,8 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		return partition(c, v, d);
 	} else if (strcasecmp(key, "NodeName") == 0) {
 		return nodename(c, v, d);
+	} else if (strcasecmp(key, "ReservationName") == 0) {
+		return reservation(c, v, d);
 	} else if (strcasecmp(key, "QOSName") == 0) {
 		return qos(c, v, d);
 	} else if (strcasecmp(key, "SchedulerParameters") == 0) {

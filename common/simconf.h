@@ -51,6 +51,14 @@
  *                                  line are ignored
  *   PriorityWeightPartition=W      faithful: W x the job's partition's
  *                                  PriorityJobFactor over the largest
+ *   ReservationName=NAME StartTime=T EndTime=T|Duration=D
+ *       NodeCnt=N|Nodes=HOSTLIST|ALL
+ *                                  faithful: N nodes out of service from
+ *                                  T (as the trace's times) for D
+ *                                  (maintenance; scontrol's syntax, the
+ *                                  line scontrol show reservation prints
+ *                                  works; other keys are ignored); on a
+ *                                  cluster of one pool of nodes
  *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
  *                       bf_max_job_test=N,sched_interval=S
  *
@@ -63,6 +71,8 @@
 #include "sim.h"
 #include "slurmsim.h"
 #include "status.h"
+
+#define MG_SIMCONF_MAXRESV	64
 
 enum mg_simmode {
 	MG_MODE_REFERENCE,
@@ -88,6 +98,10 @@ struct mg_simconf {
 	char part_hosts[MG_SLURM_MAXPART][256];
 	double part_prio[MG_SLURM_MAXPART];	/* PriorityJobFactor */
 	char node_names[4096];		/* NodeName= hostlists, by commas */
+	/* ReservationName= lines: resv_nodes nodes out of [start, end) */
+	int nresv;
+	int64_t resv_start[MG_SIMCONF_MAXRESV], resv_end[MG_SIMCONF_MAXRESV];
+	int32_t resv_nodes[MG_SIMCONF_MAXRESV];
 	/* QOSName= lines, matched to a trace's QOS later */
 	int nqos;
 	char qos_name[MG_SLURM_MAXQOS][64];

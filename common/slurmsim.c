@@ -69,6 +69,8 @@ struct mg_slurmsim {
 	double qos_top;		/* the largest QOS priority */
 	double part_top;	/* the largest PriorityJobFactor */
 	size_t next_cap;	/* next capacity change */
+	size_t next_resv;	/* next change of the reserved nodes */
+	int32_t resv;		/* nodes reserved now */
 	/* backfill timeline, scratch: free nodes of every pool (a row of
 	 * npools) from each breakpoint on */
 	int64_t *tt;
@@ -642,6 +644,20 @@ drop_started(struct mg_slurmsim *s)
 	s->npend = w;
 }
 
+/* the most nodes reservations hold in [now, until) */
+static int32_t
+resv_peak(const struct mg_slurmsim *s, int64_t until)
+{
+	int32_t peak = s->resv;
+	size_t k;
+
+	for (k = s->next_resv; k < s->c.resv_n && s->c.resv_time[k] < until;
+	    k++)
+		if (s->c.resv_nodes[k] > peak)
+			peak = s->c.resv_nodes[k];
+	return peak;
+}
+
 /* the main scheduler: priority order until a job does not fit */
 static int
 main_sched(struct mg_slurmsim *s)
@@ -659,7 +675,10 @@ main_sched(struct mg_slurmsim *s)
 
 		if (mask == 0 || held(s, j))
 			continue;
-		if (j->nodes > free_in(s, mask)) {
+		/* nodes a reservation takes before its limit is up are
+		 * not for it */
+		if (j->nodes > free_in(s, mask) - (s->c.resv_n > 0 ?
+		    resv_peak(s, s->now + j->limit) - s->resv : 0)) {
 			/* the rest of this partition, and of any partition
 			 * on its nodes, waits behind it */
 			blocked |= s->pmask[j->part];
@@ -730,6 +749,7 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 {
 	size_t i, k, np = (size_t)s->npools;
 	int64_t prev = s->now;
+	int32_t held;
 	int rv;
 
 	*m = 0;
@@ -750,6 +770,16 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 		}
 		s->tf[(*m - 1) * np + (size_t)s->run[i].pool] +=
 		    s->run[i].nodes;
+	}
+	/* less the nodes reservations will take (one pool) */
+	for (i = s->next_resv, held = s->resv; i < s->c.resv_n; i++) {
+		int32_t delta = s->c.resv_nodes[i] - held;
+
+		if ((rv = tl_split(s, m, s->c.resv_time[i], &k)) != 0)
+			return rv;
+		for (; k < *m; k++)
+			s->tf[k * np] -= delta;
+		held = s->c.resv_nodes[i];
 	}
 	return 0;
 }
@@ -899,6 +929,8 @@ next_event(struct mg_slurmsim *s)
 		t = s->job[s->arr[s->next_arr]].submit;
 	if (s->next_cap < s->c.cap_n && s->c.cap_time[s->next_cap] < t)
 		t = s->c.cap_time[s->next_cap];
+	if (s->next_resv < s->c.resv_n && s->c.resv_time[s->next_resv] < t)
+		t = s->c.resv_time[s->next_resv];
 	for (i = 0; i < s->nrun; i++)
 		if (s->run[i].end < t)
 			t = s->run[i].end;
@@ -928,7 +960,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		 * than a limit, or waiting for a job that will not run).
 		 */
 		if (s->nrun == 0 && s->next_arr >= s->narr &&
-		    s->next_cap >= s->c.cap_n && s->npend > 0 &&
+		    s->next_cap >= s->c.cap_n &&
+		    s->next_resv >= s->c.resv_n && s->npend > 0 &&
 		    t != NEVER && s->stuck_at == s->nstarted &&
 		    next_eligible(s) == NEVER) {
 			if (until != NEVER && until > s->now)
@@ -936,7 +969,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			return 0;
 		}
 		if (s->nrun == 0 && s->next_arr >= s->narr &&
-		    s->next_cap >= s->c.cap_n)
+		    s->next_cap >= s->c.cap_n && s->next_resv >= s->c.resv_n)
 			s->stuck_at = s->nstarted;
 		else
 			s->stuck_at = SIZE_MAX;
@@ -983,6 +1016,14 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 
 			s->free[0] += c - s->cap;	/* may go below 0 */
 			s->cap = c;
+			changed = 1;
+		}
+		while (s->next_resv < s->c.resv_n &&
+		    s->c.resv_time[s->next_resv] <= s->now) {
+			int32_t r = s->c.resv_nodes[s->next_resv++];
+
+			s->free[0] -= r - s->resv;	/* may go below 0 */
+			s->resv = r;
 			changed = 1;
 		}
 		while (s->next_arr < s->narr &&
@@ -1185,7 +1226,7 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 	v->t = s->now;
 	v->nodes = s->cap;
 	for (v->free = 0, p = 0; p < s->npools; p++)
-		v->free += s->free[p];
+		v->free += s->free[p] > 0 ? s->free[p] : 0;
 	/* usage as of the last event: the view must not change the state */
 	total = total_usage(s);
 	memset(&fresh, 0, sizeof(fresh));

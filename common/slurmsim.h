@@ -34,7 +34,8 @@
  * job_scheduler.c); backfill plans every pool on one timeline, testing
  * jobs in priority order across partitions, and a job's reservation
  * holds the nodes of each pool it will use.  The capacity timeline
- * applies to a cluster of one pool.
+ * (unforeseen: drained nodes) and reservations (announced: maintenance)
+ * apply to a cluster of one pool.
  *
  * A partition adds its priority factor (PriorityWeightPartition times
  * its PriorityJobFactor over the largest).  A QOS adds its priority factor (PriorityWeightQOS times its priority
@@ -109,6 +110,15 @@ struct mg_slurmcfg {
 	const int64_t *cap_time;
 	const int32_t *cap_nodes;
 	size_t cap_n;
+	/*
+	 * reservations (borrowed): resv_nodes[k] nodes reserved from
+	 * resv_time[k] on, none before the first; the schedulers see them
+	 * coming and start no job that would still hold the nodes when a
+	 * reservation takes them (a cluster of one pool)
+	 */
+	const int64_t *resv_time;
+	const int32_t *resv_nodes;
+	size_t resv_n;
 };
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */

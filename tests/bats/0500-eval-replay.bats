@@ -186,3 +186,27 @@ col() { # col FILE GROUP COLUMN
 	run -2 --separate-stderr mirage-eval --replay -q -m faithful -s FairshareBy=group q.mrs
 	[[ "$stderr" == *"FairshareBy is user or account, not 'group'"* ]]
 }
+
+@test "faithful replay: a maintenance reservation, as scontrol shows it, holds back jobs that would run into it" {
+	cat > r.txt <<-'R'
+	JobID|User|Submit|Start|End|Timelimit|NNodes|State
+	1|a|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|4|COMPLETED
+	2|b|2026-01-01T00:30:00|2026-01-01T03:00:00|2026-01-01T03:30:00|01:00:00|2|COMPLETED
+	3|c|2026-01-01T00:40:00|2026-01-01T01:00:00|2026-01-01T01:20:00|00:20:00|2|COMPLETED
+	R
+	mirage-parse -q r.txt -o r.mrs
+	# job 2's hour would run into the maintenance from 01:30; job 3's
+	# 20 minutes do not
+	printf 'Mode=faithful\nNodes=4\nReservationName=maint StartTime=2026-01-01T01:30:00 EndTime=2026-01-01T03:00:00 Duration=01:30:00 Nodes=c[1-4] NodeCnt=4 Flags=MAINT,IGNORE_JOBS\n' > r.conf
+	mirage-eval --replay -q -c r.conf -j j.tsv r.mrs > /dev/null
+	[ "$(cut -f1,6 j.tsv | tail -n +2 | paste -sd' ')" = "$(printf '1\t0 2\t9000 3\t1200')" ]
+	# unannounced (no reservation), job 2 starts at job 1's end
+	mirage-eval --replay -q -m faithful -n 4 -j k.tsv r.mrs > /dev/null
+	[ "$(cut -f1,6 k.tsv | tail -n +2 | paste -sd' ')" = "$(printf '1\t0 2\t1800 3\t1200')" ]
+	printf 'Mode=faithful\nReservationName=maint StartTime=2026-01-01T01:30:00 NodeCnt=4\n' > bad.conf
+	run -2 --separate-stderr mirage-eval --replay -c bad.conf r.mrs
+	[[ "$stderr" == *"line 2: reservation 'maint' needs StartTime=, EndTime= or Duration=, and NodeCnt= or Nodes="* ]]
+	printf 'ReservationName=m StartTime=2026-01-01T01:30:00 Duration=90 NodeCnt=4\n' > ref.conf
+	run -1 --separate-stderr mirage-eval --replay -c ref.conf r.mrs
+	[[ "$stderr" == *"reservations need Mode=faithful"* ]]
+}

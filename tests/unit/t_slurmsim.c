@@ -349,6 +349,38 @@ main(void)
 		    "%lld, C %lld)", (long long)st[1], (long long)st[2]);
 	}
 	{
+		/*
+		 * A maintenance reservation of all 4 nodes over [1000,
+		 * 2000), announced.  B's limit would run into it: it waits
+		 * for its end, and C, short enough, is backfilled before it.
+		 * At 2000 D goes first (its size factor outweighs B's few
+		 * more minutes of age), then B.
+		 */
+		static const int64_t rt[] = { 1000 + T0, 2000 + T0 };
+		static const int32_t rn[] = { 4, 0 };
+		struct spec s[] = {
+			{ 0, 600, 600, 2, 0 },		/* A */
+			{ 500, 600, 100, 2, 1 },	/* B: to 1100 */
+			{ 520, 300, 300, 1, 2 },	/* C: to 820 */
+			{ 1500, 600, 600, 4, 3 },	/* D: in it */
+		};
+		make(s, 4, 4);
+		mg_slurmcfg_default(&c, 4);
+		c.resv_time = rt;
+		c.resv_nodes = rn;
+		c.resv_n = 2;
+		run(&c, st, 4);
+		ok(st[0] == 0 && st[1] == 2600 && st[2] == 540 && st[3] == 2000,
+		    "a reservation: nothing runs into it, short jobs run "
+		    "before it (%lld %lld %lld %lld)", (long long)st[0],
+		    (long long)st[1], (long long)st[2], (long long)st[3]);
+		c.resv_n = 0;
+		run(&c, st, 4);
+		ok(st[1] == 500 && st[2] == 600 && st[3] == 1500, "without it, "
+		    "B runs at once and C after A (%lld %lld %lld)", (long long)st[1], (long long)st[2],
+		    (long long)st[3]);
+	}
+	{
 		/* the configuration: hostlists, pools in slurm.conf's order */
 		struct mg_simconf sc;
 		struct mg_diag d = { "" };
