@@ -637,8 +637,7 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 {
 	static const char *const ignored[] = { "ClusterName", "SlurmctldHost",
 	    "PriorityType", "SchedulerType", "SelectType",
-	    "SelectTypeParameters",
-	    "PriorityCalcPeriod", NULL };
+	    "SelectTypeParameters", NULL };
 	const char *eq = strchr(kv, '='), *v;
 	char key[64];
 	int64_t x;
@@ -683,6 +682,10 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
 			goto bad;
 		c->slurm.decay_half_life = x;
+	} else if (strcasecmp(key, "PriorityCalcPeriod") == 0) {
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+			goto bad;
+		c->slurm.calc_period = x;
 	} else if (strcasecmp(key, "PriorityWeightTrace") == 0) {
 		if (num(v, 0, 1000000, &x) != 0)
 			goto bad;
@@ -714,12 +717,14 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		c->slurm.max_age = x;
 	} else if (strcasecmp(key, "FairshareBy") == 0) {
 		if (strcasecmp(v, "user") == 0)
-			c->slurm.fs_by_account = 0;
+			c->slurm.fs_by = MG_FS_USER;
 		else if (strcasecmp(v, "account") == 0)
-			c->slurm.fs_by_account = 1;
+			c->slurm.fs_by = MG_FS_ACCOUNT;
+		else if (strcasecmp(v, "tree") == 0)
+			c->slurm.fs_by = MG_FS_TREE;
 		else
-			return mg_diag_set(d, MG_EINVAL, "FairshareBy is user "
-			    "or account, not '%s'", v);
+			return mg_diag_set(d, MG_EINVAL, "FairshareBy is user, "
+			    "account or tree, not '%s'", v);
 	} else if (strcasecmp(key, "PriorityWeightPartition") == 0) {
 		if (num(v, 0, 1000000000, &x) != 0)
 			goto bad;

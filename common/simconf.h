@@ -12,9 +12,11 @@
  *   PriorityWeightFairshare=, PriorityDecayHalfLife=D-HH or minutes
  *                                  faithful: classic fair-share, equal
  *                                  shares per user
- *   FairshareBy=user|account       faithful: equal shares per user (the
+ *   FairshareBy=user|account|tree  faithful: equal shares per user (the
  *                                  default) or per account, charged
- *                                  with all its jobs (ours)
+ *                                  with all its jobs, or Slurm's Fair
+ *                                  Tree over accounts and their users
+ *                                  (ours)
  *   PriorityWeightTrace=W          faithful: add W x the priority recorded
  *                                  in the trace (ours)
  *   MaxJobsPerUser=N               faithful: running jobs per user (a QOS

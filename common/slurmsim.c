@@ -23,6 +23,7 @@ struct fjob {
 	int32_t part;		/* its pool */
 	int32_t qos;		/* index into the configured QOS, or -1 */
 	int32_t account;	/* the trace's account index, or -1 */
+	int32_t fsh;		/* its fair-share holder, or -1 */
 	int64_t eligible;	/* not before (a --begin time), or -1 */
 	int64_t end;		/* when it ended, -1 */
 };
@@ -57,11 +58,13 @@ struct mg_slurmsim {
 	int32_t *unodes;	/* nodes they hold */
 	int32_t *uqrun;		/* running jobs per user and QOS */
 	int32_t *uqnodes;	/* nodes they hold; [user * nqos + qos] */
-	int32_t *anodes;	/* nodes held per account */
+	int32_t *hnodes;	/* nodes held per fair-share holder */
 	size_t naccts;
 	double *usage;		/* decayed node-seconds, for fair-share, per
-				 * user (or account: fs_by_account) */
+				 * holder: user, account or association */
 	int64_t usage_at;	/* when usage was last brought up to date */
+	double *fst;		/* Fair Tree's factor of each holder */
+	int64_t fst_at;		/* when computed; -1: not yet */
 	size_t nusers;
 	int32_t cap;		/* nodes now */
 	size_t stuck_at;	/* nstarted when only ticks were left */
@@ -94,6 +97,7 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 	c->bf_max_job_test = 100;
 	c->w_fairshare = 0;
 	c->decay_half_life = 7 * 86400;
+	c->calc_period = 300;
 }
 
 /* sort keys, so that qsort needs no context */
@@ -157,11 +161,20 @@ sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
 
 static int start(struct mg_slurmsim *, int32_t, const int32_t *);
 
-/* holders of fair-share usage: users, or accounts (at least one) */
+/* Fair Tree over associations, or over users if the trace has none */
+static int
+by_assoc(const struct mg_slurmsim *s)
+{
+	return s->c.fs_by == MG_FS_TREE && s->t->nassoc > 0;
+}
+
+/* holders of fair-share usage: users, accounts or associations (at
+ * least one) */
 static size_t
 holders(const struct mg_slurmsim *s)
 {
-	size_t n = s->c.fs_by_account ? s->t->naccts : s->t->nusers;
+	size_t n = s->c.fs_by == MG_FS_ACCOUNT ? s->t->naccts : by_assoc(s) ?
+	    s->t->nassoc : s->t->nusers;
 
 	return n ? n : 1;
 }
@@ -254,13 +267,16 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
 	s->naccts = t->naccts;
 	s->usage = calloc(holders(s), sizeof(*s->usage));
-	s->anodes = calloc(t->naccts ? t->naccts : 1, sizeof(*s->anodes));
+	s->hnodes = calloc(holders(s), sizeof(*s->hnodes));
+	s->fst = calloc(holders(s), sizeof(*s->fst));
+	s->fst_at = -1;
 	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
 	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
 	s->usage_at = t0;
 	map = malloc((t->n ? t->n : 1) * sizeof(*map));
 	if (s->urun == NULL || s->unodes == NULL || s->usage == NULL ||
-	    s->uqrun == NULL || s->uqnodes == NULL || s->anodes == NULL ||
+	    s->uqrun == NULL || s->uqnodes == NULL || s->hnodes == NULL ||
+	    s->fst == NULL ||
 	    map == NULL) {
 		free(map);
 		mg_slurmsim_free(s);
@@ -299,6 +315,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
 		j->account = tj->account >= 0 && (size_t)tj->account <
 		    t->naccts ? tj->account : -1;
+		j->fsh = c->fs_by == MG_FS_ACCOUNT ? j->account : by_assoc(s) ?
+		    (tj->assoc >= 0 && (size_t)tj->assoc < t->nassoc ?
+		    tj->assoc : -1) : j->user;
 		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 		s->has_elig |= j->eligible >= 0;
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
@@ -367,12 +386,13 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
 	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
 	d->usage = malloc(holders(s) * sizeof(*d->usage));
-	d->anodes = malloc((s->naccts ? s->naccts : 1) * sizeof(*d->anodes));
+	d->hnodes = malloc(holders(s) * sizeof(*d->hnodes));
+	d->fst = malloc(holders(s) * sizeof(*d->fst));
 	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
 	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes ||
-	    !d->anodes) {
+	    !d->hnodes || !d->fst) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
@@ -383,7 +403,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
 	mg_copy(d->unodes, s->unodes, s->nusers, sizeof(*d->unodes));
 	mg_copy(d->usage, s->usage, holders(s), sizeof(*d->usage));
-	mg_copy(d->anodes, s->anodes, s->naccts, sizeof(*d->anodes));
+	mg_copy(d->hnodes, s->hnodes, holders(s), sizeof(*d->hnodes));
+	mg_copy(d->fst, s->fst, holders(s), sizeof(*d->fst));
 	mg_copy(d->uqrun, s->uqrun, qslots(s), sizeof(*d->uqrun));
 	mg_copy(d->uqnodes, s->uqnodes, qslots(s), sizeof(*d->uqnodes));
 	return d;
@@ -401,7 +422,8 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->urun);
 	free(s->unodes);
 	free(s->usage);
-	free(s->anodes);
+	free(s->hnodes);
+	free(s->fst);
 	free(s->uqrun);
 	free(s->uqnodes);
 	free(s->tt);
@@ -425,34 +447,170 @@ update_usage(struct mg_slurmsim *s)
 	if (dt <= 0 || s->c.w_fairshare <= 0)
 		return;
 	k = exp2(-dt / (double)s->c.decay_half_life);
-	if (s->c.fs_by_account)
-		for (u = 0; u < s->naccts; u++)
-			s->usage[u] = s->usage[u] * k + (double)s->anodes[u] *
-			    dt;
-	else
-		for (u = 0; u < s->nusers; u++)
-			s->usage[u] = s->usage[u] * k + (double)s->unodes[u] *
-			    dt;
+	for (u = 0; u < holders(s); u++)
+		s->usage[u] = s->usage[u] * k + (double)s->hnodes[u] * dt;
 	s->usage_at = s->now;
 }
 
+/* fair-share as of one scheduler pass, or one view */
+struct fsnow {
+	double total;		/* all holders' usage */
+	const double *tree;	/* Fair Tree: each holder's factor; or NULL */
+	double *own;		/* tree, if computed for this pass alone */
+};
+
+/* an association's account (the trace's, or one for all) and usage */
+struct fsa {
+	int32_t acct, a;
+	double level;		/* its LevelFS within its account */
+	double acct_level;	/* its account's LevelFS */
+};
+
+static int
+fsa_cmp(const void *x, const void *y)
+{
+	const struct fsa *p = x, *q = y;
+
+	/* accounts by LevelFS, highest first, then by index; within one,
+	 * users by LevelFS */
+	if (p->acct_level != q->acct_level)
+		return p->acct_level > q->acct_level ? -1 : 1;
+	if (p->acct != q->acct)
+		return p->acct < q->acct ? -1 : 1;
+	if (p->level != q->level)
+		return p->level > q->level ? -1 : 1;
+	return (p->a > q->a) - (p->a < q->a);
+}
+
 /*
- * Slurm's classic fair-share factor with equal shares: 2^(-U/S), U the
- * user's share of all usage, S = 1 / users.
+ * Slurm's Fair Tree with equal shares: LevelFS = share among siblings /
+ * usage share among siblings (infinite without usage); a depth-first
+ * walk, accounts then their users in descending LevelFS, ranks users
+ * from n down to 1 (ties share a rank); the factor is rank / n.
+ */
+static int
+fair_tree(const struct mg_slurmsim *s, double *f)
+{
+	size_t n = holders(s), na = s->naccts + 1, i, k;
+	struct fsa *e = malloc(n * sizeof(*e));
+	double *au = calloc(na, sizeof(*au)), total = 0;
+	size_t *cnt = calloc(na, sizeof(*cnt)), accounts = 0;
+
+	if (e == NULL || au == NULL || cnt == NULL) {
+		free(e);
+		free(au);
+		free(cnt);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < n; i++) {
+		int32_t acct = by_assoc(s) ? s->t->assoc_acct[i] : -1;
+
+		e[i].acct = acct >= 0 && (size_t)acct < s->naccts ? acct :
+		    (int32_t)s->naccts;
+		e[i].a = (int32_t)i;
+		au[e[i].acct] += s->usage[i];
+		accounts += cnt[e[i].acct]++ == 0;
+		total += s->usage[i];
+	}
+	for (i = 0; i < n; i++) {
+		double u = s->usage[i], ua = au[e[i].acct];
+
+		e[i].acct_level = ua > 0 ? (1.0 / (double)accounts) /
+		    (ua / total) : INFINITY;
+		e[i].level = u > 0 ? (1.0 / (double)cnt[e[i].acct]) /
+		    (u / ua) : INFINITY;
+	}
+	qsort(e, n, sizeof(*e), fsa_cmp);
+	for (i = k = 0; i < n; i++) {
+		if (i == 0 || e[i].acct != e[i - 1].acct ||
+		    e[i].level != e[i - 1].level)
+			k = i;		/* a new rank; ties keep the first's */
+		f[e[i].a] = (double)(n - k) / (double)n;
+	}
+	free(e);
+	free(au);
+	free(cnt);
+	return 0;
+}
+
+static double
+total_usage(const struct mg_slurmsim *s)
+{
+	double total = 0;
+	size_t i;
+
+	if (s->c.w_fairshare > 0)
+		for (i = 0; i < holders(s); i++)
+			total += s->usage[i];
+	return total;
+}
+
+/*
+ * Fair Tree's ranks, computed again once PriorityCalcPeriod has passed
+ * since they last were.  Returns 0 or MG_ENOMEM.
+ */
+static int
+fs_update(struct mg_slurmsim *s)
+{
+	int rv;
+
+	if (s->c.w_fairshare <= 0 || s->c.fs_by != MG_FS_TREE ||
+	    (s->fst_at >= 0 && s->now - s->fst_at < s->c.calc_period))
+		return 0;
+	if ((rv = fair_tree(s, s->fst)) != 0)
+		return rv;
+	s->fst_at = s->now;
+	return 0;
+}
+
+/* the fair-share of a pass: 0, or MG_ENOMEM; release with fs_done() */
+static int
+fs_prepare(const struct mg_slurmsim *s, struct fsnow *fs)
+{
+	fs->total = total_usage(s);
+	fs->tree = fs->own = NULL;
+	if (s->c.w_fairshare <= 0 || s->c.fs_by != MG_FS_TREE)
+		return 0;
+	if (s->fst_at >= 0) {
+		fs->tree = s->fst;
+		return 0;
+	}
+	/* a view before any pass */
+	if ((fs->own = malloc(holders(s) * sizeof(*fs->own))) == NULL)
+		return MG_ENOMEM;
+	fs->tree = fs->own;
+	return fair_tree(s, fs->own);
+}
+
+static void
+fs_done(struct fsnow *fs)
+{
+	free(fs->own);
+	fs->tree = fs->own = NULL;
+}
+
+/*
+ * The fair-share factor of holder who: Fair Tree's, or Slurm's classic
+ * factor with equal shares, 2^(-U/S), U the holder's share of all usage,
+ * S = 1 / holders.
  */
 static double
-fairshare(const struct mg_slurmsim *s, int32_t who, double total)
+fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 {
-	if (who < 0 || total <= 0)
+	if (who < 0)
 		return 1;
-	return exp2(-(s->usage[who] / total) * (double)(s->c.fs_by_account ?
-	    s->naccts : s->nusers));
+	if (fs->tree != NULL)
+		return fs->tree[who];
+	if (fs->total <= 0)
+		return 1;
+	return exp2(-(s->usage[who] / fs->total) * (double)holders(s));
 }
 
 /* Slurm's multifactor priority: age capped at PriorityMaxAge, size,
- * fair-share (total: all users' usage), recorded priority */
+ * fair-share, partition, QOS, recorded priority */
 static double
-priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
+priority(const struct mg_slurmsim *s, const struct fjob *j,
+    const struct fsnow *fs)
 {
 	int64_t age = s->now - (j->eligible > j->submit ? j->eligible :
 	    j->submit);
@@ -466,8 +624,7 @@ priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
 	    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
 	    s->c.w_trace * j->tprio;
 	if (s->c.w_fairshare > 0)
-		p += s->c.w_fairshare * fairshare(s, s->c.fs_by_account ?
-		    j->account : j->user, total);
+		p += s->c.w_fairshare * fairshare(s, j->fsh, fs);
 	if (s->c.w_qos > 0 && j->qos >= 0)
 		p += s->c.w_qos * qos_factor(s, j->qos);
 	if (s->c.w_part > 0 && s->part_top > 0 && s->c.nparts > 0)
@@ -475,32 +632,24 @@ priority(const struct mg_slurmsim *s, const struct fjob *j, double total)
 	return p;
 }
 
-static double
-total_usage(const struct mg_slurmsim *s)
-{
-	double total = 0;
-	size_t i;
-
-	if (s->c.w_fairshare > 0)
-		for (i = 0; i < (s->c.fs_by_account ? s->naccts : s->nusers);
-		    i++)
-			total += s->usage[i];
-	return total;
-}
-
 static int
 sort_pending(struct mg_slurmsim *s)
 {
-	double *p = malloc((s->npend ? s->npend : 1) * sizeof(*p)), total = 0;
+	double *p = malloc((s->npend ? s->npend : 1) * sizeof(*p));
+	struct fsnow fs;
 	size_t i;
 	int rv;
 
 	if (p == NULL)
 		return MG_ENOMEM;
 	update_usage(s);
-	total = total_usage(s);
+	if ((rv = fs_update(s)) != 0 || (rv = fs_prepare(s, &fs)) != 0) {
+		free(p);
+		return rv;
+	}
 	for (i = 0; i < s->npend; i++)
-		p[i] = priority(s, &s->job[s->pend[i]], total);
+		p[i] = priority(s, &s->job[s->pend[i]], &fs);
+	fs_done(&fs);
 	rv = sort_jobs(s, s->pend, s->npend, p);
 	free(p);
 	return rv;
@@ -592,8 +741,8 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		s->free[g] -= take[g];
 	}
 	s->nstarted++;
-	if (j->account >= 0)
-		s->anodes[j->account] += j->nodes;
+	if (j->fsh >= 0)
+		s->hnodes[j->fsh] += j->nodes;
 	if (j->user >= 0) {
 		s->urun[j->user]++;
 		s->unodes[j->user] += j->nodes;
@@ -995,8 +1144,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				changed = 1;
 				if (!r->head)
 					continue;
-				if (e->account >= 0)
-					s->anodes[e->account] -= e->nodes;
+				if (e->fsh >= 0)
+					s->hnodes[e->fsh] -= e->nodes;
 				if (u >= 0) {
 					s->urun[u]--;
 					s->unodes[u] -= e->nodes;
@@ -1160,6 +1309,8 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->part = 0;
 	j->qos = -1;
 	j->account = -1;
+	j->fsh = s->c.fs_by == MG_FS_USER || (s->c.fs_by == MG_FS_TREE &&
+	    !by_assoc(s)) ? user : -1;
 	j->eligible = -1;
 	for (k = s->narr; k > s->next_arr &&
 	    s->job[s->arr[k - 1]].submit > submit; k--)
@@ -1218,7 +1369,7 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 {
 	struct fjob fresh;
 	struct mg_vjob x;
-	double total;
+	struct fsnow fs;
 	size_t i;
 	int p;
 
@@ -1228,18 +1379,23 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 	for (v->free = 0, p = 0; p < s->npools; p++)
 		v->free += s->free[p] > 0 ? s->free[p] : 0;
 	/* usage as of the last event: the view must not change the state */
-	total = total_usage(s);
+	if (fs_prepare(s, &fs) != 0)
+		return MG_ENOMEM;
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.submit = s->now;
 	fresh.nodes = s_nodes;
 	fresh.user = -1;
-	v->s_prio = priority(s, &fresh, total);
+	fresh.fsh = -1;
+	v->s_prio = priority(s, &fresh, &fs);
 	for (i = 0; i < s->npend; i++) {
 		vjob(s, s->pend[i], &x);
-		x.prio = priority(s, &s->job[s->pend[i]], total);
-		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
+		x.prio = priority(s, &s->job[s->pend[i]], &fs);
+		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x)) {
+			fs_done(&fs);
 			return MG_ENOMEM;
+		}
 	}
+	fs_done(&fs);
 	mg_view_sort_pending(v);
 	for (i = 0; i < s->nrun; i++) {
 		if (!s->run[i].head)

@@ -18,9 +18,15 @@
  * MaxTRESPerUser=node of a QOS); a job over a limit is skipped, not
  * blocking the queue behind it.
  *
- * Fair-share is Slurm's classic factor with equal shares per user (or,
- * with fs_by_account, per account, charged with all its jobs), on
- * node-seconds halved every PriorityDecayHalfLife.
+ * Fair-share is on node-seconds halved every PriorityDecayHalfLife, with
+ * equal shares: Slurm's classic factor per user (or per account, charged
+ * with all its jobs), or Slurm's Fair Tree (its default since 19.05)
+ * over the accounts and the users in each (the trace's (account, user)
+ * associations): users rank by their own usage against their account's
+ * siblings, under accounts ranked by theirs, and the factor is the rank
+ * over the number of associations, computed every PriorityCalcPeriod as
+ * Slurm's priority thread does.  Accounts that tie are taken in their
+ * order, not merged as Slurm merges them.
  *
  * Nodes form pools: the nodes that belong to the same partitions.  A
  * partition is a set of pools, so partitions may share nodes (a debug
@@ -43,8 +49,6 @@
  * whose trace gives an Eligible time after its submission (a --begin
  * time) cannot start before it, and its age counts from it, as Slurm's
  * age factor does.
- *
- * Work in progress (see issue 3): no hierarchy of accounts.
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -58,6 +62,9 @@
 #define MG_SLURM_MAXPART 16
 #define MG_SLURM_MAXPOOL 32
 #define MG_SLURM_MAXQOS 16
+
+/* among whom fair-share is shared */
+enum { MG_FS_USER, MG_FS_ACCOUNT, MG_FS_TREE };
 
 struct mg_slurmcfg {
 	int nodes;		/* all nodes (for the size factor) */
@@ -83,7 +90,9 @@ struct mg_slurmcfg {
 	double w_size;		/* PriorityWeightJobSize */
 	double w_trace;		/* weight of the recorded priority; 0: off */
 	double w_fairshare;	/* PriorityWeightFairshare; 0: off */
-	int fs_by_account;	/* fair-share among accounts, not users */
+	int fs_by;		/* MG_FS_USER, MG_FS_ACCOUNT, MG_FS_TREE */
+	int64_t calc_period;	/* PriorityCalcPeriod, seconds: how often
+				 * Fair Tree's ranks are computed */
 	int64_t decay_half_life;	/* PriorityDecayHalfLife, seconds */
 	int64_t sched_interval;	/* seconds */
 	int64_t bf_interval;	/* seconds */

@@ -91,6 +91,60 @@ number_users(struct mg_trace *t, struct mg_diag *d)
 	return 0;
 }
 
+struct pair {
+	int32_t account, user;
+	size_t i;
+};
+
+static int
+pair_cmp(const void *a, const void *b)
+{
+	const struct pair *x = a, *y = b;
+
+	if (x->account != y->account)
+		return x->account < y->account ? -1 : 1;
+	if (x->user != y->user)
+		return x->user < y->user ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* give each distinct (account, user) pair a dense index */
+static int
+number_assocs(struct mg_trace *t, struct mg_diag *d)
+{
+	struct pair *p = malloc((t->n ? t->n : 1) * sizeof(*p));
+	size_t i, n = 0;
+
+	if (p == NULL || (t->assoc_acct = malloc((t->n ? t->n : 1) *
+	    sizeof(*t->assoc_acct))) == NULL) {
+		free(p);
+		mg_trace_release(t);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < t->n; i++) {
+		p[i].account = t->job[i].account;
+		p[i].user = t->job[i].user;
+		p[i].i = i;
+	}
+	qsort(p, t->n, sizeof(*p), pair_cmp);
+	for (i = 0; i < t->n; i++) {
+		struct mg_tjob *j = &t->job[p[i].i];
+
+		if (p[i].user < 0) {
+			j->assoc = -1;
+			continue;
+		}
+		if (n == 0 || p[i].account != t->assoc_acct[n - 1] ||
+		    p[i].user != t->job[p[i - 1].i].user ||
+		    t->job[p[i - 1].i].assoc < 0)
+			t->assoc_acct[n++] = p[i].account;
+		j->assoc = (int32_t)n - 1;
+	}
+	t->nassoc = n;
+	free(p);
+	return 0;
+}
+
 int
 mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 {
@@ -163,7 +217,9 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		return rv;
 	}
 	qsort(t->job, t->n, sizeof(*t->job), cmp);
-	return number_users(t, d);
+	if ((rv = number_users(t, d)) != 0)
+		return rv;
+	return number_assocs(t, d);
 }
 
 void
@@ -180,6 +236,7 @@ mg_trace_release(struct mg_trace *t)
 	for (i = 0; i < t->naccts; i++)
 		free(t->acct_name[i]);
 	free(t->acct_name);
+	free(t->assoc_acct);
 	free(t->job);
 	memset(t, 0, sizeof(*t));
 }

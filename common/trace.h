@@ -24,6 +24,8 @@ struct mg_tjob {
 	int32_t part;		/* index into part_name, -1 if none */
 	int32_t qos;		/* index into qos_name, -1 if none */
 	int32_t account;	/* index into acct_name, -1 if none */
+	int32_t assoc;		/* index of its (account, user) pair, -1
+				 * if its user is unknown */
 	int64_t eligible;	/* when it could first start, if after its
 				 * submission (a --begin time); else -1 */
 	int32_t nodes;
@@ -41,6 +43,10 @@ struct mg_trace {
 	size_t nqos;
 	char **acct_name;	/* distinct accounts, as they appear */
 	size_t naccts;
+	/* Slurm's associations: the distinct (account, user) pairs, by
+	 * account and user; the account of each (-1: none) */
+	int32_t *assoc_acct;
+	size_t nassoc;
 };
 
 /*

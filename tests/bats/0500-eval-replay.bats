@@ -184,7 +184,7 @@ col() { # col FILE GROUP COLUMN
 	mirage-eval --replay -q -c q.conf -s PriorityWeightFairshare=1000 -s FairshareBy=account -j a.tsv q.mrs > /dev/null
 	cmp u.tsv a.tsv
 	run -2 --separate-stderr mirage-eval --replay -q -m faithful -s FairshareBy=group q.mrs
-	[[ "$stderr" == *"FairshareBy is user or account, not 'group'"* ]]
+	[[ "$stderr" == *"FairshareBy is user, account or tree, not 'group'"* ]]
 }
 
 @test "faithful replay: a maintenance reservation, as scontrol shows it, holds back jobs that would run into it" {

@@ -543,11 +543,58 @@ main(void)
 		ok(st[1] == 3600 && st[2] == 4200, "by user, neither user has "
 		    "used the cluster: the older job first (%lld, %lld)",
 		    (long long)st[1], (long long)st[2]);
-		c.fs_by_account = 1;
+		c.fs_by = MG_FS_ACCOUNT;
 		run(&c, st, 3);
 		ok(st[2] == 3600 && st[1] == 4200, "by account, user 1 pays for "
 		    "user 0's use of their account (%lld, %lld)",
 		    (long long)st[2], (long long)st[1]);
+	}
+	{
+		/*
+		 * Fair Tree: account A (users 0 and 1) has used 3 node-hours,
+		 * account B (users 2 and 3) 1, by users 0 and 2.  By user,
+		 * the users who have not run go first, the older first (1,
+		 * 3, 2); by account, B's jobs first, the older first (2, 3,
+		 * 1); Fair Tree ranks B's users above A's, and within B the
+		 * user who has not run above the one who has (3, 2, 1).
+		 */
+		static int32_t acct_of[] = { 0, 0, 1, 1 };
+		struct spec s[] = {
+			{ 0, 3600, 3600, 3, 0 },
+			{ 0, 3600, 3600, 1, 2 },
+			{ 100, 600, 600, 4, 1 },	/* P1: user 1, A */
+			{ 200, 600, 600, 4, 2 },	/* P2: user 2, B */
+			{ 300, 600, 600, 4, 3 },	/* P3: user 3, B */
+		};
+		int k;
+
+		make(s, 5, 4);
+		trace.naccts = 2;
+		trace.nassoc = 4;
+		trace.assoc_acct = acct_of;
+		for (k = 0; k < 5; k++) {
+			jobs[k].account = acct_of[jobs[k].user];
+			jobs[k].assoc = jobs[k].user;
+		}
+		mg_slurmcfg_default(&c, 4);
+		c.w_fairshare = 10000;
+		c.bf_interval = 100000;
+		run(&c, st, 5);
+		ok(st[2] == 3600 && st[4] == 4200 && st[3] == 4800, "by user: "
+		    "P1, P3, P2 (%lld %lld %lld)", (long long)st[2],
+		    (long long)st[3], (long long)st[4]);
+		c.fs_by = MG_FS_ACCOUNT;
+		run(&c, st, 5);
+		ok(st[3] == 3600 && st[4] == 4200 && st[2] == 4800, "by "
+		    "account: P2, P3, P1 (%lld %lld %lld)", (long long)st[2],
+		    (long long)st[3], (long long)st[4]);
+		c.fs_by = MG_FS_TREE;
+		run(&c, st, 5);
+		ok(st[4] == 3600 && st[3] == 4200 && st[2] == 4800, "Fair "
+		    "Tree: P3, P2, P1 (%lld %lld %lld)", (long long)st[2],
+		    (long long)st[3], (long long)st[4]);
+		trace.nassoc = 0;
+		trace.assoc_acct = NULL;
 	}
 	{
 		/* fair-share: user 0 used the cluster, user 1 did not */
