@@ -875,14 +875,20 @@ tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
 		s->tf = f;
 		s->tcap = cap;
 	}
-	memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
-	memmove(s->tf + (k + 1) * np, s->tf + k * np, (*m - k) * np *
-	    sizeof(*s->tf));
+	if (k < *m) {		/* not an append */
+		memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
+		memmove(s->tf + (k + 1) * np, s->tf + k * np, (*m - k) * np *
+		    sizeof(*s->tf));
+	}
 	s->tt[k] = at;
-	/* a row or two: a loop, not a call */
-	for (g = 0; g < np; g++)
-		s->tf[k * np + g] = k > 0 ? s->tf[(k - 1) * np + g] :
-		    s->free[g];
+	if (np == 1)
+		s->tf[k] = k > 0 ? s->tf[k - 1] : s->free[0];
+	else if (k > 0)
+		memcpy(s->tf + k * np, s->tf + (k - 1) * np, np *
+		    sizeof(*s->tf));
+	else
+		for (g = 0; g < np; g++)
+			s->tf[g] = s->free[g];
 	(*m)++;
 	*idx = k;
 	return 0;
@@ -948,6 +954,62 @@ row_free(const struct mg_slurmsim *s, size_t k, uint32_t mask)
 }
 
 /*
+ * The earliest breakpoint, up to horizon, from which the pools of mask
+ * have nodes nodes free together throughout len seconds; mn[] gets each
+ * pool's fewest free nodes over that window.  -1 if there is none.
+ */
+static int64_t
+window(const struct mg_slurmsim *s, size_t m, uint32_t mask, int32_t nodes,
+    int64_t len, int64_t horizon, int32_t *mn)
+{
+	size_t a, b, np = (size_t)s->npools;
+	int32_t sum;
+	int g;
+
+	if (np == 1) {
+		/* one pool: free throughout is enough (the hot path) */
+		for (a = 0; a < m && s->tt[a] <= horizon; a++) {
+			if (s->tf[a] < nodes)
+				continue;
+			for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++)
+				if (s->tf[b] < nodes)
+					break;
+			if (b == m || s->tt[b] >= s->tt[a] + len) {
+				mn[0] = nodes;
+				return s->tt[a];
+			}
+			a = b - 1;	/* resume after the blocking segment */
+		}
+		return -1;
+	}
+	for (a = 0; a < m && s->tt[a] <= horizon; a++) {
+		if (row_free(s, a, mask) < nodes)
+			continue;
+		for (g = 0; g < s->npools; g++)
+			mn[g] = s->tf[a * np + (size_t)g];
+		for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++) {
+			if (row_free(s, b, mask) < nodes)
+				break;
+			for (g = 0; g < s->npools; g++)
+				if (s->tf[b * np + (size_t)g] < mn[g])
+					mn[g] = s->tf[b * np + (size_t)g];
+		}
+		if (b < m && s->tt[b] < s->tt[a] + len) {
+			/* resume after the blocking segment */
+			a = b - 1;
+			continue;
+		}
+		/* each pool's nodes free throughout, together */
+		for (sum = 0, g = 0; g < s->npools; g++)
+			if (mask >> g & 1 && mn[g] > 0)
+				sum += mn[g];
+		if (sum >= nodes)
+			return s->tt[a];
+	}
+	return -1;
+}
+
+/*
  * backfill: the pending jobs in priority order, across partitions, each
  * given the earliest window of its limit in which its partition's pools
  * have its nodes free throughout, and holding the nodes of each pool it
@@ -972,39 +1034,12 @@ backfill(struct mg_slurmsim *s)
 		uint32_t mask = s->pmask[j->part];
 		int64_t len = j->limit < s->c.bf_window ? j->limit :
 		    s->c.bf_window, st = -1, e;
-		int32_t need, sum;
+		int32_t need;
 
 		if (j->start >= 0 || held(s, j))
 			continue;
 		tested++;
-		for (a = 0; a < m && s->tt[a] <= horizon; a++) {
-			if (row_free(s, a, mask) < j->nodes)
-				continue;
-			for (g = 0; g < s->npools; g++)
-				mn[g] = s->tf[a * np + (size_t)g];
-			for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len;
-			    b++) {
-				if (row_free(s, b, mask) < j->nodes)
-					break;
-				for (g = 0; g < s->npools; g++)
-					if (s->tf[b * np + (size_t)g] < mn[g])
-						mn[g] = s->tf[b * np +
-						    (size_t)g];
-			}
-			if (b < m && s->tt[b] < s->tt[a] + len) {
-				/* resume after the blocking segment */
-				a = b - 1;
-				continue;
-			}
-			/* each pool's nodes free throughout, together */
-			for (sum = 0, g = 0; g < s->npools; g++)
-				if (mask >> g & 1 && mn[g] > 0)
-					sum += mn[g];
-			if (sum >= j->nodes) {
-				st = s->tt[a];
-				break;
-			}
-		}
+		st = window(s, m, mask, j->nodes, len, horizon, mn);
 		if (st < 0)
 			continue;
 		for (need = j->nodes, g = 0; g < s->npools; g++) {
@@ -1018,8 +1053,11 @@ backfill(struct mg_slurmsim *s)
 		    (rv = tl_split(s, &m, e, &b)) != 0)
 			return rv;
 		for (k = a; k < b; k++)
-			for (g = 0; g < s->npools; g++)
-				s->tf[k * np + (size_t)g] -= take[g];
+			if (np == 1)
+				s->tf[k] -= take[0];
+			else
+				for (g = 0; g < s->npools; g++)
+					s->tf[k * np + (size_t)g] -= take[g];
 		if (st == s->now && j->nodes <= free_in(s, mask) &&
 		    (rv = start(s, s->pend[i], take)) != 0)
 			return rv;
