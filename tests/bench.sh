@@ -103,6 +103,24 @@ awk -v r="$t_replay" -v e="$t_eps" -v f="$t_faith" 'BEGIN {
 	printf "  the trace parse and golden checks:          %6.2f s   = %.1f ms per episode (original: ~8 s)\n", e, e * 1000 / 156
 }'
 
+# The fidelity of the best faithful model against the real LS6 waits
+# (the issue's targets: wait MAE <= 2 h, Spearman >= 0.6, also for the
+# 48-hour jobs), next to the reference model's (the original's figures).
+"$bin/mirage-eval" --replay -q -m faithful -n 84 -s MaxJobsPerUser=8 \
+    -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 \
+    -s CapacityFromTrace=3600 -s CapacitySlack=4 -o "$dir/fid-f.tsv" "$dir/ls6.jobs"
+"$bin/mirage-eval" --replay -q -o "$dir/fid-r.tsv" "$dir/ls6.jobs"
+awk -F'\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; k++; next }
+	$1 == "all" || $1 == "limit<=48h" {
+		m[k, $1] = $c["wait_mae_h"]; r[k, $1] = $c["spearman"] }
+	END {
+		printf "\nfidelity on the whole LS6 trace (wait MAE h, Spearman; targets <= 2 h, >= 0.6)\n"
+		printf "  reference, 88 nodes (the original):  all %5.2f h %5.2f   48-hour jobs %5.2f h %5.2f\n",
+		    m[2, "all"], r[2, "all"], m[2, "limit<=48h"], r[2, "limit<=48h"]
+		printf "  faithful, best settings:             all %5.2f h %5.2f   48-hour jobs %5.2f h %5.2f\n",
+		    m[1, "all"], r[1, "all"], m[1, "limit<=48h"], r[1, "limit<=48h"]
+	}' "$dir/fid-f.tsv" "$dir/fid-r.tsv"
+
 # Episodes, features and labels: the paper's LS6 protocol (684 training
 # episodes from 2022-11-01 and 156 validation episodes from 2023-03-01,
 # 1- and 8-node chains, 7 probes each, the 144-snapshot window), with one
