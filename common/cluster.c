@@ -113,10 +113,13 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 	if (conf->nresv > 0 && !faithful)
 		return mg_diag_set(d, MG_EINVAL, "reservations need "
 		    "Mode=faithful");
-	if (conf->nresv > 0 && (def->conf.slurm.npools > 1 ||
-	    (def->conf.slurm.npools == 0 && def->conf.slurm.nparts > 1)))
-		return mg_diag_set(d, MG_EINVAL, "reservations need a cluster "
-		    "of one partition (or partitions of the same nodes)");
+	if ((conf->nresv > 0 || def->conf.slurm.cap_n > 0) &&
+	    (def->conf.slurm.npools > 1 || (def->conf.slurm.npools == 0 &&
+	    def->conf.slurm.nparts > 1)))
+		return mg_diag_set(d, MG_EINVAL, "%s need%s a cluster of one "
+		    "partition (or partitions of the same nodes)",
+		    conf->nresv > 0 ? "reservations" : "CapacityFromTrace",
+		    conf->nresv > 0 ? "" : "s");
 	if (conf->nresv > 0 && reservations(def, conf) != 0)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	return 0;

@@ -155,6 +155,9 @@ col() { # col FILE GROUP COLUMN
 	sed 's/c\[1-6\] MaxTime=UNL/c[1-7] MaxTime=UNL/' lab.conf > bad.conf
 	run -1 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
 	[[ "$stderr" == *"partition 'long': node 'c7' is on no NodeName= line"* ]]
+	# capacity from the trace is one pool's
+	run -1 --separate-stderr mirage-eval --replay -c lab.conf -s CapacityFromTrace=600 final.jobs
+	[[ "$stderr" == *"CapacityFromTrace needs a cluster of one partition"* ]]
 	printf 'Mode=faithful\nPartitionName=gpu Nodes=g[2-1]\n' > bad.conf
 	run -2 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
 	[[ "$stderr" == *"line 2: bad range '2-1' in hostlist"* ]]
