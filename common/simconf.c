@@ -184,7 +184,7 @@ free_names(char **names, size_t n)
 	free(names);
 }
 
-/* the nodes of a hostlist, counted, and whether it is one */
+/* the number of nodes a hostlist names; 0 or an error status */
 static int
 count_hosts(const char *v, size_t n, int64_t *x, struct mg_diag *d)
 {
