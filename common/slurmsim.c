@@ -168,6 +168,15 @@ by_assoc(const struct mg_slurmsim *s)
 	return s->c.fs_by == MG_FS_TREE && s->t->nassoc > 0;
 }
 
+/* the fair-share holder of a job of this user, account and association */
+static int32_t
+holder_of(const struct mg_slurmsim *s, int32_t user, int32_t account,
+    int32_t assoc)
+{
+	return s->c.fs_by == MG_FS_ACCOUNT ? account : by_assoc(s) ? assoc :
+	    user;
+}
+
 /* holders of fair-share usage: users, accounts or associations (at
  * least one) */
 static size_t
@@ -315,9 +324,8 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
 		j->account = tj->account >= 0 && (size_t)tj->account <
 		    t->naccts ? tj->account : -1;
-		j->fsh = c->fs_by == MG_FS_ACCOUNT ? j->account : by_assoc(s) ?
-		    (tj->assoc >= 0 && (size_t)tj->assoc < t->nassoc ?
-		    tj->assoc : -1) : j->user;
+		j->fsh = holder_of(s, j->user, j->account, tj->assoc >= 0 &&
+		    (size_t)tj->assoc < t->nassoc ? tj->assoc : -1);
 		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 		s->has_elig |= j->eligible >= 0;
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
@@ -661,32 +669,33 @@ round_up(int64_t t, int64_t res)
 	return (t + res - 1) / res * res;
 }
 
-/* free nodes of the pools of mask */
+/* the nodes f[] holds of the pools of mask (free now, or in a row of the
+ * backfill timeline) */
 static int32_t
-free_in(const struct mg_slurmsim *s, uint32_t mask)
+pools_sum(const int32_t *f, int np, uint32_t mask)
 {
 	int32_t n = 0;
 	int g;
 
-	for (g = 0; g < s->npools; g++)
+	for (g = 0; g < np; g++)
 		if (mask >> g & 1)
-			n += s->free[g];
+			n += f[g];
 	return n;
 }
 
 /*
- * take[] of nodes nodes from the pools of mask, the first pools first;
- * what they lack (a warm start on fewer nodes than the trace ran) comes
- * from the last pool of the mask
+ * take[] of nodes nodes from the pools of mask that have avail[] nodes,
+ * the first pools first; what they lack (a warm start on fewer nodes
+ * than the trace ran) comes from the last pool of the mask
  */
 static void
-take_first(const struct mg_slurmsim *s, uint32_t mask, int32_t nodes,
+take_first(const int32_t *avail, int np, uint32_t mask, int32_t nodes,
     int32_t *take)
 {
 	int g, last = 0;
 
-	for (g = 0; g < s->npools; g++) {
-		int32_t f = s->free[g] > 0 ? s->free[g] : 0;
+	for (g = 0; g < np; g++) {
+		int32_t f = avail[g] > 0 ? avail[g] : 0;
 
 		take[g] = 0;
 		if (!(mask >> g & 1))
@@ -709,7 +718,8 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	int g, head = 1, last = -1;
 
 	if (take == NULL) {
-		take_first(s, s->pmask[j->part], j->nodes, tk);
+		take_first(s->free, s->npools, s->pmask[j->part], j->nodes,
+		    tk);
 		take = tk;
 	}
 	for (g = 0; g < s->npools; g++)
@@ -826,14 +836,14 @@ main_sched(struct mg_slurmsim *s)
 			continue;
 		/* nodes a reservation takes before its limit is up are
 		 * not for it */
-		if (j->nodes > free_in(s, mask) - (s->c.resv_n > 0 ?
+		if (j->nodes > pools_sum(s->free, s->npools, mask) - (s->c.resv_n > 0 ?
 		    resv_peak(s, s->now + j->limit) - s->resv : 0)) {
 			/* the rest of this partition, and of any partition
 			 * on its nodes, waits behind it */
 			blocked |= s->pmask[j->part];
 			continue;
 		}
-		take_first(s, mask, j->nodes, take);
+		take_first(s->free, s->npools, mask, j->nodes, take);
 		if ((rv = start(s, s->pend[i], take)) != 0)
 			return rv;
 	}
@@ -939,20 +949,6 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 	return 0;
 }
 
-/* free nodes of the pools of mask in timeline row k */
-static int32_t
-row_free(const struct mg_slurmsim *s, size_t k, uint32_t mask)
-{
-	const int32_t *f = s->tf + k * (size_t)s->npools;
-	int32_t n = 0;
-	int g;
-
-	for (g = 0; g < s->npools; g++)
-		if (mask >> g & 1)
-			n += f[g];
-	return n;
-}
-
 /*
  * The earliest breakpoint, up to horizon, from which the pools of mask
  * have nodes nodes free together throughout len seconds; mn[] gets each
@@ -983,12 +979,12 @@ window(const struct mg_slurmsim *s, size_t m, uint32_t mask, int32_t nodes,
 		return -1;
 	}
 	for (a = 0; a < m && s->tt[a] <= horizon; a++) {
-		if (row_free(s, a, mask) < nodes)
+		if (pools_sum(s->tf + a * np, s->npools, mask) < nodes)
 			continue;
 		for (g = 0; g < s->npools; g++)
 			mn[g] = s->tf[a * np + (size_t)g];
 		for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++) {
-			if (row_free(s, b, mask) < nodes)
+			if (pools_sum(s->tf + b * np, s->npools, mask) < nodes)
 				break;
 			for (g = 0; g < s->npools; g++)
 				if (s->tf[b * np + (size_t)g] < mn[g])
@@ -1034,7 +1030,6 @@ backfill(struct mg_slurmsim *s)
 		uint32_t mask = s->pmask[j->part];
 		int64_t len = j->limit < s->c.bf_window ? j->limit :
 		    s->c.bf_window, st = -1, e;
-		int32_t need;
 
 		if (j->start >= 0 || held(s, j))
 			continue;
@@ -1042,12 +1037,7 @@ backfill(struct mg_slurmsim *s)
 		st = window(s, m, mask, j->nodes, len, horizon, mn);
 		if (st < 0)
 			continue;
-		for (need = j->nodes, g = 0; g < s->npools; g++) {
-			int32_t f = mask >> g & 1 && mn[g] > 0 ? mn[g] : 0;
-
-			take[g] = f < need ? f : need;
-			need -= take[g];
-		}
+		take_first(mn, s->npools, mask, j->nodes, take);
 		e = round_up(st + len, s->c.bf_resolution);
 		if ((rv = tl_split(s, &m, st, &a)) != 0 ||
 		    (rv = tl_split(s, &m, e, &b)) != 0)
@@ -1058,7 +1048,7 @@ backfill(struct mg_slurmsim *s)
 			else
 				for (g = 0; g < s->npools; g++)
 					s->tf[k * np + (size_t)g] -= take[g];
-		if (st == s->now && j->nodes <= free_in(s, mask) &&
+		if (st == s->now && j->nodes <= pools_sum(s->free, s->npools, mask) &&
 		    (rv = start(s, s->pend[i], take)) != 0)
 			return rv;
 	}
@@ -1347,8 +1337,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->part = 0;
 	j->qos = -1;
 	j->account = -1;
-	j->fsh = s->c.fs_by == MG_FS_USER || (s->c.fs_by == MG_FS_TREE &&
-	    !by_assoc(s)) ? user : -1;
+	j->fsh = holder_of(s, user, -1, -1);
 	j->eligible = -1;
 	for (k = s->narr; k > s->next_arr &&
 	    s->job[s->arr[k - 1]].submit > submit; k--)
