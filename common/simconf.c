@@ -197,6 +197,9 @@ count_hosts(const char *v, size_t n, int64_t *x, struct mg_diag *d)
 	return rv;
 }
 
+static int share(const struct mg_simconf *, uint32_t *, int32_t *, int *,
+    struct mg_diag *);
+
 /* "NAME Nodes=N|HOSTLIST|ALL [Key=Value ...]" */
 static int
 partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
@@ -268,6 +271,18 @@ partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 	memcpy(c->part_name[c->nparts], v, n);
 	c->part_name[c->nparts][n] = '\0';
 	c->part_nodes[c->nparts++] = (int32_t)x;
+	if (c->part_hosts[c->nparts - 1][0] != '\0' &&
+	    c->node_names[0] != '\0') {
+		/* its nodes must be on NodeName= lines: say so on its line */
+		uint32_t kpools[MG_SLURM_MAXPART];
+		int32_t pn[MG_SLURM_MAXPOOL];
+		int np;
+
+		if ((rv = share(c, kpools, pn, &np, d)) != 0) {
+			c->nparts--;
+			return rv;
+		}
+	}
 	return 0;
 }
 

@@ -153,8 +153,8 @@ col() { # col FILE GROUP COLUMN
 	awk -v a="$(col lab.tsv all spearman)" -v b="$(col disjoint.tsv all spearman)" 'BEGIN { exit !(a > b) }'
 	# a node no NodeName= line names; a bad hostlist (with its line)
 	sed 's/c\[1-6\] MaxTime=UNL/c[1-7] MaxTime=UNL/' lab.conf > bad.conf
-	run -1 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
-	[[ "$stderr" == *"partition 'long': node 'c7' is on no NodeName= line"* ]]
+	run -2 --separate-stderr mirage-eval --replay -c bad.conf final.jobs
+	[[ "$stderr" == *"'bad.conf': line 5: partition 'long': node 'c7' is on no NodeName= line"* ]]
 	# capacity from the trace is one pool's
 	run -1 --separate-stderr mirage-eval --replay -c lab.conf -s CapacityFromTrace=600 final.jobs
 	[[ "$stderr" == *"CapacityFromTrace needs a cluster of one partition"* ]]

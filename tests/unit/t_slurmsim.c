@@ -415,13 +415,16 @@ main(void)
 		    mg_simconf_set(&sc, "PartitionName=debug Nodes=g[81-84] "
 		    "PriorityJobFactor=5", &d) ||
 		    mg_simconf_set(&sc, "PartitionName=other Nodes=3", &d) ||
+		    mg_simconf_set(&sc, "FairshareBy=tree", &d) ||
+		    mg_simconf_set(&sc, "PriorityCalcPeriod=2", &d) ||
 		    mg_simconf_partitions(&sc, names, 2, &d);
 		ok(r == 0 && sc.slurm.npools == 3 && sc.slurm.pool_nodes[0] ==
 		    80 && sc.slurm.pool_nodes[1] == 4 &&
 		    sc.slurm.pool_nodes[2] == 3 && sc.slurm.part_pools[0] == 2 &&
 		    sc.slurm.part_pools[1] == 3 && sc.slurm.part_nodes[0] == 4 &&
 		    sc.slurm.part_nodes[1] == 84 && sc.slurm.nodes == 87 &&
-		    sc.slurm.part_prio[0] == 5 && sc.slurm.part_prio[1] == 1,
+		    sc.slurm.part_prio[0] == 5 && sc.slurm.part_prio[1] == 1 &&
+		    sc.slurm.fs_by == MG_FS_TREE && sc.slurm.calc_period == 120,
 		    "pools: 80 nodes of big alone, 4 shared, 3 of their own "
 		    "(%s)", d.msg);
 		mg_simconf_init(&sc);
@@ -593,6 +596,14 @@ main(void)
 		ok(st[4] == 3600 && st[3] == 4200 && st[2] == 4800, "Fair "
 		    "Tree: P3, P2, P1 (%lld %lld %lld)", (long long)st[2],
 		    (long long)st[3], (long long)st[4]);
+		/* ranks computed at 0, when nobody had used anything, and
+		 * not again for a day: all tie, age decides */
+		c.calc_period = 86400;
+		run(&c, st, 5);
+		ok(st[2] == 3600 && st[3] == 4200 && st[4] == 4800, "Fair "
+		    "Tree ranks last for PriorityCalcPeriod: P1, P2, P3 (%lld "
+		    "%lld %lld)", (long long)st[2], (long long)st[3],
+		    (long long)st[4]);
 		trace.nassoc = 0;
 		trace.assoc_acct = NULL;
 	}
