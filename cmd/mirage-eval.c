@@ -250,13 +250,23 @@ static const char *const base_name[NBASE] = {
  * overlap accepted (submit when the predicted gap is at least -h), and
  * for classifiers the accepted risk of interruption
  */
-static const double curve_h[] = { -4, -2, -1, -0.5, 0, 0.5, 1, 2, 4, 8 };
-static const double curve_p[] = { 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2,
-	0.1, 0.05 };
+static const double curve_h[] = { -4, -2, -1, -0.5, -0.25, 0, 0.25, 0.5,
+	0.75, 1, 1.5, 2, 3, 4, 6, 8 };
+static const double curve_p[] = { 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25,
+	0.2, 0.15, 0.1, 0.07, 0.05, 0.03, 0.02, 0.01 };
 #define NCURVE	(sizeof(curve_h) / sizeof(curve_h[0]))
 /* mean overlap budgets (hours) of the oracle bound's curve */
 static const double budget_h[] = { 0, 0.25, 0.5, 1, 2, 4, 8 };
 #define NBUDGET	(sizeof(budget_h) / sizeof(budget_h[0]))
+
+/*
+ * the threshold rule fed the true outcome (mg_perfect_score()): of
+ * submitting now, and of waiting one more tick
+ */
+#define NPERFECT	2
+static const char *const perfect_name[NPERFECT] = {
+	"perfect-predictor", "perfect-lookahead",
+};
 
 /* a learned method: its model and where its features are in an outcome */
 struct lmethod {
@@ -273,6 +283,7 @@ struct table {
 	int64_t *xc[MAXMETHODS][NCURVE];	/* curve points */
 	int64_t *s0;
 	int64_t *bovl, *bint;	/* mg_oracle_bound() of each episode */
+	int64_t *xp[NPERFECT][NCURVE];	/* the perfect predictors' curves */
 };
 
 /* a learned method's submission; its curve points into xc[c][at] */
@@ -336,6 +347,11 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 				    tb->cap * sizeof(int64_t))) == NULL)
 					err(MG_EXIT_FAIL, NULL);
 		}
+		for (m = 0; m < NPERFECT; m++)
+			for (c = 0; c < NCURVE; c++)
+				if ((tb->xp[m][c] = realloc(tb->xp[m][c],
+				    tb->cap * sizeof(int64_t))) == NULL)
+					err(MG_EXIT_FAIL, NULL);
 		if ((tb->s0 = realloc(tb->s0, tb->cap * sizeof(int64_t))) ==
 		    NULL || (tb->bovl = realloc(tb->bovl, tb->cap *
 		    sizeof(int64_t))) == NULL || (tb->bint = realloc(tb->bint,
@@ -378,6 +394,12 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 		}
 		tb->x[m][tb->n] = o->x[pick];
 		tb->t[m][tb->n] = o->t[pick];
+	}
+	for (m = 0; m < NPERFECT; m++) {
+		mg_perfect_score(o, (size_t)m, score);
+		for (c = 0; c < NCURVE; c++)
+			tb->xp[m][c][tb->n] = o->x[mg_choose_first(o, score,
+			    -curve_h[c])];
 	}
 	mg_oracle_bound(o, &tb->bovl[tb->n], &tb->bint[tb->n]);
 	tb->s0[tb->n++] = o->s0;
@@ -464,6 +486,24 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 	}
 }
 
+/* one curve: a point per threshold, x[c] the outcomes at threshold c */
+static void
+curve_rows(FILE *fp, const char *name, const struct table *tb,
+    int64_t *const *x, int clf)
+{
+	struct mg_summary s;
+	size_t c;
+
+	for (c = 0; c < NCURVE; c++) {
+		if (mg_summarize(x[c], tb->x[K_ORACLE], tb->x[K_REACTIVE],
+		    tb->n, &s) != 0)
+			err(MG_EXIT_FAIL, NULL);
+		fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f\n", name,
+		    tb->nodes, clf ? curve_p[c] : curve_h[c],
+		    s.no_interruption, s.int_mean_h, s.ovl_mean_h);
+	}
+}
+
 static void
 print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
     const char *const *name, const struct lmethod *lm)
@@ -475,22 +515,14 @@ print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
 	fprintf(fp, "method\tnodes\tthreshold\tno_interruption_share\t"
 	    "interruption_mean_h\toverlap_mean_h\n");
 	for (i = 0; i < ntab; i++)
-		for (m = 0; m < nmeth; m++) {
-			int clf = m >= NBASE && lm[m - NBASE].m->classifier;
-
-			if (m != K_ESTIMATE && m < NBASE)
-				continue;
-			for (c = 0; c < NCURVE; c++) {
-				if (mg_summarize(tb[i].xc[m][c], tb[i].x[K_ORACLE],
-				    tb[i].x[K_REACTIVE], tb[i].n, &s) != 0)
-					err(MG_EXIT_FAIL, NULL);
-				fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f\n",
-				    name[m], tb[i].nodes, clf ? curve_p[c] :
-				    curve_h[c],
-				    s.no_interruption, s.int_mean_h,
-				    s.ovl_mean_h);
-			}
-		}
+		for (m = 0; m < nmeth; m++)
+			if (m == K_ESTIMATE || m >= NBASE)
+				curve_rows(fp, name[m], &tb[i], tb[i].xc[m],
+				    m >= NBASE && lm[m - NBASE].m->classifier);
+	/* what a perfect predictor of the outcome gets from the same rule */
+	for (i = 0; i < ntab; i++)
+		for (m = 0; m < NPERFECT; m++)
+			curve_rows(fp, perfect_name[m], &tb[i], tb[i].xp[m], 0);
 	/* the bound: the best any method can do within each overlap budget */
 	for (i = 0; i < ntab; i++)
 		for (c = 0; c < NBUDGET; c++) {
@@ -689,6 +721,9 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 			for (c = 0; c < NCURVE; c++)
 				free(tb[k].xc[m][c]);
 		}
+		for (m = 0; m < NPERFECT; m++)
+			for (c = 0; c < NCURVE; c++)
+				free(tb[k].xp[m][c]);
 		free(tb[k].s0);
 		free(tb[k].bovl);
 		free(tb[k].bint);

@@ -27,6 +27,27 @@ mg_choose_first(const struct mg_outcome *o, const double *score,
 	return fallback;
 }
 
+void
+mg_perfect_score(const struct mg_outcome *o, size_t ahead, double *score)
+{
+	size_t k, a, j = 0, seen;
+
+	for (k = 0; k < o->n; k++) {
+		if (!o->tick[k])
+			continue;
+		if (o->t[k] >= o->p_end)
+			break;
+		score[j] = (double)o->x[k] / 3600;
+		for (a = k + 1, seen = 0; a < o->n && seen < ahead; a++)
+			if (o->tick[a]) {
+				seen++;
+				if ((double)o->x[a] / 3600 > score[j])
+					score[j] = (double)o->x[a] / 3600;
+			}
+		j++;
+	}
+}
+
 static int64_t
 abs64(int64_t v)
 {

@@ -29,6 +29,18 @@ size_t mg_choose_first(const struct mg_outcome *o, const double *score,
  * interruption, then the earlier */
 size_t mg_choose_oracle(const struct mg_outcome *o);
 
+/*
+ * mg_perfect_score: the scores of a predictor that knows every outcome,
+ * for mg_choose_first(): score[j], for the j-th decision tick, is the
+ * largest x (hours) of ticks j .. j + ahead (those at or after P's end
+ * included).  With ahead 0, the threshold rule fed the true outcome of
+ * submitting now (a reference, not a bound: a predictor whose errors
+ * anticipate a jump of x at the next tick does better); with ahead 1,
+ * the rule fed the outcome of waiting one more tick too.
+ */
+void mg_perfect_score(const struct mg_outcome *o, size_t ahead,
+    double *score);
+
 /* the load class of an episode, by the reactive outcome (spec 1.3) */
 enum mg_load { MG_LOAD_LOW, MG_LOAD_MEDIUM, MG_LOAD_HEAVY };
 

@@ -100,7 +100,14 @@ for r, t in zip(rows, tsv):
 	grep -q '^scheduler-estimate  *8  *12 ' a.txt
 	# the curve: more submission slack, less interruption, more overlap
 	awk -F'\t' 'NR > 1 && $2 == 1 && $1 == "scheduler-estimate" { if (n++ && ($4 < s || $6 < o)) exit 1; s = $4; o = $6 }' curve.tsv
-	[ "$(awk -F'\t' '$1 == "scheduler-estimate"' curve.tsv | wc -l)" -eq 20 ]
+	[ "$(awk -F'\t' '$1 == "scheduler-estimate"' curve.tsv | wc -l)" -eq 32 ]
+	# the threshold rule fed the true outcome, now and one tick ahead:
+	# from a threshold of 0 on, looking ahead never submits later, and
+	# earlier only while x < 0, so it brings at least as many through
+	[ "$(awk -F'\t' '$1 ~ /^perfect-(predictor|lookahead)$/' curve.tsv | wc -l)" -eq 64 ]
+	awk -F'\t' '$1 == "perfect-predictor" && $3 >= 0 { p[$2, $3] = $4 }
+		$1 == "perfect-lookahead" && $3 >= 0 { l[$2, $3] = $4 }
+		END { for (k in p) { if (!(k in l) || l[k] < p[k]) exit 1; n++ } exit n != 22 }' curve.tsv
 	# the bound: a larger overlap budget brings more chains through,
 	# within the budget, and never fewer than the oracle's own choice
 	awk -F'\t' '$1 == "oracle-bound" { if (p[$2] != "" && $4 < p[$2]) exit 1; p[$2] = $4

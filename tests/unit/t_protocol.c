@@ -85,5 +85,27 @@ main(void)
 	ok(s.no_interruption == 0.75 && s.ovl_mean_h == 0.5 &&
 	    s.int_mean_h == 0.25, "any budget: all but the chain that is "
 	    "always interrupted");
+
+	/* the perfect predictors, on episode a: ticks before P's end at
+	 * 6, 7, 8 and 9 h */
+	episode(&o, t, x, tick, a);
+	mg_perfect_score(&o, 0, score);
+	ok(score[0] == -3 && score[1] == -2 && score[2] == -1.5 &&
+	    score[3] == 1, "perfect predictor: the true outcome, in hours");
+	ok(mg_choose_first(&o, score, 0) == 3, "fed the truth, the rule "
+	    "waits for x >= 0 and is interrupted");
+	mg_perfect_score(&o, 1, score);
+	ok(score[0] == -2 && score[1] == -1.5 && score[2] == 1 &&
+	    score[3] == 2, "one tick ahead: the worse of now and the next "
+	    "tick, the fallback's included");
+	ok(mg_choose_first(&o, score, 0) == 2, "looking ahead, it submits "
+	    "before the interruption (1.5 h overlap)");
+	/* a time that is not a decision tick (the average-wait baseline's)
+	 * is not looked at */
+	tick[1] = 0;
+	mg_perfect_score(&o, 1, score);
+	ok(score[0] == -1.5 && score[1] == 1 && score[2] == 2,
+	    "the next tick, not the next time (%g %g %g)", score[0],
+	    score[1], score[2]);
 	return tap_done();
 }
