@@ -13,6 +13,7 @@
 #include "nn.h"
 #include "rl.h"
 #include "mem.h"
+#include "stats.h"
 #include "svr.h"
 
 static const unsigned char magic[8] = { 0x89, 'M', 'R', 'M', '\r', '\n',
@@ -106,6 +107,8 @@ mg_model_free(struct mg_model *m)
 	free(m->params);
 	free(m->producer);
 	free(m->args);
+	free(m->cal_x);
+	free(m->cal_y);
 	free(m->payload);
 	free(m);
 }
@@ -374,6 +377,7 @@ mg_model_predict(struct mg_model *m, const float *X, size_t n, double *out,
     struct mg_diag *d)
 {
 	float *Z;
+	size_t i;
 	int rv;
 
 	if (n == 0)
@@ -387,6 +391,8 @@ mg_model_predict(struct mg_model *m, const float *X, size_t n, double *out,
 	else
 		rv = mg_svr_predict(m->impl, Z, n, m->nfeat, out, d);
 	free(Z);
+	for (i = 0; rv == 0 && m->ncal > 0 && i < n; i++)
+		out[i] = mg_interp(m->cal_x, m->cal_y, m->ncal, out[i]);
 	return rv;
 }
 
@@ -464,6 +470,11 @@ mg_model_write(FILE *fp, const struct mg_model *m, struct mg_diag *d)
 	put_u(&h, m->nsamples, 8);
 	put_str(&h, m->producer);
 	put_str(&h, m->args);
+	put_u(&h, m->ncal, 4);
+	for (i = 0; i < m->ncal; i++) {
+		put_f64(&h, m->cal_x[i]);
+		put_f64(&h, m->cal_y[i]);
+	}
 	put(&b, magic, sizeof(magic));
 	put_u(&b, MG_MODEL_MAJOR, 2);
 	put_u(&b, MG_MODEL_MINOR, 2);
@@ -559,6 +570,9 @@ mg_model_read_container(FILE *fp, const char *name, struct mg_model **out,
 	return read_model(fp, name, 0, out, d);
 }
 
+/* at most this many calibration knots in a file */
+#define MAXCAL	4096
+
 static int
 read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
     struct mg_diag *d)
@@ -570,6 +584,7 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 	uint32_t want;
 	uLong crc;
 	char *kind = NULL;
+	unsigned minor;
 	int rv;
 
 	*out = NULL;
@@ -600,7 +615,7 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 		return mg_diag_set(d, MG_EVERSION, "'%s': a model of a newer "
 		    "version than this mirage reads", name);
 	}
-	(void)get_u(&c, 2);
+	minor = (unsigned)get_u(&c, 2);
 	hlen = (size_t)get_u(&c, 4);
 	if (c.bad || hlen > c.n - c.at || c.n - c.at - hlen < 12) {
 		free(all);
@@ -660,6 +675,26 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 	m->nsamples = get_u(&h, 8);
 	m->producer = get_str(&h);
 	m->args = get_str(&h);
+	if (minor >= 1 && (m->ncal = (size_t)get_u(&h, 4)) > 0) {
+		if (h.bad || m->ncal > MAXCAL) {
+			rv = MG_ECORRUPT;
+			goto fail;
+		}
+		m->cal_x = malloc(m->ncal * sizeof(*m->cal_x));
+		m->cal_y = malloc(m->ncal * sizeof(*m->cal_y));
+		if (m->cal_x == NULL || m->cal_y == NULL) {
+			rv = MG_ENOMEM;
+			goto fail;
+		}
+		for (i = 0; i < m->ncal; i++) {
+			m->cal_x[i] = get_f64(&h);
+			m->cal_y[i] = get_f64(&h);
+			/* knots in order, values within [0, 1] */
+			if ((i > 0 && !(m->cal_x[i] > m->cal_x[i - 1])) ||
+			    !(m->cal_y[i] >= 0 && m->cal_y[i] <= 1))
+				h.bad = 1;
+		}
+	}
 	if (h.bad || h.at != h.n || (!is_tree(m->kind) && !is_rl(m->kind) &&
 	    strcmp(m->kind, "svr") != 0)) {
 		rv = h.bad == 2 ? MG_ENOMEM : MG_ECORRUPT;

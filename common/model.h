@@ -14,7 +14,8 @@
  * Q(wait), threshold 0) and "pg" a policy-gradient agent (score: its
  * probability of submitting, threshold 0.5), both on the RL core (rl.h).  A model file is a magic, a version, the header
  * (kind, feature names and their normalisation, the reference window
- * they need, hyperparameters, seed, training period, provenance), the
+ * they need, hyperparameters, seed, training period, provenance, a
+ * classifier's calibration), the
  * backend's own bytes, and a CRC32 of everything; see mirage-model(5).
  */
 #ifndef MG_MODEL_H
@@ -27,7 +28,7 @@
 #include "status.h"
 
 #define MG_MODEL_MAJOR	1
-#define MG_MODEL_MINOR	0
+#define MG_MODEL_MINOR	1
 /* the features' definitions; bumped when a feature changes meaning */
 #define MG_FEATURES_VERSION	2
 
@@ -46,6 +47,9 @@ struct mg_model {
 	int64_t from, to;	/* first and last episode start trained on */
 	uint64_t nsamples;
 	char *producer, *args;
+	size_t ncal;		/* knots of a classifier's calibration */
+	double *cal_x, *cal_y;	/* raw probability -> observed frequency
+				 * (mg_interp()), or none */
 	unsigned char *payload;	/* the backend's model */
 	size_t npayload;
 	void *impl;		/* the loaded backend */
@@ -82,8 +86,9 @@ int mg_model_train(struct mg_model *m, const float *X, const float *y,
     size_t n, const struct mg_trainopts *o, struct mg_diag *d);
 
 /*
- * mg_model_predict: scores of n rows of raw features X (n x m->nfeat).
- * Not thread-safe on one model.  Returns 0 or a negative status.
+ * mg_model_predict: scores of n rows of raw features X (n x m->nfeat),
+ * a classifier's mapped through its calibration.  Not thread-safe on one
+ * model.  Returns 0 or a negative status.
  */
 int mg_model_predict(struct mg_model *m, const float *X, size_t n,
     double *out, struct mg_diag *d);

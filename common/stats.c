@@ -1,4 +1,4 @@
-/* stats.c: rank correlation and quantiles; see stats.h. */
+/* stats.c: rank correlation, quantiles, isotonic fits; see stats.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,4 +98,76 @@ mg_quantile(const double *x, size_t n, double q)
 	    s[n - 1];
 	free(s);
 	return res;
+}
+
+int
+mg_isotonic(const double *x, const double *y, size_t n, size_t max,
+    double *kx, double *ky, size_t *nk)
+{
+	struct ix *o;
+	double *w;
+	size_t i, b, nb, lo, hi;
+
+	*nk = 0;
+	if (n == 0 || max == 0 || (o = malloc(n * sizeof(*o))) == NULL)
+		return -1;
+	if ((w = malloc(max * sizeof(*w))) == NULL) {
+		free(o);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		o[i].v = x[i];
+		o[i].i = i;
+	}
+	qsort(o, n, sizeof(*o), cmp_ix);
+	/* bins of equal count, then the blocks pooled while they decrease */
+	nb = n < max ? n : max;
+	for (b = 0, *nk = 0; b < nb; b++) {
+		double sx = 0, sy = 0;
+
+		lo = b * n / nb;
+		hi = (b + 1) * n / nb;
+		for (i = lo; i < hi; i++) {
+			sx += o[i].v;
+			sy += y[o[i].i];
+		}
+		kx[*nk] = sx / (double)(hi - lo);
+		ky[*nk] = sy / (double)(hi - lo);
+		w[(*nk)++] = (double)(hi - lo);
+		while (*nk > 1 && (ky[*nk - 2] >= ky[*nk - 1] ||
+		    kx[*nk - 2] >= kx[*nk - 1])) {
+			size_t a = *nk - 2, c = *nk - 1;
+			double t = w[a] + w[c];
+
+			kx[a] = (kx[a] * w[a] + kx[c] * w[c]) / t;
+			ky[a] = (ky[a] * w[a] + ky[c] * w[c]) / t;
+			w[a] = t;
+			(*nk)--;
+		}
+	}
+	free(w);
+	free(o);
+	return 0;
+}
+
+double
+mg_interp(const double *kx, const double *ky, size_t nk, double v)
+{
+	size_t lo = 0, hi, mid;
+
+	if (nk == 0)
+		return v;
+	if (v <= kx[0])
+		return ky[0];
+	if (v >= kx[nk - 1])
+		return ky[nk - 1];
+	/* kx[lo] < v < kx[hi] */
+	for (hi = nk - 1; hi - lo > 1;) {
+		mid = lo + (hi - lo) / 2;
+		if (kx[mid] < v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return ky[lo] + (ky[hi] - ky[lo]) * (v - kx[lo]) / (kx[hi] - kx[lo]);
 }

@@ -20,4 +20,22 @@ double mg_spearman(const double *x, const double *y, size_t n);
  */
 double mg_quantile(const double *x, size_t n, double q);
 
+/*
+ * mg_isotonic: the non-decreasing fit of y over x (isotonic regression
+ * by pool-adjacent-violators) on the n pairs sorted by x and cut first
+ * into at most max bins of equal count, as knots (kx[i], ky[i]): each
+ * pooled block's mean x and mean y, both strictly increasing (blocks of
+ * equal mean x are pooled too).  kx and ky hold max
+ * values; *nk is set.  Returns 0, or -1 if n or max is 0 or on
+ * allocation failure.
+ */
+int mg_isotonic(const double *x, const double *y, size_t n, size_t max,
+    double *kx, double *ky, size_t *nk);
+
+/*
+ * mg_interp: the piecewise-linear function through the nk knots at v,
+ * constant beyond the first and the last; v if nk is 0.
+ */
+double mg_interp(const double *kx, const double *ky, size_t nk, double v);
+
 #endif /* MG_STATS_H */

@@ -23,6 +23,14 @@ setup() {
 		grep -qx "kind	$a" info.txt
 		grep -qx "features	33" info.txt
 		grep -qx "trained_on	1680 samples, episodes starting 2022-12-01T00:00:00 .. 2022-12-20T20:00:00" info.txt
+		# a classifier, and only it, carries its calibration: knots
+		# in order, frequencies in [0, 1] and not decreasing
+		if [ $a = clf ]; then
+			[ "$(grep -c '^calibration	' info.txt)" -ge 2 ]
+			awk -F'\t' '$1 == "calibration" { if ($3 < 0 || $3 > 1 || (n++ && ($2 <= x || $3 < y))) exit 1; x = $2; y = $3 }' info.txt
+		else
+			! grep -q '^calibration	' info.txt
+		fi
 	done
 	mirage-eval -q -f 2023-03-01 -N 10 -k 1,8 -M gbt.mrm -M rf.mrm -M clf.mrm -M svr.mrm -F tsv -o t.tsv "$LS6"
 	[ "$(cut -f1 t.tsv | tail -n +2 | sort -u | paste -sd' ')" = "average-wait clf gbt oracle reactive rf scheduler-estimate svr" ]

@@ -2,7 +2,8 @@
  * t_model.c: models: each kind learns a known function; a model file
  * round-trips with the same predictions; corruption, truncation, a newer
  * version, another features version and another feature schema are
- * refused with the right status.
+ * refused with the right status; a classifier's calibration maps its
+ * probabilities and is kept in the file.
  */
 #include <math.h>
 #include <stdio.h>
@@ -244,6 +245,60 @@ quantile(void)
 	mg_model_free(mm);
 }
 
+/* a calibration of two knots: p -> 0.1 + 0.8 p */
+static void
+calibration(void)
+{
+	struct mg_trainopts o;
+	struct mg_model *m, *m2 = NULL;
+	struct mg_diag d = { "" };
+	unsigned char *b;
+	size_t len, i;
+	double raw[N], cal[N], back[N];
+	static double kx[2] = { 0, 1 }, ky[2] = { 0.1, 0.9 };
+
+	mg_trainopts_init(&o);
+	if (mg_model_new("clf", names, NF, &m, NULL) != 0 ||
+	    mg_model_train(m, X, yc, N, &o, NULL) != 0) {
+		ok(0, "a classifier to calibrate");
+		return;
+	}
+	mg_model_predict(m, X, N, raw, NULL);
+	m->ncal = 2;
+	m->cal_x = malloc(sizeof(kx));
+	m->cal_y = malloc(sizeof(ky));
+	memcpy(m->cal_x, kx, sizeof(kx));
+	memcpy(m->cal_y, ky, sizeof(ky));
+	mg_model_predict(m, X, N, cal, NULL);
+	for (i = 0; i < N; i++)
+		if (fabs(cal[i] - (0.1 + 0.8 * raw[i])) > 1e-12)
+			break;
+	ok(i == N, "calibrated: each probability mapped through the knots");
+	b = save(m, &len);
+	ok(b && load(b, len, &m2, NULL) == 0 && m2->ncal == 2 &&
+	    m2->cal_y[1] == 0.9, "the knots round-trip");
+	if (m2) {
+		mg_model_predict(m2, X, N, back, NULL);
+		ok(memcmp(cal, back, sizeof(cal)) == 0, "same calibrated "
+		    "predictions after the round trip");
+		mg_model_free(m2);
+	}
+	free(b);
+	/* knots out of order, or a frequency above 1: a corrupt file */
+	m->cal_x[1] = -1;
+	b = save(m, &len);
+	ok(b && load(b, len, &m2, &d) == MG_ECORRUPT, "knots out of order: "
+	    "refused (%s)", d.msg);
+	free(b);
+	m->cal_x[1] = 1;
+	m->cal_y[1] = 1.5;
+	b = save(m, &len);
+	ok(b && load(b, len, &m2, &d) == MG_ECORRUPT, "a frequency above 1: "
+	    "refused");
+	free(b);
+	mg_model_free(m);
+}
+
 int
 main(void)
 {
@@ -251,5 +306,6 @@ main(void)
 	kinds();
 	damage();
 	quantile();
+	calibration();
 	return tap_done();
 }
