@@ -695,7 +695,9 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 				h.bad = 1;
 		}
 	}
-	if (h.bad || h.at != h.n || (!is_tree(m->kind) && !is_rl(m->kind) &&
+	/* a newer minor version may append fields: skipped */
+	if (h.bad || (h.at != h.n && minor <= MG_MODEL_MINOR) ||
+	    (!is_tree(m->kind) && !is_rl(m->kind) &&
 	    strcmp(m->kind, "svr") != 0)) {
 		rv = h.bad == 2 ? MG_ENOMEM : MG_ECORRUPT;
 		goto fail;

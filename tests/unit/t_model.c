@@ -174,6 +174,12 @@ damage(void)
 	recrc(c, len);
 	ok(load(c, len, &m2, &d) == MG_EVERSION, "a newer version: refused "
 	    "(%s)", d.msg);
+	memcpy(c, b, len);
+	c[10] = 9;		/* minor version 9 */
+	recrc(c, len);
+	ok(load(c, len, &m2, &d) == 0, "a newer minor version: read");
+	if (m2)
+		mg_model_free(m2);
 	m->features_version = MG_FEATURES_VERSION + 1;
 	free(b);
 	b = save(m, &len);
