@@ -479,12 +479,11 @@ fsa_cmp(const void *x, const void *y)
 {
 	const struct fsa *p = x, *q = y;
 
-	/* accounts by LevelFS, highest first, then by index; within one,
+	/* accounts by LevelFS, highest first; within one, or within
+	 * accounts of the same LevelFS (merged, as Slurm merges them),
 	 * users by LevelFS */
 	if (p->acct_level != q->acct_level)
 		return p->acct_level > q->acct_level ? -1 : 1;
-	if (p->acct != q->acct)
-		return p->acct < q->acct ? -1 : 1;
 	if (p->level != q->level)
 		return p->level > q->level ? -1 : 1;
 	return (p->a > q->a) - (p->a < q->a);
@@ -493,8 +492,9 @@ fsa_cmp(const void *x, const void *y)
 /*
  * Slurm's Fair Tree with equal shares: LevelFS = share among siblings /
  * usage share among siblings (infinite without usage); a depth-first
- * walk, accounts then their users in descending LevelFS, ranks users
- * from n down to 1 (ties share a rank); the factor is rank / n.
+ * walk, accounts then their users in descending LevelFS (the users of
+ * accounts that tie sorted together), ranks users from n down to 1
+ * (ties share a rank); the factor is rank / n.
  */
 static int
 fair_tree(const struct mg_slurmsim *s, double *f)
@@ -530,7 +530,7 @@ fair_tree(const struct mg_slurmsim *s, double *f)
 	}
 	qsort(e, n, sizeof(*e), fsa_cmp);
 	for (i = k = 0; i < n; i++) {
-		if (i == 0 || e[i].acct != e[i - 1].acct ||
+		if (i == 0 || e[i].acct_level != e[i - 1].acct_level ||
 		    e[i].level != e[i - 1].level)
 			k = i;		/* a new rank; ties keep the first's */
 		f[e[i].a] = (double)(n - k) / (double)n;

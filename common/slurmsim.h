@@ -25,8 +25,8 @@
  * associations): users rank by their own usage against their account's
  * siblings, under accounts ranked by theirs, and the factor is the rank
  * over the number of associations, computed every PriorityCalcPeriod as
- * Slurm's priority thread does.  Accounts that tie are taken in their
- * order, not merged as Slurm merges them.
+ * Slurm's priority thread does; the users of accounts that tie are
+ * ranked together, as Slurm merges them.
  *
  * Nodes form pools: the nodes that belong to the same partitions.  A
  * partition is a set of pools, so partitions may share nodes (a debug

@@ -608,6 +608,43 @@ main(void)
 		trace.assoc_acct = NULL;
 	}
 	{
+		/*
+		 * Fair Tree, accounts that tie: A (users 0 and 1) and B
+		 * (users 2 and 3) have each used 2 node-hours, all by users
+		 * 0 and 2.  Slurm merges tied accounts' users: 1 and 3 (no
+		 * usage) rank first, 0 and 2 below them, so user 3's P3 goes
+		 * before user 0's older P0; taking A before B would rank all
+		 * of A's users above B's.
+		 */
+		static int32_t acct_of[] = { 0, 0, 1, 1 };
+		struct spec s[] = {
+			{ 0, 3600, 3600, 2, 0 },
+			{ 0, 3600, 3600, 2, 2 },
+			{ 100, 600, 600, 4, 0 },	/* P0: user 0, A */
+			{ 200, 600, 600, 4, 3 },	/* P3: user 3, B */
+		};
+		int k;
+
+		make(s, 4, 4);
+		trace.naccts = 2;
+		trace.nassoc = 4;
+		trace.assoc_acct = acct_of;
+		for (k = 0; k < 4; k++) {
+			jobs[k].account = acct_of[jobs[k].user];
+			jobs[k].assoc = jobs[k].user;
+		}
+		mg_slurmcfg_default(&c, 4);
+		c.w_fairshare = 10000;
+		c.bf_interval = 100000;
+		c.fs_by = MG_FS_TREE;
+		run(&c, st, 4);
+		ok(st[3] == 3600 && st[2] == 4200, "Fair Tree merges the users "
+		    "of tied accounts: P3 before the older P0 (%lld %lld)",
+		    (long long)st[3], (long long)st[2]);
+		trace.nassoc = 0;
+		trace.assoc_acct = NULL;
+	}
+	{
 		/* fair-share: user 0 used the cluster, user 1 did not */
 		struct spec s[] = {
 			{ 0, 3600, 3600, 4, 0 },
