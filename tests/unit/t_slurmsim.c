@@ -49,6 +49,30 @@ make(const struct spec *s, size_t n, size_t nusers)
 	trace.naccts = 0;
 }
 
+/*
+ * the jobs of make(), users 0..3 as associations: users 0 and 1 in
+ * account A, 2 and 3 in B; a fair-share cluster of 4 nodes without
+ * backfill
+ */
+static void
+two_accounts(const struct spec *s, size_t n, struct mg_slurmcfg *c)
+{
+	static int32_t acct_of[] = { 0, 0, 1, 1 };
+	size_t k;
+
+	make(s, n, 4);
+	trace.naccts = 2;
+	trace.nassoc = 4;
+	trace.assoc_acct = acct_of;
+	for (k = 0; k < n; k++) {
+		jobs[k].account = acct_of[jobs[k].user];
+		jobs[k].assoc = jobs[k].user;
+	}
+	mg_slurmcfg_default(c, 4);
+	c->w_fairshare = 10000;
+	c->bf_interval = 100000;
+}
+
 static void
 run(struct mg_slurmcfg *c, int64_t *st, size_t n)
 {
@@ -561,7 +585,6 @@ main(void)
 		 * 1); Fair Tree ranks B's users above A's, and within B the
 		 * user who has not run above the one who has (3, 2, 1).
 		 */
-		static int32_t acct_of[] = { 0, 0, 1, 1 };
 		struct spec s[] = {
 			{ 0, 3600, 3600, 3, 0 },
 			{ 0, 3600, 3600, 1, 2 },
@@ -569,19 +592,8 @@ main(void)
 			{ 200, 600, 600, 4, 2 },	/* P2: user 2, B */
 			{ 300, 600, 600, 4, 3 },	/* P3: user 3, B */
 		};
-		int k;
 
-		make(s, 5, 4);
-		trace.naccts = 2;
-		trace.nassoc = 4;
-		trace.assoc_acct = acct_of;
-		for (k = 0; k < 5; k++) {
-			jobs[k].account = acct_of[jobs[k].user];
-			jobs[k].assoc = jobs[k].user;
-		}
-		mg_slurmcfg_default(&c, 4);
-		c.w_fairshare = 10000;
-		c.bf_interval = 100000;
+		two_accounts(s, 5, &c);
 		run(&c, st, 5);
 		ok(st[2] == 3600 && st[4] == 4200 && st[3] == 4800, "by user: "
 		    "P1, P3, P2 (%lld %lld %lld)", (long long)st[2],
@@ -616,26 +628,14 @@ main(void)
 		 * before user 0's older P0; taking A before B would rank all
 		 * of A's users above B's.
 		 */
-		static int32_t acct_of[] = { 0, 0, 1, 1 };
 		struct spec s[] = {
 			{ 0, 3600, 3600, 2, 0 },
 			{ 0, 3600, 3600, 2, 2 },
 			{ 100, 600, 600, 4, 0 },	/* P0: user 0, A */
 			{ 200, 600, 600, 4, 3 },	/* P3: user 3, B */
 		};
-		int k;
 
-		make(s, 4, 4);
-		trace.naccts = 2;
-		trace.nassoc = 4;
-		trace.assoc_acct = acct_of;
-		for (k = 0; k < 4; k++) {
-			jobs[k].account = acct_of[jobs[k].user];
-			jobs[k].assoc = jobs[k].user;
-		}
-		mg_slurmcfg_default(&c, 4);
-		c.w_fairshare = 10000;
-		c.bf_interval = 100000;
+		two_accounts(s, 4, &c);
 		c.fs_by = MG_FS_TREE;
 		run(&c, st, 4);
 		ok(st[3] == 3600 && st[2] == 4200, "Fair Tree merges the users "
