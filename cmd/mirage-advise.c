@@ -28,6 +28,8 @@
 #define EXIT_SUBMIT	0
 #define EXIT_WAIT	10
 #define EXIT_DONE	11
+#define EXIT_DEPEND	12	/* submit only with afterany on P */
+#define EXIT_UNKNOWN	13	/* P is in no dump: mistyped, or too old */
 
 #define DAY		86400
 #define PERIOD		600	/* decisions and snapshots: 10 minutes */
@@ -48,6 +50,8 @@ struct opts {
 	int nscript_args;
 	int32_t nodes, s_nodes;
 	int64_t s_limit, now;
+	enum mg_tz tz;		/* how squeue and sacct print times */
+	int now_given;
 	double threshold, prio;
 	int dry_run, quiet, json;
 };
@@ -64,8 +68,8 @@ struct advice {
 	int64_t next;		/* the next useful check */
 	int64_t p_start, p_limit, p_end;	/* -1 if unknown */
 	int32_t p_nodes;
-	int p_state;		/* 0 gone, 1 pending, 2 running, 3 ended,
-				 * 4 unknown */
+	int p_state;		/* 0 in no dump, 1 pending, 2 running,
+				 * 3 ended, 4 unknown (no queue) */
 	char submitted[32];	/* a job submitted by this run */
 	int dependency;		/* submitted with afterany on P */
 };
@@ -78,13 +82,27 @@ usage(int status)
 	    "[-p partition]\n"
 	    "           [-Q squeue-dump] [-H sacct-dump]... [-N nodes] "
 	    "[-L limit] [-T threshold]\n"
-	    "           [-F text|json] [--priority p] [--now time]\n"
+	    "           [-F text|json] [--priority p] [--now time] [-z zone]\n"
 	    "           [--submit script [-s state] [--dry-run] "
 	    "[-- script-args...]]\n"
 	    "exit: 0 submit now (or submitted), 10 wait, 11 successor "
 	    "already submitted,\n"
-	    "      1-6 errors as in mirage(7)\n");
+	    "      12 submit only with --dependency=afterany (no queue), "
+	    "13 unknown job,\n"
+	    "      1-6 errors as in mirage(7); see mirage-advise(1)\n");
 	exit(status);
+}
+
+/* t as sacct -S reads it: wall-clock time in the zone of the dumps */
+static void
+format_tz(int64_t t, enum mg_tz tz, char *buf, size_t cap)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (tz == MG_TZ_UTC || localtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		mg_format_time(t, buf, cap);
 }
 
 static int64_t
@@ -446,19 +464,19 @@ report(const struct opts *o, const char *p_id, int64_t now,
     const struct advice *a, const char *decision)
 {
 	char next[32], end[32];
-	static const char *const pst[] = { "not in the queue", "pending",
+	static const char *const pst[] = { "in no dump", "pending",
 	    "running", "ended", "unknown (no queue)" };
 
-	mg_format_time(a->next, next, sizeof(next));
-	mg_format_time(a->p_end, end, sizeof(end));
+	format_tz(a->next, o->tz, next, sizeof(next));
+	format_tz(a->p_end, o->tz, end, sizeof(end));
 	if (o->json) {
 		printf("{\n");
 		json_str(stdout, "decision", decision, 1);
 		json_str(stdout, "rule", a->rule, 1);
 		json_str(stdout, "job", p_id, 1);
 		json_str(stdout, "job_state", pst[a->p_state], 1);
-		json_num(stdout, "job_left_h", a->p_state == 2 && a->p_end > 0
-		    ? (double)(a->p_end - now) / 3600 : NAN, 1);
+		json_num(stdout, "job_left_h", a->p_state == 2 && a->p_end >
+		    now ? (double)(a->p_end - now) / 3600 : NAN, 1);
 		json_num(stdout, a->classifier ? "score" :
 		    "predicted_gap_h", a->score, 1);
 		json_num(stdout, "gap_p10_h", isnan(a->p10) ? NAN :
@@ -474,9 +492,12 @@ report(const struct opts *o, const char *p_id, int64_t now,
 	}
 	printf("decision: %s\n", decision);
 	printf("job:      %s %s", p_id, pst[a->p_state]);
-	if (a->p_state == 2 && a->p_end > 0)
+	if (a->p_state == 2 && a->p_end > now)
 		printf(", ends by %s (%.1f h left)", end,
 		    (double)(a->p_end - now) / 3600);
+	else if (a->p_state == 2 && a->p_end > 0)
+		printf(", its limit ran out at %s, before %s", end,
+		    o->now_given ? "--now" : "now");
 	printf("\n");
 	if (!isnan(a->score)) {
 		if (a->classifier)
@@ -621,6 +642,7 @@ main(int argc, char *argv[])
 		{ "state", required_argument, NULL, 's' },
 		{ "submit", required_argument, NULL, O_SUBMIT },
 		{ "threshold", required_argument, NULL, 'T' },
+		{ "tz", required_argument, NULL, 'z' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -631,7 +653,7 @@ main(int argc, char *argv[])
 	struct mg_chainstate st;
 	struct advice a;
 	char p_id[32], statebuf[4096], note[MG_DIAG_MAX + 256] = "";
-	const char *decision;
+	const char *decision, *now_arg = NULL, *zone = "local";
 	int ch, rv, lockfd = -1, have_state = 0, live, dependency = 0, i;
 	int status;
 
@@ -643,7 +665,7 @@ main(int argc, char *argv[])
 	o.prog_sacct = "sacct";
 	o.prog_sbatch = "sbatch";
 	o.prog_sinfo = "sinfo";
-	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:V",
+	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
@@ -702,6 +724,9 @@ main(int argc, char *argv[])
 		case 'V':
 			printf("mirage-advise %s\n", MG_VERSION);
 			return MG_EXIT_OK;
+		case 'z':
+			zone = optarg;
+			break;
 		case O_SUBMIT:
 			o.script = optarg;
 			break;
@@ -709,8 +734,7 @@ main(int argc, char *argv[])
 			o.dry_run = 1;
 			break;
 		case O_NOW:
-			if (mg_parse_date(optarg, MG_TZ_UTC, &o.now) != 0)
-				errx(MG_EXIT_USAGE, "invalid time '%s'", optarg);
+			now_arg = optarg;
 			break;
 		case O_PRIO:
 			if (mg_parse_f64(optarg, strlen(optarg), &o.prio) != 0)
@@ -732,6 +756,15 @@ main(int argc, char *argv[])
 		default:
 			usage(MG_EXIT_USAGE);
 		}
+	}
+	/* times as the commands print them: TZ, or -z */
+	if (mg_tz_use(zone, &o.tz) != 0)
+		errx(MG_EXIT_USAGE, "-z: unknown time zone '%s' (not in the "
+		    "tz database)", zone);
+	if (now_arg != NULL) {
+		if (mg_parse_date(now_arg, o.tz, &o.now) != 0)
+			errx(MG_EXIT_USAGE, "invalid time '%s'", now_arg);
+		o.now_given = 1;
 	}
 	o.script_args = argv + optind;
 	o.nscript_args = argc - optind;
@@ -812,6 +845,7 @@ main(int argc, char *argv[])
 	memset(&l, 0, sizeof(l));
 	l.partition = o.partition;
 	l.now = o.now;
+	l.tz = o.tz;
 	for (i = 0; i < o.nhist; i++)
 		if ((rv = mg_live_read(&l, o.hist[i], NULL, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
@@ -827,7 +861,7 @@ main(int argc, char *argv[])
 			    NULL, NULL, NULL };
 			char part[256];
 
-			mg_format_time(o.now - DAY, since, sizeof(since));
+			format_tz(o.now - DAY, o.tz, since, sizeof(since));
 			snprintf(fmt, sizeof(fmt), "%s", squeue_fmt);
 			if (o.partition) {
 				snprintf(part, sizeof(part), "--partition=%s",
@@ -914,6 +948,34 @@ main(int argc, char *argv[])
 		}
 
 		find_p(&l, p_id, o.now, &a);
+		if (queue_ok && a.p_state == 0 && live) {
+			/* not in the queue: has it ended, or is it unknown?
+			 * sacct -j looks through all time */
+			const char *sj[] = { o.prog_sacct, "-a", "-X", "-P",
+			    "-j", p_id, "-o", sacct_fields, NULL };
+			char why[MG_DIAG_MAX + 256] = "";
+
+			if (read_slurm(&l, sj, "sacct", why, sizeof(why)) != 0)
+				queue_ok = 0;	/* cannot tell: keep the chain */
+			else
+				find_p(&l, p_id, o.now, &a);
+		}
+		if (!live && !o.now_given && a.p_state == 2 && a.p_end > 0 &&
+		    a.p_end <= o.now)
+			snprintf(a.note, sizeof(a.note), "the dump is older than "
+			    "%s's end by its limit: give --now the time of the "
+			    "dump", p_id);
+		if (queue_ok && a.p_state == 0) {
+			a.rule = "unknown";
+			snprintf(a.why, sizeof(a.why), "job %s is in no dump "
+			    "(squeue%s): a mistyped id? nothing to do", p_id,
+			    live ? ", sacct -j" : o.nhist ? ", -Q, -H" : ", -Q");
+			report(&o, p_id, o.now, &a, "unknown-job");
+			mg_chain_unlock(lockfd);
+			mg_live_release(&l);
+			mg_model_free(m);
+			return EXIT_UNKNOWN;
+		}
 		if (!queue_ok) {
 			/* cannot see P: a dependency keeps the chain */
 			a.rule = "dependency";
@@ -923,12 +985,11 @@ main(int argc, char *argv[])
 			snprintf(a.why, sizeof(a.why), "the queue cannot be "
 			    "read: submit with an afterany dependency on %s "
 			    "(the reactive outcome, without watching)", p_id);
-		} else if (a.p_state == 0 || a.p_state == 3) {
+		} else if (a.p_state == 3) {
 			a.rule = "reactive";
 			a.submit = 1;
-			snprintf(a.why, sizeof(a.why), "%s has ended%s: "
-			    "submit now", p_id, a.p_state ? "" :
-			    " (it is not in the queue)");
+			snprintf(a.why, sizeof(a.why), "%s has ended: "
+			    "submit now", p_id);
 		} else if (a.p_state == 1) {
 			a.rule = "pending";
 			a.submit = 0;
@@ -966,8 +1027,10 @@ main(int argc, char *argv[])
 		}
 	}
 
-	decision = a.submit ? "submit" : "wait";
-	status = a.submit ? EXIT_SUBMIT : EXIT_WAIT;
+	decision = !a.submit ? "wait" : dependency ?
+	    "submit-with-dependency" : "submit";
+	status = !a.submit ? EXIT_WAIT : dependency ? EXIT_DEPEND :
+	    EXIT_SUBMIT;
 	if (a.submit && o.script != NULL) {
 		if (o.dry_run) {
 			snprintf(a.note + strlen(a.note), sizeof(a.note) -
@@ -979,8 +1042,10 @@ main(int argc, char *argv[])
 		    &a)) != 0) {
 			mg_chain_unlock(lockfd);
 			return rv;
-		} else
+		} else {
 			decision = "submitted";
+			status = EXIT_SUBMIT;
+		}
 	}
 	report(&o, p_id, o.now, &a, decision);
 	if (fflush(stdout) != 0 || ferror(stdout))

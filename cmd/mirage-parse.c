@@ -387,14 +387,9 @@ main(int argc, char *argv[])
 			split_list(&c.states, optarg);
 			break;
 		case 'z':
-			if (strcmp(optarg, "UTC") == 0) {
-				so.tz = MG_TZ_UTC;
-			} else {
-				if (setenv("TZ", optarg, 1) != 0)
-					err(MG_EXIT_FAIL, "setenv");
-				tzset();
-				so.tz = MG_TZ_LOCAL;
-			}
+			if (mg_tz_use(optarg, &so.tz) != 0)
+				errx(MG_EXIT_USAGE, "-z: unknown time zone '%s' "
+				    "(not in the tz database)", optarg);
 			break;
 		case OPT_DUPS:
 			if (strcmp(optarg, "last") == 0)

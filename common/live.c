@@ -115,9 +115,10 @@ read_stream(struct mg_live *l, const void *buf, size_t len, const char *name,
 		    mg_job_schema()))
 			rv = mg_diag_set(d, MG_ETYPE, "'%s': a jobs stream of "
 			    "another schema", name);
+		/* every record, to the end and its checksum */
 		while (rv == 0 && (rv = mg_reader_next(r, &v, d)) == 1)
-			if (add(l, v) != 0)
-				rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+			rv = add(l, v) != 0 ? mg_diag_set(d, MG_ENOMEM,
+			    "out of memory") : 0;
 	}
 	mg_reader_free(r);
 	fclose(fp);
@@ -141,10 +142,13 @@ mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
 			*layout = "jobs stream";
 		rv = read_stream(l, buf, len, name, d);
 		l->sources++;
+		if (rv < 0 && strncmp(d->msg, "'", 1) != 0)
+			mg_diag_prefix(d, "'%s'", name);
 		return rv;
 	}
 	mg_sacct_opts_init(&o);
 	o.now = l->now;
+	o.tz = l->tz;
 	s.ctx = &k;
 	s.job = sink_job;
 	s.warn = sink_warn;

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "parse.h"
 #include "status.h"
 #include "view.h"
 
@@ -34,6 +35,7 @@ struct mg_live {
 	uint64_t seq;
 	const char *partition;	/* keep only this partition (NULL: all) */
 	int64_t now;		/* squeue's TIME counts back from it */
+	enum mg_tz tz;		/* the zone the dumps print times in */
 	int sorted;
 };
 

@@ -289,3 +289,47 @@ mg_parse_date(const char *s, enum mg_tz tz, int64_t *out)
 	}
 	return mg_parse_time(s, n, tz, out) == 0 ? 0 : MG_PARSE_BAD;
 }
+
+/* a zone name the tz database holds: a TZif file under TZDIR */
+static int
+tz_known(const char *zone)
+{
+	const char *dir = getenv("TZDIR");
+	char path[4096], magic[4];
+	FILE *fp;
+	size_t got;
+
+	if (*zone == '\0' || *zone == '/' || strstr(zone, "..") != NULL)
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir :
+	    "/usr/share/zoneinfo", zone) >= (int)sizeof(path))
+		return 0;
+	if ((fp = fopen(path, "rb")) == NULL)
+		return 0;
+	got = fread(magic, 1, sizeof(magic), fp);
+	fclose(fp);
+	return got == sizeof(magic) && memcmp(magic, "TZif", 4) == 0;
+}
+
+int
+mg_tz_use(const char *zone, enum mg_tz *tz)
+{
+	if (strcmp(zone, "UTC") == 0) {
+		*tz = MG_TZ_UTC;
+		return 0;
+	}
+	if (strcmp(zone, "local") == 0) {
+		tzset();
+		*tz = MG_TZ_LOCAL;
+		return 0;
+	}
+	if (*zone == ':')
+		zone++;
+	if (!tz_known(zone))
+		return MG_PARSE_BAD;
+	if (setenv("TZ", zone, 1) != 0)
+		return MG_PARSE_BAD;
+	tzset();
+	*tz = MG_TZ_LOCAL;
+	return 0;
+}

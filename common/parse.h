@@ -64,6 +64,15 @@ int mg_parse_span(const char *s, int64_t *out);
  */
 int mg_parse_date(const char *s, enum mg_tz tz, int64_t *out);
 
+/*
+ * mg_tz_use: read wall-clock times in zone from now on: "UTC" (*tz =
+ * MG_TZ_UTC), "local" (the process's TZ, or the system's zone), or a
+ * name the system's tz database holds ("America/Chicago", sets TZ for
+ * the process).  A name it does not hold (glibc would silently take UTC)
+ * gives MG_PARSE_BAD and changes nothing.  Returns 0 or MG_PARSE_BAD.
+ */
+int mg_tz_use(const char *zone, enum mg_tz *tz);
+
 /* mg_days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
 int64_t mg_days_from_civil(int64_t y, unsigned m, unsigned d);
 

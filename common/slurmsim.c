@@ -64,6 +64,10 @@ struct mg_slurmsim {
 				 * holder: user, account or association */
 	int64_t usage_at;	/* when usage was last brought up to date */
 	double *fst;		/* Fair Tree's factor of each holder */
+	int64_t *hfirst;	/* each holder's first submission in the
+				 * trace, INT64_MAX if none: a holder is known
+				 * from then on, as sacctmgr would list it */
+	int64_t *hsorted;	/* the same, ascending */
 	int64_t fst_at;		/* when computed; -1: not yet */
 	size_t nusers;
 	int32_t cap;		/* nodes now */
@@ -188,6 +192,59 @@ holders(const struct mg_slurmsim *s)
 	return n ? n : 1;
 }
 
+/* the holders known now: those that have submitted a job by now (at
+ * least one), so that nothing submitted later changes a factor */
+static size_t
+known(const struct mg_slurmsim *s)
+{
+	size_t lo = 0, hi = holders(s);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->hsorted[mid] <= s->now)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo : 1;
+}
+
+static int
+time_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* each holder's first submission in the whole trace (hfirst, hsorted) */
+static int
+first_submits(struct mg_slurmsim *s)
+{
+	const struct mg_trace *t = s->t;
+	size_t n = holders(s), i;
+
+	if ((s->hfirst = malloc(n * sizeof(*s->hfirst))) == NULL ||
+	    (s->hsorted = malloc(n * sizeof(*s->hsorted))) == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < n; i++)
+		s->hfirst[i] = INT64_MAX;
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *tj = &t->job[i];
+		int32_t a = tj->account >= 0 && (size_t)tj->account <
+		    t->naccts ? tj->account : -1;
+		int32_t h = holder_of(s, tj->user, a, tj->assoc >= 0 &&
+		    (size_t)tj->assoc < t->nassoc ? tj->assoc : -1);
+
+		if (h >= 0 && (size_t)h < n && tj->submit < s->hfirst[h])
+			s->hfirst[h] = tj->submit;
+	}
+	memcpy(s->hsorted, s->hfirst, n * sizeof(*s->hsorted));
+	qsort(s->hsorted, n, sizeof(*s->hsorted), time_cmp);
+	return 0;
+}
+
 /* slots of the per-user, per-QOS counts (at least one) */
 static size_t
 qslots(const struct mg_slurmsim *s)
@@ -279,6 +336,10 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->hnodes = calloc(holders(s), sizeof(*s->hnodes));
 	s->fst = calloc(holders(s), sizeof(*s->fst));
 	s->fst_at = -1;
+	if (first_submits(s) != 0) {
+		mg_slurmsim_free(s);
+		return MG_ENOMEM;
+	}
 	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
 	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
 	s->usage_at = t0;
@@ -396,11 +457,13 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->usage = malloc(holders(s) * sizeof(*d->usage));
 	d->hnodes = malloc(holders(s) * sizeof(*d->hnodes));
 	d->fst = malloc(holders(s) * sizeof(*d->fst));
+	d->hfirst = malloc(holders(s) * sizeof(*d->hfirst));
+	d->hsorted = malloc(holders(s) * sizeof(*d->hsorted));
 	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
 	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes ||
-	    !d->hnodes || !d->fst) {
+	    !d->hnodes || !d->fst || !d->hfirst || !d->hsorted) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
@@ -413,6 +476,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	mg_copy(d->usage, s->usage, holders(s), sizeof(*d->usage));
 	mg_copy(d->hnodes, s->hnodes, holders(s), sizeof(*d->hnodes));
 	mg_copy(d->fst, s->fst, holders(s), sizeof(*d->fst));
+	mg_copy(d->hfirst, s->hfirst, holders(s), sizeof(*d->hfirst));
+	mg_copy(d->hsorted, s->hsorted, holders(s), sizeof(*d->hsorted));
 	mg_copy(d->uqrun, s->uqrun, qslots(s), sizeof(*d->uqrun));
 	mg_copy(d->uqnodes, s->uqnodes, qslots(s), sizeof(*d->uqnodes));
 	return d;
@@ -432,6 +497,8 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->usage);
 	free(s->hnodes);
 	free(s->fst);
+	free(s->hfirst);
+	free(s->hsorted);
 	free(s->uqrun);
 	free(s->uqnodes);
 	free(s->tt);
@@ -494,13 +561,13 @@ fsa_cmp(const void *x, const void *y)
  * usage share among siblings (infinite without usage); a depth-first
  * walk, accounts then their users in descending LevelFS (the users of
  * accounts that tie sorted together), ranks users from n down to 1
- * (ties share a rank); the factor is rank / n.
+ * (ties share a rank); the factor is rank / n, n the holders known now.
  */
 static int
 fair_tree(const struct mg_slurmsim *s, double *f)
 {
-	size_t n = holders(s), na = s->naccts + 1, i, k;
-	struct fsa *e = malloc(n * sizeof(*e));
+	size_t nh = holders(s), na = s->naccts + 1, n = 0, i, k;
+	struct fsa *e = malloc(nh * sizeof(*e));
 	double *au = calloc(na, sizeof(*au)), total = 0;
 	size_t *cnt = calloc(na, sizeof(*cnt)), accounts = 0;
 
@@ -510,18 +577,24 @@ fair_tree(const struct mg_slurmsim *s, double *f)
 		free(cnt);
 		return MG_ENOMEM;
 	}
-	for (i = 0; i < n; i++) {
+	/* only the holders known now take part; one not yet seen ranks at
+	 * the top when it comes, as one without usage does */
+	for (i = 0; i < nh; i++) {
 		int32_t acct = by_assoc(s) ? s->t->assoc_acct[i] : -1;
 
-		e[i].acct = acct >= 0 && (size_t)acct < s->naccts ? acct :
+		f[i] = 1;
+		if (s->hfirst[i] > s->now)
+			continue;
+		e[n].acct = acct >= 0 && (size_t)acct < s->naccts ? acct :
 		    (int32_t)s->naccts;
-		e[i].a = (int32_t)i;
-		au[e[i].acct] += s->usage[i];
-		accounts += cnt[e[i].acct]++ == 0;
+		e[n].a = (int32_t)i;
+		au[e[n].acct] += s->usage[i];
+		accounts += cnt[e[n].acct]++ == 0;
 		total += s->usage[i];
+		n++;
 	}
 	for (i = 0; i < n; i++) {
-		double u = s->usage[i], ua = au[e[i].acct];
+		double u = s->usage[e[i].a], ua = au[e[i].acct];
 
 		e[i].acct_level = ua > 0 ? (1.0 / (double)accounts) /
 		    (ua / total) : INFINITY;
@@ -600,7 +673,7 @@ fs_done(struct fsnow *fs)
 /*
  * The fair-share factor of holder who: Fair Tree's, or Slurm's classic
  * factor with equal shares, 2^(-U/S), U the holder's share of all usage,
- * S = 1 / holders.
+ * S = 1 / the holders known now.
  */
 static double
 fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
@@ -611,7 +684,7 @@ fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 		return fs->tree[who];
 	if (fs->total <= 0)
 		return 1;
-	return exp2(-(s->usage[who] / fs->total) * (double)holders(s));
+	return exp2(-(s->usage[who] / fs->total) * (double)known(s));
 }
 
 /* Slurm's multifactor priority: age capped at PriorityMaxAge, size,

@@ -379,11 +379,16 @@ mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
 				peak[i] = busy;
 		}
 	}
+	/* window i gets what window i - 1 showed, known when i begins: so
+	 * nothing that starts, or is submitted, later changes it */
 	for (i = 0; i < nw; i++) {
-		int32_t c;
+		int32_t c = nodes;
 
-		k += waiting[i];	/* running sum: jobs waiting through */
-		c = k > 0 && peak[i] + slack < nodes ? peak[i] + slack : nodes;
+		if (i > 0) {
+			k += waiting[i - 1];	/* jobs waiting through i - 1 */
+			if (k > 0 && peak[i - 1] + slack < nodes)
+				c = peak[i - 1] + slack;
+		}
 		if (c < 1)
 			c = 1;
 		if (m == 0 || cap[m - 1] != c) {

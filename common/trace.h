@@ -80,10 +80,12 @@ size_t mg_trace_infer_deps(struct mg_trace *t, int64_t gap, int64_t min_wait,
 
 /*
  * mg_trace_capacity: the nodes the trace's jobs could use, hour by hour
- * (window seconds): where some job waited through a whole window, the
- * most nodes the real jobs held during it (the cluster could not give
- * more: drained nodes, maintenance, nodes lent to other partitions),
- * plus slack nodes; elsewhere nodes.  Sets *times and *caps (caller frees both) to *n
+ * (window seconds): where some job waited through the whole window
+ * before, the most nodes the real jobs held during that window (the
+ * cluster could not give more: drained nodes, maintenance, nodes lent to
+ * other partitions), plus slack nodes; elsewhere nodes.  Each window
+ * takes what the one before showed, so a window's capacity depends on
+ * nothing that was submitted or started after it began.  Sets *times and *caps (caller frees both) to *n
  * change points, capacity caps[k] from times[k] on.  Returns 0 or
  * MG_ENOMEM.
  */

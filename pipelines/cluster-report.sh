@@ -5,8 +5,10 @@
 # models), with SVG plots made by gnuplot.  See mirage-pipelines(7).
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
-#            [-f from] [-N count] [-k sizes] [-- cluster-model options] input
-#   input: a jobs stream, or any dump mirage-parse reads (sacct, the LS6 trace)
+#            [-f from] [-N count] [-k sizes] [-z zone] [-- cluster-model options] input
+#   input: a jobs stream, or any dump mirage-parse reads (sacct, the LS6 trace);
+#   - for standard input; a dump's times are read in zone (default: local, as
+#   sacct prints them)
 # Example crontab line (Mondays at 06:00, last 30 days):
 #   0 6 * * 1 sacct -a -X -P -S now-30days -o JobID,Submit,Start,End,Timelimit,NNodes,State | /opt/mirage/pipelines/cluster-report.sh -o /srv/www/ls6 -n 84 -M /var/lib/mirage/current.mrm -- -n 84 -
 set -euo pipefail
@@ -23,7 +25,8 @@ usage() {
 }
 
 out=report title="Cluster report" nodes= from= count=60 sizes=1,8 models=()
-while getopts o:t:n:M:f:N:k:h opt; do
+zone=local
+while getopts o:t:n:M:f:N:k:z:h opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) title=$OPTARG ;;
@@ -32,6 +35,7 @@ while getopts o:t:n:M:f:N:k:h opt; do
 	f) from=$OPTARG ;;
 	N) count=$OPTARG ;;
 	k) sizes=$OPTARG ;;
+	z) zone=$OPTARG ;;
 	*) usage ;;
 	esac
 done
@@ -57,11 +61,15 @@ trap 'rm -rf "$tmp"' EXIT
 say() { printf '%s cluster-report: %s\n' "$(date -u +%FT%TZ)" "$*" >&2; }
 say "start: $input -> $out"
 
-# the jobs
-if [ "$input" != - ] && [ "$(head -c 4 "$input" | od -An -tx1 | tr -d ' ')" = 894d5247 ]; then
+# the jobs: a jobs stream or a dump, from a file or standard input
+if [ "$input" = - ]; then
+	cat > "$tmp/input"
+	input=$tmp/input
+fi
+if [ "$(head -c 4 "$input" | od -An -tx1 | tr -d ' ')" = 894d5247 ]; then
 	cp "$input" "$tmp/jobs.mrs"
 else
-	mirage-parse -q "$input" -o "$tmp/jobs.mrs"
+	mirage-parse -q -z "$zone" "$input" -o "$tmp/jobs.mrs"
 fi
 mirage-cat "$tmp/jobs.mrs" > "$tmp/jobs.tsv"
 

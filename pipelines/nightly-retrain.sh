@@ -9,6 +9,7 @@
 #
 # Usage: nightly-retrain.sh [-D dir] [-d days] [-i dump] [-p partition]
 #            [-a kind] [-k sizes] [-f from] [-N count] [-M margin] [-K keep]
+#            [-z zone]
 #            [-- cluster-model options for mirage-features/mirage-eval]
 # Example crontab line (02:30 every night):
 #   30 2 * * * /opt/mirage/pipelines/nightly-retrain.sh -D /var/lib/mirage -p gpu-a100 -- -n 84 >/dev/null 2>&1
@@ -26,8 +27,8 @@ usage() {
 }
 
 dir=${MIRAGE_DIR:-/var/lib/mirage} days=60 input= partition= kind=gbt
-sizes=1 from= count= margin=0 keep=7
-while getopts D:d:i:p:a:k:f:N:M:K:h opt; do
+sizes=1 from= count= margin=0 keep=7 zone=local
+while getopts D:d:i:p:a:k:f:N:M:K:z:h opt; do
 	case $opt in
 	D) dir=$OPTARG ;;
 	d) days=$OPTARG ;;
@@ -39,6 +40,7 @@ while getopts D:d:i:p:a:k:f:N:M:K:h opt; do
 	N) count=$OPTARG ;;
 	M) margin=$OPTARG ;;
 	K) keep=$OPTARG ;;
+	z) zone=$OPTARG ;;	# sacct prints the zone of TZ (default)
 	*) usage ;;
 	esac
 done
@@ -65,12 +67,14 @@ say "start: dir $dir, kind $kind, sizes $sizes, log $log"
 
 if [ -n "$input" ]; then
 	say "jobs from $input"
-	mirage-parse -q "$input" -o "$work/jobs.mrs"
+	mirage-parse -q -z "$zone" "$input" -o "$work/jobs.mrs"
 else
 	say "jobs from sacct, last $days days${partition:+, partition $partition}"
-	sacct -a -X -P -S "now-${days}days" -E now ${partition:+-r "$partition"} \
+	# a hung controller must not hang every later night: a time limit
+	timeout "${MIRAGE_SACCT_TIMEOUT:-600}" \
+	    sacct -a -X -P -S "now-${days}days" -E now ${partition:+-r "$partition"} \
 	    -o JobID,JobIDRaw,JobName,UID,Partition,State,Submit,Eligible,Start,End,Timelimit,NNodes,AllocTRES,ReqTRES,Priority |
-	    mirage-parse -q -o "$work/jobs.mrs"
+	    mirage-parse -q -z "$zone" -o "$work/jobs.mrs"
 fi
 say "$(($(mirage-cat "$work/jobs.mrs" | wc -l) - 1)) jobs"
 

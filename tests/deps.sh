@@ -35,6 +35,7 @@ need mandoc has mandoc
 need python3 has python3	# JSON checks in the tests
 need gnuplot-nox has gnuplot	# the plots of pipelines/cluster-report.sh
 # compressors the tests use to make fixtures
+need tzdata test -f /usr/share/zoneinfo/America/Chicago	# -z zone
 need gzip has gzip
 need xz-utils has xz
 need zstd has zstd

@@ -78,8 +78,20 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 @test "pending, ended and unknown jobs; no model: the reactive rule" {
 	run -10 mirage-advise -j 503 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW
 	[[ "$output" == *"503 has not started: wait"* ]]
-	run -0 mirage-advise -j 123 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW
-	[[ "$output" == *"123 has ended (it is not in the queue): submit now"* ]]
+	# a job in no dump is not "ended": a mistyped id must not submit
+	run -13 mirage-advise -j 123 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"decision: unknown-job"* ]]
+	[[ "$output" == *"job 123 is in no dump (squeue, -Q): a mistyped id?"* ]]
+	# ... one that sacct shows ended is
+	printf 'JobID|JobIDRaw|Partition|State|Submit|Start|End|Timelimit|NNodes\n123|123|gpu|COMPLETED|2026-11-21T00:00:00|2026-11-21T00:00:00|2026-11-23T20:00:00|2-00:00:00|1\n' > h.txt
+	run -0 mirage-advise -j 123 -m "$M" -n 8 -H h.txt -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"123 has ended: submit now"* ]]
+	# live: squeue does not show it, sacct -j is asked
+	run -13 mirage-advise "${SUB[@]}" -j 123 -m "$M"
+	[[ "$output" == *"job 123 is in no dump (squeue, sacct -j)"* ]]
+	tail -n 1 h.txt > "$FAKE/sacct.txt"
+	run -0 mirage-advise "${SUB[@]}" -j 123 -m "$M"
+	[[ "$output" == *"123 has ended: submit now"* ]]
 	run -10 mirage-advise -j 500 -Q "$FAKE/queue.txt" --now $NOW
 	[[ "$output" == *"note:     no model (-m)"* ]]
 	[[ "$output" == *"without a model: submit when 500 ends"* ]]
@@ -178,6 +190,11 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$stderr" == *"'job.sh.chain': line "*": CRC32 mismatch (not acting on a damaged state"* ]]
 	[ ! -e "$FAKE/sbatch.log" ]
 	rm job.sh.chain
+	# without --submit: a status of its own, so that a script that runs
+	# sbatch on 0 does not submit without the dependency
+	FAKE_MODE=squeue-down run -12 mirage-advise "${SUB[@]}" -j 500 -m "$M"
+	[[ "$output" == *"decision: submit-with-dependency"* ]]
+	[ ! -e "$FAKE/sbatch.log" ]
 	FAKE_MODE=squeue-down run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" --submit job.sh
 	[[ "$output" == *"note:     $A/fake-squeue failed (exit 1): squeue: error: Unable to contact slurm controller"* ]]
 	[[ "$output" == *"job:      500 unknown (no queue)"* ]]
@@ -216,4 +233,53 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	run -10 mirage-advise "${L[@]}" --sinfo "$PWD/no-such-sinfo"
 	[[ "$output" == *'"rule": "reactive"'* ]]
 	[[ "$output" == *"node count is unknown (give -n): cannot run '$PWD/no-such-sinfo'"* ]]
+}
+
+@test "times are read in the zone squeue prints them in (TZ or -z); unknown zones are refused" {
+	# P = 600 started 47 h ago with a 2-day limit: 1 h left, whatever
+	# the zone squeue printed its times in
+	local z now start
+	for z in UTC America/Chicago Asia/Tokyo; do
+		now=$(TZ=$z date -d @1795500000 +%Y-%m-%dT%H:%M:%S)
+		start=$(TZ=$z date -d @$((1795500000 - 47 * 3600)) +%Y-%m-%dT%H:%M:%S)
+		printf 'JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY\n600|gpu|R|%s|%s|2-00:00:00|1|1000\n' "$start" "$start" > "$FAKE/queue.txt"
+		TZ=$z run -10 mirage-advise -j 600 -Q "$FAKE/queue.txt" --now "$now"
+		[[ "$output" == *"job:      600 running, ends by "*" (1.0 h left)"* ]]
+		run -10 mirage-advise -z $z -j 600 -Q "$FAKE/queue.txt" --now "$now"
+		[[ "$output" == *"(1.0 h left)"* ]]
+		# live, with the fake squeue
+		TZ=$z run -10 mirage-advise "${SUB[@]/$NOW/$now}" -j 600
+		[[ "$output" == *"(1.0 h left)"* ]]
+	done
+	# read as UTC, the Chicago times are 6 h off
+	now=$(TZ=America/Chicago date -d @1795500000 +%Y-%m-%dT%H:%M:%S)
+	run -10 mirage-advise -z America/Chicago -j 600 -Q "$FAKE/queue.txt" --now "$now"
+	TZ=America/Chicago run -10 mirage-advise -z UTC -j 600 -Q "$FAKE/queue.txt" --now "$now"
+	[[ "$output" != *"(1.0 h left)"* ]]
+	for z in America/Chicgo Mars/Olympus ../../etc/passwd; do
+		run -2 --separate-stderr mirage-advise -z $z -j 600 -Q "$FAKE/queue.txt"
+		[[ "$stderr" == *"unknown time zone '$z'"* ]]
+		run -2 --separate-stderr mirage-parse -z $z "$FAKE/queue.txt"
+		[[ "$stderr" == *"unknown time zone '$z'"* ]]
+	done
+}
+
+@test "a jobs stream as -Q is read whole; a stale dump says so" {
+	# P is not the stream's first job
+	mirage-parse -q "$FAKE/queue.txt" -o q.jobs
+	[ "$(records q.jobs)" -eq 4 ]
+	run -10 mirage-advise -j 503 -Q q.jobs --now $NOW
+	[[ "$output" == *"503 has not started: wait"* ]]
+	run -10 mirage-advise -j 500 -Q q.jobs --now $NOW
+	[[ "$output" == *"job:      500 running"* ]]
+	# a truncated stream is an error, never a decision
+	head -c $(($(stat -c %s q.jobs) - 5)) q.jobs > t.jobs
+	run -5 --separate-stderr mirage-advise -j 500 -Q t.jobs --now $NOW
+	[[ "$stderr" == *"t.jobs"* ]]
+	# without --now a dump older than P's end says so
+	printf 'JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY\n500|gpu|R|2020-01-01T00:00:00|2020-01-01T00:00:00|2-00:00:00|1|1000\n' > old.txt
+	run -10 mirage-advise -j 500 -Q old.txt
+	[[ "$output" == *"its limit ran out at 2020-01-03T00:00:00, before now"* ]]
+	[[ "$output" == *"the dump is older than 500's end by its limit: give --now"* ]]
+	[[ "$output" != *"h left"* ]]
 }

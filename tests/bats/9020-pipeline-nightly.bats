@@ -62,4 +62,7 @@ setup() {
 	run -1 "$ROOT/pipelines/nightly-retrain.sh" -D d -i bad.txt -- -n 76
 	[[ "$output" == *"mirage-parse: 'bad.txt': line 1: layout not recognised"* ]]
 	[ ! -e d/current.mrm ]
+	run -2 "$ROOT/pipelines/nightly-retrain.sh" -D d -z Mars/Olympus -i bad.txt -- -n 76
+	[[ "$output" == *"mirage-parse: -z: unknown time zone 'Mars/Olympus'"* ]]
+	[ ! -e d/current.mrm ]
 }

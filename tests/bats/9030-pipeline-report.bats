@@ -59,4 +59,23 @@ setup() {
 	[ ! -e r/index.html ]
 	run -2 "$ROOT/pipelines/cluster-report.sh" -o r -n x bad.txt
 	[[ "$output" == *"Usage: cluster-report.sh"* ]]
+	run -2 "$ROOT/pipelines/cluster-report.sh" -o r -z America/Chicgo bad.txt
+	[[ "$output" == *"unknown time zone 'America/Chicgo'"* ]]
+	[ ! -e r/index.html ]
+}
+
+@test "report: a jobs stream or a dump on standard input; a dump's times in its zone" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 84 -N 1 -k 1 - < ls6.jobs
+	grep -q '^24777 jobs submitted 2022-10-05 to ' <(sed -n 's/^<p>//p' r/index.html)
+	# the trace's times read as Chicago's (UTC-5 in October): the same
+	# waits, the days' load shifted
+	gzip -dc "$ROOT/data/ls6-a100.log.gz" |
+	    TZ=America/Chicago run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r2 -n 84 -N 1 -k 1 -
+	cmp <(cut -f1,2 r/waits.tsv) <(cut -f1,2 r2/waits.tsv)
+	run -1 cmp -s r/load.tsv r2/load.tsv
+	mirage-parse -q -z America/Chicago "$ROOT/data/ls6-a100.log.gz" -o chi.jobs
+	[ "$(mirage-cat chi.jobs | sed -n 2p | cut -f1)" = "$(mirage-cat ls6.jobs | sed -n 2p | cut -f1)" ]
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r3 -z America/Chicago -n 84 -N 1 -k 1 "$ROOT/data/ls6-a100.log.gz"
+	cmp r2/load.tsv r3/load.tsv
 }

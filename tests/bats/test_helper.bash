@@ -12,7 +12,7 @@ mg_setup() {
 	FIX=$ROOT/tests/fixtures
 	BUSY=$FIX/slurm-22.05/01-busy
 	FINAL=$FIX/slurm-22.05/03-final
-	export LC_ALL=C
+	export LC_ALL=C TZ=UTC
 	cd "$BATS_TEST_TMPDIR" || return 1
 }
 
