@@ -35,11 +35,11 @@ LDFLAGS	+= -fsanitize=address,undefined
 endif
 
 CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise
-LIB_SRC	= $(sort $(wildcard common/*.c))
+LIB_SRC	= $(sort $(wildcard common/*/*.c))
 # every object and program depends on every header: the library is
 # small, and a build never links objects made from two layouts of a
 # struct (the -MMD files alone once missed one)
-HDRS	= $(wildcard common/*.h)
+HDRS	= $(wildcard common/*.h common/*/*.h)
 LIB_OBJ	= $(LIB_SRC:%.c=$(B)/%.o)
 LIB	= $(B)/libmirage.a
 BINS	= $(CMDS:%=$(B)/%)

@@ -15,14 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "chain.h"
-#include "episode.h"
-#include "feature.h"
-#include "live.h"
+#include "live/chain.h"
+#include "episode/episode.h"
+#include "episode/feature.h"
+#include "live/live.h"
 #include "mirage.h"
-#include "model.h"
-#include "proc.h"
-#include "simconf.h"
+#include "learn/model.h"
+#include "base/proc.h"
+#include "cluster/simconf.h"
 
 /* decisions, apart from the errors of mirage(7) */
 #define EXIT_SUBMIT	0

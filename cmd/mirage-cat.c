@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "mirage.h"
-#include "stats.h"
+#include "base/stats.h"
 
 enum mode { TSV, JSON, STATS, INFO, CORR };
 

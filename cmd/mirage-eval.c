@@ -14,14 +14,14 @@
 #include <unistd.h>
 
 #include "mirage.h"
-#include "cluster.h"
-#include "episode.h"
-#include "protocol.h"
-#include "model.h"
-#include "sim.h"
-#include "simconf.h"
-#include "slurmsim.h"
-#include "stats.h"
+#include "cluster/cluster.h"
+#include "episode/episode.h"
+#include "episode/protocol.h"
+#include "learn/model.h"
+#include "cluster/sim.h"
+#include "cluster/simconf.h"
+#include "cluster/slurmsim.h"
+#include "base/stats.h"
 
 #define NGROUP 10
 

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "mirage.h"
-#include "cluster.h"
-#include "episode.h"
+#include "cluster/cluster.h"
+#include "episode/episode.h"
 
 #define MAXPROBES	4096
 #define NMETA		11

@@ -12,11 +12,11 @@
 #include <time.h>
 
 #include "mirage.h"
-#include "model.h"
-#include "stats.h"
-#include "cluster.h"
-#include "episode.h"
-#include "rl.h"
+#include "learn/model.h"
+#include "base/stats.h"
+#include "cluster/cluster.h"
+#include "episode/episode.h"
+#include "learn/rl.h"
 #include <unistd.h>
 
 static int

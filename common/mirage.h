@@ -2,12 +2,12 @@
 #ifndef MG_MIRAGE_H
 #define MG_MIRAGE_H
 
-#include "cli.h"
-#include "input.h"
-#include "job.h"
-#include "parse.h"
-#include "sacct.h"
-#include "status.h"
-#include "stream.h"
+#include "base/cli.h"
+#include "io/input.h"
+#include "io/job.h"
+#include "base/parse.h"
+#include "io/sacct.h"
+#include "base/status.h"
+#include "io/stream.h"
 
 #endif /* MG_MIRAGE_H */

@@ -44,3 +44,34 @@ setup() {
 	run -0 root/opt/mg/bin/mirage-parse --version
 	[ "$output" = "mirage-parse 0.1.0" ]
 }
+
+@test "the library's layers: each folder of common/ includes only itself and the folders above it" {
+	# base < io < cluster < episode < learn; live reads real clusters
+	# through io and builds views of the cluster layer
+	local allowed
+	declare -A allowed=(
+		[base]="base"
+		[io]="base io"
+		[cluster]="base io cluster"
+		[episode]="base io cluster episode"
+		[learn]="base io cluster episode learn"
+		[live]="base io cluster live"
+	)
+	local f layer inc bad=0
+	for f in "$ROOT"/common/*/*.[ch]; do
+		layer=$(basename "$(dirname "$f")")
+		[ -n "${allowed[$layer]:-}" ] || { echo "unknown layer: $f"; bad=1; continue; }
+		for inc in $(sed -n 's|^#include "\([a-z]*\)/.*|\1|p' "$f" | sort -u); do
+			if [[ " ${allowed[$layer]} " != *" $inc "* ]]; then
+				echo "$f includes $inc/"
+				bad=1
+			fi
+		done
+		# and every library include names its layer
+		if grep -q '^#include "[a-z]*\.h"' "$f"; then
+			echo "$f: an include without its folder"
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ]
+}

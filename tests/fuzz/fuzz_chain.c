@@ -12,7 +12,7 @@
 
 #include <zlib.h>
 
-#include "chain.h"
+#include "live/chain.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

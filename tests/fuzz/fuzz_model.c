@@ -16,7 +16,7 @@
 #include <zlib.h>
 
 #include "mirage.h"
-#include "model.h"
+#include "learn/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -24,7 +24,7 @@ for src in tests/fuzz/fuzz_*.c; do
 		continue
 	fi
 	# shellcheck disable=SC2086
-	clang $CFLAGS $CPP "$src" common/*.c $LIBS -o "$out/fuzz_$name"
+	clang $CFLAGS $CPP "$src" common/*/*.c $LIBS -o "$out/fuzz_$name"
 	work="$out/corpus-$name"
 	rm -rf "$work"
 	cp -r "tests/fuzz/corpus/$name" "$work"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "mirage.h"
-#include "trace.h"
+#include "io/trace.h"
 
 static int
 on_job(void *ctx, const struct mg_value *job, uint64_t line)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "mirage.h"
-#include "episode.h"
+#include "episode/episode.h"
 #include "tap.h"
 #include "ls6.h"
 

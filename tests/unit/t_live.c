@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "live.h"
+#include "live/live.h"
 #include "mirage.h"
 #include "tap.h"
 

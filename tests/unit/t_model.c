@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "mirage.h"
-#include "model.h"
+#include "learn/model.h"
 #include "tap.h"
 
 #define N	1200

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nn.h"
+#include "learn/nn.h"
 #include "tap.h"
 
 #define B	5

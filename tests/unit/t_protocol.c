@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "protocol.h"
+#include "episode/protocol.h"
 #include "tap.h"
 
 #define H 3600

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "mirage.h"
-#include "sim.h"
+#include "cluster/sim.h"
 #include "tap.h"
 
 #define MIN 60

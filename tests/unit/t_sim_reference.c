@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "mirage.h"
-#include "sim.h"
+#include "cluster/sim.h"
 #include "tap.h"
 #include "ls6.h"
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 
 #include "mirage.h"
-#include "simconf.h"
-#include "slurmsim.h"
+#include "cluster/simconf.h"
+#include "cluster/slurmsim.h"
 #include "tap.h"
 
 static const int64_t T0 = 1700000000;

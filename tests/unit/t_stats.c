@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "stats.h"
+#include "base/stats.h"
 #include "tap.h"
 
 int

@@ -1,0 +1,50 @@
+/*
+ * cli.h: what every mirage command does the same way, without printing:
+ * sane standard descriptors, default SIGPIPE, provenance strings, and
+ * output files that appear whole or not at all.
+ */
+#ifndef MG_CLI_H
+#define MG_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "base/status.h"
+
+#define MG_VERSION "0.1.0"
+
+/*
+ * mg_cli_init: make sure fds 0-2 are open (on /dev/null if not) and
+ * SIGPIPE has its default action, so "mirage-x | head" ends quietly.
+ * Returns 0 or MG_EIO.
+ */
+int mg_cli_init(void);
+
+/*
+ * mg_cli_args: argv[1..argc) joined with spaces into buf (truncated to
+ * cap), for the provenance field of a stream header.
+ */
+void mg_cli_args(int argc, char *const argv[], char *buf, size_t cap);
+
+/*
+ * An output: standard output, or a temporary file beside path that is
+ * renamed to path by mg_out_commit() and removed by mg_out_abort(), so a
+ * failed run never leaves a half-written file.  A path that exists and
+ * is not a regular file (a device, a FIFO) is written in place.
+ */
+struct mg_out {
+	FILE *fp;
+	char *path;		/* NULL for standard output */
+	char *tmp;
+};
+
+/* mg_out_open: path NULL or "-" is standard output.  0 or MG_EIO. */
+int mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d);
+
+/* mg_out_commit: flush, fsync and rename into place.  0 or MG_EIO. */
+int mg_out_commit(struct mg_out *o, struct mg_diag *d);
+
+/* mg_out_abort: remove the temporary file; safe after commit. */
+void mg_out_abort(struct mg_out *o);
+
+#endif /* MG_CLI_H */

@@ -1,0 +1,173 @@
+/* stats.c: rank correlation, quantiles, isotonic fits; see stats.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/stats.h"
+
+struct ix {
+	double v;
+	size_t i;
+};
+
+static int
+cmp_ix(const void *a, const void *b)
+{
+	const struct ix *x = a, *y = b;
+
+	if (x->v != y->v)
+		return x->v < y->v ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+cmp_d(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ranks from 1, ties averaged */
+static int
+ranks(const double *x, size_t n, double *r)
+{
+	struct ix *t = malloc(n * sizeof(*t));
+	size_t i, j, k;
+
+	if (t == NULL)
+		return -1;
+	for (i = 0; i < n; i++) {
+		t[i].v = x[i];
+		t[i].i = i;
+	}
+	qsort(t, n, sizeof(*t), cmp_ix);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && t[j].v == t[i].v; j++)
+			;
+		for (k = i; k < j; k++)
+			r[t[k].i] = (double)(i + j + 1) / 2.0;
+	}
+	free(t);
+	return 0;
+}
+
+double
+mg_spearman(const double *x, const double *y, size_t n)
+{
+	double *rx, *ry, mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0, res = NAN;
+	size_t i;
+
+	if (n < 2)
+		return NAN;
+	rx = malloc(n * sizeof(*rx));
+	ry = malloc(n * sizeof(*ry));
+	if (rx && ry && ranks(x, n, rx) == 0 && ranks(y, n, ry) == 0) {
+		for (i = 0; i < n; i++) {
+			mx += rx[i];
+			my += ry[i];
+		}
+		mx /= (double)n;
+		my /= (double)n;
+		for (i = 0; i < n; i++) {
+			sxy += (rx[i] - mx) * (ry[i] - my);
+			sxx += (rx[i] - mx) * (rx[i] - mx);
+			syy += (ry[i] - my) * (ry[i] - my);
+		}
+		if (sxx > 0 && syy > 0)
+			res = sxy / sqrt(sxx * syy);
+	}
+	free(rx);
+	free(ry);
+	return res;
+}
+
+double
+mg_quantile(const double *x, size_t n, double q)
+{
+	double *s, pos, res;
+	size_t lo;
+
+	if (n == 0 || (s = malloc(n * sizeof(*s))) == NULL)
+		return NAN;
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_d);
+	pos = q * (double)(n - 1);
+	lo = (size_t)pos;
+	res = lo + 1 < n ? s[lo] + (s[lo + 1] - s[lo]) * (pos - (double)lo) :
+	    s[n - 1];
+	free(s);
+	return res;
+}
+
+int
+mg_isotonic(const double *x, const double *y, size_t n, size_t max,
+    double *kx, double *ky, size_t *nk)
+{
+	struct ix *o;
+	double *w;
+	size_t i, b, nb, lo, hi;
+
+	*nk = 0;
+	if (n == 0 || max == 0 || (o = malloc(n * sizeof(*o))) == NULL)
+		return -1;
+	if ((w = malloc(max * sizeof(*w))) == NULL) {
+		free(o);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		o[i].v = x[i];
+		o[i].i = i;
+	}
+	qsort(o, n, sizeof(*o), cmp_ix);
+	/* bins of equal count, then the blocks pooled while they decrease */
+	nb = n < max ? n : max;
+	for (b = 0, *nk = 0; b < nb; b++) {
+		double sx = 0, sy = 0;
+
+		lo = b * n / nb;
+		hi = (b + 1) * n / nb;
+		for (i = lo; i < hi; i++) {
+			sx += o[i].v;
+			sy += y[o[i].i];
+		}
+		kx[*nk] = sx / (double)(hi - lo);
+		ky[*nk] = sy / (double)(hi - lo);
+		w[(*nk)++] = (double)(hi - lo);
+		while (*nk > 1 && (ky[*nk - 2] >= ky[*nk - 1] ||
+		    kx[*nk - 2] >= kx[*nk - 1])) {
+			size_t a = *nk - 2, c = *nk - 1;
+			double t = w[a] + w[c];
+
+			kx[a] = (kx[a] * w[a] + kx[c] * w[c]) / t;
+			ky[a] = (ky[a] * w[a] + ky[c] * w[c]) / t;
+			w[a] = t;
+			(*nk)--;
+		}
+	}
+	free(w);
+	free(o);
+	return 0;
+}
+
+double
+mg_interp(const double *kx, const double *ky, size_t nk, double v)
+{
+	size_t lo = 0, hi, mid;
+
+	if (nk == 0)
+		return v;
+	if (v <= kx[0])
+		return ky[0];
+	if (v >= kx[nk - 1])
+		return ky[nk - 1];
+	/* kx[lo] < v < kx[hi] */
+	for (hi = nk - 1; hi - lo > 1;) {
+		mid = lo + (hi - lo) / 2;
+		if (kx[mid] < v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return ky[lo] + (ky[hi] - ky[lo]) * (v - kx[lo]) / (kx[hi] - kx[lo]);
+}

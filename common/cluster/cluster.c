@@ -1,0 +1,289 @@
+/*
+ * cluster.c: one interface over the reference and faithful models; see
+ * cluster.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/cluster.h"
+#include "cluster/sim.h"
+#include "cluster/slurmsim.h"
+
+struct mg_cluster {
+	enum mg_simmode mode;
+	struct mg_sim *ref;
+	struct mg_slurmsim *fs;
+};
+
+static int
+time_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The reserved nodes over time, from the config's reservations, as
+ * change points: the schedulers see them coming.
+ */
+static int
+reservations(struct mg_clusterdef *def, const struct mg_simconf *c)
+{
+	size_t n = 0, i, m = 0;
+	int64_t *tt = malloc((2 * (size_t)c->nresv + 1) * sizeof(*tt));
+	int32_t *rr = malloc((2 * (size_t)c->nresv + 1) * sizeof(*rr));
+	int r;
+
+	if (tt == NULL || rr == NULL) {
+		free(tt);
+		free(rr);
+		return MG_ENOMEM;
+	}
+	for (r = 0; r < c->nresv; r++) {
+		tt[n++] = c->resv_start[r];
+		tt[n++] = c->resv_end[r];
+	}
+	qsort(tt, n, sizeof(*tt), time_cmp);
+	for (i = 0; i < n; i++) {
+		int32_t held = 0;
+
+		if (i > 0 && tt[i] == tt[i - 1])
+			continue;
+		for (r = 0; r < c->nresv; r++)
+			if (c->resv_start[r] <= tt[i] && tt[i] < c->resv_end[r])
+				held += c->resv_nodes[r];
+		if (held == (m > 0 ? rr[m - 1] : 0))
+			continue;
+		tt[m] = tt[i];
+		rr[m++] = held;
+	}
+	def->resv_time = tt;
+	def->resv_nodes = rr;
+	def->conf.slurm.resv_time = tt;
+	def->conf.slurm.resv_nodes = rr;
+	def->conf.slurm.resv_n = m;
+	return 0;
+}
+
+int
+mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
+    struct mg_trace *t, struct mg_diag *d)
+{
+	int faithful = conf->mode == MG_MODE_FAITHFUL;
+	size_t i;
+	int rv;
+
+	memset(def, 0, sizeof(*def));
+	def->conf = *conf;
+	def->trace = t;
+	def->nodes = faithful ? conf->slurm.nodes : conf->ref.nodes;
+	if (faithful && ((rv = mg_simconf_partitions(&def->conf,
+	    t->part_name, t->nparts, d)) != 0 || (rv = mg_simconf_qos(
+	    &def->conf, t->qos_name, t->nqos, d)) != 0))
+		return rv;
+	if (faithful)
+		def->nodes = def->conf.slurm.nodes;	/* partitions add up */
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+
+		if (faithful && def->conf.slurm.nparts > 0 && j->part >= 0 &&
+		    j->nodes > def->conf.slurm.part_nodes[j->part])
+			return mg_diag_set(d, MG_EINVAL, "job %s needs %d "
+			    "nodes, partition '%s' has %d", j->id, j->nodes,
+			    t->part_name[j->part],
+			    def->conf.slurm.part_nodes[j->part]);
+		if (j->nodes > def->nodes && (!faithful ||
+		    def->conf.nparts == 0))
+			return mg_diag_set(d, MG_EINVAL, "job %s needs %d "
+			    "nodes, the cluster has %d", j->id, j->nodes,
+			    def->nodes);
+	}
+	if (faithful && conf->dep_gap > 0)
+		def->ndeps = mg_trace_infer_deps(t, conf->dep_gap, 600,
+		    conf->slurm.max_jobs_per_user);
+	if (faithful && conf->cap_window > 0) {
+		if (mg_trace_capacity(t, conf->slurm.nodes, conf->cap_window,
+		    conf->cap_slack, &def->cap_time, &def->cap_nodes,
+		    &def->conf.slurm.cap_n) != 0)
+			return mg_diag_set(d, MG_ENOMEM, "out of memory");
+		def->conf.slurm.cap_time = def->cap_time;
+		def->conf.slurm.cap_nodes = def->cap_nodes;
+	}
+	if (conf->nresv > 0 && !faithful)
+		return mg_diag_set(d, MG_EINVAL, "reservations need "
+		    "Mode=faithful");
+	if ((conf->nresv > 0 || def->conf.slurm.cap_n > 0) &&
+	    (def->conf.slurm.npools > 1 || (def->conf.slurm.npools == 0 &&
+	    def->conf.slurm.nparts > 1)))
+		return mg_diag_set(d, MG_EINVAL, "%s need%s a cluster of one "
+		    "partition (or partitions of the same nodes)",
+		    conf->nresv > 0 ? "reservations" : "CapacityFromTrace",
+		    conf->nresv > 0 ? "" : "s");
+	if (conf->nresv > 0 && reservations(def, conf) != 0)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	return 0;
+}
+
+void
+mg_clusterdef_release(struct mg_clusterdef *def)
+{
+	free(def->cap_time);
+	free(def->cap_nodes);
+	free(def->resv_time);
+	free(def->resv_nodes);
+	def->cap_time = NULL;
+	def->cap_nodes = NULL;
+	def->resv_time = NULL;
+	def->resv_nodes = NULL;
+}
+
+int
+mg_cluster_new(const struct mg_clusterdef *def, int64_t t0, int64_t to,
+    struct mg_cluster **out)
+{
+	struct mg_cluster *c = calloc(1, sizeof(*c));
+	int rv;
+
+	*out = NULL;
+	if (c == NULL)
+		return MG_ENOMEM;
+	c->mode = def->conf.mode;
+	if (c->mode == MG_MODE_REFERENCE)
+		rv = mg_sim_new(&def->conf.ref, def->trace, t0, t0, to,
+		    &c->ref);
+	else
+		rv = mg_slurmsim_new_warm(&def->conf.slurm, def->trace, t0,
+		    to, &c->fs);
+	if (rv != 0) {
+		free(c);
+		return rv;
+	}
+	*out = c;
+	return 0;
+}
+
+struct mg_cluster *
+mg_cluster_copy(const struct mg_cluster *c)
+{
+	struct mg_cluster *d = calloc(1, sizeof(*d));
+
+	if (d == NULL)
+		return NULL;
+	d->mode = c->mode;
+	if (c->ref && (d->ref = mg_sim_copy(c->ref)) == NULL)
+		goto fail;
+	if (c->fs && (d->fs = mg_slurmsim_copy(c->fs)) == NULL)
+		goto fail;
+	return d;
+fail:
+	mg_cluster_free(d);
+	return NULL;
+}
+
+void
+mg_cluster_free(struct mg_cluster *c)
+{
+	if (c == NULL)
+		return;
+	mg_sim_free(c->ref);
+	mg_slurmsim_free(c->fs);
+	free(c);
+}
+
+int
+mg_cluster_run(struct mg_cluster *c, int64_t t)
+{
+	if (c->ref) {
+		while (mg_sim_time(c->ref) < t)
+			mg_sim_step(c->ref);
+		return 0;
+	}
+	return mg_slurmsim_run(c->fs, t - 1);
+}
+
+int64_t
+mg_cluster_time(const struct mg_cluster *c)
+{
+	if (c->ref)
+		return mg_sim_time(c->ref);
+	return mg_slurmsim_time(c->fs) + 1;
+}
+
+int32_t
+mg_cluster_add_job(struct mg_cluster *c, const char *id, int32_t nodes,
+    int64_t limit, int64_t dur, int64_t submit, int32_t pred)
+{
+	if (c->ref)
+		return mg_sim_add_chain_job(c->ref, id, nodes, limit, dur,
+		    submit, pred, submit > mg_sim_time(c->ref));
+	return mg_slurmsim_add_job(c->fs, nodes, limit, dur, submit, pred, -1);
+}
+
+int
+mg_cluster_run_until_start(struct mg_cluster *c, int32_t j, int64_t limit)
+{
+	int rv;
+
+	if (c->ref)
+		return mg_sim_run_until_start(c->ref, j, limit);
+	rv = mg_slurmsim_run_until_start(c->fs, j, limit - 1);
+	if (rv == 0 && mg_slurmsim_run(c->fs, limit - 1) != 0)
+		return MG_ENOMEM;
+	return rv;
+}
+
+int64_t
+mg_cluster_job_start(const struct mg_cluster *c, int32_t j)
+{
+	if (c->ref)
+		return mg_sim_job_start(c->ref, j);
+	return mg_slurmsim_job_start(c->fs, (size_t)j);
+}
+
+int64_t
+mg_cluster_job_submit(const struct mg_cluster *c, int32_t j)
+{
+	if (c->ref)
+		return mg_sim_job_submit(c->ref, j);
+	return mg_slurmsim_job_submit(c->fs, (size_t)j);
+}
+
+int64_t
+mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok)
+{
+	if (c->ref)
+		return mg_sim_chain_gap(c->ref, j, ok);
+	return mg_slurmsim_chain_gap(c->fs, j, ok);
+}
+
+int
+mg_cluster_avg_wait(const struct mg_cluster *c, int64_t *sec)
+{
+	int64_t m;
+	size_t q;
+
+	if (c->ref) {
+		if (mg_sim_stats_after_start(c->ref, &m, &q) != 0)
+			return MG_ENOMEM;
+		*sec = m * 60;
+		return 0;
+	}
+	if ((m = mg_slurmsim_avg_wait(c->fs, 100)) < 0)
+		return MG_ENOMEM;
+	*sec = m;
+	return 0;
+}
+
+int
+mg_cluster_view(const struct mg_cluster *c, int32_t s_nodes, int64_t recent,
+    struct mg_view *v)
+{
+	int rv;
+
+	if (c->ref)
+		return mg_sim_view(c->ref, s_nodes, recent, v);
+	rv = mg_slurmsim_view(c->fs, s_nodes, recent, v);
+	v->t = mg_cluster_time(c);
+	return rv;
+}

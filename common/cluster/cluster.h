@@ -1,0 +1,110 @@
+/*
+ * cluster.h: the cluster model as one interface over its two modes
+ * (sim.h, the reference; slurmsim.h, the faithful), for the tools that
+ * place chains into a replayed trace (episodes, evaluation).
+ *
+ * A struct mg_clusterdef is a configuration prepared against a trace
+ * once (job sizes checked, partitions matched, dependencies and capacity
+ * inferred when the configuration asks); a struct mg_cluster is one run
+ * of it, which can be copied to try several futures.
+ *
+ * Time: mg_cluster_run(c, t) brings c to the start of time t, before
+ * anything that happens at t: in reference mode the start of minute t,
+ * before its arrivals and scheduling; in faithful mode after every event
+ * before second t.  A chain job submitted "now" then arrives at t.
+ */
+#ifndef MG_CLUSTER_H
+#define MG_CLUSTER_H
+
+#include <stdint.h>
+
+#include "cluster/simconf.h"
+#include "base/status.h"
+#include "io/trace.h"
+#include "cluster/view.h"
+
+struct mg_clusterdef {
+	struct mg_simconf conf;
+	struct mg_trace *trace;	/* borrowed; dependencies may be set in it */
+	int32_t nodes;		/* the cluster's nodes */
+	size_t ndeps;		/* dependencies inferred */
+	int64_t *cap_time;	/* capacity timeline, owned */
+	int32_t *cap_nodes;
+	int64_t *resv_time;	/* reserved nodes over time, owned */
+	int32_t *resv_nodes;
+};
+
+/*
+ * mg_clusterdef_init: prepare conf against t (which must outlive d):
+ * every job must fit the cluster (and its partition); in faithful mode,
+ * DependencyFromTrace and CapacityFromTrace are applied.  Returns 0, or
+ * MG_EINVAL with d naming the job or partition, or MG_ENOMEM.  Release
+ * with mg_clusterdef_release().
+ */
+int mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
+    struct mg_trace *t, struct mg_diag *d);
+
+void mg_clusterdef_release(struct mg_clusterdef *def);
+
+struct mg_cluster;
+
+/*
+ * mg_cluster_new: a run that starts at t0 and sees the trace jobs
+ * submitted up to to: in reference mode an empty cluster at t0 and the
+ * jobs submitted in [t0, to]; in faithful mode the cluster as the trace
+ * says it was at t0 (mg_slurmsim_new_warm()).  Returns 0 and *out, or a
+ * negative status.
+ */
+int mg_cluster_new(const struct mg_clusterdef *def, int64_t t0, int64_t to,
+    struct mg_cluster **out);
+
+struct mg_cluster *mg_cluster_copy(const struct mg_cluster *c);
+void mg_cluster_free(struct mg_cluster *c);
+
+/* mg_cluster_run: advance to the start of t (see above); 0 or < 0. */
+int mg_cluster_run(struct mg_cluster *c, int64_t t);
+
+int64_t mg_cluster_time(const struct mg_cluster *c);
+
+/*
+ * mg_cluster_add_job: a chain job of nodes nodes, limit and run time
+ * (seconds), successor of pred (-1: none).  If submit is the current
+ * time it is submitted now, ahead of the trace jobs arriving then in
+ * reference mode (as the original submits S); later times join the
+ * arrivals like a trace job (as the original submits P).  id orders it
+ * against trace ids in reference mode.  Returns its reference, or
+ * MG_EINVAL / MG_ENOMEM.
+ */
+int32_t mg_cluster_add_job(struct mg_cluster *c, const char *id, int32_t nodes,
+    int64_t limit, int64_t dur, int64_t submit, int32_t pred);
+
+/*
+ * mg_cluster_run_until_start: advance until job j has started, or to
+ * the start of limit.  Returns 1 if it started, 0 if not (the run is
+ * then at the start of limit), or a negative status.
+ */
+int mg_cluster_run_until_start(struct mg_cluster *c, int32_t j,
+    int64_t limit);
+
+int64_t mg_cluster_job_start(const struct mg_cluster *c, int32_t j);
+
+/* mg_cluster_job_submit: as the model keeps it (reference: the minute) */
+int64_t mg_cluster_job_submit(const struct mg_cluster *c, int32_t j);
+
+/* mg_cluster_gap: S's start - P's end; *ok = 0 until both are known */
+int64_t mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok);
+
+/*
+ * mg_cluster_avg_wait: the mean wait of the last 100 jobs started, in
+ * seconds: the estimate of the original's average-wait baseline.  In
+ * reference mode exactly the original's (whole minutes, measured at its
+ * stop point after the current time; see mg_sim_stats_after_start()).
+ * Returns 0 or MG_ENOMEM.
+ */
+int mg_cluster_avg_wait(const struct mg_cluster *c, int64_t *sec);
+
+/* mg_cluster_view: see mg_sim_view(); 0 or MG_ENOMEM */
+int mg_cluster_view(const struct mg_cluster *c, int32_t s_nodes,
+    int64_t recent, struct mg_view *v);
+
+#endif /* MG_CLUSTER_H */

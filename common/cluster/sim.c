@@ -1,0 +1,571 @@
+/*
+ * sim.c: the reference-mode cluster simulator; see sim.h.  The order of
+ * operations in a minute is the original's (spec section 3.5):
+ *
+ *   0. a job submitted by the provisioner joins the pending list;
+ *   1. trace (and chain) jobs arriving this minute join it, and the list
+ *      is stable-sorted by priority, highest first;
+ *   2. the backfill pass (every bf_interval minutes from the start) or
+ *      the FIFO pass picks jobs to start now;
+ *   3. started jobs leave the list, their waits are remembered, chain
+ *      successors learn their predecessor's end;
+ *   4. the clock moves a minute; pending jobs age; running jobs that
+ *      have had their max(1, ceil(run/60)) minutes free their nodes.
+ *
+ * Priorities are doubles updated with exactly the original's
+ * operations, so that ties break the same way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/sim.h"
+#include "base/mem.h"
+#include "base/status.h"
+
+struct sjob {
+	int64_t submit;		/* rounded down to the minute */
+	int64_t dur, limit;
+	int64_t start;		/* -1 until it starts */
+	int64_t pred_end;	/* end of the predecessor, once known */
+	int32_t nodes;
+	int32_t trace;		/* index in the trace, or -1 */
+	mg_jobref pred, succ;
+	char id[20];
+};
+
+struct pend {
+	double prio;
+	mg_jobref j;
+};
+
+struct run {
+	int64_t free_at;	/* when its nodes come back */
+	int64_t exp_end;	/* start + limit: what backfill plans with */
+	int32_t nodes;
+	mg_jobref j;
+};
+
+struct mg_sim {
+	struct mg_simcfg c;
+	const struct mg_trace *trace;
+	int64_t t;		/* the current minute, seconds */
+	int64_t steps;		/* minutes since creation */
+	int32_t free;		/* free nodes */
+	struct sjob *job;
+	size_t njob, capjob;
+	mg_jobref *arr;		/* arrivals in order, and the next one */
+	size_t narr, caparr, next_arr;
+	struct pend *pend;
+	size_t npend, cappend;
+	struct run *run;
+	size_t nrun, caprun;
+	int64_t *wait;		/* ring of the last wait_hist waits */
+	size_t nwait, headwait;
+	int new_pending;	/* re-sort before scheduling */
+	size_t nstarted;
+};
+
+void
+mg_simcfg_reference(struct mg_simcfg *c, int nodes)
+{
+	c->nodes = nodes;
+	c->w_age = 7000;
+	c->max_age = 7.0 * 24 * 60 * 60;
+	c->w_size = 100;
+	c->bf_interval = 10;
+	c->bf_window = 2880;
+	c->bf_resolution = 600;
+	c->bf_max_job_test = 3000;
+	c->wait_hist = 100;
+}
+
+static int
+arr_cmp(const struct mg_sim *s, mg_jobref a, mg_jobref b)
+{
+	const struct sjob *x = &s->job[a], *y = &s->job[b];
+
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+int
+mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t, int64_t t0,
+    int64_t from, int64_t to, struct mg_sim **out)
+{
+	struct mg_sim *s;
+	size_t i;
+
+	*out = NULL;
+	if (c->nodes <= 0 || c->bf_interval <= 0 || c->bf_resolution <= 0 ||
+	    c->bf_window <= 0 || c->wait_hist <= 0)
+		return MG_EINVAL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return MG_ENOMEM;
+	s->c = *c;
+	s->trace = t;
+	s->t = t0 - ((t0 % 60) + 60) % 60;
+	s->free = c->nodes;
+	if ((s->wait = calloc((size_t)c->wait_hist, sizeof(*s->wait))) ==
+	    NULL)
+		goto nomem;
+	/* the trace is sorted by (minute, id): the window is a slice */
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *tj = &t->job[i];
+		struct sjob *j;
+
+		if (tj->submit < from || tj->submit > to)
+			continue;
+		if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
+		    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
+		    s->narr + 1, sizeof(*s->arr)))
+			goto nomem;
+		j = &s->job[s->njob];
+		j->submit = tj->submit - ((tj->submit % 60) + 60) % 60;
+		j->dur = tj->dur;
+		j->limit = tj->limit;
+		j->nodes = tj->nodes;
+		j->start = -1;
+		j->pred_end = INT64_MIN;
+		j->trace = (int32_t)i;
+		j->pred = j->succ = -1;
+		memcpy(j->id, tj->id, sizeof(j->id));
+		s->arr[s->narr++] = (mg_jobref)s->njob++;
+	}
+	/* arrivals in (minute, id) order even if the trace was not sorted */
+	for (i = 1; i < s->narr; i++) {
+		mg_jobref x = s->arr[i];
+		size_t k;
+
+		for (k = i; k > 0 && arr_cmp(s, s->arr[k - 1], x) > 0; k--)
+			s->arr[k] = s->arr[k - 1];
+		s->arr[k] = x;
+	}
+	*out = s;
+	return 0;
+nomem:
+	mg_sim_free(s);
+	return MG_ENOMEM;
+}
+
+struct mg_sim *
+mg_sim_copy(const struct mg_sim *s)
+{
+	struct mg_sim *d;
+
+	if ((d = malloc(sizeof(*d))) == NULL)
+		return NULL;
+	*d = *s;
+	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
+	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
+	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
+	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
+	d->wait = malloc((size_t)s->c.wait_hist * sizeof(*d->wait));
+	if (!d->job || !d->arr || !d->pend || !d->run || !d->wait) {
+		mg_sim_free(d);
+		return NULL;
+	}
+	mg_copy(d->job, s->job, s->njob, sizeof(*d->job));
+	mg_copy(d->arr, s->arr, s->narr, sizeof(*d->arr));
+	mg_copy(d->pend, s->pend, s->npend, sizeof(*d->pend));
+	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
+	memcpy(d->wait, s->wait, (size_t)s->c.wait_hist * sizeof(*d->wait));
+	return d;
+}
+
+void
+mg_sim_free(struct mg_sim *s)
+{
+	if (s == NULL)
+		return;
+	free(s->job);
+	free(s->arr);
+	free(s->pend);
+	free(s->run);
+	free(s->wait);
+	free(s);
+}
+
+static int
+push_pending(struct mg_sim *s, mg_jobref j)
+{
+	struct pend *p;
+
+	if (mg_grow((void **)&s->pend, &s->cappend, s->npend + 1,
+	    sizeof(*s->pend)))
+		return MG_ENOMEM;
+	p = &s->pend[s->npend++];
+	p->j = j;
+	/* the original: PriorityWeightJobSize * (nodes / N) */
+	p->prio = s->c.w_size * ((double)s->job[j].nodes / (double)s->c.nodes);
+	s->new_pending = 1;
+	return 0;
+}
+
+/* stable, highest priority first: insertion sort, the list is nearly sorted */
+static void
+sort_pending(struct mg_sim *s)
+{
+	size_t i, k;
+	struct pend x;
+
+	for (i = 1; i < s->npend; i++) {
+		x = s->pend[i];
+		for (k = i; k > 0 && s->pend[k - 1].prio < x.prio; k--)
+			s->pend[k] = s->pend[k - 1];
+		s->pend[k] = x;
+	}
+	s->new_pending = 0;
+}
+
+mg_jobref
+mg_sim_add_chain_job(struct mg_sim *s, const char *id, int32_t nodes,
+    int64_t limit, int64_t dur, int64_t submit, mg_jobref pred, int arrive)
+{
+	struct sjob *j;
+	mg_jobref r;
+	size_t k;
+
+	if (nodes <= 0 || limit < 0 || dur < 0 || (pred >= 0 &&
+	    (size_t)pred >= s->njob))
+		return MG_EINVAL;
+	if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1, sizeof(*s->job)))
+		return MG_ENOMEM;
+	r = (mg_jobref)s->njob;
+	j = &s->job[r];
+	memset(j, 0, sizeof(*j));
+	j->submit = (arrive ? submit : s->t);
+	j->submit -= ((j->submit % 60) + 60) % 60;
+	j->dur = dur > limit ? limit : dur;
+	j->limit = limit;
+	j->nodes = nodes;
+	j->start = -1;
+	j->pred_end = INT64_MIN;
+	j->trace = -1;
+	j->pred = pred;
+	j->succ = -1;
+	strncpy(j->id, id, sizeof(j->id) - 1);
+	s->njob++;
+	if (pred >= 0) {
+		s->job[pred].succ = r;
+		if (s->job[pred].start >= 0)
+			j->pred_end = s->job[pred].start + s->job[pred].dur;
+	}
+	if (!arrive)
+		return push_pending(s, r) == 0 ? r : MG_ENOMEM;
+	/* into the arrivals, in (minute, id) order, after the next one */
+	if (mg_grow((void **)&s->arr, &s->caparr, s->narr + 1, sizeof(*s->arr)))
+		return MG_ENOMEM;
+	for (k = s->narr; k > s->next_arr && arr_cmp(s, s->arr[k - 1], r) > 0;
+	    k--)
+		s->arr[k] = s->arr[k - 1];
+	s->arr[k] = r;
+	s->narr++;
+	return r;
+}
+
+static void
+start_job(struct mg_sim *s, mg_jobref r)
+{
+	struct sjob *j = &s->job[r];
+	struct run *u;
+	int64_t occ;
+
+	j->start = s->t;
+	s->nstarted++;
+	s->wait[s->headwait] = s->t - j->submit;
+	s->headwait = (s->headwait + 1) % (size_t)s->c.wait_hist;
+	if (s->nwait < (size_t)s->c.wait_hist)
+		s->nwait++;
+	if (j->succ >= 0)
+		s->job[j->succ].pred_end = s->t + j->dur;
+	occ = (j->dur + 59) / 60;
+	if (occ < 1)
+		occ = 1;
+	/* capacity was grown before the pass */
+	u = &s->run[s->nrun++];
+	u->free_at = s->t + occ * 60;
+	u->exp_end = s->t + j->limit;
+	u->nodes = j->nodes;
+	u->j = r;
+	s->free -= j->nodes;
+}
+
+/* the original's backfill pass: conservative reservations in slots */
+static size_t
+backfill(struct mg_sim *s, mg_jobref *pick)
+{
+	int L = s->c.bf_window * 60 / s->c.bf_resolution, k, cur, end;
+	int32_t freev[4096];
+	size_t i, n = 0, tested;
+	int64_t res = s->c.bf_resolution;
+
+	if (L > 4096)
+		L = 4096;
+	for (k = 0; k < L; k++)
+		freev[k] = s->c.nodes;
+	for (i = 0; i < s->nrun; i++)
+		for (k = 0; k < L && s->t + res * k < s->run[i].exp_end; k++)
+			freev[k] -= s->run[i].nodes;
+	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
+	    (size_t)s->c.bf_max_job_test;
+	for (i = 0; i < tested; i++) {
+		const struct sjob *j = &s->job[s->pend[i].j];
+		int need = (int)((j->limit + res - 1) / res), found = -1;
+
+		cur = 0;
+		while (cur < L) {
+			while (cur < L && freev[cur] < j->nodes)
+				cur++;
+			if (cur >= L)
+				break;
+			end = cur + need < L ? cur + need : L;
+			for (k = cur; k < end; k++)
+				if (freev[k] < j->nodes)
+					break;
+			if (k == end) {
+				found = cur;
+				break;
+			}
+			cur = k + 1;
+		}
+		if (found < 0)
+			continue;
+		end = found + need < L ? found + need : L;
+		for (k = found; k < end; k++)
+			freev[k] -= j->nodes;
+		if (found == 0)
+			pick[n++] = s->pend[i].j;
+	}
+	return n;
+}
+
+static size_t
+fifo(struct mg_sim *s, mg_jobref *pick)
+{
+	int32_t avail = s->free;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->npend; i++) {
+		int32_t nodes = s->job[s->pend[i].j].nodes;
+
+		if (nodes > avail)
+			break;
+		avail -= nodes;
+		pick[n++] = s->pend[i].j;
+	}
+	return n;
+}
+
+static void
+arrivals(struct mg_sim *s)
+{
+	while (s->next_arr < s->narr &&
+	    s->job[s->arr[s->next_arr]].submit <= s->t) {
+		mg_jobref r = s->arr[s->next_arr++];
+
+		/* the original drops a job that arrives in the past */
+		if (s->job[r].submit == s->t)
+			push_pending(s, r);
+	}
+	if (s->new_pending)
+		sort_pending(s);
+}
+
+static void
+schedule_and_advance(struct mg_sim *s)
+{
+	mg_jobref *pick;
+	size_t n, i, k, w;
+	double inc;
+
+	if (s->new_pending)
+		sort_pending(s);
+	if (s->npend > 0 && mg_grow((void **)&s->run, &s->caprun, s->nrun +
+	    s->npend, sizeof(*s->run)) == 0 &&
+	    (pick = malloc(s->npend * sizeof(*pick))) != NULL) {
+		n = s->steps % s->c.bf_interval == 0 ? backfill(s, pick) :
+		    fifo(s, pick);
+		for (i = 0; i < n; i++)
+			start_job(s, pick[i]);
+		/* drop started jobs from the list, keeping its order */
+		for (i = w = 0; n > 0 && i < s->npend; i++)
+			if (s->job[s->pend[i].j].start < 0)
+				s->pend[w++] = s->pend[i];
+		if (n > 0)
+			s->npend = w;
+		free(pick);
+	}
+	s->t += 60;
+	s->steps++;
+	/* w_age * 60 / max_age, as the original computes it */
+	inc = s->c.w_age * 60 / s->c.max_age;
+	for (i = 0; i < s->npend; i++)
+		s->pend[i].prio += inc;
+	for (i = k = 0; i < s->nrun; i++) {
+		if (s->run[i].free_at <= s->t)
+			s->free += s->run[i].nodes;
+		else
+			s->run[k++] = s->run[i];
+	}
+	s->nrun = k;
+}
+
+void
+mg_sim_step(struct mg_sim *s)
+{
+	arrivals(s);
+	schedule_and_advance(s);
+}
+
+int
+mg_sim_run_until_start(struct mg_sim *s, mg_jobref j, int64_t limit)
+{
+	while (s->job[j].start < 0 && s->t < limit)
+		mg_sim_step(s);
+	return s->job[j].start >= 0;
+}
+
+int64_t
+mg_sim_time(const struct mg_sim *s)
+{
+	return s->t;
+}
+
+int64_t
+mg_sim_job_start(const struct mg_sim *s, mg_jobref j)
+{
+	return s->job[j].start;
+}
+
+int64_t
+mg_sim_job_submit(const struct mg_sim *s, mg_jobref j)
+{
+	return s->job[j].submit;
+}
+
+int64_t
+mg_sim_chain_gap(const struct mg_sim *s, mg_jobref j, int *ok)
+{
+	const struct sjob *x = &s->job[j];
+
+	*ok = x->start >= 0 && x->pred_end != INT64_MIN;
+	return *ok ? x->start - x->pred_end : 0;
+}
+
+size_t
+mg_sim_pending(const struct mg_sim *s)
+{
+	return s->npend;
+}
+
+size_t
+mg_sim_njobs(const struct mg_sim *s)
+{
+	return s->njob;
+}
+
+size_t
+mg_sim_started(const struct mg_sim *s)
+{
+	return s->nstarted;
+}
+
+int64_t
+mg_sim_avg_wait(const struct mg_sim *s)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	if (s->nwait == 0)
+		return 0;
+	for (i = 0; i < s->nwait; i++)
+		sum += s->wait[i];
+	return (int64_t)((double)sum / (double)s->nwait / 60.0);
+}
+
+int
+mg_sim_stats_after_start(const struct mg_sim *s, int64_t *avg_wait_min,
+    size_t *qsize)
+{
+	struct mg_sim *c = mg_sim_copy(s);
+
+	if (c == NULL)
+		return MG_ENOMEM;
+	if (c->next_arr < c->narr) {
+		int64_t next = c->job[c->arr[c->next_arr]].submit;
+
+		while (c->t < next)
+			schedule_and_advance(c);
+		arrivals(c);
+	}
+	*avg_wait_min = mg_sim_avg_wait(c);
+	*qsize = mg_sim_pending(c);
+	mg_sim_free(c);
+	return 0;
+}
+
+static void
+vjob(const struct mg_sim *s, mg_jobref r, struct mg_vjob *v)
+{
+	const struct sjob *j = &s->job[r];
+
+	v->submit = j->submit;
+	v->start = j->start;
+	v->limit = j->limit;
+	v->nodes = j->nodes;
+	v->chain = j->trace < 0;
+	v->prio = 0;
+	v->end = -1;
+}
+
+int
+mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v)
+{
+	struct mg_vjob x;
+	size_t i;
+
+	mg_view_clear(v);
+	v->t = s->t;
+	v->nodes = s->c.nodes;
+	v->free = s->free;
+	v->s_prio = s->c.w_size * ((double)s_nodes / (double)s->c.nodes);
+	/* the list is in priority order: it was sorted when jobs arrived
+	 * and ages grow alike */
+	for (i = 0; i < s->npend; i++) {
+		vjob(s, s->pend[i].j, &x);
+		x.prio = s->pend[i].prio;
+		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
+			return MG_ENOMEM;
+	}
+	for (i = 0; i < s->nrun; i++) {
+		vjob(s, s->run[i].j, &x);
+		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
+			return MG_ENOMEM;
+	}
+	for (i = 0; i < s->njob; i++) {
+		const struct sjob *j = &s->job[i];
+		int64_t occ, end;
+
+		if (j->start < 0)
+			continue;
+		if (j->start > s->t - recent) {
+			vjob(s, (mg_jobref)i, &x);
+			if (mg_view_add(&v->recent, &v->nrecent,
+			    &v->caprecent, &x))
+				return MG_ENOMEM;
+		}
+		/* its nodes came back after its whole minutes */
+		occ = (j->dur + 59) / 60;
+		end = j->start + (occ < 1 ? 1 : occ) * 60;
+		if (end <= s->t && end > s->t - recent) {
+			vjob(s, (mg_jobref)i, &x);
+			x.end = j->start + j->dur;
+			if (mg_view_add(&v->ended, &v->nended, &v->capended,
+			    &x))
+				return MG_ENOMEM;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,121 @@
+/*
+ * sim.h: the cluster model: a simulator of a Slurm GPU partition that
+ * replays a trace, with chains of jobs whose successor is submitted by a
+ * provisioner.
+ *
+ * This version implements the reference mode: the original Mirage
+ * simulator, step for step (one-minute steps, whole-node allocation,
+ * uncapped age priority, a FIFO pass every minute and a conservative
+ * backfill pass every bf_interval minutes, a cold start at the episode
+ * start), so that its results can be checked against the original's.
+ * A state is plain data: mg_sim_copy() forks it, so a caller runs to
+ * time t once and tries several futures from there.
+ */
+#ifndef MG_SIM_H
+#define MG_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/trace.h"
+#include "cluster/view.h"
+
+struct mg_simcfg {
+	int nodes;		/* identical whole nodes */
+	double w_age;		/* PriorityWeightAge */
+	double max_age;		/* PriorityMaxAge, seconds (not a cap here) */
+	double w_size;		/* PriorityWeightJobSize */
+	int bf_interval;	/* minutes between backfill passes */
+	int bf_window;		/* minutes */
+	int bf_resolution;	/* seconds */
+	int bf_max_job_test;
+	int wait_hist;		/* started jobs in the average-wait window */
+};
+
+/* mg_simcfg_reference: the original's settings, with nodes nodes. */
+void mg_simcfg_reference(struct mg_simcfg *c, int nodes);
+
+struct mg_sim;
+
+/* A job of the episode, by index; trace jobs come first. */
+typedef int32_t mg_jobref;
+
+/*
+ * mg_sim_new: an empty cluster at time t0 (rounded down to the minute)
+ * that will see the trace jobs submitted in [from, to] (both inclusive,
+ * seconds).  Returns 0 and *out (free with mg_sim_free()), or MG_ENOMEM
+ * / MG_EINVAL.  The trace is borrowed and must outlive the simulator and
+ * its copies.
+ */
+int mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t from, int64_t to, struct mg_sim **out);
+
+/* mg_sim_copy: a complete, independent copy of s, or NULL. */
+struct mg_sim *mg_sim_copy(const struct mg_sim *s);
+
+void mg_sim_free(struct mg_sim *s);
+
+/*
+ * mg_sim_add_chain_job: add a job of a chain (P, S, ...) with id (a
+ * string, for ordering against trace ids), size, limit and run time in
+ * seconds, as the successor of pred (-1 if none).  If arrive is 1 it
+ * joins the arrivals at submit (rounded down to the minute), like a trace
+ * job; if 0 it is submitted to the scheduler now, ahead of the trace
+ * jobs arriving this minute.  Returns its reference, or a negative status.
+ */
+mg_jobref mg_sim_add_chain_job(struct mg_sim *s, const char *id,
+    int32_t nodes, int64_t limit, int64_t dur, int64_t submit,
+    mg_jobref pred, int arrive);
+
+/* mg_sim_step: simulate the current minute, then advance to the next. */
+void mg_sim_step(struct mg_sim *s);
+
+/*
+ * mg_sim_run_until_start: step until job j has started or the time
+ * limit is reached; returns 1 if started, 0 if not.
+ */
+int mg_sim_run_until_start(struct mg_sim *s, mg_jobref j, int64_t limit);
+
+int64_t mg_sim_time(const struct mg_sim *s);
+int64_t mg_sim_job_start(const struct mg_sim *s, mg_jobref j);	/* -1 */
+int64_t mg_sim_job_submit(const struct mg_sim *s, mg_jobref j);
+
+/*
+ * mg_sim_chain_gap: x = start of j - end of its predecessor, seconds
+ * (positive: interruption, negative: overlap); 0 and *ok = 0 if not yet
+ * known.
+ */
+int64_t mg_sim_chain_gap(const struct mg_sim *s, mg_jobref j, int *ok);
+
+size_t mg_sim_pending(const struct mg_sim *s);
+
+/* mg_sim_njobs, mg_sim_started: jobs in the episode, and started so far */
+size_t mg_sim_njobs(const struct mg_sim *s);
+size_t mg_sim_started(const struct mg_sim *s);
+
+/*
+ * mg_sim_avg_wait: the integer mean, in minutes, of the waits of the
+ * last wait_hist jobs started (0 if none).
+ */
+int64_t mg_sim_avg_wait(const struct mg_sim *s);
+
+/*
+ * mg_sim_stats_after_start: the original measures its average wait and
+ * queue size not at P's start but after running on to the next trace
+ * submission and queueing it (see the spec, 3.7).  This does that on a
+ * copy and leaves s alone.  Returns 0 or MG_ENOMEM.
+ */
+int mg_sim_stats_after_start(const struct mg_sim *s, int64_t *avg_wait_min,
+    size_t *qsize);
+
+/*
+ * mg_sim_view: fill v with the state at the start of the current minute
+ * (before its arrivals and its scheduling): pending jobs in priority
+ * order, running jobs, and jobs started in the last recent seconds;
+ * s_prio is the priority a job of s_nodes nodes would get now.  Returns
+ * 0 or MG_ENOMEM.
+ */
+int mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v);
+
+#endif /* MG_SIM_H */

@@ -1,0 +1,1527 @@
+/*
+ * slurmsim.c: the event-driven faithful model; see slurmsim.h.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/slurmsim.h"
+#include "base/mem.h"
+#include "base/status.h"
+
+#define NEVER INT64_MAX
+
+struct fjob {
+	int64_t submit, dur, limit, start;
+	double tprio;		/* recorded priority, 0 if none */
+	int32_t nodes;
+	int32_t trace;
+	int32_t user;
+	int32_t after;		/* a job that must end first, or -1 */
+	int32_t pred;		/* chain predecessor, or -1 */
+	int32_t part;		/* its pool */
+	int32_t qos;		/* index into the configured QOS, or -1 */
+	int32_t account;	/* the trace's account index, or -1 */
+	int32_t fsh;		/* its fair-share holder, or -1 */
+	int64_t eligible;	/* not before (a --begin time), or -1 */
+	int64_t end;		/* when it ended, -1 */
+};
+
+/* a running job's nodes in one pool; a job in several pools has an
+ * entry for each, the first its head */
+struct frun {
+	int64_t end, exp_end;
+	int64_t exp_round;	/* exp_end rounded up to bf_resolution */
+	int32_t nodes, j, pool;
+	int32_t head;
+};
+
+struct mg_slurmsim {
+	struct mg_slurmcfg c;
+	const struct mg_trace *t;
+	int64_t now, next_sched, next_bf;
+	struct fjob *job;
+	size_t njob, capjob;
+	int32_t *arr;		/* arrival order: (submit, trace order) */
+	size_t narr, caparr;
+	size_t next_arr;
+	int32_t *pend;
+	size_t npend, cappend;
+	struct frun *run;
+	size_t nrun, caprun;
+	int32_t free[MG_SLURM_MAXPOOL];	/* free nodes of each pool */
+	int npools;
+	uint32_t pmask[MG_SLURM_MAXPART];	/* each partition's pools */
+	size_t nstarted;
+	int32_t *urun;		/* running jobs per user */
+	int32_t *unodes;	/* nodes they hold */
+	int32_t *uqrun;		/* running jobs per user and QOS */
+	int32_t *uqnodes;	/* nodes they hold; [user * nqos + qos] */
+	int32_t *hnodes;	/* nodes held per fair-share holder */
+	size_t naccts;
+	double *usage;		/* decayed node-seconds, for fair-share, per
+				 * holder: user, account or association */
+	int64_t usage_at;	/* when usage was last brought up to date */
+	double *fst;		/* Fair Tree's factor of each holder */
+	int64_t *hfirst;	/* each holder's first submission in the
+				 * trace, INT64_MAX if none: a holder is known
+				 * from then on, as sacctmgr would list it */
+	int64_t *hsorted;	/* the same, ascending */
+	int64_t fst_at;		/* when computed; -1: not yet */
+	size_t nusers;
+	int32_t cap;		/* nodes now */
+	size_t stuck_at;	/* nstarted when only ticks were left */
+	int has_elig;		/* some job has an Eligible time */
+	double qos_top;		/* the largest QOS priority */
+	double part_top;	/* the largest PriorityJobFactor */
+	size_t next_cap;	/* next capacity change */
+	size_t next_resv;	/* next change of the reserved nodes */
+	int32_t resv;		/* nodes reserved now */
+	/* backfill timeline, scratch: free nodes of every pool (a row of
+	 * npools) from each breakpoint on */
+	int64_t *tt;
+	int32_t *tf;
+	size_t tcap;
+};
+
+void
+mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
+{
+	memset(c, 0, sizeof(*c));
+	c->nodes = nodes;
+	c->w_age = 1000;
+	c->max_age = 7 * 86400;
+	c->w_size = 1000;
+	c->w_trace = 0;
+	c->sched_interval = 60;
+	c->bf_interval = 30;
+	c->bf_resolution = 60;
+	c->bf_window = 86400;
+	c->bf_max_job_test = 100;
+	c->w_fairshare = 0;
+	c->decay_half_life = 7 * 86400;
+	c->calc_period = 300;
+}
+
+/* sort keys, so that qsort needs no context */
+struct key {
+	double prio;
+	int64_t submit;
+	int32_t trace, j;
+};
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct key *x = a, *y = b;
+
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return x->trace < y->trace ? -1 : x->trace > y->trace;
+}
+
+/* order jobs idx[0..n) by key_cmp, prio taken from prio[] (or 0) */
+static int
+sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
+    const double *prio)
+{
+	struct key *k = malloc((n ? n : 1) * sizeof(*k));
+	size_t i;
+
+	if (k == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < n; i++) {
+		k[i].prio = prio ? prio[i] : 0;
+		k[i].submit = s->job[idx[i]].submit;
+		k[i].trace = s->job[idx[i]].trace;
+		k[i].j = idx[i];
+	}
+	if (prio == NULL) {
+		qsort(k, n, sizeof(*k), key_cmp);
+	} else {
+		/*
+		 * The pending list comes in the order of the last sort, and
+		 * priorities move together (age grows alike for all): it is
+		 * nearly sorted, and insertion sort is linear on it.  The
+		 * order is total, so the result is the same as any sort's.
+		 */
+		for (i = 1; i < n; i++) {
+			struct key x = k[i];
+			size_t m = i;
+
+			for (; m > 0 && key_cmp(&k[m - 1], &x) > 0; m--)
+				k[m] = k[m - 1];
+			k[m] = x;
+		}
+	}
+	for (i = 0; i < n; i++)
+		idx[i] = k[i].j;
+	free(k);
+	return 0;
+}
+
+static int start(struct mg_slurmsim *, int32_t, const int32_t *);
+
+/* Fair Tree over associations, or over users if the trace has none */
+static int
+by_assoc(const struct mg_slurmsim *s)
+{
+	return s->c.fs_by == MG_FS_TREE && s->t->nassoc > 0;
+}
+
+/* the fair-share holder of a job of this user, account and association */
+static int32_t
+holder_of(const struct mg_slurmsim *s, int32_t user, int32_t account,
+    int32_t assoc)
+{
+	return s->c.fs_by == MG_FS_ACCOUNT ? account : by_assoc(s) ? assoc :
+	    user;
+}
+
+/* holders of fair-share usage: users, accounts or associations (at
+ * least one) */
+static size_t
+holders(const struct mg_slurmsim *s)
+{
+	size_t n = s->c.fs_by == MG_FS_ACCOUNT ? s->t->naccts : by_assoc(s) ?
+	    s->t->nassoc : s->t->nusers;
+
+	return n ? n : 1;
+}
+
+/* the holders known now: those that have submitted a job by now (at
+ * least one), so that nothing submitted later changes a factor */
+static size_t
+known(const struct mg_slurmsim *s)
+{
+	size_t lo = 0, hi = holders(s);
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->hsorted[mid] <= s->now)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? lo : 1;
+}
+
+static int
+time_cmp(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* each holder's first submission in the whole trace (hfirst, hsorted) */
+static int
+first_submits(struct mg_slurmsim *s)
+{
+	const struct mg_trace *t = s->t;
+	size_t n = holders(s), i;
+
+	if ((s->hfirst = malloc(n * sizeof(*s->hfirst))) == NULL ||
+	    (s->hsorted = malloc(n * sizeof(*s->hsorted))) == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < n; i++)
+		s->hfirst[i] = INT64_MAX;
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *tj = &t->job[i];
+		int32_t a = tj->account >= 0 && (size_t)tj->account <
+		    t->naccts ? tj->account : -1;
+		int32_t h = holder_of(s, tj->user, a, tj->assoc >= 0 &&
+		    (size_t)tj->assoc < t->nassoc ? tj->assoc : -1);
+
+		if (h >= 0 && (size_t)h < n && tj->submit < s->hfirst[h])
+			s->hfirst[h] = tj->submit;
+	}
+	memcpy(s->hsorted, s->hfirst, n * sizeof(*s->hsorted));
+	qsort(s->hsorted, n, sizeof(*s->hsorted), time_cmp);
+	return 0;
+}
+
+/* slots of the per-user, per-QOS counts (at least one) */
+static size_t
+qslots(const struct mg_slurmsim *s)
+{
+	size_t n = (size_t)s->c.nqos * (s->t->nusers ? s->t->nusers : 1);
+
+	return n ? n : 1;
+}
+
+/* a job's slot in them; its user and QOS are known */
+static size_t
+uq(const struct mg_slurmsim *s, const struct fjob *j)
+{
+	return (size_t)j->user * (size_t)s->c.nqos + (size_t)j->qos;
+}
+
+/* Slurm's QOS factor: the QOS's priority over the largest one's */
+static double
+qos_factor(const struct mg_slurmsim *s, int32_t q)
+{
+	return s->qos_top > 0 ? s->c.qos_prio[q] / s->qos_top : 0;
+}
+
+/*
+ * The jobs of a window.  Cold: those submitted in [from, to].  Warm: also
+ * those submitted before t0 that had not ended by then; the ones that
+ * were running at t0 are running from their real start.
+ */
+static int
+build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
+    int64_t from, int64_t to, int warm, struct mg_slurmsim **out)
+{
+	struct mg_slurmsim *s;
+	int32_t *map;
+	size_t i;
+
+	*out = NULL;
+	if (c->nodes <= 0 || c->max_age <= 0 || c->sched_interval <= 0 ||
+	    c->bf_interval <= 0 || c->bf_resolution <= 0 || c->bf_window <= 0)
+		return MG_EINVAL;
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return MG_ENOMEM;
+	s->c = *c;
+	s->t = t;
+	s->now = t0;
+	s->next_sched = t0;
+	s->next_bf = t0;
+	if (c->nparts < 0 || c->nparts > MG_SLURM_MAXPART || c->npools < 0 ||
+	    c->npools > MG_SLURM_MAXPOOL || c->nqos < 0 ||
+	    c->nqos > MG_SLURM_MAXQOS) {
+		free(s);
+		return MG_EINVAL;
+	}
+	if (c->nparts > 0 && c->npools > 0) {
+		/* partitions of shared pools */
+		s->npools = c->npools;
+		for (i = 0; i < (size_t)s->npools; i++)
+			s->free[i] = c->pool_nodes[i];
+		for (i = 0; i < (size_t)c->nparts; i++) {
+			s->pmask[i] = c->part_pools[i];
+			if (s->pmask[i] == 0 || (c->npools < 32 &&
+			    s->pmask[i] >> c->npools != 0)) {
+				free(s);
+				return MG_EINVAL;
+			}
+		}
+	} else {
+		/* a pool of its own for each partition, or one for all */
+		s->npools = c->nparts > 0 ? c->nparts : 1;
+		for (i = 0; i < (size_t)s->npools; i++) {
+			s->free[i] = c->nparts > 0 ? c->part_nodes[i] :
+			    c->nodes;
+			s->pmask[i] = 1u << i;
+		}
+	}
+	for (i = 0; i < (size_t)c->nqos; i++)
+		if (c->qos_prio[i] > s->qos_top)
+			s->qos_top = c->qos_prio[i];
+	for (i = 0; i < (size_t)c->nparts; i++)
+		if (c->part_prio[i] > s->part_top)
+			s->part_top = c->part_prio[i];
+	s->cap = c->nodes;
+	s->stuck_at = SIZE_MAX;
+	s->nusers = t->nusers;
+	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
+	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
+	s->naccts = t->naccts;
+	s->usage = calloc(holders(s), sizeof(*s->usage));
+	s->hnodes = calloc(holders(s), sizeof(*s->hnodes));
+	s->fst = calloc(holders(s), sizeof(*s->fst));
+	s->fst_at = -1;
+	if (first_submits(s) != 0) {
+		mg_slurmsim_free(s);
+		return MG_ENOMEM;
+	}
+	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
+	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
+	s->usage_at = t0;
+	map = malloc((t->n ? t->n : 1) * sizeof(*map));
+	if (s->urun == NULL || s->unodes == NULL || s->usage == NULL ||
+	    s->uqrun == NULL || s->uqnodes == NULL || s->hnodes == NULL ||
+	    s->fst == NULL ||
+	    map == NULL) {
+		free(map);
+		mg_slurmsim_free(s);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *tj = &t->job[i];
+		int keep = tj->submit >= from && tj->submit <= to;
+		struct fjob *j;
+
+		if (warm && tj->submit < t0 && tj->start + tj->dur > t0)
+			keep = 1;
+		map[i] = -1;
+		if (!keep)
+			continue;
+		if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
+		    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
+		    s->narr + 1, sizeof(*s->arr))) {
+			free(map);
+			mg_slurmsim_free(s);
+			return MG_ENOMEM;
+		}
+		map[i] = (int32_t)s->njob;
+		j = &s->job[s->njob];
+		j->submit = tj->submit;
+		j->dur = tj->dur;
+		j->limit = tj->limit;
+		j->nodes = tj->nodes;
+		j->start = -1;
+		j->tprio = tj->prio > 0 ? (double)tj->prio : 0;
+		j->trace = (int32_t)i;
+		j->user = tj->user;
+		j->end = -1;
+		j->pred = -1;
+		j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
+		j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
+		j->account = tj->account >= 0 && (size_t)tj->account <
+		    t->naccts ? tj->account : -1;
+		j->fsh = holder_of(s, j->user, j->account, tj->assoc >= 0 &&
+		    (size_t)tj->assoc < t->nassoc ? tj->assoc : -1);
+		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
+		s->has_elig |= j->eligible >= 0;
+		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
+			free(map);
+			mg_slurmsim_free(s);
+			return MG_EINVAL;
+		}
+		/* a dependency outside the window counts as met */
+		j->after = tj->after >= 0 && (size_t)tj->after < i &&
+		    map[tj->after] >= 0 ? map[tj->after] : -1;
+		if (warm && tj->submit < t0 && tj->start < t0) {
+			/* running at t0, since its real start */
+			int64_t now = s->now;
+
+			s->now = tj->start;
+			j->after = -1;
+			if (start(s, (int32_t)s->njob, NULL) != 0) {
+				free(map);
+				mg_slurmsim_free(s);
+				return MG_ENOMEM;
+			}
+			s->now = now;
+		} else {
+			s->arr[s->narr++] = (int32_t)s->njob;
+		}
+		s->njob++;
+	}
+	free(map);
+	if (sort_jobs(s, s->arr, s->narr, NULL) != 0) {
+		mg_slurmsim_free(s);
+		return MG_ENOMEM;
+	}
+	*out = s;
+	return 0;
+}
+
+int
+mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out)
+{
+	return build(c, t, t0, from, to, 0, out);
+}
+
+int
+mg_slurmsim_new_warm(const struct mg_slurmcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t to, struct mg_slurmsim **out)
+{
+	return build(c, t, t0, t0, to, 1, out);
+}
+
+struct mg_slurmsim *
+mg_slurmsim_copy(const struct mg_slurmsim *s)
+{
+	struct mg_slurmsim *d;
+
+	if ((d = malloc(sizeof(*d))) == NULL)
+		return NULL;
+	*d = *s;
+	d->tt = NULL;
+	d->tf = NULL;
+	d->tcap = 0;
+	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
+	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
+	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
+	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
+	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
+	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
+	d->usage = malloc(holders(s) * sizeof(*d->usage));
+	d->hnodes = malloc(holders(s) * sizeof(*d->hnodes));
+	d->fst = malloc(holders(s) * sizeof(*d->fst));
+	d->hfirst = malloc(holders(s) * sizeof(*d->hfirst));
+	d->hsorted = malloc(holders(s) * sizeof(*d->hsorted));
+	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
+	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
+	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
+	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes ||
+	    !d->hnodes || !d->fst || !d->hfirst || !d->hsorted) {
+		mg_slurmsim_free(d);
+		return NULL;
+	}
+	mg_copy(d->job, s->job, s->njob, sizeof(*d->job));
+	mg_copy(d->arr, s->arr, s->narr, sizeof(*d->arr));
+	mg_copy(d->pend, s->pend, s->npend, sizeof(*d->pend));
+	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
+	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
+	mg_copy(d->unodes, s->unodes, s->nusers, sizeof(*d->unodes));
+	mg_copy(d->usage, s->usage, holders(s), sizeof(*d->usage));
+	mg_copy(d->hnodes, s->hnodes, holders(s), sizeof(*d->hnodes));
+	mg_copy(d->fst, s->fst, holders(s), sizeof(*d->fst));
+	mg_copy(d->hfirst, s->hfirst, holders(s), sizeof(*d->hfirst));
+	mg_copy(d->hsorted, s->hsorted, holders(s), sizeof(*d->hsorted));
+	mg_copy(d->uqrun, s->uqrun, qslots(s), sizeof(*d->uqrun));
+	mg_copy(d->uqnodes, s->uqnodes, qslots(s), sizeof(*d->uqnodes));
+	return d;
+}
+
+void
+mg_slurmsim_free(struct mg_slurmsim *s)
+{
+	if (s == NULL)
+		return;
+	free(s->job);
+	free(s->arr);
+	free(s->pend);
+	free(s->run);
+	free(s->urun);
+	free(s->unodes);
+	free(s->usage);
+	free(s->hnodes);
+	free(s->fst);
+	free(s->hfirst);
+	free(s->hsorted);
+	free(s->uqrun);
+	free(s->uqnodes);
+	free(s->tt);
+	free(s->tf);
+	free(s);
+}
+
+/* ---- priority ------------------------------------------------------- */
+
+/*
+ * Fair-share usage: node-seconds, halved every PriorityDecayHalfLife.
+ * Brought up to date lazily; the nodes a user held since the last update
+ * are charged as if held the whole time, which is exact between events.
+ */
+static void
+update_usage(struct mg_slurmsim *s)
+{
+	double dt = (double)(s->now - s->usage_at), k;
+	size_t u;
+
+	if (dt <= 0 || s->c.w_fairshare <= 0)
+		return;
+	k = exp2(-dt / (double)s->c.decay_half_life);
+	for (u = 0; u < holders(s); u++)
+		s->usage[u] = s->usage[u] * k + (double)s->hnodes[u] * dt;
+	s->usage_at = s->now;
+}
+
+/* fair-share as of one scheduler pass, or one view */
+struct fsnow {
+	double total;		/* all holders' usage */
+	const double *tree;	/* Fair Tree: each holder's factor; or NULL */
+	double *own;		/* tree, if computed for this pass alone */
+};
+
+/* an association's account (the trace's, or one for all) and usage */
+struct fsa {
+	int32_t acct, a;
+	double level;		/* its LevelFS within its account */
+	double acct_level;	/* its account's LevelFS */
+};
+
+static int
+fsa_cmp(const void *x, const void *y)
+{
+	const struct fsa *p = x, *q = y;
+
+	/* accounts by LevelFS, highest first; within one, or within
+	 * accounts of the same LevelFS (merged, as Slurm merges them),
+	 * users by LevelFS */
+	if (p->acct_level != q->acct_level)
+		return p->acct_level > q->acct_level ? -1 : 1;
+	if (p->level != q->level)
+		return p->level > q->level ? -1 : 1;
+	return (p->a > q->a) - (p->a < q->a);
+}
+
+/*
+ * Slurm's Fair Tree with equal shares: LevelFS = share among siblings /
+ * usage share among siblings (infinite without usage); a depth-first
+ * walk, accounts then their users in descending LevelFS (the users of
+ * accounts that tie sorted together), ranks users from n down to 1
+ * (ties share a rank); the factor is rank / n, n the holders known now.
+ */
+static int
+fair_tree(const struct mg_slurmsim *s, double *f)
+{
+	size_t nh = holders(s), na = s->naccts + 1, n = 0, i, k;
+	struct fsa *e = malloc(nh * sizeof(*e));
+	double *au = calloc(na, sizeof(*au)), total = 0;
+	size_t *cnt = calloc(na, sizeof(*cnt)), accounts = 0;
+
+	if (e == NULL || au == NULL || cnt == NULL) {
+		free(e);
+		free(au);
+		free(cnt);
+		return MG_ENOMEM;
+	}
+	/* only the holders known now take part; one not yet seen ranks at
+	 * the top when it comes, as one without usage does */
+	for (i = 0; i < nh; i++) {
+		int32_t acct = by_assoc(s) ? s->t->assoc_acct[i] : -1;
+
+		f[i] = 1;
+		if (s->hfirst[i] > s->now)
+			continue;
+		e[n].acct = acct >= 0 && (size_t)acct < s->naccts ? acct :
+		    (int32_t)s->naccts;
+		e[n].a = (int32_t)i;
+		au[e[n].acct] += s->usage[i];
+		accounts += cnt[e[n].acct]++ == 0;
+		total += s->usage[i];
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		double u = s->usage[e[i].a], ua = au[e[i].acct];
+
+		e[i].acct_level = ua > 0 ? (1.0 / (double)accounts) /
+		    (ua / total) : INFINITY;
+		e[i].level = u > 0 ? (1.0 / (double)cnt[e[i].acct]) /
+		    (u / ua) : INFINITY;
+	}
+	qsort(e, n, sizeof(*e), fsa_cmp);
+	for (i = k = 0; i < n; i++) {
+		if (i == 0 || e[i].acct_level != e[i - 1].acct_level ||
+		    e[i].level != e[i - 1].level)
+			k = i;		/* a new rank; ties keep the first's */
+		f[e[i].a] = (double)(n - k) / (double)n;
+	}
+	free(e);
+	free(au);
+	free(cnt);
+	return 0;
+}
+
+static double
+total_usage(const struct mg_slurmsim *s)
+{
+	double total = 0;
+	size_t i;
+
+	if (s->c.w_fairshare > 0)
+		for (i = 0; i < holders(s); i++)
+			total += s->usage[i];
+	return total;
+}
+
+/*
+ * Fair Tree's ranks, computed again once PriorityCalcPeriod has passed
+ * since they last were.  Returns 0 or MG_ENOMEM.
+ */
+static int
+fs_update(struct mg_slurmsim *s)
+{
+	int rv;
+
+	if (s->c.w_fairshare <= 0 || s->c.fs_by != MG_FS_TREE ||
+	    (s->fst_at >= 0 && s->now - s->fst_at < s->c.calc_period))
+		return 0;
+	if ((rv = fair_tree(s, s->fst)) != 0)
+		return rv;
+	s->fst_at = s->now;
+	return 0;
+}
+
+/* the fair-share of a pass: 0, or MG_ENOMEM; release with fs_done() */
+static int
+fs_prepare(const struct mg_slurmsim *s, struct fsnow *fs)
+{
+	fs->total = total_usage(s);
+	fs->tree = fs->own = NULL;
+	if (s->c.w_fairshare <= 0 || s->c.fs_by != MG_FS_TREE)
+		return 0;
+	if (s->fst_at >= 0) {
+		fs->tree = s->fst;
+		return 0;
+	}
+	/* a view before any pass */
+	if ((fs->own = malloc(holders(s) * sizeof(*fs->own))) == NULL)
+		return MG_ENOMEM;
+	fs->tree = fs->own;
+	return fair_tree(s, fs->own);
+}
+
+static void
+fs_done(struct fsnow *fs)
+{
+	free(fs->own);
+	fs->tree = fs->own = NULL;
+}
+
+/*
+ * The fair-share factor of holder who: Fair Tree's, or Slurm's classic
+ * factor with equal shares, 2^(-U/S), U the holder's share of all usage,
+ * S = 1 / the holders known now.
+ */
+static double
+fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
+{
+	if (who < 0)
+		return 1;
+	if (fs->tree != NULL)
+		return fs->tree[who];
+	if (fs->total <= 0)
+		return 1;
+	return exp2(-(s->usage[who] / fs->total) * (double)known(s));
+}
+
+/* Slurm's multifactor priority: age capped at PriorityMaxAge, size,
+ * fair-share, partition, QOS, recorded priority */
+static double
+priority(const struct mg_slurmsim *s, const struct fjob *j,
+    const struct fsnow *fs)
+{
+	int64_t age = s->now - (j->eligible > j->submit ? j->eligible :
+	    j->submit);
+	double p;
+
+	if (age < 0)
+		age = 0;
+	if (age > s->c.max_age)
+		age = s->c.max_age;
+	p = s->c.w_age * (double)age / (double)s->c.max_age +
+	    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
+	    s->c.w_trace * j->tprio;
+	if (s->c.w_fairshare > 0)
+		p += s->c.w_fairshare * fairshare(s, j->fsh, fs);
+	if (s->c.w_qos > 0 && j->qos >= 0)
+		p += s->c.w_qos * qos_factor(s, j->qos);
+	if (s->c.w_part > 0 && s->part_top > 0 && s->c.nparts > 0)
+		p += s->c.w_part * s->c.part_prio[j->part] / s->part_top;
+	return p;
+}
+
+static int
+sort_pending(struct mg_slurmsim *s)
+{
+	double *p = malloc((s->npend ? s->npend : 1) * sizeof(*p));
+	struct fsnow fs;
+	size_t i;
+	int rv;
+
+	if (p == NULL)
+		return MG_ENOMEM;
+	update_usage(s);
+	if ((rv = fs_update(s)) != 0 || (rv = fs_prepare(s, &fs)) != 0) {
+		free(p);
+		return rv;
+	}
+	for (i = 0; i < s->npend; i++)
+		p[i] = priority(s, &s->job[s->pend[i]], &fs);
+	fs_done(&fs);
+	rv = sort_jobs(s, s->pend, s->npend, p);
+	free(p);
+	return rv;
+}
+
+static int64_t
+round_up(int64_t t, int64_t res)
+{
+	return (t + res - 1) / res * res;
+}
+
+/* the nodes f[] holds of the pools of mask (free now, or in a row of the
+ * backfill timeline) */
+static int32_t
+pools_sum(const int32_t *f, int np, uint32_t mask)
+{
+	int32_t n = 0;
+	int g;
+
+	for (g = 0; g < np; g++)
+		if (mask >> g & 1)
+			n += f[g];
+	return n;
+}
+
+/*
+ * take[] of nodes nodes from the pools of mask that have avail[] nodes,
+ * the first pools first; what they lack (a warm start on fewer nodes
+ * than the trace ran) comes from the last pool of the mask
+ */
+static void
+take_first(const int32_t *avail, int np, uint32_t mask, int32_t nodes,
+    int32_t *take)
+{
+	int g, last = 0;
+
+	for (g = 0; g < np; g++) {
+		int32_t f = avail[g] > 0 ? avail[g] : 0;
+
+		take[g] = 0;
+		if (!(mask >> g & 1))
+			continue;
+		last = g;
+		take[g] = f < nodes ? f : nodes;
+		nodes -= take[g];
+	}
+	take[last] += nodes;
+}
+
+/* job jr starts now on take[g] nodes of each pool g (NULL: the first
+ * free nodes of its partition) */
+static int
+start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
+{
+	struct fjob *j = &s->job[jr];
+	int32_t tk[MG_SLURM_MAXPOOL];
+	size_t k;
+	int g, head = 1, last = -1;
+
+	if (take == NULL) {
+		take_first(s->free, s->npools, s->pmask[j->part], j->nodes,
+		    tk);
+		take = tk;
+	}
+	for (g = 0; g < s->npools; g++)
+		if (take[g] > 0 || (last < 0 && g == s->npools - 1))
+			last = g;	/* a job of no nodes: one entry */
+	j->start = s->now;
+	for (g = 0; g <= last; g++) {
+		struct frun *r;
+
+		if (take[g] <= 0 && g != last)
+			continue;
+		if (mg_grow((void **)&s->run, &s->caprun, s->nrun + 1,
+		    sizeof(*s->run)))
+			return MG_ENOMEM;
+		/* kept in order of expected end, for the backfill timeline */
+		for (k = s->nrun; k > 0 && s->run[k - 1].exp_end > s->now +
+		    j->limit; k--)
+			s->run[k] = s->run[k - 1];
+		s->nrun++;
+		r = &s->run[k];
+		r->end = s->now + j->dur;
+		r->exp_end = s->now + j->limit;
+		r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
+		r->nodes = take[g];
+		r->j = jr;
+		r->pool = g;
+		r->head = head;
+		head = 0;
+		s->free[g] -= take[g];
+	}
+	s->nstarted++;
+	if (j->fsh >= 0)
+		s->hnodes[j->fsh] += j->nodes;
+	if (j->user >= 0) {
+		s->urun[j->user]++;
+		s->unodes[j->user] += j->nodes;
+		if (j->qos >= 0) {
+			s->uqrun[uq(s, j)]++;
+			s->uqnodes[uq(s, j)] += j->nodes;
+		}
+	}
+	return 0;
+}
+
+/*
+ * the job cannot start for a reason of its own: its dependency has not
+ * ended, or its user is at a limit of running jobs or nodes
+ */
+static int
+held(const struct mg_slurmsim *s, const struct fjob *j)
+{
+	if (j->after >= 0 && s->job[j->after].end < 0)
+		return 1;
+	if (j->eligible > s->now)
+		return 1;
+	if (j->user < 0)
+		return 0;
+	if (s->c.max_jobs_per_user > 0 &&
+	    s->urun[j->user] >= s->c.max_jobs_per_user)
+		return 1;
+	if (s->c.max_nodes_per_user > 0 &&
+	    s->unodes[j->user] + j->nodes > s->c.max_nodes_per_user)
+		return 1;
+	if (j->qos < 0)
+		return 0;
+	if (s->c.qos_max_jobs_pu[j->qos] > 0 &&
+	    s->uqrun[uq(s, j)] >= s->c.qos_max_jobs_pu[j->qos])
+		return 1;
+	return s->c.qos_max_nodes_pu[j->qos] > 0 &&
+	    s->uqnodes[uq(s, j)] + j->nodes > s->c.qos_max_nodes_pu[j->qos];
+}
+
+static void
+drop_started(struct mg_slurmsim *s)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < s->npend; i++)
+		if (s->job[s->pend[i]].start < 0)
+			s->pend[w++] = s->pend[i];
+	s->npend = w;
+}
+
+/* the most nodes reservations hold in [now, until) */
+static int32_t
+resv_peak(const struct mg_slurmsim *s, int64_t until)
+{
+	int32_t peak = s->resv;
+	size_t k;
+
+	for (k = s->next_resv; k < s->c.resv_n && s->c.resv_time[k] < until;
+	    k++)
+		if (s->c.resv_nodes[k] > peak)
+			peak = s->c.resv_nodes[k];
+	return peak;
+}
+
+/* the main scheduler: priority order until a job does not fit */
+static int
+main_sched(struct mg_slurmsim *s)
+{
+	int32_t take[MG_SLURM_MAXPOOL];
+	uint32_t blocked = 0;	/* pools of partitions that wait */
+	size_t i;
+	int rv;
+
+	if ((rv = sort_pending(s)) != 0)
+		return rv;
+	for (i = 0; i < s->npend; i++) {
+		const struct fjob *j = &s->job[s->pend[i]];
+		uint32_t mask = s->pmask[j->part] & ~blocked;
+
+		if (mask == 0 || held(s, j))
+			continue;
+		/* nodes a reservation takes before its limit is up are
+		 * not for it */
+		if (j->nodes > pools_sum(s->free, s->npools, mask) - (s->c.resv_n > 0 ?
+		    resv_peak(s, s->now + j->limit) - s->resv : 0)) {
+			/* the rest of this partition, and of any partition
+			 * on its nodes, waits behind it */
+			blocked |= s->pmask[j->part];
+			continue;
+		}
+		take_first(s->free, s->npools, mask, j->nodes, take);
+		if ((rv = start(s, s->pend[i], take)) != 0)
+			return rv;
+	}
+	drop_started(s);
+	return 0;
+}
+
+/* ---- backfill ------------------------------------------------------- */
+
+/* a step function of free nodes: row tf[k] on [tt[k], tt[k+1]) */
+static int
+tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
+{
+	size_t np = (size_t)s->npools, g;
+	size_t k, lo = *m > 0 && s->tt[*m - 1] < at ? *m : 0, hi = *m;
+
+	/* the first breakpoint not before at */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->tt[mid] < at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	k = lo;
+	if (k < *m && s->tt[k] == at) {
+		*idx = k;
+		return 0;
+	}
+	if (*m + 1 > s->tcap) {
+		size_t cap = s->tcap;
+		int32_t *f;
+
+		if (mg_grow((void **)&s->tt, &cap, *m + 1, sizeof(*s->tt)))
+			return MG_ENOMEM;
+		if ((f = realloc(s->tf, cap * np * sizeof(*s->tf))) == NULL)
+			return MG_ENOMEM;
+		s->tf = f;
+		s->tcap = cap;
+	}
+	if (k < *m) {		/* not an append */
+		memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
+		memmove(s->tf + (k + 1) * np, s->tf + k * np, (*m - k) * np *
+		    sizeof(*s->tf));
+	}
+	s->tt[k] = at;
+	if (np == 1)
+		s->tf[k] = k > 0 ? s->tf[k - 1] : s->free[0];
+	else if (k > 0)
+		memcpy(s->tf + k * np, s->tf + (k - 1) * np, np *
+		    sizeof(*s->tf));
+	else
+		for (g = 0; g < np; g++)
+			s->tf[g] = s->free[g];
+	(*m)++;
+	*idx = k;
+	return 0;
+}
+
+
+/*
+ * the step function of free nodes of every pool from the running jobs'
+ * limits; the running jobs are kept in order of expected end
+ */
+static int
+build_timeline(struct mg_slurmsim *s, size_t *m)
+{
+	size_t i, k, np = (size_t)s->npools;
+	int64_t prev = s->now;
+	int32_t held;
+	int rv;
+
+	*m = 0;
+	if ((rv = tl_split(s, m, s->now, &k)) != 0)
+		return rv;
+	for (i = 0; i < s->nrun; i++) {
+		int64_t e = s->run[i].exp_round;
+
+		if (e <= s->now)
+			e = s->now + 1;
+		if (e < prev)
+			e = prev;	/* rounding keeps the order */
+		if (e != prev) {
+			/* later than every breakpoint so far: append */
+			if ((rv = tl_split(s, m, e, &k)) != 0)
+				return rv;
+			prev = e;
+		}
+		s->tf[(*m - 1) * np + (size_t)s->run[i].pool] +=
+		    s->run[i].nodes;
+	}
+	/* less the nodes reservations will take (one pool) */
+	for (i = s->next_resv, held = s->resv; i < s->c.resv_n; i++) {
+		int32_t delta = s->c.resv_nodes[i] - held;
+
+		if ((rv = tl_split(s, m, s->c.resv_time[i], &k)) != 0)
+			return rv;
+		for (; k < *m; k++)
+			s->tf[k * np] -= delta;
+		held = s->c.resv_nodes[i];
+	}
+	return 0;
+}
+
+/*
+ * The earliest breakpoint, up to horizon, from which the pools of mask
+ * have nodes nodes free together throughout len seconds; mn[] gets each
+ * pool's fewest free nodes over that window.  -1 if there is none.
+ */
+static int64_t
+window(const struct mg_slurmsim *s, size_t m, uint32_t mask, int32_t nodes,
+    int64_t len, int64_t horizon, int32_t *mn)
+{
+	size_t a, b, np = (size_t)s->npools;
+	int32_t sum;
+	int g;
+
+	if (np == 1) {
+		/* one pool: free throughout is enough (the hot path) */
+		for (a = 0; a < m && s->tt[a] <= horizon; a++) {
+			if (s->tf[a] < nodes)
+				continue;
+			for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++)
+				if (s->tf[b] < nodes)
+					break;
+			if (b == m || s->tt[b] >= s->tt[a] + len) {
+				mn[0] = nodes;
+				return s->tt[a];
+			}
+			a = b - 1;	/* resume after the blocking segment */
+		}
+		return -1;
+	}
+	for (a = 0; a < m && s->tt[a] <= horizon; a++) {
+		if (pools_sum(s->tf + a * np, s->npools, mask) < nodes)
+			continue;
+		for (g = 0; g < s->npools; g++)
+			mn[g] = s->tf[a * np + (size_t)g];
+		for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++) {
+			if (pools_sum(s->tf + b * np, s->npools, mask) < nodes)
+				break;
+			for (g = 0; g < s->npools; g++)
+				if (s->tf[b * np + (size_t)g] < mn[g])
+					mn[g] = s->tf[b * np + (size_t)g];
+		}
+		if (b < m && s->tt[b] < s->tt[a] + len) {
+			/* resume after the blocking segment */
+			a = b - 1;
+			continue;
+		}
+		/* each pool's nodes free throughout, together */
+		for (sum = 0, g = 0; g < s->npools; g++)
+			if (mask >> g & 1 && mn[g] > 0)
+				sum += mn[g];
+		if (sum >= nodes)
+			return s->tt[a];
+	}
+	return -1;
+}
+
+/*
+ * backfill: the pending jobs in priority order, across partitions, each
+ * given the earliest window of its limit in which its partition's pools
+ * have its nodes free throughout, and holding the nodes of each pool it
+ * takes there; a job whose window begins now starts
+ */
+static int
+backfill(struct mg_slurmsim *s)
+{
+	size_t m = 0, i, k, a, b, tested = 0, np = (size_t)s->npools;
+	int64_t horizon = s->now + s->c.bf_window;
+	int32_t mn[MG_SLURM_MAXPOOL], take[MG_SLURM_MAXPOOL];
+	int rv, g;
+
+	if ((rv = sort_pending(s)) != 0)
+		return rv;
+	/* free now, then +nodes at each running job's expected end */
+	if ((rv = build_timeline(s, &m)) != 0)
+		return rv;
+	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
+	    i++) {
+		struct fjob *j = &s->job[s->pend[i]];
+		uint32_t mask = s->pmask[j->part];
+		int64_t len = j->limit < s->c.bf_window ? j->limit :
+		    s->c.bf_window, st = -1, e;
+
+		if (j->start >= 0 || held(s, j))
+			continue;
+		tested++;
+		st = window(s, m, mask, j->nodes, len, horizon, mn);
+		if (st < 0)
+			continue;
+		take_first(mn, s->npools, mask, j->nodes, take);
+		e = round_up(st + len, s->c.bf_resolution);
+		if ((rv = tl_split(s, &m, st, &a)) != 0 ||
+		    (rv = tl_split(s, &m, e, &b)) != 0)
+			return rv;
+		for (k = a; k < b; k++)
+			if (np == 1)
+				s->tf[k] -= take[0];
+			else
+				for (g = 0; g < s->npools; g++)
+					s->tf[k * np + (size_t)g] -= take[g];
+		if (st == s->now && j->nodes <= pools_sum(s->free, s->npools, mask) &&
+		    (rv = start(s, s->pend[i], take)) != 0)
+			return rv;
+	}
+	drop_started(s);
+	return 0;
+}
+
+/* ---- the event loop ------------------------------------------------- */
+
+static int64_t
+next_tick(int64_t next, int64_t now, int64_t every)
+{
+	if (next >= now)
+		return next;
+	return next + (now - next + every - 1) / every * every;
+}
+
+static int
+any_free(const struct mg_slurmsim *s)
+{
+	int p;
+
+	for (p = 0; p < s->npools; p++)
+		if (s->free[p] > 0)
+			return 1;
+	return 0;
+}
+
+/* the next Eligible time of a pending job, after now; NEVER if none */
+static int64_t
+next_eligible(const struct mg_slurmsim *s)
+{
+	int64_t t = NEVER;
+	size_t i;
+
+	for (i = 0; s->has_elig && i < s->npend; i++) {
+		int64_t e = s->job[s->pend[i]].eligible;
+
+		if (e > s->now && e < t)
+			t = e;
+	}
+	return t;
+}
+
+/* the time of the next event: an arrival, an end, a capacity change, a
+ * pending job becoming eligible, or a scheduler run while jobs are
+ * pending */
+static int64_t
+next_event(struct mg_slurmsim *s)
+{
+	int64_t t = next_eligible(s), e;
+	size_t i;
+
+	if (s->next_arr < s->narr && s->job[s->arr[s->next_arr]].submit < t)
+		t = s->job[s->arr[s->next_arr]].submit;
+	if (s->next_cap < s->c.cap_n && s->c.cap_time[s->next_cap] < t)
+		t = s->c.cap_time[s->next_cap];
+	if (s->next_resv < s->c.resv_n && s->c.resv_time[s->next_resv] < t)
+		t = s->c.resv_time[s->next_resv];
+	for (i = 0; i < s->nrun; i++)
+		if (s->run[i].end < t)
+			t = s->run[i].end;
+	if (s->npend > 0) {
+		s->next_sched = next_tick(s->next_sched, s->now,
+		    s->c.sched_interval);
+		s->next_bf = next_tick(s->next_bf, s->now, s->c.bf_interval);
+		e = s->next_sched < s->next_bf ? s->next_sched : s->next_bf;
+		if (e < t)
+			t = e;
+	}
+	return t;
+}
+
+int
+mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
+{
+	size_t i, w;
+	int rv, changed;
+
+	for (;;) {
+		int64_t t = next_event(s);
+
+		/*
+		 * Only scheduler runs left, with nothing running, arriving or
+		 * changing: the jobs still pending can never start (bigger
+		 * than a limit, or waiting for a job that will not run).
+		 */
+		if (s->nrun == 0 && s->next_arr >= s->narr &&
+		    s->next_cap >= s->c.cap_n &&
+		    s->next_resv >= s->c.resv_n && s->npend > 0 &&
+		    t != NEVER && s->stuck_at == s->nstarted &&
+		    next_eligible(s) == NEVER) {
+			if (until != NEVER && until > s->now)
+				s->now = until;
+			return 0;
+		}
+		if (s->nrun == 0 && s->next_arr >= s->narr &&
+		    s->next_cap >= s->c.cap_n && s->next_resv >= s->c.resv_n)
+			s->stuck_at = s->nstarted;
+		else
+			s->stuck_at = SIZE_MAX;
+		if (t == NEVER || t > until) {
+			if (until != NEVER && until > s->now)
+				s->now = until;
+			return 0;
+		}
+		if (t > s->now)
+			s->now = t;
+		/* charge usage for the interval that ends now, before the
+		 * nodes held change */
+		update_usage(s);
+		changed = 0;
+		for (i = w = 0; i < s->nrun; i++) {
+			if (s->run[i].end <= s->now) {
+				const struct frun *r = &s->run[i];
+				struct fjob *e = &s->job[r->j];
+				int32_t u = e->user;
+
+				e->end = r->end;
+				s->free[r->pool] += r->nodes;
+				changed = 1;
+				if (!r->head)
+					continue;
+				if (e->fsh >= 0)
+					s->hnodes[e->fsh] -= e->nodes;
+				if (u >= 0) {
+					s->urun[u]--;
+					s->unodes[u] -= e->nodes;
+					if (e->qos >= 0) {
+						s->uqrun[uq(s, e)]--;
+						s->uqnodes[uq(s, e)] -= e->nodes;
+					}
+				}
+			} else {
+				s->run[w++] = s->run[i];
+			}
+		}
+		s->nrun = w;
+		while (s->next_cap < s->c.cap_n &&
+		    s->c.cap_time[s->next_cap] <= s->now) {
+			int32_t c = s->c.cap_nodes[s->next_cap++];
+
+			s->free[0] += c - s->cap;	/* may go below 0 */
+			s->cap = c;
+			changed = 1;
+		}
+		while (s->next_resv < s->c.resv_n &&
+		    s->c.resv_time[s->next_resv] <= s->now) {
+			int32_t r = s->c.resv_nodes[s->next_resv++];
+
+			s->free[0] -= r - s->resv;	/* may go below 0 */
+			s->resv = r;
+			changed = 1;
+		}
+		while (s->next_arr < s->narr &&
+		    s->job[s->arr[s->next_arr]].submit <= s->now) {
+			if (mg_grow((void **)&s->pend, &s->cappend, s->npend + 1,
+			    sizeof(*s->pend)))
+				return MG_ENOMEM;
+			s->pend[s->npend++] = s->arr[s->next_arr++];
+			changed = 1;
+		}
+		if (s->npend == 0)
+			continue;
+		/* the periodic runs keep their phase through idle times */
+		s->next_sched = next_tick(s->next_sched, s->now,
+		    s->c.sched_interval);
+		s->next_bf = next_tick(s->next_bf, s->now, s->c.bf_interval);
+		/*
+		 * With no free node neither scheduler can start a job, and
+		 * backfill reservations do not outlive their pass, so both
+		 * runs are skipped without changing the schedule.
+		 */
+		if ((changed || s->now >= s->next_sched) && any_free(s) &&
+		    (rv = main_sched(s)) != 0)
+			return rv;
+		if (s->now >= s->next_sched)
+			s->next_sched = s->now + s->c.sched_interval;
+		if (s->npend > 0 && s->now >= s->next_bf && any_free(s) &&
+		    (rv = backfill(s)) != 0)
+			return rv;
+		if (s->now >= s->next_bf)
+			s->next_bf = s->now + s->c.bf_interval;
+	}
+}
+
+int
+mg_slurmsim_run_all(struct mg_slurmsim *s)
+{
+	return mg_slurmsim_run(s, NEVER);
+}
+
+int64_t
+mg_slurmsim_time(const struct mg_slurmsim *s)
+{
+	return s->now;
+}
+
+size_t
+mg_slurmsim_njobs(const struct mg_slurmsim *s)
+{
+	return s->njob;
+}
+
+struct started {
+	int64_t start, wait;
+	size_t j;
+};
+
+static int
+started_cmp(const void *a, const void *b)
+{
+	const struct started *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start > y->start ? -1 : 1;
+	return (x->j < y->j) - (x->j > y->j);
+}
+
+int64_t
+mg_slurmsim_avg_wait(const struct mg_slurmsim *s, size_t n)
+{
+	struct started *a = malloc((s->njob ? s->njob : 1) * sizeof(*a));
+	size_t i, k = 0;
+	double sum = 0;
+
+	if (a == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < s->njob; i++)
+		if (s->job[i].start >= 0 && s->job[i].start <= s->now) {
+			a[k].start = s->job[i].start;
+			a[k].wait = s->job[i].start - s->job[i].submit;
+			a[k++].j = i;
+		}
+	if (k > 1)
+		qsort(a, k, sizeof(*a), started_cmp);
+	if (k > n)
+		k = n;
+	for (i = 0; i < k; i++)
+		sum += (double)a[i].wait;
+	free(a);
+	return k ? (int64_t)(sum / (double)k) : 0;
+}
+
+int64_t
+mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j)
+{
+	return j < s->njob ? s->job[j].submit : -1;
+}
+
+int64_t
+mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j)
+{
+	return j < s->njob ? s->job[j].start : -1;
+}
+
+int32_t
+mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
+    int64_t dur, int64_t submit, int32_t pred, int32_t user)
+{
+	struct fjob *j;
+	int32_t r;
+	size_t k;
+
+	if (nodes <= 0 || limit <= 0 || dur < 0 || submit < s->now ||
+	    (pred >= 0 && (size_t)pred >= s->njob) ||
+	    (user >= 0 && (size_t)user >= s->nusers))
+		return MG_EINVAL;
+	if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
+	    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
+	    s->narr + 1, sizeof(*s->arr)))
+		return MG_ENOMEM;
+	r = (int32_t)s->njob++;
+	j = &s->job[r];
+	memset(j, 0, sizeof(*j));
+	j->submit = submit;
+	j->dur = dur > limit ? limit : dur;
+	j->limit = limit;
+	j->nodes = nodes;
+	j->start = -1;
+	j->end = -1;
+	j->trace = INT32_MAX;		/* after trace jobs of the same second */
+	j->user = user;
+	j->after = -1;
+	j->pred = pred;
+	j->part = 0;
+	j->qos = -1;
+	j->account = -1;
+	j->fsh = holder_of(s, user, -1, -1);
+	j->eligible = -1;
+	for (k = s->narr; k > s->next_arr &&
+	    s->job[s->arr[k - 1]].submit > submit; k--)
+		s->arr[k] = s->arr[k - 1];
+	s->arr[k] = r;
+	s->narr++;
+	return r;
+}
+
+int
+mg_slurmsim_run_until_start(struct mg_slurmsim *s, int32_t j, int64_t limit)
+{
+	while (s->job[j].start < 0) {
+		int64_t t = next_event(s);
+
+		if (t == NEVER || t > limit)
+			break;
+		if (mg_slurmsim_run(s, t) != 0)
+			return MG_ENOMEM;
+	}
+	return s->job[j].start >= 0;
+}
+
+int64_t
+mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j, int *ok)
+{
+	const struct fjob *x = &s->job[j], *p;
+
+	*ok = 0;
+	if (x->start < 0 || x->pred < 0)
+		return 0;
+	p = &s->job[x->pred];
+	if (p->start < 0)
+		return 0;
+	*ok = 1;
+	return x->start - (p->start + p->dur);
+}
+
+static void
+vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
+{
+	const struct fjob *j = &s->job[r];
+
+	v->submit = j->submit;
+	v->start = j->start;
+	v->limit = j->limit;
+	v->nodes = j->nodes;
+	v->chain = j->trace == INT32_MAX;
+	v->prio = 0;
+	v->end = -1;
+}
+
+int
+mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v)
+{
+	struct fjob fresh;
+	struct mg_vjob x;
+	struct fsnow fs;
+	size_t i;
+	int p;
+
+	mg_view_clear(v);
+	v->t = s->now;
+	v->nodes = s->cap;
+	for (v->free = 0, p = 0; p < s->npools; p++)
+		v->free += s->free[p] > 0 ? s->free[p] : 0;
+	/* usage as of the last event: the view must not change the state */
+	if (fs_prepare(s, &fs) != 0)
+		return MG_ENOMEM;
+	memset(&fresh, 0, sizeof(fresh));
+	fresh.submit = s->now;
+	fresh.nodes = s_nodes;
+	fresh.user = -1;
+	fresh.fsh = -1;
+	v->s_prio = priority(s, &fresh, &fs);
+	for (i = 0; i < s->npend; i++) {
+		vjob(s, s->pend[i], &x);
+		x.prio = priority(s, &s->job[s->pend[i]], &fs);
+		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x)) {
+			fs_done(&fs);
+			return MG_ENOMEM;
+		}
+	}
+	fs_done(&fs);
+	mg_view_sort_pending(v);
+	for (i = 0; i < s->nrun; i++) {
+		if (!s->run[i].head)
+			continue;
+		vjob(s, s->run[i].j, &x);
+		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
+			return MG_ENOMEM;
+	}
+	for (i = 0; i < s->njob; i++) {
+		const struct fjob *j = &s->job[i];
+
+		if (j->start >= 0 && j->start > s->now - recent &&
+		    j->start <= s->now) {
+			vjob(s, (int32_t)i, &x);
+			if (mg_view_add(&v->recent, &v->nrecent,
+			    &v->caprecent, &x))
+				return MG_ENOMEM;
+		}
+		if (j->end >= 0 && j->end <= s->now && j->end > s->now -
+		    recent) {
+			vjob(s, (int32_t)i, &x);
+			x.end = j->end;
+			if (mg_view_add(&v->ended, &v->nended, &v->capended,
+			    &x))
+				return MG_ENOMEM;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,216 @@
+/*
+ * slurmsim.h: the faithful cluster model: an event-driven simulator of
+ * Slurm's scheduling of whole-node jobs, at one-second resolution.
+ *
+ * Unlike the reference mode (sim.h), time jumps from event to event (an
+ * arrival, an end, a scheduler run): the main scheduler runs when a job
+ * arrives or ends and every sched_interval seconds, starting jobs in
+ * priority order until one does not fit; the backfill scheduler runs
+ * every bf_interval seconds and, walking the queue in priority order,
+ * reserves for each job the earliest window of its time limit within
+ * bf_window, starting it if that window begins now.  Priority is Slurm's
+ * multifactor sum of an age factor capped at PriorityMaxAge and a job
+ * size factor, optionally plus the priority recorded in the trace.
+ * The state is plain data; mg_slurmsim_copy() forks it.
+ *
+ * A user may run at most max_jobs_per_user jobs, holding at most
+ * max_nodes_per_user nodes, at once (Slurm's MaxJobsPerUser and
+ * MaxTRESPerUser=node of a QOS); a job over a limit is skipped, not
+ * blocking the queue behind it.
+ *
+ * Fair-share is on node-seconds halved every PriorityDecayHalfLife, with
+ * equal shares: Slurm's classic factor per user (or per account, charged
+ * with all its jobs), or Slurm's Fair Tree (its default since 19.05)
+ * over the accounts and the users in each (the trace's (account, user)
+ * associations): users rank by their own usage against their account's
+ * siblings, under accounts ranked by theirs, and the factor is the rank
+ * over the number of associations, computed every PriorityCalcPeriod as
+ * Slurm's priority thread does; the users of accounts that tie are
+ * ranked together, as Slurm merges them.
+ *
+ * Nodes form pools: the nodes that belong to the same partitions.  A
+ * partition is a set of pools, so partitions may share nodes (a debug
+ * partition on some nodes of the main one); partitions given as node
+ * counts are pools of their own.  A job takes the free nodes of its
+ * partition's pools in pool order (Slurm, with equal node weights, takes
+ * the first free nodes in slurm.conf's order).  When a job cannot start,
+ * the main scheduler makes no more use of its partition's nodes in that
+ * run, so no job of an overlapping partition takes them ("do not
+ * schedule more jobs in this partition or on nodes in this partition",
+ * job_scheduler.c); backfill plans every pool on one timeline, testing
+ * jobs in priority order across partitions, and a job's reservation
+ * holds the nodes of each pool it will use.  The capacity timeline
+ * (unforeseen: drained nodes) and reservations (announced: maintenance)
+ * apply to a cluster of one pool.
+ *
+ * A partition adds its priority factor (PriorityWeightPartition times
+ * its PriorityJobFactor over the largest).  A QOS adds its priority factor (PriorityWeightQOS times its priority
+ * over the largest QOS priority) and limits per user within it.  A job
+ * whose trace gives an Eligible time after its submission (a --begin
+ * time) cannot start before it, and its age counts from it, as Slurm's
+ * age factor does.
+ */
+#ifndef MG_SLURMSIM_H
+#define MG_SLURMSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io/trace.h"
+#include "cluster/view.h"
+
+#define MG_SLURM_MAXPART 16
+#define MG_SLURM_MAXPOOL 32
+#define MG_SLURM_MAXQOS 16
+
+/* among whom fair-share is shared */
+enum { MG_FS_USER, MG_FS_ACCOUNT, MG_FS_TREE };
+
+struct mg_slurmcfg {
+	int nodes;		/* all nodes (for the size factor) */
+	/*
+	 * partitions, indexed like the trace's part_name; nparts 0 puts
+	 * every job in one pool of nodes.  part_nodes[p] nodes in all;
+	 * with npools 0 partition p is pool p of its own, else it is the
+	 * pools of bit mask part_pools[p], pool k of pool_nodes[k] nodes
+	 */
+	int nparts;
+	int32_t part_nodes[MG_SLURM_MAXPART];
+	uint32_t part_pools[MG_SLURM_MAXPART];
+	int npools;
+	int32_t pool_nodes[MG_SLURM_MAXPOOL];
+	/*
+	 * the partition factor: PriorityWeightPartition times the job's
+	 * partition's PriorityJobFactor over the largest one's
+	 */
+	double w_part;
+	double part_prio[MG_SLURM_MAXPART];
+	double w_age;		/* PriorityWeightAge */
+	int64_t max_age;	/* PriorityMaxAge, seconds */
+	double w_size;		/* PriorityWeightJobSize */
+	double w_trace;		/* weight of the recorded priority; 0: off */
+	double w_fairshare;	/* PriorityWeightFairshare; 0: off */
+	int fs_by;		/* MG_FS_USER, MG_FS_ACCOUNT, MG_FS_TREE */
+	int64_t calc_period;	/* PriorityCalcPeriod, seconds: how often
+				 * Fair Tree's ranks are computed */
+	int64_t decay_half_life;	/* PriorityDecayHalfLife, seconds */
+	int64_t sched_interval;	/* seconds */
+	int64_t bf_interval;	/* seconds */
+	int64_t bf_resolution;	/* seconds */
+	int64_t bf_window;	/* seconds */
+	int bf_max_job_test;
+	int max_jobs_per_user;	/* running jobs per user; 0: no limit */
+	int max_nodes_per_user;	/* nodes a user's running jobs hold; 0: none */
+	/*
+	 * QOS, indexed like the trace's qos_name (nqos 0: none): the
+	 * priority of each (its factor is priority / the largest), and
+	 * the limits per user within it (MaxJobsPerUser,
+	 * MaxTRESPerUser=node; 0: none)
+	 */
+	double w_qos;		/* PriorityWeightQOS */
+	int nqos;
+	double qos_prio[MG_SLURM_MAXQOS];
+	int qos_max_jobs_pu[MG_SLURM_MAXQOS];
+	int qos_max_nodes_pu[MG_SLURM_MAXQOS];
+	/*
+	 * capacity over time (borrowed): cap_nodes[k] nodes from
+	 * cap_time[k] on, nodes before the first; cap_n 0 for none
+	 */
+	const int64_t *cap_time;
+	const int32_t *cap_nodes;
+	size_t cap_n;
+	/*
+	 * reservations (borrowed): resv_nodes[k] nodes reserved from
+	 * resv_time[k] on, none before the first; the schedulers see them
+	 * coming and start no job that would still hold the nodes when a
+	 * reservation takes them (a cluster of one pool)
+	 */
+	const int64_t *resv_time;
+	const int32_t *resv_nodes;
+	size_t resv_n;
+};
+
+/* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */
+void mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes);
+
+struct mg_slurmsim;
+
+/*
+ * mg_slurmsim_new: an empty cluster at t0 that sees the trace jobs
+ * submitted in [from, to].  Trace job i of the window is job i of the
+ * simulator, in the trace's order.  The trace is borrowed.  Returns 0
+ * and *out, or MG_EINVAL / MG_ENOMEM.
+ */
+int mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out);
+
+/*
+ * mg_slurmsim_new_warm: the cluster as the trace says it was at t0: jobs
+ * running then run on from their real starts, jobs pending then are
+ * pending with their real submit times, and the jobs submitted in
+ * (t0, to] arrive.  Returns as mg_slurmsim_new().
+ */
+int mg_slurmsim_new_warm(const struct mg_slurmcfg *c,
+    const struct mg_trace *t, int64_t t0, int64_t to,
+    struct mg_slurmsim **out);
+
+struct mg_slurmsim *mg_slurmsim_copy(const struct mg_slurmsim *s);
+void mg_slurmsim_free(struct mg_slurmsim *s);
+
+/*
+ * mg_slurmsim_run: process every event up to and including time until.
+ * Returns 0, or MG_ENOMEM.
+ */
+int mg_slurmsim_run(struct mg_slurmsim *s, int64_t until);
+
+/* mg_slurmsim_run_all: run until every job has started; 0 or < 0 */
+int mg_slurmsim_run_all(struct mg_slurmsim *s);
+
+/*
+ * mg_slurmsim_add_job: a job of a chain (P, S, ...) of nodes nodes, limit
+ * and run time in seconds, arriving at submit (not before now), after
+ * the trace jobs of the same second; pred is its chain predecessor (-1)
+ * and user its user's index (-1).  Returns its index, or MG_EINVAL /
+ * MG_ENOMEM.
+ */
+int32_t mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes,
+    int64_t limit, int64_t dur, int64_t submit, int32_t pred, int32_t user);
+
+/*
+ * mg_slurmsim_run_until_start: process events until job j starts or the
+ * next event is after limit.  Returns 1 if it started, 0 if not, or
+ * MG_ENOMEM.
+ */
+int mg_slurmsim_run_until_start(struct mg_slurmsim *s, int32_t j,
+    int64_t limit);
+
+/*
+ * mg_slurmsim_chain_gap: x = start of j - end of its chain predecessor
+ * (positive: interruption, negative: overlap); *ok = 0 if not known.
+ */
+int64_t mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j,
+    int *ok);
+
+int64_t mg_slurmsim_time(const struct mg_slurmsim *s);
+size_t mg_slurmsim_njobs(const struct mg_slurmsim *s);
+int64_t mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j);
+int64_t mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j);
+
+/*
+ * mg_slurmsim_avg_wait: the mean wait, in seconds, of the last n jobs
+ * started (by start time) up to now; 0 if none, MG_ENOMEM.
+ */
+int64_t mg_slurmsim_avg_wait(const struct mg_slurmsim *s, size_t n);
+
+/*
+ * mg_slurmsim_view: fill v with the state now (after every event up to
+ * now): pending jobs in priority order, running jobs, and jobs started
+ * in the last recent seconds; s_prio is the priority a new job of
+ * s_nodes nodes (no user, no recorded priority) would get now.  Fair-
+ * share usage is taken as of the last event; s is not changed.  Returns
+ * 0 or MG_ENOMEM.
+ */
+int mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
+    struct mg_view *v);
+
+#endif /* MG_SLURMSIM_H */

@@ -1,0 +1,970 @@
+/*
+ * sacct.c: layout detection and the text layouts of sacct; see sacct.h
+ * and mirage-parse(1) for the rules.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "io/sacct.h"
+#include "io/sacctjson.h"
+#include "io/swf.h"
+
+#define MAX_COLS 512
+
+enum col {
+	C_IGNORE = 0, C_JOBID, C_JOBIDRAW, C_JOBNAME, C_USER, C_UID,
+	C_ACCOUNT, C_PARTITION, C_QOS, C_STATE, C_SUBMIT, C_ELIGIBLE,
+	C_START, C_END, C_TIMELIMIT, C_TIMELIMITRAW, C_NNODES, C_NCPUS,
+	C_ALLOCTRES, C_REQTRES, C_EXITCODE, C_PRIORITY, C_ELAPSED, C_NCOLS
+};
+
+static const char *const col_names[C_NCOLS] = {
+	[C_JOBID] = "JobID", [C_JOBIDRAW] = "JobIDRaw",
+	[C_JOBNAME] = "JobName", [C_USER] = "User", [C_UID] = "UID",
+	[C_ACCOUNT] = "Account", [C_PARTITION] = "Partition",
+	[C_QOS] = "QOS", [C_STATE] = "State", [C_SUBMIT] = "Submit",
+	[C_ELIGIBLE] = "Eligible", [C_START] = "Start", [C_END] = "End",
+	[C_TIMELIMIT] = "Timelimit", [C_TIMELIMITRAW] = "TimelimitRaw",
+	[C_NNODES] = "NNodes", [C_NCPUS] = "NCPUS",
+	[C_ALLOCTRES] = "AllocTRES", [C_REQTRES] = "ReqTRES",
+	[C_EXITCODE] = "ExitCode", [C_PRIORITY] = "Priority",
+	[C_ELAPSED] = "Elapsed",
+};
+
+/* squeue's names for the same columns (-o, -O and the default layouts) */
+static const struct {
+	const char *name;
+	enum col col;
+} squeue_names[] = {
+	{ "NAME", C_JOBNAME }, { "ST", C_STATE },
+	{ "SUBMIT_TIME", C_SUBMIT }, { "ELIGIBLE_TIME", C_ELIGIBLE },
+	{ "START_TIME", C_START }, { "END_TIME", C_END },
+	{ "TIME_LIMIT", C_TIMELIMIT }, { "TIME", C_ELAPSED },
+	{ "NODES", C_NNODES }, { "CPUS", C_NCPUS },
+	{ "TRES_ALLOC", C_ALLOCTRES },
+};
+#define NSQUEUE (sizeof(squeue_names) / sizeof(squeue_names[0]))
+
+/* squeue's compact state codes (%t, ST) */
+static const char *const state_codes[][2] = {
+	{ "PD", "PENDING" }, { "R", "RUNNING" }, { "CG", "COMPLETING" },
+	{ "CF", "CONFIGURING" }, { "S", "SUSPENDED" }, { "CD", "COMPLETED" },
+	{ "F", "FAILED" }, { "TO", "TIMEOUT" }, { "CA", "CANCELLED" },
+	{ "NF", "NODE_FAIL" }, { "PR", "PREEMPTED" },
+	{ "OOM", "OUT_OF_MEMORY" }, { "BF", "BOOT_FAIL" },
+	{ "DL", "DEADLINE" }, { "RQ", "REQUEUED" }, { "RH", "REQUEUE_HOLD" },
+	{ "RS", "RESIZING" }, { "RV", "REVOKED" }, { "SE", "SPECIAL_EXIT" },
+	{ "SI", "SIGNALING" }, { "SO", "STAGE_OUT" }, { "ST", "STOPPED" },
+	{ "RD", "RESV_DEL_HOLD" }, { "RF", "REQUEUE_FED" },
+};
+
+struct slice {
+	const char *p;
+	size_t n;
+};
+
+struct parser {
+	const struct mg_sacct_opts *o;
+	struct mg_sacct_sink *s;
+	struct mg_diag *d;
+	enum mg_sacct_format fmt;
+	char delim;
+	int trailing;		/* --parsable: every line ends with delim */
+	int tabs_ok;		/* fixed layout whose rows may be tab-separated */
+	int padded;		/* squeue -o with widths: trim every field */
+	int words;		/* squeue's right-aligned layouts: split at
+				 * blanks, the last column takes the rest */
+	size_t ncols;
+	enum col cols[MAX_COLS];
+	size_t start[MAX_COLS], end[MAX_COLS];	/* fixed-width spans */
+	int where[C_NCOLS];	/* column index of each known field, or -1 */
+	struct slice f[MAX_COLS];
+	char msg[400];
+};
+
+void
+mg_sacct_opts_init(struct mg_sacct_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->format = MG_FMT_AUTO;
+	o->tz = MG_TZ_UTC;
+}
+
+static struct slice
+trim(const char *p, size_t n)
+{
+	struct slice s;
+
+	while (n > 0 && (*p == ' ' || *p == '\t')) {
+		p++;
+		n--;
+	}
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+		n--;
+	s.p = p;
+	s.n = n;
+	return s;
+}
+
+static int
+all_digits(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+static int
+dashes_line(const char *p, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '-')
+			k++;
+		else if (p[i] != ' ')
+			return 0;
+	}
+	return k > 0;
+}
+
+/*
+ * A header name into a known column: exact (any case), or a truncated
+ * fixed-width name ("TimelimitR", "AllocTRE+") that is the prefix of
+ * exactly one known name.
+ */
+static enum col
+col_lookup(struct slice h)
+{
+	size_t i, n = h.n;
+	int hit = -1, hits = 0;
+
+	for (i = 1; i < C_NCOLS; i++)
+		if (strlen(col_names[i]) == n &&
+		    strncasecmp(col_names[i], h.p, n) == 0)
+			return (enum col)i;
+	for (i = 0; i < NSQUEUE; i++)
+		if (strlen(squeue_names[i].name) == n &&
+		    strncmp(squeue_names[i].name, h.p, n) == 0)
+			return squeue_names[i].col;
+	if (n > 0 && h.p[n - 1] == '+')
+		n--;
+	if (n < 4)
+		return C_IGNORE;
+	for (i = 1; i < C_NCOLS; i++)
+		if (strlen(col_names[i]) > n &&
+		    strncasecmp(col_names[i], h.p, n) == 0) {
+			hit = (int)i;
+			hits++;
+		}
+	for (i = 0; i < NSQUEUE; i++)
+		if (strlen(squeue_names[i].name) > n &&
+		    strncmp(squeue_names[i].name, h.p, n) == 0) {
+			hit = (int)squeue_names[i].col;
+			hits++;
+		}
+	return hits == 1 ? (enum col)hit : C_IGNORE;
+}
+
+static int
+set_columns(struct parser *p, const struct slice *names, size_t n)
+{
+	size_t i;
+
+	if (n > MAX_COLS)
+		return mg_diag_set(p->d, MG_EFORMAT, "line 1: more than %d "
+		    "columns", MAX_COLS);
+	for (i = 0; i < C_NCOLS; i++)
+		p->where[i] = -1;
+	p->ncols = n;
+	for (i = 0; i < n; i++) {
+		p->cols[i] = col_lookup(trim(names[i].p, names[i].n));
+		if (p->cols[i] != C_IGNORE && p->where[p->cols[i]] < 0)
+			p->where[p->cols[i]] = (int)i;
+		else
+			p->cols[i] = C_IGNORE;
+	}
+	if (p->where[C_JOBID] < 0)
+		return mg_diag_set(p->d, MG_EFORMAT, "no JobID column in the "
+		    "header (for sacct -n output give the field list with "
+		    "--fields)");
+	return 0;
+}
+
+static size_t
+split(const char *line, size_t len, char delim, struct slice *f, size_t max)
+{
+	const char *p = line, *end = line + len, *q;
+	size_t n = 0;
+
+	for (;;) {
+		q = memchr(p, delim, (size_t)(end - p));
+		if (n < max) {
+			f[n].p = p;
+			f[n].n = (size_t)((q ? q : end) - p);
+		}
+		n++;
+		if (q == NULL)
+			return n;
+		p = q + 1;
+	}
+}
+
+/* ---- fields of one row ----------------------------------------------- */
+
+int
+mg_sacct_jobid(const char *s, size_t n, int64_t *base, int64_t *task,
+    int64_t *het, int *step)
+{
+	size_t i = 0, j;
+
+	*task = -1;
+	*het = -1;
+	*step = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (mg_parse_i64(s, i, 0, INT64_MAX, base) != 0)
+		return -1;
+	if (i < n && s[i] == '_') {
+		j = ++i;
+		if (i < n && s[i] == '[') {
+			while (i < n && s[i] != ']')
+				i++;
+			if (i == n || i == j + 1)
+				return -1;
+			i++;
+			*task = -2;
+		} else {
+			while (i < n && s[i] >= '0' && s[i] <= '9')
+				i++;
+			if (mg_parse_i64(s + j, i - j, 0, INT64_MAX, task))
+				return -1;
+		}
+	} else if (i < n && s[i] == '+') {
+		j = ++i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (mg_parse_i64(s + j, i - j, 0, INT64_MAX, het) != 0)
+			return -1;
+	}
+	if (i < n && s[i] == '.') {
+		if (i + 1 == n)
+			return -1;
+		*step = 1;
+		return 0;
+	}
+	return i == n ? 0 : -1;
+}
+
+int
+mg_sacct_gpus(const char *s, size_t n, int64_t *out)
+{
+	struct slice f[256];
+	size_t i, k;
+	int64_t v, plain = -1, typed = -1;
+
+	if (n == 0)
+		return MG_PARSE_MISSING;
+	k = split(s, n, ',', f, 256);
+	if (k > 256)
+		return MG_PARSE_BAD;
+	for (i = 0; i < k; i++) {
+		const char *eq = memchr(f[i].p, '=', f[i].n);
+		size_t kl, vl;
+
+		if (eq == NULL)
+			return MG_PARSE_BAD;
+		kl = (size_t)(eq - f[i].p);
+		vl = f[i].n - kl - 1;
+		if (kl >= 8 && memcmp(f[i].p, "gres/gpu", 8) == 0 &&
+		    (kl == 8 || f[i].p[8] == ':')) {
+			if (mg_parse_i64(eq + 1, vl, 0, INT64_MAX / 2, &v))
+				return MG_PARSE_BAD;
+			if (kl == 8)
+				plain = v;
+			else
+				typed = (typed < 0 ? 0 : typed) + v;
+		}
+	}
+	/* Slurm lists gres/gpu and gres/gpu:TYPE for the same GPUs */
+	*out = plain >= 0 ? plain : typed >= 0 ? typed : 0;
+	return 0;
+}
+
+/* report a bad value; the row is dropped */
+static int
+bad(struct parser *p, uint64_t line, const char *what, struct slice v)
+{
+	int n = (int)(v.n > 60 ? 60 : v.n);
+
+	snprintf(p->msg, sizeof(p->msg), "bad %s '%.*s'", what, n, v.p);
+	return p->s->warn(p->s->ctx, line, 1, p->msg);
+}
+
+static int
+get_time(struct parser *p, struct mg_value *job, enum mg_job_field jf,
+    enum col c, uint64_t line, int *rv)
+{
+	int64_t t;
+	int r;
+
+	if (p->where[c] < 0)
+		return 0;
+	r = mg_parse_time(p->f[p->where[c]].p, p->f[p->where[c]].n, p->o->tz,
+	    &t);
+	if (r == 0)
+		mg_job_set_i64(job, jf, t);
+	else if (r == MG_PARSE_BAD) {
+		*rv = bad(p, line, col_names[c], p->f[p->where[c]]);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+get_int(struct parser *p, struct mg_value *job, enum mg_job_field jf,
+    enum col c, uint64_t line, int *rv)
+{
+	struct slice v;
+	int64_t x;
+
+	if (p->where[c] < 0)
+		return 0;
+	v = p->f[p->where[c]];
+	if (v.n == 0)
+		return 0;
+	if (mg_parse_i64(v.p, v.n, INT64_MIN / 2, INT64_MAX / 2, &x) != 0) {
+		*rv = bad(p, line, col_names[c], v);
+		return -1;
+	}
+	mg_job_set_i64(job, jf, x);
+	return 0;
+}
+
+static void
+get_str(struct parser *p, struct mg_value *job, enum mg_job_field jf,
+    enum col c)
+{
+	struct slice v;
+
+	if (p->where[c] < 0)
+		return;
+	v = p->f[p->where[c]];
+	if (v.n > 0)
+		mg_job_set_str(job, jf, v.p, v.n);
+}
+
+/* Turn the split fields of one row into a job and hand it on. */
+static int
+row(struct parser *p, uint64_t line)
+{
+	struct mg_value job[MG_JOB_NFIELDS];
+	struct slice v;
+	int64_t base, task, het, x, lim;
+	size_t i;
+	int step, r, rv = 0;
+
+	mg_job_clear(job);
+	v = p->f[p->where[C_JOBID]];
+	if (mg_sacct_jobid(v.p, v.n, &base, &task, &het, &step) != 0)
+		return bad(p, line, "JobID", v);
+	if (step) {
+		p->s->steps++;
+		return 0;
+	}
+	mg_job_set_str(job, MG_JOB_JOBID, v.p, v.n);
+	if (task != -1) {
+		mg_job_set_i64(job, MG_JOB_ARRAY_JOB, base);
+		if (task >= 0)
+			mg_job_set_i64(job, MG_JOB_ARRAY_TASK, task);
+	}
+	if (het >= 0) {
+		mg_job_set_i64(job, MG_JOB_HET_JOB, base);
+		mg_job_set_i64(job, MG_JOB_HET_OFFSET, het);
+	}
+	if (p->where[C_JOBIDRAW] >= 0 && p->f[p->where[C_JOBIDRAW]].n > 0) {
+		v = p->f[p->where[C_JOBIDRAW]];
+		if (mg_parse_i64(v.p, v.n, 0, INT64_MAX, &x) != 0)
+			return bad(p, line, "JobIDRaw", v);
+		mg_job_set_i64(job, MG_JOB_ID, x);
+	} else if (task == -1) {
+		/* het components get consecutive raw ids from the leader */
+		mg_job_set_i64(job, MG_JOB_ID, base + (het >= 0 ? het : 0));
+	}
+	get_str(p, job, MG_JOB_NAME, C_JOBNAME);
+	get_str(p, job, MG_JOB_USER, C_USER);
+	get_str(p, job, MG_JOB_ACCOUNT, C_ACCOUNT);
+	get_str(p, job, MG_JOB_PARTITION, C_PARTITION);
+	get_str(p, job, MG_JOB_QOS, C_QOS);
+	if (p->where[C_STATE] >= 0) {
+		v = p->f[p->where[C_STATE]];
+		/* "CANCELLED by 0" and fixed-width "CANCELLED+" */
+		const char *sp = memchr(v.p, ' ', v.n);
+		if (sp)
+			v.n = (size_t)(sp - v.p);
+		if (v.n > 0 && v.p[v.n - 1] == '+')
+			v.n--;
+		for (i = 0; v.n > 0 && v.n <= 3 &&
+		    i < sizeof(state_codes) / sizeof(state_codes[0]); i++)
+			if (strlen(state_codes[i][0]) == v.n &&
+			    memcmp(state_codes[i][0], v.p, v.n) == 0) {
+				v.p = state_codes[i][1];
+				v.n = strlen(v.p);
+				break;
+			}
+		if (v.n > 0)
+			mg_job_set_str(job, MG_JOB_STATE, v.p, v.n);
+	}
+	if (get_int(p, job, MG_JOB_UID, C_UID, line, &rv) ||
+	    get_int(p, job, MG_JOB_NNODES, C_NNODES, line, &rv) ||
+	    get_int(p, job, MG_JOB_NCPUS, C_NCPUS, line, &rv) ||
+	    get_int(p, job, MG_JOB_PRIORITY, C_PRIORITY, line, &rv) ||
+	    get_time(p, job, MG_JOB_SUBMIT, C_SUBMIT, line, &rv) ||
+	    get_time(p, job, MG_JOB_ELIGIBLE, C_ELIGIBLE, line, &rv) ||
+	    get_time(p, job, MG_JOB_START, C_START, line, &rv) ||
+	    get_time(p, job, MG_JOB_END, C_END, line, &rv))
+		return rv;
+	/*
+	 * squeue shows a pending job's planned start and end and a running
+	 * job's planned end: plans, not events.  Without a start column, a
+	 * running job started its elapsed time (squeue's TIME) before now.
+	 */
+	if (!job[MG_JOB_STATE].null) {
+		const char *st = job[MG_JOB_STATE].s;
+		size_t sn = job[MG_JOB_STATE].len;
+		int pend = sn == 7 && memcmp(st, "PENDING", 7) == 0;
+		int run = (sn == 7 && memcmp(st, "RUNNING", 7) == 0) ||
+		    (sn == 9 && memcmp(st, "SUSPENDED", 9) == 0) ||
+		    (sn == 10 && memcmp(st, "COMPLETING", 10) == 0);
+
+		if (pend)
+			job[MG_JOB_START].null = 1;
+		if (pend || run)
+			job[MG_JOB_END].null = 1;
+		if (run && job[MG_JOB_START].null && p->o->now > 0 &&
+		    p->where[C_ELAPSED] >= 0) {
+			v = p->f[p->where[C_ELAPSED]];
+			if (mg_parse_duration(v.p, v.n, &x) == 0 && x >= 0)
+				mg_job_set_i64(job, MG_JOB_START,
+				    p->o->now - x);
+		}
+	}
+	if (p->where[C_TIMELIMITRAW] >= 0) {
+		v = p->f[p->where[C_TIMELIMITRAW]];
+		r = mg_parse_limit_minutes(v.p, v.n, &lim);
+		if (r == MG_PARSE_BAD)
+			return bad(p, line, "TimelimitRaw", v);
+		if (r == 0)
+			mg_job_set_i64(job, MG_JOB_TIMELIMIT, lim);
+	} else if (p->where[C_TIMELIMIT] >= 0) {
+		v = p->f[p->where[C_TIMELIMIT]];
+		r = mg_parse_duration(v.p, v.n, &lim);
+		if (r == MG_PARSE_BAD)
+			return bad(p, line, "Timelimit", v);
+		if (r == 0)
+			mg_job_set_i64(job, MG_JOB_TIMELIMIT, lim);
+	}
+	if (p->where[C_EXITCODE] >= 0 && p->f[p->where[C_EXITCODE]].n > 0) {
+		const char *colon;
+		int64_t code, sig;
+
+		v = p->f[p->where[C_EXITCODE]];
+		colon = memchr(v.p, ':', v.n);
+		if (colon == NULL || mg_parse_i64(v.p, (size_t)(colon - v.p),
+		    0, 255, &code) || mg_parse_i64(colon + 1,
+		    v.n - (size_t)(colon - v.p) - 1, 0, 255, &sig))
+			return bad(p, line, "ExitCode", v);
+		mg_job_set_i64(job, MG_JOB_EXIT_CODE, code);
+		mg_job_set_i64(job, MG_JOB_EXIT_SIGNAL, sig);
+	}
+	/* GPUs held if it started (AllocTRES), else those requested */
+	{
+		int ra = MG_PARSE_MISSING, rq = MG_PARSE_MISSING;
+		int64_t ga = 0, gq = 0;
+
+		if (p->where[C_ALLOCTRES] >= 0) {
+			v = p->f[p->where[C_ALLOCTRES]];
+			if ((ra = mg_sacct_gpus(v.p, v.n, &ga)) == MG_PARSE_BAD)
+				return bad(p, line, "AllocTRES", v);
+		}
+		if (p->where[C_REQTRES] >= 0) {
+			v = p->f[p->where[C_REQTRES]];
+			if ((rq = mg_sacct_gpus(v.p, v.n, &gq)) == MG_PARSE_BAD)
+				return bad(p, line, "ReqTRES", v);
+		}
+		if (ra == 0)
+			mg_job_set_i64(job, MG_JOB_NGPUS, ga);
+		else if (rq == 0)
+			mg_job_set_i64(job, MG_JOB_NGPUS, gq);
+	}
+	return p->s->job(p->s->ctx, job, line);
+}
+
+/*
+ * A delimited row.  sacct does not escape the delimiter, so a row with k
+ * extra fields is read as a JobName that held k delimiters; without a
+ * JobName column such a row is bad.
+ */
+static int
+delim_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
+{
+	size_t n, i, extra, jn;
+	int rv;
+
+	if (p->trailing && len > 0 && line[len - 1] == p->delim)
+		len--;
+	n = split(line, len, p->delim, p->f, MAX_COLS);
+	if (n < p->ncols || n > MAX_COLS) {
+		snprintf(p->msg, sizeof(p->msg), "%zu fields, the header has "
+		    "%zu", n, p->ncols);
+		return p->s->warn(p->s->ctx, lineno, 1, p->msg);
+	}
+	if (n > p->ncols) {
+		extra = n - p->ncols;
+		if (p->where[C_JOBNAME] < 0) {
+			snprintf(p->msg, sizeof(p->msg), "%zu fields, the "
+			    "header has %zu", n, p->ncols);
+			return p->s->warn(p->s->ctx, lineno, 1, p->msg);
+		}
+		jn = (size_t)p->where[C_JOBNAME];
+		p->f[jn].n = (size_t)(p->f[jn + extra].p + p->f[jn + extra].n -
+		    p->f[jn].p);
+		for (i = jn + 1; i < p->ncols; i++)
+			p->f[i] = p->f[i + extra];
+		snprintf(p->msg, sizeof(p->msg), "job name holds the "
+		    "delimiter; read as '%.*s'", (int)(p->f[jn].n > 60 ? 60 :
+		    p->f[jn].n), p->f[jn].p);
+		if ((rv = p->s->warn(p->s->ctx, lineno, 0, p->msg)) != 0)
+			return rv;
+	}
+	for (i = 0; p->padded && i < p->ncols; i++)
+		p->f[i] = trim(p->f[i].p, p->f[i].n);
+	return row(p, lineno);
+}
+
+/*
+ * A fixed-width row: cut at the columns of the dashes line.  In the
+ * published LS6 trace the rows are tab-separated instead; a tab row with
+ * extra fields is read from the left up to the column after JobName and
+ * from the right for the rest, and the fields between are stray.
+ */
+static int
+fixed_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
+{
+	size_t i, n, k, left;
+	int rv;
+
+	if (p->tabs_ok && memchr(line, '\t', len) != NULL) {
+		n = split(line, len, '\t', p->f, MAX_COLS);
+		if (n < p->ncols || n > MAX_COLS) {
+			snprintf(p->msg, sizeof(p->msg), "%zu tab-separated "
+			    "fields, the header has %zu", n, p->ncols);
+			return p->s->warn(p->s->ctx, lineno, 1, p->msg);
+		}
+		for (i = 0; i < n; i++)
+			p->f[i] = trim(p->f[i].p, p->f[i].n);
+		if (n > p->ncols) {
+			k = n - p->ncols;
+			left = p->where[C_JOBNAME] >= 0 ?
+			    (size_t)p->where[C_JOBNAME] + 2 : 1;
+			if (left > p->ncols)
+				left = p->ncols;
+			snprintf(p->msg, sizeof(p->msg), "%zu fields, the "
+			    "header has %zu: stray '%.*s' after column %zu "
+			    "ignored", n, p->ncols,
+			    (int)(p->f[left + k - 1].p + p->f[left + k - 1].n -
+			    p->f[left].p), p->f[left].p, left);
+			for (i = left; i < p->ncols; i++)
+				p->f[i] = p->f[i + k];
+			if ((rv = p->s->warn(p->s->ctx, lineno, 0, p->msg)))
+				return rv;
+		}
+		return row(p, lineno);
+	}
+	if (p->words) {
+		const char *q = line, *end = line + len;
+
+		for (i = 0; i < p->ncols; i++) {
+			while (q < end && (*q == ' ' || *q == '\t'))
+				q++;
+			p->f[i].p = q;
+			if (i + 1 == p->ncols)
+				q = end;
+			while (q < end && *q != ' ' && *q != '\t')
+				q++;
+			p->f[i] = trim(p->f[i].p, (size_t)(q - p->f[i].p));
+		}
+		return row(p, lineno);
+	}
+	for (i = 0; i < p->ncols; i++) {
+		size_t a = p->start[i], b = p->end[i];
+
+		if (i + 1 == p->ncols)
+			b = len;	/* the last column may overflow */
+		if (a > len)
+			a = len;
+		if (b > len)
+			b = len;
+		p->f[i] = trim(line + a, b - a);
+	}
+	return row(p, lineno);
+}
+
+static int
+fixed_header(struct parser *p, const char *hdr, size_t hlen,
+    const char *dash, size_t dlen)
+{
+	struct slice names[MAX_COLS];
+	size_t i = 0, n = 0;
+
+	while (i < dlen) {
+		while (i < dlen && dash[i] == ' ')
+			i++;
+		if (i == dlen)
+			break;
+		if (n == MAX_COLS)
+			return mg_diag_set(p->d, MG_EFORMAT, "too many "
+			    "columns");
+		p->start[n] = i;
+		while (i < dlen && dash[i] == '-')
+			i++;
+		p->end[n] = i;
+		n++;
+	}
+	for (i = 0; i < n; i++) {
+		size_t a = p->start[i] < hlen ? p->start[i] : hlen;
+		size_t b = p->end[i] < hlen ? p->end[i] : hlen;
+
+		names[i] = trim(hdr + a, b - a);
+	}
+	return set_columns(p, names, n);
+}
+
+/*
+ * squeue's fixed-width layouts have no dashes line: the header's names
+ * give the columns.  Right-aligned layouts (the default and -l, whose
+ * header starts with blanks) print no empty values but let long ones
+ * push the rest of the line right: their rows are split at blanks, the
+ * last column (the reason, which may hold blanks) taking the rest.
+ * Left-aligned ones (-O) may have empty values: a column starts where
+ * its name starts.  The last column runs to the end of the line.
+ */
+static int
+squeue_header(struct parser *p, const char *hdr, size_t hlen)
+{
+	struct slice names[MAX_COLS];
+	size_t a[MAX_COLS], b[MAX_COLS];
+	size_t i = 0, n = 0, k;
+	int right = hlen > 0 && hdr[0] == ' ';
+
+	while (i < hlen) {
+		while (i < hlen && (hdr[i] == ' ' || hdr[i] == '\t'))
+			i++;
+		if (i == hlen)
+			break;
+		if (n == MAX_COLS)
+			return mg_diag_set(p->d, MG_EFORMAT, "too many "
+			    "columns");
+		a[n] = i;
+		while (i < hlen && hdr[i] != ' ' && hdr[i] != '\t')
+			i++;
+		b[n] = i;
+		names[n].p = hdr + a[n];
+		names[n].n = b[n] - a[n];
+		n++;
+	}
+	p->words = right;
+	for (k = 0; k < n; k++) {
+		p->start[k] = a[k];
+		p->end[k] = k + 1 < n ? a[k + 1] : hlen;
+	}
+	return set_columns(p, names, n);
+}
+
+/* an squeue header: its first name is JOBID, in capitals */
+static int
+squeue_like(const char *hdr, size_t hlen, char delim)
+{
+	struct slice t = trim(hdr, hlen);
+	size_t n = 0;
+
+	while (n < t.n && t.p[n] != ' ' && t.p[n] != '\t' && t.p[n] != delim)
+		n++;
+	return n == 5 && memcmp(t.p, "JOBID", 5) == 0;
+}
+
+static int
+names_from_list(struct parser *p, const char *list, char delim)
+{
+	struct slice names[MAX_COLS];
+	size_t n = split(list, strlen(list), delim, names, MAX_COLS);
+
+	if (n > MAX_COLS)
+		return mg_diag_set(p->d, MG_EFORMAT, "too many columns");
+	return set_columns(p, names, n);
+}
+
+/* ---- the entry ------------------------------------------------------- */
+
+static int
+copy_line(char **buf, size_t *cap, const char *line, size_t len)
+{
+	if (len + 1 > *cap) {
+		char *b = realloc(*buf, len + 1);
+
+		if (b == NULL)
+			return MG_ENOMEM;
+		*buf = b;
+		*cap = len + 1;
+	}
+	memcpy(*buf, line, len);
+	(*buf)[len] = '\0';
+	return 0;
+}
+
+static int
+swf_entry(struct parser *p, struct mg_input *in, const char *line,
+    size_t len)
+{
+	struct mg_value job[MG_JOB_NFIELDS];
+	struct mg_swf swf;
+	char err[200];
+	int r, rv;
+
+	p->s->layout = "SWF";
+	mg_swf_init(&swf, p->o->swf_cpus_per_node);
+	do {
+		r = mg_swf_line(&swf, line, len, job, err, sizeof(err));
+		if (r < 0)
+			rv = p->s->warn(p->s->ctx, mg_input_lineno(in), 1, err);
+		else if (r > 0)
+			rv = p->s->job(p->s->ctx, job, mg_input_lineno(in));
+		else
+			rv = 0;
+		if (rv != 0)
+			return rv;
+	} while ((rv = mg_input_getline(in, &line, &len, p->d)) == 1);
+	return rv;
+}
+
+static int
+json_entry(struct parser *p, struct mg_input *in, const char *line,
+    size_t len)
+{
+	char *text = NULL, *t;
+	size_t n = 0, cap = 0;
+	int rv;
+
+	p->s->layout = "sacct --json";
+	do {
+		if (n + len + 2 > cap) {
+			cap = (n + len + 2) * 2;
+			if ((t = realloc(text, cap)) == NULL) {
+				free(text);
+				return mg_diag_set(p->d, MG_ENOMEM, "out of "
+				    "memory");
+			}
+			text = t;
+		}
+		memcpy(text + n, line, len);
+		n += len;
+		text[n++] = '\n';
+	} while ((rv = mg_input_getline(in, &line, &len, p->d)) == 1);
+	if (rv == 0)
+		rv = mg_sacctjson_parse(text, n, p->o->tz, p->s, p->d);
+	free(text);
+	return rv;
+}
+
+static int
+is_swf_data(const char *line, size_t len)
+{
+	size_t i = 0, k = 0;
+
+	while (i < len) {
+		while (i < len && (line[i] == ' ' || line[i] == '\t'))
+			i++;
+		if (i == len)
+			break;
+		if (!((line[i] >= '0' && line[i] <= '9') || line[i] == '-'))
+			return 0;
+		while (i < len && line[i] != ' ' && line[i] != '\t')
+			i++;
+		k++;
+	}
+	return k == 18;
+}
+
+int
+mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
+    struct mg_sacct_sink *s, struct mg_diag *d)
+{
+	struct parser *p;
+	const char *line;
+	char *hdr = NULL;
+	size_t len, hcap = 0;
+	struct slice t;
+	int rv;
+
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	p->o = o;
+	p->s = s;
+	p->d = d;
+	p->delim = o->delim ? o->delim : '|';
+	s->layout = "none";
+
+	/* the first non-blank line decides */
+	do {
+		if ((rv = mg_input_getline(in, &line, &len, d)) != 1)
+			goto first_missing;
+		t = trim(line, len);
+	} while (t.n == 0);
+
+	if (o->format == MG_FMT_JSON || (o->format == MG_FMT_AUTO &&
+	    (t.p[0] == '{' || t.p[0] == '['))) {
+		rv = json_entry(p, in, line, len);
+		goto out;
+	}
+	if (o->format == MG_FMT_SWF || (o->format == MG_FMT_AUTO &&
+	    (t.p[0] == ';' || is_swf_data(line, len)))) {
+		rv = swf_entry(p, in, line, len);
+		goto out;
+	}
+	if (o->fields != NULL) {
+		/* sacct -n: no header, the caller names the columns */
+		s->layout = "sacct -n (field list given)";
+		if ((rv = names_from_list(p, o->fields, ',')) != 0)
+			goto out;
+		if (o->format == MG_FMT_FIXED)
+			rv = mg_diag_set(d, MG_EINVAL, "--fields needs a "
+			    "delimited layout");
+		else
+			rv = delim_row(p, line, len, mg_input_lineno(in));
+		while (rv == 0 && (rv = mg_input_getline(in, &line, &len,
+		    d)) == 1)
+			if (len > 0)
+				rv = delim_row(p, line, len,
+				    mg_input_lineno(in));
+		goto out;
+	}
+	if (all_digits(t.p, t.n)) {
+		/* the LS6 trace's count line; the header follows */
+		if ((rv = mg_input_getline(in, &line, &len, d)) != 1)
+			goto first_missing;
+		p->tabs_ok = 1;
+	}
+	if ((rv = copy_line(&hdr, &hcap, line, len)) != 0) {
+		rv = mg_diag_set(d, rv, "out of memory");
+		goto out;
+	}
+	{
+		size_t hlen = len;
+		int have = mg_input_getline(in, &line, &len, d);
+
+		if (have < 0) {
+			rv = have;
+			goto out;
+		}
+		/* squeue -l: a line with the date, then the header */
+		if (have == 1 && !squeue_like(hdr, hlen, p->delim) &&
+		    memchr(hdr, p->delim, hlen) == NULL &&
+		    squeue_like(line, len, p->delim)) {
+			if ((rv = copy_line(&hdr, &hcap, line, len)) != 0) {
+				rv = mg_diag_set(d, rv, "out of memory");
+				goto out;
+			}
+			hlen = len;
+			if ((have = mg_input_getline(in, &line, &len, d)) < 0) {
+				rv = have;
+				goto out;
+			}
+		}
+		if (have == 1 && o->format != MG_FMT_DELIM &&
+		    dashes_line(line, len)) {
+			p->fmt = MG_FMT_FIXED;
+			s->layout = p->tabs_ok ? "LS6 trace (count, header, "
+			    "dashes, tab-separated rows)" : "sacct fixed width";
+			p->tabs_ok = 1;
+			if ((rv = fixed_header(p, hdr, hlen, line, len)) != 0)
+				goto out;
+			while ((rv = mg_input_getline(in, &line, &len, d)) == 1)
+				if (trim(line, len).n > 0 && (rv =
+				    fixed_row(p, line, len,
+				    mg_input_lineno(in))) != 0)
+					break;
+			goto out;
+		}
+		if (o->format == MG_FMT_FIXED) {
+			rv = mg_diag_set(d, MG_EFORMAT, "line 2: no dashes "
+			    "line under the fixed-width header");
+			goto out;
+		}
+		if (memchr(hdr, p->delim, hlen) == NULL &&
+		    o->format != MG_FMT_DELIM && squeue_like(hdr, hlen,
+		    p->delim)) {
+			p->fmt = MG_FMT_FIXED;
+			s->layout = "squeue fixed width";
+			if ((rv = squeue_header(p, hdr, hlen)) != 0) {
+				mg_diag_prefix(d, "header");
+				goto out;
+			}
+			if (have == 1 && trim(line, len).n > 0 &&
+			    (rv = fixed_row(p, line, len,
+			    mg_input_lineno(in))) != 0)
+				goto out;
+			if (have == 1)
+				while ((rv = mg_input_getline(in, &line, &len,
+				    d)) == 1)
+					if (trim(line, len).n > 0 && (rv =
+					    fixed_row(p, line, len,
+					    mg_input_lineno(in))) != 0)
+						break;
+			goto out;
+		}
+		if (memchr(hdr, p->delim, hlen) == NULL) {
+			rv = mg_diag_set(d, MG_EFORMAT, "line 1: layout not "
+			    "recognised (not sacct -P, --parsable, "
+			    "--delimiter, fixed width, --json, squeue, SWF or "
+			    "the LS6 trace): '%.60s'", hdr);
+			goto out;
+		}
+		p->fmt = MG_FMT_DELIM;
+		if (hlen > 0 && hdr[hlen - 1] == p->delim) {
+			p->trailing = 1;
+			hdr[--hlen] = '\0';
+		}
+		s->layout = p->trailing ? "sacct --parsable" :
+		    p->delim == '|' ? "sacct -P" : "sacct --delimiter";
+		if (squeue_like(hdr, hlen, p->delim)) {
+			s->layout = "squeue -o (delimited)";
+			p->padded = 1;
+		}
+		if ((rv = names_from_list(p, hdr, p->delim)) != 0) {
+			mg_diag_prefix(d, "line 1");
+			goto out;
+		}
+		if (have == 1 && len > 0 && (rv = delim_row(p, line, len,
+		    mg_input_lineno(in))) != 0)
+			goto out;
+		if (have == 1)
+			while ((rv = mg_input_getline(in, &line, &len, d)) == 1)
+				if (len > 0 && (rv = delim_row(p, line, len,
+				    mg_input_lineno(in))) != 0)
+					break;
+	}
+	goto out;
+first_missing:
+	if (rv == 0)
+		rv = o->fields ? 0 : mg_diag_set(d, MG_EFORMAT, "empty input "
+		    "(no header, no jobs)");
+out:
+	free(hdr);
+	free(p);
+	return rv;
+}

@@ -1,0 +1,21 @@
+/*
+ * sacctjson.h: the output of sacct --json (Slurm's openapi dbv0.0.3x)
+ * into job records, with json-c.
+ */
+#ifndef MG_SACCTJSON_H
+#define MG_SACCTJSON_H
+
+#include <stddef.h>
+
+#include "base/parse.h"
+#include "io/sacct.h"
+
+/*
+ * mg_sacctjson_parse: parse a whole document text[0..len) and hand each
+ * element of "jobs" to the sink (line 0; messages name jobs[i]).
+ * Returns 0, a sink status, or MG_EFORMAT / MG_ENOMEM with d set.
+ */
+int mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
+    struct mg_sacct_sink *s, struct mg_diag *d);
+
+#endif /* MG_SACCTJSON_H */

@@ -1,0 +1,742 @@
+/*
+ * model.c: models of when to submit and their file format; see model.h
+ * and mirage-model(5).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "learn/model.h"
+#include "learn/gbt.h"
+#include "learn/nn.h"
+#include "learn/rl.h"
+#include "base/mem.h"
+#include "base/stats.h"
+#include "learn/svr.h"
+
+static const unsigned char magic[8] = { 0x89, 'M', 'R', 'M', '\r', '\n',
+	0x1a, '\n' };
+
+void
+mg_trainopts_init(struct mg_trainopts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->rounds = 200;
+	o->depth = 6;
+	o->eta = 0.1;
+	o->trees = 100;
+	o->subsample = 0.8;
+	o->colsample = 0.5;
+	o->C = 10;
+	o->epsilon = 0.1;
+	o->gamma = 0;
+	o->threads = 1;
+	o->seed = 1;
+}
+
+static int
+is_rl(const char *kind)
+{
+	return strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0;
+}
+
+static int
+is_tree(const char *kind)
+{
+	return strcmp(kind, "gbt") == 0 || strcmp(kind, "rf") == 0 ||
+	    strcmp(kind, "clf") == 0;
+}
+
+int
+mg_model_new(const char *kind, char *const *names, size_t n,
+    struct mg_model **out, struct mg_diag *d)
+{
+	struct mg_model *m;
+	size_t i;
+
+	*out = NULL;
+	if (!is_tree(kind) && !is_rl(kind) && strcmp(kind, "svr") != 0)
+		return mg_diag_set(d, MG_EINVAL, "unknown model kind '%s' (want "
+		    "gbt, rf, clf, svr, dqn or pg)", kind);
+	if (n == 0)
+		return mg_diag_set(d, MG_EINVAL, "a model needs features");
+	if ((m = calloc(1, sizeof(*m))) == NULL)
+		return MG_ENOMEM;
+	snprintf(m->kind, sizeof(m->kind), "%s", kind);
+	m->classifier = strcmp(kind, "clf") == 0 || is_rl(kind);
+	m->threshold = strcmp(kind, "dqn") == 0 ? 0 : 0.5;
+	m->features_version = MG_FEATURES_VERSION;
+	m->nfeat = n;
+	m->names = calloc(n, sizeof(*m->names));
+	m->mean = calloc(n, sizeof(*m->mean));
+	m->scale = calloc(n, sizeof(*m->scale));
+	if (m->names == NULL || m->mean == NULL || m->scale == NULL)
+		goto nomem;
+	for (i = 0; i < n; i++) {
+		if ((m->names[i] = strdup(names[i])) == NULL)
+			goto nomem;
+		m->scale[i] = 1;
+	}
+	*out = m;
+	return 0;
+nomem:
+	mg_model_free(m);
+	return MG_ENOMEM;
+}
+
+void
+mg_model_free(struct mg_model *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	if (m->impl && is_tree(m->kind))
+		mg_gbt_free(m->impl);
+	else if (m->impl && is_rl(m->kind))
+		mg_mlp_free(m->impl);
+	else if (m->impl)
+		mg_svr_free(m->impl);
+	for (i = 0; m->names && i < m->nfeat; i++)
+		free(m->names[i]);
+	free(m->names);
+	free(m->mean);
+	free(m->scale);
+	free(m->params);
+	free(m->producer);
+	free(m->args);
+	free(m->cal_x);
+	free(m->cal_y);
+	free(m->payload);
+	free(m);
+}
+
+int
+mg_model_field(const struct mg_model *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfeat; i++)
+		if (strcmp(m->names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+int
+mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
+    size_t *col, struct mg_diag *d)
+{
+	size_t i, j;
+
+	for (i = 0; i < m->nfeat; i++) {
+		for (j = 0; j < n; j++)
+			if (strcmp(names[j], m->names[i]) == 0)
+				break;
+		if (j == n)
+			return mg_diag_set(d, MG_ETYPE, "the model needs the "
+			    "feature '%s', which is not computed here: it "
+			    "was trained on another feature schema",
+			    m->names[i]);
+		col[i] = j;
+	}
+	return 0;
+}
+
+/* X normalised by the model's mean and scale, or NULL */
+static float *
+normalise(const struct mg_model *m, const float *X, size_t n)
+{
+	float *Z = malloc((n ? n : 1) * m->nfeat * sizeof(*Z));
+	size_t i, k;
+
+	if (Z == NULL)
+		return NULL;
+	for (i = 0; i < n; i++)
+		for (k = 0; k < m->nfeat; k++)
+			Z[i * m->nfeat + k] = (float)(((double)X[i * m->nfeat +
+			    k] - m->mean[k]) / m->scale[k]);
+	return Z;
+}
+
+int
+mg_model_train(struct mg_model *m, const float *X, const float *y, size_t n,
+    const struct mg_trainopts *o, struct mg_diag *d)
+{
+	char params[512];
+	float *Z;
+	size_t i, k;
+	int rv;
+
+	if (is_rl(m->kind))
+		return mg_diag_set(d, MG_EINVAL, "%s learns in episodes, not "
+		    "from samples", m->kind);
+	if (n < 2)
+		return mg_diag_set(d, MG_EINVAL, "too few samples to train on "
+		    "(%zu)", n);
+	if (strcmp(m->kind, "svr") == 0) {
+		/* standardise: RBF distances need comparable scales */
+		for (k = 0; k < m->nfeat; k++) {
+			double s = 0, ss = 0;
+
+			for (i = 0; i < n; i++) {
+				s += X[i * m->nfeat + k];
+				ss += (double)X[i * m->nfeat + k] *
+				    X[i * m->nfeat + k];
+			}
+			m->mean[k] = s / (double)n;
+			ss = ss / (double)n - m->mean[k] * m->mean[k];
+			m->scale[k] = ss > 1e-12 ? sqrt(ss) : 1;
+		}
+	}
+	if ((Z = normalise(m, X, n)) == NULL)
+		return MG_ENOMEM;
+	if (is_tree(m->kind))
+		rv = mg_gbt_train(m->kind, Z, y, n, m->nfeat, o, &m->impl,
+		    &m->payload, &m->npayload, params, sizeof(params), d);
+	else
+		rv = mg_svr_train(Z, y, n, m->nfeat, o, &m->impl, &m->payload,
+		    &m->npayload, params, sizeof(params), d);
+	free(Z);
+	if (rv != 0)
+		return rv;
+	m->seed = o->seed;
+	m->nsamples = n;
+	free(m->params);
+	if ((m->params = strdup(params)) == NULL)
+		return MG_ENOMEM;
+	return 0;
+}
+
+/* dqn: Q(submit) - Q(wait); pg: the probability of submitting */
+static int
+mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
+    struct mg_diag *d)
+{
+	double *in = malloc(n * m->nfeat * sizeof(*in));
+	double *o = malloc(n * 2 * sizeof(*o));
+	int dqn = strcmp(m->kind, "dqn") == 0;
+	size_t i;
+
+	if (in == NULL || o == NULL) {
+		free(in);
+		free(o);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n * m->nfeat; i++)
+		in[i] = Z[i];
+	if (mg_mlp_forward(m->impl, in, n, o) != 0) {
+		free(in);
+		free(o);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < n; i++)
+		out[i] = dqn ? o[2 * i + 1] - o[2 * i] : 1 / (1 + exp(-o[i]));
+	free(in);
+	free(o);
+	return 0;
+}
+
+/* an MLP as bytes: layer count, sizes, parameters (little-endian) */
+static int
+mlp_save(struct mg_mlp *n, unsigned char **buf, size_t *len)
+{
+	int sizes[MG_MLP_MAXLAYERS + 1], nl = mg_mlp_layers(n, sizes), l, b;
+	size_t np = mg_mlp_nparams(n), i, at = 0;
+	const double *p = mg_mlp_params(n);
+
+	*len = 4 + 4 * (size_t)nl + 8 * np;
+	if ((*buf = malloc(*len)) == NULL)
+		return MG_ENOMEM;
+	for (b = 0; b < 4; b++)
+		(*buf)[at++] = (unsigned char)((unsigned)nl >> (8 * b));
+	for (l = 0; l < nl; l++)
+		for (b = 0; b < 4; b++)
+			(*buf)[at++] = (unsigned char)((unsigned)sizes[l] >>
+			    (8 * b));
+	for (i = 0; i < np; i++) {
+		uint64_t u;
+
+		memcpy(&u, &p[i], sizeof(u));
+		for (b = 0; b < 8; b++)
+			(*buf)[at++] = (unsigned char)(u >> (8 * b));
+	}
+	return 0;
+}
+
+static int
+mlp_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
+{
+	int sizes[MG_MLP_MAXLAYERS + 1], nl, l, b;
+	struct mg_mlp *n;
+	size_t at = 0, i, np;
+	double *p;
+
+	*h = NULL;
+	if (len < 4)
+		goto bad;
+	for (nl = 0, b = 0; b < 4; b++)
+		nl |= (int)buf[at++] << (8 * b);
+	if (nl < 2 || nl > MG_MLP_MAXLAYERS + 1 || len < 4 + 4 * (size_t)nl)
+		goto bad;
+	for (l = 0; l < nl; l++) {
+		unsigned v = 0;
+
+		for (b = 0; b < 4; b++)
+			v |= (unsigned)buf[at++] << (8 * b);
+		sizes[l] = (int)v;
+	}
+	if (mg_mlp_new(sizes, nl, 0, &n) != 0)
+		goto bad;
+	np = mg_mlp_nparams(n);
+	if (len != at + 8 * np) {
+		mg_mlp_free(n);
+		goto bad;
+	}
+	p = mg_mlp_params(n);
+	for (i = 0; i < np; i++) {
+		uint64_t u = 0;
+
+		for (b = 0; b < 8; b++)
+			u |= (uint64_t)buf[at++] << (8 * b);
+		memcpy(&p[i], &u, sizeof(u));
+	}
+	*h = n;
+	return 0;
+bad:
+	return mg_diag_set(d, MG_ECORRUPT, "the network's bytes are malformed");
+}
+
+int
+mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
+    const struct mg_rlopts *o, struct mg_diag *d)
+{
+	struct mg_mlp *n = NULL;
+	size_t e, j, k, cnt = 0;
+	double *ss;
+	char params[256];
+	int rv;
+
+	if (!is_rl(m->kind) || env->nfeat != m->nfeat)
+		return mg_diag_set(d, MG_EINVAL, "not a reinforcement-learning "
+		    "model of these features");
+	if ((ss = calloc(m->nfeat, sizeof(*ss))) == NULL)
+		return MG_ENOMEM;
+	/* standardise each feature over every tick of every episode */
+	memset(m->mean, 0, m->nfeat * sizeof(*m->mean));
+	for (e = 0; e < env->nep; e++) {
+		const struct mg_outcome *oc = &env->ep[e];
+		size_t nt = 0;
+
+		for (k = 0; k < oc->n; k++)
+			nt += oc->tick[k];
+		for (j = 0; j < nt; j++, cnt++)
+			for (k = 0; k < m->nfeat; k++) {
+				double x = oc->feat[j * oc->nfeat + k];
+
+				m->mean[k] += x;
+				ss[k] += x * x;
+			}
+	}
+	for (k = 0; k < m->nfeat && cnt > 0; k++) {
+		double var;
+
+		m->mean[k] /= (double)cnt;
+		var = ss[k] / (double)cnt - m->mean[k] * m->mean[k];
+		m->scale[k] = var > 1e-12 ? sqrt(var) : 1;
+	}
+	free(ss);
+	env->mean = m->mean;
+	env->scale = m->scale;
+	rv = strcmp(m->kind, "dqn") == 0 ? mg_rl_dqn(env, o, &n) :
+	    mg_rl_pg(env, o, &n);
+	if (rv != 0)
+		return mg_diag_set(d, rv, "%s training failed: %s", m->kind,
+		    mg_strerror(rv));
+	if ((rv = mlp_save(n, &m->payload, &m->npayload)) != 0) {
+		mg_mlp_free(n);
+		return rv;
+	}
+	m->impl = n;
+	m->seed = o->seed;
+	m->nsamples = env->nep;
+	snprintf(params, sizeof(params), "episodes=%ld hidden=%d lr=%g "
+	    "gamma=%g batch=%d w_int=%g w_ovl=%g%s", o->episodes, o->hidden,
+	    o->lr, o->gamma, o->batch, env->w_int, env->w_ovl,
+	    strcmp(m->kind, "dqn") == 0 ? " double-dqn huber"
+	    : " reinforce+baseline");
+	free(m->params);
+	if ((m->params = strdup(params)) == NULL)
+		return MG_ENOMEM;
+	return 0;
+}
+
+int
+mg_model_predict(struct mg_model *m, const float *X, size_t n, double *out,
+    struct mg_diag *d)
+{
+	float *Z;
+	size_t i;
+	int rv;
+
+	if (n == 0)
+		return 0;
+	if ((Z = normalise(m, X, n)) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if (is_tree(m->kind))
+		rv = mg_gbt_predict(m->impl, Z, n, m->nfeat, out, d);
+	else if (is_rl(m->kind))
+		rv = mlp_predict(m, Z, n, out, d);
+	else
+		rv = mg_svr_predict(m->impl, Z, n, m->nfeat, out, d);
+	free(Z);
+	for (i = 0; rv == 0 && m->ncal > 0 && i < n; i++)
+		out[i] = mg_interp(m->cal_x, m->cal_y, m->ncal, out[i]);
+	return rv;
+}
+
+/* ---- the file format ------------------------------------------------- */
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+	int fail;
+};
+
+static void
+put(struct buf *b, const void *v, size_t n)
+{
+	if (b->fail || mg_grow((void **)&b->p, &b->cap, b->n + n, 1)) {
+		b->fail = 1;
+		return;
+	}
+	memcpy(b->p + b->n, v, n);
+	b->n += n;
+}
+
+static void
+put_u(struct buf *b, uint64_t v, int bytes)
+{
+	unsigned char c[8];
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		c[i] = (unsigned char)(v >> (8 * i));
+	put(b, c, (size_t)bytes);
+}
+
+static void
+put_f64(struct buf *b, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	put_u(b, u, 8);
+}
+
+static void
+put_str(struct buf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	put_u(b, n, 4);
+	put(b, s ? s : "", n);
+}
+
+int
+mg_model_write(FILE *fp, const struct mg_model *m, struct mg_diag *d)
+{
+	struct buf b = { NULL, 0, 0, 0 }, h = { NULL, 0, 0, 0 };
+	size_t i;
+	uLong crc;
+	int rv = 0;
+
+	put_str(&h, m->kind);
+	put_u(&h, (uint64_t)m->classifier, 1);
+	put_f64(&h, m->threshold);
+	put_u(&h, m->features_version, 4);
+	put_u(&h, m->nfeat, 4);
+	for (i = 0; i < m->nfeat; i++) {
+		put_str(&h, m->names[i]);
+		put_f64(&h, m->mean[i]);
+		put_f64(&h, m->scale[i]);
+	}
+	put_u(&h, m->window, 4);
+	put_str(&h, m->params);
+	put_u(&h, m->seed, 8);
+	put_u(&h, (uint64_t)m->from, 8);
+	put_u(&h, (uint64_t)m->to, 8);
+	put_u(&h, m->nsamples, 8);
+	put_str(&h, m->producer);
+	put_str(&h, m->args);
+	put_u(&h, m->ncal, 4);
+	for (i = 0; i < m->ncal; i++) {
+		put_f64(&h, m->cal_x[i]);
+		put_f64(&h, m->cal_y[i]);
+	}
+	put(&b, magic, sizeof(magic));
+	put_u(&b, MG_MODEL_MAJOR, 2);
+	put_u(&b, MG_MODEL_MINOR, 2);
+	put_u(&b, h.n, 4);
+	put(&b, h.p, h.n);
+	put_u(&b, m->npayload, 8);
+	put(&b, m->payload, m->npayload);
+	if (b.fail || h.fail) {
+		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+		goto out;
+	}
+	crc = crc32(0L, Z_NULL, 0);
+	for (i = 0; i < b.n; i += 1u << 30)
+		crc = crc32(crc, b.p + i, (uInt)(b.n - i < (1u << 30) ?
+		    b.n - i : (1u << 30)));
+	put_u(&b, (uint64_t)crc, 4);
+	if (b.fail)
+		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+	else if (fwrite(b.p, 1, b.n, fp) != b.n || fflush(fp) != 0)
+		rv = mg_diag_set(d, MG_EIO, "write error");
+out:
+	free(b.p);
+	free(h.p);
+	return rv;
+}
+
+struct cur {
+	const unsigned char *p;
+	size_t n, at;
+	int bad;
+};
+
+static uint64_t
+get_u(struct cur *c, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	if (c->bad || c->n - c->at < (size_t)bytes) {
+		c->bad = 1;
+		return 0;
+	}
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)c->p[c->at + (size_t)i] << (8 * i);
+	c->at += (size_t)bytes;
+	return v;
+}
+
+static double
+get_f64(struct cur *c)
+{
+	uint64_t u = get_u(c, 8);
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+static char *
+get_str(struct cur *c)
+{
+	uint64_t n = get_u(c, 4);
+	char *s;
+
+	if (c->bad || n > c->n - c->at) {
+		c->bad = 1;
+		return NULL;
+	}
+	if ((s = malloc(n + 1)) == NULL) {
+		c->bad = 2;
+		return NULL;
+	}
+	memcpy(s, c->p + c->at, n);
+	s[n] = '\0';
+	c->at += n;
+	return s;
+}
+
+static int read_model(FILE *, const char *, int, struct mg_model **,
+    struct mg_diag *);
+
+int
+mg_model_read(FILE *fp, const char *name, struct mg_model **out,
+    struct mg_diag *d)
+{
+	return read_model(fp, name, 1, out, d);
+}
+
+int
+mg_model_read_container(FILE *fp, const char *name, struct mg_model **out,
+    struct mg_diag *d)
+{
+	return read_model(fp, name, 0, out, d);
+}
+
+/* at most this many calibration knots in a file */
+#define MAXCAL	4096
+
+static int
+read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
+    struct mg_diag *d)
+{
+	unsigned char *all = NULL, tmp[65536];
+	size_t n = 0, cap = 0, r, i, hlen;
+	struct cur c, h;
+	struct mg_model *m = NULL;
+	uint32_t want;
+	uLong crc;
+	char *kind = NULL;
+	unsigned minor;
+	int rv;
+
+	*out = NULL;
+	while ((r = fread(tmp, 1, sizeof(tmp), fp)) > 0) {
+		if (mg_grow((void **)&all, &cap, n + r, 1)) {
+			free(all);
+			return mg_diag_set(d, MG_ENOMEM, "out of memory");
+		}
+		memcpy(all + n, tmp, r);
+		n += r;
+	}
+	if (ferror(fp)) {
+		free(all);
+		return mg_diag_set(d, MG_EIO, "'%s': read error", name);
+	}
+	if (n < sizeof(magic) || memcmp(all, magic, sizeof(magic)) != 0) {
+		free(all);
+		return mg_diag_set(d, n == 0 ? MG_ETRUNC : MG_ECORRUPT, "'%s': "
+		    "%s", name, n == 0 ? "empty input, not a model" :
+		    "not a mirage model (bad magic)");
+	}
+	c.p = all;
+	c.n = n;
+	c.at = sizeof(magic);
+	c.bad = 0;
+	if (get_u(&c, 2) > MG_MODEL_MAJOR) {
+		free(all);
+		return mg_diag_set(d, MG_EVERSION, "'%s': a model of a newer "
+		    "version than this mirage reads", name);
+	}
+	minor = (unsigned)get_u(&c, 2);
+	hlen = (size_t)get_u(&c, 4);
+	if (c.bad || hlen > c.n - c.at || c.n - c.at - hlen < 12) {
+		free(all);
+		return mg_diag_set(d, MG_ETRUNC, "'%s': model cut short", name);
+	}
+	h.p = all + c.at;
+	h.n = hlen;
+	h.at = 0;
+	h.bad = 0;
+	c.at += hlen;
+	r = (size_t)get_u(&c, 8);
+	if (c.bad || r > c.n - c.at || c.n - c.at - r < 4) {
+		free(all);
+		return mg_diag_set(d, MG_ETRUNC, "'%s': model cut short", name);
+	}
+	c.at += r;
+	crc = crc32(crc32(0L, Z_NULL, 0), all, (uInt)c.at);
+	want = (uint32_t)get_u(&c, 4);
+	if ((uint32_t)crc != want || c.at != c.n) {
+		free(all);
+		return mg_diag_set(d, c.at != c.n ? MG_ECORRUPT : MG_ECHECKSUM,
+		    "'%s': %s", name, c.at != c.n ? "bytes after the model's "
+		    "end" : "CRC32 mismatch: the model is corrupt");
+	}
+	/* the header, now known to be intact */
+	kind = get_str(&h);
+	if ((m = calloc(1, sizeof(*m))) == NULL || kind == NULL) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	snprintf(m->kind, sizeof(m->kind), "%s", kind);
+	m->classifier = (int)get_u(&h, 1);
+	m->threshold = get_f64(&h);
+	m->features_version = (uint32_t)get_u(&h, 4);
+	m->nfeat = (size_t)get_u(&h, 4);
+	if (h.bad || m->nfeat == 0 || m->nfeat > (1u << 20)) {
+		rv = MG_ECORRUPT;
+		goto fail;
+	}
+	m->names = calloc(m->nfeat, sizeof(*m->names));
+	m->mean = calloc(m->nfeat, sizeof(*m->mean));
+	m->scale = calloc(m->nfeat, sizeof(*m->scale));
+	if (m->names == NULL || m->mean == NULL || m->scale == NULL) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < m->nfeat && !h.bad; i++) {
+		m->names[i] = get_str(&h);
+		m->mean[i] = get_f64(&h);
+		m->scale[i] = get_f64(&h);
+	}
+	m->window = (uint32_t)get_u(&h, 4);
+	m->params = get_str(&h);
+	m->seed = get_u(&h, 8);
+	m->from = (int64_t)get_u(&h, 8);
+	m->to = (int64_t)get_u(&h, 8);
+	m->nsamples = get_u(&h, 8);
+	m->producer = get_str(&h);
+	m->args = get_str(&h);
+	if (minor >= 1 && (m->ncal = (size_t)get_u(&h, 4)) > 0) {
+		if (h.bad || m->ncal > MAXCAL) {
+			rv = MG_ECORRUPT;
+			goto fail;
+		}
+		m->cal_x = malloc(m->ncal * sizeof(*m->cal_x));
+		m->cal_y = malloc(m->ncal * sizeof(*m->cal_y));
+		if (m->cal_x == NULL || m->cal_y == NULL) {
+			rv = MG_ENOMEM;
+			goto fail;
+		}
+		for (i = 0; i < m->ncal; i++) {
+			m->cal_x[i] = get_f64(&h);
+			m->cal_y[i] = get_f64(&h);
+			/* knots in order, values within [0, 1] */
+			if ((i > 0 && !(m->cal_x[i] > m->cal_x[i - 1])) ||
+			    !(m->cal_y[i] >= 0 && m->cal_y[i] <= 1))
+				h.bad = 1;
+		}
+	}
+	/* a newer minor version may append fields: skipped */
+	if (h.bad || (h.at != h.n && minor <= MG_MODEL_MINOR) ||
+	    (!is_tree(m->kind) && !is_rl(m->kind) &&
+	    strcmp(m->kind, "svr") != 0)) {
+		rv = h.bad == 2 ? MG_ENOMEM : MG_ECORRUPT;
+		goto fail;
+	}
+	m->npayload = r;
+	if ((m->payload = malloc(r ? r : 1)) == NULL) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	memcpy(m->payload, all + c.at - 4 - r, r);
+	free(all);
+	all = NULL;
+	free(kind);
+	kind = NULL;
+	if (m->features_version != MG_FEATURES_VERSION) {
+		rv = mg_diag_set(d, MG_ETYPE, "'%s': a model of features "
+		    "version %u; this mirage computes version %u", name,
+		    m->features_version, MG_FEATURES_VERSION);
+		mg_model_free(m);
+		return rv;
+	}
+	if (!backend)
+		rv = 0;
+	else
+		rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload,
+		    &m->impl, d) : is_rl(m->kind) ? mlp_load(m->payload,
+		    m->npayload, &m->impl, d) : mg_svr_load(m->payload,
+		    m->npayload, &m->impl, d);
+	if (rv != 0) {
+		mg_diag_prefix(d, "'%s'", name);
+		mg_model_free(m);
+		return rv;
+	}
+	*out = m;
+	return 0;
+fail:
+	free(all);
+	free(kind);
+	mg_model_free(m);
+	return mg_diag_set(d, rv, "'%s': %s", name, rv == MG_ENOMEM ?
+	    "out of memory" : "the model's header is malformed");
+}

@@ -1,0 +1,260 @@
+/*
+ * nn.c: multi-layer perceptrons on cblas_dgemm and Adam; see nn.h.
+ *
+ * Layer l maps A_l (batch x s_l) to Z_{l+1} = A_l W_l + b_l, with
+ * A_{l+1} = relu(Z_{l+1}) for hidden layers and the identity at the
+ * output.  All parameters live in one vector (W_0, b_0, W_1, ...), so
+ * that Adam, copies and files see one array.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cblas.h>
+
+#include "learn/nn.h"
+#include "base/status.h"
+
+struct mg_mlp {
+	int nl;			/* layers of weights */
+	int size[MG_MLP_MAXLAYERS + 1];
+	size_t np;
+	double *p, *g, *m, *v;	/* parameters, gradients, Adam moments */
+	size_t woff[MG_MLP_MAXLAYERS], boff[MG_MLP_MAXLAYERS];
+	long step;
+	size_t batch, capbatch;
+	double *act[MG_MLP_MAXLAYERS + 1];	/* A_0 .. A_nl */
+	double *dz, *da;	/* scratch for backward */
+};
+
+/* splitmix64, for reproducible weights */
+static uint64_t
+mix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int
+mg_mlp_new(const int *sizes, int nlayers, uint64_t seed, struct mg_mlp **out)
+{
+	struct mg_mlp *n;
+	uint64_t s = seed;
+	size_t off = 0, i;
+	int l;
+
+	*out = NULL;
+	if (nlayers < 2 || nlayers > MG_MLP_MAXLAYERS + 1)
+		return MG_EINVAL;
+	for (l = 0; l < nlayers; l++)
+		if (sizes[l] <= 0 || sizes[l] > 100000)
+			return MG_EINVAL;
+	if ((n = calloc(1, sizeof(*n))) == NULL)
+		return MG_ENOMEM;
+	n->nl = nlayers - 1;
+	for (l = 0; l < nlayers; l++)
+		n->size[l] = sizes[l];
+	for (l = 0; l < n->nl; l++) {
+		n->woff[l] = off;
+		off += (size_t)sizes[l] * (size_t)sizes[l + 1];
+		n->boff[l] = off;
+		off += (size_t)sizes[l + 1];
+	}
+	n->np = off;
+	n->p = calloc(off, sizeof(double));
+	n->g = calloc(off, sizeof(double));
+	n->m = calloc(off, sizeof(double));
+	n->v = calloc(off, sizeof(double));
+	if (!n->p || !n->g || !n->m || !n->v) {
+		mg_mlp_free(n);
+		return MG_ENOMEM;
+	}
+	for (l = 0; l < n->nl; l++) {
+		double lim = sqrt(6.0 / sizes[l]);
+		size_t nw = (size_t)sizes[l] * (size_t)sizes[l + 1];
+
+		for (i = 0; i < nw; i++)
+			n->p[n->woff[l] + i] = lim * ((double)(mix(&s) >> 11) /
+			    9007199254740992.0 * 2 - 1);
+	}
+	*out = n;
+	return 0;
+}
+
+void
+mg_mlp_free(struct mg_mlp *n)
+{
+	int l;
+
+	if (n == NULL)
+		return;
+	for (l = 0; l <= n->nl; l++)
+		free(n->act[l]);
+	free(n->dz);
+	free(n->da);
+	free(n->p);
+	free(n->g);
+	free(n->m);
+	free(n->v);
+	free(n);
+}
+
+int
+mg_mlp_copy_params(struct mg_mlp *dst, const struct mg_mlp *src)
+{
+	if (dst->np != src->np)
+		return MG_EINVAL;
+	memcpy(dst->p, src->p, src->np * sizeof(double));
+	return 0;
+}
+
+static int
+widest(const struct mg_mlp *n)
+{
+	int l, w = 0;
+
+	for (l = 0; l <= n->nl; l++)
+		if (n->size[l] > w)
+			w = n->size[l];
+	return w;
+}
+
+int
+mg_mlp_forward(struct mg_mlp *n, const double *X, size_t batch, double *out)
+{
+	int l, o = n->size[n->nl];
+	size_t i, k;
+
+	if (batch > n->capbatch) {
+		for (l = 0; l <= n->nl; l++) {
+			free(n->act[l]);
+			n->act[l] = malloc(batch * (size_t)n->size[l] *
+			    sizeof(double));
+			if (n->act[l] == NULL)
+				goto nomem;
+		}
+		free(n->dz);
+		free(n->da);
+		n->dz = malloc(batch * (size_t)widest(n) * sizeof(double));
+		n->da = malloc(batch * (size_t)widest(n) * sizeof(double));
+		if (n->dz == NULL || n->da == NULL)
+			goto nomem;
+		n->capbatch = batch;
+	}
+	n->batch = batch;
+	memcpy(n->act[0], X, batch * (size_t)n->size[0] * sizeof(double));
+	for (l = 0; l < n->nl; l++) {
+		int a = n->size[l], b = n->size[l + 1];
+		double *z = n->act[l + 1];
+		const double *bias = n->p + n->boff[l];
+
+		for (i = 0; i < batch; i++)
+			memcpy(z + i * (size_t)b, bias, (size_t)b *
+			    sizeof(double));
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+		    (int)batch, b, a, 1.0, n->act[l], a, n->p + n->woff[l], b,
+		    1.0, z, b);
+		if (l + 1 < n->nl)
+			for (k = 0; k < batch * (size_t)b; k++)
+				if (z[k] < 0)
+					z[k] = 0;
+	}
+	memcpy(out, n->act[n->nl], batch * (size_t)o * sizeof(double));
+	return 0;
+nomem:
+	n->capbatch = 0;
+	return MG_ENOMEM;
+}
+
+void
+mg_mlp_backward(struct mg_mlp *n, const double *dout)
+{
+	size_t batch = n->batch, i, k;
+	int l, j;
+
+	/* dZ at the output is dL/d(out) */
+	memcpy(n->dz, dout, batch * (size_t)n->size[n->nl] * sizeof(double));
+	for (l = n->nl - 1; l >= 0; l--) {
+		int a = n->size[l], b = n->size[l + 1];
+		double *gb = n->g + n->boff[l];
+
+		/* dW += A_l^T dZ; db += column sums of dZ */
+		cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, a, b,
+		    (int)batch, 1.0, n->act[l], a, n->dz, b, 1.0,
+		    n->g + n->woff[l], b);
+		for (i = 0; i < batch; i++)
+			for (j = 0; j < b; j++)
+				gb[j] += n->dz[i * (size_t)b + (size_t)j];
+		if (l == 0)
+			break;
+		/* dA_l = dZ W^T, then through the ReLU of layer l */
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+		    (int)batch, a, b, 1.0, n->dz, b, n->p + n->woff[l], b,
+		    0.0, n->da, a);
+		for (k = 0; k < batch * (size_t)a; k++)
+			n->dz[k] = n->act[l][k] > 0 ? n->da[k] : 0;
+	}
+}
+
+void
+mg_mlp_zero_grad(struct mg_mlp *n)
+{
+	memset(n->g, 0, n->np * sizeof(double));
+}
+
+void
+mg_mlp_adam(struct mg_mlp *n, double lr, double clip)
+{
+	const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+	double norm = 0, s = 1, c1, c2;
+	size_t i;
+
+	if (clip > 0) {
+		for (i = 0; i < n->np; i++)
+			norm += n->g[i] * n->g[i];
+		norm = sqrt(norm);
+		if (norm > clip)
+			s = clip / norm;
+	}
+	n->step++;
+	c1 = 1 - pow(b1, (double)n->step);
+	c2 = 1 - pow(b2, (double)n->step);
+	for (i = 0; i < n->np; i++) {
+		double g = n->g[i] * s;
+
+		n->m[i] = b1 * n->m[i] + (1 - b1) * g;
+		n->v[i] = b2 * n->v[i] + (1 - b2) * g * g;
+		n->p[i] -= lr * (n->m[i] / c1) / (sqrt(n->v[i] / c2) + eps);
+	}
+}
+
+size_t
+mg_mlp_nparams(const struct mg_mlp *n)
+{
+	return n->np;
+}
+
+double *
+mg_mlp_params(struct mg_mlp *n)
+{
+	return n->p;
+}
+
+double *
+mg_mlp_grads(struct mg_mlp *n)
+{
+	return n->g;
+}
+
+int
+mg_mlp_layers(const struct mg_mlp *n, int *sizes)
+{
+	int l;
+
+	for (l = 0; l <= n->nl; l++)
+		sizes[l] = n->size[l];
+	return n->nl + 1;
+}

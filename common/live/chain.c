@@ -1,0 +1,226 @@
+/*
+ * chain.c: the chain state file; see chain.h and mirage-chain(5).
+ */
+#include <sys/file.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "live/chain.h"
+#include "base/parse.h"
+
+/* the file's text up to its crc32 line */
+static size_t
+format(const struct mg_chainstate *s, char *buf, size_t cap)
+{
+	char when[32];
+	int n;
+
+	mg_format_time(s->updated, when, sizeof(when));
+	n = snprintf(buf, cap, "%s %d.%d\n"
+	    "current\t%s\nsuccessor\t%s\ntoken\t%s\ntoken_time\t%lld\n"
+	    "submitted\t%lld\nscript\t%s\nupdated\t%s\n",
+	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
+	    *s->current ? s->current : "-",
+	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
+	    (long long)s->token_time, (long long)s->submitted,
+	    *s->script ? s->script : "-", when);
+	return n < 0 ? 0 : (size_t)n;
+}
+
+int
+mg_chain_write(const char *path, const struct mg_chainstate *s,
+    struct mg_diag *d)
+{
+	char buf[2048], tmp[4096];
+	size_t n = format(s, buf, sizeof(buf));
+	int fd, ok;
+
+	if (n == 0 || n + 20 >= sizeof(buf))
+		return mg_diag_set(d, MG_EINVAL, "'%s': state too long", path);
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "crc32\t%08lx\n",
+	    crc32(0, (const Bytef *)buf, (uInt)n));
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+		return mg_diag_set(d, MG_EIO, "'%s': %s", tmp,
+		    strerror(errno));
+	ok = write(fd, buf, n) == (ssize_t)n && fsync(fd) == 0;
+	if (close(fd) != 0)
+		ok = 0;
+	if (!ok || rename(tmp, path) != 0) {
+		int e = errno;
+
+		unlink(tmp);
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(e));
+	}
+	return 0;
+}
+
+static int
+copy(char *dst, size_t cap, const char *v)
+{
+	if (strcmp(v, "-") == 0)
+		v = "";
+	if (strlen(v) >= cap)
+		return -1;
+	strcpy(dst, v);
+	return 0;
+}
+
+static int
+count_lines(const char *a, const char *b)
+{
+	int n = 0;
+
+	for (; a < b; a++)
+		n += *a == '\n';
+	return n;
+}
+
+int
+mg_chain_parse(const char *text, size_t n, const char *path,
+    struct mg_chainstate *s, struct mg_diag *d)
+{
+	char buf[4096], *line, *next, *tab;
+	unsigned major, minor;
+	int lineno = 0, have_crc = 0;
+
+	memset(s, 0, sizeof(*s));
+	if (n >= sizeof(buf))
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': too long for a chain "
+		    "state", path);
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	if (strlen(buf) != n)
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': a NUL byte: not a "
+		    "chain state", path);
+	if (sscanf(buf, MG_CHAIN_MAGIC " %u.%u\n", &major, &minor) != 2)
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': line 1: not a mirage "
+		    "chain state", path);
+	if (major != MG_CHAIN_MAJOR)
+		return mg_diag_set(d, MG_EVERSION, "'%s': version %u.%u; this "
+		    "mirage-advise reads %d.x", path, major, minor,
+		    MG_CHAIN_MAJOR);
+	{
+		/* the checksum covers the text before its line */
+		char *c = strstr(buf, "\ncrc32\t");
+
+		if (c != NULL && crc32(0, (const Bytef *)buf,
+		    (uInt)(c + 1 - buf)) != strtoul(c + 7, NULL, 16))
+			return mg_diag_set(d, MG_ECHECKSUM, "'%s': line %d: "
+			    "CRC32 mismatch", path, 1 + count_lines(buf, c + 1));
+	}
+	for (line = buf; *line; line = next) {
+		lineno++;
+		if ((next = strchr(line, '\n')) == NULL)
+			return mg_diag_set(d, MG_ETRUNC, "'%s': line %d: cut "
+			    "short", path, lineno);
+		*next++ = '\0';
+		if (lineno == 1)
+			continue;
+		if ((tab = strchr(line, '\t')) == NULL)
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: no "
+			    "tab", path, lineno);
+		*tab++ = '\0';
+		if (strcmp(line, "crc32") == 0) {
+			have_crc = 1;
+			break;
+		}
+		if ((strcmp(line, "current") == 0 && copy(s->current,
+		    sizeof(s->current), tab)) ||
+		    (strcmp(line, "successor") == 0 && copy(s->successor,
+		    sizeof(s->successor), tab)) ||
+		    (strcmp(line, "token") == 0 && copy(s->token,
+		    sizeof(s->token), tab)) ||
+		    (strcmp(line, "script") == 0 && copy(s->script,
+		    sizeof(s->script), tab)))
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
+			    "value too long", path, lineno);
+		if (strcmp(line, "token_time") == 0 &&
+		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
+		    &s->token_time) != 0)
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
+			    "token_time", path, lineno);
+		if (strcmp(line, "submitted") == 0 &&
+		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
+		    &s->submitted) != 0)
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
+			    "submitted", path, lineno);
+		/* other keys: a newer minor version's, ignored */
+	}
+	if (!have_crc)
+		return mg_diag_set(d, MG_ETRUNC, "'%s': no crc32 line (cut "
+		    "short)", path);
+	if (*next != '\0')
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': text after the crc32 "
+		    "line", path);
+	if (s->current[0] == '\0')
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': no current job",
+		    path);
+	return 1;
+}
+
+int
+mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
+{
+	char buf[4096];
+	size_t n;
+	FILE *fp;
+
+	memset(s, 0, sizeof(*s));
+	if ((fp = fopen(path, "r")) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
+		    strerror(errno));
+	}
+	n = fread(buf, 1, sizeof(buf), fp);
+	if (ferror(fp)) {
+		fclose(fp);
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
+		    strerror(errno));
+	}
+	fclose(fp);
+	return mg_chain_parse(buf, n, path, s, d);
+}
+
+int
+mg_chain_lock(const char *path, int wait, struct mg_diag *d)
+{
+	char lk[4096];
+	time_t until = time(NULL) + wait;
+	int fd;
+
+	snprintf(lk, sizeof(lk), "%s.lock", path);
+	if ((fd = open(lk, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+		return mg_diag_set(d, MG_EIO, "'%s': %s", lk, strerror(errno));
+	while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			int e = errno;
+
+			close(fd);
+			return mg_diag_set(d, MG_EIO, "'%s': %s", lk,
+			    strerror(e));
+		}
+		if (time(NULL) >= until) {
+			close(fd);
+			return mg_diag_set(d, MG_EIO, "'%s': held by another "
+			    "run for %d s", lk, wait);
+		}
+		usleep(100000);
+	}
+	return fd;
+}
+
+void
+mg_chain_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}

@@ -1,0 +1,57 @@
+/*
+ * chain.h: the state of a chain that mirage-advise drives, kept in a
+ * small text file (mirage-chain(5)): the chain's current job, the
+ * successor it submitted, and a submission that was started but not
+ * confirmed.  Written whole to a temporary file and renamed; a lock file
+ * beside it serialises runs (cron overlaps), so a successor is never
+ * submitted twice.
+ */
+#ifndef MG_CHAIN_H
+#define MG_CHAIN_H
+
+#include <stdint.h>
+
+#include "base/status.h"
+
+#define MG_CHAIN_MAGIC	"mirage-chain-state"
+#define MG_CHAIN_MAJOR	1
+#define MG_CHAIN_MINOR	0
+
+struct mg_chainstate {
+	char current[32];	/* the chain's job now (P) */
+	char successor[32];	/* its submitted successor, "" if none */
+	char token[40];		/* a submission under way, "" if none */
+	int64_t token_time;	/* when it was started */
+	int64_t updated;	/* when the file was written */
+	int64_t submitted;	/* successors submitted so far */
+	char script[1024];	/* the successor's batch script */
+};
+
+/*
+ * mg_chain_read: the state in path.  Returns 1 and fills s, 0 if the file
+ * does not exist (s cleared), or MG_ECORRUPT, MG_EVERSION, MG_ECHECKSUM,
+ * MG_ETRUNC, MG_EIO with d naming the file and the line.
+ */
+int mg_chain_read(const char *path, struct mg_chainstate *s,
+    struct mg_diag *d);
+
+/*
+ * mg_chain_parse: the same from text[0..n), shown as path.  Returns 1 or
+ * the statuses of mg_chain_read().
+ */
+int mg_chain_parse(const char *text, size_t n, const char *path,
+    struct mg_chainstate *s, struct mg_diag *d);
+
+/* mg_chain_write: s into path, atomically.  0 or MG_EIO. */
+int mg_chain_write(const char *path, const struct mg_chainstate *s,
+    struct mg_diag *d);
+
+/*
+ * mg_chain_lock: take the lock of path (path.lock), waiting at most wait
+ * seconds.  Returns a descriptor to pass to mg_chain_unlock(), or MG_EIO
+ * (d says another run holds it, or why it cannot be opened).
+ */
+int mg_chain_lock(const char *path, int wait, struct mg_diag *d);
+void mg_chain_unlock(int fd);
+
+#endif /* MG_CHAIN_H */

@@ -1,0 +1,360 @@
+/*
+ * live.c: jobs of squeue and sacct dumps, and views of them; see live.h.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/input.h"
+#include "io/job.h"
+#include "live/live.h"
+#include "io/sacct.h"
+#include "io/stream.h"
+
+struct sink {
+	struct mg_live *l;
+	struct mg_diag *d;
+	const char *name;
+	uint64_t seq;
+};
+
+static int64_t
+i64(const struct mg_value *v, int64_t dflt)
+{
+	return v->null ? dflt : v->i;
+}
+
+static int
+same(const struct mg_value *v, const char *s)
+{
+	return !v->null && v->len == strlen(s) && memcmp(v->s, s, v->len) == 0;
+}
+
+static int
+add(struct mg_live *l, const struct mg_value *job)
+{
+	struct mg_ljob *j;
+	const struct mg_value *id = &job[MG_JOB_JOBID];
+	const struct mg_value *part = &job[MG_JOB_PARTITION];
+
+	if (id->null || id->len == 0 || id->len >= sizeof(j->jobid))
+		return 0;
+	if (l->partition != NULL && !same(part, l->partition))
+		return 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+
+		if ((j = realloc(l->job, cap * sizeof(*j))) == NULL)
+			return MG_ENOMEM;
+		l->job = j;
+		l->cap = cap;
+	}
+	j = &l->job[l->n++];
+	memset(j, 0, sizeof(*j));
+	memcpy(j->jobid, id->s, id->len);
+	j->submit = i64(&job[MG_JOB_SUBMIT], -1);
+	j->start = i64(&job[MG_JOB_START], -1);
+	j->end = i64(&job[MG_JOB_END], -1);
+	j->limit = i64(&job[MG_JOB_TIMELIMIT], -1);
+	j->nodes = (int32_t)i64(&job[MG_JOB_NNODES], 0);
+	j->prio = job[MG_JOB_PRIORITY].null ? NAN :
+	    (double)job[MG_JOB_PRIORITY].i;
+	j->pending = same(&job[MG_JOB_STATE], "PENDING");
+	if (j->pending)
+		j->start = j->end = -1;
+	/* a job in a final state without an end time ended by now */
+	else if (!job[MG_JOB_STATE].null && !same(&job[MG_JOB_STATE],
+	    "RUNNING") && !same(&job[MG_JOB_STATE], "COMPLETING") &&
+	    !same(&job[MG_JOB_STATE], "CONFIGURING") &&
+	    !same(&job[MG_JOB_STATE], "SUSPENDED") && j->end < 0 &&
+	    l->now > 0)
+		j->end = l->now;
+	j->source = l->sources;
+	j->seq = l->seq++;
+	l->sorted = 0;
+	return 0;
+}
+
+static int
+sink_job(void *ctx, const struct mg_value *job, uint64_t line)
+{
+	struct sink *s = ctx;
+
+	(void)line;
+	return add(s->l, job) ? mg_diag_set(s->d, MG_ENOMEM, "out of memory")
+	    : 0;
+}
+
+static int
+sink_warn(void *ctx, uint64_t line, int bad, const char *msg)
+{
+	struct sink *s = ctx;
+
+	/* a live decision does not proceed on a dump it cannot read whole */
+	if (!bad)
+		return 0;
+	return mg_diag_set(s->d, MG_EFORMAT, "'%s': line %llu: %s", s->name,
+	    (unsigned long long)line, msg);
+}
+
+static int
+read_stream(struct mg_live *l, const void *buf, size_t len, const char *name,
+    struct mg_diag *d)
+{
+	FILE *fp = fmemopen((void *)buf, len, "r");
+	struct mg_reader *r = NULL;
+	const struct mg_value *v;
+	int rv;
+
+	if (fp == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if ((rv = mg_reader_open(fp, name, MG_JOB_TYPE, &r, d)) == 0) {
+		if (!mg_schema_equal(&mg_reader_info(r)->schema,
+		    mg_job_schema()))
+			rv = mg_diag_set(d, MG_ETYPE, "'%s': a jobs stream of "
+			    "another schema", name);
+		/* every record, to the end and its checksum */
+		while (rv == 0 && (rv = mg_reader_next(r, &v, d)) == 1)
+			rv = add(l, v) != 0 ? mg_diag_set(d, MG_ENOMEM,
+			    "out of memory") : 0;
+	}
+	mg_reader_free(r);
+	fclose(fp);
+	return rv < 0 ? rv : 0;
+}
+
+int
+mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
+    const char *name, const char **layout, struct mg_diag *d)
+{
+	static const unsigned char magic[4] = { 0x89, 'M', 'R', 'G' };
+	struct mg_sacct_opts o;
+	struct mg_sacct_sink s = { 0 };
+	struct sink k = { l, d, name, 0 };
+	struct mg_input *in;
+	const char *entry;
+	int rv;
+
+	if (len >= 4 && memcmp(buf, magic, 4) == 0) {
+		if (layout)
+			*layout = "jobs stream";
+		rv = read_stream(l, buf, len, name, d);
+		l->sources++;
+		if (rv < 0 && strncmp(d->msg, "'", 1) != 0)
+			mg_diag_prefix(d, "'%s'", name);
+		return rv;
+	}
+	mg_sacct_opts_init(&o);
+	o.now = l->now;
+	o.tz = l->tz;
+	s.ctx = &k;
+	s.job = sink_job;
+	s.warn = sink_warn;
+	if ((rv = mg_input_open_mem(buf, len, name, &in, d)) != 0)
+		return rv;
+	while ((rv = mg_input_next_entry(in, &entry, d)) == 1)
+		if ((rv = mg_sacct_parse(in, &o, &s, d)) != 0)
+			break;
+	mg_input_free(in);
+	if (layout)
+		*layout = s.layout;
+	l->sources++;
+	if (rv < 0 && strncmp(d->msg, "'", 1) != 0)
+		mg_diag_prefix(d, "'%s'", name);
+	return rv < 0 ? rv : 0;
+}
+
+int
+mg_live_read(struct mg_live *l, const char *path, const char **layout,
+    struct mg_diag *d)
+{
+	FILE *fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	char *buf = NULL, *b;
+	size_t n = 0, cap = 0, got;
+	int rv;
+
+	if (fp == NULL)
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
+		    strerror(errno));
+	for (;;) {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			if ((b = realloc(buf, cap)) == NULL) {
+				rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+				goto out;
+			}
+			buf = b;
+		}
+		got = fread(buf + n, 1, cap - n, fp);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		rv = mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(errno));
+		goto out;
+	}
+	rv = mg_live_read_mem(l, buf, n, strcmp(path, "-") ? path :
+	    "<stdin>", layout, d);
+out:
+	free(buf);
+	if (fp != stdin)
+		fclose(fp);
+	return rv;
+}
+
+/* by JobID, then the later dump (and the later row) first */
+static int
+ljob_cmp(const void *a, const void *b)
+{
+	const struct mg_ljob *x = a, *y = b;
+	int c = strcmp(x->jobid, y->jobid);
+
+	if (c)
+		return c;
+	return (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+static void
+settle(struct mg_live *l)
+{
+	size_t i, k = 0;
+
+	if (l->sorted || l->n == 0)
+		return;
+	qsort(l->job, l->n, sizeof(*l->job), ljob_cmp);
+	for (i = 0; i < l->n; i++)
+		if (k == 0 || strcmp(l->job[k - 1].jobid, l->job[i].jobid))
+			l->job[k++] = l->job[i];
+	l->n = k;
+	l->sorted = 1;
+}
+
+const struct mg_ljob *
+mg_live_find(struct mg_live *l, const char *jobid)
+{
+	struct mg_ljob key;
+
+	settle(l);
+	memset(&key, 0, sizeof(key));
+	snprintf(key.jobid, sizeof(key.jobid), "%s", jobid);
+	/* the key has source 0 and no address in the array: compare ids */
+	{
+		size_t lo = 0, hi = l->n;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strcmp(l->job[mid].jobid, key.jobid);
+
+			if (c == 0)
+				return &l->job[mid];
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	return NULL;
+}
+
+int
+mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
+    const char *chain, double s_prio, struct mg_view *v)
+{
+	struct mg_vjob x;
+	int64_t busy = 0;
+	size_t i;
+
+	settle(l);
+	mg_view_clear(v);
+	v->t = t;
+	v->nodes = nodes;
+	v->s_prio = s_prio;
+	for (i = 0; i < l->n; i++) {
+		const struct mg_ljob *j = &l->job[i];
+		int started = j->start >= 0 && j->start <= t;
+		int ended = j->end >= 0 && j->end <= t;
+
+		memset(&x, 0, sizeof(x));
+		x.submit = j->submit >= 0 ? j->submit : t;
+		x.start = started ? j->start : -1;
+		x.limit = j->limit > 0 ? j->limit : 0;
+		x.end = -1;
+		x.nodes = j->nodes > 0 ? j->nodes : 1;
+		x.chain = chain != NULL && strcmp(chain, j->jobid) == 0;
+		/* priorities are Slurm's now; in the past, submission order */
+		x.prio = t == l->now && !isnan(j->prio) ? j->prio :
+		    -(double)x.submit;
+		if (x.submit > t)
+			continue;
+		if (!started && !ended) {
+			if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
+				return MG_ENOMEM;
+		} else if (started && !ended) {
+			busy += x.nodes;
+			if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
+				return MG_ENOMEM;
+		}
+		if (started && j->start > t - recent &&
+		    mg_view_add(&v->recent, &v->nrecent, &v->caprecent, &x))
+			return MG_ENOMEM;
+		if (started && ended && j->end > t - recent) {
+			x.end = j->end;
+			if (mg_view_add(&v->ended, &v->nended, &v->capended,
+			    &x))
+				return MG_ENOMEM;
+		}
+	}
+	v->free = busy >= nodes ? 0 : (int32_t)(nodes - busy);
+	mg_view_sort_pending(v);
+	return 0;
+}
+
+static int
+dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double
+mg_live_fresh_prio(struct mg_live *l)
+{
+	double *p, lo = INFINITY, r;
+	size_t i, n = 0;
+
+	settle(l);
+	if ((p = malloc((l->n ? l->n : 1) * sizeof(*p))) == NULL)
+		return 0;
+	for (i = 0; i < l->n; i++) {
+		const struct mg_ljob *j = &l->job[i];
+
+		if (!j->pending || isnan(j->prio))
+			continue;
+		if (j->prio < lo)
+			lo = j->prio;
+		if (j->submit >= l->now - 3600)
+			p[n++] = j->prio;
+	}
+	if (n > 0) {
+		qsort(p, n, sizeof(*p), dbl_cmp);
+		r = n % 2 ? p[n / 2] : (p[n / 2 - 1] + p[n / 2]) / 2;
+	} else if (!isinf(lo))
+		r = lo;
+	else	/* no priority shown: first come, first served, as the view
+		 * orders such jobs */
+		r = -(double)l->now;
+	free(p);
+	return r;
+}
+
+void
+mg_live_release(struct mg_live *l)
+{
+	free(l->job);
+	l->job = NULL;
+	l->n = l->cap = 0;
+}
