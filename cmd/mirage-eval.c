@@ -43,7 +43,10 @@ usage(int status)
 	    "           [--p-runtime span] [-M model]... [-F text|tsv|json] "
 	    "[-E episodes.mrs]\n"
 	    "           [-C curve.tsv] [-T threshold] [--shard i/n] [-t threads] "
-	    "[-o file] [file]\n"
+	    "[-o file]\n"
+	    "           [--plan futures [--lambda l] [--plan-cost risk|hours] "
+	    "[--plan-seed n]\n"
+	    "           [--plan-window span]] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [file]\n");
@@ -254,6 +257,10 @@ static const double curve_h[] = { -4, -2, -1, -0.5, -0.25, 0, 0.25, 0.5,
 	0.75, 1, 1.5, 2, 3, 4, 6, 8 };
 static const double curve_p[] = { 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25,
 	0.2, 0.15, 0.1, 0.07, 0.05, 0.03, 0.02, 0.01 };
+/* and for the planner, the price of an hour of overlap in hours of
+ * interruption, lambda (the cheaper, the earlier it submits) */
+static const double curve_l[] = { 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4,
+	0.5, 0.7, 1, 1.5, 2, 3, 5, 8, 15 };
 #define NCURVE	(sizeof(curve_h) / sizeof(curve_h[0]))
 /* mean overlap budgets (hours) of the oracle bound's curve */
 static const double budget_h[] = { 0, 0.25, 0.5, 1, 2, 4, 8 };
@@ -268,11 +275,14 @@ static const char *const perfect_name[NPERFECT] = {
 	"perfect-predictor", "perfect-lookahead",
 };
 
-/* a learned method: its model and where its features are in an outcome */
+/* a learned method: its model and where its features are in an
+ * outcome; or the planner (m NULL) and its price of overlap */
 struct lmethod {
 	struct mg_model *m;
 	size_t *col;
 	char name[64];
+	double lambda;
+	enum mg_plancost_kind cost;
 };
 
 /* per chain size: each method's outcome and time, episode by episode */
@@ -325,6 +335,30 @@ learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
 	/* regressors: submit when x_hat >= -threshold hours */
 	return mg_choose_first(o, score, m->classifier ? m->threshold :
 	    sign * m->threshold);
+}
+
+/* the planner's submission at price lambda: the first tick where
+ * submitting now costs no more than waiting (plan.h) */
+static size_t
+planned(const struct mg_outcome *o, enum mg_plancost_kind kind,
+    double lambda, double *score, size_t nt)
+{
+	size_t j;
+
+	for (j = 0; j < nt; j++)
+		score[j] = mg_plan_submit_now(&o->plan[j], kind, lambda);
+	return mg_choose_first(o, score, 0.5);
+}
+
+static size_t
+planner(const struct mg_outcome *o, const struct lmethod *lm, double *score,
+    size_t nt, int64_t **xc, size_t at)
+{
+	size_t c;
+
+	for (c = 0; c < NCURVE; c++)
+		xc[c][at] = o->x[planned(o, lm->cost, curve_l[c], score, nt)];
+	return planned(o, lm->cost, lm->lambda, score, nt);
 }
 
 static void
@@ -388,7 +422,9 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 			pick = mg_choose_oracle(o);
 			break;
 		default:
-			pick = learned(o, &lm[m - NBASE], score, nt, tb->xc[m],
+			pick = lm[m - NBASE].m == NULL ? planner(o,
+			    &lm[m - NBASE], score, nt, tb->xc[m], tb->n) :
+			    learned(o, &lm[m - NBASE], score, nt, tb->xc[m],
 			    tb->n);
 			break;
 		}
@@ -489,7 +525,7 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 /* one curve: a point per threshold, x[c] the outcomes at threshold c */
 static void
 curve_rows(FILE *fp, const char *name, const struct table *tb,
-    int64_t *const *x, int clf)
+    int64_t *const *x, const double *thr)
 {
 	struct mg_summary s;
 	size_t c;
@@ -499,7 +535,7 @@ curve_rows(FILE *fp, const char *name, const struct table *tb,
 		    tb->n, &s) != 0)
 			err(MG_EXIT_FAIL, NULL);
 		fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f\n", name,
-		    tb->nodes, clf ? curve_p[c] : curve_h[c],
+		    tb->nodes, thr[c],
 		    s.no_interruption, s.int_mean_h, s.ovl_mean_h);
 	}
 }
@@ -518,11 +554,14 @@ print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
 		for (m = 0; m < nmeth; m++)
 			if (m == K_ESTIMATE || m >= NBASE)
 				curve_rows(fp, name[m], &tb[i], tb[i].xc[m],
-				    m >= NBASE && lm[m - NBASE].m->classifier);
+				    m < NBASE ? curve_h : lm[m - NBASE].m ==
+				    NULL ? curve_l : lm[m - NBASE].m->classifier
+				    ? curve_p : curve_h);
 	/* what a perfect predictor of the outcome gets from the same rule */
 	for (i = 0; i < ntab; i++)
 		for (m = 0; m < NPERFECT; m++)
-			curve_rows(fp, perfect_name[m], &tb[i], tb[i].xp[m], 0);
+			curve_rows(fp, perfect_name[m], &tb[i], tb[i].xp[m],
+			    curve_h);
 	/* the bound: the best any method can do within each overlap budget */
 	for (i = 0; i < ntab; i++)
 		for (c = 0; c < NBUDGET; c++) {
@@ -592,6 +631,10 @@ struct popts {
 	int nmodels;
 	const char *out_path, *ep_path, *curve_path;
 	int fmt, threads, quiet;
+	int plan;		/* the planner is a method */
+	struct mg_planconf pc;
+	double lambda;
+	enum mg_plancost_kind cost;
 	char args[1024];
 };
 
@@ -609,6 +652,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	int rv, k, nmeth = NBASE, ntab;
 
 	struct lmethod lm[MAXMETHODS - NBASE];
+	struct mg_plan *plan = NULL;
 	char **fnames;
 	size_t nfn;
 	int window = 1;
@@ -635,6 +679,12 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		name[NBASE + k] = lm[k].name;
 	}
 	nmeth = NBASE + po->nmodels;
+	if (po->plan) {
+		snprintf(lm[po->nmodels].name, sizeof(lm[0].name), "planner");
+		lm[po->nmodels].lambda = po->lambda;
+		lm[po->nmodels].cost = po->cost;
+		name[nmeth++] = lm[po->nmodels].name;
+	}
 	if (window > 200)
 		errx(MG_EXIT_TYPE, "a model needs %d reference snapshots; at "
 		    "most 200 can be computed", window);
@@ -644,6 +694,10 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		path = "<stdin>";
 	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if (po->plan && (rv = mg_plan_new(&po->pc, &t, &plan)) != 0)
+		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
+		    "--plan: %s", rv == MG_ENOMEM ? "out of memory" :
+		    "invalid planner settings");
 	if (mg_epsel_resolve(&po->sel, &def, &d) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	ntab = po->sel.nsizes;
@@ -673,7 +727,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		size_t nres = all - q < batch ? all - q : batch;
 
 		if ((rv = mg_outcomes_run(&def, &po->sel, window, q, nres,
-		    po->threads, res, &d)) != 0)
+		    po->threads, plan, res, &d)) != 0)
 			errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 			    "'%s': %s", path, d.msg);
 		for (i = 0; i < nres; i++) {
@@ -732,6 +786,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		mg_model_free(lm[k].m);
 		free(lm[k].col);
 	}
+	mg_plan_free(plan);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;
@@ -740,6 +795,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 int
 main(int argc, char *argv[])
 {
+	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
@@ -751,6 +807,11 @@ main(int argc, char *argv[])
 		{ "model", required_argument, NULL, 'M' },
 		{ "nodes", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "plan", required_argument, NULL, O_PLAN },
+		{ "lambda", required_argument, NULL, O_LAMBDA },
+		{ "plan-seed", required_argument, NULL, O_PSEED },
+		{ "plan-cost", required_argument, NULL, O_PCOST },
+		{ "plan-window", required_argument, NULL, O_PWINDOW },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "replay", no_argument, NULL, 'R' },
 		{ "set", required_argument, NULL, 's' },
@@ -771,6 +832,8 @@ main(int argc, char *argv[])
 	mg_simconf_init(&conf);
 	memset(&po, 0, sizeof(po));
 	mg_epsel_init(&po.sel);
+	mg_planconf_default(&po.pc);
+	po.lambda = 1;
 	po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	mg_cli_args(argc, argv, po.args, sizeof(po.args));
 	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:M:m:n:o:qs:t:V"
@@ -816,9 +879,9 @@ main(int argc, char *argv[])
 			jobs_path = optarg;
 			break;
 		case 'M':
-			if (po.nmodels == MAXMETHODS - NBASE)
+			if (po.nmodels == MAXMETHODS - NBASE - 1)
 				errx(MG_EXIT_USAGE, "at most %d models",
-				    MAXMETHODS - NBASE);
+				    MAXMETHODS - NBASE - 1);
 			po.model_path[po.nmodels++] = optarg;
 			epopt = 1;
 			break;
@@ -840,6 +903,44 @@ main(int argc, char *argv[])
 		case 'V':
 			printf("mirage-eval %s\n", MG_VERSION);
 			return MG_EXIT_OK;
+		case O_PLAN:
+			if (mg_parse_i64(optarg, strlen(optarg), 1,
+			    MG_PLAN_MAXK, &v) != 0)
+				errx(MG_EXIT_USAGE, "invalid number of futures "
+				    "'%s' (1 to %d)", optarg, MG_PLAN_MAXK);
+			po.plan = 1;
+			po.pc.k = (int)v;
+			epopt = 1;
+			break;
+		case O_LAMBDA:
+			if (mg_parse_f64(optarg, strlen(optarg), &po.lambda) !=
+			    0 || !(po.lambda > 0 && po.lambda < 1e6))
+				errx(MG_EXIT_USAGE, "invalid --lambda '%s' (a "
+				    "positive number)", optarg);
+			break;
+		case O_PSEED:
+			if (mg_parse_i64(optarg, strlen(optarg), 0, INT64_MAX,
+			    &v) != 0)
+				errx(MG_EXIT_USAGE, "invalid --plan-seed '%s'",
+				    optarg);
+			po.pc.seed = (uint64_t)v;
+			break;
+		case O_PCOST:
+			if (strcmp(optarg, "risk") == 0)
+				po.cost = MG_PLAN_RISK;
+			else if (strcmp(optarg, "hours") == 0)
+				po.cost = MG_PLAN_HOURS;
+			else
+				errx(MG_EXIT_USAGE, "invalid --plan-cost '%s' "
+				    "(want risk or hours)", optarg);
+			break;
+		case O_PWINDOW:
+			if (mg_parse_span(optarg, &v) != 0 || v <= 0 ||
+			    v > 4 * 86400)
+				errx(MG_EXIT_USAGE, "invalid --plan-window '%s' "
+				    "(up to 4d)", optarg);
+			po.pc.window = v;
+			break;
 		default:
 			usage(MG_EXIT_USAGE);
 		}

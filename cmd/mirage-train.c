@@ -283,7 +283,7 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	all = sel->n * (size_t)sel->nsizes;
 	if ((o = calloc(all ? all : 1, sizeof(*o))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_outcomes_run(&def, sel, 1, 0, all, threads, o, &d)) != 0)
+	if ((rv = mg_outcomes_run(&def, sel, 1, 0, all, threads, NULL, o, &d)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
 		    path, d.msg);
 	for (i = n = 0; i < all; i++)	/* skipped: empty windows */

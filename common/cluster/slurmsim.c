@@ -1420,6 +1420,13 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	return r;
 }
 
+void
+mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio)
+{
+	if (j >= 0 && (size_t)j < s->njob)
+		s->job[j].tprio = prio > 0 ? prio : 0;
+}
+
 int
 mg_slurmsim_run_until_start(struct mg_slurmsim *s, int32_t j, int64_t limit)
 {

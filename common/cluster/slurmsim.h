@@ -177,6 +177,12 @@ int32_t mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes,
     int64_t limit, int64_t dur, int64_t submit, int32_t pred, int32_t user);
 
 /*
+ * mg_slurmsim_set_prio: job j's recorded priority (weighted by
+ * PriorityWeight of the trace's priorities, w_trace), as a trace job's.
+ */
+void mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio);
+
+/*
  * mg_slurmsim_run_until_start: process events until job j starts or the
  * next event is after limit.  Returns 1 if it started, 0 if not, or
  * MG_ENOMEM.

@@ -340,6 +340,7 @@ mg_outcome_release(struct mg_outcome *o)
 	free(o->x);
 	free(o->tick);
 	free(o->feat);
+	free(o->plan);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -351,10 +352,34 @@ time_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * The planner's estimate at tick t, from the view and what P's owner
+ * knows: P's start once it has started, and its run time.
+ */
+static int
+plan_tick(struct mg_episode *ep, const struct mg_plan *plan,
+    const struct mg_outcome *o, int64_t t, struct mg_plancost *pc)
+{
+	struct mg_planchain ch;
+
+	if (mg_cluster_view(ep->c, ep->e.nodes, 0, &ep->view) != 0)
+		return MG_ENOMEM;
+	memset(&ch, 0, sizeof(ch));
+	ch.p_start = o->p_start <= t ? o->p_start : -1;
+	ch.p_end = ch.p_start >= 0 ? o->p_end : -1;
+	ch.p_dur = ep->e.p_dur;
+	ch.p_limit = ep->e.limit;
+	ch.nodes = ep->e.nodes;
+	ch.s_limit = ep->e.limit;
+	ch.s_dur = ep->e.s_dur;
+	return mg_plan_costs(plan, &ep->view, &ch, t, (uint64_t)ep->s0 ^
+	    (uint64_t)ep->e.nodes << 40, pc);
+}
+
 int
 mg_episode_outcomes(const struct mg_clusterdef *def,
-    const struct mg_epconf *e, int64_t s0, int feat, struct mg_outcome *o,
-    struct mg_diag *d)
+    const struct mg_epconf *e, int64_t s0, int feat,
+    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d)
 {
 	struct mg_episode *ep = NULL;
 	struct mg_cluster *c;
@@ -399,8 +424,10 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 		o->feat = malloc(nt * o->nfeat * sizeof(*o->feat));
 		buf = malloc(o->nfeat * sizeof(*buf));
 	}
+	if (plan != NULL)
+		o->plan = calloc(nt, sizeof(*o->plan));
 	if (tt == NULL || o->x == NULL || o->tick == NULL || (feat &&
-	    (o->feat == NULL || buf == NULL))) {
+	    (o->feat == NULL || buf == NULL)) || (plan && o->plan == NULL)) {
 		rv = MG_ENOMEM;
 		goto fail;
 	}
@@ -431,8 +458,11 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 				goto fail;
 			for (i = 0; i < o->nfeat; i++)
 				o->feat[f * o->nfeat + i] = (float)buf[i];
-			f++;
 		}
+		if (plan != NULL && o->tick[k] &&
+		    (rv = plan_tick(ep, plan, o, t, &o->plan[f])) != 0)
+			goto fail;
+		f += o->tick[k];
 		if ((rv = mg_episode_probe(ep, &o->x[k], NULL)) != 1) {
 			if (rv == 0)
 				rv = mg_diag_set(d, MG_EINVAL, "episode at %s: "
@@ -703,6 +733,7 @@ struct runwork {
 	const struct mg_clusterdef *def;
 	const struct mg_epsel *sel;
 	int window;
+	const struct mg_plan *plan;
 	size_t first, n, next;
 	struct mg_outcome *o;
 	int *status;
@@ -732,15 +763,15 @@ run_worker(void *arg)
 		s0 = mg_epsel_start(w->sel, i % w->sel->n);
 		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, s0))
 			continue;
-		w->status[k] = mg_episode_outcomes(w->def, &e, s0, 1, &w->o[k],
-		    &w->diag[k]);
+		w->status[k] = mg_episode_outcomes(w->def, &e, s0, 1, w->plan,
+		    &w->o[k], &w->diag[k]);
 	}
 }
 
 int
 mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
-    int window, size_t first, size_t count, int threads, struct mg_outcome *o,
-    struct mg_diag *d)
+    int window, size_t first, size_t count, int threads,
+    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d)
 {
 	struct runwork w;
 	pthread_t tid[64];
@@ -752,6 +783,7 @@ mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
 	w.def = def;
 	w.sel = s;
 	w.window = window;
+	w.plan = plan;
 	w.first = first;
 	w.n = count;
 	w.o = o;

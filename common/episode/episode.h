@@ -21,6 +21,7 @@
 
 #include "cluster/cluster.h"
 #include "episode/feature.h"
+#include "plan/plan.h"
 
 struct mg_epconf {
 	int64_t workload;	/* seconds of trace submissions: 5 days */
@@ -203,17 +204,20 @@ struct mg_outcome {
 	size_t k_reactive, k_avg;	/* indices of the baselines' times */
 	size_t nfeat;		/* features per tick, if asked */
 	float *feat;		/* ticks in order: own, then reference */
+	struct mg_plancost *plan;	/* per tick, with a planner */
 };
 
 /*
  * mg_episode_outcomes: run episode s0 once, probing every time above on
- * copies of its state, with the features at each tick if feat.  Returns
- * 0, or a negative status with d saying which episode and why.  Free
- * with mg_outcome_release().
+ * copies of its state, with the features at each tick if feat, and the
+ * planner's estimate at each tick if plan is not NULL (from the view at
+ * the tick and what P's owner knows: P's start once it started, its run
+ * time; draws numbered by s0).  Returns 0, or a negative status with d
+ * saying which episode and why.  Free with mg_outcome_release().
  */
 int mg_episode_outcomes(const struct mg_clusterdef *def,
-    const struct mg_epconf *e, int64_t s0, int feat, struct mg_outcome *o,
-    struct mg_diag *d);
+    const struct mg_epconf *e, int64_t s0, int feat,
+    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d);
 
 void mg_outcome_release(struct mg_outcome *o);
 
@@ -221,13 +225,14 @@ void mg_outcome_release(struct mg_outcome *o);
  * mg_outcomes_run: the outcomes, with features of a window of window
  * snapshots, of the episodes first .. first + count - 1 of s, numbered
  * over all sizes (episode i is start i % s->n of size s->sizes[i / s->n]),
- * computed on threads threads into o[0..count).  An episode s says to
+ * computed on threads threads into o[0..count), with the planner's
+ * estimates if plan is not NULL.  An episode s says to
  * skip is left zeroed (o[k].n == 0).  Returns 0, or a negative status
  * with d naming the episode; release each outcome with
  * mg_outcome_release() either way.
  */
 int mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
-    int window, size_t first, size_t count, int threads, struct mg_outcome *o,
-    struct mg_diag *d);
+    int window, size_t first, size_t count, int threads,
+    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d);
 
 #endif /* MG_EPISODE_H */

@@ -147,3 +147,35 @@ for r, t in zip(rows, tsv):
 	cat s1.mrs s2.mrs s0.mrs > m.mrs
 	diff <(mirage-cat all.mrs | sort) <(mirage-cat m.mrs | sort)
 }
+
+@test "the planner: a method of every output; its decisions use nothing submitted after them; a seed" {
+	ls6
+	# loaded episodes, where the planner submits hours before P ends
+	local opts="-m reference -n 76 -f 2023-03-02 -e 12h -N 2 -k 8 --plan 2 -t 2"
+	mirage-eval -q $opts -E full.mrs -C full.tsv -F tsv -o full.txt ls6.jobs
+	[ "$(col full.txt planner 8 episodes)" = 2 ]
+	[ "$(awk -F'\t' '$1 == "planner"' full.tsv | wc -l)" -eq 16 ]
+	[ "$(mirage-cat full.mrs | awk -F'\t' '$4 == "planner"' | wc -l)" -eq 2 ]
+	# the same seed and options: the same result, on any thread count
+	mirage-eval -q ${opts/-t 2/-t 1} -E again.mrs -F tsv -o again.txt ls6.jobs
+	cmp full.txt again.txt
+	cmp <(mirage-cat full.mrs) <(mirage-cat again.mrs)
+	# the trace cut just after the planner's submission: the same
+	# submission (every decision up to it saw only the past)
+	local ep t r
+	for ep in 0 1; do
+		t=$(mirage-cat full.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')
+		r=$(mirage-cat full.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "reactive" { print $5 }')
+		[ "$t" -lt $((r - 3600)) ]
+		mirage-parse -q -E $((t + 1)) "$ROOT/data/ls6-a100.log.gz" -o cut.jobs
+		mirage-eval -q $opts -E cut.mrs -o /dev/null cut.jobs
+		[ "$(mirage-cat cut.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')" = "$t" ]
+	done
+	# bad settings are named
+	run -2 --separate-stderr mirage-eval --plan 0 ls6.jobs
+	[[ "$stderr" == *"invalid number of futures '0'"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-cost price ls6.jobs
+	[[ "$stderr" == *"invalid --plan-cost 'price'"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --lambda -1 ls6.jobs
+	[[ "$stderr" == *"invalid --lambda '-1'"* ]]
+}

@@ -46,16 +46,17 @@ setup() {
 }
 
 @test "the library's layers: each folder of common/ includes only itself and the folders above it" {
-	# base < io < cluster < episode < learn; live reads real clusters
-	# through io and builds views of the cluster layer
+	# base < io < cluster < plan < episode < learn; live reads real
+	# clusters through io and builds views of the cluster layer
 	local allowed
 	declare -A allowed=(
 		[base]="base"
 		[io]="base io"
 		[cluster]="base io cluster"
-		[episode]="base io cluster episode"
-		[learn]="base io cluster episode learn"
-		[live]="base io cluster live"
+		[plan]="base io cluster plan"
+		[episode]="base io cluster plan episode"
+		[learn]="base io cluster plan episode learn"
+		[live]="base io cluster plan live"
 	)
 	local f layer inc bad=0
 	for f in "$ROOT"/common/*/*.[ch]; do

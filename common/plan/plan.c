@@ -1,0 +1,475 @@
+/*
+ * plan.c: decisions from sampled futures; see plan.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/slurmsim.h"
+#include "plan/plan.h"
+
+#define DAY		86400
+#define WEEK		(7 * DAY)
+#define TICK		600
+#define NCLS		5	/* limit classes; NCLS: all jobs */
+#define MINSAMPLE	20	/* fewer in a class: draw from all jobs */
+#define PRIO_SCALE	1000.0	/* view priorities as the model's integers */
+#define MAXWAIT		(30 * DAY)
+#define BF_INTERVAL	300	/* the planner's backfill passes: a tenth of
+				 * Slurm's (30 s), for its speed */
+
+/* an ended job of the history: when it ended, the share of its limit */
+struct rt {
+	int64_t end;
+	float r;
+};
+
+struct mg_plan {
+	struct mg_planconf c;
+	const struct mg_trace *t;
+	struct rt *cls[NCLS + 1];	/* by end time */
+	size_t ncls[NCLS + 1];
+};
+
+/* candidate submission times after now, as offsets (seconds) */
+static const int64_t cand_off[] = { 600, 1200, 1800, 2400, 3600, 5400,
+	7200, 10800, 14400, 21600, 28800, 43200, 64800 };
+#define NOFF	(sizeof(cand_off) / sizeof(cand_off[0]))
+
+void
+mg_planconf_default(struct mg_planconf *pc)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->k = 8;
+	pc->seed = 1;
+	pc->window = DAY;
+	pc->history = 30 * DAY;
+	pc->margin = 12 * 3600;
+}
+
+/* splitmix64: small, fast, and every seed is a good one */
+static uint64_t
+next64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	return z ^ (z >> 31);
+}
+
+static size_t
+below(uint64_t *s, size_t n)
+{
+	return (size_t)(next64(s) % n);
+}
+
+static int
+limit_class(int64_t limit)
+{
+	return limit <= 3600 ? 0 : limit <= 6 * 3600 ? 1 : limit <= DAY ? 2 :
+	    limit <= 2 * DAY ? 3 : 4;
+}
+
+static int
+rt_cmp(const void *a, const void *b)
+{
+	const struct rt *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (x->r > y->r) - (x->r < y->r);
+}
+
+int
+mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
+    struct mg_plan **out)
+{
+	struct mg_plan *p;
+	size_t i, k;
+
+	*out = NULL;
+	if (pc->k < 1 || pc->k > MG_PLAN_MAXK || pc->window <= 0 ||
+	    pc->history <= 0 || pc->margin < 0 ||
+	    pc->window + pc->margin > 5 * DAY)
+		return MG_EINVAL;
+	if ((p = calloc(1, sizeof(*p))) == NULL)
+		return MG_ENOMEM;
+	p->c = *pc;
+	p->t = t;
+	for (k = 0; k <= NCLS; k++)
+		if ((p->cls[k] = malloc((t->n ? t->n : 1) *
+		    sizeof(*p->cls[k]))) == NULL) {
+			mg_plan_free(p);
+			return MG_ENOMEM;
+		}
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+		struct rt x;
+
+		if (j->limit <= 0 || j->dur < 0 || j->start < 0)
+			continue;
+		x.end = j->start + j->dur;
+		x.r = (float)((double)j->dur / (double)j->limit);
+		k = (size_t)limit_class(j->limit);
+		p->cls[k][p->ncls[k]++] = x;
+		p->cls[NCLS][p->ncls[NCLS]++] = x;
+	}
+	for (k = 0; k <= NCLS; k++)
+		qsort(p->cls[k], p->ncls[k], sizeof(struct rt), rt_cmp);
+	*out = p;
+	return 0;
+}
+
+void
+mg_plan_free(struct mg_plan *p)
+{
+	size_t k;
+
+	if (p == NULL)
+		return;
+	for (k = 0; k <= NCLS; k++)
+		free(p->cls[k]);
+	free(p);
+}
+
+/* the first of a[0..n) that ended after t */
+static size_t
+ended_by(const struct rt *a, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * A run time for a job of this limit that has run elapsed seconds by t:
+ * the share of the limit used by a job of its class that ended in the
+ * history window, drawn until it exceeds elapsed; the limit if none does.
+ */
+static int64_t
+draw_dur(const struct mg_plan *p, int64_t limit, int64_t elapsed, int64_t t,
+    uint64_t *rs)
+{
+	size_t k = (size_t)limit_class(limit), lo, hi, i;
+
+	hi = ended_by(p->cls[k], p->ncls[k], t);
+	lo = ended_by(p->cls[k], p->ncls[k], t - p->c.history);
+	if (hi - lo < MINSAMPLE) {
+		k = NCLS;
+		hi = ended_by(p->cls[k], p->ncls[k], t);
+		lo = ended_by(p->cls[k], p->ncls[k], t - p->c.history);
+	}
+	if (hi > lo)
+		for (i = 0; i < 64; i++) {
+			int64_t d = (int64_t)llround(p->cls[k][lo +
+			    below(rs, hi - lo)].r * (double)limit);
+
+			if (d > elapsed)
+				return d < limit ? (d > 0 ? d : 1) : limit;
+		}
+	return limit > elapsed ? limit : elapsed + 1;
+}
+
+/* the first trace job submitted at or after t (arrival order is by the
+ * minute of submission) */
+static size_t
+submitted_from(const struct mg_trace *t, int64_t at)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->job[mid].submit / 60 < at / 60)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int64_t
+scaled(double prio)
+{
+	double x = prio * PRIO_SCALE;
+
+	return x < 1 ? 1 : x > 9e15 ? (int64_t)9e15 : (int64_t)llround(x);
+}
+
+struct future {
+	struct mg_tjob *job;
+	size_t n, cap;
+	int32_t most;		/* the largest job */
+};
+
+static int
+push(struct future *f, const struct mg_tjob *j)
+{
+	if (f->n == f->cap) {
+		size_t cap = f->cap ? 2 * f->cap : 256;
+		struct mg_tjob *x = realloc(f->job, cap * sizeof(*x));
+
+		if (x == NULL)
+			return MG_ENOMEM;
+		f->job = x;
+		f->cap = cap;
+	}
+	f->job[f->n] = *j;
+	snprintf(f->job[f->n].id, sizeof(f->job[f->n].id), "%zu", f->n);
+	if (j->nodes > f->most)
+		f->most = j->nodes;
+	f->n++;
+	return 0;
+}
+
+static int
+tjob_cmp(const void *a, const void *b)
+{
+	return mg_tjob_cmp(a, b);
+}
+
+/* one future's jobs: the view's with drawn run times, P if it runs, and
+ * the arrivals of a week of the past */
+static int
+draw_future(const struct mg_plan *p, const struct mg_view *v,
+    const struct mg_planchain *ch, int64_t t, int64_t horizon, uint64_t *rs,
+    struct future *f)
+{
+	const struct mg_trace *tr = p->t;
+	struct mg_tjob j;
+	int64_t lag = (int64_t)(1 + below(rs, 4)) * WEEK;
+	size_t i;
+	int rv;
+
+	f->n = 0;
+	f->most = 0;
+	memset(&j, 0, sizeof(j));
+	j.user = j.after = j.part = j.qos = j.account = j.assoc = -1;
+	j.uid = -1;
+	j.eligible = -1;
+	for (i = 0; i < v->nrun; i++) {
+		const struct mg_vjob *r = &v->run[i];
+
+		if (r->chain)
+			continue;
+		j.submit = r->submit < r->start ? r->submit : r->start;
+		j.start = r->start;
+		j.limit = r->limit;
+		j.nodes = r->nodes;
+		j.prio = 1;
+		j.dur = draw_dur(p, r->limit, t - r->start, t, rs);
+		if (j.start + j.dur <= t)
+			j.dur = t - j.start + 1;
+		if ((rv = push(f, &j)) != 0)
+			return rv;
+	}
+	if (ch->p_start >= 0) {
+		j.submit = j.start = ch->p_start;
+		j.limit = ch->p_limit;
+		j.dur = ch->p_end - ch->p_start;
+		j.nodes = ch->nodes;
+		j.prio = 1;
+		if ((rv = push(f, &j)) != 0)
+			return rv;
+	}
+	for (i = 0; i < v->npend; i++) {
+		const struct mg_vjob *q = &v->pend[i];
+
+		if (q->chain)
+			continue;
+		j.submit = q->submit < t ? q->submit : t;
+		j.start = t;		/* pending at t: not running */
+		j.limit = q->limit;
+		j.nodes = q->nodes;
+		j.prio = scaled(q->prio);
+		j.dur = draw_dur(p, q->limit, 0, t, rs);
+		if ((rv = push(f, &j)) != 0)
+			return rv;
+	}
+	/* arrivals: the same hours of the same weekday, lag weeks ago */
+	for (i = submitted_from(tr, t - lag); i < tr->n &&
+	    tr->job[i].submit < t - lag + horizon; i++) {
+		const struct mg_tjob *a = &tr->job[i];
+
+		if (a->submit < t - lag)
+			continue;
+		j.submit = a->submit + lag;
+		j.start = j.submit;
+		j.limit = a->limit;
+		j.nodes = a->nodes;
+		j.prio = scaled(v->s_prio);
+		j.dur = a->start + a->dur <= t ? a->dur :
+		    draw_dur(p, a->limit, 0, t, rs);
+		if (j.submit <= t)
+			continue;
+		if ((rv = push(f, &j)) != 0)
+			return rv;
+	}
+	qsort(f->job, f->n, sizeof(*f->job), tjob_cmp);
+	return 0;
+}
+
+/* the candidate times: now, then ahead, the last the first tick at or
+ * after P's end (where every method submits) */
+static int
+candidates(int64_t t, int64_t p_end, int64_t *at)
+{
+	int n = 0;
+	size_t i;
+
+	at[n++] = t;
+	for (i = 0; i < NOFF && n < MG_PLAN_MAXCAND - 1; i++)
+		if (t + cand_off[i] < p_end)
+			at[n++] = t + cand_off[i];
+	if (p_end > t)
+		at[n++] = t + (p_end - t + TICK - 1) / TICK * TICK;
+	return n;
+}
+
+/* S's outcome x in one future for each candidate time */
+static int
+simulate(const struct mg_plan *p, const struct mg_view *v,
+    const struct mg_planchain *ch, int64_t t, int64_t horizon,
+    const struct future *f, const int64_t *at, int n, int64_t *x)
+{
+	struct mg_trace tr;
+	struct mg_slurmcfg cfg;
+	struct mg_slurmsim *s = NULL, *c;
+	int32_t pref = -1, sref, nodes = v->nodes;
+	int k, rv;
+
+	(void)p;
+	memset(&tr, 0, sizeof(tr));
+	tr.job = f->job;
+	tr.n = f->n;
+	if (nodes < f->most)
+		nodes = f->most;
+	if (nodes < ch->nodes)
+		nodes = ch->nodes;
+	/* Slurm's schedulers; the order of the pending jobs is that of
+	 * their priorities now, new jobs behind them */
+	mg_slurmcfg_default(&cfg, nodes);
+	cfg.w_age = 0;
+	cfg.w_size = 0;
+	cfg.w_trace = 1.0 / PRIO_SCALE;
+	cfg.bf_interval = BF_INTERVAL;
+	if ((rv = mg_slurmsim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
+		return rv;
+	if (ch->p_start < 0) {
+		if ((pref = mg_slurmsim_add_job(s, ch->nodes, ch->p_limit,
+		    ch->p_dur, t, -1, -1)) < 0) {
+			mg_slurmsim_free(s);
+			return pref;
+		}
+		mg_slurmsim_set_prio(s, pref, (double)scaled(v->s_prio));
+	}
+	for (k = 0; k < n; k++) {
+		int64_t p_end = ch->p_end;
+
+		if ((rv = mg_slurmsim_run(s, at[k] - 1)) != 0)
+			break;
+		if ((c = mg_slurmsim_copy(s)) == NULL) {
+			rv = MG_ENOMEM;
+			break;
+		}
+		sref = mg_slurmsim_add_job(c, ch->nodes, ch->s_limit,
+		    ch->s_dur, at[k], pref, -1);
+		if (sref < 0) {
+			mg_slurmsim_free(c);
+			rv = sref;
+			break;
+		}
+		mg_slurmsim_set_prio(c, sref, (double)scaled(v->s_prio));
+		rv = mg_slurmsim_run_until_start(c, sref, at[k] + MAXWAIT);
+		if (rv >= 0 && pref >= 0)
+			rv = mg_slurmsim_run_until_start(c, pref, at[k] +
+			    MAXWAIT);
+		if (rv < 0) {
+			mg_slurmsim_free(c);
+			break;
+		}
+		if (pref >= 0 && mg_slurmsim_job_start(c, pref) >= 0)
+			p_end = mg_slurmsim_job_start(c, pref) + ch->p_dur;
+		x[k] = mg_slurmsim_job_start(c, sref) >= 0 ?
+		    mg_slurmsim_job_start(c, sref) - p_end : MAXWAIT;
+		mg_slurmsim_free(c);
+		rv = 0;
+	}
+	mg_slurmsim_free(s);
+	return rv;
+}
+
+int
+mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
+    const struct mg_planchain *ch, int64_t t, uint64_t stream,
+    struct mg_plancost *out)
+{
+	struct future f = { 0 };
+	int64_t p_end = ch->p_start >= 0 ? ch->p_end : t + ch->p_dur;
+	int64_t horizon, x[MG_PLAN_MAXCAND];
+	uint64_t rs;
+	int k, c, rv = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (p_end <= t || p_end > t + p->c.window)
+		return 0;
+	horizon = p_end - t + p->c.margin;
+	out->n = candidates(t, p_end, out->at);
+	rs = p->c.seed ^ (stream * 0xD1B54A32D192ED03ULL) ^
+	    ((uint64_t)t * 0x8CB92BA72F3D8DD7ULL);
+	for (k = 0; k < p->c.k && rv == 0; k++) {
+		if ((rv = draw_future(p, v, ch, t, horizon, &rs, &f)) != 0 ||
+		    (rv = simulate(p, v, ch, t, horizon, &f, out->at, out->n,
+		    x)) != 0)
+			break;
+		for (c = 0; c < out->n; c++) {
+			out->intr[c] += x[c] > 0 ? (double)x[c] / 3600 : 0;
+			out->ovl[c] += x[c] < 0 ? (double)-x[c] / 3600 : 0;
+			out->pint[c] += x[c] > 0;
+		}
+	}
+	free(f.job);
+	if (rv != 0) {
+		memset(out, 0, sizeof(*out));
+		return rv;
+	}
+	for (c = 0; c < out->n; c++) {
+		out->intr[c] /= p->c.k;
+		out->ovl[c] /= p->c.k;
+		out->pint[c] /= p->c.k;
+	}
+	return 0;
+}
+
+int
+mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind kind,
+    double lambda)
+{
+	const double *intr = kind == MG_PLAN_HOURS ? c->intr : c->pint;
+	double now;
+	int k;
+
+	if (c->n < 1)
+		return 0;
+	now = intr[0] + lambda * c->ovl[0];
+	for (k = 1; k < c->n; k++)
+		if (intr[k] + lambda * c->ovl[k] < now - 1e-9)
+			return 0;
+	return 1;
+}
+
+double
+mg_plan_risk_next(const struct mg_plancost *c)
+{
+	return c->n > 1 ? c->pint[1] : NAN;
+}

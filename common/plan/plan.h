@@ -1,0 +1,127 @@
+/*
+ * plan.h: deciding when to submit a chain's successor by simulating the
+ * cluster's likely futures from what Slurm shows now.
+ *
+ * At a decision time t the planner sees a struct mg_view (the pending
+ * and running jobs with their limits, elapsed times and priorities, as
+ * squeue shows them) and the history of the trace before t (the jobs
+ * that had ended by t, the jobs submitted before t), nothing else.  It
+ * draws K futures, each
+ *   - a run time for every running job (at least its elapsed time) and
+ *     every pending job, from an empirical model of the share of the
+ *     limit used, by limit class, over the jobs that ended in the last
+ *     history seconds before t;
+ *   - the jobs that arrive over the horizon: a block bootstrap of the
+ *     past, the jobs submitted over the same hours of the same weekday
+ *     one to four weeks before t, shifted to now (their run times known
+ *     if they had ended by t, else drawn as above);
+ * and runs each future in a faithful cluster model (slurmsim.h) started
+ * from the view: running jobs hold their nodes until their drawn end,
+ * pending jobs keep the order of their priorities now.  One forward run
+ * per future, copied at each candidate time, gives x = S's start - P's
+ * end for S submitted then.
+ *
+ * The decision is optimal stopping, open-loop: submit now if the
+ * expected cost of submitting now is no higher than that of any later
+ * candidate time (mg_plan_submit_now()), where the cost is the chance
+ * of an interruption + lambda x the overlap hours (the two axes of the
+ * evaluation's curve: chains without interruption, mean overlap), or
+ * with MG_PLAN_HOURS the interruption hours + lambda x the overlap
+ * hours.  lambda is the knob of the method's curve.
+ */
+#ifndef MG_PLAN_H
+#define MG_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "cluster/view.h"
+#include "io/trace.h"
+
+#define MG_PLAN_MAXCAND	16	/* candidate times, now included */
+#define MG_PLAN_MAXK	64	/* futures */
+
+struct mg_planconf {
+	int k;			/* futures drawn at each decision: 8 */
+	uint64_t seed;		/* with the decision time, seeds its draws */
+	int64_t window;		/* plan only when P ends within it: 24 h;
+				 * before, waiting costs nothing */
+	int64_t history;	/* run-time model: jobs ended in the last
+				 * history seconds: 30 days */
+	int64_t margin;		/* arrivals drawn up to P's end + margin */
+};
+
+/* mg_planconf_default: the defaults above, seed 1. */
+void mg_planconf_default(struct mg_planconf *pc);
+
+/* What the chain's owner knows of P and S at the decision time. */
+struct mg_planchain {
+	int64_t p_start;	/* -1 while P is pending */
+	int64_t p_end;		/* P's end if started (start + run time) */
+	int64_t p_dur;		/* P's run time, for a P still pending */
+	int64_t p_limit;
+	int32_t nodes;		/* P's and S's */
+	int64_t s_limit, s_dur;
+};
+
+/*
+ * The planner's estimate at one decision time: for S submitted at at[c]
+ * (at[0] the decision time itself, later ones ascending, the last at or
+ * after P's end), the mean over the futures of the interruption and
+ * overlap hours.
+ */
+struct mg_plancost {
+	int n;
+	int64_t at[MG_PLAN_MAXCAND];
+	double intr[MG_PLAN_MAXCAND], ovl[MG_PLAN_MAXCAND];
+	double pint[MG_PLAN_MAXCAND];	/* share of futures interrupted */
+};
+
+struct mg_plan;
+
+/*
+ * mg_plan_new: a planner for a cluster of nodes nodes (its node count
+ * now is the view's), with the history of trace t (borrowed; it must
+ * outlive the planner).  Returns 0, MG_EINVAL for a bad configuration,
+ * or MG_ENOMEM.  A planner is read-only once made: threads may share it.
+ */
+int mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
+    struct mg_plan **out);
+
+void mg_plan_free(struct mg_plan *p);
+
+/*
+ * mg_plan_costs: the estimate at time t from view v (the chain's own
+ * jobs marked in it are left out: ch describes them).  stream makes
+ * independent draws for independent decisions (an episode's number);
+ * the result depends only on the planner, v, ch, t and stream.  If P
+ * ends after t + window, out->n is 0 (no plan: wait).  Returns 0 or a
+ * negative status.
+ */
+int mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
+    const struct mg_planchain *ch, int64_t t, uint64_t stream,
+    struct mg_plancost *out);
+
+/* what an interruption costs */
+enum mg_plancost_kind {
+	MG_PLAN_RISK,		/* its chance: chains interrupted */
+	MG_PLAN_HOURS		/* its expected hours */
+};
+
+/*
+ * mg_plan_submit_now: 1 if submitting now costs no more than any later
+ * candidate at overlap price lambda (per hour of overlap: a chance of
+ * interruption, or hours of it), else 0; 0 without a plan.
+ */
+int mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind k,
+    double lambda);
+
+/*
+ * mg_plan_risk_next: the estimated chance of an interruption if S is
+ * submitted at the next candidate time rather than now: the share of
+ * futures in which it starts after P's end.  NAN without a plan.
+ */
+double mg_plan_risk_next(const struct mg_plancost *c);
+
+#endif /* MG_PLAN_H */

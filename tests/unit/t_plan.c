@@ -1,0 +1,217 @@
+/*
+ * t_plan.c: the planner on hand-made clusters whose answer is known: no
+ * competition (wait until P's end), a burst that arrives every day at
+ * the same hour (submit before it), nothing after the decision time
+ * changes the decision, and the same seed gives the same draws.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "plan/plan.h"
+
+#define H	3600
+#define DAY	86400
+#define T0	(1700000000 / DAY * DAY + 100 * DAY)	/* a midnight */
+
+static struct mg_tjob jobs[512];
+
+/* a history job, ended (or not) as the arguments say */
+static void
+job(struct mg_trace *t, int64_t submit, int64_t start, int64_t dur,
+    int64_t limit, int32_t nodes)
+{
+	struct mg_tjob *j = &jobs[t->n];
+
+	memset(j, 0, sizeof(*j));
+	j->submit = submit;
+	j->start = start;
+	j->dur = dur;
+	j->limit = limit;
+	j->nodes = nodes;
+	j->user = j->after = j->part = j->qos = j->account = j->assoc = -1;
+	j->uid = j->prio = j->eligible = -1;
+	snprintf(j->id, sizeof(j->id), "%zu", t->n);
+	t->n++;
+}
+
+static int
+by_submit(const void *a, const void *b)
+{
+	return mg_tjob_cmp(a, b);
+}
+
+/*
+ * A history of 60 days: every day, 30 jobs of an 8-hour limit that ran
+ * 4 hours (long ended); with burst, also a 1-node job of a 24-hour limit
+ * that runs it all, submitted at 21:00.
+ */
+static void
+history(struct mg_trace *t, int burst, int64_t until)
+{
+	int64_t d;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	t->job = jobs;
+	for (d = T0 - 60 * DAY; d < until; d += DAY) {
+		for (i = 0; i < 4 && d + i * H < until; i++)
+			job(t, d + i * H, d + i * H, 4 * H, 8 * H, 1);
+		if (burst && d + 21 * H < until)
+			job(t, d + 21 * H, d + 21 * H + 60, 24 * H, 24 * H, 1);
+	}
+	qsort(t->job, t->n, sizeof(*t->job), by_submit);
+}
+
+/* a cluster of nodes nodes where P runs on one until p_end */
+static void
+view(struct mg_view *v, int32_t nodes, int64_t t)
+{
+	struct mg_vjob p = { 0 };
+
+	memset(v, 0, sizeof(*v));
+	v->t = t;
+	v->nodes = nodes;
+	v->free = nodes - 1;
+	v->s_prio = 1;
+	p.submit = p.start = T0 - 30 * H;
+	p.limit = 48 * H;
+	p.end = -1;
+	p.nodes = 1;
+	p.chain = 1;
+	mg_view_add(&v->run, &v->nrun, &v->caprun, &p);
+}
+
+static void
+chain(struct mg_planchain *ch)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->p_start = T0 - 30 * H;
+	ch->p_end = T0 + 18 * H;	/* 18:00 */
+	ch->p_dur = ch->p_limit = 48 * H;
+	ch->nodes = 1;
+	ch->s_limit = ch->s_dur = 48 * H;
+}
+
+int
+main(void)
+{
+	struct mg_planconf pc;
+	struct mg_plan *p;
+	struct mg_trace t;
+	struct mg_view v;
+	struct mg_planchain ch;
+	struct mg_plancost c, c2;
+	int64_t now;
+	int k, all_wait = 1;
+
+	mg_planconf_default(&pc);
+	chain(&ch);
+
+	/* one node, P on it, no competition: S cannot start before P ends
+	 * and no one gets ahead of it, so waiting costs nothing: the
+	 * planner waits, and its costs say why */
+	history(&t, 0, T0);
+	ok(mg_plan_new(&pc, &t, &p) == 0, "a planner over 60 days of history");
+	for (now = T0 + 4 * H; now < ch.p_end - 600; now += 1800) {
+		view(&v, 1, now);
+		if (mg_plan_costs(p, &v, &ch, now, 1, &c) != 0 || c.n < 2)
+			all_wait = 0;
+		for (k = 0; k < c.n; k++)
+			if (c.intr[k] != 0 || c.ovl[k] != 0)
+				all_wait = 0;
+		mg_view_release(&v);
+	}
+	ok(all_wait, "alone on a node: no interruption, no overlap at any "
+	    "candidate time");
+	view(&v, 1, T0 + 2 * H);
+	mg_plan_costs(p, &v, &ch, T0 + 2 * H, 1, &c);
+	ok(c.at[0] == T0 + 2 * H && c.at[c.n - 1] == ch.p_end,
+	    "candidates from now to P's end's tick (%d of them)", c.n);
+	mg_view_release(&v);
+	view(&v, 1, T0 - 12 * H);
+	ok(mg_plan_costs(p, &v, &ch, T0 - 12 * H, 1, &c) == 0 && c.n == 0 &&
+	    !mg_plan_submit_now(&c, MG_PLAN_RISK, 1), "30 h before P's end (window 24 h): "
+	    "no plan, wait");
+	mg_view_release(&v);
+
+	/* two nodes: the second is free, so S submitted early overlaps P;
+	 * nobody competes, so the planner waits to P's end */
+	all_wait = 1;
+	for (now = T0 + 4 * H; now < ch.p_end - 600; now += 1800) {
+		view(&v, 2, now);
+		if (mg_plan_costs(p, &v, &ch, now, 1, &c) != 0 ||
+		    mg_plan_submit_now(&c, MG_PLAN_RISK, 0.05))
+			all_wait = 0;
+		if (c.ovl[0] < (double)(ch.p_end - now) / H - 1e-9)
+			all_wait = 0;
+		mg_view_release(&v);
+	}
+	ok(all_wait, "a free node and no competition: overlap now, none "
+	    "later: wait");
+	mg_plan_free(p);
+
+	/* one node and a 24-hour job that arrives every day at 21:00: P
+	 * ends at 18:00, so a burst job submitted ahead of S does not delay
+	 * it; with P ending at 22:00 it does, by 24 hours, for S submitted
+	 * after 21:00: the planner submits before the burst */
+	ch.p_end = T0 + 22 * H;
+	history(&t, 1, T0);
+	ok(mg_plan_new(&pc, &t, &p) == 0, "a planner over a bursty history");
+	now = T0 + 19 * H;
+	view(&v, 1, now);
+	ok(mg_plan_costs(p, &v, &ch, now, 1, &c) == 0 && c.n > 2,
+	    "a plan at 19:00");
+	for (k = 0; k < c.n && c.at[k] <= T0 + 21 * H; k++)
+		;
+	ok(k < c.n && c.intr[k] > 23 && c.pint[k] == 1 && c.intr[0] == 0,
+	    "S submitted after 21:00 waits behind the burst: %.1f h (now "
+	    "%.1f h)", k < c.n ? c.intr[k] : NAN, c.intr[0]);
+	ok(mg_plan_submit_now(&c, MG_PLAN_RISK, 1) && mg_plan_submit_now(&c, MG_PLAN_HOURS, 15),
+	    "so it submits before the burst, whatever the price of overlap");
+	ok(mg_plan_risk_next(&c) == 0, "waiting 10 more minutes is still "
+	    "safe at 19:00");
+	mg_view_release(&v);
+
+	/* the same seed, the same draws; another stream may differ */
+	view(&v, 1, now);
+	mg_plan_costs(p, &v, &ch, now, 1, &c2);
+	ok(memcmp(&c, &c2, sizeof(c)) == 0, "deterministic for a seed");
+	mg_view_release(&v);
+
+	/* nothing after the decision time: the history cut at now gives the
+	 * same plan, and so does one with other jobs after now */
+	{
+		struct mg_trace cut;
+		struct mg_plan *pcut;
+		static struct mg_tjob keep[512];
+		size_t n = 0, i;
+		int same;
+
+		history(&t, 1, T0 + 3 * DAY);	/* jobs up to 3 days on */
+		mg_plan_free(p);
+		ok(mg_plan_new(&pc, &t, &p) == 0, "a planner over a history "
+		    "that goes on after now");
+		view(&v, 1, now);
+		mg_plan_costs(p, &v, &ch, now, 1, &c);
+		for (i = 0; i < t.n; i++)
+			if (t.job[i].submit < now)
+				keep[n++] = t.job[i];
+		memset(&cut, 0, sizeof(cut));
+		cut.job = keep;
+		cut.n = n;
+		ok(mg_plan_new(&pc, &cut, &pcut) == 0 && n < t.n,
+		    "the history cut at now (%zu of %zu jobs)", n, t.n);
+		mg_plan_costs(pcut, &v, &ch, now, 1, &c2);
+		same = memcmp(&c, &c2, sizeof(c)) == 0;
+		ok(same, "the same plan without the jobs submitted after now");
+		mg_plan_free(pcut);
+		mg_view_release(&v);
+	}
+	mg_plan_free(p);
+
+	pc.k = 0;
+	ok(mg_plan_new(&pc, &t, &p) == MG_EINVAL, "no futures: refused");
+	return tap_done();
+}
