@@ -22,6 +22,7 @@
 #include "mirage.h"
 #include "learn/model.h"
 #include "base/proc.h"
+#include "plan/plan.h"
 #include "cluster/simconf.h"
 
 /* decisions, apart from the errors of mirage(7) */
@@ -32,6 +33,8 @@
 #define EXIT_UNKNOWN	13	/* P is in no dump: mistyped, or too old */
 
 #define DAY		86400
+#define PLAN_HISTORY	(29 * DAY)	/* sacct for the planner: 4 weeks + */
+#define PLAN_MIN_JOBS	100	/* ended jobs it needs to learn from */
 #define PERIOD		600	/* decisions and snapshots: 10 minutes */
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
 
@@ -54,6 +57,9 @@ struct opts {
 	int now_given;
 	double threshold, prio;
 	int dry_run, quiet, json;
+	int plan;		/* --plan: decide with the planner */
+	struct mg_planconf pc;
+	double lambda;
 };
 
 /* the decision and what it rests on */
@@ -64,6 +70,8 @@ struct advice {
 	char note[MG_DIAG_MAX + 256];	/* a fallback's reason, or "" */
 	double score;		/* the model's output, NAN without one */
 	double p10, p90;	/* a regressor's residual spread, or NAN */
+	double risk;		/* the planner's chance of an interruption
+				 * if it waits, or NAN */
 	int classifier;
 	int64_t next;		/* the next useful check */
 	int64_t p_start, p_limit, p_end;	/* -1 if unknown */
@@ -83,6 +91,7 @@ usage(int status)
 	    "           [-Q squeue-dump] [-H sacct-dump]... [-N nodes] "
 	    "[-L limit] [-T threshold]\n"
 	    "           [-F text|json] [--priority p] [--now time] [-z zone]\n"
+	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
 	    "           [--submit script [-s state] [--dry-run] "
 	    "[-- script-args...]]\n"
 	    "exit: 0 submit now (or submitted), 10 wait, 11 successor "
@@ -420,6 +429,95 @@ out:
 	return rv;
 }
 
+/* a stream of the planner's draws for this chain's job */
+static uint64_t
+id_stream(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* the planner's decision for a running P; 0, or -1 with a->note set */
+static int
+plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
+    int32_t nodes, struct advice *a)
+{
+	const struct mg_ljob *p = mg_live_find(l, p_id);
+	struct mg_trace tr;
+	struct mg_plan *pl = NULL;
+	struct mg_view v = { 0 };
+	struct mg_planchain ch;
+	struct mg_plancost c;
+	char at[32];
+	int rv = -1, k;
+
+	if (mg_live_history(l, o->now, &tr) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	if (tr.n < PLAN_MIN_JOBS) {
+		snprintf(a->note, sizeof(a->note), "the history holds %zu "
+		    "ended jobs, the planner needs %d: give -H with the last "
+		    "4 weeks of sacct (live, it asks sacct for them)", tr.n,
+		    PLAN_MIN_JOBS);
+		goto out;
+	}
+	if (mg_plan_new(&o->pc, &tr, &pl) != 0 || mg_live_view(l, o->now,
+	    nodes, DAY, p_id, isnan(o->prio) ? mg_live_fresh_prio(l) :
+	    o->prio, &v) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	memset(&ch, 0, sizeof(ch));
+	ch.p_start = p->start;
+	ch.p_limit = p->limit > 0 ? p->limit : 48 * 3600;
+	ch.p_end = p->start + ch.p_limit;
+	ch.p_dur = ch.p_limit;
+	ch.p_nodes = p->nodes > 0 ? p->nodes : 1;
+	ch.nodes = o->s_nodes > 0 ? o->s_nodes : ch.p_nodes;
+	ch.s_limit = ch.s_dur = o->s_limit > 0 ? o->s_limit : ch.p_limit;
+	if ((rv = mg_plan_costs(pl, &v, &ch, o->now, id_stream(p_id), &c)) !=
+	    0) {
+		snprintf(a->note, sizeof(a->note), "planner: %s",
+		    mg_strerror(rv));
+		rv = -1;
+		goto out;
+	}
+	a->rule = "planner";
+	if (c.n == 0) {
+		a->submit = 0;
+		snprintf(a->why, sizeof(a->why), "%s ends in %.1f h, beyond "
+		    "the planner's window of %.0f h: wait", p_id,
+		    (double)(ch.p_end - o->now) / 3600,
+		    (double)o->pc.window / 3600);
+		goto out;
+	}
+	a->submit = mg_plan_submit_now(&c, MG_PLAN_RISK, o->lambda);
+	a->risk = mg_plan_risk_next(&c);
+	/* the cheapest later time, to say what waiting buys */
+	{
+		int best = c.n > 1 ? 1 : 0;
+
+		for (k = 1; k < c.n; k++)
+			if (c.pint[k] + o->lambda * c.ovl[k] < c.pint[best] +
+			    o->lambda * c.ovl[best])
+				best = k;
+		format_tz(c.at[best], o->tz, at, sizeof(at));
+		snprintf(a->why, sizeof(a->why), "in %d futures drawn from "
+		    "the queue and the last 4 weeks: submitted now, %.0f%% "
+		    "interrupted and %.1f h of overlap; submitted at %s, "
+		    "%.0f%% and %.1f h (an hour of overlap weighs %.2f "
+		    "interruptions): %s", o->pc.k, 100 * c.pint[0], c.ovl[0],
+		    at, 100 * c.pint[best], c.ovl[best], o->lambda,
+		    a->submit ? "submit now" : "wait");
+	}
+	rv = 0;
+out:
+	mg_view_release(&v);
+	mg_plan_free(pl);
+	mg_trace_release(&tr);
+	return rv;
+}
+
 /* a regressor's residual spread from its parameters */
 static void
 spread(const struct mg_model *m, struct advice *a)
@@ -483,6 +581,7 @@ report(const struct opts *o, const char *p_id, int64_t now,
 		    a->score + a->p10, 1);
 		json_num(stdout, "gap_p90_h", isnan(a->p90) ? NAN :
 		    a->score + a->p90, 1);
+		json_num(stdout, "risk_if_wait", a->risk, 1);
 		json_str(stdout, "next_check", a->next > 0 ? next : "", 1);
 		json_str(stdout, "submitted", a->submitted, 1);
 		json_str(stdout, "note", a->note, 1);
@@ -509,6 +608,9 @@ report(const struct opts *o, const char *p_id, int64_t now,
 		else
 			printf("model:    gap %+.1f h\n", a->score);
 	}
+	if (!isnan(a->risk))
+		printf("planner:  %.0f%% chance of an interruption if it waits "
+		    "10 minutes\n", 100 * a->risk);
 	if (*a->submitted)
 		printf("submitted: %s%s\n", a->submitted, a->dependency ?
 		    " (afterany dependency on the current job)" : "");
@@ -618,7 +720,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
-	    O_SBATCH, O_SINFO };
+	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
@@ -642,6 +744,9 @@ main(int argc, char *argv[])
 		{ "state", required_argument, NULL, 's' },
 		{ "submit", required_argument, NULL, O_SUBMIT },
 		{ "threshold", required_argument, NULL, 'T' },
+		{ "plan", required_argument, NULL, O_PLAN },
+		{ "lambda", required_argument, NULL, O_LAMBDA },
+		{ "plan-seed", required_argument, NULL, O_PSEED },
 		{ "tz", required_argument, NULL, 'z' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -661,6 +766,8 @@ main(int argc, char *argv[])
 		return MG_EXIT_FAIL;
 	memset(&o, 0, sizeof(o));
 	o.threshold = o.prio = NAN;
+	mg_planconf_default(&o.pc);
+	o.lambda = 1;
 	o.prog_squeue = "squeue";
 	o.prog_sacct = "sacct";
 	o.prog_sbatch = "sbatch";
@@ -727,6 +834,33 @@ main(int argc, char *argv[])
 		case 'z':
 			zone = optarg;
 			break;
+		case O_PLAN: {
+			int64_t v;
+
+			if (mg_parse_i64(optarg, strlen(optarg), 1,
+			    MG_PLAN_MAXK, &v) != 0)
+				errx(MG_EXIT_USAGE, "invalid number of futures "
+				    "'%s' (1 to %d)", optarg, MG_PLAN_MAXK);
+			o.plan = 1;
+			o.pc.k = (int)v;
+			break;
+		}
+		case O_LAMBDA:
+			if (mg_parse_f64(optarg, strlen(optarg), &o.lambda) !=
+			    0 || !(o.lambda > 0 && o.lambda < 1e6))
+				errx(MG_EXIT_USAGE, "invalid --lambda '%s' (a "
+				    "positive number)", optarg);
+			break;
+		case O_PSEED: {
+			int64_t v;
+
+			if (mg_parse_i64(optarg, strlen(optarg), 0, INT64_MAX,
+			    &v) != 0)
+				errx(MG_EXIT_USAGE, "invalid --plan-seed '%s'",
+				    optarg);
+			o.pc.seed = (uint64_t)v;
+			break;
+		}
 		case O_SUBMIT:
 			o.script = optarg;
 			break;
@@ -861,7 +995,8 @@ main(int argc, char *argv[])
 			    NULL, NULL, NULL };
 			char part[256];
 
-			format_tz(o.now - DAY, o.tz, since, sizeof(since));
+			format_tz(o.now - (o.plan ? PLAN_HISTORY : DAY), o.tz,
+			    since, sizeof(since));
 			snprintf(fmt, sizeof(fmt), "%s", squeue_fmt);
 			if (o.partition) {
 				snprintf(part, sizeof(part), "--partition=%s",
@@ -871,7 +1006,8 @@ main(int argc, char *argv[])
 			}
 			/* without the history the model sees less; the
 			 * queue it cannot do without */
-			if (m != NULL && o.nhist == 0 && read_slurm(&l, sa,
+			if ((m != NULL || o.plan) && o.nhist == 0 &&
+			    read_slurm(&l, sa,
 			    "sacct", note, sizeof(note)) != 0) {
 				if (!o.quiet)
 					warnx("no history: %s", note);
@@ -883,7 +1019,7 @@ main(int argc, char *argv[])
 		} else if ((rv = mg_live_read(&l, o.queue, NULL, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
 		memset(&a, 0, sizeof(a));
-		a.score = a.p10 = a.p90 = NAN;
+		a.score = a.p10 = a.p90 = a.risk = NAN;
 		snprintf(a.note, sizeof(a.note), "%s", note);
 
 		/* a submission that was started and not confirmed */
@@ -1000,19 +1136,24 @@ main(int argc, char *argv[])
 			int32_t nodes = o.nodes;
 
 			*note = '\0';
-			if (nodes == 0 && m != NULL && live)
+			if (nodes == 0 && (m != NULL || o.plan) && live)
 				nodes = sinfo_nodes(&o, note, sizeof(note));
-			if (m != NULL && nodes <= 0 && *a.note == '\0')
+			if ((m != NULL || o.plan) && nodes <= 0 &&
+			    *a.note == '\0')
 				snprintf(a.note, sizeof(a.note), "the cluster's "
 				    "node count is unknown (give -n)%s%.400s",
 				    *note ? ": " : "", note);
-			else if (m != NULL && model_decision(&o, m, &l, p_id,
+			else if (o.plan && nodes > 0) {
+				if (plan_decision(&o, &l, p_id, nodes, &a) == 0)
+					*a.note = '\0';
+			} else if (m != NULL && model_decision(&o, m, &l, p_id,
 			    o.now, nodes, &a) == 0) {
 				spread(m, &a);
 				*a.note = '\0';
 			}
-			if (strcmp(a.rule ? a.rule : "", "model") != 0) {
-				if (m == NULL && o.model == NULL)
+			if (strcmp(a.rule ? a.rule : "", "model") != 0 &&
+			    strcmp(a.rule ? a.rule : "", "planner") != 0) {
+				if (m == NULL && o.model == NULL && !o.plan)
 					fallback(&a, "no model (-m)");
 				a.rule = "reactive";
 				a.submit = 0;

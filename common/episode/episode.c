@@ -369,7 +369,7 @@ plan_tick(struct mg_episode *ep, const struct mg_plan *plan,
 	ch.p_end = ch.p_start >= 0 ? o->p_end : -1;
 	ch.p_dur = ep->e.p_dur;
 	ch.p_limit = ep->e.limit;
-	ch.nodes = ep->e.nodes;
+	ch.nodes = ch.p_nodes = ep->e.nodes;
 	ch.s_limit = ep->e.limit;
 	ch.s_dur = ep->e.s_dur;
 	return mg_plan_costs(plan, &ep->view, &ch, t, (uint64_t)ep->s0 ^

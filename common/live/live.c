@@ -358,3 +358,45 @@ mg_live_release(struct mg_live *l)
 	l->job = NULL;
 	l->n = l->cap = 0;
 }
+
+static int
+tjob_cmp(const void *a, const void *b)
+{
+	return mg_tjob_cmp(a, b);
+}
+
+int
+mg_live_history(struct mg_live *l, int64_t t, struct mg_trace *tr)
+{
+	size_t i;
+
+	settle(l);
+	memset(tr, 0, sizeof(*tr));
+	if ((tr->job = malloc((l->n ? l->n : 1) * sizeof(*tr->job))) == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < l->n; i++) {
+		const struct mg_ljob *j = &l->job[i];
+		struct mg_tjob *x = &tr->job[tr->n];
+
+		if (j->submit < 0 || j->start < j->submit || j->end < j->start ||
+		    j->end > t || j->limit <= 0 || j->nodes <= 0)
+			continue;
+		memset(x, 0, sizeof(*x));
+		x->submit = j->submit;
+		x->start = j->start;
+		x->dur = j->end - j->start < j->limit ? j->end - j->start :
+		    j->limit;
+		x->limit = j->limit;
+		x->nodes = j->nodes;
+		x->prio = x->uid = x->eligible = -1;
+		x->user = x->after = x->part = x->qos = x->account =
+		    x->assoc = -1;
+		/* ids of 20 and more characters are cut: they only order
+		 * jobs of the same minute */
+		memcpy(x->id, j->jobid, sizeof(x->id) - 1);
+		x->id[sizeof(x->id) - 1] = '\0';
+		tr->n++;
+	}
+	qsort(tr->job, tr->n, sizeof(*tr->job), tjob_cmp);
+	return 0;
+}

@@ -15,6 +15,7 @@
 
 #include "base/parse.h"
 #include "base/status.h"
+#include "io/trace.h"
 #include "cluster/view.h"
 
 struct mg_ljob {
@@ -77,6 +78,14 @@ int mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
  * pending jobs by submission).
  */
 double mg_live_fresh_prio(struct mg_live *l);
+
+/*
+ * mg_live_history: the jobs that had ended by t (submit, start, end,
+ * limit and size known) as a trace (io/trace.h), in arrival order: the
+ * history a planner may learn from at t.  Returns 0 or MG_ENOMEM;
+ * release t with mg_trace_release().
+ */
+int mg_live_history(struct mg_live *l, int64_t t, struct mg_trace *tr);
 
 void mg_live_release(struct mg_live *l);
 

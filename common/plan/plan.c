@@ -277,7 +277,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		j.submit = j.start = ch->p_start;
 		j.limit = ch->p_limit;
 		j.dur = ch->p_end - ch->p_start;
-		j.nodes = ch->nodes;
+		j.nodes = ch->p_nodes;
 		j.prio = 1;
 		if ((rv = push(f, &j)) != 0)
 			return rv;
@@ -356,6 +356,8 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 		nodes = f->most;
 	if (nodes < ch->nodes)
 		nodes = ch->nodes;
+	if (nodes < ch->p_nodes)
+		nodes = ch->p_nodes;
 	/* Slurm's schedulers; the order of the pending jobs is that of
 	 * their priorities now, new jobs behind them */
 	mg_slurmcfg_default(&cfg, nodes);
@@ -366,7 +368,7 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	if ((rv = mg_slurmsim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
 		return rv;
 	if (ch->p_start < 0) {
-		if ((pref = mg_slurmsim_add_job(s, ch->nodes, ch->p_limit,
+		if ((pref = mg_slurmsim_add_job(s, ch->p_nodes, ch->p_limit,
 		    ch->p_dur, t, -1, -1)) < 0) {
 			mg_slurmsim_free(s);
 			return pref;

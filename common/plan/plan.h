@@ -61,7 +61,8 @@ struct mg_planchain {
 	int64_t p_end;		/* P's end if started (start + run time) */
 	int64_t p_dur;		/* P's run time, for a P still pending */
 	int64_t p_limit;
-	int32_t nodes;		/* P's and S's */
+	int32_t p_nodes;
+	int32_t nodes;		/* S's */
 	int64_t s_limit, s_dur;
 };
 

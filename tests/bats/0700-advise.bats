@@ -283,3 +283,30 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == *"the dump is older than 500's end by its limit: give --now"* ]]
 	[[ "$output" != *"h left"* ]]
 }
+
+@test "--plan: the planner decides from the queue and the history; why, and the risk of waiting" {
+	local L=$BATS_FILE_TMPDIR/ls6.jobs
+	# P = 554353 of the LS6 trace, a 1-node, 2-day job that ends at
+	# 15:34:53 on a quiet Sunday: nothing competes, so the planner
+	# waits while it can, and submits at the last tick before P's end
+	run -10 mirage-advise -j 554353 -Q "$L" -n 84 --now 2022-11-20T12:00:00 --plan 8
+	[[ "$output" == *"decision: wait"* ]]
+	[[ "$output" == *"planner:  0% chance of an interruption if it waits 10 minutes"* ]]
+	[[ "$output" == *"why:      in 8 futures drawn from the queue and the last 4 weeks: submitted now, 0% interrupted and 3.6 h of overlap"* ]]
+	run -0 mirage-advise -j 554353 -Q "$L" -n 84 --now 2022-11-20T15:30:00 --plan 8
+	[[ "$output" == *"planner:  100% chance of an interruption if it waits 10 minutes"* ]]
+	# the same inputs, the same answer; JSON carries the risk
+	run -0 --separate-stderr mirage-advise -F json -j 554353 -Q "$L" -n 84 --now 2022-11-20T15:30:00 --plan 8
+	python3 -c 'import json, sys; d = json.loads(sys.argv[1]); assert d["rule"] == "planner" and d["risk_if_wait"] == 1, d' "$output"
+	run -0 mirage-advise -F json -j 554353 -Q "$L" -n 84 --now 2022-11-20T15:30:00 --plan 8
+	[ "$output" = "$(mirage-advise -F json -j 554353 -Q "$L" -n 84 --now 2022-11-20T15:30:00 --plan 8)" ]
+	# on the loaded 2 March, a job with 5 hours left: submit now
+	run -0 mirage-advise -j 726655 -Q "$L" -n 84 --now 2023-03-02T12:00:00 --plan 8
+	[[ "$output" == *"submitted now, 100% interrupted"* ]]
+	# too little history: the reactive rule, and why
+	run -10 mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW --plan 8
+	[[ "$output" == *"note:     the history holds 0 ended jobs, the planner needs 100"* ]]
+	[[ "$output" == *"submit when 500 ends"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -Q "$FAKE/queue.txt" --plan 0
+	[[ "$stderr" == *"invalid number of futures '0'"* ]]
+}

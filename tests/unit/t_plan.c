@@ -90,7 +90,7 @@ chain(struct mg_planchain *ch)
 	ch->p_start = T0 - 30 * H;
 	ch->p_end = T0 + 18 * H;	/* 18:00 */
 	ch->p_dur = ch->p_limit = 48 * H;
-	ch->nodes = 1;
+	ch->nodes = ch->p_nodes = 1;
 	ch->s_limit = ch->s_dur = 48 * H;
 }
 
