@@ -694,6 +694,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		path = "<stdin>";
 	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	po->pc.cost = po->cost;
 	if (po->plan && (rv = mg_plan_new(&po->pc, &t, &plan)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 		    "--plan: %s", rv == MG_ENOMEM ? "out of memory" :

@@ -100,7 +100,7 @@ protocol() { # protocol NAME MODEL-OPTIONS...
 	local name=$1 dir=$out/$1
 	shift
 	mkdir -p "$dir"
-	echo "== $name: mirage-features, mirage-train (gbt rf clf svr dqn pg), mirage-eval" >&2
+	echo "== $name: mirage-features, mirage-train (gbt rf clf svr dqn pg), mirage-eval (and the planner)" >&2
 	mirage-features -q "$@" -f 2022-11-01 -N $ntrain -k 1,8 -w 1 -p 7 --probe-every 30m \
 	    -o "$dir/train.mrs" "$out/ls6.jobs"
 	for a in gbt rf clf svr; do
@@ -112,7 +112,7 @@ protocol() { # protocol NAME MODEL-OPTIONS...
 	done
 	mirage-eval -q "$@" -f 2023-03-01 -N $nvalid -k 1,8 \
 	    -M "$dir/gbt.mrm" -M "$dir/rf.mrm" -M "$dir/clf.mrm" -M "$dir/svr.mrm" \
-	    -M "$dir/dqn.mrm" -M "$dir/pg.mrm" \
+	    -M "$dir/dqn.mrm" -M "$dir/pg.mrm" --plan 8 \
 	    -F tsv -o "$dir/table.tsv" -C "$dir/curve.tsv" -E "$dir/episodes.mrs" "$out/ls6.jobs"
 	{
 		echo

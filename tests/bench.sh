@@ -202,3 +202,19 @@ awk -v a="$ta" -v p="$tp" 'BEGIN {
 	printf "  mirage-advise:  %6.1f ms per decision   (target: under 100 ms; ratio %.2f)\n", a * 50, a * 50 / 100
 	printf "  mirage-parse of the same dump: %6.1f ms   (advise / parse: %.2fx)\n", p * 50, a / p
 }'
+
+# The planner: the loaded protocol's 2 x 156 validation episodes with 8
+# futures (target: under 10 minutes), against the same evaluation of the
+# six models measured above; and one live decision with the planner (the
+# LS6 jobs stream as the dump: 24,777 jobs of history), against the gbt
+# model's decision on the same dump (targets: under 2 s)
+# shellcheck disable=SC2086
+t_p=$(once "$bin/mirage-eval" -q $m76 -f 2023-03-01 -N 156 -k 1,8 --plan 8 -o "$dir/p76.txt" "$dir/ls6.jobs")
+tl=$(loop 5 "$bin/mirage-advise" -j 554353 -Q "$dir/ls6.jobs" -n 84 --now 2022-11-20T15:00:00 --plan 8)
+tg=$(loop 5 "$bin/mirage-advise" -j 554353 -Q "$dir/ls6.jobs" -n 84 --now 2022-11-20T15:00:00 -m "$dir/gbt.mrm")
+awk -v p="$t_p" -v e="$t_e" -v l="$tl" -v g="$tg" 'BEGIN {
+	printf "\nthe planner, 8 futures, reference mode at 76 nodes\n"
+	printf "  mirage-eval --plan 8, 312 episodes: %7.1f s   (target: under 600 s; ratio %.2f; the 6 models: %.1f s)\n", p, p / 600, e
+	printf "  mirage-advise --plan 8, one decision on the LS6 stream: %6.0f ms   (target: under 2000 ms; ratio %.2f)\n", l * 200, l * 200 / 2000
+	printf "  mirage-advise -m gbt.mrm, the same dump:               %6.0f ms   (planner / gbt: %.1fx)\n", g * 200, l / g
+}'

@@ -348,7 +348,6 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	int32_t pref = -1, sref, nodes = v->nodes;
 	int k, rv;
 
-	(void)p;
 	memset(&tr, 0, sizeof(tr));
 	tr.job = f->job;
 	tr.n = f->n;
@@ -392,7 +391,10 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 			break;
 		}
 		mg_slurmsim_set_prio(c, sref, (double)scaled(v->s_prio));
-		rv = mg_slurmsim_run_until_start(c, sref, at[k] + MAXWAIT);
+		/* at the risk of an interruption, nothing after P's end
+		 * matters: S has not started by then, or it has */
+		rv = mg_slurmsim_run_until_start(c, sref, pref < 0 &&
+		    p->c.cost == MG_PLAN_RISK ? ch->p_end : at[k] + MAXWAIT);
 		if (rv >= 0 && pref >= 0)
 			rv = mg_slurmsim_run_until_start(c, pref, at[k] +
 			    MAXWAIT);
@@ -402,8 +404,11 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 		}
 		if (pref >= 0 && mg_slurmsim_job_start(c, pref) >= 0)
 			p_end = mg_slurmsim_job_start(c, pref) + ch->p_dur;
+		/* not started: by P's end (an interruption of unknown
+		 * length), or within MAXWAIT */
 		x[k] = mg_slurmsim_job_start(c, sref) >= 0 ?
-		    mg_slurmsim_job_start(c, sref) - p_end : MAXWAIT;
+		    mg_slurmsim_job_start(c, sref) - p_end :
+		    p->c.cost == MG_PLAN_RISK ? 1 : MAXWAIT;
 		mg_slurmsim_free(c);
 		rv = 0;
 	}

@@ -42,6 +42,12 @@
 #define MG_PLAN_MAXCAND	16	/* candidate times, now included */
 #define MG_PLAN_MAXK	64	/* futures */
 
+/* what an interruption costs */
+enum mg_plancost_kind {
+	MG_PLAN_RISK,		/* its chance: chains interrupted */
+	MG_PLAN_HOURS		/* its expected hours */
+};
+
 struct mg_planconf {
 	int k;			/* futures drawn at each decision: 8 */
 	uint64_t seed;		/* with the decision time, seeds its draws */
@@ -50,9 +56,11 @@ struct mg_planconf {
 	int64_t history;	/* run-time model: jobs ended in the last
 				 * history seconds: 30 days */
 	int64_t margin;		/* arrivals drawn up to P's end + margin */
+	enum mg_plancost_kind cost;	/* MG_PLAN_RISK: a run stops at P's
+				 * end, an interruption's length unknown */
 };
 
-/* mg_planconf_default: the defaults above, seed 1. */
+/* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK. */
 void mg_planconf_default(struct mg_planconf *pc);
 
 /* What the chain's owner knows of P and S at the decision time. */
@@ -75,7 +83,8 @@ struct mg_planchain {
 struct mg_plancost {
 	int n;
 	int64_t at[MG_PLAN_MAXCAND];
-	double intr[MG_PLAN_MAXCAND], ovl[MG_PLAN_MAXCAND];
+	double intr[MG_PLAN_MAXCAND];	/* MG_PLAN_HOURS only */
+	double ovl[MG_PLAN_MAXCAND];
 	double pint[MG_PLAN_MAXCAND];	/* share of futures interrupted */
 };
 
@@ -103,12 +112,6 @@ void mg_plan_free(struct mg_plan *p);
 int mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
     const struct mg_planchain *ch, int64_t t, uint64_t stream,
     struct mg_plancost *out);
-
-/* what an interruption costs */
-enum mg_plancost_kind {
-	MG_PLAN_RISK,		/* its chance: chains interrupted */
-	MG_PLAN_HOURS		/* its expected hours */
-};
 
 /*
  * mg_plan_submit_now: 1 if submitting now costs no more than any later

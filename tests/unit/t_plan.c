@@ -158,6 +158,7 @@ main(void)
 	 * after 21:00: the planner submits before the burst */
 	ch.p_end = T0 + 22 * H;
 	history(&t, 1, T0);
+	pc.cost = MG_PLAN_HOURS;	/* runs go on after P's end */
 	ok(mg_plan_new(&pc, &t, &p) == 0, "a planner over a bursty history");
 	now = T0 + 19 * H;
 	view(&v, 1, now);
@@ -173,6 +174,24 @@ main(void)
 	ok(mg_plan_risk_next(&c) == 0, "waiting 10 more minutes is still "
 	    "safe at 19:00");
 	mg_view_release(&v);
+	{
+		/* the risk alone: runs stop at P's end, the same chances */
+		struct mg_plan *pr;
+		int same = 1;
+
+		pc.cost = MG_PLAN_RISK;
+		ok(mg_plan_new(&pc, &t, &pr) == 0, "a planner of risks");
+		view(&v, 1, now);
+		mg_plan_costs(pr, &v, &ch, now, 1, &c2);
+		for (k = 0; k < c.n; k++)
+			same &= c.pint[k] == c2.pint[k] && c.ovl[k] ==
+			    c2.ovl[k];
+		ok(same && c2.n == c.n && mg_plan_submit_now(&c2, MG_PLAN_RISK,
+		    1), "the same chances and overlaps; it submits");
+		mg_view_release(&v);
+		mg_plan_free(pr);
+		pc.cost = MG_PLAN_HOURS;
+	}
 
 	/* the same seed, the same draws; another stream may differ */
 	view(&v, 1, now);
