@@ -556,6 +556,24 @@ get_str(struct cur *c)
 static int read_model(FILE *, const char *, int, struct mg_model **,
     struct mg_diag *);
 
+/* the header's values are ones this mirage can use: a window it
+ * computes, a finite threshold, finite means and positive scales */
+static int
+fields_ok(const struct mg_model *m)
+{
+	size_t i;
+
+	if (m->window > MG_MODEL_MAXWINDOW ||
+	    (m->classifier != 0 && m->classifier != 1) ||
+	    !isfinite(m->threshold) || fabs(m->threshold) > 1e6)
+		return 0;
+	for (i = 0; i < m->nfeat; i++)
+		if (m->names[i] == NULL || !isfinite(m->mean[i]) ||
+		    !isfinite(m->scale[i]) || !(m->scale[i] > 0))
+			return 0;
+	return 1;
+}
+
 int
 mg_model_read(FILE *fp, const char *name, struct mg_model **out,
     struct mg_diag *d)
@@ -695,6 +713,9 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 				h.bad = 1;
 		}
 	}
+	/* every field within its bounds, whatever the payload says */
+	if (!h.bad && !fields_ok(m))
+		h.bad = 1;
 	/* a newer minor version may append fields: skipped */
 	if (h.bad || (h.at != h.n && minor <= MG_MODEL_MINOR) ||
 	    (!is_tree(m->kind) && !is_rl(m->kind) &&

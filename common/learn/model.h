@@ -21,6 +21,8 @@
 #ifndef MG_MODEL_H
 #define MG_MODEL_H
 
+#define MG_MODEL_MAXWINDOW	200	/* as mirage-features computes */
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +43,8 @@ struct mg_model {
 	size_t nfeat;
 	char **names;		/* feature names, as in the samples stream */
 	double *mean, *scale;	/* x' = (x - mean) / scale */
-	uint32_t window;	/* reference snapshots the features need */
+	uint32_t window;	/* reference snapshots the features need,
+				 * 0 (none) to MG_MODEL_MAXWINDOW */
 	char *params;		/* hyperparameters, "key=value ..." */
 	uint64_t seed;
 	int64_t from, to;	/* first and last episode start trained on */

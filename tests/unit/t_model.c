@@ -305,6 +305,62 @@ calibration(void)
 	mg_model_free(m);
 }
 
+/* fields out of bounds under a valid CRC are refused, not used: a
+ * window of 0xFFFFFFFF once overflowed the features' names */
+static void
+bounds(void)
+{
+	static const char *what[] = { "window 0xFFFFFFFF", "window 201",
+	    "a NaN threshold", "an infinite threshold", "scale 0",
+	    "a NaN mean" };
+	struct mg_trainopts o;
+	struct mg_model *m, *m2;
+	struct mg_diag d;
+	size_t len, k;
+	unsigned char *b;
+
+	mg_trainopts_init(&o);
+	o.rounds = 5;
+	if (mg_model_new("gbt", names, NF, &m, NULL) != 0 ||
+	    mg_model_train(m, X, y, N, &o, NULL) != 0) {
+		ok(0, "gbt trains");
+		return;
+	}
+	m->window = 200;
+	b = save(m, &len);
+	ok(b != NULL && load(b, len, &m2, &d) == 0, "window 200 is read");
+	if (b != NULL && m2 != NULL)
+		mg_model_free(m2);
+	free(b);
+	for (k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
+		uint32_t window = m->window;
+		double thr = m->threshold, scale = m->scale[0],
+		    mean = m->mean[0];
+		int rv;
+
+		switch (k) {
+		case 0: m->window = 0xFFFFFFFFu; break;
+		case 1: m->window = 201; break;
+		case 2: m->threshold = NAN; break;
+		case 3: m->threshold = INFINITY; break;
+		case 4: m->scale[0] = 0; break;
+		case 5: m->mean[0] = NAN; break;
+		}
+		b = save(m, &len);
+		m2 = NULL;
+		rv = b ? load(b, len, &m2, &d) : 0;
+		ok(b != NULL && rv == MG_ECORRUPT && m2 == NULL &&
+		    strstr(d.msg, "header is malformed") != NULL,
+		    "%s is refused as corrupt", what[k]);
+		free(b);
+		m->window = window;
+		m->threshold = thr;
+		m->scale[0] = scale;
+		m->mean[0] = mean;
+	}
+	mg_model_free(m);
+}
+
 int
 main(void)
 {
@@ -313,5 +369,6 @@ main(void)
 	damage();
 	quantile();
 	calibration();
+	bounds();
 	return tap_done();
 }
