@@ -643,7 +643,7 @@ submit(const struct opts *o, struct mg_chainstate *st, const char *p_id,
 {
 	struct mg_diag d = { "" };
 	struct mg_proc p;
-	char comment[64], dep[64];
+	char comment[64], dep[64], script[4096];
 	const char **argv;
 	int n = 0, i, rv;
 
@@ -663,29 +663,27 @@ submit(const struct opts *o, struct mg_chainstate *st, const char *p_id,
 	argv[n++] = comment;
 	if (dependency)
 		argv[n++] = dep;
-	argv[n++] = o->script;
+	/* a script named like an option reaches sbatch as a path */
+	snprintf(script, sizeof(script), "%s%s", *o->script == '-' ? "./" :
+	    "", o->script);
+	argv[n++] = script;
 	for (i = 0; i < o->nscript_args; i++)
 		argv[n++] = o->script_args[i];
 	rv = mg_proc_run(argv, TIMEOUT, &p, &d);
 	free((void *)argv);
 	if (rv != 0 || p.status != 0) {
 		/*
-		 * sbatch said no: nothing was submitted, so the next run
-		 * tries again.  Killed or timed out: it may have been, and
-		 * the token tells the next run.
+		 * sbatch failed, was killed or timed out.  Even a failure
+		 * with a message may have queued the job ("Socket timed out
+		 * on send/recv"): the token stays, and the next run looks
+		 * for it in the queue before it submits again.
 		 */
 		int killed = rv == 0 && (p.timedout || p.status > 128);
 
-		if (!killed) {
-			st->token[0] = '\0';
-			st->token_time = 0;
-			mg_chain_write(o->state, st, &d);
-		}
-		warnx("sbatch of '%s' %s: %s; %s", o->script, rv ? "could not "
-		    "run" : killed ? "was killed" : "failed", rv ? d.msg :
-		    *p.err ? p.err : "no message", killed ? "the next run "
-		    "looks for it in the queue before trying again" :
-		    "nothing was submitted; the next run tries again");
+		warnx("sbatch of '%s' %s: %s; the next run looks for it in "
+		    "the queue before trying again", o->script, rv ? "could "
+		    "not run" : killed ? "was killed" : "failed", rv ? d.msg :
+		    *p.err ? p.err : "no message");
 		if (rv == 0)
 			mg_proc_release(&p);
 		return MG_EXIT_FAIL;
@@ -908,6 +906,13 @@ main(int argc, char *argv[])
 	if (o.state != NULL && o.script == NULL)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
 	if (o.script != NULL) {
+		const char *c;
+
+		for (c = o.script; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f)
+				errx(MG_EXIT_USAGE, "--submit: a script name "
+				    "with a control character (tab, newline) "
+				    "is refused");
 		if (access(o.script, R_OK) != 0)
 			err(MG_EXIT_USAGE, "'%s'", o.script);
 		script_request(o.script, &o.s_nodes, &o.s_limit);
@@ -1052,12 +1057,28 @@ main(int argc, char *argv[])
 			st.token_time = 0;
 		}
 
-		/* a successor that started is the chain's job now */
+		/*
+		 * A successor that started is the chain's job now.  One the
+		 * queue does not show (an empty answer of a controller in
+		 * trouble, another partition) is looked up in sacct, in any
+		 * partition; if it is in no dump it stays the successor:
+		 * never submitted twice.
+		 */
+		if (*st.successor && queue_ok && live &&
+		    mg_live_find(&l, st.successor) == NULL) {
+			const char *sj[] = { o.prog_sacct, "-a", "-X", "-P",
+			    "-j", st.successor, "-o", sacct_fields, NULL };
+			char why[MG_DIAG_MAX + 256] = "";
+
+			l.partition = NULL;
+			(void)read_slurm(&l, sj, "sacct", why, sizeof(why));
+			l.partition = o.partition;
+		}
 		if (*st.successor && queue_ok) {
 			const struct mg_ljob *s = mg_live_find(&l,
 			    st.successor);
 
-			if (s == NULL || (s->start >= 0 && s->start <= o.now)) {
+			if (s != NULL && s->start >= 0 && s->start <= o.now) {
 				snprintf(st.current, sizeof(st.current), "%s",
 				    st.successor);
 				snprintf(p_id, sizeof(p_id), "%s",
@@ -1074,8 +1095,9 @@ main(int argc, char *argv[])
 			a.rule = "state";
 			find_p(&l, p_id, o.now, &a);
 			snprintf(a.why, sizeof(a.why), "successor %s was "
-			    "submitted already and has not started",
-			    st.successor);
+			    "submitted already and has not started%s",
+			    st.successor, mg_live_find(&l, st.successor) ?
+			    "" : " (it is in no dump: not submitting again)");
 			report(&o, p_id, o.now, &a, "already-submitted");
 			mg_chain_unlock(lockfd);
 			mg_live_release(&l);

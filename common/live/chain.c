@@ -2,6 +2,7 @@
  * chain.c: the chain state file; see chain.h and mirage-chain(5).
  */
 #include <sys/file.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +35,17 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	return n < 0 ? 0 : (size_t)n;
 }
 
+/* a value the file can hold: no tab, newline or other control byte
+ * (a script name with one would forge or break a field) */
+static int
+plain(const char *v)
+{
+	for (; *v; v++)
+		if ((unsigned char)*v < 0x20 || *v == 0x7f)
+			return 0;
+	return 1;
+}
+
 int
 mg_chain_write(const char *path, const struct mg_chainstate *s,
     struct mg_diag *d)
@@ -42,6 +54,10 @@ mg_chain_write(const char *path, const struct mg_chainstate *s,
 	size_t n = format(s, buf, sizeof(buf));
 	int fd, ok;
 
+	if (!plain(s->current) || !plain(s->successor) || !plain(s->token) ||
+	    !plain(s->script))
+		return mg_diag_set(d, MG_EINVAL, "'%s': a value with a tab, "
+		    "newline or control character cannot be kept", path);
 	if (n == 0 || n + 20 >= sizeof(buf))
 		return mg_diag_set(d, MG_EINVAL, "'%s': state too long", path);
 	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "crc32\t%08lx\n",
@@ -171,12 +187,25 @@ mg_chain_read(const char *path, struct mg_chainstate *s, struct mg_diag *d)
 {
 	char buf[4096];
 	size_t n;
+	struct stat st;
 	FILE *fp;
+	int fd;
 
 	memset(s, 0, sizeof(*s));
-	if ((fp = fopen(path, "r")) == NULL) {
+	/* never block on a FIFO or a device while holding the lock */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		if (errno == ENOENT)
 			return 0;
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
+		    strerror(errno));
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return mg_diag_set(d, MG_EIO, "'%s': not a regular file",
+		    path);
+	}
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		close(fd);
 		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
 		    strerror(errno));
 	}

@@ -142,14 +142,46 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	grep -qx 'submitted	1' job.sh.chain
 }
 
-@test "a failed sbatch is reported; the next run submits" {
+@test "a failed sbatch is reported; the next run looks for it, then submits" {
 	FAKE_MODE=sbatch-fail run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
-	[[ "$stderr" == *"sbatch of 'job.sh' failed: sbatch: error: Batch job submission failed: Invalid account; nothing was submitted"* ]]
+	[[ "$stderr" == *"sbatch of 'job.sh' failed: sbatch: error: Batch job submission failed: Invalid account; the next run looks for it in the queue"* ]]
 	grep -qx 'successor	-' job.sh.chain
-	grep -qx 'token	-' job.sh.chain
-	run -0 mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	run -0 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"is not in the queue: trying again"* ]]
 	[[ "$output" == *"submitted: 900"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
+}
+
+@test "a successor is submitted once, whatever squeue and sbatch say" {
+	# sbatch queues the job and fails ("Socket timed out"): found
+	FAKE_MODE=sbatch-lost run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"was found in the queue as 900"* ]]
+	# squeue answers an empty queue: 900 is kept, nothing submitted
+	for i in 1 2 3; do
+		FAKE_MODE=squeue-empty run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+		[[ "$output" == *"successor 900 was submitted already and has not started (it is in no dump: not submitting again)"* ]]
+	done
+	# the successor went to another partition than -p: the same
+	sed -i 's/^900|gpu|/900|other|/' "$FAKE/queue.txt"
+	for i in 1 2 3; do
+		run -11 mirage-advise "${SUB[@]}" -p gpu -m "$M" -T 100 --submit job.sh
+	done
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	grep -qx 'successor	900' job.sh.chain
+	# a script named like an option reaches sbatch as a path; control
+	# characters in a script name are refused before anything is kept
+	rm job.sh.chain
+	cp job.sh ./-dash.sh
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit -dash.sh
+	tail -n 1 "$FAKE/sbatch.log" | grep -q -- ' \./-dash\.sh$'
+	cp job.sh "$(printf 'a\tcurrent\tb.sh')"
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" --submit "$(printf 'a\tcurrent\tb.sh')"
+	[[ "$stderr" == *"a script name with a control character"* ]]
+	# a FIFO at the state path is refused, not waited on
+	mkfifo fifo.chain
+	run -1 --separate-stderr timeout 10 mirage-advise "${SUB[@]}" -j 500 -m "$M" --submit job.sh -s fifo.chain
+	[[ "$stderr" == *"'fifo.chain': not a regular file"* ]]
 }
 
 @test "a killed sbatch whose job reached the queue is found, not submitted again" {
