@@ -475,6 +475,7 @@ plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
 	ch.p_nodes = p->nodes > 0 ? p->nodes : 1;
 	ch.nodes = o->s_nodes > 0 ? o->s_nodes : ch.p_nodes;
 	ch.s_limit = ch.s_dur = o->s_limit > 0 ? o->s_limit : ch.p_limit;
+	ch.world_end = INT64_MAX;
 	if ((rv = mg_plan_costs(pl, &v, &ch, o->now, id_stream(p_id), &c)) !=
 	    0) {
 		snprintf(a->note, sizeof(a->note), "planner: %s",

@@ -46,7 +46,7 @@ usage(int status)
 	    "[-o file]\n"
 	    "           [--plan futures [--lambda l] [--plan-cost risk|hours] "
 	    "[--plan-seed n]\n"
-	    "           [--plan-window span]] [file]\n"
+	    "           [--plan-window span] [--plan-truth what]] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [file]\n");
@@ -796,7 +796,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 int
 main(int argc, char *argv[])
 {
-	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST };
+	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
+	    O_PTRUTH };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
@@ -812,6 +813,7 @@ main(int argc, char *argv[])
 		{ "lambda", required_argument, NULL, O_LAMBDA },
 		{ "plan-seed", required_argument, NULL, O_PSEED },
 		{ "plan-cost", required_argument, NULL, O_PCOST },
+		{ "plan-truth", required_argument, NULL, O_PTRUTH },
 		{ "plan-window", required_argument, NULL, O_PWINDOW },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "replay", no_argument, NULL, 'R' },
@@ -934,6 +936,21 @@ main(int argc, char *argv[])
 			else
 				errx(MG_EXIT_USAGE, "invalid --plan-cost '%s' "
 				    "(want risk or hours)", optarg);
+			break;
+		case O_PTRUTH:
+			if (strcmp(optarg, "none") == 0)
+				po.pc.truth = 0;
+			else if (strcmp(optarg, "runtimes") == 0)
+				po.pc.truth = MG_PLAN_TRUE_RUNTIMES;
+			else if (strcmp(optarg, "arrivals") == 0)
+				po.pc.truth = MG_PLAN_TRUE_ARRIVALS;
+			else if (strcmp(optarg, "both") == 0)
+				po.pc.truth = MG_PLAN_TRUE_RUNTIMES |
+				    MG_PLAN_TRUE_ARRIVALS;
+			else
+				errx(MG_EXIT_USAGE, "invalid --plan-truth '%s' "
+				    "(want none, runtimes, arrivals or both)",
+				    optarg);
 			break;
 		case O_PWINDOW:
 			if (mg_parse_span(optarg, &v) != 0 || v <= 0 ||

@@ -1466,6 +1466,7 @@ vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
 	v->limit = j->limit;
 	v->nodes = j->nodes;
 	v->chain = j->trace == INT32_MAX;
+	v->trace = j->trace == INT32_MAX ? -1 : j->trace;
 	v->prio = 0;
 	v->end = -1;
 }

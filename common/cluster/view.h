@@ -20,6 +20,8 @@ struct mg_vjob {
 	double prio;		/* pending jobs: the priority now */
 	int32_t nodes;
 	int32_t chain;		/* 1 for the episode's chain jobs, else 0 */
+	int32_t trace;		/* the trace job it replays, or -1: for
+				 * diagnostics that may know the truth */
 };
 
 struct mg_view {

@@ -372,6 +372,7 @@ plan_tick(struct mg_episode *ep, const struct mg_plan *plan,
 	ch.nodes = ch.p_nodes = ep->e.nodes;
 	ch.s_limit = ep->e.limit;
 	ch.s_dur = ep->e.s_dur;
+	ch.world_end = ep->s0 + ep->e.workload;
 	return mg_plan_costs(plan, &ep->view, &ch, t, (uint64_t)ep->s0 ^
 	    (uint64_t)ep->e.nodes << 40, pc);
 }

@@ -278,6 +278,7 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 		int ended = j->end >= 0 && j->end <= t;
 
 		memset(&x, 0, sizeof(x));
+		x.trace = -1;
 		x.submit = j->submit >= 0 ? j->submit : t;
 		x.start = started ? j->start : -1;
 		x.limit = j->limit > 0 ? j->limit : 0;

@@ -247,7 +247,8 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 {
 	const struct mg_trace *tr = p->t;
 	struct mg_tjob j;
-	int64_t lag = (int64_t)(1 + below(rs, 4)) * WEEK;
+	int64_t lag = (int64_t)(1 + below(rs, 4)) * WEEK;	/* drawn always:
+				 * the diagnostics keep the other draws */
 	size_t i;
 	int rv;
 
@@ -268,6 +269,9 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		j.nodes = r->nodes;
 		j.prio = 1;
 		j.dur = draw_dur(p, r->limit, t - r->start, t, rs);
+		if ((p->c.truth & MG_PLAN_TRUE_RUNTIMES) && r->trace >= 0 &&
+		    (size_t)r->trace < tr->n)
+			j.dur = tr->job[r->trace].dur;
 		if (j.start + j.dur <= t)
 			j.dur = t - j.start + 1;
 		if ((rv = push(f, &j)) != 0)
@@ -293,8 +297,32 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		j.nodes = q->nodes;
 		j.prio = scaled(q->prio);
 		j.dur = draw_dur(p, q->limit, 0, t, rs);
+		if ((p->c.truth & MG_PLAN_TRUE_RUNTIMES) && q->trace >= 0 &&
+		    (size_t)q->trace < tr->n)
+			j.dur = tr->job[q->trace].dur;
 		if ((rv = push(f, &j)) != 0)
 			return rv;
+	}
+	if (p->c.truth & MG_PLAN_TRUE_ARRIVALS) {
+		/* the jobs that do arrive (a diagnostic: it knows) */
+		for (i = submitted_from(tr, t); i < tr->n &&
+		    tr->job[i].submit < t + horizon &&
+		    tr->job[i].submit <= ch->world_end; i++) {
+			const struct mg_tjob *a = &tr->job[i];
+
+			if (a->submit <= t)
+				continue;
+			j.submit = j.start = a->submit;
+			j.limit = a->limit;
+			j.nodes = a->nodes;
+			j.prio = scaled(v->s_prio);
+			j.dur = p->c.truth & MG_PLAN_TRUE_RUNTIMES ? a->dur :
+			    draw_dur(p, a->limit, 0, t, rs);
+			if ((rv = push(f, &j)) != 0)
+				return rv;
+		}
+		qsort(f->job, f->n, sizeof(*f->job), tjob_cmp);
+		return 0;
 	}
 	/* arrivals: the same hours of the same weekday, lag weeks ago */
 	for (i = submitted_from(tr, t - lag); i < tr->n &&

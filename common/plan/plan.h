@@ -58,7 +58,13 @@ struct mg_planconf {
 	int64_t margin;		/* arrivals drawn up to P's end + margin */
 	enum mg_plancost_kind cost;	/* MG_PLAN_RISK: a run stops at P's
 				 * end, an interruption's length unknown */
+	unsigned truth;		/* diagnostics only (evaluation): what the
+				 * planner is told of the true future */
 };
+
+/* the true futures a diagnostic planner is told (mg_planconf.truth) */
+#define MG_PLAN_TRUE_RUNTIMES	1u	/* of the view's jobs and arrivals */
+#define MG_PLAN_TRUE_ARRIVALS	2u	/* the trace's jobs after now */
 
 /* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK. */
 void mg_planconf_default(struct mg_planconf *pc);
@@ -72,6 +78,8 @@ struct mg_planchain {
 	int32_t p_nodes;
 	int32_t nodes;		/* S's */
 	int64_t s_limit, s_dur;
+	int64_t world_end;	/* diagnostics: the last submission the
+				 * world replays (INT64_MAX: none) */
 };
 
 /*

@@ -91,6 +91,7 @@ chain(struct mg_planchain *ch)
 	ch->p_end = T0 + 18 * H;	/* 18:00 */
 	ch->p_dur = ch->p_limit = 48 * H;
 	ch->nodes = ch->p_nodes = 1;
+	ch->world_end = INT64_MAX;
 	ch->s_limit = ch->s_dur = 48 * H;
 }
 
