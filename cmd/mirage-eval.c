@@ -836,7 +836,7 @@ main(int argc, char *argv[])
 	memset(&po, 0, sizeof(po));
 	mg_epsel_init(&po.sel);
 	mg_planconf_default(&po.pc);
-	po.lambda = 1;
+	po.lambda = 0.5;	/* plan-folds.sh on the training period */
 	po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	mg_cli_args(argc, argv, po.args, sizeof(po.args));
 	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:M:m:n:o:qs:t:V"
