@@ -208,6 +208,8 @@ model_info(const char *path)
 	for (i = 0; i < m->ncal; i++)
 		printf("calibration\t%g\t%g\n", m->cal_x[i], m->cal_y[i]);
 	mg_model_free(m);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(MG_EXIT_FAIL, "standard output");
 	return MG_EXIT_OK;
 }
 

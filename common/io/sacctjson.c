@@ -348,6 +348,16 @@ mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
 		json_tokener_free(tok);
 		return rv;
 	}
+	/* one document: what follows it is an error, not ignored */
+	for (i = json_tokener_get_parse_end(tok); i < len; i++)
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' &&
+		    text[i] != '\r') {
+			json_object_put(root);
+			json_tokener_free(tok);
+			return mg_diag_set(d, MG_EFORMAT, "JSON: text after "
+			    "the document near byte %zu (one sacct --json "
+			    "document per input)", i);
+		}
 	json_tokener_free(tok);
 	jobs = get(root, "jobs");
 	if (jobs == NULL || !json_object_is_type(jobs, json_type_array)) {

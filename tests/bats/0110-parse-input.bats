@@ -98,6 +98,19 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	[ ! -e j.mrs ]
 }
 
+@test "concatenated sacct --json documents, or text after one, are an error" {
+	cat "$BUSY/sacct_json.json" "$BUSY/sacct_json.json" > two.json
+	run -1 --separate-stderr mirage-parse two.json -o out.jobs
+	[[ "$stderr" == *"'two.json': JSON: text after the document near byte"* ]]
+	[ ! -e out.jobs ]
+	printf '{"jobs":[]} garbage' > g.json
+	run -1 --separate-stderr mirage-parse g.json
+	[[ "$stderr" == *"text after the document near byte 12"* ]]
+	# trailing white space is fine
+	printf '{"jobs":[]}\n\n' > w.json
+	run -0 mirage-parse -q w.json -o w.jobs
+}
+
 @test "an empty file is an error" {
 	: > empty.txt
 	run -1 --separate-stderr mirage-parse empty.txt -o j.mrs

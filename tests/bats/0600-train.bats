@@ -37,6 +37,9 @@ setup() {
 	[ "$(tail -n +2 t.tsv | wc -l)" -eq 16 ]
 	# every learned method is compared with the oracle: a gap >= 0
 	awk -F'\t' 'NR > 1 && $10 < 0 { exit 1 }' t.tsv
+	# a description that cannot be written is an error
+	run -1 --separate-stderr bash -c 'mirage-train -i gbt.mrm > /dev/full'
+	[[ "$stderr" == *"standard output"* ]]
 }
 
 @test "same samples and seed, same model bytes; another seed, another forest" {
