@@ -819,10 +819,16 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 	p->delim = o->delim ? o->delim : '|';
 	s->layout = "none";
 
-	/* the first non-blank line decides */
+	/* the first non-blank line decides; a UTF-8 byte order mark (a
+	 * dump saved by an editor) is not part of it */
 	do {
 		if ((rv = mg_input_getline(in, &line, &len, d)) != 1)
 			goto first_missing;
+		if (mg_input_lineno(in) == 1 && len >= 3 &&
+		    memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+			line += 3;
+			len -= 3;
+		}
 		t = trim(line, len);
 	} while (t.n == 0);
 

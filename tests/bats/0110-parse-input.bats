@@ -176,3 +176,11 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	run -0 --separate-stderr bash -c 'mirage-parse -q "$0" | head -c 10 > /dev/null' "$ROOT/data/ls6-a100.log.gz"
 	[ -z "$stderr" ]
 }
+
+@test "a UTF-8 byte order mark before the header is not part of it" {
+	{ printf '\357\273\277'; cat "$BUSY/sacct_trace_P_X.txt"; } > bom.txt
+	mirage-parse -q bom.txt -o bom.jobs
+	mirage-parse -q "$BUSY/sacct_trace_P_X.txt" -o plain.jobs
+	[ "$(records bom.jobs)" -gt 10 ]
+	cmp <(mirage-cat bom.jobs) <(mirage-cat plain.jobs)
+}
