@@ -72,6 +72,10 @@ else
 	mirage-parse -q -z "$zone" "$input" -o "$tmp/jobs.mrs"
 fi
 mirage-cat "$tmp/jobs.mrs" > "$tmp/jobs.tsv"
+if [ "$(wc -l < "$tmp/jobs.tsv")" -le 1 ]; then
+	echo "cluster-report: '$input' holds no job: no report" >&2
+	exit 1
+fi
 
 # load over time: per UTC day, node-hours used (split across days), the
 # share of the cluster that is (with -n), jobs submitted and their mean wait

@@ -62,6 +62,10 @@ setup() {
 	run -2 "$ROOT/pipelines/cluster-report.sh" -o r -z America/Chicgo bad.txt
 	[[ "$output" == *"unknown time zone 'America/Chicgo'"* ]]
 	[ ! -e r/index.html ]
+	printf 'JobID|Partition|State|Submit|Start|End|Timelimit|NNodes\n' > header.txt
+	run -1 "$ROOT/pipelines/cluster-report.sh" -o r header.txt
+	[[ "$output" == *"cluster-report: 'header.txt' holds no job: no report"* ]]
+	[ ! -e r/index.html ]
 }
 
 @test "report: a jobs stream or a dump on standard input; a dump's times in its zone" {
