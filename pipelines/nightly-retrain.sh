@@ -62,7 +62,11 @@ fi
 exec > >(tee -a "$log") 2>&1
 say() { printf '%s nightly-retrain: %s\n' "$(date -u +%FT%TZ)" "$*"; }
 work=$(mktemp -d "$dir/work/run-$stamp.XXXX")
-trap 'rm -rf "$work"' EXIT
+name=model-$stamp.mrm
+# whatever ends the run, nothing of it is left half-made
+trap 'rm -rf "$work" "$dir/models/.$name.tmp" "$dir/.current.tmp"' EXIT
+trap 'say "stopped by SIGTERM"; exit 143' TERM
+trap 'say "stopped by SIGINT"; exit 130' INT
 say "start: dir $dir, kind $kind, sizes $sizes, log $log"
 
 if [ -n "$input" ]; then
@@ -92,7 +96,12 @@ read -r v0 v1 < <(mirage-cat "$work/valid.mrs" | awk -F'\t' '
 ms=(-M "$work/new.mrm")
 if [ -e "$dir/current.mrm" ]; then
 	cp "$dir/current.mrm" "$work/current.mrm"
-	ms+=(-M "$work/current.mrm")
+	# a model that cannot be read is the worst: it is replaced
+	if why=$(mirage-train -i "$work/current.mrm" 2>&1 >/dev/null); then
+		ms+=(-M "$work/current.mrm")
+	else
+		say "the current model cannot be read ($why): it is replaced"
+	fi
 fi
 mirage-eval -q "${model[@]}" -k "$sizes" -f "$v0" -u "$v1" "${ms[@]}" -F tsv \
     -o "$work/eval.tsv" "$work/jobs.mrs"
@@ -113,7 +122,6 @@ if [ -n "$cur" ] && ! awk -v n="$new" -v c="$cur" -v m="$margin" 'BEGIN { exit !
 	say "kept the current model: the new one's cost $new h is not at most $cur h - $margin h"
 	exit 0
 fi
-name=model-$stamp.mrm
 cp "$work/new.mrm" "$dir/models/.$name.tmp"
 mv "$dir/models/.$name.tmp" "$dir/models/$name"
 ln -sfn "models/$name" "$dir/.current.tmp"

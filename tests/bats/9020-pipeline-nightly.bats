@@ -34,6 +34,27 @@ setup() {
 	[ -e "d/$first" ]
 	# the working files are gone
 	[ -z "$(ls d/work)" ]
+	# a current model that cannot be read is replaced, not kept forever
+	second=$(readlink d/current.mrm)
+	printf 'X' | dd of="d/$second" bs=1 seek=100 conv=notrunc 2>/dev/null
+	sleep 1
+	run -0 "${N[@]}" -D d -M 1000 -- -n 76
+	[[ "$output" == *"the current model cannot be read ("*"CRC32"*"): it is replaced"* ]]
+	[[ "$output" == *"installed model-"* ]]
+	mirage-train -i d/current.mrm > /dev/null
+}
+
+@test "nightly: SIGTERM stops it with 143 and leaves no working files" {
+	"${N[@]}" -D d -- -n 76 > out.txt 2>&1 &
+	local pid=$! rc=0
+	sleep 2
+	kill -TERM $pid
+	wait $pid || rc=$?
+	[ "$rc" -eq 143 ]
+	grep -q "stopped by SIGTERM" out.txt
+	sleep 1
+	[ -z "$(ls d/work)" ]
+	[ -z "$(ls -A d/models | grep '^\.')" ]
 }
 
 @test "nightly: keeps the newest K models, and the current one" {
