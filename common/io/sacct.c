@@ -553,6 +553,69 @@ delim_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
  * extra fields is read from the left up to the column after JobName and
  * from the right for the rest, and the fields between are stray.
  */
+/*
+ * A row of a right-aligned squeue layout, split at blanks.  The last
+ * column, the reason, may hold blanks inside its parentheses
+ * ("(ReqNodeNotAvail, Reserved for maintenance)"); a job name may hold
+ * them anywhere: surplus words are the name's, so that a name with a
+ * blank is read, not shifted into the next columns.
+ */
+static int
+words_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
+{
+	struct slice t = trim(line, len), w[MAX_COLS];
+	const char *q = t.p, *end = t.p + t.n, *last = end;
+	size_t nw = 0, i, k, extra, nm;
+
+	if (p->ncols < 2)
+		return row(p, lineno);
+	/* the last column: from its "(" if it ends with ")", else a word */
+	if (t.n > 0 && end[-1] == ')') {
+		for (last = end - 1; last > t.p; last--)
+			if (*last == '(' && (last[-1] == ' ' || last[-1] == '\t'))
+				break;
+	} else
+		for (last = end; last > t.p && last[-1] != ' ' &&
+		    last[-1] != '\t'; last--)
+			;
+	while (q < last && nw < MAX_COLS) {
+		while (q < last && (*q == ' ' || *q == '\t'))
+			q++;
+		if (q == last)
+			break;
+		w[nw].p = q;
+		while (q < last && *q != ' ' && *q != '\t')
+			q++;
+		w[nw].n = (size_t)(q - w[nw].p);
+		nw++;
+	}
+	nm = p->where[C_JOBNAME] >= 0 ? (size_t)p->where[C_JOBNAME] :
+	    SIZE_MAX;
+	extra = nw > p->ncols - 1 && nm < p->ncols - 1 ? nw - (p->ncols - 1) :
+	    0;
+	for (i = k = 0; i + 1 < p->ncols; i++) {
+		if (k >= nw) {
+			p->f[i].p = last;
+			p->f[i].n = 0;
+			continue;
+		}
+		p->f[i] = w[k];
+		if (i == nm && extra > 0) {
+			p->f[i].n = (size_t)(w[k + extra].p + w[k + extra].n -
+			    w[k].p);
+			k += extra;
+		}
+		k++;
+	}
+	p->f[p->ncols - 1] = trim(last, (size_t)(end - last));
+	if (k < nw) {
+		/* more words and no name to give them to: as before, the
+		 * last column takes the rest */
+		p->f[p->ncols - 1] = trim(w[k].p, (size_t)(end - w[k].p));
+	}
+	return row(p, lineno);
+}
+
 static int
 fixed_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 {
@@ -586,21 +649,8 @@ fixed_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 		}
 		return row(p, lineno);
 	}
-	if (p->words) {
-		const char *q = line, *end = line + len;
-
-		for (i = 0; i < p->ncols; i++) {
-			while (q < end && (*q == ' ' || *q == '\t'))
-				q++;
-			p->f[i].p = q;
-			if (i + 1 == p->ncols)
-				q = end;
-			while (q < end && *q != ' ' && *q != '\t')
-				q++;
-			p->f[i] = trim(p->f[i].p, (size_t)(q - p->f[i].p));
-		}
-		return row(p, lineno);
-	}
+	if (p->words)
+		return words_row(p, line, len, lineno);
 	for (i = 0; i < p->ncols; i++) {
 		size_t a = p->start[i], b = p->end[i];
 

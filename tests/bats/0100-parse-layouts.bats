@@ -200,3 +200,19 @@ setup() {
 	[ "$(mirage-cat w.mrs | awk -F'\t' -v lo=$lo -v hi=$hi 'NR > 1 && ($14 < lo || $14 >= hi)' | wc -l)" -eq 0 ]
 	[ "$(mirage-cat "$BATS_TEST_TMPDIR/w.mrs" | wc -l)" -eq $((n + 1)) ]
 }
+
+@test "squeue's default layout: a job name with a blank is the name's, in mirage-parse and mirage-advise alike" {
+	sed 's/   mix_10/   my job/' "$BUSY/squeue_default.txt" > sp.txt
+	grep -q ' my job ' sp.txt
+	run -0 --separate-stderr mirage-parse sp.txt -o sp.jobs
+	[[ "$stderr" == *"0 bad rows skipped"* ]]
+	[ "$(field sp.jobs 12 name)" = "my job" ]
+	[ "$(field sp.jobs 12 nnodes)" = 6 ]
+	[ "$(field sp.jobs 12 state)" = PENDING ]
+	cmp <(mirage-parse -q "$BUSY/squeue_default.txt" | mirage-cat | cut -f1,8-) <(mirage-cat sp.jobs | cut -f1,8-)
+	# the reason with blanks inside its parentheses is still one column
+	[ "$(field sp.jobs 36 nnodes)" = 1 ]
+	# advise reads it the same way: job 12 is pending
+	run -10 mirage-advise -j 12 -Q sp.txt --now 2026-11-22T05:32:19
+	[[ "$output" == *"12 has not started: wait"* ]]
+}
