@@ -18,6 +18,7 @@ struct sink {
 	struct mg_diag *d;
 	const char *name;
 	uint64_t seq;
+	const struct mg_sacct_sink *s;	/* its layout, as found */
 };
 
 static int64_t
@@ -81,8 +82,21 @@ static int
 sink_job(void *ctx, const struct mg_value *job, uint64_t line)
 {
 	struct sink *s = ctx;
+	const struct mg_value *st = &job[MG_JOB_STATE];
 
 	(void)line;
+	/*
+	 * squeue --json also lists jobs that ended (for MinJobAge): a
+	 * snapshot of the queue is what squeue -o shows, the pending and
+	 * running jobs; what ended is sacct's, so every layout of one
+	 * snapshot gives one view
+	 */
+	if (s->s != NULL && s->s->layout != NULL &&
+	    strcmp(s->s->layout, "squeue --json") == 0 && !st->null &&
+	    !same(st, "PENDING") && !same(st, "RUNNING") &&
+	    !same(st, "COMPLETING") && !same(st, "CONFIGURING") &&
+	    !same(st, "SUSPENDED"))
+		return 0;
 	return add(s->l, job) ? mg_diag_set(s->d, MG_ENOMEM, "out of memory")
 	    : 0;
 }
@@ -132,7 +146,7 @@ mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
 	static const unsigned char magic[4] = { 0x89, 'M', 'R', 'G' };
 	struct mg_sacct_opts o;
 	struct mg_sacct_sink s = { 0 };
-	struct sink k = { l, d, name, 0 };
+	struct sink k = { l, d, name, 0, NULL };
 	struct mg_input *in;
 	const char *entry;
 	int rv;
@@ -149,6 +163,7 @@ mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
 	mg_sacct_opts_init(&o);
 	o.now = l->now;
 	o.tz = l->tz;
+	k.s = &s;
 	s.ctx = &k;
 	s.job = sink_job;
 	s.warn = sink_warn;

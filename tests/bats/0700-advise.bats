@@ -342,3 +342,21 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	run -2 --separate-stderr mirage-advise -j 500 -Q "$FAKE/queue.txt" --plan 0
 	[[ "$stderr" == *"invalid number of futures '0'"* ]]
 }
+
+@test "every layout of one squeue snapshot gives one view and one decision, or says what it lacks" {
+	local f gap ref=""
+	for f in squeue_all_o.txt squeue_json.json squeue_format_long.txt; do
+		run -10 --separate-stderr mirage-advise -F json -j 1 -m "$M" -n 6 -Q "$BUSY/$f" --now 2026-11-22T05:32:19 -T -100
+		gap=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(d["predicted_gap_h"])' "$output")
+		[ "$gap" != None ]
+		[ -z "$ref" ] || [ "$gap" = "$ref" ]
+		ref=$gap
+	done
+	# the default and -l layouts show no submission times (nor limits):
+	# no model decision on them, and the reason
+	for f in squeue_default.txt squeue_long.txt; do
+		run -10 mirage-advise -j 1 -m "$M" -n 6 -Q "$BUSY/$f" --now 2026-11-22T05:32:19
+		[[ "$output" == *"note:     the queue shows no time limit or no submission time for 45 jobs"* ]]
+		[[ "$output" == *"submit when 1 ends"* ]]
+	done
+}
