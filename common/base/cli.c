@@ -9,10 +9,45 @@
 
 #include "base/cli.h"
 
+/*
+ * The temporary files being written: a signal that ends the command
+ * removes them (unlink is async-signal-safe), then ends it as the
+ * signal would have.
+ */
+#define MAXTMP	8
+static char *volatile tmps[MAXTMP];
+
+static void
+on_signal(int sig)
+{
+	int i;
+
+	for (i = 0; i < MAXTMP; i++)
+		if (tmps[i] != NULL)
+			unlink(tmps[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+track(char *tmp, int on)
+{
+	int i;
+
+	for (i = 0; i < MAXTMP; i++)
+		if (on ? tmps[i] == NULL : tmps[i] == tmp) {
+			tmps[i] = on ? tmp : NULL;
+			return;
+		}
+}
+
 int
 mg_cli_init(void)
 {
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa;
 	struct stat st;
+	size_t i;
 	int fd;
 
 	for (fd = 0; fd <= 2; fd++)
@@ -20,6 +55,17 @@ mg_cli_init(void)
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return MG_EIO;
 	signal(SIGPIPE, SIG_DFL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* a signal the parent ignores stays ignored (nohup) */
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
 	return 0;
 }
 
@@ -92,6 +138,7 @@ mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d)
 		umask(mask);
 		fchmod(fd, 0666 & ~mask);
 	}
+	track(o->tmp, 1);
 	if ((o->fp = fdopen(fd, "wb")) == NULL) {
 		close(fd);
 		mg_out_abort(o);
@@ -123,6 +170,7 @@ mg_out_commit(struct mg_out *o, struct mg_diag *d)
 		mg_out_abort(o);
 		return MG_EIO;
 	}
+	track(o->tmp, 0);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;
@@ -137,6 +185,7 @@ mg_out_abort(struct mg_out *o)
 	o->fp = NULL;
 	if (o->tmp != NULL)
 		unlink(o->tmp);
+	track(o->tmp, 0);
 	free(o->tmp);
 	free(o->path);
 	o->tmp = o->path = NULL;

@@ -15,8 +15,10 @@
 
 /*
  * mg_cli_init: make sure fds 0-2 are open (on /dev/null if not) and
- * SIGPIPE has its default action, so "mirage-x | head" ends quietly.
- * Returns 0 or MG_EIO.
+ * SIGPIPE has its default action, so "mirage-x | head" ends quietly;
+ * SIGTERM, SIGINT and SIGHUP (unless ignored) first remove the temporary
+ * files of the outputs being written (mg_out_open()).  Returns 0 or
+ * MG_EIO.
  */
 int mg_cli_init(void);
 

@@ -184,3 +184,25 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	[ "$(records bom.jobs)" -gt 10 ]
 	cmp <(mirage-cat bom.jobs) <(mirage-cat plain.jobs)
 }
+
+@test "SIGTERM or SIGHUP while writing -o leaves neither the file nor its temporary" {
+	local sig pid rc
+	mkfifo in
+	# (SIGINT too, but a background job of a script ignores it)
+	for sig in TERM HUP; do
+		# input that does not end: the tool is mid-way when the signal comes
+		mirage-parse -q -o out.jobs in &
+		pid=$!
+		exec 7> in
+		head -n 5 "$BUSY/sacct_trace_P_X.txt" >&7
+		sleep 1
+		ls out.jobs.tmp.* > /dev/null
+		kill -$sig $pid
+		rc=0
+		wait $pid || rc=$?
+		exec 7>&-
+		[ "$rc" -eq $((128 + $(kill -l $sig))) ]
+		[ ! -e out.jobs ]
+		[ -z "$(ls out.jobs.tmp.* 2> /dev/null)" ]
+	done
+}
