@@ -267,9 +267,16 @@ mg_sacct_gpus(const char *s, size_t n, int64_t *out)
 	struct slice f[256];
 	size_t i, k;
 	int64_t v, plain = -1, typed = -1;
+	int truncated = 0;
 
 	if (n == 0)
 		return MG_PARSE_MISSING;
+	/* fixed-width sacct cuts a long field and marks it with a "+": what
+	 * was cut is unknown, not zero */
+	if (s[n - 1] == '+') {
+		truncated = 1;
+		n--;
+	}
 	k = split(s, n, ',', f, 256);
 	if (k > 256)
 		return MG_PARSE_BAD;
@@ -277,6 +284,8 @@ mg_sacct_gpus(const char *s, size_t n, int64_t *out)
 		const char *eq = memchr(f[i].p, '=', f[i].n);
 		size_t kl, vl;
 
+		if (truncated && i + 1 == k)
+			break;		/* the cut entry */
 		if (eq == NULL)
 			return MG_PARSE_BAD;
 		kl = (size_t)(eq - f[i].p);
@@ -292,6 +301,8 @@ mg_sacct_gpus(const char *s, size_t n, int64_t *out)
 		}
 	}
 	/* Slurm lists gres/gpu and gres/gpu:TYPE for the same GPUs */
+	if (truncated && plain < 0)
+		return MG_PARSE_MISSING;
 	*out = plain >= 0 ? plain : typed >= 0 ? typed : 0;
 	return 0;
 }

@@ -97,6 +97,13 @@ main(void)
 	ok(mg_sacct_gpus("billing=1,cpu=1,node=1", 22, &v) == 0 && v == 0,
 	    "no GPU: 0");
 	ok(mg_sacct_gpus("", 0, &v) == MG_PARSE_MISSING, "empty: missing");
+	/* fixed-width sacct cuts long fields with a "+": unknown, not 0 */
+	ok(mg_sacct_gpus("billing=8+", 10, &v) == MG_PARSE_MISSING,
+	    "a cut field without the GPUs: missing");
+	ok(mg_sacct_gpus("billing=8,cpu=8,gres/gp+", 24, &v) ==
+	    MG_PARSE_MISSING, "a cut gres/gpu entry: missing");
+	ok(mg_sacct_gpus("billing=8,gres/gpu=2,no+", 24, &v) == 0 && v == 2,
+	    "the GPUs before the cut: known (2)");
 	ok(mg_sacct_gpus("gres/gpu=x", 10, &v) == MG_PARSE_BAD, "bad count");
 	return tap_done();
 }
