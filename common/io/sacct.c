@@ -8,6 +8,9 @@
 #include <strings.h>
 
 #include "io/sacct.h"
+
+#define TIME_MAX	7258118400LL	/* 2200-01-01: later is not a time */
+#define MAX_NODES	(1 << 24)	/* more nodes than any cluster has */
 #include "io/sacctjson.h"
 #include "io/swf.h"
 
@@ -328,6 +331,10 @@ get_time(struct parser *p, struct mg_value *job, enum mg_job_field jf,
 		return 0;
 	r = mg_parse_time(p->f[p->where[c]].p, p->f[p->where[c]].n, p->o->tz,
 	    &t);
+	/* no cluster ran a job before 1970 or after 2200 (a year 0000 once
+	 * made a replay take minutes) */
+	if (r == 0 && (t < 0 || t > TIME_MAX))
+		r = MG_PARSE_BAD;
 	if (r == 0)
 		mg_job_set_i64(job, jf, t);
 	else if (r == MG_PARSE_BAD) {
@@ -339,7 +346,7 @@ get_time(struct parser *p, struct mg_value *job, enum mg_job_field jf,
 
 static int
 get_int(struct parser *p, struct mg_value *job, enum mg_job_field jf,
-    enum col c, uint64_t line, int *rv)
+    enum col c, uint64_t line, int *rv, int64_t min, int64_t max)
 {
 	struct slice v;
 	int64_t x;
@@ -349,7 +356,7 @@ get_int(struct parser *p, struct mg_value *job, enum mg_job_field jf,
 	v = p->f[p->where[c]];
 	if (v.n == 0)
 		return 0;
-	if (mg_parse_i64(v.p, v.n, INT64_MIN / 2, INT64_MAX / 2, &x) != 0) {
+	if (mg_parse_i64(v.p, v.n, min, max, &x) != 0) {
 		*rv = bad(p, line, col_names[c], v);
 		return -1;
 	}
@@ -431,15 +438,20 @@ row(struct parser *p, uint64_t line)
 		if (v.n > 0)
 			mg_job_set_str(job, MG_JOB_STATE, v.p, v.n);
 	}
-	if (get_int(p, job, MG_JOB_UID, C_UID, line, &rv) ||
-	    get_int(p, job, MG_JOB_NNODES, C_NNODES, line, &rv) ||
-	    get_int(p, job, MG_JOB_NCPUS, C_NCPUS, line, &rv) ||
-	    get_int(p, job, MG_JOB_PRIORITY, C_PRIORITY, line, &rv) ||
+	if (get_int(p, job, MG_JOB_UID, C_UID, line, &rv, 0, INT32_MAX) ||
+	    get_int(p, job, MG_JOB_NNODES, C_NNODES, line, &rv, 0,
+	    MAX_NODES) ||
+	    get_int(p, job, MG_JOB_NCPUS, C_NCPUS, line, &rv, 0, INT32_MAX) ||
+	    get_int(p, job, MG_JOB_PRIORITY, C_PRIORITY, line, &rv,
+	    INT64_MIN / 2, INT64_MAX / 2) ||
 	    get_time(p, job, MG_JOB_SUBMIT, C_SUBMIT, line, &rv) ||
 	    get_time(p, job, MG_JOB_ELIGIBLE, C_ELIGIBLE, line, &rv) ||
 	    get_time(p, job, MG_JOB_START, C_START, line, &rv) ||
 	    get_time(p, job, MG_JOB_END, C_END, line, &rv))
 		return rv;
+	if (!job[MG_JOB_START].null && !job[MG_JOB_END].null &&
+	    job[MG_JOB_END].i < job[MG_JOB_START].i)
+		return bad(p, line, "End (before Start)", p->f[p->where[C_END]]);
 	/*
 	 * squeue shows a pending job's planned start and end and a running
 	 * job's planned end: plans, not events.  Without a start column, a

@@ -206,3 +206,23 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 		[ -z "$(ls out.jobs.tmp.* 2> /dev/null)" ]
 	done
 }
+
+@test "values no cluster has are bad rows, named: nodes -1 or 2^31, years 0000 and 9999, End before Start" {
+	{
+		echo 'JobID|State|Submit|Start|End|Timelimit|NNodes'
+		echo '1|COMPLETED|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|02:00:00|1'
+		echo '2|COMPLETED|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|02:00:00|-1'
+		echo '3|COMPLETED|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|02:00:00|2147483648'
+		echo '4|COMPLETED|0000-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|02:00:00|1'
+		echo '5|COMPLETED|2023-01-01T00:00:00|2023-01-01T00:00:00|9999-01-01T01:00:00|02:00:00|1'
+		echo '6|COMPLETED|2023-01-01T00:00:00|2023-01-01T02:00:00|2023-01-01T01:00:00|02:00:00|1'
+	} > odd.txt
+	run -0 --separate-stderr mirage-parse odd.txt -o odd.jobs
+	[ "$(records odd.jobs)" -eq 1 ]
+	[[ "$stderr" == *"line 3: bad NNodes '-1'"* ]]
+	[[ "$stderr" == *"line 4: bad NNodes '2147483648'"* ]]
+	[[ "$stderr" == *"line 5: bad Submit '0000-01-01T00:00:00'"* ]]
+	[[ "$stderr" == *"line 6: bad End '9999-01-01T01:00:00'"* ]]
+	[[ "$stderr" == *"line 7: bad End (before Start) '2023-01-01T01:00:00'"* ]]
+	[[ "$stderr" == *"5 bad rows skipped"* ]]
+}
