@@ -856,33 +856,15 @@ main(int argc, char *argv[])
 		case 'z':
 			zone = optarg;
 			break;
-		case O_PLAN: {
-			int64_t v;
-
-			if (mg_parse_i64(optarg, strlen(optarg), 1,
-			    MG_PLAN_MAXK, &v) != 0)
-				errx(MG_EXIT_USAGE, "invalid number of futures "
-				    "'%s' (1 to %d)", optarg, MG_PLAN_MAXK);
-			o.plan = 1;
-			o.pc.k = (int)v;
-			break;
-		}
+		case O_PLAN:
 		case O_LAMBDA:
-			if (mg_parse_f64(optarg, strlen(optarg), &o.lambda) !=
-			    0 || !(o.lambda > 0 && o.lambda < 1e6))
-				errx(MG_EXIT_USAGE, "invalid --lambda '%s' (a "
-				    "positive number)", optarg);
+		case O_PSEED:
+			if (mg_plan_option(&o.pc, &o.lambda, ch == O_PLAN ?
+			    "plan" : ch == O_LAMBDA ? "lambda" : "plan-seed",
+			    optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			o.plan |= ch == O_PLAN;
 			break;
-		case O_PSEED: {
-			int64_t v;
-
-			if (mg_parse_i64(optarg, strlen(optarg), 0, INT64_MAX,
-			    &v) != 0)
-				errx(MG_EXIT_USAGE, "invalid --plan-seed '%s'",
-				    optarg);
-			o.pc.seed = (uint64_t)v;
-			break;
-		}
 		case O_SUBMIT:
 			o.script = optarg;
 			break;

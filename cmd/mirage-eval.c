@@ -907,26 +907,14 @@ main(int argc, char *argv[])
 			printf("mirage-eval %s\n", MG_VERSION);
 			return MG_EXIT_OK;
 		case O_PLAN:
-			if (mg_parse_i64(optarg, strlen(optarg), 1,
-			    MG_PLAN_MAXK, &v) != 0)
-				errx(MG_EXIT_USAGE, "invalid number of futures "
-				    "'%s' (1 to %d)", optarg, MG_PLAN_MAXK);
-			po.plan = 1;
-			po.pc.k = (int)v;
-			epopt = 1;
-			break;
 		case O_LAMBDA:
-			if (mg_parse_f64(optarg, strlen(optarg), &po.lambda) !=
-			    0 || !(po.lambda > 0 && po.lambda < 1e6))
-				errx(MG_EXIT_USAGE, "invalid --lambda '%s' (a "
-				    "positive number)", optarg);
-			break;
 		case O_PSEED:
-			if (mg_parse_i64(optarg, strlen(optarg), 0, INT64_MAX,
-			    &v) != 0)
-				errx(MG_EXIT_USAGE, "invalid --plan-seed '%s'",
-				    optarg);
-			po.pc.seed = (uint64_t)v;
+			if (mg_plan_option(&po.pc, &po.lambda, ch == O_PLAN ?
+			    "plan" : ch == O_LAMBDA ? "lambda" : "plan-seed",
+			    optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			po.plan |= ch == O_PLAN;
+			epopt = 1;
 			break;
 		case O_PCOST:
 			if (strcmp(optarg, "risk") == 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "cluster/slurmsim.h"
 #include "plan/plan.h"
 
@@ -46,6 +47,33 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->window = DAY;
 	pc->history = 30 * DAY;
 	pc->margin = 12 * 3600;
+}
+
+int
+mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
+    const char *arg, struct mg_diag *d)
+{
+	int64_t v;
+
+	if (strcmp(name, "plan") == 0) {
+		if (mg_parse_i64(arg, strlen(arg), 1, MG_PLAN_MAXK, &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid number of "
+			    "futures '%s' (1 to %d)", arg, MG_PLAN_MAXK);
+		pc->k = (int)v;
+	} else if (strcmp(name, "lambda") == 0) {
+		if (mg_parse_f64(arg, strlen(arg), lambda) != 0 ||
+		    !(*lambda > 0 && *lambda < 1e6))
+			return mg_diag_set(d, MG_EINVAL, "invalid --lambda '%s' "
+			    "(a positive number)", arg);
+	} else if (strcmp(name, "plan-seed") == 0) {
+		if (mg_parse_i64(arg, strlen(arg), 0, INT64_MAX, &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-seed "
+			    "'%s'", arg);
+		pc->seed = (uint64_t)v;
+	} else
+		return mg_diag_set(d, MG_EINVAL, "no planner option '%s'",
+		    name);
+	return 0;
 }
 
 /* splitmix64: small, fast, and every seed is a good one */

@@ -69,6 +69,15 @@ struct mg_planconf {
 /* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK. */
 void mg_planconf_default(struct mg_planconf *pc);
 
+/*
+ * mg_plan_option: the planner's options shared by the commands: name
+ * "plan" (the futures, 1 to MG_PLAN_MAXK), "lambda" (a positive price,
+ * into *lambda) or "plan-seed", with its argument.  Returns 0, or
+ * MG_EINVAL with d saying what is wrong.
+ */
+int mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
+    const char *arg, struct mg_diag *d);
+
 /* What the chain's owner knows of P and S at the decision time. */
 struct mg_planchain {
 	int64_t p_start;	/* -1 while P is pending */
