@@ -91,9 +91,9 @@ function msort(a, lo, hi,   mid, i, j, k, t) {
 # baselines and the oracle, for 1- and 8-node chains.
 # MIRAGE_QUICK=1 (the tests) runs a small version of every stage.
 faithful="-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"
-ntrain=684 nvalid=156 play=3000
+ntrain=684 nvalid=156 play=3000 futures=8
 if [ "${MIRAGE_QUICK:-0}" = 1 ]; then
-	ntrain=24 nvalid=12 play=200
+	ntrain=24 nvalid=12 play=200 futures=2
 fi
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 protocol() { # protocol NAME MODEL-OPTIONS...
@@ -112,7 +112,7 @@ protocol() { # protocol NAME MODEL-OPTIONS...
 	done
 	mirage-eval -q "$@" -f 2023-03-01 -N $nvalid -k 1,8 \
 	    -M "$dir/gbt.mrm" -M "$dir/rf.mrm" -M "$dir/clf.mrm" -M "$dir/svr.mrm" \
-	    -M "$dir/dqn.mrm" -M "$dir/pg.mrm" --plan 8 \
+	    -M "$dir/dqn.mrm" -M "$dir/pg.mrm" --plan $futures \
 	    -F tsv -o "$dir/table.tsv" -C "$dir/curve.tsv" -E "$dir/episodes.mrs" "$out/ls6.jobs"
 	{
 		echo
