@@ -140,7 +140,7 @@ mg_gbt_train(const char *kind, const float *X, const float *y, size_t n,
 			}
 	snprintf(params + strlen(params), cap - strlen(params), " rounds=%d",
 	    rounds);
-	if (XGBoosterSaveModelToBuffer(b, "{\"format\": \"json\"}", &blen,
+	if (XGBoosterSaveModelToBuffer(b, "{\"format\": \"ubj\"}", &blen,
 	    &bbuf)) {
 		rv = xgb_fail(d, "saving");
 		goto out;
