@@ -312,7 +312,8 @@ bounds(void)
 {
 	static const char *what[] = { "window 0xFFFFFFFF", "window 201",
 	    "a NaN threshold", "an infinite threshold", "scale 0",
-	    "a NaN mean" };
+	    "a NaN mean", "decision rule 7 (neither regressor nor "
+	    "classifier)" };
 	struct mg_trainopts o;
 	struct mg_model *m, *m2;
 	struct mg_diag d;
@@ -336,6 +337,7 @@ bounds(void)
 		uint32_t window = m->window;
 		double thr = m->threshold, scale = m->scale[0],
 		    mean = m->mean[0];
+		int clf = m->classifier;
 		int rv;
 
 		switch (k) {
@@ -345,6 +347,7 @@ bounds(void)
 		case 3: m->threshold = INFINITY; break;
 		case 4: m->scale[0] = 0; break;
 		case 5: m->mean[0] = NAN; break;
+		case 6: m->classifier = 7; break;
 		}
 		b = save(m, &len);
 		m2 = NULL;
@@ -357,6 +360,7 @@ bounds(void)
 		m->threshold = thr;
 		m->scale[0] = scale;
 		m->mean[0] = mean;
+		m->classifier = clf;
 	}
 	mg_model_free(m);
 }
