@@ -32,5 +32,11 @@ setup() {
 	# each method's point of 90% on the curve, the perfect predictors' too
 	[ "$(grep -c '^  90% without interruption, [18]-node chains, at a mean overlap of (h):$' <<<"$output")" -eq 6 ]
 	[ "$(grep -Ec '^    scheduler-estimate ([0-9.]+|-) gbt ([0-9.]+|-) .* planner ([0-9.]+|-) perfect-predictor ([0-9.]+|-) perfect-lookahead ([0-9.]+|-)$' <<<"$output")" -eq 6 ]
+	[ "$(grep -c '^  without interruption at a mean overlap of at most 1 h, [18]-node chains (%):$' <<<"$output")" -eq 6 ]
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
+	# MIRAGE_REUSE=1 prints the same summary from the results, at once
+	cp out/ls6-summary.txt first.txt
+	run -0 --separate-stderr env B="$MIRAGE_BIN" MIRAGE_QUICK=1 MIRAGE_REUSE=1 "$ROOT/pipelines/reproduce-paper.sh" "$PWD/out"
+	cmp first.txt <(printf '%s\n' "$output")
+	[[ "$stderr" != *"mirage-features"* ]]
 }
