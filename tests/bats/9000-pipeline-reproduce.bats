@@ -29,9 +29,10 @@ setup() {
 	done
 	# the bound of every setting and size, from the curve
 	[ "$(grep -c '^  bound (knowing the future), [18]-node chains: [0-9.]*% without interruption' <<<"$output")" -eq 6 ]
-	# each method's point of 90% on the curve, the perfect predictors' too
+	# each method's point of 90% on the curve and its share within 1 h
+	# of overlap, the perfect predictors' too
 	[ "$(grep -c '^  90% without interruption, [18]-node chains, at a mean overlap of (h):$' <<<"$output")" -eq 6 ]
-	[ "$(grep -Ec '^    scheduler-estimate ([0-9.]+|-) gbt ([0-9.]+|-) .* planner ([0-9.]+|-) perfect-predictor ([0-9.]+|-) perfect-lookahead ([0-9.]+|-)$' <<<"$output")" -eq 6 ]
+	[ "$(grep -Ec '^    scheduler-estimate ([0-9.]+|-) gbt ([0-9.]+|-) .* planner ([0-9.]+|-) perfect-predictor ([0-9.]+|-) perfect-lookahead ([0-9.]+|-)$' <<<"$output")" -eq 12 ]
 	[ "$(grep -c '^  without interruption at a mean overlap of at most 1 h, [18]-node chains (%):$' <<<"$output")" -eq 6 ]
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
 	# MIRAGE_REUSE=1 prints the same summary from the results, at once
