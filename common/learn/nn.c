@@ -12,6 +12,7 @@
 
 #include <cblas.h>
 
+#include "base/rand.h"
 #include "learn/nn.h"
 #include "base/status.h"
 
@@ -26,17 +27,6 @@ struct mg_mlp {
 	double *act[MG_MLP_MAXLAYERS + 1];	/* A_0 .. A_nl */
 	double *dz, *da;	/* scratch for backward */
 };
-
-/* splitmix64, for reproducible weights */
-static uint64_t
-mix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 int
 mg_mlp_new(const int *sizes, int nlayers, uint64_t seed, struct mg_mlp **out)
@@ -77,7 +67,7 @@ mg_mlp_new(const int *sizes, int nlayers, uint64_t seed, struct mg_mlp **out)
 		size_t nw = (size_t)sizes[l] * (size_t)sizes[l + 1];
 
 		for (i = 0; i < nw; i++)
-			n->p[n->woff[l] + i] = lim * ((double)(mix(&s) >> 11) /
+			n->p[n->woff[l] + i] = lim * ((double)(mg_rand64(&s) >> 11) /
 			    9007199254740992.0 * 2 - 1);
 	}
 	*out = n;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rand.h"
 #include "learn/rl.h"
 #include "base/status.h"
 
@@ -23,22 +24,6 @@ mg_rlopts_init(struct mg_rlopts *o)
 	o->eps_end = 0.05;
 	o->entropy = 0.01;
 	o->seed = 1;
-}
-
-static uint64_t
-rnd(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static double
-unif(uint64_t *s)
-{
-	return (double)(rnd(s) >> 11) / 9007199254740992.0;
 }
 
 double
@@ -161,7 +146,7 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 	    !qt || !dq)
 		goto out;
 	for (ep = 0; ep < o->episodes; ep++) {
-		const struct view *e = &v[rnd(&rs) % env->nep];
+		const struct view *e = &v[mg_rand64(&rs) % env->nep];
 		double eps = 1 - (1 - o->eps_end) * (double)ep /
 		    (0.5 * (double)o->episodes);
 		int explore;
@@ -169,9 +154,9 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 
 		if (eps < o->eps_end)
 			eps = o->eps_end;
-		explore = unif(&rs) < eps;
+		explore = mg_rand_unif(&rs) < eps;
 		/* exploring, the agent stops at a uniformly random tick */
-		stop = (size_t)(rnd(&rs) % (e->nd + 1));
+		stop = (size_t)(mg_rand64(&rs) % (e->nd + 1));
 		/*
 		 * Greedy, it acts on the network as it is at the episode's
 		 * start: one batched pass over all its states
@@ -228,7 +213,7 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 				size_t b, i;
 
 				for (b = 0; b < B; b++) {
-					i = (size_t)(rnd(&rs) % nbuf);
+					i = (size_t)(mg_rand64(&rs) % nbuf);
 					memcpy(in + b * nf, S + i * nf, nf *
 					    sizeof(*in));
 					memcpy(in2 + b * nf, S2 + i * nf, nf *
@@ -324,7 +309,7 @@ mg_rl_pg(const struct mg_rlenv *env, const struct mg_rlopts *o,
 	while (ep < o->episodes) {
 		n = 0;
 		for (nb = 0; nb < o->batch && ep < o->episodes; nb++, ep++) {
-			const struct view *e = &v[rnd(&rs) % env->nep];
+			const struct view *e = &v[mg_rand64(&rs) % env->nep];
 			size_t j, first = n;
 			double r;
 
@@ -344,7 +329,7 @@ mg_rl_pg(const struct mg_rlenv *env, const struct mg_rlopts *o,
 				goto out;
 			for (j = 0; j < e->nd; j++) {
 				double p = 1 / (1 + exp(-zs[j]));
-				int a = unif(&rs) < p;
+				int a = mg_rand_unif(&rs) < p;
 
 				A[n++] = (unsigned char)a;
 				if (a)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "base/rand.h"
 #include "cluster/slurmsim.h"
 #include "plan/plan.h"
 
@@ -76,21 +77,10 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 	return 0;
 }
 
-/* splitmix64: small, fast, and every seed is a good one */
-static uint64_t
-next64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-	return z ^ (z >> 31);
-}
-
 static size_t
 below(uint64_t *s, size_t n)
 {
-	return (size_t)(next64(s) % n);
+	return (size_t)(mg_rand64(s) % n);
 }
 
 static int
