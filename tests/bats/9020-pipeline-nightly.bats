@@ -87,3 +87,17 @@ setup() {
 	[[ "$output" == *"mirage-parse: -z: unknown time zone 'Mars/Olympus'"* ]]
 	[ ! -e d/current.mrm ]
 }
+
+@test "nightly: a hung sacct is killed after MIRAGE_SACCT_TIMEOUT seconds, not waited on" {
+	# a sacct that never answers, first on PATH
+	mkdir -p fakebin
+	printf '#!/bin/sh\nsleep 600\n' > fakebin/sacct
+	chmod +x fakebin/sacct
+	local t0=$SECONDS
+	PATH=$PWD/fakebin:$PATH MIRAGE_SACCT_TIMEOUT=2 run "$ROOT/pipelines/nightly-retrain.sh" -D d -- -n 76
+	[ "$status" -ne 0 ]
+	[ $((SECONDS - t0)) -lt 60 ]
+	[[ "$output" == *"jobs from sacct"* ]]
+	[ ! -e d/current.mrm ]
+	[ -z "$(ls d/work)" ]
+}
