@@ -101,7 +101,7 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	p=$(sbatch --parsable --wrap 'sleep 30' -J "$T" -p gpu -t 1 -o /dev/null -D /tmp)
 	running "$p"
 	run -1 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 -j "$p" --submit bad.sh
-	[[ "$stderr" == *"sbatch of 'bad.sh' failed: sbatch: error: "*"nothing was submitted"* ]]
+	[[ "$stderr" == *"sbatch of 'bad.sh' failed: sbatch: error: "*"the next run looks for it in the queue"* ]]
 	[ "$(ours | wc -l)" -eq 1 ]
 	link bad.sh
 	run -0 mirage-advise -p gpu -n 2 -m "$M" -T 100 --submit bad.sh
