@@ -88,8 +88,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@B=$(B) pipelines/reproduce-paper.sh
 
-# Every test, in a -Werror build and in a sanitizer build; the last line
-# of the output is "N passed, N failed".
+# Every test, in a -Werror build and in a sanitizer build (the pipeline
+# suites, whole protocols, in the first only); the last line of the
+# output is "N passed, N failed".
 check: deps
 	@$(MAKE) --no-print-directory B=build/dev DEVELOPER=1 all
 	@$(MAKE) --no-print-directory B=build/asan SANITIZE=1 DEVELOPER=1 all
