@@ -334,29 +334,6 @@ fallback(struct advice *a, const char *why)
 		snprintf(a->note, sizeof(a->note), "%s", why);
 }
 
-/*
- * The jobs pending or running at now whose time limit, or submission
- * time, the dumps do not show, if they are most of them (one may be
- * UNLIMITED): without them the view is not the one a model was trained
- * on, and two layouts of one queue would give two decisions.
- */
-static size_t
-incomplete(struct mg_live *l, int64_t now)
-{
-	size_t i, n = 0, all = 0;
-
-	(void)mg_live_find(l, "");	/* settles the jobs */
-	for (i = 0; i < l->n; i++) {
-		const struct mg_ljob *j = &l->job[i];
-
-		if ((j->end >= 0 && j->end <= now) || (j->submit > now))
-			continue;
-		all++;
-		n += j->limit <= 0 || j->submit < 0;
-	}
-	return 2 * n > all ? n : 0;
-}
-
 /* the model's decision for a running P; 0, or -1 with a->note set */
 static int
 model_decision(const struct opts *o, struct mg_model *m, struct mg_live *l,
@@ -1172,12 +1149,12 @@ main(int argc, char *argv[])
 				    "node count is unknown (give -n)%s%.400s",
 				    *note ? ": " : "", note);
 			else if ((m != NULL || o.plan) && *a.note == '\0' &&
-			    incomplete(&l, o.now) > 0)
+			    mg_live_incomplete(&l, o.now) > 0)
 				snprintf(a.note, sizeof(a.note), "the queue shows "
 				    "no time limit or no submission time for %zu "
 				    "jobs (squeue's default or -l layout): give "
 				    "squeue -o '%s' or --json",
-				    incomplete(&l, o.now), squeue_fmt);
+				    mg_live_incomplete(&l, o.now), squeue_fmt);
 			else if (o.plan && nodes > 0) {
 				if (plan_decision(&o, &l, p_id, nodes, &a) == 0)
 					*a.note = '\0';

@@ -375,6 +375,23 @@ mg_live_release(struct mg_live *l)
 	l->n = l->cap = 0;
 }
 
+size_t
+mg_live_incomplete(struct mg_live *l, int64_t now)
+{
+	size_t i, n = 0, all = 0;
+
+	settle(l);
+	for (i = 0; i < l->n; i++) {
+		const struct mg_ljob *j = &l->job[i];
+
+		if ((j->end >= 0 && j->end <= now) || j->submit > now)
+			continue;
+		all++;
+		n += j->limit <= 0 || j->submit < 0;
+	}
+	return 2 * n > all ? n : 0;
+}
+
 static int
 tjob_cmp(const void *a, const void *b)
 {

@@ -80,6 +80,14 @@ int mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 double mg_live_fresh_prio(struct mg_live *l);
 
 /*
+ * mg_live_incomplete: the jobs not ended by now whose time limit or
+ * submission time the dumps do not show, if they are most of them (one
+ * may be UNLIMITED), else 0: without them a view is not the one a model
+ * was trained on (squeue's default and -l layouts show neither).
+ */
+size_t mg_live_incomplete(struct mg_live *l, int64_t now);
+
+/*
  * mg_live_history: the jobs that had ended by t (submit, start, end,
  * limit and size known) as a trace (io/trace.h), in arrival order: the
  * history a planner may learn from at t.  Returns 0 or MG_ENOMEM;

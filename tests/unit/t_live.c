@@ -99,5 +99,44 @@ main(void)
 		    "Submit 'x'") != NULL, "a bad row stops it: %s", d.msg);
 	}
 	mg_live_release(&l);
+
+	/* the history's ended jobs as a trace, and what a dump lacks */
+	memset(&l, 0, sizeof(l));
+	l.now = now;
+	l.partition = "gpu";
+	mg_live_read_mem(&l, hist, sizeof(hist) - 1, "hist", NULL, &d);
+	mg_live_read_mem(&l, queue, sizeof(queue) - 1, "queue", NULL, &d);
+	{
+		struct mg_trace t;
+
+		ok(mg_live_history(&l, now, &t) == 0 && t.n == 2 &&
+		    t.job[0].dur == 4 * 3600 && t.job[1].dur == 3600 &&
+		    t.job[1].limit == 7200 && t.job[1].nodes == 1,
+		    "history: the 2 gpu jobs ended by 23:00, in arrival order");
+		mg_trace_release(&t);
+		ok(mg_live_history(&l, now - 2 * 3600, &t) == 0 && t.n == 1,
+		    "history at 21:00: one job had ended");
+		mg_trace_release(&t);
+	}
+	ok(mg_live_incomplete(&l, now) == 0, "squeue -o shows limits and "
+	    "submission times");
+	mg_live_release(&l);
+	{
+		/* squeue's default layout: neither */
+		static const char dflt[] =
+		    "JOBID PARTITION     NAME     USER ST       TIME  NODES "
+		    "NODELIST(REASON)\n"
+		    "   13       gpu      run     root  R    1:30:00      2 c1\n"
+		    "   14       gpu      run     root PD       0:00      4 "
+		    "(Priority)\n";
+
+		memset(&l, 0, sizeof(l));
+		l.now = now;
+		ok(mg_live_read_mem(&l, dflt, sizeof(dflt) - 1, "d", NULL,
+		    &d) == 0 && mg_live_incomplete(&l, now) == 2,
+		    "squeue's default layout lacks them for both jobs (%s)",
+		    d.msg);
+		mg_live_release(&l);
+	}
 	return tap_done();
 }
