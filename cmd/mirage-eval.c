@@ -46,7 +46,8 @@ usage(int status)
 	    "[-o file]\n"
 	    "           [--plan futures [--lambda l] [--plan-cost risk|hours] "
 	    "[--plan-seed n]\n"
-	    "           [--plan-window span] [--plan-truth what]] [file]\n"
+	    "           [--plan-window span] [--plan-truth what] "
+	    "[--plan-model m]] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [file]\n");
@@ -632,6 +633,7 @@ struct popts {
 	const char *out_path, *ep_path, *curve_path;
 	int fmt, threads, quiet;
 	int plan;		/* the planner is a method */
+	int plan_model;		/* --plan-model given */
 	struct mg_planconf pc;
 	double lambda;
 	enum mg_plancost_kind cost;
@@ -695,6 +697,10 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	po->pc.cost = po->cost;
+	/* by default the world's own model (plain: not its options) */
+	if (!po->plan_model)
+		po->pc.model = conf->mode == MG_MODE_REFERENCE ?
+		    MG_PLAN_REFERENCE : MG_PLAN_FAITHFUL;
 	if (po->plan && (rv = mg_plan_new(&po->pc, &t, &plan)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 		    "--plan: %s", rv == MG_ENOMEM ? "out of memory" :
@@ -797,7 +803,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH };
+	    O_PTRUTH, O_PMODEL };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
@@ -813,6 +819,7 @@ main(int argc, char *argv[])
 		{ "lambda", required_argument, NULL, O_LAMBDA },
 		{ "plan-seed", required_argument, NULL, O_PSEED },
 		{ "plan-cost", required_argument, NULL, O_PCOST },
+		{ "plan-model", required_argument, NULL, O_PMODEL },
 		{ "plan-truth", required_argument, NULL, O_PTRUTH },
 		{ "plan-window", required_argument, NULL, O_PWINDOW },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -909,11 +916,13 @@ main(int argc, char *argv[])
 		case O_PLAN:
 		case O_LAMBDA:
 		case O_PSEED:
+		case O_PMODEL:
 			if (mg_plan_option(&po.pc, &po.lambda, ch == O_PLAN ?
-			    "plan" : ch == O_LAMBDA ? "lambda" : "plan-seed",
-			    optarg, &d) != 0)
+			    "plan" : ch == O_LAMBDA ? "lambda" : ch == O_PSEED ?
+			    "plan-seed" : "plan-model", optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			po.plan |= ch == O_PLAN;
+			po.plan_model |= ch == O_PMODEL;
 			epopt = 1;
 			break;
 		case O_PCOST:

@@ -218,6 +218,83 @@ sort_pending(struct mg_sim *s)
 	s->new_pending = 0;
 }
 
+int
+mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t to, struct mg_sim **out)
+{
+	struct mg_sim *s;
+	size_t i;
+	int rv;
+
+	/* every job of t, by index; those submitted before t0 become
+	 * running or pending below, the others arrive */
+	if ((rv = mg_sim_new(c, t, t0, INT64_MIN, INT64_MAX, &s)) != 0)
+		return rv;
+	*out = NULL;
+	if (s->njob > 0 && (mg_grow((void **)&s->run, &s->caprun, s->njob,
+	    sizeof(*s->run)) || mg_grow((void **)&s->pend, &s->cappend,
+	    s->njob, sizeof(*s->pend)))) {
+		mg_sim_free(s);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < s->njob; i++) {
+		struct sjob *j = &s->job[i];
+		const struct mg_tjob *tj = &t->job[j->trace];
+		int64_t occ = (j->dur + 59) / 60, free_at;
+		struct run *u;
+
+		if (tj->submit >= t0 || tj->submit > to)
+			continue;
+		if (tj->start < 0 || tj->start >= t0) {
+			push_pending(s, (mg_jobref)i);
+			continue;
+		}
+		j->start = tj->start;
+		free_at = j->start + (occ < 1 ? 1 : occ) * 60;
+		if (free_at <= s->t)
+			continue;	/* ended: its nodes are free */
+		u = &s->run[s->nrun++];
+		u->free_at = free_at;
+		u->exp_end = j->start + j->limit;
+		u->nodes = j->nodes;
+		u->j = (mg_jobref)i;
+		s->free -= j->nodes;
+	}
+	/* the arrivals still to come */
+	for (i = 0; i < s->narr && s->job[s->arr[i]].submit < s->t; i++)
+		;
+	s->next_arr = i;
+	if (s->free < 0) {
+		mg_sim_free(s);
+		return MG_EINVAL;
+	}
+	*out = s;
+	return 0;
+}
+
+int
+mg_sim_set_prio(struct mg_sim *s, mg_jobref j, double prio)
+{
+	size_t i;
+
+	for (i = 0; i < s->npend; i++)
+		if (s->pend[i].j == j) {
+			s->pend[i].prio = prio;
+			s->new_pending = 1;
+			return 0;
+		}
+	return MG_EINVAL;
+}
+
+void
+mg_sim_set_bf_next(struct mg_sim *s, int64_t when)
+{
+	int64_t m = (when - s->t) / 60, bf = s->c.bf_interval;
+
+	if (when >= s->t)
+		s->steps = ((bf - m % bf) % bf);
+}
+
 mg_jobref
 mg_sim_add_chain_job(struct mg_sim *s, const char *id, int32_t nodes,
     int64_t limit, int64_t dur, int64_t submit, mg_jobref pred, int arrive)
@@ -532,6 +609,8 @@ mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
 	v->nodes = s->c.nodes;
 	v->free = s->free;
 	v->s_prio = s->c.w_size * ((double)s_nodes / (double)s->c.nodes);
+	v->bf_next = s->t + (s->c.bf_interval - s->steps % s->c.bf_interval) %
+	    s->c.bf_interval * 60;
 	/* the list is in priority order: it was sorted when jobs arrived
 	 * and ages grow alike */
 	for (i = 0; i < s->npend; i++) {

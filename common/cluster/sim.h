@@ -50,6 +50,29 @@ typedef int32_t mg_jobref;
 int mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t,
     int64_t t0, int64_t from, int64_t to, struct mg_sim **out);
 
+/*
+ * mg_sim_new_warm: a cluster already running at t0 (rounded down to the
+ * minute), built from every job of t, job i of t being job i of the
+ * simulator: a job submitted before t0 that started before t0 runs
+ * until its nodes come back (or has ended), one that had not is pending
+ * with the priority of a new job of its size (mg_sim_set_prio() sets
+ * another); the jobs submitted in [t0, to] arrive.  For a planner that
+ * starts the model from a view.  Returns as mg_sim_new(), or MG_EINVAL
+ * if the running jobs need more than the nodes.
+ */
+int mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
+    int64_t t0, int64_t to, struct mg_sim **out);
+
+/* mg_sim_set_prio: pending job j's priority now; 0 or MG_EINVAL */
+int mg_sim_set_prio(struct mg_sim *s, mg_jobref j, double prio);
+
+/*
+ * mg_sim_set_bf_next: the backfill passes fall at when, and every
+ * bf_interval minutes from it (a view's bf_next), rather than at the
+ * first minute; when before now is ignored.
+ */
+void mg_sim_set_bf_next(struct mg_sim *s, int64_t when);
+
 /* mg_sim_copy: a complete, independent copy of s, or NULL. */
 struct mg_sim *mg_sim_copy(const struct mg_sim *s);
 

@@ -12,6 +12,7 @@ void
 mg_view_clear(struct mg_view *v)
 {
 	v->npend = v->nrun = v->nrecent = v->nended = 0;
+	v->bf_next = 0;
 }
 
 void

@@ -29,6 +29,8 @@ struct mg_view {
 	int32_t nodes;		/* the cluster's nodes now */
 	int32_t free;		/* of which free */
 	double s_prio;		/* what a new job of the asked size would get */
+	int64_t bf_next;	/* the next backfill pass, at or after t, if
+				 * known (sdiag shows the last): else 0 */
 	struct mg_vjob *pend;	/* highest priority first */
 	size_t npend, cappend;
 	struct mg_vjob *run;
@@ -39,7 +41,7 @@ struct mg_view {
 	size_t nended, capended;
 };
 
-/* mg_view_clear: empty the lists, keeping their memory. */
+/* mg_view_clear: empty the lists, keeping their memory; bf_next 0. */
 void mg_view_clear(struct mg_view *v);
 
 /* mg_view_release: free the lists; v may then be reused as zeroed. */

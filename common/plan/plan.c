@@ -8,6 +8,7 @@
 
 #include "base/parse.h"
 #include "base/rand.h"
+#include "cluster/sim.h"
 #include "cluster/slurmsim.h"
 #include "plan/plan.h"
 
@@ -71,6 +72,14 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			return mg_diag_set(d, MG_EINVAL, "invalid --plan-seed "
 			    "'%s'", arg);
 		pc->seed = (uint64_t)v;
+	} else if (strcmp(name, "plan-model") == 0) {
+		if (strcmp(arg, "faithful") == 0)
+			pc->model = MG_PLAN_FAITHFUL;
+		else if (strcmp(arg, "reference") == 0)
+			pc->model = MG_PLAN_REFERENCE;
+		else
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-model "
+			    "'%s' (faithful or reference)", arg);
 	} else
 		return mg_diag_set(d, MG_EINVAL, "no planner option '%s'",
 		    name);
@@ -109,6 +118,7 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 
 	*out = NULL;
 	if (pc->k < 1 || pc->k > MG_PLAN_MAXK || pc->window <= 0 ||
+	    (pc->model != MG_PLAN_FAITHFUL && pc->model != MG_PLAN_REFERENCE) ||
 	    pc->history <= 0 || pc->margin < 0 ||
 	    pc->window + pc->margin > 5 * DAY)
 		return MG_EINVAL;
@@ -243,7 +253,8 @@ push(struct future *f, const struct mg_tjob *j)
 		f->cap = cap;
 	}
 	f->job[f->n] = *j;
-	snprintf(f->job[f->n].id, sizeof(f->job[f->n].id), "%zu", f->n);
+	/* ids in the order of pushing: the view's order among equals */
+	snprintf(f->job[f->n].id, sizeof(f->job[f->n].id), "%010zu", f->n);
 	if (j->nodes > f->most)
 		f->most = j->nodes;
 	f->n++;
@@ -309,7 +320,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 
 		if (q->chain)
 			continue;
-		j.submit = q->submit < t ? q->submit : t;
+		j.submit = q->submit < t ? q->submit : t - 1;
 		j.start = t;		/* pending at t: not running */
 		j.limit = q->limit;
 		j.nodes = q->nodes;
@@ -328,7 +339,8 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		    tr->job[i].submit <= ch->world_end; i++) {
 			const struct mg_tjob *a = &tr->job[i];
 
-			if (a->submit <= t)
+			if (a->submit < t)	/* the view's (it is before
+						 * anything at t) */
 				continue;
 			j.submit = j.start = a->submit;
 			j.limit = a->limit;
@@ -382,6 +394,72 @@ candidates(int64_t t, int64_t p_end, int64_t *at)
 	return n;
 }
 
+/* simulate() in the reference model: its minutes, its priorities */
+static int
+simulate_ref(const struct mg_plan *p, const struct mg_view *v,
+    const struct mg_planchain *ch, int64_t t, int64_t horizon,
+    const struct future *f, const int64_t *at, int n, int64_t *x)
+{
+	struct mg_trace tr;
+	struct mg_simcfg cfg;
+	struct mg_sim *s = NULL, *c;
+	mg_jobref pref = -1, sref;
+	size_t i;
+	int k, rv;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.job = f->job;
+	tr.n = f->n;
+	mg_simcfg_reference(&cfg, v->nodes);
+	if (v->nodes < f->most || v->nodes < ch->nodes ||
+	    v->nodes < ch->p_nodes)
+		return MG_EINVAL;
+	if ((rv = mg_sim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
+		return rv;
+	mg_sim_set_bf_next(s, v->bf_next);
+	for (i = 0; i < f->n; i++)
+		if (f->job[i].submit < t && f->job[i].start >= t)
+			mg_sim_set_prio(s, (mg_jobref)i,
+			    (double)f->job[i].prio / PRIO_SCALE);
+	if (ch->p_start < 0 && (pref = mg_sim_add_chain_job(s, "P", ch->p_nodes,
+	    ch->p_limit, ch->p_dur, t, -1, 0)) < 0) {
+		mg_sim_free(s);
+		return pref;
+	}
+	for (k = 0; k < n; k++) {
+		int64_t p_end = ch->p_end, limit;
+
+		while (mg_sim_time(s) + 60 <= at[k])
+			mg_sim_step(s);
+		if ((c = mg_sim_copy(s)) == NULL) {
+			rv = MG_ENOMEM;
+			break;
+		}
+		if ((sref = mg_sim_add_chain_job(c, "S", ch->nodes, ch->s_limit,
+		    ch->s_dur, at[k], pref, 0)) < 0) {
+			mg_sim_free(c);
+			rv = sref;
+			break;
+		}
+		/* as in simulate(); a start in P's last minute is in time */
+		limit = pref < 0 && p->c.cost == MG_PLAN_RISK ? ch->p_end + 1 :
+		    at[k] + MAXWAIT;
+		mg_sim_run_until_start(c, sref, limit);
+		if (pref >= 0) {
+			mg_sim_run_until_start(c, pref, at[k] + MAXWAIT);
+			if (mg_sim_job_start(c, pref) >= 0)
+				p_end = mg_sim_job_start(c, pref) + ch->p_dur;
+		}
+		x[k] = mg_sim_job_start(c, sref) >= 0 ?
+		    mg_sim_job_start(c, sref) - p_end :
+		    p->c.cost == MG_PLAN_RISK ? 1 : MAXWAIT;
+		mg_sim_free(c);
+		rv = 0;
+	}
+	mg_sim_free(s);
+	return rv;
+}
+
 /* S's outcome x in one future for each candidate time */
 static int
 simulate(const struct mg_plan *p, const struct mg_view *v,
@@ -394,6 +472,8 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	int32_t pref = -1, sref, nodes = v->nodes;
 	int k, rv;
 
+	if (p->c.model == MG_PLAN_REFERENCE)
+		return simulate_ref(p, v, ch, t, horizon, f, at, n, x);
 	memset(&tr, 0, sizeof(tr));
 	tr.job = f->job;
 	tr.n = f->n;

@@ -15,9 +15,10 @@
  *     past, the jobs submitted over the same hours of the same weekday
  *     one to four weeks before t, shifted to now (their run times known
  *     if they had ended by t, else drawn as above);
- * and runs each future in a faithful cluster model (slurmsim.h) started
- * from the view: running jobs hold their nodes until their drawn end,
- * pending jobs keep the order of their priorities now.  One forward run
+ * and runs each future in a cluster model started from the view: the
+ * faithful one (slurmsim.h), or the reference one (sim.h) for a world
+ * in reference mode; running jobs hold their nodes until their drawn
+ * end, pending jobs keep their priorities now.  One forward run
  * per future, copied at each candidate time, gives x = S's start - P's
  * end for S submitted then.
  *
@@ -48,6 +49,16 @@ enum mg_plancost_kind {
 	MG_PLAN_HOURS		/* its expected hours */
 };
 
+/* the cluster model the futures run in */
+enum mg_planmodel {
+	MG_PLAN_FAITHFUL,	/* Slurm's schedulers (slurmsim.h), the
+				 * pending jobs in the order of their
+				 * priorities now: for a real cluster */
+	MG_PLAN_REFERENCE	/* the original's (sim.h), its priorities
+				 * taken from the view: in evaluation, the
+				 * reference world's own model */
+};
+
 struct mg_planconf {
 	int k;			/* futures drawn at each decision: 8 */
 	uint64_t seed;		/* with the decision time, seeds its draws */
@@ -58,6 +69,7 @@ struct mg_planconf {
 	int64_t margin;		/* arrivals drawn up to P's end + margin */
 	enum mg_plancost_kind cost;	/* MG_PLAN_RISK: a run stops at P's
 				 * end, an interruption's length unknown */
+	enum mg_planmodel model;	/* MG_PLAN_FAITHFUL */
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
 };
@@ -72,7 +84,8 @@ void mg_planconf_default(struct mg_planconf *pc);
 /*
  * mg_plan_option: the planner's options shared by the commands: name
  * "plan" (the futures, 1 to MG_PLAN_MAXK), "lambda" (a positive price,
- * into *lambda) or "plan-seed", with its argument.  Returns 0, or
+ * into *lambda), "plan-seed" or "plan-model" ("faithful", "reference"),
+ * with its argument.  Returns 0, or
  * MG_EINVAL with d saying what is wrong.
  */
 int mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,

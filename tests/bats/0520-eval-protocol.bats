@@ -184,3 +184,29 @@ for r, t in zip(rows, tsv):
 	mirage-eval -q ${opts/--plan 2/--plan 1 --plan-truth both} -F tsv -o truth.txt ls6.jobs
 	[ "$(col truth.txt planner 8 episodes)" = 2 ]
 }
+
+@test "the planner told the true future, in the world's own model: its curve is the oracle bound's" {
+	ls6
+	# reference mode: the planner's model is the world's (the default);
+	# told every run time and arrival, each of its points is a point of
+	# the bound (the cheapest time per episode), and it reaches them all
+	local opts="-m reference -n 76 -f 2023-03-01 -N 12 -k 1 --plan 1 --plan-truth both"
+	mirage-eval -q $opts -F tsv -o /dev/null -C curve.tsv ls6.jobs
+	awk -F'\t' '$1 == "oracle-bound" { print $4, $6 }' curve.tsv | sort -u > bound.txt
+	awk -F'\t' '$1 == "planner" { print $4, $6 }' curve.tsv | sort -u > plan.txt
+	[ "$(wc -l < bound.txt)" -ge 3 ]
+	# every point of the bound is reached ...
+	[ -z "$(comm -23 bound.txt plan.txt)" ]
+	# ... and no planner point has a share at least a bound point's at
+	# less overlap
+	awk 'NR == FNR { b[NR] = $0; nb = NR; next }
+	    { for (i = 1; i <= nb; i++) { split(b[i], x, " ")
+	      if ($1 >= x[1] && $2 < x[2] - 1e-9) { print "beats the bound:", $0; bad = 1 } } }
+	    END { exit bad }' bound.txt plan.txt
+	# the other model misses it (which is what the diagnostic measures)
+	mirage-eval -q $opts --plan-model faithful -F tsv -o /dev/null -C other.tsv ls6.jobs
+	awk -F'\t' '$1 == "planner" { print $4, $6 }' other.tsv | sort -u > other.txt
+	! cmp -s plan.txt other.txt
+	run -2 --separate-stderr mirage-eval --plan 1 --plan-model slurm ls6.jobs
+	[[ "$stderr" == *"invalid --plan-model 'slurm' (faithful or reference)"* ]]
+}

@@ -60,6 +60,36 @@ run(int nodes, int64_t minutes, int64_t *start, size_t n)
 	mg_sim_free(s);
 }
 
+/* start minute of each trace job of a warm start at T0 (the trace's
+ * start minutes before T0 mean running); prio_of: job 3's priority if
+ * >= 0; bf: the next backfill pass (0: none known) */
+static void
+run_warm(int64_t bf, double prio3, int64_t *start, size_t n)
+{
+	struct mg_simcfg c;
+	struct mg_sim *s;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		start[i] = -99;
+	mg_simcfg_reference(&c, 4);
+	if (mg_sim_new_warm(&c, &trace, T0, T0 + 1000 * MIN, &s) != 0)
+		return;
+	mg_sim_set_bf_next(s, bf);
+	if (prio3 >= 0 && mg_sim_set_prio(s, 3, prio3) != 0) {
+		mg_sim_free(s);
+		return;
+	}
+	while (mg_sim_time(s) < T0 + 300 * MIN)
+		mg_sim_step(s);
+	for (i = 0; i < n; i++) {
+		int64_t t = mg_sim_job_start(s, (mg_jobref)i);
+
+		start[i] = t < 0 ? -1 : (t - T0) / MIN;
+	}
+	mg_sim_free(s);
+}
+
 int
 main(void)
 {
@@ -245,6 +275,52 @@ main(void)
 		    "straight through");
 		mg_sim_free(a);
 		mg_sim_free(b);
+	}
+	/* a warm start: X runs on 3 of 4 nodes since minute -30, Y (4
+	 * nodes) is pending, Z (1 node, 20 min) arrives at minute 5 */
+	{
+		struct spec s[] = {
+			{ "1", -40, 60, 60, 3 },
+			{ "2", -5, 60, 60, 4 },
+			{ "3", 5, 20, 10, 1 },
+		};
+		make(s, 3);
+		jobs[0].start = T0 - 30 * MIN;
+		jobs[1].start = T0 + 30 * MIN;	/* after T0: pending then */
+		jobs[2].start = -1;
+		run_warm(0, -1, st, 3);
+		ok(st[0] == -30 && st[1] == 30 && st[2] == 10, "warm: X ran "
+		    "from minute -30, Y starts when its nodes come back (30), "
+		    "Z in the backfill pass at 10 (%lld %lld %lld)",
+		    (long long)st[0], (long long)st[1], (long long)st[2]);
+		run_warm(T0 + 3 * MIN, -1, st, 3);
+		ok(st[1] == 30 && st[2] == 13, "warm, the next backfill pass "
+		    "at minute 3: Z starts at 13 (%lld %lld)",
+		    (long long)st[1], (long long)st[2]);
+		/* W (1 node, an hour), pending behind Y by size; given a
+		 * priority above Y's it goes first and delays Y */
+		jobs[3] = jobs[1];
+		jobs[3].submit = T0 - 10 * MIN;
+		jobs[3].nodes = 1;
+		snprintf(jobs[3].id, sizeof(jobs[3].id), "4");
+		trace.n = 4;
+		run_warm(0, -1, st, 4);
+		ok(st[1] == 30 && st[3] == 90, "warm: W waits behind Y "
+		    "(%lld %lld)", (long long)st[1], (long long)st[3]);
+		run_warm(0, 1000, st, 4);
+		ok(st[3] == 0 && st[1] == 60, "warm, W's priority set above "
+		    "Y's: W at once, Y when W ends (%lld %lld)",
+		    (long long)st[3], (long long)st[1]);
+		/* more running than the nodes: refused */
+		jobs[1].start = T0 - 1 * MIN;
+		{
+			struct mg_simcfg c;
+			struct mg_sim *x = NULL;
+
+			mg_simcfg_reference(&c, 4);
+			ok(mg_sim_new_warm(&c, &trace, T0, T0, &x) == MG_EINVAL &&
+			    x == NULL, "warm: 7 nodes running on 4 refused");
+		}
 	}
 	return tap_done();
 }
