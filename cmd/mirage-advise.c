@@ -99,6 +99,28 @@ usage(int status)
 	    "      12 submit only with --dependency=afterany (no queue), "
 	    "13 unknown job,\n"
 	    "      1-6 errors as in mirage(7); see mirage-advise(1)\n");
+	if (status == 0)
+		fputs("options:\n"
+		    "  -j jobid          the chain's current job (the first time)\n"
+		    "  -m model          a model file (mirage-model(5))\n"
+		    "  -n nodes | -c config  the cluster's nodes, or its config file\n"
+		    "  -p partition      only this partition's jobs\n"
+		    "  -Q squeue-dump    read the queue from a dump ('-': stdin), not squeue\n"
+		    "  -H sacct-dump     add a sacct dump or jobs stream (up to 8)\n"
+		    "  -N nodes, -L limit  S's nodes and time limit (P's by default)\n"
+		    "  -T threshold      hours of overlap accepted, or the score to reach\n"
+		    "  -F text|json      the report's form (text)\n"
+		    "  --priority p      the priority S would get (the recent median)\n"
+		    "  --now time        decide as of time (with -Q)\n"
+		    "  -z zone           the zone squeue and sacct print in (local)\n"
+		    "  --plan futures, --lambda l, --plan-seed n  decide with the planner\n"
+		    "  --submit script   submit S with sbatch when the answer is yes\n"
+		    "  -s state          the chain's state file (with --submit)\n"
+		    "  --dry-run         say what would be submitted, change nothing\n"
+		    "  --squeue, --sacct, --sbatch, --sinfo program  run these instead\n"
+		    "  -q                no warnings\n"
+		    "  -h, --help        this help;  --version  the version\n"
+		    "See mirage-advise(1).\n", stdout);
 	exit(status);
 }
 
@@ -761,7 +783,7 @@ main(int argc, char *argv[])
 	int ch, rv, lockfd = -1, have_state = 0, live, dependency = 0, i;
 	int status;
 
-	if (mg_cli_init() != 0)
+	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	memset(&o, 0, sizeof(o));
 	o.threshold = o.prio = NAN;

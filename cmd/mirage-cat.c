@@ -102,6 +102,17 @@ usage(int status)
 {
 	fprintf(status ? stderr : stdout,
 	    "usage: mirage-cat [-HijsT] [-c field] [-t type] [file ...]\n");
+	if (status == 0)
+		fputs("options:\n"
+		    "  -H                leave out the header line\n"
+		    "  -i                print the stream's header, not its records\n"
+		    "  -j                one JSON object per record (JSON lines)\n"
+		    "  -s                per field: records, nulls, minimum, mean, maximum\n"
+		    "  -T                times as ISO 8601 (UTC), not epoch seconds\n"
+		    "  -c field          Spearman's correlation of every numeric field with field\n"
+		    "  -t type           require streams of record type type\n"
+		    "  -h, --help        this help;  --version  the version\n"
+		    "See mirage-cat(1).\n", stdout);
 	exit(status);
 }
 
@@ -234,7 +245,7 @@ main(int argc, char *argv[])
 	int ch, header = 1, iso = 0, i, rv = 0;
 	size_t k, nf = 0;
 
-	if (mg_cli_init() != 0)
+	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	while ((ch = getopt_long(argc, argv, "c:HhijsTt:", longopts, NULL)) !=
 	    -1) {

@@ -51,6 +51,34 @@ usage(int status)
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [file]\n");
+	if (status == 0)
+		fputs("options:\n"
+		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
+		    "                    the cluster model: a config file, its mode, its nodes,\n"
+		    "                    one setting\n"
+		    "  -f date, -N count | -u date, -e span, -k nodes,... | -g gpus,...,\n"
+		    "  --chain, --workload, --warmup, --limit, --p-runtime\n"
+		    "                    the episodes, as mirage-features takes them\n"
+		    "  -M model          a model to evaluate beside the baselines (repeatable)\n"
+		    "  -F text|tsv|json  the table's format (text)\n"
+		    "  -E episodes.mrs   also write every method's outcome per episode\n"
+		    "  -C curve.tsv      also write each method's curve over its threshold\n"
+		    "  -T threshold      the models' threshold instead of their own\n"
+		    "  --shard i/n       the i-th of n shares of the episodes\n"
+		    "  -t threads        episodes in parallel (one per CPU)\n"
+		    "  -o file           write the table to file (default: stdout)\n"
+		    "  --plan futures    evaluate the planner too, drawing futures (1 to 64)\n"
+		    "  --lambda l        its price of an hour of overlap (0.5)\n"
+		    "  --plan-cost risk|hours  what an interruption costs it (risk)\n"
+		    "  --plan-seed n     the seed of its draws (1)\n"
+		    "  --plan-window span  plan only in P's last span (24h)\n"
+		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
+		    "  --plan-model faithful|reference  its cluster model (the world's)\n"
+		    "  --replay          replay the trace and compare waits with the real ones\n"
+		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
+		    "  -q                no progress or summary on standard error\n"
+		    "  -h, --help        this help;  --version  the version\n"
+		    "See mirage-eval(1).\n", stdout);
 	exit(status);
 }
 
@@ -837,7 +865,7 @@ main(int argc, char *argv[])
 	int ch, rv, replaying = 0, epopt = 0;
 	int64_t v;
 
-	if (mg_cli_init() != 0)
+	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	mg_simconf_init(&conf);
 	memset(&po, 0, sizeof(po));

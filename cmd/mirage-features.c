@@ -75,6 +75,28 @@ usage(int status)
 	    "[--near-end count:span]\n"
 	    "           [-w window] [--at-start] [--shard i/n] [-t threads] "
 	    "[-o file] [file]\n");
+	if (status == 0)
+		fputs("options:\n"
+		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
+		    "                    the cluster model (see mirage-eval(1))\n"
+		    "  -f date           the first episode's start (the trace's first day)\n"
+		    "  -N count | -u date  that many episodes, or up to date\n"
+		    "  -e span           between episode starts (4h)\n"
+		    "  -k nodes,... | -g gpus,...  chain sizes, in nodes or in GPUs\n"
+		    "  --chain jobs      jobs in a chain (2)\n"
+		    "  --workload span, --warmup span, --limit span, --p-runtime span\n"
+		    "                    the episode's window, warm-up, time limit, P's run time\n"
+		    "  -p probes         decision times from P's submission to P's end (7)\n"
+		    "  --probe-every span  a decision time every span instead\n"
+		    "  --near-end count:span  more decision times in P's last span\n"
+		    "  -w window         reference snapshots kept per sample (144)\n"
+		    "  --at-start        the original's probe features (at P's start)\n"
+		    "  --shard i/n       the i-th of n shares of the episodes (job arrays)\n"
+		    "  -t threads        episodes in parallel (one per CPU)\n"
+		    "  -o file           write the samples to file (default: stdout)\n"
+		    "  -q                no progress on standard error\n"
+		    "  -h, --help        this help;  --version  the version\n"
+		    "See mirage-features(1).\n", stdout);
 	exit(status);
 }
 
@@ -356,7 +378,7 @@ main(int argc, char *argv[])
 	size_t i, j, nf, nep, total = 0, batch, q;
 	char args[1024], *colon, **names;
 
-	if (mg_cli_init() != 0)
+	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	mg_simconf_init(&conf);
 	memset(&o, 0, sizeof(o));

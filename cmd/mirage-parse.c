@@ -47,6 +47,25 @@ usage(int status)
 	    "[-t states] [-z tz]\n"
 	    "                    [--duplicates last|keep] "
 	    "[--swf-cpus-per-node n] [file ...]\n");
+	if (status == 0)
+		fputs("options:\n"
+		    "  -d delim          the delimiter of a delimited dump ('|')\n"
+		    "  -E until          keep jobs submitted before until (date, time or epoch s)\n"
+		    "  -F format         auto (default), delimited, fixed, swf or json\n"
+		    "  -f                write the binary stream even to a terminal\n"
+		    "  -k fields         the field names of a dump without a header (sacct -n)\n"
+		    "  -l level          zlib level of the stream, 0 to 9 (1)\n"
+		    "  -o file           write to file, whole or not at all (default: stdout)\n"
+		    "  -p partitions     keep these comma-separated partitions only\n"
+		    "  -q                no summary, no notes about repaired rows\n"
+		    "  -S since          keep jobs submitted at or after since\n"
+		    "  -s                make every bad or repaired row fatal\n"
+		    "  -t states         keep these comma-separated states only\n"
+		    "  -z tz             the dump's time zone: a tz name, UTC (default) or local\n"
+		    "  --duplicates m    a JobID seen again: last (default) or keep\n"
+		    "  --swf-cpus-per-node n  processors per node of an SWF trace (1)\n"
+		    "  -h, --help        this help;  --version  the version\n"
+		    "See mirage-parse(1).\n", stdout);
 	exit(status);
 }
 
@@ -319,7 +338,7 @@ main(int argc, char *argv[])
 	int64_t level = 1;
 	size_t k;
 
-	if (mg_cli_init() != 0)
+	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	memset(&c, 0, sizeof(c));
 	c.since = INT64_MIN;

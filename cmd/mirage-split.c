@@ -27,6 +27,18 @@ usage(int status)
 	    "[--forward])\n"
 	    "                    [--crossing drop|train|valid] -t train.mrs "
 	    "-v valid.mrs [file]\n");
+	if (status == 0)
+		fputs("options:\n"
+		    "  -d date           validation: episodes starting at or after date\n"
+		    "  -F fraction       the same, the boundary after that share of the starts\n"
+		    "  -K folds -k fold  time-blocked folds: block fold is validation\n"
+		    "  --forward         with -K: train only on the blocks before it\n"
+		    "  --crossing m      episodes that cross the boundary: drop (default),\n"
+		    "                    train or valid\n"
+		    "  -t train.mrs, -v valid.mrs  the two outputs (both needed)\n"
+		    "  -q                no summary on standard error\n"
+		    "  -h, --help        this help;  --version  the version\n"
+		    "See mirage-split(1).\n", stdout);
 	exit(status);
 }
 
@@ -104,7 +116,7 @@ main(int argc, char *argv[])
 	char args[1024];
 	FILE *fp;
 
-	if (mg_cli_init() != 0)
+	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	while ((ch = getopt_long(argc, argv, "d:F:hK:k:qt:v:V", longopts,
 	    NULL)) != -1) {
@@ -168,8 +180,11 @@ main(int argc, char *argv[])
 			usage(MG_EXIT_USAGE);
 		}
 	}
-	if (argc - optind > 1 || train_path == NULL || valid_path == NULL)
-		usage(MG_EXIT_USAGE);
+	if (argc - optind > 1)
+		errx(MG_EXIT_USAGE, "one input at most (try --help)");
+	if (train_path == NULL || valid_path == NULL)
+		errx(MG_EXIT_USAGE, "-t train.mrs and -v valid.mrs are needed "
+		    "(try --help)");
 	if (by != 1 && by != 2 && by != 4)
 		errx(MG_EXIT_USAGE, "give exactly one of -d, -F and -K");
 	if (by == 4 && (fold < 0 || fold >= folds))

@@ -143,6 +143,30 @@ usage(int status)
 	    "           [--w-int w] [--w-ovl w] [-S seed] [-t threads] "
 	    "[-o model] [jobs]\n"
 	    "       mirage-train -i model\n");
+	if (status == 0)
+		fputs("options:\n"
+		    "  -a kind           gbt, rf, clf, svr (from samples) or dqn, pg (from jobs)\n"
+		    "  -F features       which columns: own, ref, all, or names and PREFIX*\n"
+		    "  -r rounds, -d depth, --eta e, --trees n, --subsample f, --colsample f\n"
+		    "                    the boosted trees' and the forest's settings\n"
+		    "  -C c, --epsilon e, --gamma g  the support vector regression's\n"
+		    "  --clip hours      clip labels at this many hours\n"
+		    "  --max-samples n   train on n samples at most (svr: 4000)\n"
+		    "  --quantile q      the label's quantile a regressor aims at\n"
+		    "  -T threshold      the model's decision threshold\n"
+		    "  --play n, --hidden n, --lr r, --w-int w, --w-ovl w\n"
+		    "                    dqn and pg: episodes played, hidden units, learning\n"
+		    "                    rate, and the weights of interruption and overlap\n"
+		    "  -c config, -m mode, -n nodes, -s key=value, episode options\n"
+		    "                    dqn and pg: the cluster model and the episodes, as\n"
+		    "                    mirage-features takes them\n"
+		    "  -S seed           the seed (1): the same seed, the same model\n"
+		    "  -t threads        threads (one per CPU)\n"
+		    "  -o file           write the model to file (default: stdout)\n"
+		    "  -i model          print a model's header and exit\n"
+		    "  -q                no progress on standard error\n"
+		    "  -h, --help        this help;  --version  the version\n"
+		    "See mirage-train(1).\n", stdout);
 	exit(status);
 }
 
@@ -404,7 +428,7 @@ main(int argc, char *argv[])
 	clock_t t0 = clock();
 	int quiet = 0;
 
-	if (mg_cli_init() != 0)
+	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	mg_trainopts_init(&to);
 	mg_rlopts_init(&ro);
@@ -509,8 +533,15 @@ main(int argc, char *argv[])
 			usage(MG_EXIT_USAGE);
 		}
 	}
-	if (kind == NULL || argc - optind > 1)
-		usage(MG_EXIT_USAGE);
+	if (kind == NULL)
+		errx(MG_EXIT_USAGE, "-a algorithm is needed: gbt, rf, clf, svr, "
+		    "dqn or pg (try --help)");
+	if (strcmp(kind, "gbt") && strcmp(kind, "rf") && strcmp(kind, "clf") &&
+	    strcmp(kind, "svr") && strcmp(kind, "dqn") && strcmp(kind, "pg"))
+		errx(MG_EXIT_USAGE, "unknown model kind '%s' (want gbt, rf, "
+		    "clf, svr, dqn or pg)", kind);
+	if (argc - optind > 1)
+		errx(MG_EXIT_USAGE, "one input at most (try --help)");
 	if (optind < argc)
 		path = argv[optind];
 	name = strcmp(path, "-") ? path : "<stdin>";

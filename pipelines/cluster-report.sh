@@ -19,7 +19,11 @@ case $bin in /*) ;; *) bin=$root/$bin ;; esac
 [ -x "$bin/mirage-parse" ] && PATH=$bin:$PATH
 export LC_ALL=C OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
-usage() {
+usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
+	if [ "${1:-2}" = 0 ]; then
+		sed -n '/^# Usage:/,/^# Example/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+	fi
 	sed -n '/^# Usage:/,/^# Example/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
 }
@@ -36,6 +40,7 @@ while getopts o:t:n:M:f:N:k:z:h opt; do
 	N) count=$OPTARG ;;
 	k) sizes=$OPTARG ;;
 	z) zone=$OPTARG ;;
+	h) usage 0 ;;
 	*) usage ;;
 	esac
 done

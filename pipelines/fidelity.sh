@@ -6,6 +6,14 @@
 # Usage: pipelines/fidelity.sh [jobs-stream]   (default: the LS6 trace)
 # Environment: B, the build directory with the tools (build/default).
 set -euo pipefail
+case ${1:-} in
+-h | --help)
+	sed -n '/^# Usage:/,/^# Environment:/p' "$0" | sed 's/^# \{0,1\}//'
+	exit 0 ;;
+-*)
+	echo "usage: $(sed -n 's/^# Usage: //p' "$0")" >&2
+	exit 2 ;;
+esac
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${B:-build/default}

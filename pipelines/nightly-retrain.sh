@@ -21,7 +21,11 @@ case $bin in /*) ;; *) bin=$root/$bin ;; esac
 [ -x "$bin/mirage-parse" ] && PATH=$bin:$PATH
 export LC_ALL=C OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
-usage() {
+usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
+	if [ "${1:-2}" = 0 ]; then
+		sed -n '/^# Usage:/,/^# Example/p' "$0" | sed '$d; s/^# \{0,1\}//'
+		exit 0
+	fi
 	sed -n '/^# Usage:/,/^# Example/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
 	exit 2
 }
@@ -41,6 +45,7 @@ while getopts D:d:i:p:a:k:f:N:M:K:z:h opt; do
 	M) margin=$OPTARG ;;
 	K) keep=$OPTARG ;;
 	z) zone=$OPTARG ;;	# sacct prints the zone of TZ (default)
+	h) usage 0 ;;
 	*) usage ;;
 	esac
 done

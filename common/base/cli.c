@@ -42,7 +42,7 @@ track(char *tmp, int on)
 }
 
 int
-mg_cli_init(void)
+mg_cli_init(char *argv[])
 {
 	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	struct sigaction sa;
@@ -55,6 +55,10 @@ mg_cli_init(void)
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return MG_EIO;
 	signal(SIGPIPE, SIG_DFL);
+	/* getopt's messages name argv[0]: the name, as err()'s do */
+	if (argv[0] != NULL && strrchr(argv[0], '/') != NULL &&
+	    strrchr(argv[0], '/')[1] != '\0')
+		argv[0] = strrchr(argv[0], '/') + 1;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);

@@ -17,10 +17,11 @@
  * mg_cli_init: make sure fds 0-2 are open (on /dev/null if not) and
  * SIGPIPE has its default action, so "mirage-x | head" ends quietly;
  * SIGTERM, SIGINT and SIGHUP (unless ignored) first remove the temporary
- * files of the outputs being written (mg_out_open()).  Returns 0 or
- * MG_EIO.
+ * files of the outputs being written (mg_out_open()); argv[0] becomes
+ * the program's name without its directory, so that getopt's messages
+ * read like err()'s.  Returns 0 or MG_EIO.
  */
-int mg_cli_init(void);
+int mg_cli_init(char *argv[]);
 
 /*
  * mg_cli_args: argv[1..argc) joined with spaces into buf (truncated to

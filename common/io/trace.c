@@ -1,4 +1,5 @@
 /* trace.c: jobs streams into simulator traces; see trace.h. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -422,7 +423,8 @@ mg_trace_read(const char *path, struct mg_trace *t, struct mg_diag *d)
 
 	memset(t, 0, sizeof(*t));
 	if ((fp = std ? stdin : fopen(path, "rb")) == NULL)
-		return mg_diag_set(d, MG_EIO, "cannot open '%s'", path);
+		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
+		    strerror(errno));
 	if ((rv = mg_reader_open(fp, name, MG_JOB_TYPE, &r, d)) == 0) {
 		rv = mg_trace_load(r, t, d);
 		mg_reader_free(r);

@@ -144,6 +144,8 @@ feats() {
 	run -2 --separate-stderr mirage-features -f 2023-02-30 ls6.jobs
 	[[ "$stderr" == *"invalid date '2023-02-30'"* ]]
 	run -2 mirage-features -p 0 ls6.jobs
+	run -1 --separate-stderr mirage-features missing.jobs
+	[ "$stderr" = "mirage-features: cannot open 'missing.jobs': No such file or directory" ]
 	run -2 --separate-stderr mirage-features --p-runtime 3d -N 1 ls6.jobs
 	[[ "$stderr" == *"run times must be between 0 and the time limit"* ]]
 	run -2 --separate-stderr mirage-features -w 300 ls6.jobs

@@ -89,7 +89,8 @@ span() {
 	[[ "$stderr" == *"invalid fraction '1.5'"* ]]
 	run -2 --separate-stderr mirage-split -K 5 -k 5 -t a.mrs -v b.mrs "$S"
 	[[ "$stderr" == *"-K 5 needs -k between 0 and 4"* ]]
-	run -2 mirage-split -d 2023-02-25 -t a.mrs "$S"
+	run -2 --separate-stderr mirage-split -d 2023-02-25 -t a.mrs "$S"
+	[ "$stderr" = "mirage-split: -t train.mrs and -v valid.mrs are needed (try --help)" ]
 	head -c 3000 "$S" > cut.mrs
 	run -5 --separate-stderr mirage-split -d 2023-02-25 -t a.mrs -v b.mrs cut.mrs
 	[[ "$stderr" == *"cut.mrs"* ]]

@@ -77,9 +77,16 @@ setup() {
 }
 
 @test "bad use: no kind, an unknown kind, a jobs stream, a bad number; nothing left behind" {
-	run -2 mirage-train "$TR"
+	run -2 --separate-stderr mirage-train "$TR"
+	[ "$stderr" = "mirage-train: -a algorithm is needed: gbt, rf, clf, svr, dqn or pg (try --help)" ]
 	run -2 --separate-stderr mirage-train -a xgb -o x.mrm "$TR"
 	[[ "$stderr" == *"unknown model kind 'xgb'"* ]]
+	# the bad kind is named before a missing input
+	run -2 --separate-stderr mirage-train -a foo nosuch.mrs
+	[[ "$stderr" == *"unknown model kind 'foo'"* ]]
+	# an option error names the program, not its path
+	run -2 --separate-stderr "$(command -v mirage-train)" --bogus
+	[[ "$stderr" == "mirage-train: unrecognized option '--bogus'"* ]]
 	run -6 mirage-train -a gbt -o x.mrm "$LS6"
 	run -2 --separate-stderr mirage-train -a gbt --eta 5 "$TR"
 	[[ "$stderr" == *"invalid eta '5'"* ]]

@@ -76,3 +76,34 @@ setup() {
 	done
 	[ "$bad" -eq 0 ]
 }
+
+@test "--help: on standard output, exit 0, a line for every option of the synopsis, the man page named" {
+	local t opt
+	for t in mirage-parse mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-cat; do
+		run -0 --separate-stderr "$t" --help
+		[ -z "$stderr" ]
+		[[ "$output" == "usage: $t "* ]]
+		[[ "$output" == *"See $t(1)." ]]
+		# the synopsis before "options:", the lines after it
+		printf '%s\n' "$output" | sed '/^options:/,$d; /^exit:/,$d' > syn.txt
+		printf '%s\n' "$output" | sed '1,/^options:/d' > opts.txt
+		# every option of the synopsis (-x, -xyz bundles, --long) has a line
+		for opt in $(grep -oE '(^|[[ |])--?[A-Za-z][-A-Za-z]*' syn.txt | sed 's/^[[ |]//' | sort -u); do
+			case $opt in
+			--*) grep -qE -- "(^|[ ,])$opt([ ,=]|$)" opts.txt || { echo "$t: no line for $opt"; return 1; } ;;
+			*) local k
+			   for k in $(printf '%s' "${opt#-}" | fold -w1); do
+				grep -qE -- "(^|[ ,])-$k([ ,]|$)" opts.txt || { echo "$t: no line for -$k"; return 1; }
+			   done ;;
+			esac
+		done
+	done
+	# the pipelines' -h behaves the same
+	for t in reproduce-paper.sh cluster-report.sh nightly-retrain.sh plan-folds.sh fidelity.sh; do
+		run -0 --separate-stderr "$ROOT/pipelines/$t" -h
+		[ -z "$stderr" ]
+		[[ "$output" == "Usage: "*"$t"* ]]
+	done
+	run -2 --separate-stderr "$ROOT/pipelines/reproduce-paper.sh" -x
+	[[ "$stderr" == "usage: "* ]]
+}
