@@ -7,6 +7,9 @@
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
+DATADIR	?= $(PREFIX)/share/mirage
+# the pipelines that work on a site's own data (cron, sbatch)
+PIPES	= nightly-retrain.sh cluster-report.sh plan-folds.sh features-array.sbatch
 B	?= build/default
 
 CC	?= cc
@@ -17,6 +20,17 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ljson-c -lxgboost -lopenblas)
 LDLIBS	+= $(PKG_LIBS) -lsvm -lm -pthread
 DEPFLAGS = -MMD -MP
+# a line per file; V=1 shows the commands, make -s nothing
+ifeq ($(V),1)
+Q	=
+say	= @:
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+Q	= @
+say	= @:
+else
+Q	= @
+say	= @printf '  %-4s %s\n'
+endif
 
 # DEVELOPER=1: the warning contract, enforced
 ifeq ($(DEVELOPER),1)
@@ -61,23 +75,28 @@ $(B)/build.flags: FORCE
 
 $(B)/common/%.o: common/%.c $(HDRS) $(B)/build.flags
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(say) CC $<
+	$(Q)$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
-	rm -f $@
-	ar rcs $@ $(LIB_OBJ)
+	$(say) AR $@
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $(LIB_OBJ)
 
 $(B)/mirage-%: cmd/mirage-%.c $(LIB) $(HDRS) $(B)/build.flags
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(say) LINK $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 $(B)/tests/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIB) $(HDRS) $(B)/build.flags
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(say) LINK $@
+	$(Q)$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
 
 # each fuzz target, linked with a main() that replays the checked-in corpus
 $(B)/tests/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(LIB) $(B)/build.flags
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< tests/fuzz/replay.c $(LIB) $(LDLIBS) -o $@
+	$(say) LINK $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) $< tests/fuzz/replay.c $(LIB) $(LDLIBS) -o $@
 
 # Install the Debian packages that are missing (as root), or list them.
 deps:
@@ -85,7 +104,8 @@ deps:
 
 # The main job on the bundled data.
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@echo "== make all (the tools, quietly)" >&2
+	@$(MAKE) -s --no-print-directory all
 	@B=$(B) pipelines/reproduce-paper.sh
 
 # Every test, in a -Werror build and in a sanitizer build (the pipeline
@@ -120,6 +140,12 @@ install: all
 	install -m 644 man/*.1 $(DESTDIR)$(MANDIR)/man1
 	install -m 644 man/*.5 $(DESTDIR)$(MANDIR)/man5
 	install -m 644 man/*.7 $(DESTDIR)$(MANDIR)/man7
+	install -d $(DESTDIR)$(DATADIR)/pipelines
+	for f in $(PIPES); do \
+		sed 's|^installed_bin=$$|installed_bin=$(BINDIR)|' pipelines/$$f \
+		    > $(DESTDIR)$(DATADIR)/pipelines/$$f && \
+		chmod 755 $(DESTDIR)$(DATADIR)/pipelines/$$f || exit 1; \
+	done
 
 clean:
 	rm -rf build

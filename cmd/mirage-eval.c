@@ -76,6 +76,7 @@ usage(int status)
 		    "  --plan-model faithful|reference  its cluster model (the world's)\n"
 		    "  --replay          replay the trace and compare waits with the real ones\n"
 		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
+		    "  --progress        a progress line per batch, also in a log\n"
 		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-eval(1).\n", stdout);
@@ -659,7 +660,7 @@ struct popts {
 	const char *model_path[MAXMETHODS - NBASE];
 	int nmodels;
 	const char *out_path, *ep_path, *curve_path;
-	int fmt, threads, quiet;
+	int fmt, threads, quiet, progress;
 	int plan;		/* the planner is a method */
 	int plan_model;		/* --plan-model given */
 	struct mg_planconf pc;
@@ -679,6 +680,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	struct mg_out out, eout, cout;
 	const char *name[MAXMETHODS];
 	size_t q, i, all, batch, done = 0;
+	enum mg_progress pr = mg_cli_progress(po->quiet, po->progress);
 	int rv, k, nmeth = NBASE, ntab;
 
 	struct lmethod lm[MAXMETHODS - NBASE];
@@ -772,9 +774,10 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 			mg_outcome_release(&res[i]);
 		}
 		done += nres;
-		if (!po->quiet)
-			fprintf(stderr, "mirage-eval: %zu/%zu episodes\n", done,
-			    all);
+		if (pr != MG_PROGRESS_OFF)
+			fprintf(stderr, "%smirage-eval: %zu/%zu episodes%s",
+			    pr == MG_PROGRESS_TTY ? "\r" : "", done, all,
+			    pr == MG_PROGRESS_TTY && done < all ? "" : "\n");
 	}
 	free(res);
 
@@ -831,7 +834,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL };
+	    O_PTRUTH, O_PMODEL, O_PROGRESS };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
@@ -850,6 +853,7 @@ main(int argc, char *argv[])
 		{ "plan-model", required_argument, NULL, O_PMODEL },
 		{ "plan-truth", required_argument, NULL, O_PTRUTH },
 		{ "plan-window", required_argument, NULL, O_PWINDOW },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "replay", no_argument, NULL, 'R' },
 		{ "set", required_argument, NULL, 's' },
@@ -952,6 +956,9 @@ main(int argc, char *argv[])
 			po.plan |= ch == O_PLAN;
 			po.plan_model |= ch == O_PMODEL;
 			epopt = 1;
+			break;
+		case O_PROGRESS:
+			po.progress = 1;
 			break;
 		case O_PCOST:
 			if (strcmp(optarg, "risk") == 0)

@@ -35,7 +35,7 @@ struct opts {
 	int near_n;		/* extra probes in the last near_span before P.end */
 	int64_t near_span;
 	int threads;
-	int quiet;
+	int quiet, progress;
 };
 
 /* the samples of one episode */
@@ -94,7 +94,8 @@ usage(int status)
 		    "  --shard i/n       the i-th of n shares of the episodes (job arrays)\n"
 		    "  -t threads        episodes in parallel (one per CPU)\n"
 		    "  -o file           write the samples to file (default: stdout)\n"
-		    "  -q                no progress on standard error\n"
+		    "  --progress        a progress line per batch, also in a log\n"
+		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-features(1).\n", stdout);
 	exit(status);
@@ -248,7 +249,7 @@ struct sink {
 	struct mg_value *vals;
 	const char *path;
 	size_t total, done, all, skipped;
-	int quiet;
+	enum mg_progress progress;
 };
 
 static void
@@ -289,9 +290,11 @@ write_batch(struct sink *s, struct work *w)
 		r->feat = NULL;
 	}
 	s->done += w->nres;
-	if (!s->quiet)
-		fprintf(stderr, "mirage-features: %zu/%zu episodes, %zu "
-		    "samples\n", s->done, s->all, s->total);
+	if (s->progress != MG_PROGRESS_OFF)
+		fprintf(stderr, "%smirage-features: %zu/%zu episodes, %zu "
+		    "samples%s", s->progress == MG_PROGRESS_TTY ? "\r" : "",
+		    s->done, s->all, s->total, s->progress == MG_PROGRESS_TTY &&
+		    s->done < s->all ? "" : "\n");
 }
 
 static int64_t
@@ -342,7 +345,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_EVERY = 256,
-		O_NEAR, O_ATSTART };
+		O_NEAR, O_ATSTART, O_PROGRESS };
 	static const struct option longopts[] = {
 		{ "at-start", no_argument, NULL, O_ATSTART },
 		{ "config", required_argument, NULL, 'c' },
@@ -353,6 +356,7 @@ main(int argc, char *argv[])
 		{ "output", required_argument, NULL, 'o' },
 		{ "probe-every", required_argument, NULL, O_EVERY },
 		{ "probes", required_argument, NULL, 'p' },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "set", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
@@ -424,6 +428,9 @@ main(int argc, char *argv[])
 			if (o.probe_every % o.sel.e.period)
 				errx(MG_EXIT_USAGE, "--probe-every must be a "
 				    "multiple of the decision period (10m)");
+			break;
+		case O_PROGRESS:
+			o.progress = 1;
 			break;
 		case O_NEAR:
 			if ((colon = strchr(optarg, ':')) == NULL)
@@ -501,7 +508,7 @@ main(int argc, char *argv[])
 	sink.vals = vals;
 	sink.path = path;
 	sink.all = nep * (size_t)o.sel.nsizes;
-	sink.quiet = o.quiet;
+	sink.progress = mg_cli_progress(o.quiet, o.progress);
 	for (q = 0, k = 0; q < sink.all; q += batch, k ^= 1) {
 		struct work *cur = &wk[k];
 

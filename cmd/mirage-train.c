@@ -164,7 +164,8 @@ usage(int status)
 		    "  -t threads        threads (one per CPU)\n"
 		    "  -o file           write the model to file (default: stdout)\n"
 		    "  -i model          print a model's header and exit\n"
-		    "  -q                no progress on standard error\n"
+		    "  --progress        dqn, pg: progress lines, also in a log\n"
+		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-train(1).\n", stdout);
 	exit(status);
@@ -265,17 +266,21 @@ save(const struct mg_model *m, const char *path)
 
 struct rlctx {
 	const char *kind;
-	int quiet;
+	enum mg_progress progress;
+	int open;		/* a terminal's line to end */
 };
 
 static void
 progress(void *ctx, long done, long total, double mean)
 {
-	const struct rlctx *c = ctx;
+	struct rlctx *c = ctx;
 
-	if (!c->quiet)
-		fprintf(stderr, "mirage-train: %s: %ld/%ld episodes played, "
-		    "mean reward %.3f\n", c->kind, done, total, mean);
+	if (c->progress != MG_PROGRESS_OFF)
+		fprintf(stderr, "%smirage-train: %s: %ld/%ld episodes played, "
+		    "mean reward %.3f%s", c->progress == MG_PROGRESS_TTY ?
+		    "\r" : "", c->kind, done, total, mean,
+		    c->progress == MG_PROGRESS_TTY && done < total ? "" : "\n");
+	c->open = c->progress == MG_PROGRESS_TTY && done < total;
 }
 
 /* dqn and pg: play episodes of the trace in the cluster model */
@@ -283,7 +288,7 @@ static int
 train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
     struct mg_epsel *sel, struct mg_rlopts *ro, double w_int, double w_ovl,
     int threads, double threshold, const char *out_path, const char *args,
-    int quiet)
+    int quiet, int asked)
 {
 	struct mg_diag d = { "" };
 	struct mg_trace t;
@@ -293,7 +298,7 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	struct mg_model *m;
 	struct mg_epconf e1;
 	char **names;
-	struct rlctx cx = { kind, quiet };
+	struct rlctx cx = { kind, mg_cli_progress(quiet, asked), 0 };
 	size_t n, i, all, nnames;
 	int rv;
 
@@ -303,7 +308,7 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	if (mg_epsel_resolve(sel, &def, &d) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
-	if (!quiet)
+	if (cx.progress != MG_PROGRESS_OFF)
 		fprintf(stderr, "mirage-train: %s: probing %zu episodes\n", kind,
 		    sel->n * (size_t)sel->nsizes);
 	all = sel->n * (size_t)sel->nsizes;
@@ -340,7 +345,10 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 			m->to = o[i].s0;
 	}
 	provenance(m, threshold, args);
-	if ((rv = mg_model_train_rl(m, &env, ro, &d)) != 0)
+	rv = mg_model_train_rl(m, &env, ro, &d);
+	if (cx.open)
+		fputc('\n', stderr);
+	if (rv != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	save(m, out_path);
 	if (!quiet)
@@ -370,7 +378,8 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
-		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT };
+		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT,
+		O_PROGRESS };
 	static const struct option longopts[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "clip", required_argument, NULL, O_CLIP },
@@ -386,6 +395,7 @@ main(int argc, char *argv[])
 		{ "max-samples", required_argument, NULL, O_MAX },
 		{ "quantile", required_argument, NULL, O_QUANT },
 		{ "output", required_argument, NULL, 'o' },
+		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "rounds", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -426,7 +436,7 @@ main(int argc, char *argv[])
 	int64_t from = INT64_MAX, to_ = INT64_MIN;
 	FILE *fp;
 	clock_t t0 = clock();
-	int quiet = 0;
+	int quiet = 0, progress_asked = 0;
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
@@ -526,6 +536,9 @@ main(int argc, char *argv[])
 		case O_MAX:
 			maxs = num("max-samples", optarg, 2, 1e9);
 			break;
+		case O_PROGRESS:
+			progress_asked = 1;
+			break;
 		case O_QUANT:
 			to.quantile = num("quantile", optarg, 0.01, 0.99);
 			break;
@@ -551,7 +564,7 @@ main(int argc, char *argv[])
 		return train_rl(kind, path, &conf, &esel, &ro, w_int, w_ovl,
 		    to.threads > 1 ? to.threads :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN), threshold, out_path,
-		    args, quiet);
+		    args, quiet, progress_asked);
 	}
 
 	fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;

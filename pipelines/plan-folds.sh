@@ -15,6 +15,10 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+# installed copies find the tools where make install put them (cron's
+# PATH has no /usr/local/bin); a build directory, if any, comes first
+installed_bin=
+[ -n "$installed_bin" ] && PATH=$installed_bin:$PATH
 bin=${B:-$root/build/default}
 case $bin in /*) ;; *) bin=$root/$bin ;; esac
 [ -x "$bin/mirage-eval" ] && PATH=$bin:$PATH

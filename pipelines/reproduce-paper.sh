@@ -115,16 +115,17 @@ protocol() { # protocol NAME MODEL-OPTIONS...
 		return
 	fi
 	echo "== $name: mirage-features, mirage-train (gbt rf clf svr dqn pg), mirage-eval (and the planner)" >&2
-	mirage-features -q "$@" -f 2022-11-01 -N $ntrain -k 1,8 -w 1 -p 7 --probe-every 30m \
+	# (progress on a terminal only; a log gets the summaries)
+	mirage-features "$@" -f 2022-11-01 -N $ntrain -k 1,8 -w 1 -p 7 --probe-every 30m \
 	    -o "$dir/train.mrs" "$out/ls6.jobs"
 	for a in gbt rf clf svr; do
 		mirage-train -q -a $a -t 2 -o "$dir/$a.mrm" "$dir/train.mrs"
 	done
 	for a in dqn pg; do
-		mirage-train -q -a $a "$@" -f 2022-11-01 -N $ntrain -k 1,8 --play $play \
+		mirage-train -a $a "$@" -f 2022-11-01 -N $ntrain -k 1,8 --play $play \
 		    -o "$dir/$a.mrm" "$out/ls6.jobs"
 	done
-	mirage-eval -q "$@" -f 2023-03-01 -N $nvalid -k 1,8 \
+	mirage-eval "$@" -f 2023-03-01 -N $nvalid -k 1,8 \
 	    -M "$dir/gbt.mrm" -M "$dir/rf.mrm" -M "$dir/clf.mrm" -M "$dir/svr.mrm" \
 	    -M "$dir/dqn.mrm" -M "$dir/pg.mrm" --plan $futures \
 	    -F tsv -o "$dir/table.tsv" -C "$dir/curve.tsv" -E "$dir/episodes.mrs" "$out/ls6.jobs"

@@ -73,6 +73,16 @@ mg_cli_init(char *argv[])
 	return 0;
 }
 
+enum mg_progress
+mg_cli_progress(int quiet, int asked)
+{
+	if (quiet)
+		return MG_PROGRESS_OFF;
+	if (asked)
+		return MG_PROGRESS_LINES;
+	return isatty(STDERR_FILENO) ? MG_PROGRESS_TTY : MG_PROGRESS_OFF;
+}
+
 void
 mg_cli_args(int argc, char *const argv[], char *buf, size_t cap)
 {

@@ -30,6 +30,20 @@ int mg_cli_init(char *argv[]);
 void mg_cli_args(int argc, char *const argv[], char *buf, size_t cap);
 
 /*
+ * How a long run shows its progress on standard error: not at all (-q,
+ * or a pipe or a log that did not ask), on one line rewritten in place
+ * (a terminal), or a line per step (--progress, for a log).
+ */
+enum mg_progress {
+	MG_PROGRESS_OFF,
+	MG_PROGRESS_TTY,
+	MG_PROGRESS_LINES
+};
+
+/* mg_cli_progress: the above, from -q, --progress and stderr's kind */
+enum mg_progress mg_cli_progress(int quiet, int asked);
+
+/*
  * An output: standard output, or a temporary file beside path that is
  * renamed to path by mg_out_commit() and removed by mg_out_abort(), so a
  * failed run never leaves a half-written file.  A path that exists and

@@ -195,3 +195,21 @@ feats() {
 	run -2 --separate-stderr mirage-features --shard 5/8 -N 2 ls6.jobs
 	[[ "$stderr" == *"shard 5/8 has no episode (there are 2)"* ]]
 }
+
+@test "progress: none in a pipe or a log unless asked, one rewritten line on a terminal" {
+	mirage-features -f 2023-03-01 -N 3 -w 1 -p 2 -t 1 -o a.mrs ls6.jobs 2> log.txt
+	! grep -q "episodes, .* samples$" log.txt
+	grep -q "^mirage-features: .* samples from 3 episodes" log.txt
+	mirage-features --progress -f 2023-03-01 -N 3 -w 1 -p 2 -t 1 -o b.mrs ls6.jobs 2> log.txt
+	grep -q "^mirage-features: 3/3 episodes, .* samples$" log.txt
+	run -0 --separate-stderr mirage-features -q --progress -f 2023-03-01 -N 3 -w 1 -p 2 -o c.mrs ls6.jobs
+	[ -z "$stderr" ]
+	# a terminal (script(1) gives one): carriage returns, one line
+	script -qec "mirage-features -f 2023-03-01 -N 3 -w 1 -p 2 -t 1 -o d.mrs ls6.jobs" /dev/null > tty.txt
+	grep -q $'\rmirage-features: 3/3 episodes' tty.txt
+	cmp <(mirage-cat a.mrs) <(mirage-cat d.mrs)
+	mirage-eval -f 2023-03-01 -N 2 -o /dev/null ls6.jobs 2> log.txt
+	! grep -q "/2 episodes" log.txt
+	mirage-eval --progress -f 2023-03-01 -N 2 -o /dev/null ls6.jobs 2> log.txt
+	grep -q "^mirage-eval: 2/2 episodes$" log.txt
+}

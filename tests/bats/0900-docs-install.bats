@@ -33,7 +33,7 @@ setup() {
 	done
 }
 
-@test "make install PREFIX= DESTDIR= installs tools and man pages" {
+@test "make install PREFIX= DESTDIR= installs tools, man pages and the cron pipelines" {
 	# with the switches the build was made with, so nothing is rebuilt
 	read -r -a flags < "$MIRAGE_BIN/build.flags"
 	make -s -C "$ROOT" install B="$MIRAGE_BIN" "${flags[@]}" PREFIX=/opt/mg DESTDIR="$PWD/root" >/dev/null
@@ -43,6 +43,16 @@ setup() {
 	[ -f root/opt/mg/share/man/man7/mirage.7 ]
 	run -0 root/opt/mg/bin/mirage-parse --version
 	[ "$output" = "mirage-parse 0.1.0" ]
+	# the pipelines a site runs from cron and sbatch, which find the
+	# tools where they were installed (cron's PATH lacks them)
+	for t in nightly-retrain.sh cluster-report.sh plan-folds.sh features-array.sbatch; do
+		[ -x root/opt/mg/share/mirage/pipelines/$t ]
+		grep -qx 'installed_bin=/opt/mg/bin' root/opt/mg/share/mirage/pipelines/$t
+	done
+	make -s -C "$ROOT" install B="$MIRAGE_BIN" "${flags[@]}" PREFIX="$PWD/inst" >/dev/null
+	printf 'JobID|Submit|Start|End|Timelimit|NNodes|State\n' > empty.txt
+	run -1 --separate-stderr env PATH=/usr/bin:/bin inst/share/mirage/pipelines/cluster-report.sh -o rep -n 4 empty.txt
+	[[ "$stderr" == *"'empty.txt' holds no job: no report"* ]]
 }
 
 @test "the library's layers: each folder of common/ includes only itself and the folders above it" {
