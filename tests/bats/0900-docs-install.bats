@@ -117,3 +117,14 @@ setup() {
 	run -2 --separate-stderr "$ROOT/pipelines/reproduce-paper.sh" -x
 	[[ "$stderr" == "usage: "* ]]
 }
+
+@test "mirage-chain(5) EXAMPLES: the state file passes its own CRC" {
+	sed -n '/^\.Sh EXAMPLES/,/^\.Ed/p' "$ROOT/man/mirage-chain.5" | sed '1,2d; $d' > state
+	grep -q '^mirage-chain-state ' state
+	# zlib's CRC-32 of everything before the crc32 line: gzip's trailer
+	local want got
+	want=$(sed -n 's/^crc32\t//p' state)
+	got=$(sed '/^crc32\t/,$d' state | gzip -c | tail -c 8 | head -c 4 | od -An -tx4 | tr -d ' \n')
+	[ -n "$want" ]
+	[ "$got" = "$want" ]
+}
