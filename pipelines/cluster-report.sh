@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # cluster-report.sh: one HTML page about a cluster from its accounting:
 # load over time, wait-time distributions by job size and time limit,
-# and the evaluation table of the chain methods (the baselines and any
-# models), with SVG plots made by gnuplot.  See mirage-pipelines(7).
+# and the evaluation of the chain methods (the baselines and any models:
+# a table and their curves), with SVG plots made by gnuplot.  A part
+# that fails is said on the page (exit 1).  See mirage-pipelines(7).
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
 #            [-f from] [-N count] [-k sizes] [-z zone] [-- cluster-model options] input
@@ -10,7 +11,7 @@
 #   - for standard input; a dump's times are read in zone (default: local, as
 #   sacct prints them)
 # Example crontab line (Mondays at 06:00, last 30 days):
-#   0 6 * * 1 sacct -a -X -P -S now-30days -o JobID,Submit,Start,End,Timelimit,NNodes,State | /opt/mirage/pipelines/cluster-report.sh -o /srv/www/ls6 -n 84 -M /var/lib/mirage/current.mrm -- -n 84 -
+#   0 6 * * 1 sacct -a -X -P -S now-30days -o JobID,Submit,Start,End,Timelimit,NNodes,State | /usr/local/share/mirage/pipelines/cluster-report.sh -o /srv/www/ls6 -n 84 -M /var/lib/mirage/current.mrm -- -n 84 -
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,6 +72,8 @@ say() { printf '%s cluster-report: %s\n' "$(date -u +%FT%TZ)" "$*" >&2; }
 say "start: $input -> $out"
 
 # the jobs: a jobs stream or a dump, from a file or standard input
+input_name=$input
+[ "$input" = - ] && input_name="<stdin>"
 if [ "$input" = - ]; then
 	cat > "$tmp/input"
 	input=$tmp/input
@@ -118,7 +121,7 @@ $c["start"] != "" && $c["submit"] != "" {
 }' "$tmp/jobs.tsv" | sort -t$'\t' -k1,1 -k2,2g > "$tmp/waits"
 awk -F'\t' '
 function q(p,  k) { k = int(p * (n - 1)) + 1; return v[k] }
-function flush() { if (n) printf "%s\t%d\t%.2f\t%.3f\t%.2f\t%.2f\t%.2f\t%.1f\n", g, n, sum / n, q(0.25), q(0.5), q(0.75), q(0.9), v[n] }
+function flush() { if (n) printf "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n", g, n, sum / n, q(0.25), q(0.5), q(0.75), q(0.9), v[n] }
 $1 != g { flush(); g = $1; n = 0; sum = 0 }
 { v[++n] = $2; sum += $2 }
 END { flush() }' "$tmp/waits" | awk -F'\t' 'BEGIN {
@@ -129,26 +132,52 @@ END { flush() }' "$tmp/waits" | awk -F'\t' 'BEGIN {
 
 # the cumulative distribution of waits per size class, for the plot
 awk -F'\t' '$1 ~ /node/ { n[$1]++; w[$1, n[$1]] = $2 }
-END { for (g in n) { f = g; gsub(/[^0-9a-z+-]/, "_", f); last = -1
+END { for (g in n) { f = g; last = -1
 	# at most ~500 steps a line: a point where the share moved 0.002
 	for (i = 1; i <= n[g]; i++) if (i == n[g] || (w[g, i] != w[g, i + 1] && i / n[g] - last >= 0.002)) {
 		printf "%s\t%g\t%g\n", f, (w[g, i] < 0.01 ? 0.01 : w[g, i]), i / n[g]; last = i / n[g] } } }' "$tmp/waits" |
-	sort -k1,1 -k2,2g > "$tmp/cdf"
+	sort -t"$(printf '\t')" -k1,1 -k2,2g > "$tmp/cdf"
 
-# the evaluation table: baselines and models on the same episodes
+# the evaluation: the baselines and the models on the same episodes, and
+# their curves.  It may fail (too few nodes for a chain size, a dump
+# shorter than an episode): the page then says why, with the rest.
+read -r first last < <(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+    $c["submit"] != "" { s = $c["submit"]; if (lo == "" || s < lo) lo = s; if (s > hi) hi = s }
+    END { print lo, hi }' "$tmp/jobs.tsv")
 if [ -z "$from" ]; then
 	# the last episodes the trace covers: count x 4 h before its end, 5-day windows
-	last=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	    $c["submit"] > m { m = $c["submit"] } END { print m }' "$tmp/jobs.tsv")
 	from=$(( (last - 5 * 86400 - count * 4 * 3600) / 86400 * 86400 ))
+	[ "$from" -ge "$first" ] || from=$(( (first + 86399) / 86400 * 86400 ))
 fi
-say "evaluating $count episodes per size from $(date -u -d @"$from" +%F 2>/dev/null || echo "$from")"
-mirage-eval -q "${cmodel[@]}" -f "$from" -N "$count" -k "$sizes" "${models[@]}" -o "$out/eval.txt" "$tmp/jobs.mrs"
-mirage-eval -q "${cmodel[@]}" -f "$from" -N "$count" -k "$sizes" "${models[@]}" -F tsv -o "$out/eval.tsv" "$tmp/jobs.mrs"
+fromday=$(date -u -d @"$from" +%F 2>/dev/null || echo "$from")
+eval_error=
+rm -f "$out/eval.tsv" "$out/curve.tsv" "$out/curve-"*.svg
+if [ $((from + 5 * 86400)) -gt "$last" ]; then
+	# an episode is 2 days of warm-up and 3 of workload (mirage-eval(1))
+	eval_error="the accounting covers $(( (last - first) / 3600 )) hours from $(date -u -d @"$first" +%FT%TZ) to $(date -u -d @"$last" +%FT%TZ); an episode from $fromday needs 5 days of it"
+	say "no evaluation: $eval_error"
+elif say "evaluating $count episodes per size from $fromday" && ! mirage-eval -q "${cmodel[@]}" -f "$from" -N "$count" -k "$sizes" "${models[@]}" \
+    -F tsv -o "$tmp/eval.tsv" -C "$tmp/curve.tsv" "$tmp/jobs.mrs" 2> "$tmp/eval.err"; then
+	# mirage-eval's own words, naming the input rather than our copy of it
+	eval_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/eval.err" | tail -n 3)
+	say "the evaluation failed: $eval_error"
+else
+	mv "$tmp/eval.tsv" "$out/eval.tsv"
+	mv "$tmp/curve.tsv" "$out/curve.tsv"
+fi
 
 # plots
 tail -n +2 "$out/load.tsv" > "$tmp/load"
-gnuplot <<EOF
+# the wait distributions, one data file per size class, titled in words
+cdfplot=
+for g in "1 node" "2-4 nodes" "5-16 nodes" "17+ nodes"; do
+	f=$tmp/cdf-${g%% *}
+	awk -F'\t' -v g="$g" '$1 == g { print $2 "\t" $3 }' "$tmp/cdf" > "$f"
+	if [ -s "$f" ]; then
+		cdfplot="$cdfplot${cdfplot:+, }'$f' using 1:2 with steps lw 2 title '$g'"
+	fi
+done
+gnuplot <<GP
 set terminal svg size 900,380 dynamic font "sans,11" background "white"
 set datafile separator "\t"
 set termoption noenhanced
@@ -168,48 +197,117 @@ unset xdata; unset y2tics; unset y2label; set ytics mirror; set format x "%g"
 set title "Wait until start, by job size (cumulative share of jobs)"
 set logscale x; set xlabel "wait (hours, log scale; under 0.01 h shown at 0.01)"; set ylabel "share of jobs"
 set yrange [0:1]; set key bottom right
-plot for [g in "$(for g in 1_node 2-4_nodes 5-16_nodes 17+_nodes; do grep -q "^$g	" "$tmp/cdf" && printf '%s ' $g; done)"] '$tmp/cdf' using (strcol(1) eq g ? \$2 : NaN):3 with steps lw 2 title g
-EOF
+plot $cdfplot
+GP
+
+# the curves: per chain size, each method's share of chains without
+# interruption against its mean overlap as its threshold moves (the
+# baselines without one as points); the oracle bound is the best any
+# method could do
+curve_sizes=
+if [ -z "$eval_error" ]; then
+	curve_sizes=$(awk -F'\t' 'NR > 1 { print $2 }' "$out/eval.tsv" | sort -un | paste -sd' ')
+	for k in $curve_sizes; do
+		awk -F'\t' -v k="$k" -v d="$tmp/c$k" 'NR > 1 && $2 == k {
+			if (!($1 in f)) { f[$1] = d "-" ++n; print $1 > (d ".methods") }
+			print $6 "\t" 100 * $4 > f[$1] }' "$out/curve.tsv"
+		plot= i=0
+		while read -r m; do
+			i=$((i + 1))
+			case $m in
+			oracle-bound) style="with steps lw 2 dt 2 lc rgb '#444444' title 'oracle bound (knowing the future)'" ;;
+			*) style="with linespoints lw 2 pt 7 ps 0.5 title '$m'" ;;
+			esac
+			plot="$plot${plot:+, }'$tmp/c$k-$i' using 1:2 $style"
+		done < "$tmp/c$k.methods"
+		awk -F'\t' -v k="$k" -v d="$tmp/p$k" 'NR > 1 && $2 == k && ($1 == "reactive" || $1 == "average-wait") {
+			print $9 "\t" 100 * $4 > (d "-" $1); print $1 > (d ".methods") }' "$out/eval.tsv"
+		if [ -s "$tmp/p$k.methods" ]; then
+			while read -r m; do
+				plot="$plot${plot:+, }'$tmp/p$k-$m' using 1:2 with points pt 5 ps 1.2 title '$m'"
+			done < "$tmp/p$k.methods"
+		fi
+		gnuplot <<GP
+set terminal svg size 900,420 dynamic font "sans,11" background "white"
+set datafile separator "\t"
+set termoption noenhanced
+set output "$out/curve-$k.svg"
+set title "$k-node chains: chains without interruption against mean overlap"
+set xlabel "mean overlap (hours)"; set ylabel "chains without interruption (%)"
+set xrange [0:*]; set yrange [0:105]; set grid; set key bottom right
+plot $plot
+GP
+	done
+fi
 
 # the page
-html_table() { # html_table TSV: a table with the header row as th
-	awk -F'\t' 'NR == 1 { printf "<table>\n<tr>"; for (i = 1; i <= NF; i++) printf "<th>%s</th>", $i; print "</tr>"; next }
-	{ printf "<tr>"; for (i = 1; i <= NF; i++) printf "<td>%s</td>", $i; print "</tr>" }
-	END { print "</table>" }' "$1"
-}
 esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+html_table() { # html_table TSV: a table with the header row as th
+	esc < "$1" | awk -F'\t' 'NR == 1 { printf "<table>\n<tr>"; for (i = 1; i <= NF; i++) printf "<th>%s</th>", $i; print "</tr>"; next }
+	{ printf "<tr>"; for (i = 1; i <= NF; i++) printf "<td>%s</td>", $i; print "</tr>" }
+	END { print "</table>" }'
+}
+eval_table() { # the evaluation's columns that matter, in words and units
+	esc < "$out/eval.tsv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+		print "<table>\n<tr><th>method</th><th>chain nodes</th><th>episodes</th><th>without interruption</th><th>interruption mean (h)</th><th>interruption p90 (h)</th><th>overlap mean (h)</th><th>gap to the oracle (h)</th></tr>"; next }
+	{ printf "<tr><td>%s</td><td>%d</td><td>%d</td><td>%.1f%%</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>\n",
+	    $1, $2, $3, 100 * int($c["no_interruption_share"] * $3 + 0.5) / $3, $c["interruption_mean_h"],
+	    $c["interruption_p90_h"], $c["overlap_mean_h"], $c["oracle_gap_h"] }
+	END { print "</table>" }'
+}
 jobs=$(($(wc -l < "$tmp/jobs.tsv") - 1))
-span=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-    $c["submit"] != "" { s = $c["submit"]; if (lo == "" || s < lo) lo = s; if (s > hi) hi = s }
-    END { print strftime("%Y-%m-%d", lo, 1) " to " strftime("%Y-%m-%d", hi, 1) }' "$tmp/jobs.tsv")
+span="$(date -u -d @"$first" +%F) to $(date -u -d @"$last" +%F)"
 {
-	cat <<EOF
+	cat <<HTML
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>$(echo "$title" | esc)</title>
-<style>body{font-family:sans-serif;max-width:960px;margin:2em auto;color:#222}
-table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}
-th{background:#eee}td:first-child{text-align:left}pre{background:#f6f6f6;padding:1em;overflow-x:auto}</style>
+<meta name="viewport" content="width=device-width">
+<style>body{font-family:sans-serif;max-width:960px;margin:2em auto;padding:0 1em;color:#222}
+img{max-width:100%;height:auto}
+table{border-collapse:collapse;font-size:90%;margin:1em 0}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}
+th{background:#eee}td:first-child{text-align:left}
+.failed{border-left:4px solid #c00;padding:.5em 1em;background:#fff4f4}</style>
 </head><body>
 <h1>$(echo "$title" | esc)</h1>
 <p>$jobs jobs submitted $span${nodes:+, on $nodes nodes}. Made by mirage's
 <code>pipelines/cluster-report.sh</code> on $(date -u +%F) UTC.</p>
+<h2>When to submit the next job of a chain</h2>
+HTML
+	if [ -n "$eval_error" ]; then
+		cat <<HTML
+<div class="failed"><p>The evaluation of $count episodes per chain size ($(echo "$sizes" | esc) nodes)
+from $fromday could not run, so this page has no table of the methods and no curves:</p>
+<p><code>$(printf '%s\n' "$eval_error" | esc)</code></p>
+<p>Choose chain sizes the cluster can hold (<code>-k</code>), a start the accounting
+covers with five days after it (<code>-f</code>), or fewer episodes (<code>-N</code>).</p></div>
+HTML
+	else
+		cat <<HTML
+<p>$count episodes per chain size starting $fromday, every 4 h: for each
+method, the share of chains whose next job started without an interruption,
+and the interruption and the overlap (both jobs running) it cost
+(<a href="eval.tsv">eval.tsv</a>, <a href="curve.tsv">curve.tsv</a>; see mirage-eval(1)).</p>
+HTML
+		eval_table
+		for k in $curve_sizes; do
+			echo "<img src=\"curve-$k.svg\" alt=\"$k-node chains: share without interruption against mean overlap\">"
+		done
+		echo "<p>Up and to the left is better. A method with a threshold draws a line as the"
+		echo "threshold moves; the oracle bound is what knowing the future would reach.</p>"
+	fi
+	cat <<HTML
 <h2>Load</h2>
 <img src="load.svg" alt="load over time">
 <p>Per day: <a href="load.tsv">load.tsv</a>.</p>
 <h2>Waits</h2>
 <img src="waits.svg" alt="wait distributions by job size">
-EOF
+HTML
 	html_table "$out/waits.tsv"
-	cat <<EOF
-<h2>When to submit the next job of a chain</h2>
-<p>$count episodes per chain size starting $(date -u -d @"$from" +%F 2>/dev/null || echo "$from"), every 4 h:
-share of chains without interruption, interruption and overlap per method
-(<a href="eval.tsv">eval.tsv</a>; see mirage-eval(1)).</p>
-<pre>
-$(esc < "$out/eval.txt")
-</pre>
-</body></html>
-EOF
+	echo "</body></html>"
 } > "$tmp/index.html"
 mv "$tmp/index.html" "$out/index.html"
 say "wrote $out/index.html"
+if [ -n "$eval_error" ]; then
+	say "the page lacks the evaluation (see above)"
+	exit 1
+fi

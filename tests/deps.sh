@@ -34,6 +34,7 @@ need bats-assert test -f /usr/lib/bats/bats-assert/load.bash
 need mandoc has mandoc
 need python3 has python3	# JSON checks in the tests
 need gnuplot-nox has gnuplot	# the plots of pipelines/cluster-report.sh
+need chromium has chromium	# the report page as a person sees it (tests)
 # compressors the tests use to make fixtures
 need tzdata test -f /usr/share/zoneinfo/America/Chicago	# -z zone
 need gzip has gzip

@@ -10,13 +10,39 @@ setup() {
 	export B=$MIRAGE_BIN
 }
 
+chrome() { # chrome ARGS...: Debian's Chromium, headless
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+	    --user-data-dir="$PWD/.chromium" "$@" 2>/dev/null
+}
+
+# render DIR: DIR/index.html in Chromium at 1280 px: nothing wider than
+# the window, text on the page, and every plot drawn (coloured lines, not
+# only axes), each SVG rendered alone
+render() {
+	local d=$1 f stat
+	sed 's|</body>|<script>document.body.dataset.width = document.documentElement.scrollWidth</script></body>|' \
+	    "$d/index.html" > "$d/probe.html"
+	chrome --window-size=1280,1000 --virtual-time-budget=5000 --dump-dom "file://$PWD/$d/probe.html" > dom.html
+	rm "$d/probe.html"
+	grep -q 'data-width="[0-9]*"' dom.html
+	[ "$(sed -n 's/.*data-width="\([0-9]*\)".*/\1/p' dom.html)" -le 1280 ]
+	chrome --window-size=1280,1400 --screenshot="$PWD/page.png" "file://$PWD/$d/index.html" >/dev/null
+	read -r -a stat < <(python3 "$ROOT/tests/pngstat.py" page.png)
+	[ "${stat[0]}" -eq 1280 ] && [ "${stat[2]}" -gt 20000 ]
+	for f in "$d"/*.svg; do
+		chrome --window-size=900,420 --screenshot="$PWD/plot.png" "file://$PWD/$f" >/dev/null
+		read -r -a stat < <(python3 "$ROOT/tests/pngstat.py" plot.png)
+		[ "${stat[3]}" -gt 1000 ] || { echo "$f: no plotted line (${stat[*]})"; return 1; }
+	done
+}
+
 @test "report: one page with plots and tables that agree with the jobs" {
 	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
 	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -t "LS6 <A100>" -n 84 -N 6 -k 1 -- -n 84 ls6.jobs
 	[[ "$stderr" == *"wrote r/index.html"* ]]
-	for f in index.html load.svg waits.svg load.tsv waits.tsv eval.txt eval.tsv; do [ -s r/$f ]; done
+	for f in index.html load.svg waits.svg curve-1.svg load.tsv waits.tsv eval.tsv curve.tsv; do [ -s r/$f ]; done
 	# the plots are SVG documents with drawn lines
-	for f in load.svg waits.svg; do
+	for f in load.svg waits.svg curve-1.svg; do
 		python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith("svg")' r/$f
 		grep -q '<path' r/$f
 	done
@@ -24,7 +50,15 @@ setup() {
 	grep -q '<title>LS6 &lt;A100&gt;</title>' r/index.html
 	grep -q '<img src="load.svg"' r/index.html
 	grep -q '<img src="waits.svg"' r/index.html
+	grep -q '<img src="curve-1.svg"' r/index.html
 	grep -q '<td>1 node</td><td>19708</td>' r/index.html
+	# the evaluation as a table: a row per method, shares in per cent
+	grep -q '^<tr><td>reactive</td><td>1</td><td>6</td><td>[0-9.]*%</td>' r/index.html
+	[ "$(grep -c '^<tr><td>[a-z-]*</td><td>1</td><td>6</td>' r/index.html)" -eq 4 ]
+	# legends in words
+	grep -q '>1 node<' r/waits.svg
+	! grep -q '1_node' r/waits.svg
+	grep -q '>oracle bound (knowing the future)<' r/curve-1.svg
 	grep -q '^24777 jobs submitted 2022-10-05 to ' <(sed -n 's/^<p>//p' r/index.html)
 	# the wait table: all jobs, and the size classes add up to them
 	[ "$(awk -F'\t' '$1 == "all" { print $2 }' r/waits.tsv)" = 24777 ]
@@ -41,6 +75,8 @@ setup() {
 	# the evaluation: the baselines, 6 episodes
 	[ "$(awk -F'\t' 'NR > 1 { print $1 }' r/eval.tsv | paste -sd' ')" = "reactive average-wait scheduler-estimate oracle" ]
 	[ "$(awk -F'\t' 'NR == 2 { print $3 }' r/eval.tsv)" = 6 ]
+	# the page as a person sees it, 1280 pixels wide
+	render r
 	# nothing half-written is left; the run is logged
 	[ -z "$(ls -A r | grep '^\.work')" ]
 	grep -q "cluster-report: wrote r/index.html" r/report.log
@@ -50,6 +86,26 @@ setup() {
 	run -75 "$ROOT/pipelines/cluster-report.sh" -o r ls6.jobs
 	[[ "$output" == *"another run holds r/.lock"* ]]
 	exec 8>&-
+}
+
+@test "report: an evaluation that cannot run still gives the page, which says why" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	# a 6-node cluster cannot replay the trace's larger jobs
+	run -1 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 6 -N 2 -- -n 6 ls6.jobs
+	[[ "$stderr" == *"wrote r/index.html"* ]]
+	[[ "$stderr" == *"the evaluation failed"* ]]
+	grep -q 'class="failed"' r/index.html
+	grep -q "mirage-eval: 'ls6.jobs': job 537673 needs 32 nodes, the cluster has 6" r/index.html
+	# the message names the input, not a temporary copy gone by now
+	! grep -q '\.work\.' r/index.html
+	[ ! -e r/eval.tsv ]
+	for f in load.svg waits.svg load.tsv waits.tsv; do [ -s r/$f ]; done
+	render r
+	# a dump shorter than an episode's window
+	mirage-parse -q -S 2023-03-30 "$ROOT/data/ls6-a100.log.gz" -o short.jobs
+	run -1 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o s -n 84 -N 2 -k 1 short.jobs
+	grep -q 'class="failed"' s/index.html
+	grep -q "an episode from 2023-03-31 needs 5 days of it" s/index.html
 }
 
 @test "report: bad input fails with the tool's message and leaves no page" {
