@@ -368,29 +368,60 @@ start_job(struct mg_sim *s, mg_jobref r)
 	s->free -= j->nodes;
 }
 
+#define LO_MAX	256	/* job widths whose first fitting slot is kept */
+#define MEMO_MAX 32	/* job shapes whose first possible start is kept */
+
 /* the original's backfill pass: conservative reservations in slots */
 static size_t
 backfill(struct mg_sim *s, mg_jobref *pick)
 {
 	int L = s->c.bf_window * 60 / s->c.bf_resolution, k, cur, end;
-	int32_t freev[4096];
+	int32_t freev[4096 + 1];
+	int lo[LO_MAX + 1] = { 0 }, m, nmemo = 0;
+	struct { int nodes, need, from; } memo[MEMO_MAX];
 	size_t i, n = 0, tested;
 	int64_t res = s->c.bf_resolution;
 
 	if (L > 4096)
 		L = 4096;
+	/* a running job holds the slots that start before its expected
+	 * end, the first e of them: counted at the last, then summed */
+	memset(freev, 0, (size_t)(L + 1) * sizeof(freev[0]));
+	for (i = 0; i < s->nrun; i++) {
+		int64_t d = s->run[i].exp_end - s->t;
+		int e = d <= 0 ? 0 : d >= res * L ? L : (int)((d + res - 1) / res);
+
+		if (e > 0)
+			freev[e - 1] += s->run[i].nodes;
+	}
+	for (k = L - 1; k >= 0; k--)
+		freev[k] += freev[k + 1];
 	for (k = 0; k < L; k++)
-		freev[k] = s->c.nodes;
-	for (i = 0; i < s->nrun; i++)
-		for (k = 0; k < L && s->t + res * k < s->run[i].exp_end; k++)
-			freev[k] -= s->run[i].nodes;
+		freev[k] = s->c.nodes - freev[k];
 	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
 	    (size_t)s->c.bf_max_job_test;
 	for (i = 0; i < tested; i++) {
 		const struct sjob *j = &s->job[s->pend[i].j];
 		int need = (int)((j->limit + res - 1) / res), found = -1;
 
-		cur = 0;
+		/* slots only fill during a pass, so a start that did not fit
+		 * a job this wide (lo), or of this shape (memo), still does
+		 * not: the search goes on from there */
+		cur = j->nodes <= LO_MAX ? lo[j->nodes] : 0;
+		while (cur < L && freev[cur] < j->nodes)
+			cur++;
+		if (j->nodes <= LO_MAX)
+			lo[j->nodes] = cur;
+		for (m = 0; m < nmemo; m++)
+			if (memo[m].nodes == j->nodes && memo[m].need == need)
+				break;
+		if (m < nmemo && memo[m].from > cur)
+			cur = memo[m].from;
+		if (m == nmemo && nmemo < MEMO_MAX) {
+			memo[m].nodes = j->nodes;
+			memo[m].need = need;
+			nmemo++;
+		}
 		while (cur < L) {
 			while (cur < L && freev[cur] < j->nodes)
 				cur++;
@@ -406,6 +437,8 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 			}
 			cur = k + 1;
 		}
+		if (m < MEMO_MAX)
+			memo[m].from = found < 0 ? L : found;
 		if (found < 0)
 			continue;
 		end = found + need < L ? found + need : L;
