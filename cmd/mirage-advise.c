@@ -948,7 +948,10 @@ main(int argc, char *argv[])
 	/* the chain: its state file, or -j */
 	memset(&st, 0, sizeof(st));
 	if (o.state != NULL) {
-		if ((lockfd = mg_chain_lock(o.state, 30, &d)) < 0)
+		/* a dry run changes nothing, not even a lock file; it reads
+		 * the state, which a writer replaces whole (rename) */
+		if (!o.dry_run &&
+		    (lockfd = mg_chain_lock(o.state, 30, &d)) < 0)
 			errx(mg_exit_status(lockfd), "%s", d.msg);
 		if ((rv = mg_chain_read(o.state, &st, &d)) < 0)
 			errx(mg_exit_status(rv), "%s (not acting on a damaged "

@@ -12,7 +12,7 @@
 #            [-z zone]
 #            [-- cluster-model options for mirage-features/mirage-eval]
 # Example crontab line (02:30 every night):
-#   30 2 * * * /opt/mirage/pipelines/nightly-retrain.sh -D /var/lib/mirage -p gpu-a100 -- -n 84 >/dev/null 2>&1
+#   30 2 * * * /usr/local/share/mirage/pipelines/nightly-retrain.sh -D /var/lib/mirage -p gpu-a100 -- -n 84 >/dev/null 2>&1
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -127,6 +127,11 @@ cost() {
 new=$(cost new) cur=$(cost current) rea=$(cost reactive)
 say "validation cost (h): new $new, current ${cur:-none}, reactive $rea"
 
+if [ -n "$cur" ] && [ "$new" = "$cur" ]; then
+	# the same cost to the last digit: the same decisions, nothing to gain
+	say "kept the current model: an exact tie ($new h)"
+	exit 0
+fi
 if [ -n "$cur" ] && ! awk -v n="$new" -v c="$cur" -v m="$margin" 'BEGIN { exit !(n <= c - m) }'; then
 	say "kept the current model: the new one's cost $new h is not at most $cur h - $margin h"
 	exit 0

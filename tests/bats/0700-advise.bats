@@ -239,6 +239,9 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == *"dry run: would run $A/fake-sbatch --parsable job.sh"* ]]
 	[ ! -e "$FAKE/sbatch.log" ]
 	[ ! -e job.sh.chain ]
+	# nothing at all is written: no state, no lock beside it
+	[ -z "$(ls -A | grep -v '^job.sh$' | grep chain)" ]
+	[ ! -e job.sh.chain.lock ]
 }
 
 @test "-c config: the node count of the cluster model's configuration" {
