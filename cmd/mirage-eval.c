@@ -1,8 +1,8 @@
 /*
- * mirage-eval: evaluate the cluster model and, later, the provisioning
- * methods.  This version has the fidelity replay: replay a whole jobs
- * stream in the simulator and compare each job's simulated wait with its
- * real one.  See mirage-eval(1).
+ * mirage-eval: evaluate the ways of deciding when to submit a chain's
+ * next job (the baselines, the models, the planner) on the same episodes
+ * of a replayed trace, and (--replay) the cluster model itself: each
+ * job's simulated wait against its real one.  See mirage-eval(1).
  */
 #include <err.h>
 #include <json-c/json.h>

@@ -247,7 +247,7 @@ parse_when(const char *s, enum mg_tz tz, const char *opt)
 static int
 parse_file(struct ctx *c, const char *path, const struct mg_sacct_opts *so)
 {
-	struct mg_sacct_sink sink;
+	struct mg_slurmfmt_sink sink;
 	struct mg_input *in;
 	const char *name;
 	int rv, entries = 0;

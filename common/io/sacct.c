@@ -70,7 +70,7 @@ struct slice {
 
 struct parser {
 	const struct mg_sacct_opts *o;
-	struct mg_sacct_sink *s;
+	struct mg_slurmfmt_sink *s;
 	struct mg_diag *d;
 	enum mg_sacct_format fmt;
 	char delim;
@@ -220,96 +220,6 @@ split(const char *line, size_t len, char delim, struct slice *f, size_t max)
 
 /* ---- fields of one row ----------------------------------------------- */
 
-int
-mg_sacct_jobid(const char *s, size_t n, int64_t *base, int64_t *task,
-    int64_t *het, int *step)
-{
-	size_t i = 0, j;
-
-	*task = -1;
-	*het = -1;
-	*step = 0;
-	while (i < n && s[i] >= '0' && s[i] <= '9')
-		i++;
-	if (mg_parse_i64(s, i, 0, INT64_MAX, base) != 0)
-		return -1;
-	if (i < n && s[i] == '_') {
-		j = ++i;
-		if (i < n && s[i] == '[') {
-			while (i < n && s[i] != ']')
-				i++;
-			if (i == n || i == j + 1)
-				return -1;
-			i++;
-			*task = -2;
-		} else {
-			while (i < n && s[i] >= '0' && s[i] <= '9')
-				i++;
-			if (mg_parse_i64(s + j, i - j, 0, INT64_MAX, task))
-				return -1;
-		}
-	} else if (i < n && s[i] == '+') {
-		j = ++i;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-		if (mg_parse_i64(s + j, i - j, 0, INT64_MAX, het) != 0)
-			return -1;
-	}
-	if (i < n && s[i] == '.') {
-		if (i + 1 == n)
-			return -1;
-		*step = 1;
-		return 0;
-	}
-	return i == n ? 0 : -1;
-}
-
-int
-mg_sacct_gpus(const char *s, size_t n, int64_t *out)
-{
-	struct slice f[256];
-	size_t i, k;
-	int64_t v, plain = -1, typed = -1;
-	int truncated = 0;
-
-	if (n == 0)
-		return MG_PARSE_MISSING;
-	/* fixed-width sacct cuts a long field and marks it with a "+": what
-	 * was cut is unknown, not zero */
-	if (s[n - 1] == '+') {
-		truncated = 1;
-		n--;
-	}
-	k = split(s, n, ',', f, 256);
-	if (k > 256)
-		return MG_PARSE_BAD;
-	for (i = 0; i < k; i++) {
-		const char *eq = memchr(f[i].p, '=', f[i].n);
-		size_t kl, vl;
-
-		if (truncated && i + 1 == k)
-			break;		/* the cut entry */
-		if (eq == NULL)
-			return MG_PARSE_BAD;
-		kl = (size_t)(eq - f[i].p);
-		vl = f[i].n - kl - 1;
-		if (kl >= 8 && memcmp(f[i].p, "gres/gpu", 8) == 0 &&
-		    (kl == 8 || f[i].p[8] == ':')) {
-			if (mg_parse_i64(eq + 1, vl, 0, INT64_MAX / 2, &v))
-				return MG_PARSE_BAD;
-			if (kl == 8)
-				plain = v;
-			else
-				typed = (typed < 0 ? 0 : typed) + v;
-		}
-	}
-	/* Slurm lists gres/gpu and gres/gpu:TYPE for the same GPUs */
-	if (truncated && plain < 0)
-		return MG_PARSE_MISSING;
-	*out = plain >= 0 ? plain : typed >= 0 ? typed : 0;
-	return 0;
-}
-
 /* report a bad value; the row is dropped */
 static int
 bad(struct parser *p, uint64_t line, const char *what, struct slice v)
@@ -389,7 +299,7 @@ row(struct parser *p, uint64_t line)
 
 	mg_job_clear(job);
 	v = p->f[p->where[C_JOBID]];
-	if (mg_sacct_jobid(v.p, v.n, &base, &task, &het, &step) != 0)
+	if (mg_slurmfmt_jobid(v.p, v.n, &base, &task, &het, &step) != 0)
 		return bad(p, line, "JobID", v);
 	if (step) {
 		p->s->steps++;
@@ -512,12 +422,12 @@ row(struct parser *p, uint64_t line)
 
 		if (p->where[C_ALLOCTRES] >= 0) {
 			v = p->f[p->where[C_ALLOCTRES]];
-			if ((ra = mg_sacct_gpus(v.p, v.n, &ga)) == MG_PARSE_BAD)
+			if ((ra = mg_slurmfmt_gpus(v.p, v.n, &ga)) == MG_PARSE_BAD)
 				return bad(p, line, "AllocTRES", v);
 		}
 		if (p->where[C_REQTRES] >= 0) {
 			v = p->f[p->where[C_REQTRES]];
-			if ((rq = mg_sacct_gpus(v.p, v.n, &gq)) == MG_PARSE_BAD)
+			if ((rq = mg_slurmfmt_gpus(v.p, v.n, &gq)) == MG_PARSE_BAD)
 				return bad(p, line, "ReqTRES", v);
 		}
 		if (ra == 0)
@@ -875,7 +785,7 @@ is_swf_data(const char *line, size_t len)
 
 int
 mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
-    struct mg_sacct_sink *s, struct mg_diag *d)
+    struct mg_slurmfmt_sink *s, struct mg_diag *d)
 {
 	struct parser *p;
 	const char *line;

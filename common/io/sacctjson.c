@@ -169,7 +169,7 @@ failed_state(struct json_object *st)
 
 /* squeue --json: one job object */
 static int
-one_squeue(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
+one_squeue(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 {
 	struct mg_value job[MG_JOB_NFIELDS];
 	char jobid[96], msg[160];
@@ -229,7 +229,7 @@ one_squeue(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
 
 		if (*ts == '\0' && (t = get(j, "tres_req_str")) != NULL)
 			ts = json_object_get_string(t);
-		if (mg_sacct_gpus(ts, strlen(ts), &g) != 0)
+		if (mg_slurmfmt_gpus(ts, strlen(ts), &g) != 0)
 			g = 0;
 	}
 	mg_job_set_i64(job, MG_JOB_NGPUS, g);
@@ -239,7 +239,7 @@ one_squeue(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
 }
 
 static int
-one(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
+one(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 {
 	struct mg_value job[MG_JOB_NFIELDS];
 	char jobid[96], ranges[64], msg[160];
@@ -327,7 +327,7 @@ one(struct json_object *j, size_t idx, struct mg_sacct_sink *s)
 
 int
 mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
-    struct mg_sacct_sink *s, struct mg_diag *d)
+    struct mg_slurmfmt_sink *s, struct mg_diag *d)
 {
 	struct json_tokener *tok;
 	struct json_object *root, *jobs;

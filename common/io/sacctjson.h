@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "base/parse.h"
-#include "io/sacct.h"
+#include "io/slurmfmt.h"
 
 /*
  * mg_sacctjson_parse: parse a whole document text[0..len) and hand each
@@ -16,6 +16,6 @@
  * Returns 0, a sink status, or MG_EFORMAT / MG_ENOMEM with d set.
  */
 int mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
-    struct mg_sacct_sink *s, struct mg_diag *d);
+    struct mg_slurmfmt_sink *s, struct mg_diag *d);
 
 #endif /* MG_SACCTJSON_H */

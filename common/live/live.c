@@ -18,7 +18,7 @@ struct sink {
 	struct mg_diag *d;
 	const char *name;
 	uint64_t seq;
-	const struct mg_sacct_sink *s;	/* its layout, as found */
+	const struct mg_slurmfmt_sink *s;	/* its layout, as found */
 };
 
 static int64_t
@@ -145,7 +145,7 @@ mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
 {
 	static const unsigned char magic[4] = { 0x89, 'M', 'R', 'G' };
 	struct mg_sacct_opts o;
-	struct mg_sacct_sink s = { 0 };
+	struct mg_slurmfmt_sink s = { 0 };
 	struct sink k = { l, d, name, 0, NULL };
 	struct mg_input *in;
 	const char *entry;

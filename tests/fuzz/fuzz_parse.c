@@ -39,7 +39,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct mg_sacct_opts o;
-	struct mg_sacct_sink s = { 0 };
+	struct mg_slurmfmt_sink s = { 0 };
 	struct mg_input *in;
 	struct mg_diag d;
 	const char *name;

@@ -34,7 +34,7 @@ static int
 load_trace(const char *path, struct mg_trace *t)
 {
 	struct mg_sacct_opts o;
-	struct mg_sacct_sink sink = { 0 };
+	struct mg_slurmfmt_sink sink = { 0 };
 	struct mg_writer *w;
 	struct mg_reader *r;
 	struct mg_input *in;

@@ -71,39 +71,39 @@ main(void)
 	ok(mg_parse_limit_minutes("Partition+", 10, &v) == MG_PARSE_MISSING,
 	    "fixed-width Partition+ is missing");
 
-	ok(mg_sacct_jobid("123", 3, &b, &task, &het, &step) == 0 && b == 123
+	ok(mg_slurmfmt_jobid("123", 3, &b, &task, &het, &step) == 0 && b == 123
 	    && task == -1 && het == -1 && !step, "plain job");
-	ok(mg_sacct_jobid("28_4", 4, &b, &task, &het, &step) == 0 && b == 28
+	ok(mg_slurmfmt_jobid("28_4", 4, &b, &task, &het, &step) == 0 && b == 28
 	    && task == 4, "array task");
-	ok(mg_sacct_jobid("28_[1-6%2]", 10, &b, &task, &het, &step) == 0 &&
+	ok(mg_slurmfmt_jobid("28_[1-6%2]", 10, &b, &task, &het, &step) == 0 &&
 	    task == -2, "pending array remainder");
-	ok(mg_sacct_jobid("30+1", 4, &b, &task, &het, &step) == 0 && b == 30
+	ok(mg_slurmfmt_jobid("30+1", 4, &b, &task, &het, &step) == 0 && b == 30
 	    && het == 1, "het component");
-	ok(mg_sacct_jobid("30+1.batch", 10, &b, &task, &het, &step) == 0 &&
+	ok(mg_slurmfmt_jobid("30+1.batch", 10, &b, &task, &het, &step) == 0 &&
 	    step, "het step");
-	ok(mg_sacct_jobid("1.extern", 8, &b, &task, &het, &step) == 0 && step,
+	ok(mg_slurmfmt_jobid("1.extern", 8, &b, &task, &het, &step) == 0 && step,
 	    "extern step");
-	ok(mg_sacct_jobid("abc", 3, &b, &task, &het, &step) == -1, "not a "
+	ok(mg_slurmfmt_jobid("abc", 3, &b, &task, &het, &step) == -1, "not a "
 	    "JobID");
-	ok(mg_sacct_jobid("12_", 3, &b, &task, &het, &step) == -1, "12_ is "
+	ok(mg_slurmfmt_jobid("12_", 3, &b, &task, &het, &step) == -1, "12_ is "
 	    "not a JobID");
 
-	ok(mg_sacct_gpus("billing=8,cpu=8,gres/gpu=2,node=1", 33, &v) == 0 &&
+	ok(mg_slurmfmt_gpus("billing=8,cpu=8,gres/gpu=2,node=1", 33, &v) == 0 &&
 	    v == 2, "gres/gpu=2");
-	ok(mg_sacct_gpus("gres/gpu:a100=3,gres/gpu=3", 26, &v) == 0 && v == 3,
+	ok(mg_slurmfmt_gpus("gres/gpu:a100=3,gres/gpu=3", 26, &v) == 0 && v == 3,
 	    "typed and untyped counted once");
-	ok(mg_sacct_gpus("gres/gpu:a100=2,gres/gpu:v100=1", 31, &v) == 0 &&
+	ok(mg_slurmfmt_gpus("gres/gpu:a100=2,gres/gpu:v100=1", 31, &v) == 0 &&
 	    v == 3, "typed only: summed");
-	ok(mg_sacct_gpus("billing=1,cpu=1,node=1", 22, &v) == 0 && v == 0,
+	ok(mg_slurmfmt_gpus("billing=1,cpu=1,node=1", 22, &v) == 0 && v == 0,
 	    "no GPU: 0");
-	ok(mg_sacct_gpus("", 0, &v) == MG_PARSE_MISSING, "empty: missing");
+	ok(mg_slurmfmt_gpus("", 0, &v) == MG_PARSE_MISSING, "empty: missing");
 	/* fixed-width sacct cuts long fields with a "+": unknown, not 0 */
-	ok(mg_sacct_gpus("billing=8+", 10, &v) == MG_PARSE_MISSING,
+	ok(mg_slurmfmt_gpus("billing=8+", 10, &v) == MG_PARSE_MISSING,
 	    "a cut field without the GPUs: missing");
-	ok(mg_sacct_gpus("billing=8,cpu=8,gres/gp+", 24, &v) ==
+	ok(mg_slurmfmt_gpus("billing=8,cpu=8,gres/gp+", 24, &v) ==
 	    MG_PARSE_MISSING, "a cut gres/gpu entry: missing");
-	ok(mg_sacct_gpus("billing=8,gres/gpu=2,no+", 24, &v) == 0 && v == 2,
+	ok(mg_slurmfmt_gpus("billing=8,gres/gpu=2,no+", 24, &v) == 0 && v == 2,
 	    "the GPUs before the cut: known (2)");
-	ok(mg_sacct_gpus("gres/gpu=x", 10, &v) == MG_PARSE_BAD, "bad count");
+	ok(mg_slurmfmt_gpus("gres/gpu=x", 10, &v) == MG_PARSE_BAD, "bad count");
 	return tap_done();
 }
