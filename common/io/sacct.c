@@ -783,6 +783,108 @@ is_swf_data(const char *line, size_t len)
 	return k == 18;
 }
 
+/* the entry's remaining lines, each through fn(); blank lines (empty,
+ * or for fixed width all white) are skipped */
+static int
+rows(struct parser *p, struct mg_input *in, int fixed,
+    int (*fn)(struct parser *, const char *, size_t, uint64_t))
+{
+	const char *line;
+	size_t len;
+	int rv;
+
+	while ((rv = mg_input_getline(in, &line, &len, p->d)) == 1)
+		if ((fixed ? trim(line, len).n : len) > 0 &&
+		    (rv = fn(p, line, len, mg_input_lineno(in))) != 0)
+			break;
+	return rv;
+}
+
+/* sacct -n: no header, the caller names the columns; line is the first */
+static int
+listed_entry(struct parser *p, struct mg_input *in, const char *line,
+    size_t len)
+{
+	int rv;
+
+	p->s->layout = "sacct -n (field list given)";
+	if ((rv = names_from_list(p, p->o->fields, ',')) != 0)
+		return rv;
+	if (p->o->format == MG_FMT_FIXED)
+		return mg_diag_set(p->d, MG_EINVAL, "--fields needs a "
+		    "delimited layout");
+	if ((rv = delim_row(p, line, len, mg_input_lineno(in))) != 0)
+		return rv;
+	return rows(p, in, 0, delim_row);
+}
+
+/*
+ * A layout with a header hdr[0..hlen) (in p's own copy, which it may
+ * change); the next line, line[0..len), if have is 1.  Fixed width with
+ * dashes under the header (sacct's default, the LS6 trace), squeue's
+ * fixed width, or delimited.
+ */
+static int
+headed_entry(struct parser *p, struct mg_input *in, char *hdr, size_t hlen,
+    int have, const char *line, size_t len)
+{
+	const struct mg_sacct_opts *o = p->o;
+	int rv;
+
+	if (have == 1 && o->format != MG_FMT_DELIM && dashes_line(line, len)) {
+		p->fmt = MG_FMT_FIXED;
+		p->s->layout = p->tabs_ok ? "LS6 trace (count, header, "
+		    "dashes, tab-separated rows)" : "sacct fixed width";
+		p->tabs_ok = 1;
+		if ((rv = fixed_header(p, hdr, hlen, line, len)) != 0)
+			return rv;
+		return rows(p, in, 1, fixed_row);
+	}
+	if (o->format == MG_FMT_FIXED)
+		return mg_diag_set(p->d, MG_EFORMAT, "line 2: no dashes line "
+		    "under the fixed-width header");
+	if (memchr(hdr, p->delim, hlen) == NULL &&
+	    o->format != MG_FMT_DELIM && squeue_like(hdr, hlen, p->delim)) {
+		p->fmt = MG_FMT_FIXED;
+		p->s->layout = "squeue fixed width";
+		if ((rv = squeue_header(p, hdr, hlen)) != 0) {
+			mg_diag_prefix(p->d, "header");
+			return rv;
+		}
+		if (have != 1)
+			return 0;
+		if (trim(line, len).n > 0 && (rv = fixed_row(p, line, len,
+		    mg_input_lineno(in))) != 0)
+			return rv;
+		return rows(p, in, 1, fixed_row);
+	}
+	if (memchr(hdr, p->delim, hlen) == NULL)
+		return mg_diag_set(p->d, MG_EFORMAT, "line 1: layout not "
+		    "recognised (not sacct -P, --parsable, --delimiter, fixed "
+		    "width, --json, squeue, SWF or the LS6 trace): '%.60s'",
+		    hdr);
+	p->fmt = MG_FMT_DELIM;
+	if (hlen > 0 && hdr[hlen - 1] == p->delim) {
+		p->trailing = 1;
+		hdr[--hlen] = '\0';
+	}
+	p->s->layout = p->trailing ? "sacct --parsable" : p->delim == '|' ?
+	    "sacct -P" : "sacct --delimiter";
+	if (squeue_like(hdr, hlen, p->delim)) {
+		p->s->layout = "squeue -o (delimited)";
+		p->padded = 1;
+	}
+	if ((rv = names_from_list(p, hdr, p->delim)) != 0) {
+		mg_diag_prefix(p->d, "line 1");
+		return rv;
+	}
+	if (have != 1)
+		return 0;
+	if (len > 0 && (rv = delim_row(p, line, len, mg_input_lineno(in))) != 0)
+		return rv;
+	return rows(p, in, 0, delim_row);
+}
+
 int
 mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
     struct mg_slurmfmt_sink *s, struct mg_diag *d)
@@ -790,9 +892,9 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 	struct parser *p;
 	const char *line;
 	char *hdr = NULL;
-	size_t len, hcap = 0;
+	size_t len, hlen, hcap = 0;
 	struct slice t;
-	int rv;
+	int rv, have;
 
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
@@ -826,20 +928,7 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 		goto out;
 	}
 	if (o->fields != NULL) {
-		/* sacct -n: no header, the caller names the columns */
-		s->layout = "sacct -n (field list given)";
-		if ((rv = names_from_list(p, o->fields, ',')) != 0)
-			goto out;
-		if (o->format == MG_FMT_FIXED)
-			rv = mg_diag_set(d, MG_EINVAL, "--fields needs a "
-			    "delimited layout");
-		else
-			rv = delim_row(p, line, len, mg_input_lineno(in));
-		while (rv == 0 && (rv = mg_input_getline(in, &line, &len,
-		    d)) == 1)
-			if (len > 0)
-				rv = delim_row(p, line, len,
-				    mg_input_lineno(in));
+		rv = listed_entry(p, in, line, len);
 		goto out;
 	}
 	if (all_digits(t.p, t.n)) {
@@ -852,101 +941,22 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 		rv = mg_diag_set(d, rv, "out of memory");
 		goto out;
 	}
-	{
-		size_t hlen = len;
-		int have = mg_input_getline(in, &line, &len, d);
-
-		if (have < 0) {
-			rv = have;
+	hlen = len;
+	if ((rv = have = mg_input_getline(in, &line, &len, d)) < 0)
+		goto out;
+	/* squeue -l: a line with the date, then the header */
+	if (have == 1 && !squeue_like(hdr, hlen, p->delim) &&
+	    memchr(hdr, p->delim, hlen) == NULL &&
+	    squeue_like(line, len, p->delim)) {
+		if ((rv = copy_line(&hdr, &hcap, line, len)) != 0) {
+			rv = mg_diag_set(d, rv, "out of memory");
 			goto out;
 		}
-		/* squeue -l: a line with the date, then the header */
-		if (have == 1 && !squeue_like(hdr, hlen, p->delim) &&
-		    memchr(hdr, p->delim, hlen) == NULL &&
-		    squeue_like(line, len, p->delim)) {
-			if ((rv = copy_line(&hdr, &hcap, line, len)) != 0) {
-				rv = mg_diag_set(d, rv, "out of memory");
-				goto out;
-			}
-			hlen = len;
-			if ((have = mg_input_getline(in, &line, &len, d)) < 0) {
-				rv = have;
-				goto out;
-			}
-		}
-		if (have == 1 && o->format != MG_FMT_DELIM &&
-		    dashes_line(line, len)) {
-			p->fmt = MG_FMT_FIXED;
-			s->layout = p->tabs_ok ? "LS6 trace (count, header, "
-			    "dashes, tab-separated rows)" : "sacct fixed width";
-			p->tabs_ok = 1;
-			if ((rv = fixed_header(p, hdr, hlen, line, len)) != 0)
-				goto out;
-			while ((rv = mg_input_getline(in, &line, &len, d)) == 1)
-				if (trim(line, len).n > 0 && (rv =
-				    fixed_row(p, line, len,
-				    mg_input_lineno(in))) != 0)
-					break;
+		hlen = len;
+		if ((rv = have = mg_input_getline(in, &line, &len, d)) < 0)
 			goto out;
-		}
-		if (o->format == MG_FMT_FIXED) {
-			rv = mg_diag_set(d, MG_EFORMAT, "line 2: no dashes "
-			    "line under the fixed-width header");
-			goto out;
-		}
-		if (memchr(hdr, p->delim, hlen) == NULL &&
-		    o->format != MG_FMT_DELIM && squeue_like(hdr, hlen,
-		    p->delim)) {
-			p->fmt = MG_FMT_FIXED;
-			s->layout = "squeue fixed width";
-			if ((rv = squeue_header(p, hdr, hlen)) != 0) {
-				mg_diag_prefix(d, "header");
-				goto out;
-			}
-			if (have == 1 && trim(line, len).n > 0 &&
-			    (rv = fixed_row(p, line, len,
-			    mg_input_lineno(in))) != 0)
-				goto out;
-			if (have == 1)
-				while ((rv = mg_input_getline(in, &line, &len,
-				    d)) == 1)
-					if (trim(line, len).n > 0 && (rv =
-					    fixed_row(p, line, len,
-					    mg_input_lineno(in))) != 0)
-						break;
-			goto out;
-		}
-		if (memchr(hdr, p->delim, hlen) == NULL) {
-			rv = mg_diag_set(d, MG_EFORMAT, "line 1: layout not "
-			    "recognised (not sacct -P, --parsable, "
-			    "--delimiter, fixed width, --json, squeue, SWF or "
-			    "the LS6 trace): '%.60s'", hdr);
-			goto out;
-		}
-		p->fmt = MG_FMT_DELIM;
-		if (hlen > 0 && hdr[hlen - 1] == p->delim) {
-			p->trailing = 1;
-			hdr[--hlen] = '\0';
-		}
-		s->layout = p->trailing ? "sacct --parsable" :
-		    p->delim == '|' ? "sacct -P" : "sacct --delimiter";
-		if (squeue_like(hdr, hlen, p->delim)) {
-			s->layout = "squeue -o (delimited)";
-			p->padded = 1;
-		}
-		if ((rv = names_from_list(p, hdr, p->delim)) != 0) {
-			mg_diag_prefix(d, "line 1");
-			goto out;
-		}
-		if (have == 1 && len > 0 && (rv = delim_row(p, line, len,
-		    mg_input_lineno(in))) != 0)
-			goto out;
-		if (have == 1)
-			while ((rv = mg_input_getline(in, &line, &len, d)) == 1)
-				if (len > 0 && (rv = delim_row(p, line, len,
-				    mg_input_lineno(in))) != 0)
-					break;
 	}
+	rv = headed_entry(p, in, hdr, hlen, have, line, len);
 	goto out;
 first_missing:
 	if (rv == 0)

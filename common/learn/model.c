@@ -591,148 +591,188 @@ mg_model_read_container(FILE *fp, const char *name, struct mg_model **out,
 /* at most this many calibration knots in a file */
 #define MAXCAL	4096
 
+/* the whole of fp into *all (free it), n bytes */
 static int
-read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
+slurp(FILE *fp, const char *name, unsigned char **all, size_t *n,
     struct mg_diag *d)
 {
-	unsigned char *all = NULL, tmp[65536];
-	size_t n = 0, cap = 0, r, i, hlen;
-	struct cur c, h;
-	struct mg_model *m = NULL;
-	uint32_t want;
-	uLong crc;
-	char *kind = NULL;
-	unsigned minor;
-	int rv;
+	unsigned char tmp[65536];
+	size_t cap = 0, r;
 
-	*out = NULL;
+	*all = NULL;
+	*n = 0;
 	while ((r = fread(tmp, 1, sizeof(tmp), fp)) > 0) {
-		if (mg_grow((void **)&all, &cap, n + r, 1)) {
-			free(all);
+		if (mg_grow((void **)all, &cap, *n + r, 1)) {
+			free(*all);
 			return mg_diag_set(d, MG_ENOMEM, "out of memory");
 		}
-		memcpy(all + n, tmp, r);
-		n += r;
+		memcpy(*all + *n, tmp, r);
+		*n += r;
 	}
 	if (ferror(fp)) {
-		free(all);
+		free(*all);
 		return mg_diag_set(d, MG_EIO, "'%s': read error", name);
 	}
-	if (n < sizeof(magic) || memcmp(all, magic, sizeof(magic)) != 0) {
-		free(all);
+	return 0;
+}
+
+/*
+ * The frame of a model file all[0..n): magic, version, the header's and
+ * the payload's lengths, the CRC32 over both, nothing after.  Sets the
+ * header's cursor *h, the payload's offset and length, and the minor
+ * version.
+ */
+static int
+frame(const unsigned char *all, size_t n, const char *name, unsigned *minor,
+    struct cur *h, size_t *poff, size_t *plen, struct mg_diag *d)
+{
+	struct cur c;
+	size_t hlen, r;
+	uint32_t want;
+	uLong crc;
+
+	if (n < sizeof(magic) || memcmp(all, magic, sizeof(magic)) != 0)
 		return mg_diag_set(d, n == 0 ? MG_ETRUNC : MG_ECORRUPT, "'%s': "
 		    "%s", name, n == 0 ? "empty input, not a model" :
 		    "not a mirage model (bad magic)");
-	}
 	c.p = all;
 	c.n = n;
 	c.at = sizeof(magic);
 	c.bad = 0;
-	if (get_u(&c, 2) > MG_MODEL_MAJOR) {
-		free(all);
+	if (get_u(&c, 2) > MG_MODEL_MAJOR)
 		return mg_diag_set(d, MG_EVERSION, "'%s': a model of a newer "
 		    "version than this mirage reads", name);
-	}
-	minor = (unsigned)get_u(&c, 2);
+	*minor = (unsigned)get_u(&c, 2);
 	hlen = (size_t)get_u(&c, 4);
-	if (c.bad || hlen > c.n - c.at || c.n - c.at - hlen < 12) {
-		free(all);
+	if (c.bad || hlen > c.n - c.at || c.n - c.at - hlen < 12)
 		return mg_diag_set(d, MG_ETRUNC, "'%s': model cut short", name);
-	}
-	h.p = all + c.at;
-	h.n = hlen;
-	h.at = 0;
-	h.bad = 0;
+	h->p = all + c.at;
+	h->n = hlen;
+	h->at = 0;
+	h->bad = 0;
 	c.at += hlen;
 	r = (size_t)get_u(&c, 8);
-	if (c.bad || r > c.n - c.at || c.n - c.at - r < 4) {
-		free(all);
+	if (c.bad || r > c.n - c.at || c.n - c.at - r < 4)
 		return mg_diag_set(d, MG_ETRUNC, "'%s': model cut short", name);
-	}
+	*poff = c.at;
+	*plen = r;
 	c.at += r;
 	crc = crc32(crc32(0L, Z_NULL, 0), all, (uInt)c.at);
 	want = (uint32_t)get_u(&c, 4);
-	if ((uint32_t)crc != want || c.at != c.n) {
-		free(all);
+	if ((uint32_t)crc != want || c.at != c.n)
 		return mg_diag_set(d, c.at != c.n ? MG_ECORRUPT : MG_ECHECKSUM,
 		    "'%s': %s", name, c.at != c.n ? "bytes after the model's "
 		    "end" : "CRC32 mismatch: the model is corrupt");
+	return 0;
+}
+
+/* the calibration's knots: in order, values within [0, 1] */
+static int
+header_cal(struct cur *h, struct mg_model *m)
+{
+	size_t i;
+
+	if ((m->ncal = (size_t)get_u(h, 4)) == 0)
+		return 0;
+	if (h->bad || m->ncal > MAXCAL)
+		return MG_ECORRUPT;
+	m->cal_x = malloc(m->ncal * sizeof(*m->cal_x));
+	m->cal_y = malloc(m->ncal * sizeof(*m->cal_y));
+	if (m->cal_x == NULL || m->cal_y == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < m->ncal; i++) {
+		m->cal_x[i] = get_f64(h);
+		m->cal_y[i] = get_f64(h);
+		if ((i > 0 && !(m->cal_x[i] > m->cal_x[i - 1])) ||
+		    !(m->cal_y[i] >= 0 && m->cal_y[i] <= 1))
+			h->bad = 1;
 	}
-	/* the header, now known to be intact */
-	kind = get_str(&h);
-	if ((m = calloc(1, sizeof(*m))) == NULL || kind == NULL) {
-		rv = MG_ENOMEM;
-		goto fail;
-	}
+	return 0;
+}
+
+/* the header's fields (intact: the CRC matched) into m; 0, MG_ECORRUPT
+ * when a field is out of its bounds, or MG_ENOMEM */
+static int
+header(struct cur *h, unsigned minor, struct mg_model *m)
+{
+	char *kind = get_str(h);
+	size_t i;
+	int rv;
+
+	if (kind == NULL)
+		return MG_ENOMEM;
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
-	m->classifier = (int)get_u(&h, 1);
-	m->threshold = get_f64(&h);
-	m->features_version = (uint32_t)get_u(&h, 4);
-	m->nfeat = (size_t)get_u(&h, 4);
-	if (h.bad || m->nfeat == 0 || m->nfeat > (1u << 20)) {
-		rv = MG_ECORRUPT;
-		goto fail;
-	}
+	free(kind);
+	m->classifier = (int)get_u(h, 1);
+	m->threshold = get_f64(h);
+	m->features_version = (uint32_t)get_u(h, 4);
+	m->nfeat = (size_t)get_u(h, 4);
+	if (h->bad || m->nfeat == 0 || m->nfeat > (1u << 20))
+		return MG_ECORRUPT;
 	m->names = calloc(m->nfeat, sizeof(*m->names));
 	m->mean = calloc(m->nfeat, sizeof(*m->mean));
 	m->scale = calloc(m->nfeat, sizeof(*m->scale));
-	if (m->names == NULL || m->mean == NULL || m->scale == NULL) {
-		rv = MG_ENOMEM;
-		goto fail;
+	if (m->names == NULL || m->mean == NULL || m->scale == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < m->nfeat && !h->bad; i++) {
+		m->names[i] = get_str(h);
+		m->mean[i] = get_f64(h);
+		m->scale[i] = get_f64(h);
 	}
-	for (i = 0; i < m->nfeat && !h.bad; i++) {
-		m->names[i] = get_str(&h);
-		m->mean[i] = get_f64(&h);
-		m->scale[i] = get_f64(&h);
-	}
-	m->window = (uint32_t)get_u(&h, 4);
-	m->params = get_str(&h);
-	m->seed = get_u(&h, 8);
-	m->from = (int64_t)get_u(&h, 8);
-	m->to = (int64_t)get_u(&h, 8);
-	m->nsamples = get_u(&h, 8);
-	m->producer = get_str(&h);
-	m->args = get_str(&h);
-	if (minor >= 1 && (m->ncal = (size_t)get_u(&h, 4)) > 0) {
-		if (h.bad || m->ncal > MAXCAL) {
-			rv = MG_ECORRUPT;
-			goto fail;
-		}
-		m->cal_x = malloc(m->ncal * sizeof(*m->cal_x));
-		m->cal_y = malloc(m->ncal * sizeof(*m->cal_y));
-		if (m->cal_x == NULL || m->cal_y == NULL) {
-			rv = MG_ENOMEM;
-			goto fail;
-		}
-		for (i = 0; i < m->ncal; i++) {
-			m->cal_x[i] = get_f64(&h);
-			m->cal_y[i] = get_f64(&h);
-			/* knots in order, values within [0, 1] */
-			if ((i > 0 && !(m->cal_x[i] > m->cal_x[i - 1])) ||
-			    !(m->cal_y[i] >= 0 && m->cal_y[i] <= 1))
-				h.bad = 1;
-		}
-	}
+	m->window = (uint32_t)get_u(h, 4);
+	m->params = get_str(h);
+	m->seed = get_u(h, 8);
+	m->from = (int64_t)get_u(h, 8);
+	m->to = (int64_t)get_u(h, 8);
+	m->nsamples = get_u(h, 8);
+	m->producer = get_str(h);
+	m->args = get_str(h);
+	if (minor >= 1 && (rv = header_cal(h, m)) != 0)
+		return rv;
 	/* every field within its bounds, whatever the payload says */
-	if (!h.bad && !fields_ok(m))
-		h.bad = 1;
+	if (!h->bad && !fields_ok(m))
+		h->bad = 1;
 	/* a newer minor version may append fields: skipped */
-	if (h.bad || (h.at != h.n && minor <= MG_MODEL_MINOR) ||
+	if (h->bad || (h->at != h->n && minor <= MG_MODEL_MINOR) ||
 	    (!is_tree(m->kind) && !is_rl(m->kind) &&
-	    strcmp(m->kind, "svr") != 0)) {
-		rv = h.bad == 2 ? MG_ENOMEM : MG_ECORRUPT;
-		goto fail;
+	    strcmp(m->kind, "svr") != 0))
+		return h->bad == 2 ? MG_ENOMEM : MG_ECORRUPT;
+	return 0;
+}
+
+static int
+read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
+    struct mg_diag *d)
+{
+	unsigned char *all;
+	size_t n, poff = 0, plen = 0;
+	struct cur h;
+	struct mg_model *m = NULL;
+	unsigned minor = 0;
+	int rv;
+
+	*out = NULL;
+	if ((rv = slurp(fp, name, &all, &n, d)) != 0)
+		return rv;
+	if ((rv = frame(all, n, name, &minor, &h, &poff, &plen, d)) != 0) {
+		free(all);
+		return rv;
 	}
-	m->npayload = r;
-	if ((m->payload = malloc(r ? r : 1)) == NULL) {
+	if ((m = calloc(1, sizeof(*m))) == NULL)
 		rv = MG_ENOMEM;
-		goto fail;
+	else if ((rv = header(&h, minor, m)) == 0) {
+		m->npayload = plen;
+		if ((m->payload = malloc(plen ? plen : 1)) == NULL)
+			rv = MG_ENOMEM;
+		else
+			memcpy(m->payload, all + poff, plen);
 	}
-	memcpy(m->payload, all + c.at - 4 - r, r);
 	free(all);
-	all = NULL;
-	free(kind);
-	kind = NULL;
+	if (rv != 0) {
+		mg_model_free(m);
+		return mg_diag_set(d, rv, "'%s': %s", name, rv == MG_ENOMEM ?
+		    "out of memory" : "the model's header is malformed");
+	}
 	if (m->features_version != MG_FEATURES_VERSION) {
 		rv = mg_diag_set(d, MG_ETYPE, "'%s': a model of features "
 		    "version %u; this mirage computes version %u", name,
@@ -754,10 +794,4 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 	}
 	*out = m;
 	return 0;
-fail:
-	free(all);
-	free(kind);
-	mg_model_free(m);
-	return mg_diag_set(d, rv, "'%s': %s", name, rv == MG_ENOMEM ?
-	    "out of memory" : "the model's header is malformed");
 }

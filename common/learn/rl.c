@@ -102,20 +102,129 @@ huber_grad(double d)
 	return d > 1 ? 1 : d < -1 ? -1 : d;
 }
 
+/* DQN's memory: the replay buffer and one minibatch's arrays */
+struct replay {
+	size_t nf, cap, n, head, B;
+	double *S, *S2, *R;	/* states, next states, rewards */
+	unsigned char *A, *D;	/* actions, episode ended */
+	double *in, *in2, *qo, *q2, *qt, *dq;
+};
+
+static void
+replay_free(struct replay *m)
+{
+	free(m->S);
+	free(m->S2);
+	free(m->R);
+	free(m->A);
+	free(m->D);
+	free(m->in);
+	free(m->in2);
+	free(m->qo);
+	free(m->q2);
+	free(m->qt);
+	free(m->dq);
+}
+
+static int
+replay_new(struct replay *m, size_t nf, size_t cap, size_t B)
+{
+	memset(m, 0, sizeof(*m));
+	m->nf = nf;
+	m->cap = cap;
+	m->B = B;
+	m->S = malloc(cap * nf * sizeof(*m->S));
+	m->S2 = malloc(cap * nf * sizeof(*m->S2));
+	m->R = malloc(cap * sizeof(*m->R));
+	m->A = malloc(cap);
+	m->D = malloc(cap);
+	m->in = malloc(B * nf * sizeof(*m->in));
+	m->in2 = malloc(B * nf * sizeof(*m->in2));
+	m->qo = malloc(B * 2 * sizeof(*m->qo));
+	m->q2 = malloc(B * 2 * sizeof(*m->q2));
+	m->qt = malloc(B * 2 * sizeof(*m->qt));
+	m->dq = malloc(B * 2 * sizeof(*m->dq));
+	if (!m->S || !m->S2 || !m->R || !m->A || !m->D || !m->in ||
+	    !m->in2 || !m->qo || !m->q2 || !m->qt || !m->dq) {
+		replay_free(m);
+		return MG_ENOMEM;
+	}
+	return 0;
+}
+
+/* one minibatch from the buffer: a double-DQN step of q (the online
+ * net picks the next action, the target net tq values it) */
+static int
+replay_learn(struct replay *m, struct mg_mlp *q, struct mg_mlp *tq,
+    const struct mg_rlopts *o, uint64_t *rs)
+{
+	size_t b, i, nf = m->nf, B = m->B;
+
+	for (b = 0; b < B; b++) {
+		i = (size_t)(mg_rand64(rs) % m->n);
+		memcpy(m->in + b * nf, m->S + i * nf, nf * sizeof(*m->in));
+		memcpy(m->in2 + b * nf, m->S2 + i * nf, nf * sizeof(*m->in2));
+		m->dq[2 * b] = m->R[i];
+		m->dq[2 * b + 1] = (double)(m->A[i] | m->D[i] << 1);
+	}
+	if (mg_mlp_forward(q, m->in2, B, m->q2) ||
+	    mg_mlp_forward(tq, m->in2, B, m->qt) ||
+	    mg_mlp_forward(q, m->in, B, m->qo))
+		return MG_ENOMEM;
+	mg_mlp_zero_grad(q);
+	for (b = 0; b < B; b++) {
+		int ab = (int)m->dq[2 * b + 1] & 1;
+		int db = (int)m->dq[2 * b + 1] >> 1;
+		int best = m->q2[2 * b + 1] >= m->q2[2 * b];
+		double y = m->dq[2 * b] + (db ? 0 : o->gamma * m->qt[2 * b +
+		    best]);
+
+		m->dq[2 * b] = m->dq[2 * b + 1] = 0;
+		m->dq[2 * b + ab] = huber_grad(m->qo[2 * b + ab] - y) /
+		    (double)B;
+	}
+	mg_mlp_backward(q, m->dq);
+	mg_mlp_adam(q, o->lr, 10);
+	return 0;
+}
+
+/*
+ * The greedy agent acts on the network as it is at the episode's start:
+ * one batched pass over all the episode's states into gq (two values a
+ * state), its arrays grown as needed.
+ */
+static int
+greedy_pass(const struct mg_rlenv *env, const struct view *e,
+    struct mg_mlp *q, double **gs, double **gq, size_t *capg)
+{
+	size_t j, nf = env->nfeat;
+
+	if (e->nd + 1 > *capg) {
+		*capg = e->nd + 1;
+		free(*gs);
+		free(*gq);
+		*gs = malloc(*capg * nf * sizeof(**gs));
+		*gq = malloc(*capg * 2 * sizeof(**gq));
+		if (*gs == NULL || *gq == NULL)
+			return MG_ENOMEM;
+	}
+	for (j = 0; j < e->nd; j++)
+		state(env, e, j, *gs + j * nf);
+	if (e->nd > 0 && mg_mlp_forward(q, *gs, e->nd, *gq))
+		return MG_ENOMEM;
+	return 0;
+}
+
 int
 mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
     struct mg_mlp **qout)
 {
 	int sizes[4] = { (int)env->nfeat, o->hidden, o->hidden, 2 };
-	size_t nf = env->nfeat, cap = (size_t)o->replay, nbuf = 0, head = 0;
-	size_t B = (size_t)o->batch;
+	size_t nf = env->nfeat, capg = 0;
 	struct mg_mlp *q = NULL, *tq = NULL;
 	struct view *v = NULL;
-	double *S = NULL, *S2 = NULL, *R = NULL, *s = NULL, *in = NULL;
-	double *in2 = NULL, *qo = NULL, *q2 = NULL, *qt = NULL, *dq = NULL;
-	unsigned char *A = NULL, *D = NULL;
-	double *gs = NULL, *gq = NULL;
-	size_t capg = 0;
+	struct replay m;
+	double *s = NULL, *gs = NULL, *gq = NULL;
 	uint64_t rs = o->seed;
 	long ep, steps = 0, updates = 0, tenth = o->episodes / 10 + 1;
 	double rsum = 0;
@@ -126,24 +235,14 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 		return MG_EINVAL;
 	if ((rv = views(env, &v)) != 0)
 		return rv;
+	if ((rv = replay_new(&m, nf, (size_t)o->replay, (size_t)o->batch)) !=
+	    0) {
+		views_free(v, env->nep);
+		return rv;
+	}
 	rv = MG_ENOMEM;
 	if (mg_mlp_new(sizes, 4, o->seed, &q) || mg_mlp_new(sizes, 4, o->seed,
-	    &tq))
-		goto out;
-	S = malloc(cap * nf * sizeof(*S));
-	S2 = malloc(cap * nf * sizeof(*S2));
-	R = malloc(cap * sizeof(*R));
-	A = malloc(cap);
-	D = malloc(cap);
-	s = malloc(nf * sizeof(*s));
-	in = malloc(B * nf * sizeof(*in));
-	in2 = malloc(B * nf * sizeof(*in2));
-	qo = malloc(B * 2 * sizeof(*qo));
-	q2 = malloc(B * 2 * sizeof(*q2));
-	qt = malloc(B * 2 * sizeof(*qt));
-	dq = malloc(B * 2 * sizeof(*dq));
-	if (!S || !S2 || !R || !A || !D || !s || !in || !in2 || !qo || !q2 ||
-	    !qt || !dq)
+	    &tq) || (s = malloc(nf * sizeof(*s))) == NULL)
 		goto out;
 	for (ep = 0; ep < o->episodes; ep++) {
 		const struct view *e = &v[mg_rand64(&rs) % env->nep];
@@ -157,29 +256,12 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 		explore = mg_rand_unif(&rs) < eps;
 		/* exploring, the agent stops at a uniformly random tick */
 		stop = (size_t)(mg_rand64(&rs) % (e->nd + 1));
-		/*
-		 * Greedy, it acts on the network as it is at the episode's
-		 * start: one batched pass over all its states
-		 */
-		if (!explore) {
-			if (e->nd + 1 > capg) {
-				capg = e->nd + 1;
-				free(gs);
-				free(gq);
-				gs = malloc(capg * nf * sizeof(*gs));
-				gq = malloc(capg * 2 * sizeof(*gq));
-				if (gs == NULL || gq == NULL)
-					goto out;
-			}
-			for (j = 0; j < e->nd; j++)
-				state(env, e, j, gs + j * nf);
-			if (e->nd > 0 && mg_mlp_forward(q, gs, e->nd, gq))
-				goto out;
-		}
+		if (!explore && greedy_pass(env, e, q, &gs, &gq, &capg) != 0)
+			goto out;
 		for (j = 0; j <= e->nd; j++) {
 			double r = 0;
 			int a, done;
-			size_t at = head;
+			size_t at = m.head;
 
 			state(env, e, j, s);
 			if (j == e->nd)
@@ -197,50 +279,21 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 				rsum += r;
 				break;	/* forced: not a decision */
 			}
-			memcpy(S + at * nf, s, nf * sizeof(*s));
+			memcpy(m.S + at * nf, s, nf * sizeof(*s));
 			if (!done)
-				state(env, e, j + 1, S2 + at * nf);
+				state(env, e, j + 1, m.S2 + at * nf);
 			else
-				memcpy(S2 + at * nf, s, nf * sizeof(*s));
-			R[at] = r;
-			A[at] = (unsigned char)a;
-			D[at] = (unsigned char)done;
-			head = (head + 1) % cap;
-			if (nbuf < cap)
-				nbuf++;
+				memcpy(m.S2 + at * nf, s, nf * sizeof(*s));
+			m.R[at] = r;
+			m.A[at] = (unsigned char)a;
+			m.D[at] = (unsigned char)done;
+			m.head = (m.head + 1) % m.cap;
+			if (m.n < m.cap)
+				m.n++;
 			steps++;
-			if (steps % o->train_every == 0 && nbuf >= B) {
-				size_t b, i;
-
-				for (b = 0; b < B; b++) {
-					i = (size_t)(mg_rand64(&rs) % nbuf);
-					memcpy(in + b * nf, S + i * nf, nf *
-					    sizeof(*in));
-					memcpy(in2 + b * nf, S2 + i * nf, nf *
-					    sizeof(*in2));
-					dq[2 * b] = R[i];
-					dq[2 * b + 1] = (double)(A[i] | D[i] << 1);
-				}
-				/* double DQN: the online net picks, the target
-				 * net values */
-				if (mg_mlp_forward(q, in2, B, q2) ||
-				    mg_mlp_forward(tq, in2, B, qt) ||
-				    mg_mlp_forward(q, in, B, qo))
+			if (steps % o->train_every == 0 && m.n >= m.B) {
+				if (replay_learn(&m, q, tq, o, &rs) != 0)
 					goto out;
-				mg_mlp_zero_grad(q);
-				for (b = 0; b < B; b++) {
-					int ab = (int)dq[2 * b + 1] & 1;
-					int db = (int)dq[2 * b + 1] >> 1;
-					int best = q2[2 * b + 1] >= q2[2 * b];
-					double y = dq[2 * b] + (db ? 0 :
-					    o->gamma * qt[2 * b + best]);
-
-					dq[2 * b] = dq[2 * b + 1] = 0;
-					dq[2 * b + ab] = huber_grad(qo[2 * b +
-					    ab] - y) / (double)B;
-				}
-				mg_mlp_backward(q, dq);
-				mg_mlp_adam(q, o->lr, 10);
 				if (++updates % o->target_every == 0)
 					mg_mlp_copy_params(tq, q);
 			}
@@ -262,18 +315,8 @@ out:
 	mg_mlp_free(q);
 	mg_mlp_free(tq);
 	views_free(v, env->nep);
-	free(S);
-	free(S2);
-	free(R);
-	free(A);
-	free(D);
+	replay_free(&m);
 	free(s);
-	free(in);
-	free(in2);
-	free(qo);
-	free(q2);
-	free(qt);
-	free(dq);
 	free(gs);
 	free(gq);
 	return rv;
