@@ -10,6 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=$PWD/${1:-build/default}
 lab=tests/slurm/slurm-lab.sh
+export MIRAGE_LAB=${MIRAGE_LAB:-/var/tmp/mirage-slurm-lab}
+export SLURM_CONF=$MIRAGE_LAB/etc/slurm.conf
 out=${OUT:-build/compare-sim}
 mkdir -p "$out"
 "$lab" up >&2

@@ -3,9 +3,11 @@
 # tests, from Debian 12's packages: munged, a private MariaDB, slurmdbd,
 # slurmctld and several slurmd acting as nodes (4 CPU nodes, 2 nodes with
 # fake GPUs).  Must run as root.  Modelled on the lab script the project
-# started from; everything it writes outside $MIRAGE_LAB is listed here:
-# /etc/slurm/{slurm.conf,gres.conf,slurmdbd.conf}, /var/log/slurm/ and
-# /run/munge.
+# started from.  Everything it writes is under $MIRAGE_LAB (configuration,
+# logs, the controller's state, a private munged's socket, a private
+# MariaDB), and it listens on free ports it picks on the first `up`
+# (kept in $MIRAGE_LAB/ports), so two labs on one host do not collide.
+# Slurm's clients find the lab through SLURM_CONF=$MIRAGE_LAB/etc/slurm.conf.
 #
 #   slurm-lab.sh up       install if needed, configure, start (idempotent)
 #   slurm-lab.sh load     submit the small test workload; prints its tag
@@ -19,7 +21,10 @@ RUN=$LAB/run
 PIDS=$RUN/pids
 DB=$LAB/mysql
 SOCK=$RUN/mysql.sock
-DBPORT=${MIRAGE_LAB_DBPORT:-3317}
+ETC=$LAB/etc
+LOGS=$LAB/log
+MUNGE=$LAB/munge/munge.socket
+export SLURM_CONF=$ETC/slurm.conf
 CLUSTER=mirage
 CPU_NODES=(c1 c2 c3 c4)
 GPU_NODES=(g1 g2)
@@ -63,15 +68,38 @@ install() {
 	    >"$LAB/apt.log" 2>&1 || { tail -20 "$LAB/apt.log"; die "apt-get failed"; }
 }
 
+# ports: nine free ones in a row (MariaDB, slurmctld, slurmdbd, six
+# slurmd), picked once and kept with the lab
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+pick_ports() {
+	if [[ ! -s $LAB/ports ]]; then
+		local base i ok tries=0
+		while :; do
+			base=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+			ok=1
+			for i in $(seq 0 8); do port_free $((base + i)) || { ok=0; break; }; done
+			((ok)) && break
+			(( ++tries < 50 )) || die "no 9 free ports in a row"
+		done
+		echo "base=$base" >"$LAB/ports"
+	fi
+	local base
+	base=$(sed -n 's/^base=//p' "$LAB/ports")
+	DBPORT=$base CTLDPORT=$((base + 1)) DBDPORT=$((base + 2)) NODEPORT=$((base + 3))
+}
+
 start_munge() {
-	mkdir -p /run/munge
-	chown munge:munge /run/munge
+	# a munged of the lab's own, with the host's key (created if none)
+	mkdir -p "$LAB/munge" "$LOGS"
+	chown munge:munge "$LAB/munge"
 	[[ -s /etc/munge/munge.key ]] ||
 	    runuser -u munge -- mungekey --create --keyfile=/etc/munge/munge.key
-	alive /run/munge/munged.pid munged && return 0
-	runuser -u munge -- /usr/sbin/munged
-	keep_pid munged /run/munge/munged.pid
-	wait_for 10 munge sh -c 'munge -n | unmunge'
+	alive "$LAB/munge/munged.pid" munged && return 0
+	runuser -u munge -- /usr/sbin/munged --socket="$MUNGE" \
+	    --pid-file="$LAB/munge/munged.pid" --seed-file="$LAB/munge/seed" \
+	    --log-file="$LAB/munge/munged.log" --key-file=/etc/munge/munge.key
+	keep_pid munged "$LAB/munge/munged.pid"
+	wait_for 10 munge sh -c "munge -S '$MUNGE' -n | unmunge -S '$MUNGE'"
 }
 
 start_db() {
@@ -109,24 +137,26 @@ start_db() {
 }
 
 configure() {
-	mkdir -p /etc/slurm "$LAB/ctld" /var/log/slurm "$RUN/slurm"
-	chown slurm:slurm "$LAB/ctld" /var/log/slurm "$RUN/slurm"
+	mkdir -p "$ETC" "$LAB/ctld" "$LOGS" "$RUN/slurm"
+	chown slurm:slurm "$LAB/ctld" "$LOGS" "$RUN/slurm"
 	local n
 	for n in "${NODES[@]}"; do mkdir -p "$LAB/slurmd/$n"; done
 	# the scheduler settings the simulator models: multifactor priority
 	# and backfill with slurm.conf's own keys
-	cat >/etc/slurm/slurm.conf <<-EOF
+	cat >"$ETC/slurm.conf" <<-EOF
 	# written by mirage tests/slurm/slurm-lab.sh
 	ClusterName=$CLUSTER
 	SlurmctldHost=localhost
+	SlurmctldPort=$CTLDPORT
 	SlurmUser=slurm
 	AuthType=auth/munge
+	AuthInfo=socket=$MUNGE
 	StateSaveLocation=$LAB/ctld
 	SlurmdSpoolDir=$LAB/slurmd/%n
 	SlurmctldPidFile=$RUN/slurm/slurmctld.pid
 	SlurmdPidFile=$RUN/slurm/slurmd-%n.pid
-	SlurmctldLogFile=/var/log/slurm/slurmctld.log
-	SlurmdLogFile=/var/log/slurm/slurmd-%n.log
+	SlurmctldLogFile=$LOGS/slurmctld.log
+	SlurmdLogFile=$LOGS/slurmd-%n.log
 	ProctrackType=proctrack/linuxproc
 	TaskPlugin=task/none
 	PrologFlags=Contain
@@ -146,25 +176,29 @@ configure() {
 	GresTypes=gpu
 	AccountingStorageType=accounting_storage/slurmdbd
 	AccountingStorageHost=localhost
+	AccountingStoragePort=$DBDPORT
+	AccountingStoragePass=$MUNGE
 	AccountingStorageTRES=gres/gpu
 	JobAcctGatherType=jobacct_gather/none
 	MinJobAge=300
 	KillWait=5
 	OverTimeLimit=0
 	SlurmdTimeout=30
-	NodeName=c[1-${#CPU_NODES[@]}] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[17201-$((17200 + ${#CPU_NODES[@]}))] CPUs=4 RealMemory=8000 State=UNKNOWN
-	NodeName=g[1-${#GPU_NODES[@]}] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[17301-$((17300 + ${#GPU_NODES[@]}))] CPUs=8 RealMemory=16000 Gres=gpu:a100:2 State=UNKNOWN
+	NodeName=c[1-${#CPU_NODES[@]}] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$NODEPORT-$((NODEPORT + ${#CPU_NODES[@]} - 1))] CPUs=4 RealMemory=8000 State=UNKNOWN
+	NodeName=g[1-${#GPU_NODES[@]}] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$((NODEPORT + ${#CPU_NODES[@]}))-$((NODEPORT + ${#NODES[@]} - 1))] CPUs=8 RealMemory=16000 Gres=gpu:a100:2 State=UNKNOWN
 	PartitionName=batch Nodes=c[1-${#CPU_NODES[@]}] Default=YES MaxTime=02:00:00 DefaultTime=00:10:00 OverSubscribe=EXCLUSIVE State=UP
 	PartitionName=gpu Nodes=g[1-${#GPU_NODES[@]}] MaxTime=1-00:00:00 DefaultTime=00:30:00 OverSubscribe=EXCLUSIVE State=UP
 	EOF
 	# fake GPUs: File= must name devices; these are never opened
 	echo "NodeName=g[1-${#GPU_NODES[@]}] Name=gpu Type=a100 File=/dev/null,/dev/zero" \
-	    >/etc/slurm/gres.conf
-	cat >/etc/slurm/slurmdbd.conf <<-EOF
+	    >"$ETC/gres.conf"
+	cat >"$ETC/slurmdbd.conf" <<-EOF
 	AuthType=auth/munge
+	AuthInfo=socket=$MUNGE
 	DbdHost=localhost
+	DbdPort=$DBDPORT
 	SlurmUser=slurm
-	LogFile=/var/log/slurm/slurmdbd.log
+	LogFile=$LOGS/slurmdbd.log
 	PidFile=$RUN/slurm/slurmdbd.pid
 	StorageType=accounting_storage/mysql
 	StorageHost=127.0.0.1
@@ -173,8 +207,8 @@ configure() {
 	StoragePass=mirage
 	StorageLoc=mirage_acct_db
 	EOF
-	chown slurm:slurm /etc/slurm/slurmdbd.conf
-	chmod 600 /etc/slurm/slurmdbd.conf
+	chown slurm:slurm "$ETC/slurmdbd.conf"
+	chmod 600 "$ETC/slurmdbd.conf"
 }
 
 dbd_ok() { sacctmgr -n show cluster >/dev/null 2>&1; }
@@ -183,7 +217,7 @@ nodes_ok() { ! sinfo -h -N -o %T | grep -q -E 'unk|down|drain|fail|inval|\*'; }
 
 start_slurm() {
 	if ! alive "$RUN/slurm/slurmdbd.pid" slurmdbd; then
-		/usr/sbin/slurmdbd || die "slurmdbd failed; see /var/log/slurm/slurmdbd.log"
+		/usr/sbin/slurmdbd || die "slurmdbd failed; see $LOGS/slurmdbd.log"
 		keep_pid slurmdbd "$RUN/slurm/slurmdbd.pid"
 	fi
 	wait_for 60 slurmdbd dbd_ok
@@ -195,7 +229,7 @@ start_slurm() {
 	    sacctmgr -i add user root Account=lab Cluster="$CLUSTER" >/dev/null
 	if ! alive "$RUN/slurm/slurmctld.pid" slurmctld; then
 		/usr/sbin/slurmctld 2>/dev/null ||
-		    die "slurmctld failed; see /var/log/slurm/slurmctld.log"
+		    die "slurmctld failed; see $LOGS/slurmctld.log"
 		keep_pid slurmctld "$RUN/slurm/slurmctld.pid"
 	fi
 	wait_for 60 slurmctld ctld_ok
@@ -203,7 +237,7 @@ start_slurm() {
 	for n in "${NODES[@]}"; do
 		alive "$RUN/slurm/slurmd-$n.pid" slurmd && continue
 		/usr/sbin/slurmd -N "$n" 2>/dev/null ||
-		    die "slurmd $n failed; see /var/log/slurm/slurmd-$n.log"
+		    die "slurmd $n failed; see $LOGS/slurmd-$n.log"
 		keep_pid "slurmd-$n" "$RUN/slurm/slurmd-$n.pid"
 	done
 	sleep 2
@@ -218,6 +252,7 @@ cmd_up() {
 	[[ $(id -u) == 0 ]] || die "must run as root"
 	mkdir -p "$LAB" "$PIDS"
 	install
+	pick_ports
 	start_munge
 	start_db
 	configure
