@@ -15,6 +15,7 @@
 #include "io/swf.h"
 
 #define MAX_COLS 512
+#define MAX_TEXT 8	/* free-text columns a repair may widen */
 
 enum col {
 	C_IGNORE = 0, C_JOBID, C_JOBIDRAW, C_JOBNAME, C_USER, C_UID,
@@ -35,6 +36,14 @@ static const char *const col_names[C_NCOLS] = {
 	[C_EXITCODE] = "ExitCode", [C_PRIORITY] = "Priority",
 	[C_ELAPSED] = "Elapsed",
 };
+
+/* sacct's columns of free text: what a user typed (a job name, a
+ * command line, a comment, a directory) may hold the delimiter */
+static const char *const text_names[] = {
+	"JobName", "SubmitLine", "WorkDir", "Comment", "AdminComment",
+	"SystemComment", "Constraints", "WCKey", "Container",
+};
+#define NTEXT (sizeof(text_names) / sizeof(text_names[0]))
 
 /* squeue's names for the same columns (-o, -O and the default layouts) */
 static const struct {
@@ -83,7 +92,11 @@ struct parser {
 	enum col cols[MAX_COLS];
 	size_t start[MAX_COLS], end[MAX_COLS];	/* fixed-width spans */
 	int where[C_NCOLS];	/* column index of each known field, or -1 */
+	size_t text[MAX_TEXT];	/* columns of free text, which may hold the
+				 * delimiter (JobName, SubmitLine, ...) */
+	size_t ntext;
 	struct slice f[MAX_COLS];
+	struct slice raw[MAX_COLS];	/* a row's fields before a repair */
 	char msg[400];
 };
 
@@ -185,8 +198,16 @@ set_columns(struct parser *p, const struct slice *names, size_t n)
 	for (i = 0; i < C_NCOLS; i++)
 		p->where[i] = -1;
 	p->ncols = n;
+	p->ntext = 0;
 	for (i = 0; i < n; i++) {
-		p->cols[i] = col_lookup(trim(names[i].p, names[i].n));
+		struct slice h = trim(names[i].p, names[i].n);
+		size_t k;
+
+		for (k = 0; k < NTEXT && p->ntext < MAX_TEXT; k++)
+			if (strlen(text_names[k]) == h.n &&
+			    strncasecmp(text_names[k], h.p, h.n) == 0)
+				p->text[p->ntext++] = i;
+		p->cols[i] = col_lookup(h);
 		if (p->cols[i] != C_IGNORE && p->where[p->cols[i]] < 0)
 			p->where[p->cols[i]] = (int)i;
 		else
@@ -443,10 +464,153 @@ row(struct parser *p, uint64_t line)
  * extra fields is read as a JobName that held k delimiters; without a
  * JobName column such a row is bad.
  */
+/* a field that may be a time as sacct prints it (or none) */
+static int
+timeish(struct slice v)
+{
+	return v.n == 0 || (v.p[0] >= '0' && v.p[0] <= '9') ||
+	    (v.n == 7 && memcmp(v.p, "Unknown", 7) == 0) ||
+	    (v.n == 4 && memcmp(v.p, "None", 4) == 0);
+}
+
+/* a time span, an exit code ("0:15") or a limit as sacct prints them */
+static int
+spanish(struct slice v)
+{
+	size_t i;
+
+	if (v.n == 0 || (v.p[0] >= 'A' && v.p[0] <= 'Z'))
+		return 1;	/* UNLIMITED, Partition_Limit, ... */
+	for (i = 0; i < v.n; i++)
+		if ((v.p[i] < '0' || v.p[i] > '9') && v.p[i] != ':' &&
+		    v.p[i] != '-' && v.p[i] != '.')
+			return 0;
+	return 1;
+}
+
+static int
+digits(struct slice v)
+{
+	size_t i;
+
+	for (i = 0; i < v.n; i++)
+		if (v.p[i] < '0' || v.p[i] > '9')
+			return 0;
+	return 1;
+}
+
+/* whether the typed columns of p->f look like what sacct prints in them:
+ * a repair that shifts the wrong fields puts names where numbers go */
+static int
+plausible(const struct parser *p)
+{
+	static const enum col num[] = { C_NNODES, C_NCPUS, C_UID,
+	    C_PRIORITY, C_TIMELIMITRAW };
+	static const enum col tim[] = { C_SUBMIT, C_ELIGIBLE, C_START,
+	    C_END };
+	static const enum col span[] = { C_TIMELIMIT, C_ELAPSED, C_EXITCODE };
+	int64_t a, b, c;
+	size_t i;
+	int st;
+
+	if (mg_slurmfmt_jobid(p->f[p->where[C_JOBID]].p,
+	    p->f[p->where[C_JOBID]].n, &a, &b, &c, &st) != 0)
+		return 0;
+	if (p->where[C_JOBIDRAW] >= 0 && mg_slurmfmt_jobid(
+	    p->f[p->where[C_JOBIDRAW]].p, p->f[p->where[C_JOBIDRAW]].n, &a,
+	    &b, &c, &st) != 0)
+		return 0;
+	for (i = 0; i < sizeof(span) / sizeof(span[0]); i++)
+		if (p->where[span[i]] >= 0 && !spanish(p->f[p->where[span[i]]]))
+			return 0;
+	for (i = 0; i < sizeof(num) / sizeof(num[0]); i++)
+		if (p->where[num[i]] >= 0 && !digits(p->f[p->where[num[i]]]))
+			return 0;
+	for (i = 0; i < sizeof(tim) / sizeof(tim[0]); i++)
+		if (p->where[tim[i]] >= 0 && !timeish(p->f[p->where[tim[i]]]))
+			return 0;
+	if (p->where[C_STATE] >= 0 && (p->f[p->where[C_STATE]].n == 0 ||
+	    p->f[p->where[C_STATE]].p[0] < 'A' ||
+	    p->f[p->where[C_STATE]].p[0] > 'Z'))
+		return 0;
+	return 1;
+}
+
+/* p->f from the row's fields p->raw with e[t] extra fields joined into
+ * free-text column p->text[t] */
+static void
+widen(struct parser *p, const size_t *e)
+{
+	size_t i, k = 0, t = 0;
+
+	for (i = 0; i < p->ncols; i++) {
+		p->f[i] = p->raw[k];
+		if (t < p->ntext && p->text[t] == i) {
+			if (e[t] > 0)
+				p->f[i].n = (size_t)(p->raw[k + e[t]].p +
+				    p->raw[k + e[t]].n - p->raw[k].p);
+			k += e[t++];
+		}
+		k++;
+	}
+}
+
+/*
+ * A delimited row with extra fields: the delimiter was inside free text.
+ * Of the ways to share the extra fields among the free-text columns, the
+ * first (in order, the earlier columns taking more) whose typed columns
+ * look right; if none does, the first column takes them all and the row
+ * is checked as usual.  Says which columns were widened in p->msg.
+ */
+static void
+repair(struct parser *p, size_t extra)
+{
+	size_t e[MAX_TEXT] = { 0 }, t, k, rest;
+	int w, found = 0;
+
+	memcpy(p->raw, p->f, (p->ncols + extra) * sizeof(p->raw[0]));
+	/* the compositions of extra into ntext parts, in decreasing
+	 * lexicographic order: (extra, 0, ..., 0) first */
+	e[0] = extra;
+	for (;;) {
+		widen(p, e);
+		if (plausible(p)) {
+			found = 1;
+			break;
+		}
+		for (t = p->ntext - 1; t-- > 0;)
+			if (e[t] > 0)
+				break;
+		if (p->ntext < 2 || t >= p->ntext - 1)
+			break;		/* every way tried */
+		for (rest = 0, k = t + 1; k < p->ntext; k++) {
+			rest += e[k];
+			e[k] = 0;
+		}
+		e[t]--;
+		e[t + 1] = rest + 1;
+	}
+	if (!found) {
+		memset(e, 0, sizeof(e));
+		e[0] = extra;
+		widen(p, e);
+	}
+	w = snprintf(p->msg, sizeof(p->msg), "the delimiter inside free text; "
+	    "read");
+	for (t = 0; t < p->ntext && w > 0 && (size_t)w < sizeof(p->msg); t++) {
+		const struct slice *v = &p->f[p->text[t]];
+
+		if (e[t] > 0)
+			w += snprintf(p->msg + w, sizeof(p->msg) - (size_t)w,
+			    " column %zu as '%.*s'", p->text[t] + 1,
+			    (int)(v->n > 60 ? 60 : v->n), v->p);
+	}
+}
+
 static int
 delim_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 {
-	size_t n, i, extra, jn;
+	size_t n, i;
 	int rv;
 
 	if (p->trailing && len > 0 && line[len - 1] == p->delim)
@@ -458,20 +622,12 @@ delim_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 		return p->s->warn(p->s->ctx, lineno, 1, p->msg);
 	}
 	if (n > p->ncols) {
-		extra = n - p->ncols;
-		if (p->where[C_JOBNAME] < 0) {
+		if (p->ntext == 0) {
 			snprintf(p->msg, sizeof(p->msg), "%zu fields, the "
 			    "header has %zu", n, p->ncols);
 			return p->s->warn(p->s->ctx, lineno, 1, p->msg);
 		}
-		jn = (size_t)p->where[C_JOBNAME];
-		p->f[jn].n = (size_t)(p->f[jn + extra].p + p->f[jn + extra].n -
-		    p->f[jn].p);
-		for (i = jn + 1; i < p->ncols; i++)
-			p->f[i] = p->f[i + extra];
-		snprintf(p->msg, sizeof(p->msg), "job name holds the "
-		    "delimiter; read as '%.*s'", (int)(p->f[jn].n > 60 ? 60 :
-		    p->f[jn].n), p->f[jn].p);
+		repair(p, n - p->ncols);
 		if ((rv = p->s->warn(p->s->ctx, lineno, 0, p->msg)) != 0)
 			return rv;
 	}

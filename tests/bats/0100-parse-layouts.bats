@@ -113,11 +113,22 @@ setup() {
 	mirage-cat j.mrs | grep -q $'\tCANCELLED\t'
 }
 
-@test "a name holding the delimiter is repaired with a warning" {
+@test "free text holding the delimiter is repaired with a warning: the name, the command line" {
 	run -0 --separate-stderr mirage-parse "$BUSY/sacct_trace_P_X.txt" -o j.mrs
-	[[ "$stderr" == *"line 36: job name holds the delimiter; read as 'name|with|pipes'"* ]]
+	[[ "$stderr" == *"line 36: the delimiter inside free text; read column 2 as 'name|with|pipes'"* ]]
 	[ "$(field j.mrs 43 name)" = "name|with|pipes" ]
 	[ "$(field j.mrs 43 uid)" = 0 ]
+	# -o ALL: the name's delimiters are in SubmitLine too, further right
+	run -0 --separate-stderr mirage-parse "$FINAL/sacct_allfields_P.txt" -o a.mrs
+	[[ "$stderr" == *"line 110: the delimiter inside free text; read column 35 as 'name|with|pipes' column 81 as 'sbatch "* ]]
+	[[ "$stderr" == *"56 job records, 1 repaired rows, 0 bad rows skipped"* ]]
+	[ "$(field a.mrs 43 name)" = "name|with|pipes" ]
+	# the same job as the narrow layout reads it
+	mirage-parse -q "$FINAL/sacct_wide_P_X.txt" -o w.mrs
+	local f
+	for f in uid state submit start end timelimit nnodes ncpus; do
+		[ "$(field a.mrs 43 $f)" = "$(field w.mrs 43 $f)" ]
+	done
 }
 
 @test "requeued job with sacct -D: the last record wins (documented)" {
