@@ -49,6 +49,8 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->window = DAY;
 	pc->history = 30 * DAY;
 	pc->margin = 12 * 3600;
+	pc->arrivals = MG_PLAN_ARR_WEEK;
+	pc->block = 4 * 3600;
 }
 
 int
@@ -72,6 +74,19 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			return mg_diag_set(d, MG_EINVAL, "invalid --plan-seed "
 			    "'%s'", arg);
 		pc->seed = (uint64_t)v;
+	} else if (strcmp(name, "plan-arrivals") == 0) {
+		if (strcmp(arg, "week") == 0)
+			pc->arrivals = MG_PLAN_ARR_WEEK;
+		else if (strncmp(arg, "blocks", 6) == 0 && (arg[6] == '\0' ||
+		    (arg[6] == ':' && mg_parse_i64(arg + 7, strlen(arg + 7), 1,
+		    24, &v) == 0))) {
+			pc->arrivals = MG_PLAN_ARR_BLOCKS;
+			if (arg[6] == ':')
+				pc->block = v * 3600;
+		} else
+			return mg_diag_set(d, MG_EINVAL, "invalid "
+			    "--plan-arrivals '%s' (week, blocks or blocks:H, "
+			    "H from 1 to 24 hours)", arg);
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;
@@ -119,6 +134,8 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 	*out = NULL;
 	if (pc->k < 1 || pc->k > MG_PLAN_MAXK || pc->window <= 0 ||
 	    (pc->model != MG_PLAN_FAITHFUL && pc->model != MG_PLAN_REFERENCE) ||
+	    (pc->arrivals != MG_PLAN_ARR_WEEK &&
+	    pc->arrivals != MG_PLAN_ARR_BLOCKS) || pc->block < 3600 ||
 	    pc->history <= 0 || pc->margin < 0 ||
 	    pc->window + pc->margin > 5 * DAY)
 		return MG_EINVAL;
@@ -267,8 +284,44 @@ tjob_cmp(const void *a, const void *b)
 	return mg_tjob_cmp(a, b);
 }
 
+/* the jobs submitted in [from - lag, to - lag), shifted to [from, to),
+ * with their run times if they had ended by t, else drawn */
+static int
+arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
+    int64_t from, int64_t to, int64_t lag, uint64_t *rs, struct future *f)
+{
+	const struct mg_trace *tr = p->t;
+	struct mg_tjob j;
+	size_t i;
+	int rv;
+
+	memset(&j, 0, sizeof(j));
+	j.user = j.after = j.part = j.qos = j.account = j.assoc = -1;
+	j.uid = -1;
+	j.eligible = -1;
+	for (i = submitted_from(tr, from - lag); i < tr->n &&
+	    tr->job[i].submit < to - lag; i++) {
+		const struct mg_tjob *a = &tr->job[i];
+
+		if (a->submit < from - lag)
+			continue;
+		j.submit = a->submit + lag;
+		j.start = j.submit;
+		j.limit = a->limit;
+		j.nodes = a->nodes;
+		j.prio = scaled(v->s_prio);
+		j.dur = a->start + a->dur <= t ? a->dur :
+		    draw_dur(p, a->limit, 0, t, rs);
+		if (j.submit <= t)
+			continue;
+		if ((rv = push(f, &j)) != 0)
+			return rv;
+	}
+	return 0;
+}
+
 /* one future's jobs: the view's with drawn run times, P if it runs, and
- * the arrivals of a week of the past */
+ * the arrivals drawn from the past */
 static int
 draw_future(const struct mg_plan *p, const struct mg_view *v,
     const struct mg_planchain *ch, int64_t t, int64_t horizon, uint64_t *rs,
@@ -354,25 +407,21 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		qsort(f->job, f->n, sizeof(*f->job), tjob_cmp);
 		return 0;
 	}
-	/* arrivals: the same hours of the same weekday, lag weeks ago */
-	for (i = submitted_from(tr, t - lag); i < tr->n &&
-	    tr->job[i].submit < t - lag + horizon; i++) {
-		const struct mg_tjob *a = &tr->job[i];
+	/* arrivals: the same hours of the same weekday, lag weeks ago; or
+	 * in blocks of hours, each from one of the last four weeks' days
+	 * at the same time of day */
+	if (p->c.arrivals == MG_PLAN_ARR_WEEK)
+		rv = arrive(p, v, t, t, t + horizon, lag, rs, f);
+	else {
+		int64_t b0, blk = p->c.block;
 
-		if (a->submit < t - lag)
-			continue;
-		j.submit = a->submit + lag;
-		j.start = j.submit;
-		j.limit = a->limit;
-		j.nodes = a->nodes;
-		j.prio = scaled(v->s_prio);
-		j.dur = a->start + a->dur <= t ? a->dur :
-		    draw_dur(p, a->limit, 0, t, rs);
-		if (j.submit <= t)
-			continue;
-		if ((rv = push(f, &j)) != 0)
-			return rv;
+		for (b0 = t, rv = 0; rv == 0 && b0 < t + horizon; b0 += blk)
+			rv = arrive(p, v, t, b0, b0 + blk < t + horizon ?
+			    b0 + blk : t + horizon, (int64_t)(1 + below(rs,
+			    28)) * DAY, rs, f);
 	}
+	if (rv != 0)
+		return rv;
 	qsort(f->job, f->n, sizeof(*f->job), tjob_cmp);
 	return 0;
 }

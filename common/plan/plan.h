@@ -59,6 +59,15 @@ enum mg_planmodel {
 				 * reference world's own model */
 };
 
+/* how the arrivals of a future are drawn from the past */
+enum mg_planarrivals {
+	MG_PLAN_ARR_WEEK,	/* the jobs submitted over the same hours of
+				 * the same weekday, one to four weeks back
+				 * (one week drawn per future) */
+	MG_PLAN_ARR_BLOCKS	/* blocks of block seconds, each from one of
+				 * the last 28 days at the same time of day */
+};
+
 struct mg_planconf {
 	int k;			/* futures drawn at each decision: 8 */
 	uint64_t seed;		/* with the decision time, seeds its draws */
@@ -70,6 +79,8 @@ struct mg_planconf {
 	enum mg_plancost_kind cost;	/* MG_PLAN_RISK: a run stops at P's
 				 * end, an interruption's length unknown */
 	enum mg_planmodel model;	/* MG_PLAN_FAITHFUL */
+	enum mg_planarrivals arrivals;	/* MG_PLAN_ARR_WEEK */
+	int64_t block;		/* MG_PLAN_ARR_BLOCKS: 4 h */
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
 };
@@ -84,8 +95,8 @@ void mg_planconf_default(struct mg_planconf *pc);
 /*
  * mg_plan_option: the planner's options shared by the commands: name
  * "plan" (the futures, 1 to MG_PLAN_MAXK), "lambda" (a positive price,
- * into *lambda), "plan-seed" or "plan-model" ("faithful", "reference"),
- * with its argument.  Returns 0, or
+ * into *lambda), "plan-seed", "plan-model" ("faithful", "reference") or
+ * "plan-arrivals" ("week", "blocks", "blocks:H"), with its argument.  Returns 0, or
  * MG_EINVAL with d saying what is wrong.
  */
 int mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,

@@ -194,6 +194,41 @@ main(void)
 		pc.cost = MG_PLAN_HOURS;
 	}
 
+	{
+		/* the burst is daily: arrivals drawn in 4-hour blocks of
+		 * any of the last 28 days hold it too; and the reference
+		 * model (older jobs first) sees the same */
+		struct mg_plan *pb;
+		const char *what[] = { "arrivals in blocks", "the reference "
+		    "model" };
+		int i;
+
+		for (k = 0; k < c.n && c.at[k] <= T0 + 21 * H; k++)
+			;
+		for (i = 0; i < 2; i++) {
+			if (i == 0)
+				pc.arrivals = MG_PLAN_ARR_BLOCKS;
+			else {
+				/* a limit P keeps to: the original's
+				 * backfill trusts limits */
+				pc.model = MG_PLAN_REFERENCE;
+				ch.p_limit = ch.p_end - ch.p_start;
+			}
+			ok(mg_plan_new(&pc, &t, &pb) == 0 &&
+			    (view(&v, 1, now), mg_plan_costs(pb, &v, &ch, now,
+			    1, &c2)) == 0 && c2.n == c.n && c2.intr[k] > 23 &&
+			    c2.pint[k] == 1 && c2.intr[0] == 0 &&
+			    mg_plan_submit_now(&c2, MG_PLAN_HOURS, 15),
+			    "%s: S after 21:00 waits behind the burst (%.1f "
+			    "h), so it submits before", what[i], c2.intr[k]);
+			mg_view_release(&v);
+			mg_plan_free(pb);
+		}
+		pc.arrivals = MG_PLAN_ARR_WEEK;
+		pc.model = MG_PLAN_FAITHFUL;
+		ch.p_limit = 48 * H;
+	}
+
 	/* the same seed, the same draws; another stream may differ */
 	view(&v, 1, now);
 	mg_plan_costs(p, &v, &ch, now, 1, &c2);
