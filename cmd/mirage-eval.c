@@ -48,7 +48,7 @@ usage(int status)
 	    "[--plan-seed n]\n"
 	    "           [--plan-window span] [--plan-truth what] "
 	    "[--plan-model m]\n"
-	    "           [--plan-arrivals a]] [file]\n"
+	    "           [--plan-arrivals a] [--plan-runtimes r]] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [file]\n");
@@ -76,6 +76,8 @@ usage(int status)
 		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
 		    "  --plan-model faithful|reference  its cluster model (the world's)\n"
 		    "  --plan-arrivals week|blocks[:H]  how it draws arrivals (week)\n"
+		    "  --plan-runtimes class|user  its run times by limit class, or\n"
+		    "                    by user and class (class)\n"
 		    "  --replay          replay the trace and compare waits with the real ones\n"
 		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
 		    "  --progress        a progress line per batch, also in a log\n"
@@ -836,7 +838,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR };
+	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
@@ -854,6 +856,7 @@ main(int argc, char *argv[])
 		{ "plan-cost", required_argument, NULL, O_PCOST },
 		{ "plan-model", required_argument, NULL, O_PMODEL },
 		{ "plan-arrivals", required_argument, NULL, O_PARR },
+		{ "plan-runtimes", required_argument, NULL, O_PRT },
 		{ "plan-truth", required_argument, NULL, O_PTRUTH },
 		{ "plan-window", required_argument, NULL, O_PWINDOW },
 		{ "progress", no_argument, NULL, O_PROGRESS },
@@ -953,10 +956,12 @@ main(int argc, char *argv[])
 		case O_PSEED:
 		case O_PMODEL:
 		case O_PARR:
+		case O_PRT:
 			if (mg_plan_option(&po.pc, &po.lambda, ch == O_PLAN ?
 			    "plan" : ch == O_LAMBDA ? "lambda" : ch == O_PSEED ?
 			    "plan-seed" : ch == O_PMODEL ? "plan-model" :
-			    "plan-arrivals", optarg, &d) != 0)
+			    ch == O_PARR ? "plan-arrivals" : "plan-runtimes",
+			    optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			po.plan |= ch == O_PLAN;
 			po.plan_model |= ch == O_PMODEL;

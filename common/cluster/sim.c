@@ -626,6 +626,7 @@ vjob(const struct mg_sim *s, mg_jobref r, struct mg_vjob *v)
 	v->nodes = j->nodes;
 	v->chain = j->trace < 0;
 	v->trace = j->trace >= 0 ? j->trace : -1;
+	v->user = j->trace >= 0 ? s->trace->job[j->trace].user : -1;
 	v->prio = 0;
 	v->end = -1;
 }

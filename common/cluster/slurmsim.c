@@ -1467,6 +1467,7 @@ vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
 	v->nodes = j->nodes;
 	v->chain = j->trace == INT32_MAX;
 	v->trace = j->trace == INT32_MAX ? -1 : j->trace;
+	v->user = j->user;
 	v->prio = 0;
 	v->end = -1;
 }

@@ -22,6 +22,8 @@ struct mg_vjob {
 	int32_t chain;		/* 1 for the episode's chain jobs, else 0 */
 	int32_t trace;		/* the trace job it replays, or -1: for
 				 * diagnostics that may know the truth */
+	int32_t user;		/* its user, as the trace's index (squeue
+				 * shows it), or -1 */
 };
 
 struct mg_view {

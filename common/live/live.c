@@ -294,6 +294,9 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 
 		memset(&x, 0, sizeof(x));
 		x.trace = -1;
+		x.user = -1;	/* squeue's users are not matched to the
+				 * history's (yet): the run times of their
+				 * limit class */
 		x.submit = j->submit >= 0 ? j->submit : t;
 		x.start = started ? j->start : -1;
 		x.limit = j->limit > 0 ? j->limit : 0;

@@ -17,6 +17,7 @@
 #define TICK		600
 #define NCLS		5	/* limit classes; NCLS: all jobs */
 #define MINSAMPLE	20	/* fewer in a class: draw from all jobs */
+#define MINUSER		5	/* fewer of a user's in a class: the class */
 #define PRIO_SCALE	1000.0	/* view priorities as the model's integers */
 #define MAXWAIT		(30 * DAY)
 #define BF_INTERVAL	300	/* the planner's backfill passes: a tenth of
@@ -33,6 +34,9 @@ struct mg_plan {
 	const struct mg_trace *t;
 	struct rt *cls[NCLS + 1];	/* by end time */
 	size_t ncls[NCLS + 1];
+	struct rt *ucls;	/* by (user, class), then end time */
+	size_t *uoff;		/* (user, class) k: ucls[uoff[k] .. uoff[k+1]) */
+	size_t nkeys;
 };
 
 /* candidate submission times after now, as offsets (seconds) */
@@ -51,6 +55,7 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->margin = 12 * 3600;
 	pc->arrivals = MG_PLAN_ARR_WEEK;
 	pc->block = 4 * 3600;
+	pc->runtimes = MG_PLAN_RT_CLASS;
 }
 
 int
@@ -87,6 +92,14 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			return mg_diag_set(d, MG_EINVAL, "invalid "
 			    "--plan-arrivals '%s' (week, blocks or blocks:H, "
 			    "H from 1 to 24 hours)", arg);
+	} else if (strcmp(name, "plan-runtimes") == 0) {
+		if (strcmp(arg, "class") == 0)
+			pc->runtimes = MG_PLAN_RT_CLASS;
+		else if (strcmp(arg, "user") == 0)
+			pc->runtimes = MG_PLAN_RT_USER;
+		else
+			return mg_diag_set(d, MG_EINVAL, "invalid "
+			    "--plan-runtimes '%s' (class or user)", arg);
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;
@@ -124,18 +137,65 @@ rt_cmp(const void *a, const void *b)
 	return (x->r > y->r) - (x->r < y->r);
 }
 
+/* the ended jobs of each (user, class), by end time (counting sort) */
+static int
+by_user(struct mg_plan *p)
+{
+	const struct mg_trace *t = p->t;
+	size_t i, k, *fill;
+	int32_t most = -1;
+
+	for (i = 0; i < t->n; i++)
+		if (t->job[i].user > most)
+			most = t->job[i].user;
+	p->nkeys = (size_t)(most + 1) * NCLS;
+	if ((p->uoff = calloc(p->nkeys + 1, sizeof(*p->uoff))) == NULL ||
+	    (p->ucls = malloc((t->n ? t->n : 1) * sizeof(*p->ucls))) == NULL ||
+	    (fill = malloc((p->nkeys + 1) * sizeof(*fill))) == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+
+		if (j->limit > 0 && j->dur >= 0 && j->start >= 0 && j->user >= 0)
+			p->uoff[(size_t)j->user * NCLS +
+			    (size_t)limit_class(j->limit) + 1]++;
+	}
+	for (k = 0; k < p->nkeys; k++)
+		p->uoff[k + 1] += p->uoff[k];
+	memcpy(fill, p->uoff, (p->nkeys + 1) * sizeof(*fill));
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+		struct rt x;
+
+		if (j->limit <= 0 || j->dur < 0 || j->start < 0 || j->user < 0)
+			continue;
+		x.end = j->start + j->dur;
+		x.r = (float)((double)j->dur / (double)j->limit);
+		p->ucls[fill[(size_t)j->user * NCLS +
+		    (size_t)limit_class(j->limit)]++] = x;
+	}
+	free(fill);
+	for (k = 0; k < p->nkeys; k++)
+		qsort(p->ucls + p->uoff[k], p->uoff[k + 1] - p->uoff[k],
+		    sizeof(struct rt), rt_cmp);
+	return 0;
+}
+
 int
 mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
     struct mg_plan **out)
 {
 	struct mg_plan *p;
 	size_t i, k;
+	int rv;
 
 	*out = NULL;
 	if (pc->k < 1 || pc->k > MG_PLAN_MAXK || pc->window <= 0 ||
 	    (pc->model != MG_PLAN_FAITHFUL && pc->model != MG_PLAN_REFERENCE) ||
 	    (pc->arrivals != MG_PLAN_ARR_WEEK &&
 	    pc->arrivals != MG_PLAN_ARR_BLOCKS) || pc->block < 3600 ||
+	    (pc->runtimes != MG_PLAN_RT_CLASS &&
+	    pc->runtimes != MG_PLAN_RT_USER) ||
 	    pc->history <= 0 || pc->margin < 0 ||
 	    pc->window + pc->margin > 5 * DAY)
 		return MG_EINVAL;
@@ -163,6 +223,10 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 	}
 	for (k = 0; k <= NCLS; k++)
 		qsort(p->cls[k], p->ncls[k], sizeof(struct rt), rt_cmp);
+	if (pc->runtimes == MG_PLAN_RT_USER && (rv = by_user(p)) != 0) {
+		mg_plan_free(p);
+		return rv;
+	}
 	*out = p;
 	return 0;
 }
@@ -176,6 +240,8 @@ mg_plan_free(struct mg_plan *p)
 		return;
 	for (k = 0; k <= NCLS; k++)
 		free(p->cls[k]);
+	free(p->ucls);
+	free(p->uoff);
 	free(p);
 }
 
@@ -202,22 +268,39 @@ ended_by(const struct rt *a, size_t n, int64_t t)
  * history window, drawn until it exceeds elapsed; the limit if none does.
  */
 static int64_t
-draw_dur(const struct mg_plan *p, int64_t limit, int64_t elapsed, int64_t t,
-    uint64_t *rs)
+draw_dur(const struct mg_plan *p, int32_t user, int64_t limit,
+    int64_t elapsed, int64_t t, uint64_t *rs)
 {
 	size_t k = (size_t)limit_class(limit), lo, hi, i;
+	const struct rt *a = NULL;
 
-	hi = ended_by(p->cls[k], p->ncls[k], t);
-	lo = ended_by(p->cls[k], p->ncls[k], t - p->c.history);
-	if (hi - lo < MINSAMPLE) {
+	if (p->ucls != NULL && user >= 0 &&
+	    (size_t)user * NCLS + k < p->nkeys) {
+		/* the user's own jobs of the class, if enough */
+		size_t key = (size_t)user * NCLS + k, n;
+
+		a = p->ucls + p->uoff[key];
+		n = p->uoff[key + 1] - p->uoff[key];
+		hi = ended_by(a, n, t);
+		lo = ended_by(a, n, t - p->c.history);
+		if (hi - lo < MINUSER)
+			a = NULL;
+	}
+	if (a == NULL) {
+		a = p->cls[k];
+		hi = ended_by(p->cls[k], p->ncls[k], t);
+		lo = ended_by(p->cls[k], p->ncls[k], t - p->c.history);
+	}
+	if (hi - lo < MINSAMPLE && a == p->cls[k]) {
 		k = NCLS;
+		a = p->cls[k];
 		hi = ended_by(p->cls[k], p->ncls[k], t);
 		lo = ended_by(p->cls[k], p->ncls[k], t - p->c.history);
 	}
 	if (hi > lo)
 		for (i = 0; i < 64; i++) {
-			int64_t d = (int64_t)llround(p->cls[k][lo +
-			    below(rs, hi - lo)].r * (double)limit);
+			int64_t d = (int64_t)llround(a[lo + below(rs, hi -
+			    lo)].r * (double)limit);
 
 			if (d > elapsed)
 				return d < limit ? (d > 0 ? d : 1) : limit;
@@ -311,7 +394,7 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 		j.nodes = a->nodes;
 		j.prio = scaled(v->s_prio);
 		j.dur = a->start + a->dur <= t ? a->dur :
-		    draw_dur(p, a->limit, 0, t, rs);
+		    draw_dur(p, a->user, a->limit, 0, t, rs);
 		if (j.submit <= t)
 			continue;
 		if ((rv = push(f, &j)) != 0)
@@ -350,7 +433,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		j.limit = r->limit;
 		j.nodes = r->nodes;
 		j.prio = 1;
-		j.dur = draw_dur(p, r->limit, t - r->start, t, rs);
+		j.dur = draw_dur(p, r->user, r->limit, t - r->start, t, rs);
 		if ((p->c.truth & MG_PLAN_TRUE_RUNTIMES) && r->trace >= 0 &&
 		    (size_t)r->trace < tr->n)
 			j.dur = tr->job[r->trace].dur;
@@ -378,7 +461,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		j.limit = q->limit;
 		j.nodes = q->nodes;
 		j.prio = scaled(q->prio);
-		j.dur = draw_dur(p, q->limit, 0, t, rs);
+		j.dur = draw_dur(p, q->user, q->limit, 0, t, rs);
 		if ((p->c.truth & MG_PLAN_TRUE_RUNTIMES) && q->trace >= 0 &&
 		    (size_t)q->trace < tr->n)
 			j.dur = tr->job[q->trace].dur;
@@ -400,7 +483,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 			j.nodes = a->nodes;
 			j.prio = scaled(v->s_prio);
 			j.dur = p->c.truth & MG_PLAN_TRUE_RUNTIMES ? a->dur :
-			    draw_dur(p, a->limit, 0, t, rs);
+			    draw_dur(p, a->user, a->limit, 0, t, rs);
 			if ((rv = push(f, &j)) != 0)
 				return rv;
 		}

@@ -68,6 +68,13 @@ enum mg_planarrivals {
 				 * the last 28 days at the same time of day */
 };
 
+/* the run-time model's groups */
+enum mg_planruntimes {
+	MG_PLAN_RT_CLASS,	/* all jobs of the limit class */
+	MG_PLAN_RT_USER		/* the user's own jobs of the limit class
+				 * when there are at least 5, else all */
+};
+
 struct mg_planconf {
 	int k;			/* futures drawn at each decision: 8 */
 	uint64_t seed;		/* with the decision time, seeds its draws */
@@ -81,6 +88,7 @@ struct mg_planconf {
 	enum mg_planmodel model;	/* MG_PLAN_FAITHFUL */
 	enum mg_planarrivals arrivals;	/* MG_PLAN_ARR_WEEK */
 	int64_t block;		/* MG_PLAN_ARR_BLOCKS: 4 h */
+	enum mg_planruntimes runtimes;	/* MG_PLAN_RT_CLASS */
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
 };
@@ -96,7 +104,8 @@ void mg_planconf_default(struct mg_planconf *pc);
  * mg_plan_option: the planner's options shared by the commands: name
  * "plan" (the futures, 1 to MG_PLAN_MAXK), "lambda" (a positive price,
  * into *lambda), "plan-seed", "plan-model" ("faithful", "reference") or
- * "plan-arrivals" ("week", "blocks", "blocks:H"), with its argument.  Returns 0, or
+ * "plan-arrivals" ("week", "blocks", "blocks:H") or "plan-runtimes"
+ * ("class", "user"), with its argument.  Returns 0, or
  * MG_EINVAL with d saying what is wrong.
  */
 int mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,

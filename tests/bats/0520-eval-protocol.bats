@@ -180,6 +180,8 @@ for r, t in zip(rows, tsv):
 	[[ "$stderr" == *"invalid --lambda '-1'"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-truth maybe ls6.jobs
 	[[ "$stderr" == *"invalid --plan-truth 'maybe'"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-runtimes job ls6.jobs
+	[[ "$stderr" == *"invalid --plan-runtimes 'job' (class or user)"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-arrivals blocks:25 ls6.jobs
 	[[ "$stderr" == *"invalid --plan-arrivals 'blocks:25'"* ]]
 	# the diagnostic told the true future: one future is enough

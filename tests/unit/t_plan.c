@@ -80,6 +80,7 @@ view(struct mg_view *v, int32_t nodes, int64_t t)
 	p.end = -1;
 	p.nodes = 1;
 	p.chain = 1;
+	p.user = -1;
 	mg_view_add(&v->run, &v->nrun, &v->caprun, &p);
 }
 
@@ -265,6 +266,55 @@ main(void)
 		mg_view_release(&v);
 	}
 	mg_plan_free(p);
+
+	{
+		/* run times by user: user 0's 8-hour jobs run an hour, user
+		 * 1's the whole 8 hours.  R, user 0's, has run 30 minutes
+		 * on the node S needs; P holds the other until 4 hours on.
+		 * By user, R ends in 30 minutes in every future (S overlaps
+		 * P by 3.5 hours); by class, in about half of them */
+		struct mg_vjob r = { 0 };
+		int64_t d;
+		int i;
+
+		memset(&t, 0, sizeof(t));
+		t.job = jobs;
+		for (d = T0 - 40 * DAY; d < T0; d += 4 * DAY)
+			for (i = 0; i < 20; i++) {
+				job(&t, d + i * 600, d + i * 600,
+				    i % 2 ? 8 * H : H, 8 * H, 1);
+				jobs[t.n - 1].user = i % 2;
+			}
+		qsort(t.job, t.n, sizeof(*t.job), by_submit);
+		now = T0 + 10 * H;
+		chain(&ch);
+		ch.p_end = now + 4 * H;
+		ch.p_start = ch.p_end - ch.p_dur;
+		pc.k = 32;
+		for (i = 0; i < 2; i++) {
+			pc.runtimes = i ? MG_PLAN_RT_USER : MG_PLAN_RT_CLASS;
+			view(&v, 2, now);
+			v.free = 0;
+			r.submit = r.start = now - H / 2;
+			r.limit = 8 * H;
+			r.end = -1;
+			r.nodes = 1;
+			r.user = 0;
+			r.trace = -1;
+			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+			if (mg_plan_new(&pc, &t, &p) != 0 ||
+			    mg_plan_costs(p, &v, &ch, now, 1, &c) != 0)
+				c.n = 0;
+			ok(c.n > 0 && (i ? c.ovl[0] > 3.49 : c.ovl[0] < 3),
+			    "run times by %s: S submitted now overlaps P by "
+			    "%.2f h on average", i ? "user (3.5)" : "class "
+			    "(less)", c.n ? c.ovl[0] : NAN);
+			mg_plan_free(p);
+			mg_view_release(&v);
+		}
+		pc.runtimes = MG_PLAN_RT_CLASS;
+		pc.k = 8;
+	}
 
 	pc.k = 0;
 	ok(mg_plan_new(&pc, &t, &p) == MG_EINVAL, "no futures: refused");
