@@ -5,6 +5,7 @@
 #include <err.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,16 +133,56 @@ tsv_str(const char *s, size_t n)
 	}
 }
 
+/* the length of the valid UTF-8 sequence at s[0..n), or 0 (overlong
+ * forms, surrogates and code points past U+10FFFF are not valid) */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	uint32_t c;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (len == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* s as a JSON string: bytes that are not UTF-8 become U+FFFD, so that
+ * every line is valid JSON whatever a dump's names held */
 static void
 json_str(const char *s, size_t n)
 {
-	size_t i;
+	size_t i, k;
 
 	putchar('"');
 	for (i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 
-		if (ch == '"' || ch == '\\')
+		if (ch >= 0x80) {
+			if ((k = utf8_len((const unsigned char *)s + i,
+			    n - i)) == 0)
+				fputs("\\ufffd", stdout);
+			else
+				fwrite(s + i, 1, k, stdout);
+			i += k ? k - 1 : 0;
+		} else if (ch == '"' || ch == '\\')
 			printf("\\%c", ch);
 		else if (ch == '\n')
 			fputs("\\n", stdout);

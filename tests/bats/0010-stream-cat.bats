@@ -131,3 +131,18 @@ setup() {
 	[[ "$stderr" == *"no numeric field 'name'"* ]]
 	run -2 mirage-cat -c nosuch ls6.jobs
 }
+
+@test "mirage-cat -j: every line valid JSON, whatever bytes a name holds (not UTF-8: U+FFFD)" {
+	printf 'JobID|JobName|Submit|Start|End|Timelimit|NNodes|State\n%s\n%s\n' \
+	    $'1|a\xff\xfeb|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|01:00:00|1|COMPLETED' \
+	    $'2|caf\xc3\xa9 \xed\xa0\x80 \xf0\x9f\x9a\x80|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|01:00:00|1|COMPLETED' > u.txt
+	mirage-parse -q u.txt -o u.jobs
+	mirage-cat -j u.jobs > u.json
+	python3 - u.json <<-'PY'
+	import json, sys
+	names = [json.loads(l)["name"] for l in open(sys.argv[1], encoding="utf-8")]
+	# invalid bytes and a surrogate's encoding are replaced; real
+	# characters (two and four bytes) pass
+	assert names == ["a\ufffd\ufffdb", "caf\u00e9 \ufffd\ufffd\ufffd \U0001F680"], names
+	PY
+}
