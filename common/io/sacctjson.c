@@ -167,6 +167,13 @@ failed_state(struct json_object *st)
 	return 0;
 }
 
+static int
+deadline_state(struct json_object *st)
+{
+	return st != NULL && strcmp(json_object_get_string(st), "DEADLINE") ==
+	    0;
+}
+
 /* squeue --json: one job object */
 static int
 one_squeue(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
@@ -301,7 +308,9 @@ one(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 		mg_job_set_i64(job, MG_JOB_NNODES, v);
 	else if ((v = tres(get(j, "tres.requested"), "node", NULL)) >= 0)
 		mg_job_set_i64(job, MG_JOB_NNODES, v);
-	if (num(get(j, "required.CPUs"), &v) == 1)
+	/* NCPUS as sacct -P prints it: allocated, or requested if none */
+	if ((v = tres(get(j, "tres.allocated"), "cpu", NULL)) > 0 ||
+	    num(get(j, "required.CPUs"), &v) == 1)
 		mg_job_set_i64(job, MG_JOB_NCPUS, v);
 	g = started ? tres(get(j, "tres.allocated"), "gres", "gpu") : -1;
 	if (g < 0)
@@ -312,7 +321,13 @@ one(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 	 * FAILED job whose batch step exited 3 (sacct -P says 3:0): a
 	 * success claimed for a failed job is not believed, and left null.
 	 */
-	if (num(get(j, "exit_code.return_code"), &v) == 1 &&
+	/* and a DEADLINE job's claimed success is sacct -P's 1:0 */
+	if (num(get(j, "exit_code.return_code"), &v) == 1 && v == 0 &&
+	    claims_success(get(j, "exit_code.status")) &&
+	    deadline_state(get(j, "state.current"))) {
+		mg_job_set_i64(job, MG_JOB_EXIT_CODE, 1);
+		mg_job_set_i64(job, MG_JOB_EXIT_SIGNAL, 0);
+	} else if (num(get(j, "exit_code.return_code"), &v) == 1 &&
 	    !(v == 0 && claims_success(get(j, "exit_code.status")) &&
 	    failed_state(get(j, "state.current")))) {
 		mg_job_set_i64(job, MG_JOB_EXIT_CODE, v);

@@ -86,6 +86,20 @@ setup() {
 			    { echo "$id $f: $(field j.mrs $id $f) vs $(field p.mrs $id $f)"; false; }
 		done
 	done
+	# every job's size in CPUs and nodes: allocated, as -P prints them
+	# (not the JSON's requested CPUs)
+	local f
+	for f in ncpus nnodes state; do
+		cmp <(mirage-cat j.mrs | cols jobid $f | sort) <(mirage-cat p.mrs | cols jobid $f | sort)
+	done
+	# a job past its deadline: -P's 1:0, not the JSON's claimed success
+	[ "$(field j.mrs 41 state)" = DEADLINE ]
+	[ "$(field j.mrs 41 exit_code)" = 1 ] && [ "$(field p.mrs 41 exit_code)" = 1 ]
+}
+
+# cols A B: two columns of a TSV by name
+cols() {
+	awk -F'\t' -v a="$1" -v b="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[a] "\t" $c[b] }'
 }
 
 @test "job steps are skipped and counted, not jobs" {
