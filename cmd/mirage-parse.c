@@ -474,6 +474,12 @@ main(int argc, char *argv[])
 			    "earlier ones (--duplicates last)",
 			    (unsigned long long)c.total_dups);
 	}
+	/* rows, and every one of them bad: not a dump to trust */
+	if (c.total_jobs == 0 && c.total_bad > 0) {
+		rv = mg_diag_set(&c.diag, MG_EFORMAT, "no job read: all %llu "
+		    "rows were bad", (unsigned long long)c.total_bad);
+		goto fail;
+	}
 	rv = mg_writer_close(c.w, &c.diag);
 	c.w = NULL;
 	if (rv == 0)

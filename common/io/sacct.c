@@ -705,6 +705,15 @@ words_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 	return row(p, lineno);
 }
 
+/* the columns without which a job record is not a job's */
+static int
+needed(enum col c)
+{
+	return c == C_JOBID || c == C_SUBMIT || c == C_START || c == C_END ||
+	    c == C_TIMELIMIT || c == C_TIMELIMITRAW || c == C_NNODES ||
+	    c == C_STATE;
+}
+
 static int
 fixed_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 {
@@ -740,6 +749,16 @@ fixed_row(struct parser *p, const char *line, size_t len, uint64_t lineno)
 	}
 	if (p->words)
 		return words_row(p, line, len, lineno);
+	/* a row that stops before a column a job needs was cut short (a
+	 * pager, a truncated copy): its fields are unknown, not empty; a
+	 * row stripped of trailing blanks loses only empty columns */
+	for (i = 0; i < p->ncols; i++)
+		if (p->start[i] >= len && needed(p->cols[i])) {
+			snprintf(p->msg, sizeof(p->msg), "row cut short: it "
+			    "ends at byte %zu, before column %s (byte %zu)",
+			    len, col_names[p->cols[i]], p->start[i] + 1);
+			return p->s->warn(p->s->ctx, lineno, 1, p->msg);
+		}
 	for (i = 0; i < p->ncols; i++) {
 		size_t a = p->start[i], b = p->end[i];
 

@@ -226,3 +226,19 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	[[ "$stderr" == *"line 7: bad End (before Start) '2023-01-01T01:00:00'"* ]]
 	[[ "$stderr" == *"5 bad rows skipped"* ]]
 }
+
+@test "fixed-width rows cut short: unknown, not empty; a dump of nothing but bad rows fails" {
+	local F=$ROOT/tests/fixtures/slurm-22.05/03-final
+	# three rows cut before State and the times (a pager's width)
+	awk 'NR <= 2 || NR > 5 { print; next } { print substr($0, 1, 60) }' "$F/sacct_wide_fixed_X.txt" > cut.txt
+	run -0 --separate-stderr mirage-parse cut.txt -o cut.jobs
+	[[ "$stderr" == *"line 3: row cut short: it ends at byte 60, before column State (byte 88); row skipped"* ]]
+	[[ "$stderr" == *"53 job records, 0 repaired rows, 3 bad rows skipped"* ]]
+	# no job with its times emptied
+	[ "$(mirage-cat cut.jobs | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["submit"] == "" { n++ } END { print n + 0 }')" -eq 0 ]
+	# every row cut: nothing to trust, exit 1, no output
+	awk 'NR <= 2 { print; next } { print substr($0, 1, 60) }' "$F/sacct_wide_fixed_X.txt" > all.txt
+	run -1 --separate-stderr mirage-parse all.txt -o all.jobs
+	[[ "$stderr" == *"mirage-parse: no job read: all 56 rows were bad"* ]]
+	[ ! -e all.jobs ]
+}
