@@ -788,7 +788,7 @@ main(int argc, char *argv[])
 	memset(&o, 0, sizeof(o));
 	o.threshold = o.prio = NAN;
 	mg_planconf_default(&o.pc);
-	o.lambda = 0.5;	/* plan-folds.sh on the training period */
+	o.lambda = 1.5;	/* plan-folds.sh on the training period */
 	o.prog_squeue = "squeue";
 	o.prog_sacct = "sacct";
 	o.prog_sbatch = "sbatch";

@@ -69,7 +69,7 @@ usage(int status)
 		    "  -t threads        episodes in parallel (one per CPU)\n"
 		    "  -o file           write the table to file (default: stdout)\n"
 		    "  --plan futures    evaluate the planner too, drawing futures (1 to 64)\n"
-		    "  --lambda l        its price of an hour of overlap (0.5)\n"
+		    "  --lambda l        its price of an hour of overlap (1.5)\n"
 		    "  --plan-cost risk|hours  what an interruption costs it (risk)\n"
 		    "  --plan-seed n     the seed of its draws (1)\n"
 		    "  --plan-window span  plan only in P's last span (24h)\n"
@@ -881,7 +881,7 @@ main(int argc, char *argv[])
 	memset(&po, 0, sizeof(po));
 	mg_epsel_init(&po.sel);
 	mg_planconf_default(&po.pc);
-	po.lambda = 0.5;	/* plan-folds.sh on the training period */
+	po.lambda = 1.5;	/* plan-folds.sh on the training period */
 	po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	mg_cli_args(argc, argv, po.args, sizeof(po.args));
 	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:M:m:n:o:qs:t:V"

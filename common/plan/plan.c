@@ -53,9 +53,10 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->window = DAY;
 	pc->history = 30 * DAY;
 	pc->margin = 12 * 3600;
-	pc->arrivals = MG_PLAN_ARR_WEEK;
+	/* chosen on the training period's episodes (mirage-eval(1)) */
+	pc->arrivals = MG_PLAN_ARR_BLOCKS;
 	pc->block = 4 * 3600;
-	pc->runtimes = MG_PLAN_RT_CLASS;
+	pc->runtimes = MG_PLAN_RT_USER;
 }
 
 int

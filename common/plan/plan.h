@@ -86,9 +86,9 @@ struct mg_planconf {
 	enum mg_plancost_kind cost;	/* MG_PLAN_RISK: a run stops at P's
 				 * end, an interruption's length unknown */
 	enum mg_planmodel model;	/* MG_PLAN_FAITHFUL */
-	enum mg_planarrivals arrivals;	/* MG_PLAN_ARR_WEEK */
+	enum mg_planarrivals arrivals;	/* MG_PLAN_ARR_BLOCKS */
 	int64_t block;		/* MG_PLAN_ARR_BLOCKS: 4 h */
-	enum mg_planruntimes runtimes;	/* MG_PLAN_RT_CLASS */
+	enum mg_planruntimes runtimes;	/* MG_PLAN_RT_USER */
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
 };
@@ -97,7 +97,8 @@ struct mg_planconf {
 #define MG_PLAN_TRUE_RUNTIMES	1u	/* of the view's jobs and arrivals */
 #define MG_PLAN_TRUE_ARRIVALS	2u	/* the trace's jobs after now */
 
-/* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK. */
+/* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK, the
+ * faithful model, arrivals in 4-hour blocks, run times by user. */
 void mg_planconf_default(struct mg_planconf *pc);
 
 /*
