@@ -3,11 +3,12 @@
  * replays a trace, with chains of jobs whose successor is submitted by a
  * provisioner.
  *
- * This version implements the reference mode: the original Mirage
- * simulator, step for step (one-minute steps, whole-node allocation,
+ * This is the reference mode (slurmsim.h is the faithful one): the
+ * original Mirage simulator, step for step (one-minute steps, whole-node allocation,
  * uncapped age priority, a FIFO pass every minute and a conservative
  * backfill pass every bf_interval minutes, a cold start at the episode
- * start), so that its results can be checked against the original's.
+ * start), so that its results can be checked against the original's;
+ * mg_sim_new_warm() starts it from a view instead, for the planner.
  * A state is plain data: mg_sim_copy() forks it, so a caller runs to
  * time t once and tries several futures from there.
  */
