@@ -169,14 +169,32 @@ keep_last(struct ctx *c, const struct mg_value *job)
 	return 0;
 }
 
+static int on_warn(void *ctx, uint64_t line, int isbad, const char *msg);
+
+/* a text field longer than this is not a job's (a name, a user, ...) but
+ * a damaged row: it is reported as a bad row, not stored */
+#define MAX_TEXT_FIELD	65536
+
 static int
 on_job(void *ctx, const struct mg_value *job, uint64_t line)
 {
+	static const enum mg_job_field text[] = { MG_JOB_JOBID, MG_JOB_NAME,
+	    MG_JOB_USER, MG_JOB_ACCOUNT, MG_JOB_PARTITION, MG_JOB_QOS,
+	    MG_JOB_STATE };
 	struct ctx *c = ctx;
 	int64_t t;
+	size_t i;
 	int rv;
 
-	(void)line;
+	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
+		if (!job[text[i]].null && job[text[i]].len > MAX_TEXT_FIELD) {
+			char msg[120];
+
+			snprintf(msg, sizeof(msg), "a text field of %zu bytes "
+			    "(more than %d): not a job's", job[text[i]].len,
+			    MAX_TEXT_FIELD);
+			return on_warn(ctx, line, 1, msg);
+		}
 	if (!in_list(&c->parts, &job[MG_JOB_PARTITION]) ||
 	    !in_list(&c->states, &job[MG_JOB_STATE])) {
 		c->filtered++;

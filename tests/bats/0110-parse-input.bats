@@ -242,3 +242,14 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	[[ "$stderr" == *"mirage-parse: no job read: all 56 rows were bad"* ]]
 	[ ! -e all.jobs ]
 }
+
+@test "a text field too long to be a job's is a bad row named by its line, not a usage error" {
+	{
+		printf 'JobID|JobName|Submit|Start|End|Timelimit|NNodes|State\n'
+		printf '1|%s|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|01:00:00|1|COMPLETED\n' "$(head -c 100000 /dev/zero | tr '\0' a)"
+		printf '2|b|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|01:00:00|1|COMPLETED\n'
+	} > long.txt
+	run -0 --separate-stderr mirage-parse long.txt -o long.jobs
+	[[ "$stderr" == *"'long.txt': line 2: a text field of 100000 bytes (more than 65536): not a job's; row skipped"* ]]
+	[ "$(records long.jobs)" -eq 1 ]
+}
