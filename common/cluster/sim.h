@@ -58,8 +58,9 @@ int mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t,
  * until its nodes come back (or has ended), one that had not is pending
  * with the priority of a new job of its size (mg_sim_set_prio() sets
  * another); the jobs submitted in [t0, to] arrive.  For a planner that
- * starts the model from a view.  Returns as mg_sim_new(), or MG_EINVAL
- * if the running jobs need more than the nodes.
+ * starts the model from a view.  Running jobs may hold more than the
+ * nodes (a capacity that fell under them): nothing then starts until
+ * enough have ended.  Returns as mg_sim_new().
  */
 int mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
     int64_t t0, int64_t to, struct mg_sim **out);

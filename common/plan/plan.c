@@ -537,16 +537,23 @@ simulate_ref(const struct mg_plan *p, const struct mg_view *v,
 	struct mg_simcfg cfg;
 	struct mg_sim *s = NULL, *c;
 	mg_jobref pref = -1, sref;
+	int32_t nodes;
 	size_t i;
 	int k, rv;
 
 	memset(&tr, 0, sizeof(tr));
 	tr.job = f->job;
 	tr.n = f->n;
-	mg_simcfg_reference(&cfg, v->nodes);
-	if (v->nodes < f->most || v->nodes < ch->nodes ||
-	    v->nodes < ch->p_nodes)
-		return MG_EINVAL;
+	/* the cluster's nodes now; at least the largest job's, as in
+	 * simulate() (a capacity that fell under a job's size) */
+	nodes = v->nodes;
+	if (nodes < f->most)
+		nodes = f->most;
+	if (nodes < ch->nodes)
+		nodes = ch->nodes;
+	if (nodes < ch->p_nodes)
+		nodes = ch->p_nodes;
+	mg_simcfg_reference(&cfg, nodes);
 	if ((rv = mg_sim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
 		return rv;
 	mg_sim_set_bf_next(s, v->bf_next);

@@ -311,16 +311,15 @@ main(void)
 		ok(st[3] == 0 && st[1] == 60, "warm, W's priority set above "
 		    "Y's: W at once, Y when W ends (%lld %lld)",
 		    (long long)st[3], (long long)st[1]);
-		/* more running than the nodes: refused */
+		/* more running than the nodes (X's 3 and Y's 4 on 4, a
+		 * capacity that fell): Z waits until enough have ended,
+		 * Y's end at minute 59 */
 		jobs[1].start = T0 - 1 * MIN;
-		{
-			struct mg_simcfg c;
-			struct mg_sim *x = NULL;
-
-			mg_simcfg_reference(&c, 4);
-			ok(mg_sim_new_warm(&c, &trace, T0, T0, &x) == MG_EINVAL &&
-			    x == NULL, "warm: 7 nodes running on 4 refused");
-		}
+		trace.n = 3;
+		run_warm(0, -1, st, 3);
+		ok(st[0] == -30 && st[1] == -1 && st[2] == 59, "warm, 7 nodes "
+		    "running on 4: Z starts when Y has ended (%lld %lld %lld)",
+		    (long long)st[0], (long long)st[1], (long long)st[2]);
 	}
 	return tap_done();
 }
