@@ -42,6 +42,7 @@ static const char *const col_names[C_NCOLS] = {
 static const char *const text_names[] = {
 	"JobName", "SubmitLine", "WorkDir", "Comment", "AdminComment",
 	"SystemComment", "Constraints", "WCKey", "Container",
+	"COMMENT", "WORK_DIR", "COMMAND",	/* squeue's */
 };
 #define NTEXT (sizeof(text_names) / sizeof(text_names[0]))
 
@@ -203,11 +204,15 @@ set_columns(struct parser *p, const struct slice *names, size_t n)
 		struct slice h = trim(names[i].p, names[i].n);
 		size_t k;
 
-		for (k = 0; k < NTEXT && p->ntext < MAX_TEXT; k++)
+		p->cols[i] = col_lookup(h);
+		for (k = 0; k < NTEXT; k++)
 			if (strlen(text_names[k]) == h.n &&
 			    strncasecmp(text_names[k], h.p, h.n) == 0)
-				p->text[p->ntext++] = i;
-		p->cols[i] = col_lookup(h);
+				break;
+		/* the job name under any of its headers (squeue's NAME) */
+		if ((k < NTEXT || p->cols[i] == C_JOBNAME) &&
+		    p->ntext < MAX_TEXT)
+			p->text[p->ntext++] = i;
 		if (p->cols[i] != C_IGNORE && p->where[p->cols[i]] < 0)
 			p->where[p->cols[i]] = (int)i;
 		else
