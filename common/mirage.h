@@ -1,4 +1,4 @@
-/* mirage.h: the whole library, for commands and tests. */
+/* mirage.h: the base and io headers that most commands and tests use. */
 #ifndef MG_MIRAGE_H
 #define MG_MIRAGE_H
 
