@@ -492,7 +492,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		return 0;
 	}
 	/* arrivals: the same hours of the same weekday, lag weeks ago; or
-	 * in blocks of hours, each from one of the last four weeks' days
+	 * in blocks of hours, each from one of the last 28 days
 	 * at the same time of day */
 	if (p->c.arrivals == MG_PLAN_ARR_WEEK)
 		rv = arrive(p, v, t, t, t + horizon, lag, rs, f);

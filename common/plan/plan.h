@@ -9,12 +9,13 @@
  * draws K futures, each
  *   - a run time for every running job (at least its elapsed time) and
  *     every pending job, from an empirical model of the share of the
- *     limit used, by limit class, over the jobs that ended in the last
- *     history seconds before t;
+ *     limit used, by user and limit class (or limit class alone), over
+ *     the jobs that ended in the last history seconds before t;
  *   - the jobs that arrive over the horizon: a block bootstrap of the
- *     past, the jobs submitted over the same hours of the same weekday
- *     one to four weeks before t, shifted to now (their run times known
- *     if they had ended by t, else drawn as above);
+ *     past, blocks of hours each from one of the last 28 days at the
+ *     same time of day (or the same hours of the same weekday one to
+ *     four weeks before), shifted to now (their run times known if they
+ *     had ended by t, else drawn as above);
  * and runs each future in a cluster model started from the view: the
  * faithful one (slurmsim.h), or the reference one (sim.h) for a world
  * in reference mode; running jobs hold their nodes until their drawn
