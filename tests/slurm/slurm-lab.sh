@@ -75,7 +75,9 @@ pick_ports() {
 	if [[ ! -s $LAB/ports ]]; then
 		local base i ok tries=0
 		while :; do
-			base=$(( 20000 + (RANDOM * 32768 + RANDOM) % 40000 ))
+			# below Linux's ephemeral range (32768-60999), where an
+			# outgoing connection could take a port once checked
+			base=$(( 20000 + (RANDOM * 32768 + RANDOM) % 12700 ))
 			ok=1
 			for i in $(seq 0 8); do port_free $((base + i)) || { ok=0; break; }; done
 			((ok)) && break
@@ -232,7 +234,7 @@ start_slurm() {
 		    die "slurmctld failed; see $LOGS/slurmctld.log"
 		keep_pid slurmctld "$RUN/slurm/slurmctld.pid"
 	fi
-	wait_for 60 slurmctld ctld_ok
+	wait_for 120 slurmctld ctld_ok
 	local n
 	for n in "${NODES[@]}"; do
 		alive "$RUN/slurm/slurmd-$n.pid" slurmd && continue
