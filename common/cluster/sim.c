@@ -367,7 +367,6 @@ start_job(struct mg_sim *s, mg_jobref r)
 }
 
 #define LO_MAX	256	/* job widths whose first fitting slot is kept */
-#define MEMO_MAX 32	/* job shapes whose first possible start is kept */
 
 /* the original's backfill pass: conservative reservations in slots */
 static size_t
@@ -375,8 +374,7 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 {
 	int L = s->c.bf_window * 60 / s->c.bf_resolution, k, cur, end;
 	int32_t freev[4096 + 1];
-	int lo[LO_MAX + 1] = { 0 }, m, nmemo = 0;
-	struct { int nodes, need, from; } memo[MEMO_MAX];
+	int lo[LO_MAX + 1] = { 0 };
 	size_t i, n = 0, tested;
 	int64_t res = s->c.bf_resolution;
 
@@ -402,24 +400,13 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		const struct sjob *j = &s->job[s->pend[i].j];
 		int need = (int)((j->limit + res - 1) / res), found = -1;
 
-		/* slots only fill during a pass, so a start that did not fit
-		 * a job this wide (lo), or of this shape (memo), still does
-		 * not: the search goes on from there */
+		/* slots only fill during a pass, so a slot that did not fit a
+		 * job this wide still does not: the search starts past them */
 		cur = j->nodes <= LO_MAX ? lo[j->nodes] : 0;
 		while (cur < L && freev[cur] < j->nodes)
 			cur++;
 		if (j->nodes <= LO_MAX)
 			lo[j->nodes] = cur;
-		for (m = 0; m < nmemo; m++)
-			if (memo[m].nodes == j->nodes && memo[m].need == need)
-				break;
-		if (m < nmemo && memo[m].from > cur)
-			cur = memo[m].from;
-		if (m == nmemo && nmemo < MEMO_MAX) {
-			memo[m].nodes = j->nodes;
-			memo[m].need = need;
-			nmemo++;
-		}
 		while (cur < L) {
 			while (cur < L && freev[cur] < j->nodes)
 				cur++;
@@ -435,8 +422,6 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 			}
 			cur = k + 1;
 		}
-		if (m < MEMO_MAX)
-			memo[m].from = found < 0 ? L : found;
 		if (found < 0)
 			continue;
 		end = found + need < L ? found + need : L;

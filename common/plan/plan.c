@@ -527,6 +527,32 @@ candidates(int64_t t, int64_t p_end, int64_t *at)
 	return n;
 }
 
+/* the nodes of a future's model: the view's now, at least the largest
+ * job's (a capacity that fell under a job's size) */
+static int32_t
+model_nodes(const struct mg_view *v, const struct mg_planchain *ch,
+    const struct future *f)
+{
+	int32_t nodes = v->nodes;
+
+	if (nodes < f->most)
+		nodes = f->most;
+	if (nodes < ch->nodes)
+		nodes = ch->nodes;
+	if (nodes < ch->p_nodes)
+		nodes = ch->p_nodes;
+	return nodes;
+}
+
+/* x for S started at start, P ending at p_end; S not started (-1): by
+ * P's end (an interruption of unknown length), or within MAXWAIT */
+static int64_t
+outcome(const struct mg_plan *p, int64_t start, int64_t p_end)
+{
+	return start >= 0 ? start - p_end : p->c.cost == MG_PLAN_RISK ? 1 :
+	    MAXWAIT;
+}
+
 /* simulate() in the reference model: its minutes, its priorities */
 static int
 simulate_ref(const struct mg_plan *p, const struct mg_view *v,
@@ -537,23 +563,13 @@ simulate_ref(const struct mg_plan *p, const struct mg_view *v,
 	struct mg_simcfg cfg;
 	struct mg_sim *s = NULL, *c;
 	mg_jobref pref = -1, sref;
-	int32_t nodes;
 	size_t i;
 	int k, rv;
 
 	memset(&tr, 0, sizeof(tr));
 	tr.job = f->job;
 	tr.n = f->n;
-	/* the cluster's nodes now; at least the largest job's, as in
-	 * simulate() (a capacity that fell under a job's size) */
-	nodes = v->nodes;
-	if (nodes < f->most)
-		nodes = f->most;
-	if (nodes < ch->nodes)
-		nodes = ch->nodes;
-	if (nodes < ch->p_nodes)
-		nodes = ch->p_nodes;
-	mg_simcfg_reference(&cfg, nodes);
+	mg_simcfg_reference(&cfg, model_nodes(v, ch, f));
 	if ((rv = mg_sim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
 		return rv;
 	mg_sim_set_bf_next(s, v->bf_next);
@@ -590,9 +606,7 @@ simulate_ref(const struct mg_plan *p, const struct mg_view *v,
 			if (mg_sim_job_start(c, pref) >= 0)
 				p_end = mg_sim_job_start(c, pref) + ch->p_dur;
 		}
-		x[k] = mg_sim_job_start(c, sref) >= 0 ?
-		    mg_sim_job_start(c, sref) - p_end :
-		    p->c.cost == MG_PLAN_RISK ? 1 : MAXWAIT;
+		x[k] = outcome(p, mg_sim_job_start(c, sref), p_end);
 		mg_sim_free(c);
 		rv = 0;
 	}
@@ -609,7 +623,7 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	struct mg_trace tr;
 	struct mg_slurmcfg cfg;
 	struct mg_slurmsim *s = NULL, *c;
-	int32_t pref = -1, sref, nodes = v->nodes;
+	int32_t pref = -1, sref;
 	int k, rv;
 
 	if (p->c.model == MG_PLAN_REFERENCE)
@@ -617,15 +631,9 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	memset(&tr, 0, sizeof(tr));
 	tr.job = f->job;
 	tr.n = f->n;
-	if (nodes < f->most)
-		nodes = f->most;
-	if (nodes < ch->nodes)
-		nodes = ch->nodes;
-	if (nodes < ch->p_nodes)
-		nodes = ch->p_nodes;
 	/* Slurm's schedulers; the order of the pending jobs is that of
 	 * their priorities now, new jobs behind them */
-	mg_slurmcfg_default(&cfg, nodes);
+	mg_slurmcfg_default(&cfg, model_nodes(v, ch, f));
 	cfg.w_age = 0;
 	cfg.w_size = 0;
 	cfg.w_trace = 1.0 / PRIO_SCALE;
@@ -670,11 +678,7 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 		}
 		if (pref >= 0 && mg_slurmsim_job_start(c, pref) >= 0)
 			p_end = mg_slurmsim_job_start(c, pref) + ch->p_dur;
-		/* not started: by P's end (an interruption of unknown
-		 * length), or within MAXWAIT */
-		x[k] = mg_slurmsim_job_start(c, sref) >= 0 ?
-		    mg_slurmsim_job_start(c, sref) - p_end :
-		    p->c.cost == MG_PLAN_RISK ? 1 : MAXWAIT;
+		x[k] = outcome(p, mg_slurmsim_job_start(c, sref), p_end);
 		mg_slurmsim_free(c);
 		rv = 0;
 	}
