@@ -103,6 +103,44 @@ awk -v r="$t_replay" -v e="$t_eps" -v f="$t_faith" 'BEGIN {
 	printf "  the trace parse and golden checks:          %6.2f s   = %.1f ms per episode (original: ~8 s)\n", e, e * 1000 / 156
 }'
 
+# An overloaded cluster: ten copies of LS6 (JobIDs renumbered) submitted
+# at the same times to the same nodes, tens of thousands of jobs pending
+# for months.  The peer is ten times one copy's replay: a ratio near 1
+# is a cost linear in jobs.  The reference mode keeps the original's
+# semantics (bf_max_job_test=3000 bounds a backfill pass); the faithful
+# one Slurm's (priorities set every PriorityCalcPeriod and on
+# submission, default_queue_depth, bf_max_job_test).
+if [ ! -s "$dir/ls6x10.jobs" ]; then
+	[ -s "$dir/ls6.txt" ] || zcat data/ls6-a100.log.gz > "$dir/ls6.txt"
+	{
+		head -3 "$dir/ls6.txt"
+		awk -F'\t' -v OFS='\t' 'NR > 3 { row[++n] = $0 }
+			END {
+				for (r = 0; r < 10; r++)
+					for (i = 1; i <= n; i++) {
+						split(row[i], f, "\t")
+						f[1] += r * 1000000
+						line = f[1]
+						for (k = 2; k <= length(f); k++) line = line OFS f[k]
+						print line
+					}
+			}' "$dir/ls6.txt"
+	} | "$bin/mirage-parse" -q -o "$dir/ls6x10.jobs"
+fi
+t_r1=$(best "$bin/mirage-eval" --replay -q -n 84 "$dir/ls6.jobs")
+t_r10=$(best "$bin/mirage-eval" --replay -q -n 84 "$dir/ls6x10.jobs")
+t_f1=$(best "$bin/mirage-eval" --replay -q -m faithful -n 84 "$dir/ls6.jobs")
+t_f10=$(best "$bin/mirage-eval" --replay -q -m faithful -n 84 "$dir/ls6x10.jobs")
+t_fb=$(best "$bin/mirage-eval" --replay -q -m faithful -n 84 -s MaxJobsPerUser=8 \
+    -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 \
+    -s CapacityFromTrace=3600 -s CapacitySlack=4 "$dir/ls6.jobs")
+awk -v r1="$t_r1" -v r10="$t_r10" -v f1="$t_f1" -v f10="$t_f10" -v fb="$t_fb" 'BEGIN {
+	printf "\nan overloaded cluster: 10 copies of LS6 (247770 jobs) on 84 nodes, best of 3\n"
+	printf "  reference: one copy %6.2f s, ten %6.2f s   (ratio to 10 x one: %.1f)\n", r1, r10, r10 / (10 * r1)
+	printf "  faithful:  one copy %6.2f s, ten %6.2f s   (ratio to 10 x one: %.1f)\n", f1, f10, f10 / (10 * f1)
+	printf "  faithful, the best settings (fair-share, limits), one copy: %.2f s   (target: under 0.2 s; ratio %.2f)\n", fb, fb / 0.2
+}'
+
 # The fidelity of the best faithful model against the real LS6 waits
 # (the issue's targets: wait MAE <= 2 h, Spearman >= 0.6, also for the
 # 48-hour jobs), next to the reference model's (the original's figures).

@@ -13,8 +13,15 @@
  *      have had their max(1, ceil(run/60)) minutes free their nodes.
  *
  * Priorities are doubles updated with exactly the original's
- * operations, so that ties break the same way.
+ * operations, so that ties break the same way.  The original adds the
+ * age increment to every pending job every minute; here a job's priority
+ * is brought up to date only when it is compared or shown, by the same
+ * additions (x + inc, k times, rounded each time), so an overloaded
+ * cluster's long queue costs nothing while it waits.  Rounding is
+ * monotone, so the list stays in order as it ages and a new job is
+ * inserted where the original's insertion sort puts it.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,9 +41,12 @@ struct sjob {
 };
 
 struct pend {
-	double prio;
+	double prio;		/* as of the aged-th minute */
+	int64_t aged;
 	mg_jobref j;
-};
+	int32_t nodes;		/* the job's, and its limit in backfill */
+	int32_t need;		/* slots (at most 2^20): the passes read */
+};				/* the list, not the jobs */
 
 struct run {
 	int64_t free_at;	/* when its nodes come back */
@@ -55,8 +65,13 @@ struct mg_sim {
 	size_t njob, capjob;
 	mg_jobref *arr;		/* arrivals in order, and the next one */
 	size_t narr, caparr, next_arr;
-	struct pend *pend;
-	size_t npend, cappend;
+	struct pend *pbuf;	/* the pending list is pend[0..npend), */
+	struct pend *pend;	/* pbuf + phead: started jobs leave its */
+	size_t phead, npend, cappend;	/* head without a move of its tail */
+	size_t nsorted;		/* pend[0..nsorted) is in order */
+	int64_t aged;		/* minutes the clock has moved */
+	mg_jobref *pick;	/* a pass's picks */
+	size_t cappick;
 	struct run *run;
 	size_t nrun, caprun;
 	int64_t *wait;		/* ring of the last wait_hist waits */
@@ -158,7 +173,12 @@ mg_sim_copy(const struct mg_sim *s)
 	*d = *s;
 	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
 	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
-	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
+	d->pbuf = d->pend = malloc((s->npend ? s->npend : 1) *
+	    sizeof(*d->pend));
+	d->phead = 0;
+	d->cappend = s->npend ? s->npend : 1;
+	d->pick = NULL;
+	d->cappick = 0;
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->wait = malloc((size_t)s->c.wait_hist * sizeof(*d->wait));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->wait) {
@@ -180,41 +200,95 @@ mg_sim_free(struct mg_sim *s)
 		return;
 	free(s->job);
 	free(s->arr);
-	free(s->pend);
+	free(s->pbuf);
+	free(s->pick);
 	free(s->run);
 	free(s->wait);
 	free(s);
+}
+
+/* room for n pending jobs from pend[0] */
+static int
+reserve_pending(struct mg_sim *s, size_t n)
+{
+	size_t cap = s->cappend;
+
+	if (s->phead + n <= s->cappend)
+		return 0;
+	if (s->phead > 0) {	/* the head's room first */
+		memmove(s->pbuf, s->pend, s->npend * sizeof(*s->pend));
+		s->pend = s->pbuf;
+		s->phead = 0;
+		if (n <= s->cappend)
+			return 0;
+	}
+	if (mg_grow((void **)&s->pbuf, &cap, n, sizeof(*s->pbuf)))
+		return MG_ENOMEM;
+	s->pend = s->pbuf;
+	s->cappend = cap;
+	return 0;
 }
 
 static int
 push_pending(struct mg_sim *s, mg_jobref j)
 {
 	struct pend *p;
+	int64_t lim;
 
-	if (mg_grow((void **)&s->pend, &s->cappend, s->npend + 1,
-	    sizeof(*s->pend)))
+	if (reserve_pending(s, s->npend + 1))
 		return MG_ENOMEM;
 	p = &s->pend[s->npend++];
 	p->j = j;
+	p->nodes = s->job[j].nodes;
+	lim = (s->job[j].limit + s->c.bf_resolution - 1) / s->c.bf_resolution;
+	p->need = lim < 1 << 20 ? (int32_t)lim : 1 << 20;
 	/* the original: PriorityWeightJobSize * (nodes / N) */
 	p->prio = s->c.w_size * ((double)s->job[j].nodes / (double)s->c.nodes);
+	p->aged = s->aged;
 	s->new_pending = 1;
 	return 0;
 }
 
-/* stable, highest priority first: insertion sort, the list is nearly sorted */
+/*
+ * p's priority now: the original's per-minute additions it has not had
+ * yet.  A cache of the same value, so it may be brought up to date
+ * through a const simulator.
+ */
+static double
+prio_now(const struct mg_sim *s, const struct pend *p)
+{
+	struct pend *w = (struct pend *)p;
+	/* w_age * 60 / max_age, as the original computes it */
+	double inc = s->c.w_age * 60 / s->c.max_age, x = p->prio;
+	int64_t k;
+
+	for (k = p->aged; k < s->aged; k++)
+		x += inc;
+	w->prio = x;
+	w->aged = s->aged;
+	return x;
+}
+
+/*
+ * stable, highest priority first, as the original's insertion sort over
+ * the whole list: its sorted head stays put (ageing keeps it in order),
+ * so only the new jobs at its tail move
+ */
 static void
 sort_pending(struct mg_sim *s)
 {
 	size_t i, k;
 	struct pend x;
 
-	for (i = 1; i < s->npend; i++) {
+	for (i = s->nsorted > 0 ? s->nsorted : 1; i < s->npend; i++) {
 		x = s->pend[i];
-		for (k = i; k > 0 && s->pend[k - 1].prio < x.prio; k--)
+		prio_now(s, &x);
+		for (k = i; k > 0 && prio_now(s, &s->pend[k - 1]) < x.prio;
+		    k--)
 			s->pend[k] = s->pend[k - 1];
 		s->pend[k] = x;
 	}
+	s->nsorted = s->npend;
 	s->new_pending = 0;
 }
 
@@ -232,8 +306,7 @@ mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
 		return rv;
 	*out = NULL;
 	if (s->njob > 0 && (mg_grow((void **)&s->run, &s->caprun, s->njob,
-	    sizeof(*s->run)) || mg_grow((void **)&s->pend, &s->cappend,
-	    s->njob, sizeof(*s->pend)))) {
+	    sizeof(*s->run)) || reserve_pending(s, s->njob))) {
 		mg_sim_free(s);
 		return MG_ENOMEM;
 	}
@@ -278,6 +351,8 @@ mg_sim_set_prio(struct mg_sim *s, mg_jobref j, double prio)
 	for (i = 0; i < s->npend; i++)
 		if (s->pend[i].j == j) {
 			s->pend[i].prio = prio;
+			s->pend[i].aged = s->aged;
+			s->nsorted = 0;	/* sort it all again */
 			s->new_pending = 1;
 			return 0;
 		}
@@ -367,6 +442,7 @@ start_job(struct mg_sim *s, mg_jobref r)
 }
 
 #define LO_MAX	256	/* job widths whose first fitting slot is kept */
+#define FAIL_MAX 64	/* shapes that found no window, kept in a pass */
 
 /* the original's backfill pass: conservative reservations in slots */
 static size_t
@@ -375,6 +451,9 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	int L = s->c.bf_window * 60 / s->c.bf_resolution, k, cur, end;
 	int32_t freev[4096 + 1];
 	int lo[LO_MAX + 1] = { 0 };
+	int32_t failw[FAIL_MAX];
+	int failn[FAIL_MAX], nfail = 0, f, w;
+	int minfail[LO_MAX + 1];	/* the shortest failed at most this wide */
 	size_t i, n = 0, tested;
 	int64_t res = s->c.bf_resolution;
 
@@ -394,12 +473,23 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		freev[k] += freev[k + 1];
 	for (k = 0; k < L; k++)
 		freev[k] = s->c.nodes - freev[k];
+	for (w = 0; w <= LO_MAX; w++)
+		minfail[w] = INT_MAX;
 	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
 	    (size_t)s->c.bf_max_job_test;
 	for (i = 0; i < tested; i++) {
-		const struct sjob *j = &s->job[s->pend[i].j];
-		int need = (int)((j->limit + res - 1) / res), found = -1;
+		const struct pend *j = &s->pend[i];
+		int need = j->need, found = -1;
 
+		/* slots only fill during a pass: a job at least as wide and
+		 * as long as one that found no window finds none either */
+		if (need >= minfail[j->nodes <= LO_MAX ? j->nodes : LO_MAX])
+			continue;
+		for (f = 0; f < nfail; f++)
+			if (j->nodes >= failw[f] && need >= failn[f])
+				break;
+		if (f < nfail)
+			continue;
 		/* slots only fill during a pass, so a slot that did not fit a
 		 * job this wide still does not: the search starts past them */
 		cur = j->nodes <= LO_MAX ? lo[j->nodes] : 0;
@@ -422,8 +512,17 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 			}
 			cur = k + 1;
 		}
-		if (found < 0)
+		if (found < 0) {
+			if (j->nodes <= LO_MAX)
+				for (w = j->nodes; w <= LO_MAX; w++)
+					if (minfail[w] > need)
+						minfail[w] = need;
+			if (j->nodes > LO_MAX && nfail < FAIL_MAX) {
+				failw[nfail] = j->nodes;
+				failn[nfail++] = need;
+			}
 			continue;
+		}
 		end = found + need < L ? found + need : L;
 		for (k = found; k < end; k++)
 			freev[k] -= j->nodes;
@@ -440,7 +539,7 @@ fifo(struct mg_sim *s, mg_jobref *pick)
 	size_t i, n = 0;
 
 	for (i = 0; i < s->npend; i++) {
-		int32_t nodes = s->job[s->pend[i].j].nodes;
+		int32_t nodes = s->pend[i].nodes;
 
 		if (nodes > avail)
 			break;
@@ -468,33 +567,36 @@ arrivals(struct mg_sim *s)
 static void
 schedule_and_advance(struct mg_sim *s)
 {
-	mg_jobref *pick;
 	size_t n, i, k, w;
-	double inc;
 
 	if (s->new_pending)
 		sort_pending(s);
 	if (s->npend > 0 && mg_grow((void **)&s->run, &s->caprun, s->nrun +
-	    s->npend, sizeof(*s->run)) == 0 &&
-	    (pick = malloc(s->npend * sizeof(*pick))) != NULL) {
-		n = s->steps % s->c.bf_interval == 0 ? backfill(s, pick) :
-		    fifo(s, pick);
+	    s->npend, sizeof(*s->run)) == 0 && mg_grow((void **)&s->pick,
+	    &s->cappick, s->npend, sizeof(*s->pick)) == 0) {
+		n = s->steps % s->c.bf_interval == 0 ? backfill(s, s->pick) :
+		    fifo(s, s->pick);
 		for (i = 0; i < n; i++)
-			start_job(s, pick[i]);
-		/* drop started jobs from the list, keeping its order */
-		for (i = w = 0; n > 0 && i < s->npend; i++)
-			if (s->job[s->pend[i].j].start < 0)
-				s->pend[w++] = s->pend[i];
-		if (n > 0)
-			s->npend = w;
-		free(pick);
+			start_job(s, s->pick[i]);
+		/*
+		 * drop started jobs from the list, keeping its order: they
+		 * are among the first the pass looked at, so the jobs before
+		 * the last of them move towards the tail and the head moves
+		 */
+		for (i = k = 0; k < n; i++)
+			if (s->job[s->pend[i].j].start >= 0)
+				k++;
+		for (w = i; i > 0; i--)
+			if (s->job[s->pend[i - 1].j].start < 0)
+				s->pend[--w] = s->pend[i - 1];
+		s->pend += w;
+		s->phead += w;
+		s->npend -= w;
+		s->nsorted = s->npend;
 	}
 	s->t += 60;
 	s->steps++;
-	/* w_age * 60 / max_age, as the original computes it */
-	inc = s->c.w_age * 60 / s->c.max_age;
-	for (i = 0; i < s->npend; i++)
-		s->pend[i].prio += inc;
+	s->aged++;		/* pending jobs age: see prio_now() */
 	for (i = k = 0; i < s->nrun; i++) {
 		if (s->run[i].free_at <= s->t)
 			s->free += s->run[i].nodes;
@@ -632,7 +734,7 @@ mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
 	 * and ages grow alike */
 	for (i = 0; i < s->npend; i++) {
 		vjob(s, s->pend[i].j, &x);
-		x.prio = s->pend[i].prio;
+		x.prio = prio_now(s, &s->pend[i]);
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
 			return MG_ENOMEM;
 	}

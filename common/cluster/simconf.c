@@ -59,6 +59,8 @@ sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 			c->ref.bf_max_job_test = (int)x;
 		} else if (strcmp(tok, "sched_interval") == 0 && x > 0) {
 			c->slurm.sched_interval = x;
+		} else if (strcmp(tok, "default_queue_depth") == 0 && x > 0) {
+			c->slurm.queue_depth = (int)x;
 		} else if (x <= 0) {
 			return mg_diag_set(d, MG_EINVAL, "%s must be positive",
 			    tok);

@@ -62,7 +62,8 @@
  *                                  works; other keys are ignored); on a
  *                                  cluster of one pool of nodes
  *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
- *                       bf_max_job_test=N,sched_interval=S
+ *                       bf_max_job_test=N,sched_interval=S,
+ *                       default_queue_depth=N
  *
  * Keys of slurm.conf that the model does not use are ignored; unknown
  * keys are errors, so a typo is not silently dropped.

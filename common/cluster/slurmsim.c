@@ -28,6 +28,16 @@ struct fjob {
 	int64_t end;		/* when it ended, -1 */
 };
 
+/* a pending job: its sort key (struct key's order) and whether its
+ * priority can still change (the age factor is not yet at its cap, or
+ * fair-share is on) */
+struct pent {
+	double prio;
+	int64_t submit;
+	int32_t trace, j;
+	int32_t moving;
+};
+
 /* a running job's nodes in one pool; a job in several pools has an
  * entry for each, the first its head */
 struct frun {
@@ -46,8 +56,12 @@ struct mg_slurmsim {
 	int32_t *arr;		/* arrival order: (submit, trace order) */
 	size_t narr, caparr;
 	size_t next_arr;
-	int32_t *pend;
-	size_t npend, cappend;
+	struct pent *pbuf;	/* pending jobs in priority order are */
+	struct pent *pend;	/* pend[0..npend), pend = pbuf + phead: */
+	size_t phead, npend, cappend;	/* started ones leave the head */
+	size_t moving;		/* no job before pend[moving] can move */
+	int64_t next_calc;	/* when priorities are next set */
+	double *fsf;		/* each holder's fair-share factor then */
 	struct frun *run;
 	size_t nrun, caprun;
 	int32_t free[MG_SLURM_MAXPOOL];	/* free nodes of each pool */
@@ -62,7 +76,13 @@ struct mg_slurmsim {
 	size_t naccts;
 	double *usage;		/* decayed node-seconds, for fair-share, per
 				 * holder: user, account or association */
-	int64_t usage_at;	/* when usage was last brought up to date */
+	int64_t *charged;	/* each holder's usage counts its nodes
+				 * until then */
+	int64_t calc_at;	/* the last PriorityCalcPeriod's start */
+	int64_t calcs;		/* how many there have been */
+	int64_t *fsf_at;	/* fsf[h] is of the calcs-th, if equal */
+	double fs_total;	/* all usage then */
+	size_t fs_known;	/* the holders known then */
 	double *fst;		/* Fair Tree's factor of each holder */
 	int64_t *hfirst;	/* each holder's first submission in the
 				 * trace, INT64_MAX if none: a holder is known
@@ -99,6 +119,7 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 	c->bf_resolution = 60;
 	c->bf_window = 86400;
 	c->bf_max_job_test = 100;
+	c->queue_depth = 100;
 	c->w_fairshare = 0;
 	c->decay_half_life = 7 * 86400;
 	c->calc_period = 300;
@@ -335,19 +356,27 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->usage = calloc(holders(s), sizeof(*s->usage));
 	s->hnodes = calloc(holders(s), sizeof(*s->hnodes));
 	s->fst = calloc(holders(s), sizeof(*s->fst));
+	s->fsf = calloc(holders(s), sizeof(*s->fsf));
 	s->fst_at = -1;
+	s->next_calc = t0;	/* priorities are set at the first event */
 	if (first_submits(s) != 0) {
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
 	}
 	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
 	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
-	s->usage_at = t0;
+	s->calc_at = t0;
+	s->charged = malloc(holders(s) * sizeof(*s->charged));
+	s->fsf_at = malloc(holders(s) * sizeof(*s->fsf_at));
+	for (i = 0; s->charged && s->fsf_at && i < holders(s); i++) {
+		s->charged[i] = t0;
+		s->fsf_at[i] = -1;
+	}
 	map = malloc((t->n ? t->n : 1) * sizeof(*map));
 	if (s->urun == NULL || s->unodes == NULL || s->usage == NULL ||
 	    s->uqrun == NULL || s->uqnodes == NULL || s->hnodes == NULL ||
-	    s->fst == NULL ||
-	    map == NULL) {
+	    s->fst == NULL || s->fsf == NULL || s->charged == NULL ||
+	    s->fsf_at == NULL || map == NULL) {
 		free(map);
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
@@ -450,7 +479,13 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->tcap = 0;
 	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
 	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
-	d->pend = malloc((s->cappend ? s->cappend : 1) * sizeof(*d->pend));
+	d->pbuf = d->pend = malloc((s->npend ? s->npend : 1) *
+	    sizeof(*d->pend));
+	d->phead = 0;
+	d->cappend = s->npend ? s->npend : 1;
+	d->fsf = malloc(holders(s) * sizeof(*d->fsf));
+	d->fsf_at = malloc(holders(s) * sizeof(*d->fsf_at));
+	d->charged = malloc(holders(s) * sizeof(*d->charged));
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
 	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
@@ -463,7 +498,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
 	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes ||
-	    !d->hnodes || !d->fst || !d->hfirst || !d->hsorted) {
+	    !d->hnodes || !d->fst || !d->hfirst || !d->hsorted || !d->fsf ||
+	    !d->fsf_at || !d->charged) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
@@ -476,6 +512,9 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	mg_copy(d->usage, s->usage, holders(s), sizeof(*d->usage));
 	mg_copy(d->hnodes, s->hnodes, holders(s), sizeof(*d->hnodes));
 	mg_copy(d->fst, s->fst, holders(s), sizeof(*d->fst));
+	mg_copy(d->fsf, s->fsf, holders(s), sizeof(*d->fsf));
+	mg_copy(d->fsf_at, s->fsf_at, holders(s), sizeof(*d->fsf_at));
+	mg_copy(d->charged, s->charged, holders(s), sizeof(*d->charged));
 	mg_copy(d->hfirst, s->hfirst, holders(s), sizeof(*d->hfirst));
 	mg_copy(d->hsorted, s->hsorted, holders(s), sizeof(*d->hsorted));
 	mg_copy(d->uqrun, s->uqrun, qslots(s), sizeof(*d->uqrun));
@@ -490,7 +529,10 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 		return;
 	free(s->job);
 	free(s->arr);
-	free(s->pend);
+	free(s->pbuf);
+	free(s->fsf);
+	free(s->fsf_at);
+	free(s->charged);
 	free(s->run);
 	free(s->urun);
 	free(s->unodes);
@@ -509,22 +551,47 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 /* ---- priority ------------------------------------------------------- */
 
 /*
- * Fair-share usage: node-seconds, halved every PriorityDecayHalfLife.
- * Brought up to date lazily; the nodes a user held since the last update
- * are charged as if held the whole time, which is exact between events.
+ * Fair-share usage: node-seconds, as Slurm's decay thread keeps it: at
+ * each PriorityCalcPeriod's start every holder's usage is halved every
+ * PriorityDecayHalfLife (decay(), with the running jobs' node-seconds
+ * since the last one added after it), and a holder's usage is charged
+ * when the nodes it holds change (a job's start or end; Slurm charges a
+ * job's last part at its end).  Between two periods the fair-share
+ * factors stay those of the last one.
  */
+static double fs_factor(struct mg_slurmsim *, int32_t);
+
 static void
-update_usage(struct mg_slurmsim *s)
+charge(struct mg_slurmsim *s, int32_t h)
 {
-	double dt = (double)(s->now - s->usage_at), k;
+	if (h < 0 || s->c.w_fairshare <= 0 || s->now <= s->charged[h])
+		return;
+	(void)fs_factor(s, h);	/* the period's, before usage moves */
+	s->usage[h] += (double)s->hnodes[h] * (double)(s->now -
+	    s->charged[h]);
+	s->charged[h] = s->now;
+}
+
+static void
+decay(struct mg_slurmsim *s)
+{
+	double k, total = 0;
 	size_t u;
 
-	if (dt <= 0 || s->c.w_fairshare <= 0)
+	if (s->c.w_fairshare <= 0)
 		return;
-	k = exp2(-dt / (double)s->c.decay_half_life);
-	for (u = 0; u < holders(s); u++)
-		s->usage[u] = s->usage[u] * k + (double)s->hnodes[u] * dt;
-	s->usage_at = s->now;
+	k = s->now > s->calc_at ? exp2(-(double)(s->now - s->calc_at) /
+	    (double)s->c.decay_half_life) : 1;
+	for (u = 0; u < holders(s); u++) {
+		s->usage[u] *= k;
+		if (s->now > s->charged[u]) {
+			s->usage[u] += (double)s->hnodes[u] *
+			    (double)(s->now - s->charged[u]);
+			s->charged[u] = s->now;
+		}
+		total += s->usage[u];
+	}
+	s->fs_total = total;	/* for the factors of this period */
 }
 
 /* fair-share as of one scheduler pass, or one view */
@@ -626,24 +693,6 @@ total_usage(const struct mg_slurmsim *s)
 	return total;
 }
 
-/*
- * Fair Tree's ranks, computed again once PriorityCalcPeriod has passed
- * since they last were.  Returns 0 or MG_ENOMEM.
- */
-static int
-fs_update(struct mg_slurmsim *s)
-{
-	int rv;
-
-	if (s->c.w_fairshare <= 0 || s->c.fs_by != MG_FS_TREE ||
-	    (s->fst_at >= 0 && s->now - s->fst_at < s->c.calc_period))
-		return 0;
-	if ((rv = fair_tree(s, s->fst)) != 0)
-		return rv;
-	s->fst_at = s->now;
-	return 0;
-}
-
 /* the fair-share of a pass: 0, or MG_ENOMEM; release with fs_done() */
 static int
 fs_prepare(const struct mg_slurmsim *s, struct fsnow *fs)
@@ -687,11 +736,10 @@ fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 	return exp2(-(s->usage[who] / fs->total) * (double)known(s));
 }
 
-/* Slurm's multifactor priority: age capped at PriorityMaxAge, size,
- * fair-share, partition, QOS, recorded priority */
+/* Slurm's multifactor priority now: age capped at PriorityMaxAge, size,
+ * fair-share (its factor fsf given), partition, QOS, recorded priority */
 static double
-priority(const struct mg_slurmsim *s, const struct fjob *j,
-    const struct fsnow *fs)
+prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf)
 {
 	int64_t age = s->now - (j->eligible > j->submit ? j->eligible :
 	    j->submit);
@@ -705,7 +753,7 @@ priority(const struct mg_slurmsim *s, const struct fjob *j,
 	    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
 	    s->c.w_trace * j->tprio;
 	if (s->c.w_fairshare > 0)
-		p += s->c.w_fairshare * fairshare(s, j->fsh, fs);
+		p += s->c.w_fairshare * fsf;
 	if (s->c.w_qos > 0 && j->qos >= 0)
 		p += s->c.w_qos * qos_factor(s, j->qos);
 	if (s->c.w_part > 0 && s->part_top > 0 && s->c.nparts > 0)
@@ -713,27 +761,172 @@ priority(const struct mg_slurmsim *s, const struct fjob *j,
 	return p;
 }
 
-static int
-sort_pending(struct mg_slurmsim *s)
+static double
+priority(const struct mg_slurmsim *s, const struct fjob *j,
+    const struct fsnow *fs)
 {
-	double *p = malloc((s->npend ? s->npend : 1) * sizeof(*p));
-	struct fsnow fs;
-	size_t i;
-	int rv;
+	return prio_of(s, j, fairshare(s, j->fsh, fs));
+}
 
-	if (p == NULL)
-		return MG_ENOMEM;
-	update_usage(s);
-	if ((rv = fs_update(s)) != 0 || (rv = fs_prepare(s, &fs)) != 0) {
-		free(p);
-		return rv;
+/*
+ * holder h's fair-share factor as of the last PriorityCalcPeriod's
+ * start, computed when first asked for (Fair Tree's ranks are computed
+ * at the period's start)
+ */
+static double
+fs_factor(struct mg_slurmsim *s, int32_t h)
+{
+	if (h < 0 || s->c.w_fairshare <= 0)
+		return 1;
+	if (s->fsf_at[h] != s->calcs) {
+		if (s->c.fs_by == MG_FS_TREE)
+			s->fsf[h] = s->fst[h];
+		else if (s->fs_total <= 0)
+			s->fsf[h] = 1;
+		else
+			s->fsf[h] = exp2(-(s->usage[h] / s->fs_total) *
+			    (double)s->fs_known);
+		s->fsf_at[h] = s->calcs;
 	}
-	for (i = 0; i < s->npend; i++)
-		p[i] = priority(s, &s->job[s->pend[i]], &fs);
-	fs_done(&fs);
-	rv = sort_jobs(s, s->pend, s->npend, p);
-	free(p);
-	return rv;
+	return s->fsf[h];
+}
+
+/* the priority Slurm gives j on its submission: fair-share as of the
+ * last PriorityCalcPeriod */
+static double
+prio_submit(struct mg_slurmsim *s, const struct fjob *j)
+{
+	return prio_of(s, j, fs_factor(s, j->fsh));
+}
+
+/*
+ * Slurm sets the pending jobs' priorities every PriorityCalcPeriod (the
+ * multifactor plugin's decay thread) and a job's on its submission;
+ * the schedulers use them as set.  This is that thread's run at the
+ * last period's start at or before now (usage is exact there: it was
+ * last brought up to date at an event before it): usage decays, the
+ * fair-share factors and every pending job's priority are set, and the
+ * list is sorted again (it is nearly sorted).
+ */
+static int
+pent_cmp(const struct pent *x, const struct pent *y)
+{
+	if (x->prio != y->prio)
+		return x->prio > y->prio ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return x->trace < y->trace ? -1 : x->trace > y->trace;
+}
+
+/* e's priority as its job's is set now */
+static void
+pent_set(struct mg_slurmsim *s, struct pent *e)
+{
+	const struct fjob *j = &s->job[e->j];
+	int64_t from = j->eligible > j->submit ? j->eligible : j->submit;
+
+	e->prio = prio_submit(s, j);
+	e->moving = s->c.w_fairshare > 0 || s->now - from < s->c.max_age;
+}
+
+static int
+recalc(struct mg_slurmsim *s)
+{
+	int64_t now = s->now, cp = s->c.calc_period > 0 ? s->c.calc_period :
+	    300;
+	size_t i, k;
+
+	s->now = now - ((now % cp) + cp) % cp;
+	if (s->now < s->calc_at)
+		s->now = now;	/* a warm start inside a period */
+	decay(s);
+	s->calc_at = s->now;
+	s->calcs++;
+	if (s->c.w_fairshare > 0) {
+		if (s->c.fs_by == MG_FS_TREE) {
+			if (fair_tree(s, s->fst) != 0) {
+				s->now = now;
+				return MG_ENOMEM;
+			}
+			s->fst_at = s->now;
+		}
+		s->fs_known = known(s);
+	}
+	/*
+	 * A job whose age factor reached its cap keeps its priority (when
+	 * fair-share is off), and stays behind every job before it, which
+	 * kept or raised theirs; the others rise, a little.  The list stays
+	 * nearly in order, and insertion sort is linear on it.
+	 */
+	i = s->c.w_fairshare > 0 ? 0 : s->moving;
+	for (s->moving = s->npend; i < s->npend; i++) {
+		struct pent x;
+
+		if (!s->pend[i].moving && s->c.w_fairshare <= 0)
+			continue;
+		x = s->pend[i];
+		if (x.moving)
+			pent_set(s, &x);
+		for (k = i; k > 0 && pent_cmp(&s->pend[k - 1], &x) > 0; k--)
+			s->pend[k] = s->pend[k - 1];
+		s->pend[k] = x;
+		if (x.moving && k < s->moving)
+			s->moving = k;
+	}
+	s->next_calc = s->now + cp;
+	s->now = now;
+	return 0;
+}
+
+/* room for n pending jobs from pend[0] */
+static int
+reserve_pending(struct mg_slurmsim *s, size_t n)
+{
+	size_t cap = s->cappend;
+
+	if (s->phead + n <= s->cappend)
+		return 0;
+	if (s->phead > 0) {	/* the head's room first */
+		memmove(s->pbuf, s->pend, s->npend * sizeof(*s->pend));
+		s->pend = s->pbuf;
+		s->phead = 0;
+		if (n <= s->cappend)
+			return 0;
+	}
+	if (mg_grow((void **)&s->pbuf, &cap, n, sizeof(*s->pbuf)))
+		return MG_ENOMEM;
+	s->pend = s->pbuf;
+	s->cappend = cap;
+	return 0;
+}
+
+/* a job enters the pending list at its priority's place */
+static int
+enqueue(struct mg_slurmsim *s, int32_t jr)
+{
+	struct pent x;
+	size_t lo = 0, hi = s->npend, mid;
+
+	if (reserve_pending(s, s->npend + 1))
+		return MG_ENOMEM;
+	x.j = jr;
+	x.submit = s->job[jr].submit;
+	x.trace = s->job[jr].trace;
+	pent_set(s, &x);
+	while (lo < hi) {	/* the first job that comes after it */
+		mid = lo + (hi - lo) / 2;
+		if (pent_cmp(&s->pend[mid], &x) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(s->pend + lo + 1, s->pend + lo, (s->npend - lo) *
+	    sizeof(*s->pend));
+	s->pend[lo] = x;
+	s->npend++;
+	if (s->moving >= lo && (x.moving || s->moving > lo))
+		s->moving = x.moving ? lo : s->moving + 1;
+	return 0;
 }
 
 static int64_t
@@ -824,8 +1017,10 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		s->free[g] -= take[g];
 	}
 	s->nstarted++;
-	if (j->fsh >= 0)
+	if (j->fsh >= 0) {
+		charge(s, j->fsh);
 		s->hnodes[j->fsh] += j->nodes;
+	}
 	if (j->user >= 0) {
 		s->urun[j->user]++;
 		s->unodes[j->user] += j->nodes;
@@ -865,15 +1060,25 @@ held(const struct mg_slurmsim *s, const struct fjob *j)
 	    s->uqnodes[uq(s, j)] + j->nodes > s->c.qos_max_nodes_pu[j->qos];
 }
 
+/*
+ * started jobs leave the list, which keeps its order: they are among the
+ * first n a pass looked at, so the jobs before the last of them move
+ * towards the tail and the head moves (no move of the long tail)
+ */
 static void
-drop_started(struct mg_slurmsim *s)
+drop_started(struct mg_slurmsim *s, size_t n)
 {
-	size_t i, w = 0;
+	size_t i, w;
 
-	for (i = 0; i < s->npend; i++)
-		if (s->job[s->pend[i]].start < 0)
-			s->pend[w++] = s->pend[i];
-	s->npend = w;
+	if (n > s->npend)
+		n = s->npend;
+	for (i = w = n; i > 0; i--)
+		if (s->job[s->pend[i - 1].j].start < 0)
+			s->pend[--w] = s->pend[i - 1];
+	s->pend += w;
+	s->phead += w;
+	s->npend -= w;
+	s->moving = s->moving >= n ? s->moving - w : 0;
 }
 
 /* the most nodes reservations hold in [now, until) */
@@ -892,17 +1097,18 @@ resv_peak(const struct mg_slurmsim *s, int64_t until)
 
 /* the main scheduler: priority order until a job does not fit */
 static int
-main_sched(struct mg_slurmsim *s)
+main_sched(struct mg_slurmsim *s, int full)
 {
 	int32_t take[MG_SLURM_MAXPOOL];
 	uint32_t blocked = 0;	/* pools of partitions that wait */
-	size_t i;
+	uint32_t all = s->npools >= 32 ? ~0u : (1u << s->npools) - 1;
+	size_t i, depth = full || s->c.queue_depth <= 0 ? s->npend :
+	    (size_t)s->c.queue_depth;
 	int rv;
 
-	if ((rv = sort_pending(s)) != 0)
-		return rv;
-	for (i = 0; i < s->npend; i++) {
-		const struct fjob *j = &s->job[s->pend[i]];
+	for (i = 0; i < s->npend && i < depth && (blocked & all) != all;
+	    i++) {
+		const struct fjob *j = &s->job[s->pend[i].j];
 		uint32_t mask = s->pmask[j->part] & ~blocked;
 
 		if (mask == 0 || held(s, j))
@@ -917,10 +1123,10 @@ main_sched(struct mg_slurmsim *s)
 			continue;
 		}
 		take_first(s->free, s->npools, mask, j->nodes, take);
-		if ((rv = start(s, s->pend[i], take)) != 0)
+		if ((rv = start(s, s->pend[i].j, take)) != 0)
 			return rv;
 	}
-	drop_started(s);
+	drop_started(s, i);
 	return 0;
 }
 
@@ -1092,14 +1298,12 @@ backfill(struct mg_slurmsim *s)
 	int32_t mn[MG_SLURM_MAXPOOL], take[MG_SLURM_MAXPOOL];
 	int rv, g;
 
-	if ((rv = sort_pending(s)) != 0)
-		return rv;
 	/* free now, then +nodes at each running job's expected end */
 	if ((rv = build_timeline(s, &m)) != 0)
 		return rv;
 	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
 	    i++) {
-		struct fjob *j = &s->job[s->pend[i]];
+		struct fjob *j = &s->job[s->pend[i].j];
 		uint32_t mask = s->pmask[j->part];
 		int64_t len = j->limit < s->c.bf_window ? j->limit :
 		    s->c.bf_window, st = -1, e;
@@ -1122,10 +1326,10 @@ backfill(struct mg_slurmsim *s)
 				for (g = 0; g < s->npools; g++)
 					s->tf[k * np + (size_t)g] -= take[g];
 		if (st == s->now && j->nodes <= pools_sum(s->free, s->npools, mask) &&
-		    (rv = start(s, s->pend[i], take)) != 0)
+		    (rv = start(s, s->pend[i].j, take)) != 0)
 			return rv;
 	}
-	drop_started(s);
+	drop_started(s, i);
 	return 0;
 }
 
@@ -1158,7 +1362,7 @@ next_eligible(const struct mg_slurmsim *s)
 	size_t i;
 
 	for (i = 0; s->has_elig && i < s->npend; i++) {
-		int64_t e = s->job[s->pend[i]].eligible;
+		int64_t e = s->job[s->pend[i].j].eligible;
 
 		if (e > s->now && e < t)
 			t = e;
@@ -1184,6 +1388,10 @@ next_event(struct mg_slurmsim *s)
 	for (i = 0; i < s->nrun; i++)
 		if (s->run[i].end < t)
 			t = s->run[i].end;
+	/* periods matter to pending jobs, and to usage while jobs run */
+	if ((s->npend > 0 || (s->nrun > 0 && s->c.w_fairshare > 0)) &&
+	    s->next_calc < t)
+		t = s->next_calc;
 	if (s->npend > 0) {
 		s->next_sched = next_tick(s->next_sched, s->now,
 		    s->c.sched_interval);
@@ -1230,9 +1438,9 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		}
 		if (t > s->now)
 			s->now = t;
-		/* charge usage for the interval that ends now, before the
-		 * nodes held change */
-		update_usage(s);
+		/* priorities as of the last PriorityCalcPeriod */
+		if (s->now >= s->next_calc && (rv = recalc(s)) != 0)
+			return rv;
 		changed = 0;
 		for (i = w = 0; i < s->nrun; i++) {
 			if (s->run[i].end <= s->now) {
@@ -1245,8 +1453,10 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				changed = 1;
 				if (!r->head)
 					continue;
-				if (e->fsh >= 0)
+				if (e->fsh >= 0) {
+					charge(s, e->fsh);
 					s->hnodes[e->fsh] -= e->nodes;
+				}
 				if (u >= 0) {
 					s->urun[u]--;
 					s->unodes[u] -= e->nodes;
@@ -1278,10 +1488,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		}
 		while (s->next_arr < s->narr &&
 		    s->job[s->arr[s->next_arr]].submit <= s->now) {
-			if (mg_grow((void **)&s->pend, &s->cappend, s->npend + 1,
-			    sizeof(*s->pend)))
+			if (enqueue(s, s->arr[s->next_arr++]) != 0)
 				return MG_ENOMEM;
-			s->pend[s->npend++] = s->arr[s->next_arr++];
 			changed = 1;
 		}
 		if (s->npend == 0)
@@ -1295,8 +1503,10 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		 * backfill reservations do not outlive their pass, so both
 		 * runs are skipped without changing the schedule.
 		 */
+		/* a job's arrival or end tests default_queue_depth jobs,
+		 * the periodic run the whole queue */
 		if ((changed || s->now >= s->next_sched) && any_free(s) &&
-		    (rv = main_sched(s)) != 0)
+		    (rv = main_sched(s, s->now >= s->next_sched)) != 0)
 			return rv;
 		if (s->now >= s->next_sched)
 			s->next_sched = s->now + s->c.sched_interval;
@@ -1420,11 +1630,24 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	return r;
 }
 
-void
+int
 mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio)
 {
-	if (j >= 0 && (size_t)j < s->njob)
-		s->job[j].tprio = prio > 0 ? prio : 0;
+	size_t i;
+
+	if (j < 0 || (size_t)j >= s->njob)
+		return MG_EINVAL;
+	s->job[j].tprio = prio > 0 ? prio : 0;
+	/* pending: its priority is set again now, as scontrol does */
+	for (i = 0; i < s->npend; i++)
+		if (s->pend[i].j == j) {
+			memmove(s->pend + i, s->pend + i + 1, (s->npend - i -
+			    1) * sizeof(*s->pend));
+			s->npend--;
+			s->moving = 0;
+			return enqueue(s, j);
+		}
+	return 0;
 }
 
 int
@@ -1497,8 +1720,8 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 	fresh.fsh = -1;
 	v->s_prio = priority(s, &fresh, &fs);
 	for (i = 0; i < s->npend; i++) {
-		vjob(s, s->pend[i], &x);
-		x.prio = priority(s, &s->job[s->pend[i]], &fs);
+		vjob(s, s->pend[i].j, &x);
+		x.prio = s->pend[i].prio;	/* as squeue shows it */
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x)) {
 			fs_done(&fs);
 			return MG_ENOMEM;

@@ -99,6 +99,8 @@ struct mg_slurmcfg {
 	int64_t bf_resolution;	/* seconds */
 	int64_t bf_window;	/* seconds */
 	int bf_max_job_test;
+	int queue_depth;	/* default_queue_depth: the jobs an event's
+				 * main run tests (the periodic run: all) */
 	int max_jobs_per_user;	/* running jobs per user; 0: no limit */
 	int max_nodes_per_user;	/* nodes a user's running jobs hold; 0: none */
 	/*
@@ -178,9 +180,11 @@ int32_t mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes,
 
 /*
  * mg_slurmsim_set_prio: job j's recorded priority (weighted by
- * PriorityWeight of the trace's priorities, w_trace), as a trace job's.
+ * PriorityWeight of the trace's priorities, w_trace), as a trace job's;
+ * a pending job's priority is set again at once (scontrol update).
+ * Returns 0, MG_EINVAL (no such job) or MG_ENOMEM.
  */
-void mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio);
+int mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio);
 
 /*
  * mg_slurmsim_run_until_start: process events until job j starts or the

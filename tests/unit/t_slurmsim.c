@@ -694,5 +694,74 @@ main(void)
 		mg_slurmsim_free(a);
 		mg_slurmsim_free(b);
 	}
+	{
+		/*
+		 * Slurm sets priorities every PriorityCalcPeriod (300 s;
+		 * periods start at T0 - 200, T0 + 100, T0 + 400) and on
+		 * submission.  A (1 node, at 110) and B (1 node, at 350,
+		 * recorded priority 3 x 0.1 = 0.3): at 350 A's priority as
+		 * set on its submission is 0, so B is ahead of it, though A's
+		 * age alone is worth 1000 x 240 / 604800 = 0.40 by then; at
+		 * T0 + 400 A's is set to 0.48 and A is ahead.  One node frees
+		 * at E.
+		 */
+		static const int64_t ends[] = { 380, 420 };
+		size_t e;
+
+		for (e = 0; e < 2; e++) {
+			struct spec s[] = {
+				{ 0, 20000, 10000, 3, 0 },
+				{ 0, 20000, ends[e], 1, 1 },
+				{ 110, 600, 600, 1, 2 },	/* A */
+				{ 350, 600, 600, 1, 3 },	/* B */
+			};
+			make(s, 4, 4);
+			jobs[3].prio = 3;
+			mg_slurmcfg_default(&c, 4);
+			c.w_size = 0;
+			c.w_trace = 0.1;
+			c.bf_interval = 100000;
+			run(&c, st, 4);
+			if (e == 0)
+				ok(st[3] == 380 && st[2] == 980, "PriorityCalc"
+				    "Period: a node free at 380 goes to B, whose "
+				    "priority is above A's as last set (B %lld, "
+				    "A %lld)", (long long)st[3],
+				    (long long)st[2]);
+			else
+				ok(st[2] == 420 && st[3] == 1020, "... and at "
+				    "420, after the period's start at 400, to A "
+				    "(A %lld, B %lld)", (long long)st[2],
+				    (long long)st[3]);
+		}
+	}
+	{
+		/*
+		 * default_queue_depth: a job's end tests that many jobs; the
+		 * periodic run (every 60 s from T0) all.  User 0 may run one
+		 * job and runs R, so H1 and H2 are held; J (user 2) is behind
+		 * them.  Q's end at 500 frees a node.
+		 */
+		struct spec s[] = {
+			{ 0, 20000, 10000, 3, 0 },	/* R */
+			{ 0, 20000, 500, 1, 1 },	/* Q */
+			{ 10, 600, 600, 1, 0 },		/* H1 */
+			{ 11, 600, 600, 1, 0 },		/* H2 */
+			{ 12, 600, 600, 1, 2 },		/* J */
+		};
+		make(s, 5, 3);
+		mg_slurmcfg_default(&c, 4);
+		c.max_jobs_per_user = 1;
+		c.bf_interval = 100000;
+		c.queue_depth = 2;
+		run(&c, st, 5);
+		ok(st[4] == 540, "default_queue_depth=2: the end at 500 tests "
+		    "the two held jobs only; J starts at the periodic run, "
+		    "540 (%lld)", (long long)st[4]);
+		c.queue_depth = 3;
+		run(&c, st, 5);
+		ok(st[4] == 500, "default_queue_depth=3: J starts at 500 "
+		    "(%lld)", (long long)st[4]);
+	}
 	return tap_done();
 }
