@@ -51,7 +51,7 @@ usage(int status)
 		fputs("options:\n"
 		    "  -d delim          the delimiter of a delimited dump ('|')\n"
 		    "  -E until          keep jobs submitted before until (date, time or epoch s)\n"
-		    "  -F format         auto (default), delimited, fixed, swf or json\n"
+		    "  -F format         auto (default), delimited, fixed, swf, json or yaml\n"
 		    "  -f                write the binary stream even to a terminal\n"
 		    "  -k fields         the field names of a dump without a header (sacct -n)\n"
 		    "  -l level          zlib level of the stream, 0 to 9 (1)\n"
@@ -387,9 +387,11 @@ main(int argc, char *argv[])
 				so.format = MG_FMT_SWF;
 			else if (strcmp(optarg, "json") == 0)
 				so.format = MG_FMT_JSON;
+			else if (strcmp(optarg, "yaml") == 0)
+				so.format = MG_FMT_YAML;
 			else
 				errx(MG_EXIT_USAGE, "invalid format '%s' (auto,"
-				    " delimited, fixed, swf, json)", optarg);
+				    " delimited, fixed, swf, json, yaml)", optarg);
 			break;
 		case 'f':
 			fflag = 1;

@@ -917,13 +917,13 @@ swf_entry(struct parser *p, struct mg_input *in, const char *line,
 
 static int
 json_entry(struct parser *p, struct mg_input *in, const char *line,
-    size_t len)
+    size_t len, int yaml)
 {
 	char *text = NULL, *t;
 	size_t n = 0, cap = 0;
 	int rv;
 
-	p->s->layout = "sacct --json";
+	p->s->layout = yaml ? "sacct --yaml" : "sacct --json";
 	do {
 		if (n + len + 2 > cap) {
 			cap = (n + len + 2) * 2;
@@ -939,7 +939,8 @@ json_entry(struct parser *p, struct mg_input *in, const char *line,
 		text[n++] = '\n';
 	} while ((rv = mg_input_getline(in, &line, &len, p->d)) == 1);
 	if (rv == 0)
-		rv = mg_sacctjson_parse(text, n, p->o->tz, p->s, p->d);
+		rv = (yaml ? mg_sacctjson_parse_yaml : mg_sacctjson_parse)(text,
+		    n, p->o->tz, p->s, p->d);
 	free(text);
 	return rv;
 }
@@ -1041,7 +1042,7 @@ headed_entry(struct parser *p, struct mg_input *in, char *hdr, size_t hlen,
 	if (memchr(hdr, p->delim, hlen) == NULL)
 		return mg_diag_set(p->d, MG_EFORMAT, "line 1: layout not "
 		    "recognised (not sacct -P, --parsable, --delimiter, fixed "
-		    "width, --json, squeue, SWF or the LS6 trace): '%.60s'",
+		    "width, --json, --yaml, squeue, SWF or the LS6 trace): '%.60s'",
 		    hdr);
 	p->fmt = MG_FMT_DELIM;
 	if (hlen > 0 && hdr[hlen - 1] == p->delim) {
@@ -1099,7 +1100,13 @@ mg_sacct_parse(struct mg_input *in, const struct mg_sacct_opts *o,
 
 	if (o->format == MG_FMT_JSON || (o->format == MG_FMT_AUTO &&
 	    (t.p[0] == '{' || t.p[0] == '['))) {
-		rv = json_entry(p, in, line, len);
+		rv = json_entry(p, in, line, len, 0);
+		goto out;
+	}
+	if (o->format == MG_FMT_YAML || (o->format == MG_FMT_AUTO &&
+	    ((t.n >= 5 && memcmp(t.p, "%YAML", 5) == 0) || (t.n >= 3 &&
+	    memcmp(t.p, "---", 3) == 0 && (t.n == 3 || t.p[3] == ' '))))) {
+		rv = json_entry(p, in, line, len, 1);
 		goto out;
 	}
 	if (o->format == MG_FMT_SWF || (o->format == MG_FMT_AUTO &&

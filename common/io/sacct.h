@@ -24,7 +24,8 @@ enum mg_sacct_format {
 	MG_FMT_DELIM,		/* -P, --parsable2, --parsable, --delimiter */
 	MG_FMT_FIXED,		/* default fixed width; also the LS6 layout */
 	MG_FMT_SWF,
-	MG_FMT_JSON
+	MG_FMT_JSON,
+	MG_FMT_YAML		/* --yaml (Slurm 22.05 on) */
 };
 
 struct mg_sacct_opts {

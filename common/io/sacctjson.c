@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "io/sacctjson.h"
+#include "io/yaml.h"
 
 static struct json_object *
 get(struct json_object *o, const char *path)
@@ -340,14 +341,43 @@ one(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 	return s->job(s->ctx, job, 0);
 }
 
+/* each element of root's "jobs" to the sink; root is released */
+static int
+jobs(struct json_object *root, const char *what, struct mg_slurmfmt_sink *s,
+    struct mg_diag *d)
+{
+	struct json_object *list = get(root, "jobs");
+	size_t i, n;
+	int rv = 0;
+
+	if (list == NULL || !json_object_is_type(list, json_type_array)) {
+		json_object_put(root);
+		return mg_diag_set(d, MG_EFORMAT, "%s without a \"jobs\" "
+		    "array (not sacct or squeue output)", what);
+	}
+	n = json_object_array_length(list);
+	for (i = 0; i < n && rv == 0; i++) {
+		struct json_object *j = json_object_array_get_idx(list, i);
+
+		if (i == 0 && get(j, "state") == NULL &&
+		    get(j, "job_state") != NULL)
+			s->layout = strcmp(what, "YAML") == 0 ?
+			    "squeue --yaml" : "squeue --json";
+		rv = strncmp(s->layout, "squeue", 6) == 0 ?
+		    one_squeue(j, i, s) : one(j, i, s);
+	}
+	json_object_put(root);
+	return rv;
+}
+
 int
 mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
     struct mg_slurmfmt_sink *s, struct mg_diag *d)
 {
 	struct json_tokener *tok;
-	struct json_object *root, *jobs;
+	struct json_object *root;
 	enum json_tokener_error e;
-	size_t i, n;
+	size_t i;
 	int rv = 0;
 
 	(void)tz;		/* JSON times are epoch seconds */
@@ -374,22 +404,18 @@ mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
 			    "document per input)", i);
 		}
 	json_tokener_free(tok);
-	jobs = get(root, "jobs");
-	if (jobs == NULL || !json_object_is_type(jobs, json_type_array)) {
-		json_object_put(root);
-		return mg_diag_set(d, MG_EFORMAT, "JSON without a \"jobs\" "
-		    "array (not sacct --json output)");
-	}
-	n = json_object_array_length(jobs);
-	for (i = 0; i < n && rv == 0; i++) {
-		struct json_object *j = json_object_array_get_idx(jobs, i);
+	return jobs(root, "JSON", s, d);
+}
 
-		if (i == 0 && get(j, "state") == NULL &&
-		    get(j, "job_state") != NULL)
-			s->layout = "squeue --json";
-		rv = strcmp(s->layout, "squeue --json") == 0 ?
-		    one_squeue(j, i, s) : one(j, i, s);
-	}
-	json_object_put(root);
-	return rv;
+int
+mg_sacctjson_parse_yaml(const char *text, size_t len, enum mg_tz tz,
+    struct mg_slurmfmt_sink *s, struct mg_diag *d)
+{
+	struct json_object *root;
+	int rv;
+
+	(void)tz;
+	if ((rv = mg_yaml_to_json(text, len, &root, d)) != 0)
+		return rv;
+	return jobs(root, "YAML", s, d);
 }

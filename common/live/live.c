@@ -86,13 +86,15 @@ sink_job(void *ctx, const struct mg_value *job, uint64_t line)
 
 	(void)line;
 	/*
-	 * squeue --json also lists jobs that ended (for MinJobAge): a
+	 * squeue --json (and --yaml) also lists jobs that ended (for
+	 * MinJobAge): a
 	 * snapshot of the queue is what squeue -o shows, the pending and
 	 * running jobs; what ended is sacct's, so every layout of one
 	 * snapshot gives one view
 	 */
 	if (s->s != NULL && s->s->layout != NULL &&
-	    strcmp(s->s->layout, "squeue --json") == 0 && !st->null &&
+	    (strcmp(s->s->layout, "squeue --json") == 0 ||
+	    strcmp(s->s->layout, "squeue --yaml") == 0) && !st->null &&
 	    !same(st, "PENDING") && !same(st, "RUNNING") &&
 	    !same(st, "COMPLETING") && !same(st, "CONFIGURING") &&
 	    !same(st, "SUSPENDED"))

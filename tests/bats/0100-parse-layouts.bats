@@ -97,6 +97,44 @@ setup() {
 	[ "$(field j.mrs 41 exit_code)" = 1 ] && [ "$(field p.mrs 41 exit_code)" = 1 ]
 }
 
+@test "sacct --yaml and squeue --yaml: the same jobs as --json, read with libyaml" {
+	local w
+	for w in sacct squeue; do
+		run -0 --separate-stderr mirage-parse "$BUSY/${w}_yaml.yaml" -o y.mrs
+		[[ "$stderr" == *"$w --yaml: "* ]]
+		mirage-parse -q "$BUSY/${w}_json.json" -o j.mrs
+		[ "$(records y.mrs)" -ge 40 ]
+		cmp <(mirage-cat y.mrs) <(mirage-cat j.mrs)
+	done
+	# -F yaml skips the detection (a document without its %YAML line)
+	sed 1d "$BUSY/sacct_yaml.yaml" | sed 's/^--- //' > bare.yaml
+	mirage-parse -q -F yaml bare.yaml -o b.mrs
+	cmp <(mirage-cat b.mrs) <(mirage-parse -q "$BUSY/sacct_json.json" | mirage-cat)
+	run -1 --separate-stderr mirage-parse -q bare.yaml -o n.mrs
+	[[ "$stderr" == *"layout not recognised"*"--yaml"* ]]
+}
+
+@test "bad YAML: the line and column, no output" {
+	# a broken indentation inside the jobs
+	awk 'NR == 40 { print "   !!str oops: [" } { print }' "$BUSY/sacct_yaml.yaml" > bad.yaml
+	run -1 --separate-stderr mirage-parse bad.yaml -o out.mrs
+	[[ "$stderr" == *"mirage-parse: 'bad.yaml': YAML: "*" at line 4"[0-9]", column "* ]]
+	[ ! -e out.mrs ]
+	# two documents
+	{ cat "$BUSY/sacct_yaml.yaml"; echo "--- !!map"; echo "jobs: []"; } > two.yaml
+	run -1 --separate-stderr mirage-parse two.yaml -o out.mrs
+	[[ "$stderr" == *"a second document"* ]]
+	[ ! -e out.mrs ]
+	# an !!int that is not one; a document without jobs
+	sed 's/!!int 1795325495/!!int 17953x5495/' "$BUSY/sacct_yaml.yaml" > notint.yaml
+	run -1 --separate-stderr mirage-parse notint.yaml -o out.mrs
+	[[ "$stderr" == *"not of its tag's type at line "* ]]
+	printf '%%YAML 1.1\n---\nerrors: []\n' > nojobs.yaml
+	run -1 --separate-stderr mirage-parse nojobs.yaml -o out.mrs
+	[[ "$stderr" == *'YAML without a "jobs" array'* ]]
+	[ ! -e out.mrs ]
+}
+
 # cols A B: two columns of a TSV by name
 cols() {
 	awk -F'\t' -v a="$1" -v b="$2" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c[a] "\t" $c[b] }'

@@ -36,7 +36,7 @@ setup() {
 @test "squeue's layouts give the same jobs, states and sizes" {
 	mirage-parse -q "$BUSY/squeue_all_o.txt" | mirage-cat | cut -f1,13,19 | sort > o.tsv
 	[ "$(wc -l < o.tsv)" -ge 40 ]
-	for f in squeue_default.txt squeue_long.txt squeue_format_long.txt squeue_json.json; do
+	for f in squeue_default.txt squeue_long.txt squeue_format_long.txt squeue_json.json squeue_yaml.yaml; do
 		mirage-parse -q "$BUSY/$f" | mirage-cat | cut -f1,13,19 | sort > x.tsv
 		# every job of this layout agrees with -o (json also has ended jobs)
 		join -t "$(printf '\t')" o.tsv x.tsv | awk -F'\t' '$2 != $4 || $3 != $5 { print; bad = 1 } END { exit bad }'
@@ -348,7 +348,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 
 @test "every layout of one squeue snapshot gives one view and one decision, or says what it lacks" {
 	local f gap ref=""
-	for f in squeue_all_o.txt squeue_json.json squeue_format_long.txt; do
+	for f in squeue_all_o.txt squeue_json.json squeue_yaml.yaml squeue_format_long.txt; do
 		run -10 --separate-stderr mirage-advise -F json -j 1 -m "$M" -n 6 -Q "$BUSY/$f" --now 2026-11-22T05:32:19 -T -100
 		gap=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(d["predicted_gap_h"])' "$output")
 		[ "$gap" != None ]

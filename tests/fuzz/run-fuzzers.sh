@@ -15,7 +15,7 @@ out=build/fuzz
 mkdir -p "$out" tests/fuzz/artifacts
 CFLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 CPP="-Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(pkg-config --cflags openblas)"
-LIBS="$(pkg-config --libs libarchive zlib json-c xgboost openblas) -lsvm -lm -pthread"
+LIBS="$(pkg-config --libs libarchive zlib json-c yaml-0.1 xgboost openblas) -lsvm -lm -pthread"
 status=0
 for src in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$src" .c)
