@@ -87,6 +87,37 @@ BEGIN {
 	printf "peak RSS, last: %s MB on %s MB input, %s MB on a tenth of it (the JobID index)\n", rl, mb, rls
 }'
 
+# sacct --json, streamed: a 150 MB document (the lab's 03-final dump,
+# its jobs repeated with new ids), against Python's json.load of the
+# same file (a reader that builds the whole tree) in the same run.
+bigj=$dir/big.json
+if [ ! -s "$bigj" ]; then
+	python3 -c '
+import copy, json, sys
+d = json.load(open("tests/fixtures/slurm-22.05/03-final/sacct_json.json"))
+jobs, out = d["jobs"], []
+per = sum(len(json.dumps(j, indent=2)) for j in jobs)
+for r in range(150_000_000 // per + 1):
+    for j in jobs:
+        k = copy.copy(j)
+        k["job_id"] = j["job_id"] + (r + 1) * 100000
+        out.append(k)
+d["jobs"] = out
+json.dump(d, open(sys.argv[1], "w"), indent=2)
+' "$bigj"
+fi
+jmb=$(awk -v b="$(stat -c %s "$bigj")" 'BEGIN { printf "%.1f", b / 1e6 }')
+t_js=$(best "$bin/mirage-parse" -q --duplicates keep "$bigj")
+r_js=$(rss "$bin/mirage-parse" -q --duplicates keep "$bigj")
+t_py=$(best python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$bigj")
+r_py=$(rss python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$bigj")
+awk -v mb="$jmb" -v t="$t_js" -v r="$r_js" -v tp="$t_py" -v rp="$r_py" 'BEGIN {
+	printf "\nsacct --json, %s MB, streamed (one job in memory at a time), best of 3\n", mb
+	printf "  mirage-parse --duplicates keep: %6.2f s  %6.0f MB/s  peak RSS %6.1f MB\n", t, mb / t, r
+	printf "  python3 json.load (whole tree): %6.2f s  %6.0f MB/s  peak RSS %6.1f MB\n", tp, mb / tp, rp
+	printf "  ratios: time %.2fx, memory %.3fx of the tree reader\n", t / tp, r / rp
+}'
+
 # The cluster simulator, reference mode, on the bundled trace.  The
 # original Python simulator is not on this machine; its figures (about
 # 70 s of CPU for the whole trace, about 8 s per validation episode) are

@@ -919,30 +919,8 @@ static int
 json_entry(struct parser *p, struct mg_input *in, const char *line,
     size_t len, int yaml)
 {
-	char *text = NULL, *t;
-	size_t n = 0, cap = 0;
-	int rv;
-
 	p->s->layout = yaml ? "sacct --yaml" : "sacct --json";
-	do {
-		if (n + len + 2 > cap) {
-			cap = (n + len + 2) * 2;
-			if ((t = realloc(text, cap)) == NULL) {
-				free(text);
-				return mg_diag_set(p->d, MG_ENOMEM, "out of "
-				    "memory");
-			}
-			text = t;
-		}
-		memcpy(text + n, line, len);
-		n += len;
-		text[n++] = '\n';
-	} while ((rv = mg_input_getline(in, &line, &len, p->d)) == 1);
-	if (rv == 0)
-		rv = (yaml ? mg_sacctjson_parse_yaml : mg_sacctjson_parse)(text,
-		    n, p->o->tz, p->s, p->d);
-	free(text);
-	return rv;
+	return mg_sacctjson_read(in, line, len, yaml, p->o->tz, p->s, p->d);
 }
 
 static int

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "io/sacctjson.h"
+#include "io/input.h"
 #include "io/yaml.h"
 
 static struct json_object *
@@ -341,10 +342,20 @@ one(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 	return s->job(s->ctx, job, 0);
 }
 
-/* each element of root's "jobs" to the sink; root is released */
+/* one element of "jobs" to the sink; the first says whose layout */
 static int
-jobs(struct json_object *root, const char *what, struct mg_slurmfmt_sink *s,
-    struct mg_diag *d)
+job(struct mg_slurmfmt_sink *s, struct json_object *j, size_t idx, int yaml)
+{
+	if (idx == 0 && get(j, "state") == NULL && get(j, "job_state") != NULL)
+		s->layout = yaml ? "squeue --yaml" : "squeue --json";
+	return strncmp(s->layout, "squeue", 6) == 0 ? one_squeue(j, idx, s) :
+	    one(j, idx, s);
+}
+
+/* root (released) has "jobs"; the elements not yet read go to the sink */
+static int
+rest(struct json_object *root, int yaml, int streamed,
+    struct mg_slurmfmt_sink *s, struct mg_diag *d)
 {
 	struct json_object *list = get(root, "jobs");
 	size_t i, n;
@@ -353,69 +364,287 @@ jobs(struct json_object *root, const char *what, struct mg_slurmfmt_sink *s,
 	if (list == NULL || !json_object_is_type(list, json_type_array)) {
 		json_object_put(root);
 		return mg_diag_set(d, MG_EFORMAT, "%s without a \"jobs\" "
-		    "array (not sacct or squeue output)", what);
+		    "array (not sacct or squeue output)", yaml ? "YAML" :
+		    "JSON");
 	}
-	n = json_object_array_length(list);
-	for (i = 0; i < n && rv == 0; i++) {
-		struct json_object *j = json_object_array_get_idx(list, i);
-
-		if (i == 0 && get(j, "state") == NULL &&
-		    get(j, "job_state") != NULL)
-			s->layout = strcmp(what, "YAML") == 0 ?
-			    "squeue --yaml" : "squeue --json";
-		rv = strncmp(s->layout, "squeue", 6) == 0 ?
-		    one_squeue(j, i, s) : one(j, i, s);
-	}
+	n = streamed ? 0 : json_object_array_length(list);
+	for (i = 0; i < n && rv == 0; i++)
+		rv = job(s, json_object_array_get_idx(list, i), i, yaml);
 	json_object_put(root);
 	return rv;
 }
 
-int
-mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
-    struct mg_slurmfmt_sink *s, struct mg_diag *d)
+/* the input's lines, each with its newline back, as a byte stream */
+struct feed {
+	struct mg_input *in;
+	const char *line;
+	size_t len, off;
+	int nl, eof;
+	struct mg_diag *d;
+};
+
+static int
+feed_read(void *ctx, char *buf, size_t size, size_t *got)
 {
+	struct feed *f = ctx;
+	size_t n = 0, k;
+	int rv;
+
+	while (n < size && !f->eof) {
+		if (f->off < f->len) {
+			k = f->len - f->off < size - n ? f->len - f->off :
+			    size - n;
+			memcpy(buf + n, f->line + f->off, k);
+			f->off += k;
+			n += k;
+		} else if (f->nl) {
+			buf[n++] = '\n';
+			f->nl = 0;
+		} else if ((rv = mg_input_getline(f->in, &f->line, &f->len,
+		    f->d)) < 0) {
+			return rv;
+		} else if (rv == 0) {
+			f->eof = 1;
+		} else {
+			f->off = 0;
+			f->nl = 1;
+		}
+	}
+	*got = n;
+	return 0;
+}
+
+struct yctx {
+	struct mg_slurmfmt_sink *s;
+	size_t n;
+};
+
+static int
+yaml_job(void *ctx, struct json_object *j, size_t idx)
+{
+	struct yctx *y = ctx;
+
+	y->n++;
+	return job(y->s, j, idx, 1);
+}
+
+static int
+grow(char **b, size_t *cap, size_t need)
+{
+	char *t;
+
+	if (need <= *cap)
+		return 0;
+	if ((t = realloc(*b, need * 2)) == NULL)
+		return MG_ENOMEM;
+	*b = t;
+	*cap = need * 2;
+	return 0;
+}
+
+/*
+ * sacct --json, streamed: a scanner that knows only strings and brackets
+ * cuts out each element of the root object's "jobs" array, which json-c
+ * parses alone; the rest of the document (the skeleton, each element
+ * replaced by 0) is parsed by json-c at the end, which checks it and
+ * that nothing follows it.  A document whose jobs the scanner does not
+ * find (another nesting) is the skeleton whole and read as a tree.
+ */
+struct jscan {
+	int depth, in_str, esc;
+	int mode;		/* 0 before "jobs", 1 in its array, 2 in an
+				 * element, 3 after it */
+	int phase;		/* at depth 1: 1 after a key, 2 after ':' */
+	char key[8];
+	size_t klen;
+	char *el, *sk;
+	size_t nel, capel, nsk, capsk, nth;
+	uint64_t el_at;		/* the element's first byte */
+	uint64_t cut;		/* bytes the elements took out */
+};
+
+static int
+element(struct jscan *j, struct json_tokener *tok, struct mg_slurmfmt_sink *s,
+    struct mg_diag *d)
+{
+	struct json_object *o;
+	enum json_tokener_error e;
+	size_t i, end;
+	int rv;
+
+	json_tokener_reset(tok);
+	o = json_tokener_parse_ex(tok, j->el, (int)j->nel);
+	e = json_tokener_get_error(tok);
+	if (o == NULL || e != json_tokener_success) {
+		json_object_put(o);
+		return mg_diag_set(d, MG_EFORMAT, "JSON: %s in jobs[%zu] near "
+		    "byte %llu", e == json_tokener_continue ? "element ends "
+		    "early" : json_tokener_error_desc(e), j->nth,
+		    (unsigned long long)(j->el_at +
+		    json_tokener_get_parse_end(tok)));
+	}
+	for (i = end = json_tokener_get_parse_end(tok); i < j->nel; i++)
+		if (j->el[i] != ' ' && j->el[i] != '\t' && j->el[i] != '\n' &&
+		    j->el[i] != '\r') {
+			json_object_put(o);
+			return mg_diag_set(d, MG_EFORMAT, "JSON: text after "
+			    "jobs[%zu] near byte %llu", j->nth,
+			    (unsigned long long)(j->el_at + i));
+		}
+	rv = job(s, o, j->nth++, 0);
+	json_object_put(o);
+	j->cut += j->nel - 1;	/* "0" stands for it */
+	return rv;
+}
+
+static int
+scan(struct jscan *j, const char *b, size_t n, uint64_t at,
+    struct json_tokener *tok, struct mg_slurmfmt_sink *s, struct mg_diag *d)
+{
+	size_t i;
+	int rv;
+
+	for (i = 0; i < n; i++) {
+		char c = b[i];
+		int ws = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+
+		if (j->mode == 2 && !j->in_str && j->depth == 2 &&
+		    (c == ',' || c == ']')) {
+			if ((rv = element(j, tok, s, d)) != 0)
+				return rv;
+			j->mode = 1;
+			if (grow(&j->sk, &j->capsk, j->nsk + 1))
+				return MG_ENOMEM;
+			j->sk[j->nsk++] = '0';
+		}
+		if (j->mode == 1 && !ws && c != ',' && c != ']') {
+			j->mode = 2;	/* an element begins */
+			j->nel = 0;
+			j->el_at = at + i;
+		}
+		if (j->mode == 2) {
+			if (grow(&j->el, &j->capel, j->nel + 1))
+				return MG_ENOMEM;
+			j->el[j->nel++] = c;
+		} else {
+			if (grow(&j->sk, &j->capsk, j->nsk + 1))
+				return MG_ENOMEM;
+			j->sk[j->nsk++] = c;
+		}
+		if (j->in_str) {
+			if (j->esc)
+				j->esc = 0;
+			else if (c == '\\')
+				j->esc = 1;
+			else if (c == '"') {
+				j->in_str = 0;
+				if (j->depth == 1 && j->mode == 0)
+					j->phase = 1;
+			} else if (j->depth == 1 && j->klen < sizeof(j->key))
+				j->key[j->klen++] = c;
+			continue;
+		}
+		if (c == '"') {
+			j->in_str = 1;
+			j->klen = 0;
+			continue;
+		}
+		if (ws)
+			continue;
+		if (j->mode == 0 && j->depth == 1) {
+			if (j->phase == 1 && c == ':') {
+				j->phase = 2;
+				continue;
+			}
+			if (j->phase == 2 && c == '[' && j->klen == 4 &&
+			    memcmp(j->key, "jobs", 4) == 0) {
+				j->depth++;
+				j->mode = 1;
+				continue;
+			}
+			j->phase = 0;
+		}
+		if (c == '{' || c == '[')
+			j->depth++;
+		else if (c == '}' || c == ']') {
+			j->depth--;
+			if (j->mode == 1 && j->depth == 1)
+				j->mode = 3;	/* the array's end */
+		}
+	}
+	return 0;
+}
+
+static int
+read_json(struct feed *f, struct mg_slurmfmt_sink *s, struct mg_diag *d)
+{
+	struct jscan j;
 	struct json_tokener *tok;
 	struct json_object *root;
 	enum json_tokener_error e;
-	size_t i;
+	char buf[65536];
+	size_t got, i;
+	uint64_t at = 0;
 	int rv = 0;
 
-	(void)tz;		/* JSON times are epoch seconds */
+	memset(&j, 0, sizeof(j));
 	if ((tok = json_tokener_new()) == NULL)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	root = json_tokener_parse_ex(tok, text, (int)len);
+	while (rv == 0 && (rv = feed_read(f, buf, sizeof(buf), &got)) == 0 &&
+	    got > 0) {
+		rv = scan(&j, buf, got, at, tok, s, d);
+		at += got;
+	}
+	if (rv == MG_ENOMEM)
+		mg_diag_set(d, rv, "out of memory");
+	if (rv == 0 && j.mode == 2)	/* cut inside an element */
+		rv = element(&j, tok, s, d);
+	free(j.el);
+	if (rv != 0)
+		goto out;
+	json_tokener_reset(tok);
+	root = json_tokener_parse_ex(tok, j.sk ? j.sk : "", (int)j.nsk);
 	e = json_tokener_get_error(tok);
 	if (root == NULL || e != json_tokener_success) {
-		rv = mg_diag_set(d, MG_EFORMAT, "JSON: %s near byte %zu",
-		    e == json_tokener_continue ? "document ends early" :
-		    json_tokener_error_desc(e), json_tokener_get_parse_end(tok));
 		json_object_put(root);
-		json_tokener_free(tok);
-		return rv;
+		rv = mg_diag_set(d, MG_EFORMAT, "JSON: %s near byte %llu", e ==
+		    json_tokener_continue ? "document ends early" :
+		    json_tokener_error_desc(e), (unsigned long long)
+		    (json_tokener_get_parse_end(tok) + j.cut));
+		goto out;
 	}
 	/* one document: what follows it is an error, not ignored */
-	for (i = json_tokener_get_parse_end(tok); i < len; i++)
-		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' &&
-		    text[i] != '\r') {
+	for (i = json_tokener_get_parse_end(tok); i < j.nsk; i++)
+		if (j.sk[i] != ' ' && j.sk[i] != '\t' && j.sk[i] != '\n' &&
+		    j.sk[i] != '\r') {
 			json_object_put(root);
-			json_tokener_free(tok);
-			return mg_diag_set(d, MG_EFORMAT, "JSON: text after "
-			    "the document near byte %zu (one sacct --json "
-			    "document per input)", i);
+			rv = mg_diag_set(d, MG_EFORMAT, "JSON: text after the "
+			    "document near byte %llu (one sacct --json "
+			    "document per input)", (unsigned long long)(i +
+			    j.cut));
+			goto out;
 		}
+	rv = rest(root, 0, j.mode != 0, s, d);
+out:
+	free(j.sk);
 	json_tokener_free(tok);
-	return jobs(root, "JSON", s, d);
+	return rv;
 }
 
 int
-mg_sacctjson_parse_yaml(const char *text, size_t len, enum mg_tz tz,
-    struct mg_slurmfmt_sink *s, struct mg_diag *d)
+mg_sacctjson_read(struct mg_input *in, const char *line, size_t len,
+    int yaml, enum mg_tz tz, struct mg_slurmfmt_sink *s, struct mg_diag *d)
 {
+	struct feed f = { in, line, len, 0, 1, 0, d };
+	struct yctx y = { s, 0 };
 	struct json_object *root;
 	int rv;
 
-	(void)tz;
-	if ((rv = mg_yaml_to_json(text, len, &root, d)) != 0)
+	(void)tz;		/* times are epoch seconds */
+	if (!yaml)
+		return read_json(&f, s, d);
+	if ((rv = mg_yaml_each(feed_read, &f, "jobs", yaml_job, &y, &root,
+	    d)) != 0)
 		return rv;
-	return jobs(root, "YAML", s, d);
+	return rest(root, 1, y.n > 0, s, d);
 }

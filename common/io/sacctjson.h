@@ -11,19 +11,19 @@
 #include "base/parse.h"
 #include "io/slurmfmt.h"
 
-/*
- * mg_sacctjson_parse: parse a whole document text[0..len) and hand each
- * element of "jobs" to the sink (line 0; messages name jobs[i]).
- * Returns 0, a sink status, or MG_EFORMAT / MG_ENOMEM with d set.
- */
-int mg_sacctjson_parse(const char *text, size_t len, enum mg_tz tz,
-    struct mg_slurmfmt_sink *s, struct mg_diag *d);
+struct mg_input;
 
 /*
- * mg_sacctjson_parse_yaml: the same for sacct --yaml and squeue --yaml
- * (one YAML document; messages name the line and column).
+ * mg_sacctjson_read: the document (line, the first line of in, already
+ * read, then the rest of in) of sacct or squeue --json, or --yaml if
+ * yaml, streamed: each element of "jobs" goes to the sink as soon as it
+ * is read, so memory is that of one job (messages name jobs[i]; JSON
+ * errors give the byte offset, YAML's the line and column).  The rest of
+ * the document is checked at the end: one document per input, nothing
+ * after it.  Returns 0, a sink status, or MG_EFORMAT / MG_EIO /
+ * MG_ENOMEM with d set.
  */
-int mg_sacctjson_parse_yaml(const char *text, size_t len, enum mg_tz tz,
-    struct mg_slurmfmt_sink *s, struct mg_diag *d);
+int mg_sacctjson_read(struct mg_input *in, const char *line, size_t len,
+    int yaml, enum mg_tz tz, struct mg_slurmfmt_sink *s, struct mg_diag *d);
 
 #endif /* MG_SACCTJSON_H */

@@ -167,25 +167,30 @@ put(struct level *st, int depth, struct json_object *o,
 	return 0;
 }
 
-int
-mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
-    struct mg_diag *d)
+/*
+ * The events of p into a tree; when key is given, the elements of the
+ * root mapping's sequence under key go to fn one by one as they close
+ * (and are released after it), and the sequence stays empty.
+ */
+static int
+build(yaml_parser_t *p, const int *rstatus, const char *key,
+    int (*fn)(void *, struct json_object *, size_t), void *ctx,
+    struct json_object **out, struct mg_diag *d)
 {
-	yaml_parser_t p;
 	yaml_event_t e;
 	struct level st[MAXDEPTH];
 	struct json_object *root = NULL, *o;
 	int depth = 0, docs = 0, done = 0, rv = 0, i;
+	int streamed = -1;	/* the depth of the streamed sequence */
+	size_t nth = 0;
 
 	*out = NULL;
-	if (!yaml_parser_initialize(&p))
-		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
 	while (!done && rv == 0) {
-		if (!yaml_parser_parse(&p, &e)) {
-			rv = p.error == YAML_MEMORY_ERROR ? mg_diag_set(d,
+		if (!yaml_parser_parse(p, &e)) {
+			rv = *rstatus != 0 ? *rstatus :	/* d is set */
+			    p->error == YAML_MEMORY_ERROR ? mg_diag_set(d,
 			    MG_ENOMEM, "out of memory") : fail(d,
-			    &p.problem_mark, p.problem ? p.problem :
+			    &p->problem_mark, p->problem ? p->problem :
 			    "not YAML");
 			break;
 		}
@@ -196,7 +201,7 @@ mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
 		case YAML_DOCUMENT_START_EVENT:
 			if (++docs > 1)
 				rv = fail(d, &e.start_mark, "a second document "
-				    "(one --yaml document per input)");
+				    "(one document per input)");
 			break;
 		case YAML_ALIAS_EVENT:
 			rv = fail(d, &e.start_mark, "an alias (Slurm writes "
@@ -206,6 +211,11 @@ mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
 			if (scalar(&e, &o) != 0) {
 				rv = fail(d, &e.start_mark, "a value that is "
 				    "not of its tag's type");
+				break;
+			}
+			if (depth - 1 == streamed && depth > 0) {
+				rv = fn(ctx, o, nth++);
+				json_object_put(o);
 				break;
 			}
 			rv = put(st, depth, o, &root, d);
@@ -228,6 +238,11 @@ mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
 				rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
 				break;
 			}
+			if (key != NULL && depth == 1 && streamed < 0 &&
+			    e.type == YAML_SEQUENCE_START_EVENT &&
+			    json_object_is_type(st[0].o, json_type_object) &&
+			    strcmp(st[0].key, key) == 0)
+				streamed = depth;
 			st[depth].o = o;
 			st[depth].key = NULL;
 			depth++;
@@ -236,6 +251,13 @@ mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
 		case YAML_SEQUENCE_END_EVENT:
 			o = st[--depth].o;
 			free(st[depth].key);
+			if (depth - 1 == streamed && depth > 0) {
+				rv = fn(ctx, o, nth++);
+				json_object_put(o);
+				break;
+			}
+			if (depth == streamed)
+				streamed = -2;	/* closed: once only */
 			rv = put(st, depth, o, &root, d);
 			break;
 		default:
@@ -243,7 +265,6 @@ mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
 		}
 		yaml_event_delete(&e);
 	}
-	yaml_parser_delete(&p);
 	for (i = 0; i < depth; i++) {	/* what an error left open: each */
 		free(st[i].key);	/* joins its parent when closed */
 		json_object_put(st[i].o);
@@ -256,4 +277,53 @@ mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
 	}
 	*out = root;
 	return 0;
+}
+
+int
+mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
+    struct mg_diag *d)
+{
+	yaml_parser_t p;
+	int rv, ok = 0;
+
+	*out = NULL;
+	if (!yaml_parser_initialize(&p))
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+	rv = build(&p, &ok, NULL, NULL, NULL, out, d);
+	yaml_parser_delete(&p);
+	return rv;
+}
+
+struct reader {
+	int (*read)(void *, char *, size_t, size_t *);
+	void *ctx;
+	int status;		/* read's, when it failed */
+};
+
+static int
+read_handler(void *data, unsigned char *buf, size_t size, size_t *got)
+{
+	struct reader *r = data;
+
+	r->status = r->read(r->ctx, (char *)buf, size, got);
+	return r->status == 0;
+}
+
+int
+mg_yaml_each(int (*read)(void *, char *, size_t, size_t *), void *rctx,
+    const char *key, int (*fn)(void *, struct json_object *, size_t),
+    void *fctx, struct json_object **rest, struct mg_diag *d)
+{
+	yaml_parser_t p;
+	struct reader r = { read, rctx, 0 };
+	int rv;
+
+	*rest = NULL;
+	if (!yaml_parser_initialize(&p))
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	yaml_parser_set_input(&p, read_handler, &r);
+	rv = build(&p, &r.status, key, fn, fctx, rest, d);
+	yaml_parser_delete(&p);
+	return rv;
 }

@@ -111,6 +111,30 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	run -0 mirage-parse -q w.json -o w.jobs
 }
 
+@test "sacct --json is streamed: every element alone, the rest checked at the end" {
+	mirage-parse -q "$BUSY/sacct_json.json" | mirage-cat > want.tsv
+	# minified on one line, and the jobs key spelled with an escape (the
+	# scanner does not see it: the document is read whole)
+	python3 -c 'import json, sys; print(json.dumps(json.load(open(sys.argv[1]))))' "$BUSY/sacct_json.json" > min.json
+	mirage-parse -q min.json | mirage-cat | cmp - want.tsv
+	sed 's/"jobs"/"jo\\u0062s"/' min.json > esc.json
+	mirage-parse -q esc.json | mirage-cat | cmp - want.tsv
+	# a broken element: named, with its byte (the third job's name)
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["jobs"][2]["name"] = "BROKEN"; open("bad.json", "w").write(json.dumps(d, indent=1).replace("\"BROKEN\"", "@"))' "$BUSY/sacct_json.json"
+	at=$(python3 -c 'print(open("bad.json").read().index("@"))')
+	run -1 --separate-stderr mirage-parse bad.json -o out.jobs
+	[[ "$stderr" == *"'bad.json': JSON: "*" in jobs[2] near byte $at" ]]
+	[ ! -e out.jobs ]
+	# cut inside the jobs, and after them
+	head -c 5000 "$BUSY/sacct_json.json" > cut.json
+	run -1 --separate-stderr mirage-parse cut.json -o out.jobs
+	[[ "$stderr" == *"'cut.json': JSON: element ends early in jobs["* ]]
+	head -c $(( $(stat -c %s "$BUSY/sacct_json.json") - 1 )) "$BUSY/sacct_json.json" > cut2.json
+	run -1 --separate-stderr mirage-parse cut2.json -o out.jobs
+	[[ "$stderr" == *"'cut2.json': JSON: document ends early"* ]]
+	[ ! -e out.jobs ]
+}
+
 @test "an empty file is an error" {
 	: > empty.txt
 	run -1 --separate-stderr mirage-parse empty.txt -o j.mrs
