@@ -181,6 +181,8 @@ on_job(void *ctx, const struct mg_value *job, uint64_t line)
 	static const enum mg_job_field text[] = { MG_JOB_JOBID, MG_JOB_NAME,
 	    MG_JOB_USER, MG_JOB_ACCOUNT, MG_JOB_PARTITION, MG_JOB_QOS,
 	    MG_JOB_STATE };
+	static const char *name[] = { "JobID", "JobName", "User", "Account",
+	    "Partition", "QOS", "State" };
 	struct ctx *c = ctx;
 	int64_t t;
 	size_t i;
@@ -188,11 +190,16 @@ on_job(void *ctx, const struct mg_value *job, uint64_t line)
 
 	for (i = 0; i < sizeof(text) / sizeof(text[0]); i++)
 		if (!job[text[i]].null && job[text[i]].len > MAX_TEXT_FIELD) {
-			char msg[120];
+			const struct mg_value *id = &job[MG_JOB_JOBID];
+			char msg[200];
 
-			snprintf(msg, sizeof(msg), "a text field of %zu bytes "
-			    "(more than %d): not a job's", job[text[i]].len,
-			    MAX_TEXT_FIELD);
+			/* the job's id when it is not the long field: JSON
+			 * has no line to name */
+			snprintf(msg, sizeof(msg), "%s%.*s%s%s of %zu bytes "
+			    "(more than %d): not a job's", i > 0 && !id->null ?
+			    "job " : "", i > 0 && !id->null && id->len < 40 ?
+			    (int)id->len : 0, id->s, i > 0 && !id->null ? ": " :
+			    "", name[i], job[text[i]].len, MAX_TEXT_FIELD);
 			return on_warn(ctx, line, 1, msg);
 		}
 	if (!in_list(&c->parts, &job[MG_JOB_PARTITION]) ||

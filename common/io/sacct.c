@@ -565,12 +565,17 @@ widen(struct parser *p, const size_t *e)
  * Of the ways to share the extra fields among the free-text columns, the
  * first (in order, the earlier columns taking more) whose typed columns
  * look right; if none does, the first column takes them all and the row
- * is checked as usual.  Says which columns were widened in p->msg.
+ * is checked as usual.  Says which columns were widened in p->msg.  The
+ * ways grow as C(extra + columns - 1, columns - 1): a hostile header of
+ * many free-text columns and a row of many delimiters would take hours,
+ * so at most MAX_WAYS are tried (a real row has a few).
  */
+#define MAX_WAYS 4096
+
 static void
 repair(struct parser *p, size_t extra)
 {
-	size_t e[MAX_TEXT] = { 0 }, t, k, rest;
+	size_t e[MAX_TEXT] = { 0 }, t, k, rest, ways = 0;
 	int w, found = 0;
 
 	memcpy(p->raw, p->f, (p->ncols + extra) * sizeof(p->raw[0]));
@@ -586,8 +591,8 @@ repair(struct parser *p, size_t extra)
 		for (t = p->ntext - 1; t-- > 0;)
 			if (e[t] > 0)
 				break;
-		if (p->ntext < 2 || t >= p->ntext - 1)
-			break;		/* every way tried */
+		if (p->ntext < 2 || t >= p->ntext - 1 || ++ways >= MAX_WAYS)
+			break;		/* every way tried, or enough */
 		for (rest = 0, k = t + 1; k < p->ntext; k++) {
 			rest += e[k];
 			e[k] = 0;

@@ -274,6 +274,11 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 		printf '2|b|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-01T01:00:00|01:00:00|1|COMPLETED\n'
 	} > long.txt
 	run -0 --separate-stderr mirage-parse long.txt -o long.jobs
-	[[ "$stderr" == *"'long.txt': line 2: a text field of 100000 bytes (more than 65536): not a job's; row skipped"* ]]
+	[[ "$stderr" == *"'long.txt': line 2: job 1: JobName of 100000 bytes (more than 65536): not a job's; row skipped"* ]]
 	[ "$(records long.jobs)" -eq 1 ]
+	# JSON has no lines: the job is named by its id
+	python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["jobs"][2]["name"] = "x" * 70000; json.dump(d, open("long.json", "w"))' "$BUSY/sacct_json.json"
+	id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][2]["job_id"])' "$BUSY/sacct_json.json")
+	run -0 --separate-stderr mirage-parse long.json -o long.jobs
+	[[ "$stderr" == *"'long.json': job $id: JobName of 70000 bytes (more than 65536): not a job's; skipped"* ]]
 }
