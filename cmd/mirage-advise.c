@@ -39,9 +39,9 @@
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
 
 /* what squeue must show: mirage-parse(1) reads its header */
-static const char squeue_fmt[] = "%i|%P|%t|%V|%S|%e|%l|%D|%Q";
+static const char squeue_fmt[] = "%i|%P|%t|%V|%S|%e|%l|%D|%Q|%u";
 static const char sacct_fields[] =
-    "JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes";
+    "JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes,User";
 
 struct opts {
 	const char *job, *model, *partition, *state, *script;

@@ -60,6 +60,8 @@ add(struct mg_live *l, const struct mg_value *job)
 	j->end = i64(&job[MG_JOB_END], -1);
 	j->limit = i64(&job[MG_JOB_TIMELIMIT], -1);
 	j->nodes = (int32_t)i64(&job[MG_JOB_NNODES], 0);
+	if (!job[MG_JOB_USER].null && job[MG_JOB_USER].len < sizeof(j->user))
+		memcpy(j->user, job[MG_JOB_USER].s, job[MG_JOB_USER].len);
 	j->prio = job[MG_JOB_PRIORITY].null ? NAN :
 	    (double)job[MG_JOB_PRIORITY].i;
 	j->pending = same(&job[MG_JOB_STATE], "PENDING");
@@ -234,6 +236,43 @@ ljob_cmp(const void *a, const void *b)
 	return (x->seq < y->seq) - (x->seq > y->seq);
 }
 
+static int
+name_cmp(const void *a, const void *b)
+{
+	const struct mg_ljob *const *x = a, *const *y = b;
+
+	return strcmp((*x)->user, (*y)->user);
+}
+
+/*
+ * each job's user as an index shared by the queue and the history (so
+ * that the planner draws run times by user live as in evaluation); the
+ * users in name order.  Without memory for it, no job has one.
+ */
+static void
+users(struct mg_live *l)
+{
+	struct mg_ljob **by = malloc((l->n ? l->n : 1) * sizeof(*by));
+	size_t i, m = 0;
+	int32_t u = -1;
+
+	for (i = 0; i < l->n; i++) {
+		l->job[i].uidx = -1;
+		if (by != NULL && l->job[i].user[0] != '\0')
+			by[m++] = &l->job[i];
+	}
+	if (by == NULL)
+		return;
+	qsort(by, m, sizeof(*by), name_cmp);
+	for (i = 0; i < m; i++) {
+		if (i == 0 || strcmp(by[i - 1]->user, by[i]->user) != 0)
+			u++;
+		by[i]->uidx = u;
+	}
+	l->nusers = (size_t)(u + 1);
+	free(by);
+}
+
 static void
 settle(struct mg_live *l)
 {
@@ -247,6 +286,7 @@ settle(struct mg_live *l)
 			l->job[k++] = l->job[i];
 	l->n = k;
 	l->sorted = 1;
+	users(l);
 }
 
 const struct mg_ljob *
@@ -296,9 +336,7 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 
 		memset(&x, 0, sizeof(x));
 		x.trace = -1;
-		x.user = -1;	/* squeue's users are not matched to the
-				 * history's (yet): the run times of their
-				 * limit class */
+		x.user = j->uidx;	/* the history's index of its user */
 		x.submit = j->submit >= 0 ? j->submit : t;
 		x.start = started ? j->start : -1;
 		x.limit = j->limit > 0 ? j->limit : 0;
@@ -427,8 +465,8 @@ mg_live_history(struct mg_live *l, int64_t t, struct mg_trace *tr)
 		x->limit = j->limit;
 		x->nodes = j->nodes;
 		x->prio = x->uid = x->eligible = -1;
-		x->user = x->after = x->part = x->qos = x->account =
-		    x->assoc = -1;
+		x->user = j->uidx;
+		x->after = x->part = x->qos = x->account = x->assoc = -1;
 		/* ids of 20 and more characters are cut: they only order
 		 * jobs of the same minute */
 		memcpy(x->id, j->jobid, sizeof(x->id) - 1);
@@ -436,5 +474,6 @@ mg_live_history(struct mg_live *l, int64_t t, struct mg_trace *tr)
 		tr->n++;
 	}
 	qsort(tr->job, tr->n, sizeof(*tr->job), tjob_cmp);
+	tr->nusers = l->nusers;
 	return 0;
 }

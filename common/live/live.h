@@ -24,6 +24,9 @@ struct mg_ljob {
 	int64_t limit;		/* seconds; -1 if unknown or UNLIMITED */
 	double prio;		/* Slurm's priority; NAN if not shown */
 	int32_t nodes;		/* 0 if unknown */
+	char user[32];		/* its user's name, "" if not shown */
+	int32_t uidx;		/* that user's index among the dumps',
+				 * -1 if none (set by settling) */
 	int pending;		/* the dump says PENDING */
 	uint32_t source;	/* which dump, from 0 */
 	uint64_t seq;		/* order read: the last read wins */
@@ -38,6 +41,7 @@ struct mg_live {
 	int64_t now;		/* squeue's TIME counts back from it */
 	enum mg_tz tz;		/* the zone the dumps print times in */
 	int sorted;
+	size_t nusers;		/* users named in the dumps */
 };
 
 /*

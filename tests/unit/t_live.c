@@ -5,6 +5,7 @@
  * how many free nodes; a later dump replaces an earlier one's rows.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "live/live.h"
@@ -137,6 +138,52 @@ main(void)
 		    "squeue's default layout lacks them for both jobs (%s)",
 		    d.msg);
 		mg_live_release(&l);
+	}
+	/* users: the queue's and the history's share one index, so that
+	 * the planner draws run times by user live as in evaluation */
+	{
+		static const char h2[] =
+		    "JobID|Partition|State|Submit|Start|End|Timelimit|NNodes|"
+		    "User\n"
+		    "20|gpu|COMPLETED|2026-11-23T08:00:00|2026-11-23T08:00:00|"
+		    "2026-11-23T09:00:00|10:00:00|1|bob\n"
+		    "21|gpu|COMPLETED|2026-11-23T08:00:00|2026-11-23T08:00:00|"
+		    "2026-11-23T10:00:00|10:00:00|1|alice\n"
+		    "22|gpu|COMPLETED|2026-11-23T08:00:00|2026-11-23T08:00:00|"
+		    "2026-11-23T11:00:00|10:00:00|1|\n";
+		static const char q2[] =
+		    "JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|END_TIME|"
+		    "TIME_LIMIT|NODES|PRIORITY|USER\n"
+		    "23|gpu|R|2026-11-23T21:00:00|2026-11-23T21:30:00|N/A|"
+		    "1-00:00:00|1|500|alice\n"
+		    "24|gpu|PD|2026-11-23T22:30:00|N/A|N/A|1:00:00|1|900|bob\n";
+		struct mg_live l2;
+		struct mg_trace tr;
+		size_t i;
+		int32_t a = -2, b = -2, none = -2;
+
+		memset(&l2, 0, sizeof(l2));
+		mg_live_read_mem(&l2, h2, sizeof(h2) - 1, "h2", NULL, &d);
+		mg_live_read_mem(&l2, q2, sizeof(q2) - 1, "q2", NULL, &d);
+		mg_live_view(&l2, now, 8, 86400, NULL, 1000, &v);
+		mg_live_history(&l2, now, &tr);
+		for (i = 0; i < tr.n; i++) {
+			if (strcmp(tr.job[i].id, "21") == 0)
+				a = tr.job[i].user;
+			if (strcmp(tr.job[i].id, "20") == 0)
+				b = tr.job[i].user;
+			if (strcmp(tr.job[i].id, "22") == 0)
+				none = tr.job[i].user;
+		}
+		ok(a == 0 && b == 1 && none == -1 && tr.nusers == 2, "the "
+		    "history's users by name: alice 0, bob 1, none -1 (%d %d "
+		    "%d)", a, b, none);
+		ok(v.nrun == 1 && v.run[0].user == a && v.npend == 1 &&
+		    v.pend[0].user == b, "the queue's jobs carry the same "
+		    "indices (%d, %d)", v.nrun ? v.run[0].user : -9,
+		    v.npend ? v.pend[0].user : -9);
+		free(tr.job);
+		mg_live_release(&l2);
 	}
 	return tap_done();
 }
