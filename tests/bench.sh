@@ -14,25 +14,28 @@ export LC_ALL=C
 
 big=$dir/ls6x.txt
 small=$dir/ls6x-small.txt
+# copies N: the LS6 dump repeated N times, JobIDs renumbered
+copies() {
+	[ -s "$dir/ls6.txt" ] || zcat data/ls6-a100.log.gz > "$dir/ls6.txt"
+	head -3 "$dir/ls6.txt"
+	awk -F'\t' -v OFS='\t' -v reps="$1" '
+		NR > 3 { row[++n] = $0 }
+		END {
+			for (r = 0; r < reps; r++)
+				for (i = 1; i <= n; i++) {
+					split(row[i], f, "\t")
+					f[1] += r * 1000000
+					line = f[1]
+					for (k = 2; k <= length(f); k++) line = line OFS f[k]
+					print line
+				}
+		}' "$dir/ls6.txt"
+}
 if [ ! -s "$big" ] || [ "$(( $(stat -c %s "$big") / 1000000 ))" -lt "$((size_mb - 5))" ]; then
 	zcat data/ls6-a100.log.gz > "$dir/ls6.txt"
 	reps=$(( size_mb * 1000000 / $(stat -c %s "$dir/ls6.txt") + 1 ))
 	echo "making a ${size_mb} MB dump ($reps copies of LS6)..." >&2
-	{
-		head -3 "$dir/ls6.txt"
-		awk -F'\t' -v OFS='\t' -v reps="$reps" '
-			NR > 3 { row[++n] = $0 }
-			END {
-				for (r = 0; r < reps; r++)
-					for (i = 1; i <= n; i++) {
-						split(row[i], f, "\t")
-						f[1] += r * 1000000
-						line = f[1]
-						for (k = 2; k <= length(f); k++) line = line OFS f[k]
-						print line
-					}
-			}' "$dir/ls6.txt"
-	} > "$big"
+	copies "$reps" > "$big"
 	head -c $(( $(stat -c %s "$big") / 10 )) "$big" | sed '$d' > "$small"
 fi
 bytes=$(stat -c %s "$big")
@@ -141,23 +144,7 @@ awk -v r="$t_replay" -v e="$t_eps" -v f="$t_faith" 'BEGIN {
 # semantics (bf_max_job_test=3000 bounds a backfill pass); the faithful
 # one Slurm's (priorities set every PriorityCalcPeriod and on
 # submission, default_queue_depth, bf_max_job_test).
-if [ ! -s "$dir/ls6x10.jobs" ]; then
-	[ -s "$dir/ls6.txt" ] || zcat data/ls6-a100.log.gz > "$dir/ls6.txt"
-	{
-		head -3 "$dir/ls6.txt"
-		awk -F'\t' -v OFS='\t' 'NR > 3 { row[++n] = $0 }
-			END {
-				for (r = 0; r < 10; r++)
-					for (i = 1; i <= n; i++) {
-						split(row[i], f, "\t")
-						f[1] += r * 1000000
-						line = f[1]
-						for (k = 2; k <= length(f); k++) line = line OFS f[k]
-						print line
-					}
-			}' "$dir/ls6.txt"
-	} | "$bin/mirage-parse" -q -o "$dir/ls6x10.jobs"
-fi
+[ -s "$dir/ls6x10.jobs" ] || copies 10 | "$bin/mirage-parse" -q -o "$dir/ls6x10.jobs"
 t_r1=$(best "$bin/mirage-eval" --replay -q -n 84 "$dir/ls6.jobs")
 t_r10=$(best "$bin/mirage-eval" --replay -q -n 84 "$dir/ls6x10.jobs")
 t_f1=$(best "$bin/mirage-eval" --replay -q -m faithful -n 84 "$dir/ls6.jobs")

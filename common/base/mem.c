@@ -27,6 +27,24 @@ mg_grow(void **p, size_t *cap, size_t need, size_t size)
 	return 0;
 }
 
+void *
+mg_reserve_head(void **buf, size_t *cap, size_t *head, size_t used,
+    size_t need, size_t size)
+{
+	char *b = *buf;
+
+	if (*head + need <= *cap)
+		return b + *head * size;
+	/* the head's room first; grow only if that is not enough (and
+	 * before moving, so that a failure changes nothing) */
+	if (need > *cap && mg_grow(buf, cap, need, size))
+		return NULL;
+	b = *buf;
+	memmove(b, b + *head * size, used * size);
+	*head = 0;
+	return b;
+}
+
 void
 mg_copy(void *dst, const void *src, size_t n, size_t size)
 {

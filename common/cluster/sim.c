@@ -211,21 +211,12 @@ mg_sim_free(struct mg_sim *s)
 static int
 reserve_pending(struct mg_sim *s, size_t n)
 {
-	size_t cap = s->cappend;
+	struct pend *p = mg_reserve_head((void **)&s->pbuf, &s->cappend,
+	    &s->phead, s->npend, n, sizeof(*s->pbuf));
 
-	if (s->phead + n <= s->cappend)
-		return 0;
-	if (s->phead > 0) {	/* the head's room first */
-		memmove(s->pbuf, s->pend, s->npend * sizeof(*s->pend));
-		s->pend = s->pbuf;
-		s->phead = 0;
-		if (n <= s->cappend)
-			return 0;
-	}
-	if (mg_grow((void **)&s->pbuf, &cap, n, sizeof(*s->pbuf)))
+	if (p == NULL)
 		return MG_ENOMEM;
-	s->pend = s->pbuf;
-	s->cappend = cap;
+	s->pend = p;
 	return 0;
 }
 
