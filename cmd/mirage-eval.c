@@ -21,14 +21,18 @@
 #include "cluster/sim.h"
 #include "cluster/simconf.h"
 #include "cluster/slurmsim.h"
+#include "cluster/preempt.h"
 #include "base/stats.h"
 
-#define NGROUP 10
+#define NGROUP 12
+#define NPLAIN 10	/* the last two: with preemption only */
 
 static const char *const group_name[NGROUP] = {
 	"all", "nodes=1", "nodes=2-4", "nodes=5-16", "nodes>=17",
 	"limit<=1h", "limit<=6h", "limit<=24h", "limit<=48h", "limit>48h",
+	"class=urgent", "class=best-effort",
 };
+#define GRP 3		/* groups a job is in, besides all */
 
 static void
 usage(int status)
@@ -113,7 +117,8 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
 	if (r == NULL || s == NULL || e == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	for (i = 0; i < n; i++) {
-		if (g != 0 && grp[2 * i] != g && grp[2 * i + 1] != g)
+		if (g != 0 && grp[GRP * i] != g && grp[GRP * i + 1] != g &&
+		    grp[GRP * i + 2] != g)
 			continue;
 		r[k] = real[i];
 		s[k] = sim[i];
@@ -138,10 +143,11 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
 	free(e);
 }
 
-/* the simulated start of every trace job; 0 or -1 */
+/* the simulated (first) start of every trace job, and with preemption
+ * each one's life in pj; 0 or -1 */
 static int
 replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
-    int64_t first, int64_t last, int64_t *starts)
+    int64_t first, int64_t last, int64_t *starts, struct mg_slurmsim_pjob *pj)
 {
 	size_t i;
 
@@ -166,8 +172,14 @@ replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
 		if (mg_slurmsim_new(&conf->slurm, t, first, first, last, &s) !=
 		    0 || mg_slurmsim_run_all(s) != 0)
 			return -1;
-		for (i = 0; i < t->n; i++)
-			starts[i] = mg_slurmsim_job_start(s, i);
+		for (i = 0; i < t->n; i++) {
+			struct mg_slurmsim_pjob x;
+
+			mg_slurmsim_job_preempt(s, i, &x);
+			starts[i] = x.first_start;
+			if (pj != NULL)
+				pj[i] = x;
+		}
 		mg_slurmsim_free(s);
 	}
 	for (i = 0; i < t->n; i++)
@@ -177,6 +189,56 @@ replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
 			return -1;
 		}
 	return 0;
+}
+
+/*
+ * with preemption: waits by class (mean, median, p95), the makespan,
+ * preemptions and the GPU-hours they cost, on standard error
+ */
+static void
+preempt_summary(const struct mg_trace *t, const int64_t *starts,
+    const struct mg_slurmsim_pjob *pj, const struct mg_simconf *conf)
+{
+	double *w = malloc((t->n ? t->n : 1) * sizeof(*w)), lost = 0;
+	int64_t first = INT64_MAX, last = INT64_MIN;
+	size_t i, k, npre = 0;
+	int c;
+
+	if (w == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (i = 0; i < t->n; i++) {
+		if (t->job[i].submit < first)
+			first = t->job[i].submit;
+		if (pj[i].end > last)
+			last = pj[i].end;
+		npre += (size_t)pj[i].npreempt;
+		lost += pj[i].lost * (conf->gpus_per_node > 0 ?
+		    conf->gpus_per_node : 1);
+	}
+	fprintf(stderr, "mirage-eval: preemption (PreemptMode=%s, "
+	    "VictimPolicy=%s): %zu preemptions, %.1f %s-hours lost, "
+	    "makespan %.1f h\n", conf->slurm.preempt_mode ==
+	    MG_PREEMPT_CANCEL ? "CANCEL" : "REQUEUE",
+	    mg_victim_policy_name((enum mg_victim_policy)conf->slurm.victims),
+	    npre, lost / 3600, conf->gpus_per_node > 0 ? "GPU" : "node",
+	    (double)(last - first) / 3600);
+	for (c = 0; c < 3; c++) {
+		double sum = 0;
+
+		for (i = k = 0; i < t->n; i++)
+			if (c == 2 || pj[i].urgent == (c == 0)) {
+				w[k] = (double)(starts[i] - t->job[i].submit) /
+				    3600;
+				sum += w[k++];
+			}
+		if (k == 0)
+			continue;
+		fprintf(stderr, "mirage-eval:   %-11s %6zu jobs, wait mean "
+		    "%.2f h, median %.2f h, p95 %.2f h\n", c == 0 ? "urgent" :
+		    c == 1 ? "best-effort" : "all", k, sum / (double)k,
+		    mg_quantile(w, k, 0.5), mg_quantile(w, k, 0.95));
+	}
+	free(w);
 }
 
 /* --replay: the fidelity of the model against the real waits */
@@ -191,8 +253,9 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	int64_t *starts;
 	double *real, *simw;
 	unsigned char *grp;
+	struct mg_slurmsim_pjob *pj = NULL;
 	int64_t first, last;
-	int rv, g;
+	int rv, g, preempt;
 	size_t i;
 
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
@@ -208,22 +271,26 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		if (t.job[i].submit > last)
 			last = t.job[i].submit;
 	}
-	if ((starts = malloc(t.n * sizeof(*starts))) == NULL)
+	preempt = def.conf.mode == MG_MODE_FAITHFUL &&
+	    def.conf.slurm.preempt_mode != MG_PREEMPT_OFF;
+	if ((starts = malloc(t.n * sizeof(*starts))) == NULL || (preempt &&
+	    (pj = malloc(t.n * sizeof(*pj))) == NULL))
 		err(MG_EXIT_FAIL, NULL);
-	if (replay_all(&def.conf, &t, first, last, starts) != 0)
+	if (replay_all(&def.conf, &t, first, last, starts, pj) != 0)
 		errx(MG_EXIT_FAIL, "'%s': the replay did not start every job",
 		    path);
 
 	real = malloc(t.n * sizeof(*real));
 	simw = malloc(t.n * sizeof(*simw));
-	grp = malloc(2 * t.n);
+	grp = malloc(GRP * t.n);
 	if (real == NULL || simw == NULL || grp == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	if (jobs_path && mg_out_open(&jout, jobs_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (jobs_path)
 		fprintf(jout.fp, "jobid\tnodes\tlimit_h\tsubmit\treal_wait_s\t"
-		    "sim_wait_s\n");
+		    "sim_wait_s%s\n", preempt ? "\tclass\tpreemptions\t"
+		    "lost_node_h\tsim_end" : "");
 	/* the simulator keeps the trace's window order: index = trace */
 	for (i = 0; i < t.n; i++) {
 		double w = (double)(starts[i] - t.job[i].submit);
@@ -235,20 +302,29 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		 */
 		real[i] = (double)(t.job[i].start - t.job[i].submit);
 		simw[i] = w;
-		grp[2 * i] = (unsigned char)size_group(t.job[i].nodes);
-		grp[2 * i + 1] = (unsigned char)limit_group(t.job[i].limit);
+		grp[GRP * i] = (unsigned char)size_group(t.job[i].nodes);
+		grp[GRP * i + 1] = (unsigned char)limit_group(t.job[i].limit);
+		grp[GRP * i + 2] = preempt ? (pj[i].urgent ? NPLAIN :
+		    NPLAIN + 1) : 0xFF;
 		if (jobs_path)
-			fprintf(jout.fp, "%s\t%d\t%.4f\t%lld\t%.0f\t%.0f\n",
+			fprintf(jout.fp, "%s\t%d\t%.4f\t%lld\t%.0f\t%.0f",
 			    t.job[i].id, t.job[i].nodes,
 			    (double)t.job[i].limit / 3600,
 			    (long long)t.job[i].submit, real[i], simw[i]);
+		if (jobs_path && preempt)
+			fprintf(jout.fp, "\t%s\t%d\t%.4f\t%lld",
+			    pj[i].urgent ? "urgent" : "best-effort",
+			    pj[i].npreempt, pj[i].lost / 3600,
+			    (long long)pj[i].end);
+		if (jobs_path)
+			fputc('\n', jout.fp);
 	}
 	if (mg_out_open(&out, out_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	fprintf(out.fp, "group\tjobs\treal_mean_wait_h\tsim_mean_wait_h\t"
 	    "wait_mae_h\twait_median_abs_err_h\twait_bias_h\tspearman\t"
 	    "share_within_10min\tshare_within_1h\n");
-	for (g = 0; g < NGROUP; g++)
+	for (g = 0; g < (preempt ? NGROUP : NPLAIN); g++)
 		row(out.fp, g, grp, real, simw, t.n);
 	/* the per-job file first: if it fails, no summary appears either */
 	if (jobs_path && mg_out_commit(&jout, &d) != 0) {
@@ -263,7 +339,10 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		    "inferred\n", t.n, t.skipped, def.nodes,
 		    conf->mode == MG_MODE_REFERENCE ? "reference" : "faithful",
 		    def.ndeps);
+	if (!quiet && preempt)
+		preempt_summary(&t, starts, pj, &def.conf);
 	free(starts);
+	free(pj);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	free(real);

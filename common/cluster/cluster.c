@@ -122,6 +122,23 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		    conf->nresv > 0 ? "" : "s");
 	if (conf->nresv > 0 && reservations(def, conf) != 0)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if (conf->slurm.preempt_mode != MG_PREEMPT_OFF) {
+		if (!faithful)
+			return mg_diag_set(d, MG_EINVAL, "preemption needs "
+			    "Mode=faithful");
+		if (def->conf.slurm.npools > 1 || (def->conf.slurm.npools ==
+		    0 && def->conf.slurm.nparts > 1))
+			return mg_diag_set(d, MG_EINVAL, "preemption needs a "
+			    "cluster of one partition (or partitions of the "
+			    "same nodes)");
+		if ((def->dl = malloc((t->n ? t->n : 1) *
+		    sizeof(*def->dl))) == NULL)
+			return mg_diag_set(d, MG_ENOMEM, "out of memory");
+		for (i = 0; i < t->n; i++)
+			mg_dlattr_draw(&conf->slurm.dlgen, conf->dl_seed,
+			    t->job[i].id, strlen(t->job[i].id), &def->dl[i]);
+		def->conf.slurm.dl = def->dl;
+	}
 	return 0;
 }
 
@@ -132,6 +149,8 @@ mg_clusterdef_release(struct mg_clusterdef *def)
 	free(def->cap_nodes);
 	free(def->resv_time);
 	free(def->resv_nodes);
+	free(def->dl);
+	def->dl = NULL;
 	def->cap_time = NULL;
 	def->cap_nodes = NULL;
 	def->resv_time = NULL;

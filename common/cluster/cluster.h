@@ -32,6 +32,7 @@ struct mg_clusterdef {
 	int32_t *cap_nodes;
 	int64_t *resv_time;	/* reserved nodes over time, owned */
 	int32_t *resv_nodes;
+	struct mg_dlattr *dl;	/* preemption: each trace job's, owned */
 };
 
 /*

@@ -9,6 +9,7 @@
 #include "base/mem.h"
 #include "base/parse.h"
 #include "cluster/simconf.h"
+#include "cluster/preempt.h"
 
 #define MAXNAMES	1000000		/* nodes a hostlist may name */
 
@@ -760,6 +761,57 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		return qos(c, v, d);
 	} else if (strcasecmp(key, "SchedulerParameters") == 0) {
 		return sched_params(c, v, d);
+	} else if (strcasecmp(key, "PreemptMode") == 0) {
+		if (strcasecmp(v, "OFF") == 0)
+			c->slurm.preempt_mode = MG_PREEMPT_OFF;
+		else if (strcasecmp(v, "REQUEUE") == 0)
+			c->slurm.preempt_mode = MG_PREEMPT_REQUEUE;
+		else if (strcasecmp(v, "CANCEL") == 0)
+			c->slurm.preempt_mode = MG_PREEMPT_CANCEL;
+		else
+			return mg_diag_set(d, MG_EINVAL, "PreemptMode is OFF, "
+			    "REQUEUE or CANCEL, not '%s' (SUSPEND and GANG are "
+			    "not modelled)", v);
+	} else if (strcasecmp(key, "PreemptType") == 0) {
+		if (strcmp(v, "preempt/none") == 0)
+			c->slurm.preempt_mode = MG_PREEMPT_OFF;
+		else if (strcmp(v, "preempt/qos") != 0 &&
+		    strcmp(v, "preempt/partition_prio") != 0)
+			return mg_diag_set(d, MG_EINVAL, "PreemptType is "
+			    "preempt/qos, preempt/partition_prio or preempt/none, "
+			    "not '%s'", v);
+	} else if (strcasecmp(key, "PreemptExemptTime") == 0) {
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x < 0)
+			goto bad;
+		c->slurm.preempt_exempt = x;
+	} else if (strcasecmp(key, "PreemptParameters") == 0) {
+		if (strstr(v, "youngest_first") != NULL)
+			c->slurm.victims = MG_VICTIM_YOUNGEST;
+	} else if (strcasecmp(key, "VictimPolicy") == 0) {
+		enum mg_victim_policy p;
+
+		if (mg_victim_policy_parse(v, &p) != 0)
+			return mg_diag_set(d, MG_EINVAL, "VictimPolicy is prio, "
+			    "youngest, random, las, pickyman, greedy or exact, "
+			    "not '%s'", v);
+		c->slurm.victims = (int)p;
+	} else if (strcasecmp(key, "DLAttrSeed") == 0) {
+		if (num(v, 0, INT64_MAX, &x) != 0)
+			goto bad;
+		c->dl_seed = (uint64_t)x;
+		c->slurm.preempt_seed = (uint64_t)x;
+	} else if (strcasecmp(key, "DLEqualOverheads") == 0) {
+		if (num(v, 0, 1, &x) != 0)
+			goto bad;
+		c->slurm.dlgen.equal = (int)x;
+	} else if (strcasecmp(key, "UrgentShare") == 0) {
+		double f;
+		char *end;
+
+		f = strtod(v, &end);
+		if (*v == '\0' || *end != '\0' || !(f >= 0 && f <= 1))
+			goto bad;
+		c->slurm.dlgen.urgent_share = f;
 	} else {
 		for (i = 0; ignored[i]; i++)
 			if (strcasecmp(key, ignored[i]) == 0)

@@ -110,6 +110,9 @@ struct mg_simconf {
 	char qos_name[MG_SLURM_MAXQOS][64];
 	double qos_prio[MG_SLURM_MAXQOS];
 	int qos_jobs[MG_SLURM_MAXQOS], qos_nodes[MG_SLURM_MAXQOS];
+	/* preemption: the attributes drawn for the trace's jobs (dlattr.h)
+	 * with this seed */
+	uint64_t dl_seed;
 };
 
 /*

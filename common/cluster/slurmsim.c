@@ -7,7 +7,9 @@
 #include <string.h>
 
 #include "cluster/slurmsim.h"
+#include "cluster/preempt.h"
 #include "base/mem.h"
+#include "base/rand.h"
 #include "base/status.h"
 
 #define NEVER INT64_MAX
@@ -26,6 +28,18 @@ struct fjob {
 	int32_t fsh;		/* its fair-share holder, or -1 */
 	int64_t eligible;	/* not before (a --begin time), or -1 */
 	int64_t end;		/* when it ended, -1 */
+	/* preemption */
+	int urgent;		/* an urgent job; else best-effort */
+	int releasing;		/* preempted: its nodes come free at its
+				 * run's end */
+	int64_t first_start;	/* its first start, -1 */
+	int64_t work_left;	/* a releasing job's work after release */
+	double res;		/* its resume loss, seconds */
+	double prio;		/* its priority when it started */
+	int32_t for_job;	/* the urgent job it is released for */
+	int32_t promised;	/* an urgent job: nodes being released */
+	int32_t npreempt;	/* times preempted */
+	double lost;		/* node-seconds of work lost to them */
 };
 
 /* a pending job: its sort key (struct key's order) and whether its
@@ -60,6 +74,8 @@ struct mg_slurmsim {
 	struct pent *pend;	/* pend[0..npend), pend = pbuf + phead: */
 	size_t phead, npend, cappend;	/* started ones leave the head */
 	size_t moving;		/* no job before pend[moving] can move */
+	uint64_t prng;		/* random victims */
+	int preempt;		/* preemption is on */
 	int64_t next_calc;	/* when priorities are next set */
 	double *fsf;		/* each holder's fair-share factor then */
 	struct frun *run;
@@ -120,6 +136,8 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 	c->bf_window = 86400;
 	c->bf_max_job_test = 100;
 	c->queue_depth = 100;
+	c->w_urgent = 1e6;	/* urgent jobs' QOS: ahead of any other */
+	mg_dlgen_default(&c->dlgen);
 	c->w_fairshare = 0;
 	c->decay_half_life = 7 * 86400;
 	c->calc_period = 300;
@@ -366,6 +384,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
 	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
 	s->calc_at = t0;
+	s->preempt = c->preempt_mode != MG_PREEMPT_OFF && c->dl != NULL &&
+	    c->npools <= 1;
+	s->prng = c->preempt_seed ^ 0x5DEECE66DULL;
 	s->charged = malloc(holders(s) * sizeof(*s->charged));
 	s->fsf_at = malloc(holders(s) * sizeof(*s->fsf_at));
 	for (i = 0; s->charged && s->fsf_at && i < holders(s); i++) {
@@ -418,6 +439,16 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		    (size_t)tj->assoc < t->nassoc ? tj->assoc : -1);
 		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 		s->has_elig |= j->eligible >= 0;
+		j->urgent = s->preempt && c->dl[i].urgent;
+		j->releasing = 0;
+		j->first_start = -1;
+		j->work_left = 0;
+		j->res = 0;
+		j->prio = 0;
+		j->for_job = -1;
+		j->promised = 0;
+		j->npreempt = 0;
+		j->lost = 0;
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
 			mg_slurmsim_free(s);
@@ -758,6 +789,8 @@ prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf)
 		p += s->c.w_qos * qos_factor(s, j->qos);
 	if (s->c.w_part > 0 && s->part_top > 0 && s->c.nparts > 0)
 		p += s->c.w_part * s->c.part_prio[j->part] / s->part_top;
+	if (j->urgent)
+		p += s->c.w_urgent;
 	return p;
 }
 
@@ -983,6 +1016,9 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		if (take[g] > 0 || (last < 0 && g == s->npools - 1))
 			last = g;	/* a job of no nodes: one entry */
 	j->start = s->now;
+	if (j->first_start < 0)
+		j->first_start = s->now;
+	j->promised = 0;
 	for (g = 0; g <= last; g++) {
 		struct frun *r;
 
@@ -1086,6 +1122,112 @@ resv_peak(const struct mg_slurmsim *s, int64_t until)
 	return peak;
 }
 
+/*
+ * urgent job jr cannot start: preempt best-effort jobs for the nodes it
+ * lacks beyond those already being released for it (preempt.h's policy
+ * on their predicted overheads).  Their runs end at their release.
+ * Returns 0 (whether or not any was found) or MG_ENOMEM.
+ */
+static int
+preempt_for(struct mg_slurmsim *s, int32_t jr)
+{
+	struct fjob *u = &s->job[jr];
+	int32_t need = u->nodes - (s->free[0] > 0 ? s->free[0] : 0) -
+	    u->promised;
+	struct mg_pcand *c;
+	unsigned char *taken;
+	size_t *at, *out, m = 0, k, i;
+
+	if (need <= 0 || s->nrun == 0)
+		return 0;
+	c = malloc(s->nrun * sizeof(*c));
+	taken = calloc(s->nrun, 1);
+	at = malloc(s->nrun * sizeof(*at));
+	out = malloc(s->nrun * sizeof(*out));
+	if (c == NULL || taken == NULL || at == NULL || out == NULL) {
+		free(c);
+		free(taken);
+		free(at);
+		free(out);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < s->nrun; i++) {
+		const struct frun *r = &s->run[i];
+		const struct fjob *b = &s->job[r->j];
+		const struct mg_dlattr *a;
+
+		if (b->urgent || b->releasing || b->trace < 0 ||
+		    (size_t)b->trace >= s->t->n || s->now - b->start <
+		    s->c.preempt_exempt || r->end <= s->now)
+			continue;
+		a = &s->c.dl[b->trace];
+		c[m].nodes = r->nodes;
+		c[m].rel = mg_dl_release(a, &s->c.dlgen, (double)(s->now -
+		    b->start), (double)(r->end - s->now));
+		c[m].res = mg_dl_resume(a, &s->c.dlgen);
+		c[m].prio = b->prio;
+		c[m].start = b->start;
+		c[m].attained = (double)b->nodes * (double)(s->now -
+		    b->first_start);
+		at[m++] = i;
+	}
+	if (m > 0 && mg_victims((enum mg_victim_policy)s->c.victims, c, m,
+	    taken, need, u->nodes, 1.0, &s->prng, out, &k) == 0)
+		for (i = 0; i < k; i++) {
+			struct frun *r = &s->run[at[out[i]]];
+			struct fjob *b = &s->job[r->j];
+			/* whole seconds (not a rounding error up) */
+			int64_t rel = (int64_t)ceil(c[out[i]].rel - 1e-6);
+
+			if (s->now + rel >= r->end)
+				rel = r->end - s->now;	/* it ends first */
+			b->releasing = 1;
+			b->work_left = r->end - (s->now + rel);
+			b->res = c[out[i]].res;
+			b->for_job = jr;
+			b->npreempt++;
+			r->end = s->now + rel;
+			u->promised += r->nodes;
+		}
+	free(c);
+	free(taken);
+	free(at);
+	free(out);
+	return 0;
+}
+
+/*
+ * a preempted job's nodes have come free (the caller released them):
+ * requeued with its work left plus its resume loss, or cancelled
+ */
+static int
+released(struct mg_slurmsim *s, int32_t jr)
+{
+	struct fjob *b = &s->job[jr];
+
+	b->releasing = 0;
+	if (b->for_job >= 0)
+		s->job[b->for_job].promised -= b->nodes;
+	b->for_job = -1;
+	if (b->work_left <= 0) {	/* it ended before its release */
+		b->end = s->now;
+		return 0;
+	}
+	if (s->c.preempt_mode == MG_PREEMPT_CANCEL) {
+		b->lost += (double)b->nodes * (double)(s->now - b->start);
+		b->end = s->now;
+		return 0;
+	}
+	b->lost += (double)b->nodes * b->res;
+	b->dur = b->work_left + (int64_t)ceil(b->res);
+	if (b->dur > b->limit)
+		b->dur = b->limit;	/* killed at its limit, as any job */
+	b->start = -1;
+	b->eligible = s->now;		/* its age counts from its requeue */
+	s->has_elig = 1;
+	return enqueue(s, jr);
+}
+
 /* the main scheduler: priority order until a job does not fit */
 static int
 main_sched(struct mg_slurmsim *s, int full)
@@ -1110,10 +1252,14 @@ main_sched(struct mg_slurmsim *s, int full)
 		    resv_peak(s, s->now + j->limit) - s->resv : 0)) {
 			/* the rest of this partition, and of any partition
 			 * on its nodes, waits behind it */
+			if (s->preempt && j->urgent &&
+			    (rv = preempt_for(s, s->pend[i].j)) != 0)
+				return rv;
 			blocked |= s->pmask[j->part];
 			continue;
 		}
 		take_first(s->free, s->npools, mask, j->nodes, take);
+		s->job[s->pend[i].j].prio = s->pend[i].prio;
 		if ((rv = start(s, s->pend[i].j, take)) != 0)
 			return rv;
 	}
@@ -1316,9 +1462,12 @@ backfill(struct mg_slurmsim *s)
 			else
 				for (g = 0; g < s->npools; g++)
 					s->tf[k * np + (size_t)g] -= take[g];
-		if (st == s->now && j->nodes <= pools_sum(s->free, s->npools, mask) &&
-		    (rv = start(s, s->pend[i].j, take)) != 0)
-			return rv;
+		if (st == s->now && j->nodes <= pools_sum(s->free, s->npools,
+		    mask)) {
+			j->prio = s->pend[i].prio;
+			if ((rv = start(s, s->pend[i].j, take)) != 0)
+				return rv;
+		}
 	}
 	drop_started(s, i);
 	return 0;
@@ -1439,7 +1588,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				struct fjob *e = &s->job[r->j];
 				int32_t u = e->user;
 
-				e->end = r->end;
+				if (!e->releasing)
+					e->end = r->end;
 				s->free[r->pool] += r->nodes;
 				changed = 1;
 				if (!r->head)
@@ -1456,6 +1606,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 						s->uqnodes[uq(s, e)] -= e->nodes;
 					}
 				}
+				if (e->releasing && (rv = released(s, r->j)) != 0)
+					return rv;
 			} else {
 				s->run[w++] = s->run[i];
 			}
@@ -1492,11 +1644,13 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		/*
 		 * With no free node neither scheduler can start a job, and
 		 * backfill reservations do not outlive their pass, so both
-		 * runs are skipped without changing the schedule.
+		 * runs are skipped without changing the schedule (but for
+		 * the main one with preemption: an urgent job may preempt).
 		 */
 		/* a job's arrival or end tests default_queue_depth jobs,
 		 * the periodic run the whole queue */
-		if ((changed || s->now >= s->next_sched) && any_free(s) &&
+		if ((changed || s->now >= s->next_sched) &&
+		    (any_free(s) || s->preempt) &&
 		    (rv = main_sched(s, s->now >= s->next_sched)) != 0)
 			return rv;
 		if (s->now >= s->next_sched)
@@ -1579,6 +1733,19 @@ mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j)
 	return j < s->njob ? s->job[j].start : -1;
 }
 
+void
+mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
+    struct mg_slurmsim_pjob *out)
+{
+	const struct fjob *x = &s->job[j];
+
+	out->first_start = x->first_start;
+	out->end = x->end;
+	out->urgent = x->urgent;
+	out->npreempt = x->npreempt;
+	out->lost = x->lost;
+}
+
 int32_t
 mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
     int64_t dur, int64_t submit, int32_t pred, int32_t user)
@@ -1613,6 +1780,8 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->account = -1;
 	j->fsh = holder_of(s, user, -1, -1);
 	j->eligible = -1;
+	j->first_start = -1;
+	j->for_job = -1;
 	for (k = s->narr; k > s->next_arr &&
 	    s->job[s->arr[k - 1]].submit > submit; k--)
 		s->arr[k] = s->arr[k - 1];

@@ -57,11 +57,15 @@
 #include <stdint.h>
 
 #include "io/trace.h"
+#include "cluster/dlattr.h"
 #include "cluster/view.h"
 
 #define MG_SLURM_MAXPART 16
 #define MG_SLURM_MAXPOOL 32
 #define MG_SLURM_MAXQOS 16
+
+/* what a preempted job does (Slurm's PreemptMode) */
+enum { MG_PREEMPT_OFF, MG_PREEMPT_REQUEUE, MG_PREEMPT_CANCEL };
 
 /* among whom fair-share is shared */
 enum { MG_FS_USER, MG_FS_ACCOUNT, MG_FS_TREE };
@@ -130,6 +134,28 @@ struct mg_slurmcfg {
 	const int64_t *resv_time;
 	const int32_t *resv_nodes;
 	size_t resv_n;
+	/*
+	 * preemption (a cluster of one pool): when an urgent job (dl[i] of
+	 * trace job i says so) cannot start, the main scheduler preempts
+	 * best-effort jobs that have run at least preempt_exempt seconds
+	 * since they (re)started, chosen by the victim policy (preempt.h)
+	 * on their predicted overheads (dlattr.h).  A victim's nodes come
+	 * free after its release delay (it finishes its epoch and writes a
+	 * checkpoint); REQUEUE puts it back in the queue with the work it
+	 * had left plus its resume loss, its age counting from then, and
+	 * its time limit starting again, as Slurm restarts a requeued job;
+	 * CANCEL ends it, its work lost.  Urgent jobs' priority gains
+	 * w_urgent (their QOS).  Off when dl is NULL or the mode
+	 * MG_PREEMPT_OFF; chain and added jobs are neither urgent nor
+	 * victims.
+	 */
+	int preempt_mode;
+	int64_t preempt_exempt;	/* PreemptExemptTime, seconds */
+	int victims;		/* enum mg_victim_policy */
+	double w_urgent;
+	const struct mg_dlattr *dl;	/* per trace job (borrowed) */
+	struct mg_dlgen dlgen;	/* the bandwidths of the overheads */
+	uint64_t preempt_seed;	/* for random victims */
 };
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */
@@ -167,6 +193,20 @@ int mg_slurmsim_run(struct mg_slurmsim *s, int64_t until);
 
 /* mg_slurmsim_run_all: run until every job has started; 0 or < 0 */
 int mg_slurmsim_run_all(struct mg_slurmsim *s);
+
+/* a job's life under preemption */
+struct mg_slurmsim_pjob {
+	int64_t first_start;	/* -1 if it never started */
+	int64_t end;		/* -1 if it has not ended */
+	int urgent;
+	int npreempt;		/* times preempted */
+	double lost;		/* node-seconds of work lost: its resume
+				 * losses, or all its work if cancelled */
+};
+
+/* mg_slurmsim_job_preempt: job j's (j < mg_slurmsim_njobs()). */
+void mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
+    struct mg_slurmsim_pjob *out);
 
 /*
  * mg_slurmsim_add_job: a job of a chain (P, S, ...) of nodes nodes, limit

@@ -213,3 +213,37 @@ col() { # col FILE GROUP COLUMN
 	run -1 --separate-stderr mirage-eval --replay -c ref.conf r.mrs
 	[[ "$stderr" == *"reservations need Mode=faithful"* ]]
 }
+
+@test "faithful replay with preemption: urgent jobs preempt best-effort ones by the chosen policy" {
+	local pre=(-m faithful -n 84 -s PreemptMode=REQUEUE -s DLAttrSeed=1)
+	run -0 --separate-stderr mirage-eval --replay "${pre[@]}" -s VictimPolicy=pickyman -o p.tsv -j pj.tsv ls6.jobs
+	[[ "$stderr" == *"preemption (PreemptMode=REQUEUE, VictimPolicy=pickyman): "*" preemptions, "*" node-hours lost, makespan "* ]]
+	[[ "$stderr" == *"urgent "*" jobs, wait mean "*"best-effort "*" jobs"* ]]
+	# the class groups, urgent and best-effort adding up to all
+	local u b a
+	u=$(col p.tsv class=urgent jobs)
+	b=$(col p.tsv class=best-effort jobs)
+	a=$(col p.tsv all jobs)
+	[ "$u" -gt 0 ] && [ "$b" -gt "$u" ] && [ $((u + b)) -eq "$a" ]
+	# the per-job file: class, preemptions, lost node-hours, end
+	head -1 pj.tsv | grep -q $'\tclass\tpreemptions\tlost_node_h\tsim_end$'
+	awk -F'\t' 'NR > 1 && $8 > 0 { n++ } END { exit !(n > 0) }' pj.tsv
+	[ "$(awk -F'\t' 'NR > 1 && $7 == "urgent" && $8 > 0' pj.tsv | wc -l)" -eq 0 ]
+	# the same seed, the same run; youngest-first chooses other victims
+	mirage-eval --replay -q "${pre[@]}" -s VictimPolicy=pickyman -o p2.tsv ls6.jobs
+	cmp p.tsv p2.tsv
+	run -0 --separate-stderr mirage-eval --replay "${pre[@]}" -s PreemptParameters=youngest_first -o y.tsv ls6.jobs
+	[[ "$stderr" == *"VictimPolicy=youngest"* ]]
+	! cmp -s p.tsv y.tsv
+	# off: today's replay to the byte
+	mirage-eval --replay -q -m faithful -n 84 -o off.tsv ls6.jobs
+	mirage-eval --replay -q -m faithful -n 84 -s PreemptMode=OFF -s DLAttrSeed=1 -o off2.tsv ls6.jobs
+	cmp off.tsv off2.tsv
+	# what is not modelled, or not Slurm's, is refused by name
+	run -2 --separate-stderr mirage-eval --replay -m faithful -s PreemptMode=SUSPEND ls6.jobs
+	[[ "$stderr" == *"SUSPEND and GANG are not modelled"* ]]
+	run -2 --separate-stderr mirage-eval --replay -m faithful -s VictimPolicy=lifo ls6.jobs
+	[[ "$stderr" == *"VictimPolicy is prio, youngest, random, las, pickyman, greedy or exact, not 'lifo'"* ]]
+	run -1 --separate-stderr mirage-eval --replay -m reference -s PreemptMode=REQUEUE ls6.jobs
+	[[ "$stderr" == *"preemption needs Mode=faithful"* ]]
+}

@@ -10,6 +10,7 @@
 #include "mirage.h"
 #include "cluster/simconf.h"
 #include "cluster/slurmsim.h"
+#include "cluster/preempt.h"
 #include "tap.h"
 
 static const int64_t T0 = 1700000000;
@@ -762,6 +763,123 @@ main(void)
 		run(&c, st, 5);
 		ok(st[4] == 500, "default_queue_depth=3: J starts at 500 "
 		    "(%lld)", (long long)st[4]);
+	}
+	{
+		/*
+		 * Preemption.  B (best-effort, 4 nodes, 10000 s of work,
+		 * epochs of 1000 s, a checkpoint of nothing, a resume of
+		 * 100 s) runs from 0; U (urgent, 2 nodes, 600 s) comes at
+		 * 2500.  B finishes its epoch at 3000 and its nodes come
+		 * free; U starts then.  Requeued, B has 7000 s left plus
+		 * 100 s to resume: it starts when U ends, 3600, and ends at
+		 * 10700.  Cancelled, it ends at 3000.
+		 */
+		static struct mg_dlattr dl[2];
+		struct spec s[] = {
+			{ 0, 20000, 10000, 4, 0 },	/* B */
+			{ 2500, 600, 600, 2, 1 },	/* U */
+		};
+		struct mg_slurmsim *sim;
+		struct mg_slurmsim_pjob b, u;
+		static const int64_t exempt[] = { 0, 2800, 3500 };
+		static const int64_t want[] = { 3000, 3000, 4000 };
+		size_t e;
+
+		memset(dl, 0, sizeof(dl));
+		dl[0].epoch_s = 1000;
+		dl[0].init_s = 100;
+		dl[1].epoch_s = 1000;
+		dl[1].urgent = 1;
+		make(s, 2, 2);
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		c.dl = dl;
+		mg_dlgen_default(&c.dlgen);
+		c.w_urgent = 1e6;
+		c.victims = MG_VICTIM_PICKYMAN;
+		c.preempt_mode = MG_PREEMPT_REQUEUE;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_job_preempt(sim, 0, &b);
+		mg_slurmsim_job_preempt(sim, 1, &u);
+		ok(u.first_start == T0 + 3000 && b.first_start == T0 &&
+		    mg_slurmsim_job_start(sim, 0) == T0 + 3600 &&
+		    b.end == T0 + 10700 && b.npreempt == 1 && b.lost == 400 &&
+		    u.urgent && !b.urgent, "PreemptMode=REQUEUE: U starts at "
+		    "B's release, 3000 (%lld); B again at 3600 (%lld), ends at "
+		    "10700 (%lld), preempted %d times, %g node-s lost (400)",
+		    (long long)(u.first_start - T0), (long long)
+		    (mg_slurmsim_job_start(sim, 0) - T0), (long long)(b.end -
+		    T0), b.npreempt, b.lost);
+		mg_slurmsim_free(sim);
+		c.preempt_mode = MG_PREEMPT_CANCEL;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_job_preempt(sim, 0, &b);
+		mg_slurmsim_job_preempt(sim, 1, &u);
+		ok(u.first_start == T0 + 3000 && b.end == T0 + 3000 &&
+		    b.lost == 4 * 3000, "PreemptMode=CANCEL: B ends at 3000 "
+		    "(%lld), its 12000 node-s lost (%g)", (long long)(b.end -
+		    T0), b.lost);
+		mg_slurmsim_free(sim);
+		c.preempt_mode = MG_PREEMPT_REQUEUE;
+		for (e = 0; e < 3; e++) {
+			c.preempt_exempt = exempt[e];
+			run(&c, st, 2);
+			ok(st[1] == want[e], "PreemptExemptTime=%lld: B is "
+			    "preempted at the first scheduler run after it; U "
+			    "starts at %lld (%lld)", (long long)exempt[e],
+			    (long long)want[e], (long long)st[1]);
+		}
+		c.preempt_exempt = 0;
+		c.preempt_mode = MG_PREEMPT_OFF;
+		run(&c, st, 2);
+		ok(st[1] == 10000 && st[0] == 0, "without preemption U waits for "
+		    "B's end (%lld)", (long long)st[1]);
+		c.preempt_mode = MG_PREEMPT_REQUEUE;
+		c.dl = NULL;
+		run(&c, st, 2);
+		ok(st[1] == 10000, "nor without attributes (%lld)",
+		    (long long)st[1]);
+	}
+	{
+		/*
+		 * The victim policy in the model: B1 (2 nodes from 0, epochs
+		 * of 1000 s, resumes in 100 s) and B2 (2 nodes from 100,
+		 * epochs of 200 s, resumes in 5000 s); U (urgent, 2 nodes)
+		 * at 2500.  Youngest-first takes B2, released at 2700 (2400 s
+		 * in, it has just begun an epoch); PickyMan B1, at 3000:
+		 * 2 x 500 + 2 x 100 node-s against 2 x 200 + 2 x 5000.
+		 */
+		static struct mg_dlattr dl[3];
+		struct spec s[] = {
+			{ 0, 20000, 10000, 2, 0 },	/* B1 */
+			{ 100, 20000, 10000, 2, 1 },	/* B2 */
+			{ 2500, 600, 600, 2, 2 },	/* U */
+		};
+
+		memset(dl, 0, sizeof(dl));
+		dl[0].epoch_s = 1000;
+		dl[0].init_s = 100;
+		dl[1].epoch_s = 200;
+		dl[1].init_s = 5000;
+		dl[2].epoch_s = 1000;
+		dl[2].urgent = 1;
+		make(s, 3, 3);
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		c.dl = dl;
+		mg_dlgen_default(&c.dlgen);
+		c.w_urgent = 1e6;
+		c.preempt_mode = MG_PREEMPT_REQUEUE;
+		c.victims = MG_VICTIM_YOUNGEST;
+		run(&c, st, 3);
+		ok(st[2] == 2700, "youngest-first preempts B2: U starts at 2700 "
+		    "(%lld)", (long long)st[2]);
+		c.victims = MG_VICTIM_PICKYMAN;
+		run(&c, st, 3);
+		ok(st[2] == 3000, "PickyMan preempts B1, cheaper to resume: U "
+		    "starts at 3000 (%lld)", (long long)st[2]);
 	}
 	return tap_done();
 }
