@@ -240,6 +240,57 @@ echo "$tt" | awk -v f="$t_f" -v e="$t_e" -v s="$samples" '{
 	printf "  total:                                               %7.1f s   (target: under 300 s; ratio %.2f)\n", total, total / 300
 }'
 
+# Preemption (issue 17): LS6 on 84 nodes, 10% urgent jobs, PreemptMode=
+# REQUEUE, ten attribute seeds, with overheads that vary widely (epochs
+# log-uniform over 1-60 min) and with equal ones (the sanity check: the
+# gain should shrink).  For each policy the median over seeds of the
+# urgent jobs' mean wait, the node-hours lost and the makespan, and
+# PickyMan's ratios to Slurm's lowest-priority and youngest-first
+# victims.  The target: urgent wait at least 10% below both, no more
+# node-hours lost, makespan within +1%.
+pre() { # pre SEED EQUAL POLICY: "urgent-wait-s lost-node-h makespan-h"
+	"$bin/mirage-eval" --replay -q -m faithful -n 84 -s PreemptMode=REQUEUE \
+	    -s DLAttrSeed="$1" -s DLEqualOverheads="$2" -s VictimPolicy="$3" \
+	    -o /dev/null -j "$dir/pre.tsv" "$dir/ls6.jobs"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ if (first == "" || $c["submit"] < first) first = $c["submit"]
+		  if ($c["sim_end"] > last) last = $c["sim_end"]
+		  lost += $c["lost_node_h"] }
+		$c["class"] == "urgent" { n++; w += $c["sim_wait_s"] }
+		END { printf "%.1f %.2f %.1f\n", w / n, lost, (last - first) / 3600 }' "$dir/pre.tsv"
+}
+t0=$(date +%s.%N)
+for eq in 0 1; do
+	for seed in 1 2 3 4 5 6 7 8 9 10; do
+		for pol in prio youngest pickyman; do
+			echo "$eq $pol $(pre "$seed" "$eq" "$pol")"
+		done
+	done
+done > "$dir/pre-all.txt"
+t1=$(date +%s.%N)
+awk -v secs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" '
+function med(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ k = $1 SUBSEP $2; w[k] = w[k] " " $3; l[k] = l[k] " " $4; m[k] = m[k] " " $5 }
+END {
+	printf "\npreemption, LS6 on 84 nodes, 10%% urgent, REQUEUE, median over 10 seeds (%d replays in %.0f s)\n", NR, secs
+	for (eq = 0; eq < 2; eq++) {
+		printf "  %s overheads:\n", eq ? "equal" : "varied (CV 1.1)"
+		for (p = 1; p <= 3; p++) {
+			pol = p == 1 ? "prio" : p == 2 ? "youngest" : "pickyman"
+			k = eq SUBSEP pol
+			W[pol] = med(w[k]); L[pol] = med(l[k]); M[pol] = med(m[k])
+			printf "    %-9s urgent wait %7.1f s   lost %8.2f node-h   makespan %.1f h\n", pol, W[pol], L[pol], M[pol]
+		}
+		printf "    pickyman / prio: wait %.2f, lost %.2f, makespan %.4f; / youngest: wait %.2f, lost %.2f, makespan %.4f\n",
+		    W["pickyman"] / W["prio"], L["pickyman"] / L["prio"], M["pickyman"] / M["prio"],
+		    W["pickyman"] / W["youngest"], L["pickyman"] / L["youngest"], M["pickyman"] / M["youngest"]
+	}
+}' "$dir/pre-all.txt"
+
 # mirage-advise: one decision, model loading included, against parsing
 # the same squeue dump alone (the peer: the least any decision must do)
 q=tests/fixtures/slurm-22.05/01-busy/squeue_all_o.txt
