@@ -804,6 +804,14 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 		if (num(v, 0, 1, &x) != 0)
 			goto bad;
 		c->slurm.dlgen.equal = (int)x;
+	} else if (strcasecmp(key, "PreemptPredictError") == 0) {
+		double f;
+		char *end;
+
+		f = strtod(v, &end);
+		if (*v == '\0' || *end != '\0' || !(f >= 0 && f <= 10))
+			goto bad;
+		c->slurm.predict_error = f;
 	} else if (strcasecmp(key, "UrgentShare") == 0) {
 		double f;
 		char *end;

@@ -1134,6 +1134,7 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 	struct fjob *u = &s->job[jr];
 	int32_t need = u->nodes - (s->free[0] > 0 ? s->free[0] : 0) -
 	    u->promised;
+	double *rel;		/* the true release delays */
 	struct mg_pcand *c;
 	unsigned char *taken;
 	size_t *at, *out, m = 0, k, i;
@@ -1141,11 +1142,14 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 	if (need <= 0 || s->nrun == 0)
 		return 0;
 	c = malloc(s->nrun * sizeof(*c));
+	rel = malloc(s->nrun * sizeof(*rel));
 	taken = calloc(s->nrun, 1);
 	at = malloc(s->nrun * sizeof(*at));
 	out = malloc(s->nrun * sizeof(*out));
-	if (c == NULL || taken == NULL || at == NULL || out == NULL) {
+	if (c == NULL || rel == NULL || taken == NULL || at == NULL ||
+	    out == NULL) {
 		free(c);
+		free(rel);
 		free(taken);
 		free(at);
 		free(out);
@@ -1165,6 +1169,18 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 		c[m].rel = mg_dl_release(a, &s->c.dlgen, (double)(s->now -
 		    b->start), (double)(r->end - s->now));
 		c[m].res = mg_dl_resume(a, &s->c.dlgen);
+		rel[m] = c[m].rel;
+		if (s->c.predict_error > 0) {
+			/* the scheduler's predictions, off by a relative
+			 * error of sd predict_error (Box-Muller) */
+			double e1 = mg_rand_unif(&s->prng) + 1e-300;
+			double e2 = mg_rand_unif(&s->prng);
+			double z = sqrt(-2 * log(e1)) * cos(2 * M_PI * e2);
+			double f = 1 + s->c.predict_error * z;
+
+			c[m].rel *= f > 0 ? f : 0;
+			c[m].res *= f > 0 ? f : 0;
+		}
 		c[m].prio = b->prio;
 		c[m].start = b->start;
 		c[m].attained = (double)b->nodes * (double)(s->now -
@@ -1176,20 +1192,23 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 		for (i = 0; i < k; i++) {
 			struct frun *r = &s->run[at[out[i]]];
 			struct fjob *b = &s->job[r->j];
-			/* whole seconds (not a rounding error up) */
-			int64_t rel = (int64_t)ceil(c[out[i]].rel - 1e-6);
+			/* the true delay, in whole seconds (not a rounding
+			 * error up) */
+			int64_t d = (int64_t)ceil(rel[out[i]] - 1e-6);
 
-			if (s->now + rel >= r->end)
-				rel = r->end - s->now;	/* it ends first */
+			if (s->now + d >= r->end)
+				d = r->end - s->now;	/* it ends first */
 			b->releasing = 1;
-			b->work_left = r->end - (s->now + rel);
-			b->res = c[out[i]].res;
+			b->work_left = r->end - (s->now + d);
+			b->res = mg_dl_resume(&s->c.dl[b->trace],
+			    &s->c.dlgen);
 			b->for_job = jr;
 			b->npreempt++;
-			r->end = s->now + rel;
+			r->end = s->now + d;
 			u->promised += r->nodes;
 		}
 	free(c);
+	free(rel);
 	free(taken);
 	free(at);
 	free(out);

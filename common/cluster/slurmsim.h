@@ -155,7 +155,10 @@ struct mg_slurmcfg {
 	double w_urgent;
 	const struct mg_dlattr *dl;	/* per trace job (borrowed) */
 	struct mg_dlgen dlgen;	/* the bandwidths of the overheads */
-	uint64_t preempt_seed;	/* for random victims */
+	uint64_t preempt_seed;	/* random victims, prediction errors */
+	double predict_error;	/* the relative error (sd) of the overheads
+				 * the scheduler predicts; the model runs
+				 * on the true ones */
 };
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */

@@ -235,6 +235,11 @@ col() { # col FILE GROUP COLUMN
 	run -0 --separate-stderr mirage-eval --replay "${pre[@]}" -s PreemptParameters=youngest_first -o y.tsv ls6.jobs
 	[[ "$stderr" == *"VictimPolicy=youngest"* ]]
 	! cmp -s p.tsv y.tsv
+	# predictions off by 50%: other victims, the same for the same seed
+	mirage-eval --replay -q "${pre[@]}" -s VictimPolicy=pickyman -s PreemptPredictError=0.5 -o e1.tsv ls6.jobs
+	mirage-eval --replay -q "${pre[@]}" -s VictimPolicy=pickyman -s PreemptPredictError=0.5 -o e2.tsv ls6.jobs
+	cmp e1.tsv e2.tsv
+	! cmp -s p.tsv e1.tsv
 	# off: today's replay to the byte
 	mirage-eval --replay -q -m faithful -n 84 -o off.tsv ls6.jobs
 	mirage-eval --replay -q -m faithful -n 84 -s PreemptMode=OFF -s DLAttrSeed=1 -o off2.tsv ls6.jobs
