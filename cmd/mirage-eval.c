@@ -396,6 +396,7 @@ struct lmethod {
 	char name[64];
 	double lambda;
 	enum mg_plancost_kind cost;
+	int preempt;		/* "reactive-preempt": S urgent at P's end */
 };
 
 /* per chain size: each method's outcome and time, episode by episode */
@@ -407,6 +408,8 @@ struct table {
 	int64_t *s0;
 	int64_t *bovl, *bint;	/* mg_oracle_bound() of each episode */
 	int64_t *xp[NPERFECT][NCURVE];	/* the perfect predictors' curves */
+	double caused;		/* node-seconds reactive-preempt's victims
+				 * lost, over the episodes */
 };
 
 /* a learned method's submission; its curve points into xc[c][at] */
@@ -535,6 +538,12 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 			pick = mg_choose_oracle(o);
 			break;
 		default:
+			if (lm[m - NBASE].preempt) {
+				tb->x[m][tb->n] = o->x_urgent;
+				tb->t[m][tb->n] = o->p_end;
+				tb->caused += o->caused_urgent;
+				continue;
+			}
 			pick = lm[m - NBASE].m == NULL ? planner(o,
 			    &lm[m - NBASE], score, nt, tb->xc[m], tb->n) :
 			    learned(o, &lm[m - NBASE], score, nt, tb->xc[m],
@@ -665,7 +674,8 @@ print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
 	    "interruption_mean_h\toverlap_mean_h\n");
 	for (i = 0; i < ntab; i++)
 		for (m = 0; m < nmeth; m++)
-			if (m == K_ESTIMATE || m >= NBASE)
+			if (m == K_ESTIMATE || (m >= NBASE &&
+			    !lm[m - NBASE].preempt))
 				curve_rows(fp, name[m], &tb[i], tb[i].xc[m],
 				    m < NBASE ? curve_h : lm[m - NBASE].m ==
 				    NULL ? curve_l : lm[m - NBASE].m->classifier
@@ -740,7 +750,8 @@ write_outcomes(FILE *fp, struct table *tb, int ntab, int nmeth,
 
 struct popts {
 	struct mg_epsel sel;
-	const char *model_path[MAXMETHODS - NBASE];
+	const char *model_path[MAXMETHODS - NBASE];	/* and the planner,
+						 * reactive-preempt */
 	int nmodels;
 	const char *out_path, *ep_path, *curve_path;
 	int fmt, threads, quiet, progress;
@@ -799,6 +810,13 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		lm[po->nmodels].lambda = po->lambda;
 		lm[po->nmodels].cost = po->cost;
 		name[nmeth++] = lm[po->nmodels].name;
+	}
+	if (conf->mode == MG_MODE_FAITHFUL &&
+	    conf->slurm.preempt_mode != MG_PREEMPT_OFF) {
+		k = nmeth - NBASE;
+		snprintf(lm[k].name, sizeof(lm[k].name), "reactive-preempt");
+		lm[k].preempt = 1;
+		name[nmeth++] = lm[k].name;
 	}
 	if (window > 200)
 		errx(MG_EXIT_TYPE, "a model needs %d reference snapshots; at "
@@ -886,6 +904,13 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	print_table(out.fp, po->fmt, tb, ntab, nmeth, name);
 	if (mg_out_commit(&out, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
+	for (k = 0; k < ntab && !po->quiet; k++)
+		if (lm[nmeth - 1 - NBASE].preempt && tb[k].n > 0)
+			fprintf(stderr, "mirage-eval: reactive-preempt, %d-node "
+			    "chains: its preemptions cost other jobs %.1f "
+			    "node-hours (%.2f a chain)\n", tb[k].nodes,
+			    tb[k].caused / 3600, tb[k].caused / 3600 /
+			    (double)tb[k].n);
 	for (k = 0; k < ntab; k++) {
 		int m;
 		size_t c;
@@ -1006,9 +1031,9 @@ main(int argc, char *argv[])
 			jobs_path = optarg;
 			break;
 		case 'M':
-			if (po.nmodels == MAXMETHODS - NBASE - 1)
+			if (po.nmodels == MAXMETHODS - NBASE - 2)
 				errx(MG_EXIT_USAGE, "at most %d models",
-				    MAXMETHODS - NBASE - 1);
+				    MAXMETHODS - NBASE - 2);
 			po.model_path[po.nmodels++] = optarg;
 			epopt = 1;
 			break;

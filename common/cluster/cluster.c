@@ -277,6 +277,30 @@ mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok)
 }
 
 int
+mg_clusterdef_preempts(const struct mg_clusterdef *def)
+{
+	return def->conf.mode == MG_MODE_FAITHFUL && def->conf.slurm.dl !=
+	    NULL && def->conf.slurm.preempt_mode != MG_PREEMPT_OFF;
+}
+
+int
+mg_cluster_set_urgent(struct mg_cluster *c, int32_t j)
+{
+	return c->ref ? MG_EINVAL : mg_slurmsim_set_urgent(c->fs, j);
+}
+
+double
+mg_cluster_caused(const struct mg_cluster *c, int32_t j)
+{
+	struct mg_slurmsim_pjob p;
+
+	if (c->ref || j < 0 || (size_t)j >= mg_slurmsim_njobs(c->fs))
+		return 0;
+	mg_slurmsim_job_preempt(c->fs, (size_t)j, &p);
+	return p.caused;
+}
+
+int
 mg_cluster_avg_wait(const struct mg_cluster *c, int64_t *sec)
 {
 	int64_t m;

@@ -95,6 +95,21 @@ int64_t mg_cluster_job_submit(const struct mg_cluster *c, int32_t j);
 /* mg_cluster_gap: S's start - P's end; *ok = 0 until both are known */
 int64_t mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok);
 
+/* mg_clusterdef_preempts: whether its clusters preempt (faithful mode,
+ * PreemptMode not OFF). */
+int mg_clusterdef_preempts(const struct mg_clusterdef *def);
+
+/*
+ * mg_cluster_set_urgent: chain job j, not yet started, is urgent: it
+ * preempts best-effort jobs when it cannot start.  Returns 0, or
+ * MG_EINVAL when the cluster does not preempt.
+ */
+int mg_cluster_set_urgent(struct mg_cluster *c, int32_t j);
+
+/* mg_cluster_caused: node-seconds of work lost by the jobs preempted
+ * for job j (0 without preemption). */
+double mg_cluster_caused(const struct mg_cluster *c, int32_t j);
+
 /*
  * mg_cluster_avg_wait: the mean wait of the last 100 jobs started, in
  * seconds: the estimate of the original's average-wait baseline.  In

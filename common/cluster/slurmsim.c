@@ -40,6 +40,8 @@ struct fjob {
 	int32_t promised;	/* an urgent job: nodes being released */
 	int32_t npreempt;	/* times preempted */
 	double lost;		/* node-seconds of work lost to them */
+	double caused;		/* an urgent job: node-seconds its victims
+				 * lost */
 };
 
 /* a pending job: its sort key (struct key's order) and whether its
@@ -1224,20 +1226,29 @@ released(struct mg_slurmsim *s, int32_t jr)
 {
 	struct fjob *b = &s->job[jr];
 
+	struct fjob *u = b->for_job >= 0 ? &s->job[b->for_job] : NULL;
+	double lost;
+
 	b->releasing = 0;
-	if (b->for_job >= 0)
-		s->job[b->for_job].promised -= b->nodes;
+	if (u != NULL)
+		u->promised -= b->nodes;
 	b->for_job = -1;
 	if (b->work_left <= 0) {	/* it ended before its release */
 		b->end = s->now;
 		return 0;
 	}
 	if (s->c.preempt_mode == MG_PREEMPT_CANCEL) {
-		b->lost += (double)b->nodes * (double)(s->now - b->start);
+		lost = (double)b->nodes * (double)(s->now - b->start);
+		b->lost += lost;
+		if (u != NULL)
+			u->caused += lost;
 		b->end = s->now;
 		return 0;
 	}
-	b->lost += (double)b->nodes * b->res;
+	lost = (double)b->nodes * b->res;
+	b->lost += lost;
+	if (u != NULL)
+		u->caused += lost;
 	b->dur = b->work_left + (int64_t)ceil(b->res);
 	if (b->dur > b->limit)
 		b->dur = b->limit;	/* killed at its limit, as any job */
@@ -1763,6 +1774,17 @@ mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
 	out->urgent = x->urgent;
 	out->npreempt = x->npreempt;
 	out->lost = x->lost;
+	out->caused = x->caused;
+}
+
+int
+mg_slurmsim_set_urgent(struct mg_slurmsim *s, int32_t j)
+{
+	if (!s->preempt || j < 0 || (size_t)j >= s->njob ||
+	    s->job[j].start >= 0)
+		return MG_EINVAL;
+	s->job[j].urgent = 1;
+	return 0;
 }
 
 int32_t

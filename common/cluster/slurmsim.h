@@ -205,7 +205,16 @@ struct mg_slurmsim_pjob {
 	int npreempt;		/* times preempted */
 	double lost;		/* node-seconds of work lost: its resume
 				 * losses, or all its work if cancelled */
+	double caused;		/* an urgent job: the node-seconds its
+				 * victims lost */
 };
+
+/*
+ * mg_slurmsim_set_urgent: job j (added, not yet started) is urgent: it
+ * may preempt.  Returns 0, or MG_EINVAL when preemption is off or j is
+ * not such a job.
+ */
+int mg_slurmsim_set_urgent(struct mg_slurmsim *s, int32_t j);
 
 /* mg_slurmsim_job_preempt: job j's (j < mg_slurmsim_njobs()). */
 void mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,

@@ -285,6 +285,33 @@ mg_episode_features(struct mg_episode *ep, double *ref, double *own)
 }
 
 int
+mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x, double *caused)
+{
+	struct mg_cluster *c = mg_cluster_copy(ep->c);
+	int64_t now = mg_cluster_time(ep->c);
+	char id[16];
+	int32_t s;
+	int rv, ok;
+
+	*x = 0;
+	*caused = 0;
+	if (c == NULL)
+		return MG_ENOMEM;
+	snprintf(id, sizeof(id), "%d", 1000000 + ep->e.chain - 1);
+	s = mg_cluster_add_job(c, id, ep->e.nodes, ep->e.limit,
+	    ep->e.s_dur, now, ep->p);
+	if (s < 0)
+		rv = s;
+	else if ((rv = mg_cluster_set_urgent(c, s)) == 0 &&
+	    (rv = mg_cluster_run_until_start(c, s, now + HORIZON)) == 1) {
+		*x = mg_cluster_gap(c, s, &ok);
+		*caused = mg_cluster_caused(c, s);
+	}
+	mg_cluster_free(c);
+	return rv;
+}
+
+int
 mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at)
 {
 	struct mg_cluster *c = mg_cluster_copy(ep->c);
@@ -469,6 +496,19 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 				rv = mg_diag_set(d, MG_EINVAL, "episode at %s: "
 				    "S never starts", when);
 			goto fail;
+		}
+		/* reacting at P's end, but preempting for S */
+		if (k == o->k_reactive && t == o->p_end &&
+		    mg_clusterdef_preempts(def)) {
+			if ((rv = mg_episode_probe_urgent(ep, &o->x_urgent,
+			    &o->caused_urgent)) != 1) {
+				if (rv == 0)
+					rv = mg_diag_set(d, MG_EINVAL,
+					    "episode at %s: S never starts",
+					    when);
+				goto fail;
+			}
+			o->has_urgent = 1;
 		}
 	}
 	free(buf);

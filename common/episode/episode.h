@@ -187,6 +187,14 @@ int mg_episode_features(struct mg_episode *ep, double *ref, double *own);
 int mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at);
 
 /*
+ * mg_episode_probe_urgent: the same for S submitted now as an urgent job
+ * of a cluster that preempts; *caused = the node-seconds of work its
+ * victims lost.  Returns 1, 0 or a negative status as above.
+ */
+int mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x,
+    double *caused);
+
+/*
  * All that an evaluation needs of one episode: every time a method can
  * submit S at, and the outcome x of submitting then.  The times are the
  * decision ticks (S0 + k period) from the first after P's submission to
@@ -202,6 +210,10 @@ struct mg_outcome {
 	int64_t *x;		/* S.start - P.end if submitted at t[k] */
 	unsigned char *tick;	/* t[k] is a decision tick */
 	size_t k_reactive, k_avg;	/* indices of the baselines' times */
+	int has_urgent;		/* a cluster that preempts: S submitted at
+				 * P's end as an urgent job */
+	int64_t x_urgent;	/* its outcome */
+	double caused_urgent;	/* node-seconds its victims lost */
 	size_t nfeat;		/* features per tick, if asked */
 	float *feat;		/* ticks in order: own, then reference */
 	struct mg_plancost *plan;	/* per tick, with a planner */

@@ -214,3 +214,24 @@ for r, t in zip(rows, tsv):
 	run -2 --separate-stderr mirage-eval --plan 1 --plan-model slurm ls6.jobs
 	[[ "$stderr" == *"invalid --plan-model 'slurm' (faithful or reference)"* ]]
 }
+
+@test "a cluster that preempts: reactive-preempt, S urgent at P's end, beside the baselines; never worse than reactive" {
+	local pre=(-m faithful -n 84 -s PreemptMode=REQUEUE -s DLAttrSeed=1 -f 2023-03-01 -N 12 -k 1,8)
+	ls6
+	run -0 --separate-stderr mirage-eval "${pre[@]}" -F tsv -C c.tsv -E ep.mrs ls6.jobs
+	[[ "$stderr" == *"reactive-preempt, 1-node chains: its preemptions cost other jobs "*" node-hours ("*" a chain)"* ]]
+	echo "$output" > t.tsv
+	[ "$(awk -F'\t' '$1 == "reactive-preempt"' t.tsv | wc -l)" -eq 2 ]
+	# it submits when reactive does, at P's end; its S starts no later
+	mirage-cat ep.mrs | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ k = $c["episode"] SUBSEP $c["nodes"] }
+		$c["method"] == "reactive" { r[k] = $c["x"]; rt[k] = $c["t"] }
+		$c["method"] == "reactive-preempt" { p[k] = $c["x"]; pt[k] = $c["t"] }
+		END { for (k in r) { n++; if (!(k in p) || pt[k] != rt[k] || p[k] > r[k]) bad++ }
+		      exit !(n == 24 && bad == 0) }'
+	# no curve of its own (it has no threshold)
+	! grep -q '^reactive-preempt' c.tsv
+	# without preemption, no such method
+	run -0 --separate-stderr mirage-eval -m faithful -n 84 -f 2023-03-01 -N 2 -k 1 -F tsv ls6.jobs
+	[[ "$output" != *reactive-preempt* ]]
+}
