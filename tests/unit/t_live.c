@@ -184,6 +184,7 @@ main(void)
 		    v.npend ? v.pend[0].user : -9);
 		free(tr.job);
 		mg_live_release(&l2);
+		mg_view_release(&v);
 	}
 	return tap_done();
 }
