@@ -55,7 +55,7 @@ usage(int status)
 	    "           [--plan-arrivals a] [--plan-runtimes r]] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
-	    "           [-o file] [-s key=value] [file]\n");
+	    "           [-o file] [-s key=value] [--dl-out attrs.mrs] [file]\n");
 	if (status == 0)
 		fputs("options:\n"
 		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
@@ -84,6 +84,8 @@ usage(int status)
 		    "                    by user and class (user)\n"
 		    "  --replay          replay the trace and compare waits with the real ones\n"
 		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
+		    "  --dl-out attrs.mrs  with --replay and preemption: write the\n"
+		    "                    jobs' deep-learning attributes (a dlattrs stream)\n"
 		    "  --progress        a progress line per batch, also in a log\n"
 		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -242,9 +244,48 @@ preempt_summary(const struct mg_trace *t, const int64_t *starts,
 }
 
 /* --replay: the fidelity of the model against the real waits */
+/* the attributes the replay uses, as a dlattrs stream at path */
+static void
+write_dl(const char *path, const struct mg_clusterdef *def,
+    const struct mg_trace *t)
+{
+	struct mg_diag d = { "" };
+	struct mg_writer_opts wo;
+	struct mg_writer *w;
+	struct mg_value v[MG_DL_NFIELDS];
+	struct mg_out out;
+	size_t i;
+
+	if (def->dl == NULL)
+		errx(MG_EXIT_USAGE, "--dl-out needs preemption (-s "
+		    "PreemptMode=REQUEUE or CANCEL, Mode=faithful)");
+	if (mg_out_open(&out, path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	mg_writer_opts_init(&wo);
+	wo.producer = "mirage-eval " MG_VERSION;
+	wo.seed = def->conf.dl_seed;
+	if (mg_writer_open(out.fp, mg_dlattr_schema(), &wo, &w, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	}
+	for (i = 0; i < t->n; i++) {
+		mg_dlattr_to_record(&def->dl[i], t->job[i].id,
+		    strlen(t->job[i].id), v);
+		if (mg_writer_put(w, v, &d) != 0) {
+			mg_writer_free(w);
+			mg_out_abort(&out);
+			errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+		}
+	}
+	if (mg_writer_close(w, &d) != 0 || mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	}
+}
+
 static int
 replay(const char *path, const struct mg_simconf *conf, const char *out_path,
-    const char *jobs_path, int quiet)
+    const char *jobs_path, const char *dl_out, int quiet)
 {
 	struct mg_diag d = { "" };
 	struct mg_trace t;
@@ -264,6 +305,8 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		path = "<stdin>";
 	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if (dl_out != NULL)
+		write_dl(dl_out, &def, &t);
 	first = last = t.job[0].submit;
 	for (i = 0; i < t.n; i++) {
 		if (t.job[i].submit < first)
@@ -942,10 +985,11 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT };
+	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
+		{ "dl-out", required_argument, NULL, O_DLOUT },
 		{ "episodes", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -972,7 +1016,7 @@ main(int argc, char *argv[])
 		MG_EPSEL_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *jobs_path = NULL, *path = "-";
+	const char *jobs_path = NULL, *path = "-", *dl_out = NULL;
 	struct mg_diag d = { "" };
 	struct mg_simconf conf;
 	struct popts po;
@@ -1026,6 +1070,9 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
+			break;
+		case O_DLOUT:
+			dl_out = optarg;
 			break;
 		case 'j':
 			jobs_path = optarg;
@@ -1120,7 +1167,10 @@ main(int argc, char *argv[])
 		    "options");
 	if (!replaying && jobs_path)
 		errx(MG_EXIT_USAGE, "-j goes with --replay");
+	if (!replaying && dl_out)
+		errx(MG_EXIT_USAGE, "--dl-out goes with --replay");
 	if (replaying)
-		return replay(path, &conf, po.out_path, jobs_path, po.quiet);
+		return replay(path, &conf, po.out_path, jobs_path, dl_out,
+		    po.quiet);
 	return protocol(path, &conf, &po);
 }

@@ -2,12 +2,16 @@
  * cluster.c: one interface over the reference and faithful models; see
  * cluster.h.
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster/cluster.h"
 #include "cluster/sim.h"
 #include "cluster/slurmsim.h"
+#include "cluster/dlattr.h"
+#include "io/stream.h"
 
 struct mg_cluster {
 	enum mg_simmode mode;
@@ -64,6 +68,86 @@ reservations(struct mg_clusterdef *def, const struct mg_simconf *c)
 	def->conf.slurm.resv_nodes = rr;
 	def->conf.slurm.resv_n = m;
 	return 0;
+}
+
+struct byid {
+	const char *id;
+	size_t i;
+};
+
+static int
+id_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct byid *)a)->id,
+	    ((const struct byid *)b)->id);
+}
+
+/*
+ * the attributes of the jobs a dlattrs stream names, over the drawn ones
+ * (a site's real values); a job it names that the trace lacks is
+ * ignored.  Returns 0, or a status with d naming the file and record.
+ */
+static int
+read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
+{
+	const struct mg_trace *t = def->trace;
+	const struct mg_value *v;
+	struct mg_reader *r = NULL;
+	struct byid *by = malloc((t->n ? t->n : 1) * sizeof(*by));
+	size_t i, lo, hi;
+	FILE *fp = fopen(path, "rb");
+	const char *bad;
+	char id[sizeof(t->job[0].id)];
+	int rv;
+
+	if (by == NULL || fp == NULL) {
+		free(by);
+		if (fp != NULL)
+			fclose(fp);
+		return by == NULL ? mg_diag_set(d, MG_ENOMEM, "out of memory") :
+		    mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
+		    strerror(errno));
+	}
+	for (i = 0; i < t->n; i++) {
+		by[i].id = t->job[i].id;
+		by[i].i = i;
+	}
+	qsort(by, t->n, sizeof(*by), id_cmp);
+	if ((rv = mg_reader_open(fp, path, mg_dlattr_schema()->type, &r,
+	    d)) == 0 && !mg_schema_equal(&mg_reader_info(r)->schema,
+	    mg_dlattr_schema()))
+		rv = mg_diag_set(d, MG_ETYPE, "not the dlattrs fields of "
+		    "this version (mirage-stream(5))");
+	while (rv == 0 && (rv = mg_reader_next(r, &v, d)) == 1) {
+		struct mg_dlattr a;
+
+		rv = 0;
+		if (mg_dlattr_from_record(v, &a, &bad) != 0) {
+			rv = mg_diag_set(d, MG_EFORMAT, "record %llu: bad %s",
+			    (unsigned long long)mg_reader_count(r), bad);
+			break;
+		}
+		if (v[MG_DL_JOBID].len >= sizeof(id))
+			continue;	/* longer than any trace id */
+		memcpy(id, v[MG_DL_JOBID].s, v[MG_DL_JOBID].len);
+		id[v[MG_DL_JOBID].len] = '\0';
+		for (lo = 0, hi = t->n; lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (strcmp(by[mid].id, id) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < t->n && strcmp(by[lo].id, id) == 0; lo++)
+			def->dl[by[lo].i] = a;
+	}
+	mg_reader_free(r);
+	fclose(fp);
+	free(by);
+	if (rv != 0)
+		mg_diag_prefix(d, "DLAttrFile '%s'", path);
+	return rv;
 }
 
 int
@@ -138,6 +222,8 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 			mg_dlattr_draw(&conf->slurm.dlgen, conf->dl_seed,
 			    t->job[i].id, strlen(t->job[i].id), &def->dl[i]);
 		def->conf.slurm.dl = def->dl;
+		if (conf->dl_file[0] != '\0')
+			return read_dl(def, conf->dl_file, d);
 	}
 	return 0;
 }

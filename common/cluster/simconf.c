@@ -800,6 +800,10 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->dl_seed = (uint64_t)x;
 		c->slurm.preempt_seed = (uint64_t)x;
+	} else if (strcasecmp(key, "DLAttrFile") == 0) {
+		if (*v == '\0' || strlen(v) >= sizeof(c->dl_file))
+			goto bad;
+		memcpy(c->dl_file, v, strlen(v) + 1);
 	} else if (strcasecmp(key, "DLEqualOverheads") == 0) {
 		if (num(v, 0, 1, &x) != 0)
 			goto bad;

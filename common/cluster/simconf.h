@@ -111,8 +111,9 @@ struct mg_simconf {
 	double qos_prio[MG_SLURM_MAXQOS];
 	int qos_jobs[MG_SLURM_MAXQOS], qos_nodes[MG_SLURM_MAXQOS];
 	/* preemption: the attributes drawn for the trace's jobs (dlattr.h)
-	 * with this seed */
+	 * with this seed, those of a dlattrs stream taking precedence */
 	uint64_t dl_seed;
+	char dl_file[512];		/* DLAttrFile; "" if none */
 };
 
 /*

@@ -252,3 +252,25 @@ col() { # col FILE GROUP COLUMN
 	run -1 --separate-stderr mirage-eval --replay -m reference -s PreemptMode=REQUEUE ls6.jobs
 	[[ "$stderr" == *"preemption needs Mode=faithful"* ]]
 }
+
+@test "deep-learning attributes: written with --dl-out, read back with DLAttrFile over the draw" {
+	local pre=(-m faithful -n 84 -s PreemptMode=REQUEUE -s VictimPolicy=pickyman)
+	mirage-eval --replay -q "${pre[@]}" -s DLAttrSeed=1 --dl-out a1.mrs -o r1.tsv ls6.jobs
+	[ "$(mirage-cat -i a1.mrs | grep -c dlattrs)" -ge 1 ]
+	[ "$(mirage-cat a1.mrs | sed 1d | wc -l)" -eq "$(mirage-cat ls6.jobs | sed 1d | wc -l)" ]
+	mirage-cat a1.mrs | awk -F'\t' 'NR > 1 && $2 != "urgent" && $2 != "best-effort" { exit 1 }'
+	# another seed, but every job's attributes from the file: the first run
+	mirage-eval --replay -q "${pre[@]}" -s DLAttrSeed=2 -s DLAttrFile=a1.mrs -o r2.tsv ls6.jobs
+	cmp r1.tsv r2.tsv
+	mirage-eval --replay -q "${pre[@]}" -s DLAttrSeed=2 -o r3.tsv ls6.jobs
+	! cmp -s r1.tsv r3.tsv
+	# a file that is not one, or cut short, is refused by name
+	run -1 --separate-stderr mirage-eval --replay "${pre[@]}" -s DLAttrFile=ls6.jobs ls6.jobs
+	[[ "$stderr" == *"ls6.jobs"*"dlattrs"* ]]
+	head -c 3000 a1.mrs > cut.mrs
+	run -1 --separate-stderr mirage-eval --replay "${pre[@]}" -s DLAttrFile=cut.mrs ls6.jobs
+	[[ "$stderr" == *"cut.mrs"* ]]
+	run -2 --separate-stderr mirage-eval --replay -m faithful --dl-out x.mrs ls6.jobs
+	[[ "$stderr" == *"--dl-out needs preemption"* ]]
+	[ ! -e x.mrs ]
+}
