@@ -948,7 +948,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (mg_out_commit(&out, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	for (k = 0; k < ntab && !po->quiet; k++)
-		if (lm[nmeth - 1 - NBASE].preempt && tb[k].n > 0)
+		if (nmeth > NBASE && lm[nmeth - 1 - NBASE].preempt &&
+		    tb[k].n > 0)
 			fprintf(stderr, "mirage-eval: reactive-preempt, %d-node "
 			    "chains: its preemptions cost other jobs %.1f "
 			    "node-hours (%.2f a chain)\n", tb[k].nodes,
