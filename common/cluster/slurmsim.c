@@ -42,6 +42,7 @@ struct fjob {
 	double lost;		/* node-seconds of work lost to them */
 	double caused;		/* an urgent job: node-seconds its victims
 				 * lost */
+	double ran;		/* node-seconds run before its last start */
 };
 
 /* a pending job: its sort key (struct key's order) and whether its
@@ -451,6 +452,8 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->promised = 0;
 		j->npreempt = 0;
 		j->lost = 0;
+		j->caused = 0;
+		j->ran = 0;
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
 			mg_slurmsim_free(s);
@@ -1170,7 +1173,9 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 		c[m].nodes = r->nodes;
 		c[m].rel = mg_dl_release(a, &s->c.dlgen, (double)(s->now -
 		    b->start), (double)(r->end - s->now));
-		c[m].res = mg_dl_resume(a, &s->c.dlgen);
+		/* a job that ends before it could release loses nothing */
+		c[m].res = c[m].rel >= (double)(r->end - s->now) ? 0 :
+		    mg_dl_resume(a, &s->c.dlgen);
 		rel[m] = c[m].rel;
 		if (s->c.predict_error > 0) {
 			/* the scheduler's predictions, off by a relative
@@ -1185,8 +1190,8 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 		}
 		c[m].prio = b->prio;
 		c[m].start = b->start;
-		c[m].attained = (double)b->nodes * (double)(s->now -
-		    b->first_start);
+		c[m].attained = b->ran + (double)b->nodes * (double)(s->now -
+		    b->start);
 		at[m++] = i;
 	}
 	if (m > 0 && mg_victims((enum mg_victim_policy)s->c.victims, c, m,
@@ -1249,6 +1254,7 @@ released(struct mg_slurmsim *s, int32_t jr)
 	b->lost += lost;
 	if (u != NULL)
 		u->caused += lost;
+	b->ran += (double)b->nodes * (double)(s->now - b->start);
 	b->dur = b->work_left + (int64_t)ceil(b->res);
 	if (b->dur > b->limit)
 		b->dur = b->limit;	/* killed at its limit, as any job */
