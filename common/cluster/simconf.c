@@ -28,6 +28,17 @@ num(const char *v, int64_t lo, int64_t hi, int64_t *out)
 	return mg_parse_i64(v, strlen(v), lo, hi, out);
 }
 
+/* a real number in [lo, hi] */
+static int
+real(const char *v, double lo, double hi, double *out)
+{
+	char *end;
+
+	*out = strtod(v, &end);
+	return *v != '\0' && *end == '\0' && *out >= lo && *out <= hi ? 0 :
+	    -1;
+}
+
 static int
 sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 {
@@ -809,21 +820,11 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->slurm.dlgen.equal = (int)x;
 	} else if (strcasecmp(key, "PreemptPredictError") == 0) {
-		double f;
-		char *end;
-
-		f = strtod(v, &end);
-		if (*v == '\0' || *end != '\0' || !(f >= 0 && f <= 10))
+		if (real(v, 0, 10, &c->slurm.predict_error) != 0)
 			goto bad;
-		c->slurm.predict_error = f;
 	} else if (strcasecmp(key, "UrgentShare") == 0) {
-		double f;
-		char *end;
-
-		f = strtod(v, &end);
-		if (*v == '\0' || *end != '\0' || !(f >= 0 && f <= 1))
+		if (real(v, 0, 1, &c->slurm.dlgen.urgent_share) != 0)
 			goto bad;
-		c->slurm.dlgen.urgent_share = f;
 	} else {
 		for (i = 0; ignored[i]; i++)
 			if (strcasecmp(key, ignored[i]) == 0)

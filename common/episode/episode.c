@@ -284,22 +284,30 @@ mg_episode_features(struct mg_episode *ep, double *ref, double *own)
 	return mg_own_features(&ep->view, &cn, own);
 }
 
+/* a copy of the episode's cluster with S submitted now: *c and S's
+ * index, or a negative status (*c, then, is NULL or to be freed) */
+static int32_t
+with_s(struct mg_episode *ep, struct mg_cluster **c)
+{
+	char id[16];
+
+	if ((*c = mg_cluster_copy(ep->c)) == NULL)
+		return MG_ENOMEM;
+	snprintf(id, sizeof(id), "%d", 1000000 + ep->e.chain - 1);
+	return mg_cluster_add_job(*c, id, ep->e.nodes, ep->e.limit,
+	    ep->e.s_dur, mg_cluster_time(ep->c), ep->p);
+}
+
 int
 mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x, double *caused)
 {
-	struct mg_cluster *c = mg_cluster_copy(ep->c);
+	struct mg_cluster *c;
 	int64_t now = mg_cluster_time(ep->c);
-	char id[16];
-	int32_t s;
+	int32_t s = with_s(ep, &c);
 	int rv, ok;
 
 	*x = 0;
 	*caused = 0;
-	if (c == NULL)
-		return MG_ENOMEM;
-	snprintf(id, sizeof(id), "%d", 1000000 + ep->e.chain - 1);
-	s = mg_cluster_add_job(c, id, ep->e.nodes, ep->e.limit,
-	    ep->e.s_dur, now, ep->p);
 	if (s < 0)
 		rv = s;
 	else if ((rv = mg_cluster_set_urgent(c, s)) == 0 &&
@@ -314,20 +322,14 @@ mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x, double *caused)
 int
 mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at)
 {
-	struct mg_cluster *c = mg_cluster_copy(ep->c);
+	struct mg_cluster *c;
 	struct ring r = { NULL, ep->ring.taken };
 	int64_t now = mg_cluster_time(ep->c), next = ep->next_snap;
 	size_t sz = (size_t)ep->e.window * MG_REF_SNAP * sizeof(double);
-	char id[16];
-	int32_t s;
+	int32_t s = with_s(ep, &c);
 	int rv, ok;
 
 	*x = 0;
-	if (c == NULL)
-		return MG_ENOMEM;
-	snprintf(id, sizeof(id), "%d", 1000000 + ep->e.chain - 1);
-	s = mg_cluster_add_job(c, id, ep->e.nodes, ep->e.limit,
-	    ep->e.s_dur, now, ep->p);
 	if (s < 0) {
 		rv = s;
 		goto out;
