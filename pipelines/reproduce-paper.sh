@@ -169,8 +169,35 @@ summary() { # summary NAME DIR: the table and the curves' readings
 		}
 		printf "\n" } }' "$dir/curve.tsv"
 }
+# Preemption (issue 17): the same faithful cluster where 10% of the
+# trace's jobs are urgent and preempt best-effort ones (PickyMan's
+# victims, deep-learning overheads drawn with seed 1): the reactive
+# successor, and the reactive successor submitted as an urgent job, with
+# what its preemptions cost the other jobs.
+preempt() {
+	local dir=$out/preempt-84
+	mkdir -p "$dir"
+	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$dir/table.tsv" ] && [ -s "$dir/cost.txt" ]; }; then
+		echo "== preemption: mirage-eval, the baselines and reactive-preempt" >&2
+		# shellcheck disable=SC2086
+		mirage-eval $faithful -s PreemptMode=REQUEUE -s VictimPolicy=pickyman \
+		    -s DLAttrSeed=1 -f 2023-03-01 -N $nvalid -k 1,8 -F tsv \
+		    -o "$dir/table.tsv" "$out/ls6.jobs" 2> "$dir/cost.txt"
+	fi
+	{
+		echo
+		echo "preemption: faithful-84 with 10% of the jobs urgent (REQUEUE, PickyMan's victims), $nvalid validation episodes"
+		awk -F'\t' 'NR == 1 { printf "  %-19s %5s %10s %9s %9s %9s\n", "method", "nodes",
+		    "no-int %", "int mean", "int p90", "ovl mean"; next }
+		    $1 == "reactive" || $1 == "reactive-preempt" {
+			printf "  %-19s %5d %9.1f%% %7.2f h %7.2f h %7.2f h\n", $1, $2,
+			    100 * int($4 * $3 + 0.5) / $3, $6, $8, $9 }' "$dir/table.tsv"
+		sed -n 's/^mirage-eval: reactive-preempt, /  reactive-preempt, /p' "$dir/cost.txt"
+	} | tee -a "$out/ls6-summary.txt"
+}
 protocol "reference-88" -m reference -n 88
 protocol "reference-76" -m reference -n 76
 # shellcheck disable=SC2086
 protocol "faithful-84" $faithful
+preempt
 echo "(summary also in $out/ls6-summary.txt; tables, curves and models in $out/*/; look at any stage with mirage-cat)" >&2

@@ -34,6 +34,11 @@ setup() {
 	[ "$(grep -c '^  90% without interruption, [18]-node chains, at a mean overlap of (h):$' <<<"$output")" -eq 6 ]
 	[ "$(grep -Ec '^    scheduler-estimate ([0-9.]+|-) gbt ([0-9.]+|-) .* planner ([0-9.]+|-) perfect-predictor ([0-9.]+|-) perfect-lookahead ([0-9.]+|-)$' <<<"$output")" -eq 12 ]
 	[ "$(grep -c '^  without interruption at a mean overlap of at most 1 h, [18]-node chains (%):$' <<<"$output")" -eq 6 ]
+	# preemption: reactive and reactive-preempt for both sizes, and
+	# what reactive-preempt's preemptions cost
+	[[ "$output" == *"preemption: faithful-84 with 10% of the jobs urgent"* ]]
+	[ "$(sed -n '/^preemption: faithful-84/,$p' <<<"$output" | grep -Ec '^  reactive(-preempt)? +[18] +[0-9.]+%')" -eq 4 ]
+	[ "$(grep -c '^  reactive-preempt, [18]-node chains: its preemptions cost other jobs [0-9.]* node-hours' <<<"$output")" -eq 2 ]
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
 	# MIRAGE_REUSE=1 prints the same summary from the results, at once
 	cp out/ls6-summary.txt first.txt
