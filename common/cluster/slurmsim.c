@@ -45,7 +45,7 @@ struct fjob {
 	double ran;		/* node-seconds run before its last start */
 };
 
-/* a pending job: its sort key (struct key's order) and whether its
+/* a pending job: its sort key (pent_cmp's order) and whether its
  * priority can still change (the age factor is not yet at its cap, or
  * fair-share is on) */
 struct pent {
@@ -146,18 +146,10 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 	c->calc_period = 300;
 }
 
-/* sort keys, so that qsort needs no context */
-struct key {
-	double prio;
-	int64_t submit;
-	int32_t trace, j;
-};
-
+/* the pending order: priority, then submission, then trace order */
 static int
-key_cmp(const void *a, const void *b)
+pent_cmp(const struct pent *x, const struct pent *y)
 {
-	const struct key *x = a, *y = b;
-
 	if (x->prio != y->prio)
 		return x->prio > y->prio ? -1 : 1;
 	if (x->submit != y->submit)
@@ -165,40 +157,28 @@ key_cmp(const void *a, const void *b)
 	return x->trace < y->trace ? -1 : x->trace > y->trace;
 }
 
-/* order jobs idx[0..n) by key_cmp, prio taken from prio[] (or 0) */
 static int
-sort_jobs(const struct mg_slurmsim *s, int32_t *idx, size_t n,
-    const double *prio)
+pent_qcmp(const void *a, const void *b)
 {
-	struct key *k = malloc((n ? n : 1) * sizeof(*k));
+	return pent_cmp(a, b);
+}
+
+/* jobs idx[0..n) in arrival order: submission, then trace order */
+static int
+sort_arrivals(const struct mg_slurmsim *s, int32_t *idx, size_t n)
+{
+	struct pent *k = malloc((n ? n : 1) * sizeof(*k));
 	size_t i;
 
 	if (k == NULL)
 		return MG_ENOMEM;
 	for (i = 0; i < n; i++) {
-		k[i].prio = prio ? prio[i] : 0;
+		k[i].prio = 0;
 		k[i].submit = s->job[idx[i]].submit;
 		k[i].trace = s->job[idx[i]].trace;
 		k[i].j = idx[i];
 	}
-	if (prio == NULL) {
-		qsort(k, n, sizeof(*k), key_cmp);
-	} else {
-		/*
-		 * The pending list comes in the order of the last sort, and
-		 * priorities move together (age grows alike for all): it is
-		 * nearly sorted, and insertion sort is linear on it.  The
-		 * order is total, so the result is the same as any sort's.
-		 */
-		for (i = 1; i < n; i++) {
-			struct key x = k[i];
-			size_t m = i;
-
-			for (; m > 0 && key_cmp(&k[m - 1], &x) > 0; m--)
-				k[m] = k[m - 1];
-			k[m] = x;
-		}
-	}
+	qsort(k, n, sizeof(*k), pent_qcmp);
 	for (i = 0; i < n; i++)
 		idx[i] = k[i].j;
 	free(k);
@@ -480,7 +460,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		s->njob++;
 	}
 	free(map);
-	if (sort_jobs(s, s->arr, s->narr, NULL) != 0) {
+	if (sort_arrivals(s, s->arr, s->narr) != 0) {
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
 	}
@@ -837,25 +817,6 @@ prio_submit(struct mg_slurmsim *s, const struct fjob *j)
 	return prio_of(s, j, fs_factor(s, j->fsh));
 }
 
-/*
- * Slurm sets the pending jobs' priorities every PriorityCalcPeriod (the
- * multifactor plugin's decay thread) and a job's on its submission;
- * the schedulers use them as set.  This is that thread's run at the
- * last period's start at or before now (usage is exact there: it was
- * last brought up to date at an event before it): usage decays, the
- * fair-share factors and every pending job's priority are set, and the
- * list is sorted again (it is nearly sorted).
- */
-static int
-pent_cmp(const struct pent *x, const struct pent *y)
-{
-	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
-	if (x->submit != y->submit)
-		return x->submit < y->submit ? -1 : 1;
-	return x->trace < y->trace ? -1 : x->trace > y->trace;
-}
-
 /* e's priority as its job's is set now */
 static void
 pent_set(struct mg_slurmsim *s, struct pent *e)
@@ -867,6 +828,15 @@ pent_set(struct mg_slurmsim *s, struct pent *e)
 	e->moving = s->c.w_fairshare > 0 || s->now - from < s->c.max_age;
 }
 
+/*
+ * Slurm sets the pending jobs' priorities every PriorityCalcPeriod (the
+ * multifactor plugin's decay thread) and a job's on its submission;
+ * the schedulers use them as set.  This is that thread's run at the
+ * last period's start at or before now (usage is exact there: it was
+ * last brought up to date at an event before it): usage decays, the
+ * fair-share factors and every pending job's priority are set, and the
+ * list is sorted again (it is nearly sorted).
+ */
 static int
 recalc(struct mg_slurmsim *s)
 {
@@ -1259,8 +1229,8 @@ released(struct mg_slurmsim *s, int32_t jr)
 	if (b->dur > b->limit)
 		b->dur = b->limit;	/* killed at its limit, as any job */
 	b->start = -1;
-	b->eligible = s->now;		/* its age counts from its requeue */
-	s->has_elig = 1;
+	b->eligible = s->now;		/* its age counts from its requeue
+					 * (not a hold: it is now) */
 	return enqueue(s, jr);
 }
 

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "io/sacctjson.h"
+#include "base/mem.h"
 #include "io/input.h"
 #include "io/yaml.h"
 
@@ -428,20 +429,6 @@ yaml_job(void *ctx, struct json_object *j, size_t idx)
 	return job(y->s, j, idx, 1);
 }
 
-static int
-grow(char **b, size_t *cap, size_t need)
-{
-	char *t;
-
-	if (need <= *cap)
-		return 0;
-	if ((t = realloc(*b, need * 2)) == NULL)
-		return MG_ENOMEM;
-	*b = t;
-	*cap = need * 2;
-	return 0;
-}
-
 /*
  * sacct --json, streamed: a scanner that knows only strings and brackets
  * cuts out each element of the root object's "jobs" array, which json-c
@@ -513,7 +500,7 @@ scan(struct jscan *j, const char *b, size_t n, uint64_t at,
 			if ((rv = element(j, tok, s, d)) != 0)
 				return rv;
 			j->mode = 1;
-			if (grow(&j->sk, &j->capsk, j->nsk + 1))
+			if (mg_grow((void **)&j->sk, &j->capsk, j->nsk + 1, 1))
 				return MG_ENOMEM;
 			j->sk[j->nsk++] = '0';
 		}
@@ -523,11 +510,11 @@ scan(struct jscan *j, const char *b, size_t n, uint64_t at,
 			j->el_at = at + i;
 		}
 		if (j->mode == 2) {
-			if (grow(&j->el, &j->capel, j->nel + 1))
+			if (mg_grow((void **)&j->el, &j->capel, j->nel + 1, 1))
 				return MG_ENOMEM;
 			j->el[j->nel++] = c;
 		} else {
-			if (grow(&j->sk, &j->capsk, j->nsk + 1))
+			if (mg_grow((void **)&j->sk, &j->capsk, j->nsk + 1, 1))
 				return MG_ENOMEM;
 			j->sk[j->nsk++] = c;
 		}

@@ -279,22 +279,6 @@ build(yaml_parser_t *p, const int *rstatus, const char *key,
 	return 0;
 }
 
-int
-mg_yaml_to_json(const char *text, size_t len, struct json_object **out,
-    struct mg_diag *d)
-{
-	yaml_parser_t p;
-	int rv, ok = 0;
-
-	*out = NULL;
-	if (!yaml_parser_initialize(&p))
-		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	rv = build(&p, &ok, NULL, NULL, NULL, out, d);
-	yaml_parser_delete(&p);
-	return rv;
-}
-
 struct reader {
 	int (*read)(void *, char *, size_t, size_t *);
 	void *ctx;
