@@ -220,7 +220,8 @@ preempt_summary(const struct mg_trace *t, const int64_t *starts,
 	fprintf(stderr, "mirage-eval: preemption (PreemptMode=%s, "
 	    "VictimPolicy=%s): %zu preemptions, %.1f %s-hours lost, "
 	    "makespan %.1f h\n", conf->slurm.preempt_mode ==
-	    MG_PREEMPT_CANCEL ? "CANCEL" : "REQUEUE",
+	    MG_PREEMPT_CANCEL ? "CANCEL" : conf->slurm.preempt_mode ==
+	    MG_PREEMPT_SUSPEND ? "SUSPEND,GANG" : "REQUEUE",
 	    mg_victim_policy_name((enum mg_victim_policy)conf->slurm.victims),
 	    npre, lost / 3600, conf->gpus_per_node > 0 ? "GPU" : "node",
 	    (double)(last - first) / 3600);
@@ -315,7 +316,7 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 			last = t.job[i].submit;
 	}
 	preempt = def.conf.mode == MG_MODE_FAITHFUL &&
-	    def.conf.slurm.preempt_mode != MG_PREEMPT_OFF;
+	    mg_slurmcfg_preempts(&def.conf.slurm);
 	if ((starts = malloc(t.n * sizeof(*starts))) == NULL || (preempt &&
 	    (pj = malloc(t.n * sizeof(*pj))) == NULL))
 		err(MG_EXIT_FAIL, NULL);
@@ -855,7 +856,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		name[nmeth++] = lm[po->nmodels].name;
 	}
 	if (conf->mode == MG_MODE_FAITHFUL &&
-	    conf->slurm.preempt_mode != MG_PREEMPT_OFF) {
+	    mg_slurmcfg_preempts(&conf->slurm)) {
 		k = nmeth - NBASE;
 		snprintf(lm[k].name, sizeof(lm[k].name), "reactive-preempt");
 		lm[k].preempt = 1;

@@ -249,10 +249,10 @@ echo "$tt" | awk -v f="$t_f" -v e="$t_e" -v s="$samples" '{
 # victims; "pickyman+10%" chooses on overheads predicted with a 10%
 # error (the paper's predictor is within it).  The target: urgent wait at least 10% below both, no more
 # node-hours lost, makespan within +1%.
-pre() { # pre SEED EQUAL POLICY: "urgent-wait-s lost-node-h makespan-h"
+pre() { # pre SEED EQUAL POLICY [MODE]: "urgent-wait-s lost-node-h makespan-h"
 	local err=0
 	[ "$3" = pickyman+10% ] && err=0.1
-	"$bin/mirage-eval" --replay -q -m faithful -n 84 -s PreemptMode=REQUEUE \
+	"$bin/mirage-eval" --replay -q -m faithful -n 84 -s PreemptMode="${4:-REQUEUE}" \
 	    -s DLAttrSeed="$1" -s DLEqualOverheads="$2" -s VictimPolicy="${3%+*}" \
 	    -s PreemptPredictError=$err -o /dev/null -j "$dir/pre.tsv" "$dir/ls6.jobs"
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
@@ -293,6 +293,29 @@ END {
 		    W["pickyman"] / W["youngest"], L["pickyman"] / L["youngest"], M["pickyman"] / M["youngest"]
 	}
 }' "$dir/pre-all.txt"
+
+# The same with PreemptMode=SUSPEND,GANG: no release delay, no resume
+# loss; what a victim costs is its nodes the preemptor does not use,
+# held idle while it is suspended ("lost"), which PickyMan's cost (each
+# suspended node stopped for the preemptor's limit) keeps small.
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+	for pol in prio youngest pickyman; do
+		echo "$pol $(pre "$seed" 0 "$pol" SUSPEND,GANG)"
+	done
+done | awk '
+function med(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ w[$1] = w[$1] " " $2; l[$1] = l[$1] " " $3 }
+END {
+	printf "  SUSPEND,GANG, varied overheads (median over 10 seeds):\n"
+	for (p = 1; p <= 3; p++) {
+		pol = p == 1 ? "prio" : p == 2 ? "youngest" : "pickyman"
+		printf "    %-13s urgent wait %7.1f s   idle %8.2f node-h\n", pol, med(w[pol]), med(l[pol])
+	}
+}'
 
 # mirage-advise: one decision, model loading included, against parsing
 # the same squeue dump alone (the peer: the least any decision must do)

@@ -206,7 +206,7 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		    conf->nresv > 0 ? "" : "s");
 	if (conf->nresv > 0 && reservations(def, conf) != 0)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	if (conf->slurm.preempt_mode != MG_PREEMPT_OFF) {
+	if (mg_slurmcfg_preempts(&conf->slurm)) {
 		if (!faithful)
 			return mg_diag_set(d, MG_EINVAL, "preemption needs "
 			    "Mode=faithful");
@@ -366,7 +366,7 @@ int
 mg_clusterdef_preempts(const struct mg_clusterdef *def)
 {
 	return def->conf.mode == MG_MODE_FAITHFUL && def->conf.slurm.dl !=
-	    NULL && def->conf.slurm.preempt_mode != MG_PREEMPT_OFF;
+	    NULL && mg_slurmcfg_preempts(&def->conf.slurm);
 }
 
 int

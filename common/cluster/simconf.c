@@ -73,6 +73,8 @@ sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 			c->slurm.sched_interval = x;
 		} else if (strcmp(tok, "default_queue_depth") == 0 && x > 0) {
 			c->slurm.queue_depth = (int)x;
+		} else if (strcmp(tok, "requeue_delay") == 0) {
+			c->slurm.requeue_delay = x;	/* 0 allowed */
 		} else if (x <= 0) {
 			return mg_diag_set(d, MG_EINVAL, "%s must be positive",
 			    tok);
@@ -230,6 +232,7 @@ partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 		    MG_SLURM_MAXPART);
 	c->part_hosts[c->nparts][0] = '\0';
 	c->part_prio[c->nparts] = 1;	/* Slurm's default */
+	c->part_tier[c->nparts] = 1;
 	for (p = sp; p && *p; ) {
 		const char *e, *h = p + 6;
 		size_t hn;
@@ -250,6 +253,18 @@ partition(struct mg_simconf *c, const char *v, struct mg_diag *d)
 				    "PriorityJobFactor of partition '%.*s'",
 				    (int)n, v);
 			c->part_prio[c->nparts] = (double)pr;
+			p = e;
+			continue;
+		}
+		if (strncasecmp(p, "PriorityTier=", 13) == 0) {
+			int64_t pr;
+
+			if (mg_parse_i64(p + 13, (size_t)((e ? e : p +
+			    strlen(p)) - p - 13), 0, 65533, &pr) != 0)
+				return mg_diag_set(d, MG_EINVAL, "bad "
+				    "PriorityTier of partition '%.*s'", (int)n,
+				    v);
+			c->part_tier[c->nparts] = (int)pr;
 			p = e;
 			continue;
 		}
@@ -392,7 +407,10 @@ nodename(struct mg_simconf *c, const char *v, struct mg_diag *d)
 	return 0;
 }
 
-/* "NAME [Priority=P] [MaxJobsPerUser=N] [MaxNodesPerUser=N]" */
+/*
+ * "NAME [Priority=P] [MaxJobsPerUser=N] [MaxNodesPerUser=N]
+ * [Preempt=QOS[,QOS...]]"
+ */
 static int
 qos(struct mg_simconf *c, const char *v, struct mg_diag *d)
 {
@@ -418,6 +436,15 @@ qos(struct mg_simconf *c, const char *v, struct mg_diag *d)
 			break;
 		e = strchr(p, ' ');
 		len = (size_t)((e ? e : p + strlen(p)) - p);
+		if (len > 8 && strncasecmp(p, "Preempt=", 8) == 0) {
+			if (len - 8 >= sizeof(c->qos_preempt[0]))
+				return mg_diag_set(d, MG_EINVAL, "Preempt= of "
+				    "QOS '%.*s' too long", (int)n, v);
+			memcpy(c->qos_preempt[c->nqos], p + 8, len - 8);
+			c->qos_preempt[c->nqos][len - 8] = '\0';
+			p = e;
+			continue;
+		}
 		for (k = 0; k < 4; k++) {
 			size_t kl = strlen(keys[k]);
 
@@ -433,7 +460,8 @@ qos(struct mg_simconf *c, const char *v, struct mg_diag *d)
 		if (k == 4)
 			return mg_diag_set(d, MG_EINVAL, "QOS '%.*s': unknown "
 			    "'%.*s' (Priority=, MaxJobsPerUser=, "
-			    "MaxNodesPerUser=)", (int)n, v, (int)len, p);
+			    "MaxNodesPerUser=, Preempt=)", (int)n, v, (int)len,
+			    p);
 		p = e;
 	}
 	memcpy(c->qos_name[c->nqos], v, n);
@@ -445,6 +473,31 @@ qos(struct mg_simconf *c, const char *v, struct mg_diag *d)
 	return 0;
 }
 
+/*
+ * the classes a Preempt= list names: bit i for trace QOS i, bit
+ * MG_URGENT_CLASS for UrgentQOS
+ */
+static uint32_t
+preempt_mask(const struct mg_simconf *c, const char *list,
+    char *const *names, size_t n)
+{
+	uint32_t m = 0;
+	size_t i, len;
+
+	while (*list != '\0') {
+		len = strcspn(list, ",");
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == len &&
+			    strncmp(names[i], list, len) == 0)
+				m |= 1u << i;
+		if (c->urgent_qos[0] != '\0' && strlen(c->urgent_qos) == len &&
+		    strncmp(c->urgent_qos, list, len) == 0)
+			m |= 1u << MG_URGENT_CLASS;
+		list += len + (list[len] == ',');
+	}
+	return m;
+}
+
 int
 mg_simconf_qos(struct mg_simconf *c, char *const *names, size_t n,
     struct mg_diag *d)
@@ -454,6 +507,17 @@ mg_simconf_qos(struct mg_simconf *c, char *const *names, size_t n,
 
 	if (c->nqos == 0)
 		return 0;
+	/* Preempt= lists, and the urgent jobs' QOS */
+	c->slurm.qos_lists = 0;
+	memset(c->slurm.qos_preempts, 0, sizeof(c->slurm.qos_preempts));
+	for (k = 0; k < c->nqos; k++) {
+		c->slurm.qos_lists |= c->qos_preempt[k][0] != '\0';
+		if (c->urgent_qos[0] != '\0' &&
+		    strcmp(c->urgent_qos, c->qos_name[k]) == 0)
+			c->slurm.qos_preempts[MG_URGENT_CLASS] =
+			    preempt_mask(c, c->qos_preempt[k], names,
+			    n < MG_SLURM_MAXQOS ? n : MG_SLURM_MAXQOS);
+	}
 	if (n > MG_SLURM_MAXQOS)
 		return mg_diag_set(d, MG_EINVAL, "the trace has more than %d "
 		    "QOS", MG_SLURM_MAXQOS);
@@ -466,6 +530,8 @@ mg_simconf_qos(struct mg_simconf *c, char *const *names, size_t n,
 				c->slurm.qos_prio[i] = c->qos_prio[k];
 				c->slurm.qos_max_jobs_pu[i] = c->qos_jobs[k];
 				c->slurm.qos_max_nodes_pu[i] = c->qos_nodes[k];
+				c->slurm.qos_preempts[i] = preempt_mask(c,
+				    c->qos_preempt[k], names, n);
 			}
 	}
 	c->slurm.nqos = (int)n;
@@ -641,6 +707,7 @@ mg_simconf_partitions(struct mg_simconf *c, char *const *names, size_t n,
 			    "trace is not in the config", names[i]);
 		c->slurm.part_nodes[i] = c->part_nodes[k];
 		c->slurm.part_prio[i] = c->part_prio[k];
+		c->slurm.part_tier[i] = c->part_tier[k];
 		if (!hosts)
 			continue;
 		c->slurm.part_pools[i] = kpools[k];
@@ -773,24 +840,38 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 	} else if (strcasecmp(key, "SchedulerParameters") == 0) {
 		return sched_params(c, v, d);
 	} else if (strcasecmp(key, "PreemptMode") == 0) {
+		/* the mode, and GANG (SUSPEND's gang scheduler) */
 		if (strcasecmp(v, "OFF") == 0)
 			c->slurm.preempt_mode = MG_PREEMPT_OFF;
 		else if (strcasecmp(v, "REQUEUE") == 0)
 			c->slurm.preempt_mode = MG_PREEMPT_REQUEUE;
 		else if (strcasecmp(v, "CANCEL") == 0)
 			c->slurm.preempt_mode = MG_PREEMPT_CANCEL;
+		else if (strcasecmp(v, "SUSPEND,GANG") == 0 ||
+		    strcasecmp(v, "GANG,SUSPEND") == 0)
+			c->slurm.preempt_mode = MG_PREEMPT_SUSPEND;
+		else if (strcasecmp(v, "SUSPEND") == 0)
+			return mg_diag_set(d, MG_EINVAL, "PreemptMode=SUSPEND "
+			    "needs the gang scheduler that resumes the "
+			    "suspended jobs: SUSPEND,GANG");
 		else
 			return mg_diag_set(d, MG_EINVAL, "PreemptMode is OFF, "
-			    "REQUEUE or CANCEL, not '%s' (SUSPEND and GANG are "
-			    "not modelled)", v);
+			    "REQUEUE, CANCEL or SUSPEND,GANG, not '%s'", v);
 	} else if (strcasecmp(key, "PreemptType") == 0) {
 		if (strcmp(v, "preempt/none") == 0)
-			c->slurm.preempt_mode = MG_PREEMPT_OFF;
-		else if (strcmp(v, "preempt/qos") != 0 &&
-		    strcmp(v, "preempt/partition_prio") != 0)
+			c->slurm.preempt_type = MG_PTYPE_NONE;
+		else if (strcmp(v, "preempt/qos") == 0)
+			c->slurm.preempt_type = MG_PTYPE_QOS;
+		else if (strcmp(v, "preempt/partition_prio") == 0)
+			c->slurm.preempt_type = MG_PTYPE_PARTITION;
+		else
 			return mg_diag_set(d, MG_EINVAL, "PreemptType is "
 			    "preempt/qos, preempt/partition_prio or preempt/none, "
 			    "not '%s'", v);
+	} else if (strcasecmp(key, "UrgentQOS") == 0) {
+		if (*v == '\0' || strlen(v) >= sizeof(c->urgent_qos))
+			goto bad;
+		memcpy(c->urgent_qos, v, strlen(v) + 1);
 	} else if (strcasecmp(key, "PreemptExemptTime") == 0) {
 		if (mg_parse_duration(v, strlen(v), &x) != 0 || x < 0)
 			goto bad;

@@ -100,6 +100,7 @@ struct mg_simconf {
 	int32_t part_nodes[MG_SLURM_MAXPART];
 	char part_hosts[MG_SLURM_MAXPART][256];
 	double part_prio[MG_SLURM_MAXPART];	/* PriorityJobFactor */
+	int part_tier[MG_SLURM_MAXPART];	/* PriorityTier */
 	char node_names[4096];		/* NodeName= hostlists, by commas */
 	/* ReservationName= lines: resv_nodes nodes out of [start, end) */
 	int nresv;
@@ -110,6 +111,8 @@ struct mg_simconf {
 	char qos_name[MG_SLURM_MAXQOS][64];
 	double qos_prio[MG_SLURM_MAXQOS];
 	int qos_jobs[MG_SLURM_MAXQOS], qos_nodes[MG_SLURM_MAXQOS];
+	char qos_preempt[MG_SLURM_MAXQOS][256];	/* Preempt=, by commas */
+	char urgent_qos[64];	/* UrgentQOS: the urgent jobs' QOS; "" */
 	/* preemption: the attributes drawn for the trace's jobs (dlattr.h)
 	 * with this seed, those of a dlattrs stream taking precedence */
 	uint64_t dl_seed;

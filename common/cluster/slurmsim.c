@@ -43,6 +43,15 @@ struct fjob {
 	double caused;		/* an urgent job: node-seconds its victims
 				 * lost */
 	double ran;		/* node-seconds run before its last start */
+	/* PreemptMode=SUSPEND */
+	int64_t lim_used;	/* seconds of its limit run before its last
+				 * start */
+	int64_t susp_at;	/* a victim: when it was suspended */
+	int64_t suspended;	/* seconds suspended in all */
+	int32_t given;		/* a victim: its nodes its preemptor uses */
+	int32_t susp_by;	/* a victim: its preemptor, or -1 */
+	int32_t susp_next;	/* the preemptor's next victim, or -1 */
+	int32_t susp_head;	/* a preemptor: its first victim, or -1 */
 };
 
 /* a pending job: its sort key (pent_cmp's order) and whether its
@@ -79,6 +88,10 @@ struct mg_slurmsim {
 	size_t moving;		/* no job before pend[moving] can move */
 	uint64_t prng;		/* random victims */
 	int preempt;		/* preemption is on */
+	int32_t *held;		/* requeued jobs held until their */
+	size_t nheld, capheld;	/* Eligible times */
+	int32_t *resume;	/* preemptors that ended this second, */
+	size_t nresume, capresume;	/* their victims to resume */
 	int64_t next_calc;	/* when priorities are next set */
 	double *fsf;		/* each holder's fair-share factor then */
 	struct frun *run;
@@ -139,11 +152,19 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 	c->bf_window = 86400;
 	c->bf_max_job_test = 100;
 	c->queue_depth = 100;
+	c->requeue_delay = 120;
 	c->w_urgent = 1e6;	/* urgent jobs' QOS: ahead of any other */
 	mg_dlgen_default(&c->dlgen);
 	c->w_fairshare = 0;
 	c->decay_half_life = 7 * 86400;
 	c->calc_period = 300;
+}
+
+int
+mg_slurmcfg_preempts(const struct mg_slurmcfg *c)
+{
+	return c->preempt_mode != MG_PREEMPT_OFF &&
+	    c->preempt_type != MG_PTYPE_NONE;
 }
 
 /* the pending order: priority, then submission, then trace order */
@@ -367,8 +388,8 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
 	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
 	s->calc_at = t0;
-	s->preempt = c->preempt_mode != MG_PREEMPT_OFF && c->dl != NULL &&
-	    c->npools <= 1;
+	s->preempt = mg_slurmcfg_preempts(c) && c->dl != NULL &&
+	    s->npools == 1;
 	s->prng = c->preempt_seed ^ 0x5DEECE66DULL;
 	s->charged = malloc(holders(s) * sizeof(*s->charged));
 	s->fsf_at = malloc(holders(s) * sizeof(*s->fsf_at));
@@ -434,6 +455,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->lost = 0;
 		j->caused = 0;
 		j->ran = 0;
+		j->susp_by = j->susp_next = j->susp_head = -1;
+		j->lim_used = j->susp_at = j->suspended = 0;
+		j->given = 0;
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
 			mg_slurmsim_free(s);
@@ -493,6 +517,10 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->tt = NULL;
 	d->tf = NULL;
 	d->tcap = 0;
+	d->resume = NULL;	/* empty between events */
+	d->nresume = d->capresume = 0;
+	d->held = malloc((s->nheld ? s->nheld : 1) * sizeof(*d->held));
+	d->capheld = s->nheld ? s->nheld : 1;
 	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
 	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
 	d->pbuf = d->pend = malloc((s->npend ? s->npend : 1) *
@@ -515,12 +543,13 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
 	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes ||
 	    !d->hnodes || !d->fst || !d->hfirst || !d->hsorted || !d->fsf ||
-	    !d->fsf_at || !d->charged) {
+	    !d->fsf_at || !d->charged || !d->held) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
 	mg_copy(d->job, s->job, s->njob, sizeof(*d->job));
 	mg_copy(d->arr, s->arr, s->narr, sizeof(*d->arr));
+	mg_copy(d->held, s->held, s->nheld, sizeof(*d->held));
 	mg_copy(d->pend, s->pend, s->npend, sizeof(*d->pend));
 	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
 	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
@@ -561,6 +590,8 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->uqnodes);
 	free(s->tt);
 	free(s->tf);
+	free(s->resume);
+	free(s->held);
 	free(s);
 }
 
@@ -1004,12 +1035,12 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 			return MG_ENOMEM;
 		/* kept in order of expected end, for the backfill timeline */
 		for (k = s->nrun; k > 0 && s->run[k - 1].exp_end > s->now +
-		    j->limit; k--)
+		    j->limit - j->lim_used; k--)
 			s->run[k] = s->run[k - 1];
 		s->nrun++;
 		r = &s->run[k];
 		r->end = s->now + j->dur;
-		r->exp_end = s->now + j->limit;
+		r->exp_end = s->now + j->limit - j->lim_used;
 		r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
 		r->nodes = take[g];
 		r->j = jr;
@@ -1103,10 +1134,49 @@ resv_peak(const struct mg_slurmsim *s, int64_t until)
  * on their predicted overheads).  Their runs end at their release.
  * Returns 0 (whether or not any was found) or MG_ENOMEM.
  */
+/* a job's preemption class: its QOS, or the urgent jobs' */
+static int
+pclass(const struct fjob *j)
+{
+	return j->urgent ? MG_URGENT_CLASS : j->qos;
+}
+
+/* may u preempt b (slurmsim.h) */
+static int
+can_preempt(const struct mg_slurmsim *s, const struct fjob *u,
+    const struct fjob *b)
+{
+	int cu = pclass(u), cb = pclass(b);
+
+	if (s->c.preempt_type == MG_PTYPE_PARTITION)
+		return s->c.part_tier[u->part] > s->c.part_tier[b->part];
+	if (!s->c.qos_lists)
+		return u->urgent && !b->urgent;
+	return cu >= 0 && cb >= 0 && (s->c.qos_preempts[cu] >> cb & 1);
+}
+
+/* may u preempt anyone */
+static int
+may_preempt(const struct mg_slurmsim *s, const struct fjob *u)
+{
+	int p;
+
+	if (s->c.preempt_type == MG_PTYPE_PARTITION) {
+		for (p = 0; p < (s->c.nparts > 0 ? s->c.nparts : 1); p++)
+			if (s->c.part_tier[p] < s->c.part_tier[u->part])
+				return 1;
+		return 0;
+	}
+	if (!s->c.qos_lists)
+		return u->urgent;
+	return pclass(u) >= 0 && s->c.qos_preempts[pclass(u)] != 0;
+}
+
 static int
 preempt_for(struct mg_slurmsim *s, int32_t jr)
 {
 	struct fjob *u = &s->job[jr];
+	int susp = s->c.preempt_mode == MG_PREEMPT_SUSPEND;
 	int32_t need = u->nodes - (s->free[0] > 0 ? s->free[0] : 0) -
 	    u->promised;
 	double *rel;		/* the true release delays */
@@ -1135,17 +1205,23 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 		const struct fjob *b = &s->job[r->j];
 		const struct mg_dlattr *a;
 
-		if (b->urgent || b->releasing || b->trace < 0 ||
+		if (!can_preempt(s, u, b) || b->releasing ||
+		    b->susp_head >= 0 || b->trace < 0 ||
 		    (size_t)b->trace >= s->t->n || s->now - b->start <
 		    s->c.preempt_exempt || r->end <= s->now)
 			continue;
 		a = &s->c.dl[b->trace];
 		c[m].nodes = r->nodes;
-		c[m].rel = mg_dl_release(a, &s->c.dlgen, (double)(s->now -
-		    b->start), (double)(r->end - s->now));
-		/* a job that ends before it could release loses nothing */
-		c[m].res = c[m].rel >= (double)(r->end - s->now) ? 0 :
-		    mg_dl_resume(a, &s->c.dlgen);
+		/* suspended, a job stops at once and reloads nothing */
+		c[m].rel = susp ? 0 : mg_dl_release(a, &s->c.dlgen,
+		    (double)(s->now - b->start), (double)(r->end - s->now));
+		/* a job that ends before it could release loses nothing;
+		 * suspended, each of its nodes is stopped for the
+		 * preemptor's run (its limit, as far as the scheduler
+		 * knows) */
+		c[m].res = susp ? (double)u->limit : c[m].rel >=
+		    (double)(r->end - s->now) ? 0 : mg_dl_resume(a,
+		    &s->c.dlgen);
 		rel[m] = c[m].rel;
 		if (s->c.predict_error > 0) {
 			/* the scheduler's predictions, off by a relative
@@ -1177,7 +1253,7 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 				d = r->end - s->now;	/* it ends first */
 			b->releasing = 1;
 			b->work_left = r->end - (s->now + d);
-			b->res = mg_dl_resume(&s->c.dl[b->trace],
+			b->res = susp ? 0 : mg_dl_resume(&s->c.dl[b->trace],
 			    &s->c.dlgen);
 			b->for_job = jr;
 			b->npreempt++;
@@ -1191,6 +1267,8 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 	free(out);
 	return 0;
 }
+
+static int resume(struct mg_slurmsim *, int32_t);
 
 /*
  * a preempted job's nodes have come free (the caller released them):
@@ -1209,7 +1287,33 @@ released(struct mg_slurmsim *s, int32_t jr)
 		u->promised -= b->nodes;
 	b->for_job = -1;
 	if (b->work_left <= 0) {	/* it ended before its release */
+		if (s->c.preempt_mode == MG_PREEMPT_SUSPEND)
+			s->free[0] += b->nodes;
 		b->end = s->now;
+		return 0;
+	}
+	if (s->c.preempt_mode == MG_PREEMPT_SUSPEND) {
+		/*
+		 * its preemptor gets the nodes it still lacks; the rest
+		 * stay the victim's, idle, until it resumes
+		 */
+		int32_t give = u == NULL || u->start >= 0 ? b->nodes :
+		    u->nodes - (s->free[0] > 0 ? s->free[0] : 0);
+
+		b->given = give < 0 ? 0 : give > b->nodes ? b->nodes : give;
+		s->free[0] += b->given;
+		b->lim_used += s->now - b->start;
+		b->ran += (double)b->nodes * (double)(s->now - b->start);
+		b->dur = b->work_left;
+		b->start = -1;
+		b->susp_at = s->now;
+		if (u == NULL || u->start >= 0) {	/* nobody to wait for */
+			s->free[0] -= b->nodes;
+			return resume(s, jr);
+		}
+		b->susp_by = (int32_t)(u - s->job);
+		b->susp_next = u->susp_head;
+		u->susp_head = jr;
 		return 0;
 	}
 	if (s->c.preempt_mode == MG_PREEMPT_CANCEL) {
@@ -1229,9 +1333,63 @@ released(struct mg_slurmsim *s, int32_t jr)
 	if (b->dur > b->limit)
 		b->dur = b->limit;	/* killed at its limit, as any job */
 	b->start = -1;
-	b->eligible = s->now;		/* its age counts from its requeue
-					 * (not a hold: it is now) */
+	/* held a while; its age counts from then (slurmsim.h) */
+	b->eligible = s->now + (s->c.requeue_delay > 0 ?
+	    s->c.requeue_delay + 1 : 0);
+	if (b->eligible > s->now) {
+		if (mg_grow((void **)&s->held, &s->capheld, s->nheld + 1,
+		    sizeof(*s->held)))
+			return MG_ENOMEM;
+		s->held[s->nheld++] = jr;
+	}
 	return enqueue(s, jr);
+}
+
+/* ---- PreemptMode=SUSPEND ------------------------------------------- */
+
+/*
+ * victim jr resumes on its nodes: those its preemptor used are taken
+ * back from the free ones (the caller made them free), the rest were
+ * its own all along
+ */
+static int
+resume(struct mg_slurmsim *s, int32_t jr)
+{
+	struct fjob *v = &s->job[jr];
+	double idle = (double)(v->nodes - v->given) * (double)(s->now -
+	    v->susp_at);
+
+	v->lost += idle;
+	if (v->susp_by >= 0)
+		s->job[v->susp_by].caused += idle;
+	v->suspended += s->now - v->susp_at;
+	v->susp_by = -1;
+	v->susp_next = -1;
+	s->free[0] += v->nodes - v->given;
+	v->given = 0;
+	return start(s, jr, NULL);
+}
+
+/* the victims of the preemptors that ended this second resume */
+static int
+resume_victims(struct mg_slurmsim *s)
+{
+	size_t i;
+	int rv;
+
+	for (i = 0; i < s->nresume; i++) {
+		struct fjob *u = &s->job[s->resume[i]];
+
+		while (u->susp_head >= 0) {
+			int32_t v = u->susp_head;
+
+			u->susp_head = s->job[v].susp_next;
+			if ((rv = resume(s, v)) != 0)
+				return rv;
+		}
+	}
+	s->nresume = 0;
+	return 0;
 }
 
 /* the main scheduler: priority order until a job does not fit */
@@ -1258,7 +1416,7 @@ main_sched(struct mg_slurmsim *s, int full)
 		    resv_peak(s, s->now + j->limit) - s->resv : 0)) {
 			/* the rest of this partition, and of any partition
 			 * on its nodes, waits behind it */
-			if (s->preempt && j->urgent &&
+			if (s->preempt && may_preempt(s, j) &&
 			    (rv = preempt_for(s, s->pend[i].j)) != 0)
 				return rv;
 			blocked |= s->pmask[j->part];
@@ -1513,6 +1671,12 @@ next_eligible(const struct mg_slurmsim *s)
 		if (e > s->now && e < t)
 			t = e;
 	}
+	for (i = 0; i < s->nheld; i++) {
+		int64_t e = s->job[s->held[i]].eligible;
+
+		if (e > s->now && e < t)
+			t = e;
+	}
 	return t;
 }
 
@@ -1584,6 +1748,10 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		}
 		if (t > s->now)
 			s->now = t;
+		for (i = w = 0; i < s->nheld; i++)	/* holds that end */
+			if (s->job[s->held[i]].eligible > s->now)
+				s->held[w++] = s->held[i];
+		s->nheld = w;
 		/* priorities as of the last PriorityCalcPeriod */
 		if (s->now >= s->next_calc && (rv = recalc(s)) != 0)
 			return rv;
@@ -1596,10 +1764,20 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 
 				if (!e->releasing)
 					e->end = r->end;
-				s->free[r->pool] += r->nodes;
+				/* a suspended victim's nodes: released() */
+				if (!e->releasing || s->c.preempt_mode !=
+				    MG_PREEMPT_SUSPEND)
+					s->free[r->pool] += r->nodes;
 				changed = 1;
 				if (!r->head)
 					continue;
+				if (e->susp_head >= 0) {
+					if (mg_grow((void **)&s->resume,
+					    &s->capresume, s->nresume + 1,
+					    sizeof(*s->resume)))
+						return MG_ENOMEM;
+					s->resume[s->nresume++] = r->j;
+				}
 				if (e->fsh >= 0) {
 					charge(s, e->fsh);
 					s->hnodes[e->fsh] -= e->nodes;
@@ -1619,6 +1797,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			}
 		}
 		s->nrun = w;
+		if (s->nresume > 0 && (rv = resume_victims(s)) != 0)
+			return rv;
 		while (s->next_cap < s->c.cap_n &&
 		    s->c.cap_time[s->next_cap] <= s->now) {
 			int32_t c = s->c.cap_nodes[s->next_cap++];
@@ -1751,6 +1931,7 @@ mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
 	out->npreempt = x->npreempt;
 	out->lost = x->lost;
 	out->caused = x->caused;
+	out->suspended = x->suspended;
 }
 
 int
@@ -1799,6 +1980,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->eligible = -1;
 	j->first_start = -1;
 	j->for_job = -1;
+	j->susp_by = j->susp_next = j->susp_head = -1;
 	for (k = s->narr; k > s->next_arr &&
 	    s->job[s->arr[k - 1]].submit > submit; k--)
 		s->arr[k] = s->arr[k - 1];

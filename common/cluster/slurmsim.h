@@ -65,7 +65,14 @@
 #define MG_SLURM_MAXQOS 16
 
 /* what a preempted job does (Slurm's PreemptMode) */
-enum { MG_PREEMPT_OFF, MG_PREEMPT_REQUEUE, MG_PREEMPT_CANCEL };
+enum { MG_PREEMPT_OFF, MG_PREEMPT_REQUEUE, MG_PREEMPT_CANCEL,
+    MG_PREEMPT_SUSPEND };
+
+/* who may preempt whom (Slurm's PreemptType) */
+enum { MG_PTYPE_QOS, MG_PTYPE_PARTITION, MG_PTYPE_NONE };
+
+/* the preemption class of the urgent jobs, after the trace's QOS */
+#define MG_URGENT_CLASS MG_SLURM_MAXQOS
 
 /* among whom fair-share is shared */
 enum { MG_FS_USER, MG_FS_ACCOUNT, MG_FS_TREE };
@@ -142,14 +149,36 @@ struct mg_slurmcfg {
 	 * on their predicted overheads (dlattr.h).  A victim's nodes come
 	 * free after its release delay (it finishes its epoch and writes a
 	 * checkpoint); REQUEUE puts it back in the queue with the work it
-	 * had left plus its resume loss, its age counting from then, and
-	 * its time limit starting again, as Slurm restarts a requeued job;
-	 * CANCEL ends it, its work lost.  Urgent jobs' priority gains
-	 * w_urgent (their QOS).  Off when dl is NULL or the mode
-	 * MG_PREEMPT_OFF; chain and added jobs are neither urgent nor
+	 * had left plus its resume loss, held for requeue_delay + 1 s and
+	 * its age counting from then, its time limit starting again, as
+	 * Slurm restarts a requeued job;
+	 * CANCEL ends it, its work lost.  SUSPEND stops it at once (no
+	 * checkpoint, nothing to reload) and gives the preemptor the nodes
+	 * it lacks; the victim's other nodes stay its own, idle, and it
+	 * resumes on all of them when the preemptor ends, the time it was
+	 * suspended not counted against its limit (Slurm's gang
+	 * scheduler, without time-slicing).  Urgent jobs' priority gains
+	 * w_urgent.  Off when dl is NULL, the mode MG_PREEMPT_OFF or the
+	 * cluster has more than one pool; chain and added jobs are never
 	 * victims.
+	 *
+	 * Who may preempt whom: with MG_PTYPE_PARTITION a job of a
+	 * partition of higher part_tier (PriorityTier) any job of a lower
+	 * one; with MG_PTYPE_QOS and qos_lists, a job whose class c (its
+	 * QOS index, or MG_URGENT_CLASS for an urgent job) has bit k of
+	 * qos_preempts[c] set a job of class k (QOS Preempt= lists);
+	 * without lists an urgent job any other.  A job holding suspended
+	 * victims is not preempted itself.
 	 */
 	int preempt_mode;
+	int64_t requeue_delay;	/* a requeued job is held this long and
+				 * a second more (SchedulerParameters
+				 * requeue_delay=; by default Slurm's
+				 * credential lifetime, 120 s) */
+	int preempt_type;	/* MG_PTYPE_QOS, _PARTITION, _NONE (off) */
+	int qos_lists;
+	uint32_t qos_preempts[MG_SLURM_MAXQOS + 1];
+	int part_tier[MG_SLURM_MAXPART];
 	int64_t preempt_exempt;	/* PreemptExemptTime, seconds */
 	int victims;		/* enum mg_victim_policy */
 	double w_urgent;
@@ -163,6 +192,9 @@ struct mg_slurmcfg {
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */
 void mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes);
+
+/* mg_slurmcfg_preempts: whether c's PreemptMode and PreemptType are on */
+int mg_slurmcfg_preempts(const struct mg_slurmcfg *c);
 
 struct mg_slurmsim;
 
@@ -203,10 +235,12 @@ struct mg_slurmsim_pjob {
 	int64_t end;		/* -1 if it has not ended */
 	int urgent;
 	int npreempt;		/* times preempted */
-	double lost;		/* node-seconds of work lost: its resume
-				 * losses, or all its work if cancelled */
-	double caused;		/* an urgent job: the node-seconds its
+	double lost;		/* node-seconds lost: its resume losses,
+				 * all its work if cancelled, or the nodes
+				 * it held idle while suspended */
+	double caused;		/* a preemptor: the node-seconds its
 				 * victims lost */
+	int64_t suspended;	/* seconds it spent suspended */
 };
 
 /*

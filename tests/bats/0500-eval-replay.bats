@@ -246,11 +246,48 @@ col() { # col FILE GROUP COLUMN
 	cmp off.tsv off2.tsv
 	# what is not modelled, or not Slurm's, is refused by name
 	run -2 --separate-stderr mirage-eval --replay -m faithful -s PreemptMode=SUSPEND ls6.jobs
-	[[ "$stderr" == *"SUSPEND and GANG are not modelled"* ]]
+	[[ "$stderr" == *"PreemptMode=SUSPEND needs the gang scheduler that resumes the suspended jobs: SUSPEND,GANG"* ]]
+	run -2 --separate-stderr mirage-eval --replay -m faithful -s PreemptType=preempt/fifo ls6.jobs
+	[[ "$stderr" == *"PreemptType is preempt/qos, preempt/partition_prio or preempt/none, not 'preempt/fifo'"* ]]
 	run -2 --separate-stderr mirage-eval --replay -m faithful -s VictimPolicy=lifo ls6.jobs
 	[[ "$stderr" == *"VictimPolicy is prio, youngest, random, las, pickyman, greedy or exact, not 'lifo'"* ]]
 	run -1 --separate-stderr mirage-eval --replay -m reference -s PreemptMode=REQUEUE ls6.jobs
 	[[ "$stderr" == *"preemption needs Mode=faithful"* ]]
+}
+
+@test "faithful replay with preemption: QOS Preempt= lists, partition tiers, SUSPEND,GANG, as slurm.conf and sacctmgr say them" {
+	cat > q.txt <<-'Q'
+	JobID|User|Account|QOS|Partition|Submit|Eligible|Start|End|Timelimit|NNodes|State
+	1|a|pa|normal|lo|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T01:00:00|01:00:00|4|COMPLETED
+	2|b|pb|high|hi|2026-01-01T00:10:00|2026-01-01T00:10:00|2026-01-01T01:00:00|2026-01-01T02:00:00|01:00:00|4|COMPLETED
+	Q
+	mirage-parse -q q.txt -o q.mrs
+	# no urgent class: who preempts is the QOS lists' or the tiers' say
+	printf 'Mode=faithful\nNodeName=g[1-4]\nPartitionName=lo Nodes=g[1-4]\nPartitionName=hi Nodes=g[1-4]\nPreemptType=preempt/qos\nPreemptMode=REQUEUE\nUrgentShare=0\nQOSName=normal\nQOSName=high Preempt=normal\n' > p.conf
+	mirage-eval --replay -q -c p.conf -j p.tsv q.mrs > /dev/null
+	# job 2 (high) preempts job 1 (normal): it waits only for job 1's
+	# checkpoint, not its end (3000 s)
+	[ "$(awk -F'\t' '$1 == 1 { print $8 }' p.tsv)" -eq 1 ]
+	[ "$(awk -F'\t' '$1 == 2 { print $6 }' p.tsv)" -lt 3000 ]
+	sed 's/ Preempt=normal//' p.conf > n.conf
+	mirage-eval --replay -q -c n.conf -j n.tsv q.mrs > /dev/null
+	[ "$(awk -F'\t' '$1 == 2 { print $6 }' n.tsv)" -eq 3000 ]
+	# partition tiers, suspending: job 2 starts at once, job 1 resumes
+	# when it ends and runs its last 50 minutes
+	printf 'Mode=faithful\nNodeName=g[1-4]\nPartitionName=lo Nodes=g[1-4] PriorityTier=1\nPartitionName=hi Nodes=g[1-4] PriorityTier=2\nPreemptType=preempt/partition_prio\nPreemptMode=SUSPEND,GANG\nUrgentShare=0\n' > s.conf
+	run -0 --separate-stderr mirage-eval --replay -c s.conf -j s.tsv q.mrs
+	[[ "$stderr" == *"preemption (PreemptMode=SUSPEND,GANG, VictimPolicy=prio): 1 preemptions, 0.0 node-hours lost"* ]]
+	[ "$(awk -F'\t' '$1 == 2 { print $6 }' s.tsv)" -eq 0 ]
+	[ "$(awk -F'\t' '$1 == 1 { print $10 - $4 }' s.tsv)" -eq $((600 + 3600 + 3000)) ]
+	sed 's/PriorityTier=2/PriorityTier=1/' s.conf > e.conf
+	mirage-eval --replay -q -c e.conf -j e.tsv q.mrs > /dev/null
+	[ "$(awk -F'\t' '$1 == 2 { print $6 }' e.tsv)" -eq 3000 ]
+	printf 'QOSName=high Preempt=normal,%0300d\n' 0 > long.conf
+	run -2 --separate-stderr mirage-eval --replay -m faithful -c long.conf q.mrs
+	[[ "$stderr" == *"'long.conf': line 1: Preempt= of QOS 'high' too long"* ]]
+	printf 'PartitionName=x Nodes=4 PriorityTier=high\n' > tier.conf
+	run -2 --separate-stderr mirage-eval --replay -m faithful -c tier.conf q.mrs
+	[[ "$stderr" == *"line 1: bad PriorityTier of partition 'x'"* ]]
 }
 
 @test "deep-learning attributes: written with --dl-out, read back with DLAttrFile over the draw" {

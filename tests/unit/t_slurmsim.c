@@ -881,5 +881,182 @@ main(void)
 		ok(st[2] == 3000, "PickyMan preempts B1, cheaper to resume: U "
 		    "starts at 3000 (%lld)", (long long)st[2]);
 	}
+	{
+		/*
+		 * A requeued job is held for requeue_delay + 1 s (Slurm's
+		 * credential lifetime, 120 s, by default).  C (urgent, 2
+		 * nodes) runs until 3050, B (2 nodes) from 0; U (urgent, 2
+		 * nodes) at 2500 preempts B, released at 3000 (epochs of
+		 * 1000 s).  C's nodes come free at 3050: B, eligible at
+		 * 3121, starts at the first scheduler run after it (every
+		 * 60 s from 0), 3180; with requeue_delay=0 at 3050.
+		 */
+		static struct mg_dlattr dl[3];
+		struct spec s[] = {
+			{ 0, 20000, 10000, 2, 0 },	/* B */
+			{ 2500, 600, 600, 2, 1 },	/* U */
+			{ 0, 3050, 3050, 2, 2 },	/* C */
+		};
+
+		memset(dl, 0, sizeof(dl));
+		dl[0].epoch_s = 1000;
+		dl[1].urgent = dl[2].urgent = 1;
+		make(s, 3, 3);
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		c.dl = dl;
+		c.preempt_mode = MG_PREEMPT_REQUEUE;
+		run(&c, st, 3);
+		ok(st[1] == 3000 && st[0] == 3180, "requeue_delay 120: U starts "
+		    "at 3000 (%lld), B again at 3180 (%lld)", (long long)st[1],
+		    (long long)st[0]);
+		c.requeue_delay = 0;
+		run(&c, st, 3);
+		ok(st[0] == 3050, "requeue_delay 0: B again at 3050 (%lld)",
+		    (long long)st[0]);
+	}
+	{
+		/*
+		 * PreemptMode=SUSPEND,GANG on 5 nodes.  B (4 nodes, limit
+		 * and work 10000 s) runs from 0; U (urgent, 2 nodes, 600 s)
+		 * comes at 2500, with 1 node free: B is suspended at once,
+		 * U gets the free node and 1 of B's; B's other 3 stay its
+		 * own, idle, so J (1 node, 100 s, at 2600) waits.  U ends
+		 * at 3100: B resumes (7500 s left, ends at 10600, past
+		 * 10000 from its start: suspended time is not counted
+		 * against its limit) and J gets the node left.  Backfill
+		 * sees the same: X (5 nodes) waits for B's expected end,
+		 * 3100 + 10000 - 2500 = 10600, so Y (1 node, limit 9000 s,
+		 * at 3400) cannot start before X (it could if the limit
+		 * counted from 3100).
+		 */
+		static struct mg_dlattr dl[5];
+		struct spec s[] = {
+			{ 0, 10000, 10000, 4, 0 },	/* B */
+			{ 2500, 600, 600, 2, 1 },	/* U */
+			{ 2600, 600, 100, 1, 2 },	/* J */
+			{ 3300, 600, 100, 5, 2 },	/* X */
+			{ 3400, 9000, 100, 1, 3 },	/* Y */
+		};
+		struct mg_slurmsim *sim;
+		struct mg_slurmsim_pjob b, u;
+
+		memset(dl, 0, sizeof(dl));
+		dl[0].epoch_s = 1000;
+		dl[0].init_s = 100;
+		dl[1].urgent = 1;
+		make(s, 5, 4);
+		mg_slurmcfg_default(&c, 5);
+		c.dl = dl;
+		c.victims = MG_VICTIM_PICKYMAN;
+		c.preempt_mode = MG_PREEMPT_SUSPEND;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_job_preempt(sim, 0, &b);
+		mg_slurmsim_job_preempt(sim, 1, &u);
+		ok(u.first_start == T0 + 2500 && b.npreempt == 1 &&
+		    b.suspended == 600 && mg_slurmsim_job_start(sim, 0) ==
+		    T0 + 3100 && b.end == T0 + 10600,
+		    "PreemptMode=SUSPEND,GANG: U starts at once, 2500 (%lld); "
+		    "B, suspended 600 s (%lld), resumes at 3100 (%lld) and "
+		    "ends at 10600 (%lld)", (long long)(u.first_start - T0),
+		    (long long)b.suspended, (long long)
+		    (mg_slurmsim_job_start(sim, 0) - T0),
+		    (long long)(b.end - T0));
+		ok(mg_slurmsim_job_start(sim, 2) == T0 + 3100 &&
+		    b.lost == 3 * 600 && u.caused == b.lost,
+		    "SUSPEND: B's 3 nodes U does not use stay B's: J waits "
+		    "until 3100 (%lld); 1800 idle node-s lost (%g), caused by "
+		    "U (%g)", (long long)(mg_slurmsim_job_start(sim, 2) - T0),
+		    b.lost, u.caused);
+		ok(mg_slurmsim_job_start(sim, 3) == T0 + 10600 &&
+		    mg_slurmsim_job_start(sim, 4) == T0 + 10700, "SUSPEND: "
+		    "backfill counts B's limit without its suspension: X at "
+		    "10600 (%lld), Y after it, 10700 (%lld)", (long long)
+		    (mg_slurmsim_job_start(sim, 3) - T0), (long long)
+		    (mg_slurmsim_job_start(sim, 4) - T0));
+		mg_slurmsim_free(sim);
+	}
+	{
+		/*
+		 * Who may preempt whom.  L (QOS 0) and N (QOS 1), 2 nodes
+		 * each, run from 0 and 100; H (QOS 2, not urgent, 2 nodes)
+		 * comes at 2500.  Youngest-first would take N; a Preempt=
+		 * list naming only QOS 0 makes it L; no list names QOS 2's
+		 * victims: H waits.  By partitions sharing the nodes: a
+		 * job of the higher PriorityTier preempts, of the lower
+		 * waits.
+		 */
+		static struct mg_dlattr dl[3];
+		struct spec s[] = {
+			{ 0, 20000, 10000, 2, 0 },	/* L */
+			{ 100, 20000, 10000, 2, 1 },	/* N */
+			{ 2500, 600, 600, 2, 2 },	/* H */
+		};
+		struct mg_slurmsim *sim;
+		struct mg_slurmsim_pjob l, n;
+		int k;
+
+		memset(dl, 0, sizeof(dl));
+		make(s, 3, 3);
+		for (k = 0; k < 3; k++)
+			jobs[k].qos = k;
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		c.dl = dl;
+		c.nqos = 3;
+		c.victims = MG_VICTIM_YOUNGEST;
+		c.preempt_mode = MG_PREEMPT_REQUEUE;
+		c.qos_lists = 1;
+		for (k = 0; k < 2; k++) {
+			c.qos_preempts[2] = 1u << k;
+			mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+			mg_slurmsim_run_all(sim);
+			mg_slurmsim_job_preempt(sim, 0, &l);
+			mg_slurmsim_job_preempt(sim, 1, &n);
+			ok(l.npreempt == (k == 0) && n.npreempt == (k == 1) &&
+			    mg_slurmsim_job_start(sim, 2) == T0 + 2500,
+			    "QOS 2's Preempt= names QOS %d: H preempts %s "
+			    "(L %d, N %d times), starts at 2500 (%lld)", k,
+			    k ? "N" : "L", l.npreempt, n.npreempt, (long long)
+			    (mg_slurmsim_job_start(sim, 2) - T0));
+			mg_slurmsim_free(sim);
+		}
+		c.qos_preempts[2] = 0;
+		c.qos_preempts[0] = 1u << 2;
+		run(&c, st, 3);
+		ok(st[2] == 10000, "only QOS 0 may preempt QOS 2: H waits "
+		    "for L's end (%lld)", (long long)st[2]);
+		c.qos_preempts[0] = 0;
+		c.qos_lists = 0;
+		c.nqos = 0;
+		for (k = 0; k < 3; k++) {
+			jobs[k].qos = -1;
+			jobs[k].part = k == 2;
+		}
+		trace.nparts = 2;
+		c.nparts = 2;
+		c.npools = 1;
+		c.pool_nodes[0] = 4;
+		c.part_nodes[0] = c.part_nodes[1] = 4;
+		c.part_pools[0] = c.part_pools[1] = 1;
+		c.preempt_type = MG_PTYPE_PARTITION;
+		c.part_tier[0] = 1;
+		c.part_tier[1] = 2;
+		run(&c, st, 3);
+		ok(st[2] == 2500, "PreemptType=preempt/partition_prio: H, of "
+		    "the higher tier, preempts at 2500 (%lld)", (long long)
+		    st[2]);
+		c.part_tier[1] = 1;
+		run(&c, st, 3);
+		ok(st[2] == 10000, "of an equal tier, it waits (%lld)",
+		    (long long)st[2]);
+		c.preempt_type = MG_PTYPE_NONE;
+		c.part_tier[1] = 2;
+		run(&c, st, 3);
+		ok(st[2] == 10000, "preempt/none: it waits (%lld)",
+		    (long long)st[2]);
+		trace.nparts = 0;
+	}
 	return tap_done();
 }
