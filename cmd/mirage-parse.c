@@ -3,6 +3,7 @@
  * See mirage-parse(1).
  */
 #include <err.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "mirage.h"
+#include "base/mem.h"
 
 #define MAX_SHOWN 20		/* row warnings printed per input */
 
@@ -26,11 +28,29 @@ struct ctx {
 	int64_t since, until;	/* submit window, [since, until) */
 	int keep_dups;
 	struct mg_writer *w;
-	struct mg_recbuf *rb;
-	/* job id -> record index, open addressing */
-	uint64_t *hkey;
-	int64_t *hidx;
+	/*
+	 * the last-wins rule: the stream is written as if no JobID came
+	 * again, to a temporary file (opt), and the later records of a
+	 * JobID are kept aside (rb, rep) to take the first's place when
+	 * it is copied out
+	 */
+	FILE *opt;
+	char *optbuf;		/* opt in memory, without a temporary file */
+	size_t optlen;
+	int spill_fd;		/* rb's temporary file, or -1 */
+	struct mg_recbuf *rb;	/* the later records */
+	uint32_t (*rep)[2];	/* (record, its later record in rb) */
+	size_t nrep, caprep;
+	/* JobIDs that are plain numbers, in increasing order as sacct
+	 * writes them: the number's halves and the record */
+	uint32_t (*seq)[3];
+	size_t nseq, capseq;
+	/* the other JobIDs, open addressing: the hash's halves, the
+	 * record + 1 (0: a free slot) and the id's place in ids */
+	uint32_t (*slot)[4];
 	size_t hcap, hn;
+	char *ids;		/* 2-byte length and bytes, each */
+	size_t nids, capids;
 	/* counts for the current input and in all */
 	uint64_t jobs, repaired, bad, filtered, dups, shown;
 	uint64_t total_jobs, total_bad, total_dups;
@@ -107,66 +127,249 @@ hash(const char *s, size_t n)
 
 	for (i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h | 1;				/* 0 marks a free slot */
+	return h ^ (h >> 29);
 }
 
 static int
 grow(struct ctx *c)
 {
 	size_t i, j, cap = c->hcap ? c->hcap * 2 : 4096;
-	uint64_t *k = calloc(cap, sizeof(*k));
-	int64_t *x = calloc(cap, sizeof(*x));
+	uint32_t (*k)[4] = calloc(cap, sizeof(*k));
 
-	if (k == NULL || x == NULL) {
-		free(k);
-		free(x);
+	if (k == NULL)
 		return MG_ENOMEM;
-	}
 	for (i = 0; i < c->hcap; i++) {
-		if (c->hkey[i] == 0)
+		if (c->slot[i][2] == 0)
 			continue;
-		for (j = c->hkey[i] & (cap - 1); k[j]; j = (j + 1) & (cap - 1))
+		for (j = c->slot[i][0] & (cap - 1); k[j][2]; j = (j + 1) &
+		    (cap - 1))
 			;
-		k[j] = c->hkey[i];
-		x[j] = c->hidx[i];
+		memcpy(k[j], c->slot[i], sizeof(k[j]));
 	}
-	free(c->hkey);
-	free(c->hidx);
-	c->hkey = k;
-	c->hidx = x;
+	free(c->slot);
+	c->slot = k;
 	c->hcap = cap;
 	return 0;
 }
 
-/* keep the last record of each JobID, in the place of the first */
+/* record rec's JobID came again: keep job to take its place */
+static int
+replace(struct ctx *c, uint32_t rec, const struct mg_value *job)
+{
+	int64_t idx;
+
+	if (mg_grow((void **)&c->rep, &c->caprep, c->nrep + 1,
+	    sizeof(*c->rep)))
+		return MG_ENOMEM;
+	if ((idx = mg_recbuf_add(c->rb, job)) < 0)
+		return (int)idx;
+	if (idx >= UINT32_MAX)
+		return MG_ENOMEM;
+	c->rep[c->nrep][0] = rec;
+	c->rep[c->nrep++][1] = (uint32_t)idx;
+	c->dups++;
+	return 1;
+}
+
+/*
+ * the last-wins rule for the next record, job: 0 if its JobID is new
+ * (the caller writes it), 1 if it came before (job is kept aside), or
+ * a negative status.  In memory: 12 bytes per job when the JobIDs are
+ * plain numbers in increasing order, as sacct writes them; about 23 and
+ * the id for the others.
+ */
 static int
 keep_last(struct ctx *c, const struct mg_value *job)
 {
-	const struct mg_value *old;
-	uint64_t h = hash(job[MG_JOB_JOBID].s, job[MG_JOB_JOBID].len);
-	size_t j;
-	int64_t idx;
+	const struct mg_value *id = &job[MG_JOB_JOBID];
+	uint64_t h, num = 0, rec = mg_writer_count(c->w);
+	uint32_t lo, hi;
+	size_t j, a, b;
+	int rv, plain = id->len > 0 && id->len < 20 && (id->s[0] != '0' ||
+	    id->len == 1);
 
-	if ((c->hn + 1) * 2 > c->hcap && grow(c) != 0)
+	if (rec >= UINT32_MAX || id->len > 65535)
 		return MG_ENOMEM;
-	for (j = h & (c->hcap - 1); c->hkey[j]; j = (j + 1) & (c->hcap - 1)) {
-		if (c->hkey[j] != h || mg_recbuf_get(c->rb, (size_t)c->hidx[j],
-		    &old) != 0)
-			continue;
-		if (old[MG_JOB_JOBID].len == job[MG_JOB_JOBID].len &&
-		    memcmp(old[MG_JOB_JOBID].s, job[MG_JOB_JOBID].s,
-		    job[MG_JOB_JOBID].len) == 0) {
-			c->dups++;
-			return mg_recbuf_replace(c->rb, (size_t)c->hidx[j],
-			    job);
-		}
+	/* a plain number above every one before: new */
+	for (j = 0; plain && j < id->len; j++) {
+		if (id->s[j] < '0' || id->s[j] > '9')
+			plain = 0;
+		num = num * 10 + (uint64_t)(id->s[j] - '0');
 	}
-	if ((idx = mg_recbuf_add(c->rb, job)) < 0)
-		return (int)idx;
-	c->hkey[j] = h;
-	c->hidx[j] = idx;
+	if (plain && (c->nseq == 0 || num > ((uint64_t)c->seq[c->nseq -
+	    1][1] << 32 | c->seq[c->nseq - 1][0]))) {
+		if (mg_grow((void **)&c->seq, &c->capseq, c->nseq + 1,
+		    sizeof(*c->seq)))
+			return MG_ENOMEM;
+		c->seq[c->nseq][0] = (uint32_t)num;
+		c->seq[c->nseq][1] = (uint32_t)(num >> 32);
+		c->seq[c->nseq++][2] = (uint32_t)rec;
+		return 0;
+	}
+	/* a plain number seen in order before */
+	for (a = 0, b = c->nseq; plain && a < b; ) {
+		uint64_t k;
+
+		j = a + (b - a) / 2;
+		k = (uint64_t)c->seq[j][1] << 32 | c->seq[j][0];
+		if (k == num)
+			return replace(c, c->seq[j][2], job);
+		if (k < num)
+			a = j + 1;
+		else
+			b = j;
+	}
+	/* any other: the table */
+	h = hash(id->s, id->len);
+	lo = (uint32_t)h;
+	hi = (uint32_t)(h >> 32);
+	if ((c->hn + 1) * 10 > c->hcap * 7 && (rv = grow(c)) != 0)
+		return rv;
+	for (j = lo & (c->hcap - 1); c->slot[j][2]; j = (j + 1) &
+	    (c->hcap - 1)) {
+		const unsigned char *q = (const unsigned char *)c->ids +
+		    c->slot[j][3];
+
+		if (c->slot[j][0] == lo && c->slot[j][1] == hi &&
+		    (size_t)(q[0] | q[1] << 8) == id->len &&
+		    memcmp(q + 2, id->s, id->len) == 0)
+			return replace(c, c->slot[j][2] - 1, job);
+	}
+	if (c->nids + id->len + 2 > UINT32_MAX ||
+	    mg_grow((void **)&c->ids, &c->capids, c->nids + id->len + 2, 1))
+		return MG_ENOMEM;
+	c->slot[j][0] = lo;
+	c->slot[j][1] = hi;
+	c->slot[j][2] = (uint32_t)rec + 1;
+	c->slot[j][3] = (uint32_t)c->nids;
+	c->ids[c->nids] = (char)(id->len & 0xff);
+	c->ids[c->nids + 1] = (char)(id->len >> 8);
+	memcpy(c->ids + c->nids + 2, id->s, id->len);
+	c->nids += id->len + 2;
 	c->hn++;
 	return 0;
+}
+
+static int
+rep_cmp(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/*
+ * the stream written as if no JobID came again is complete (its writer
+ * closed): copy it to fp, each record whose JobID came again replaced
+ * by its last record (in its place)
+ */
+static int
+finish_last(struct ctx *c, FILE *fp, const struct mg_writer_opts *wo)
+{
+	struct mg_reader *r = NULL;
+	struct mg_writer *w = NULL;
+	const struct mg_value *v;
+	FILE *in;
+	char buf[1 << 16];
+	uint64_t rec;
+	size_t n, k = 0;
+	int rv;
+
+	if (fflush(c->opt) != 0)
+		return mg_diag_set(&c->diag, MG_EIO, "the temporary stream: "
+		    "%s", strerror(errno));
+	if (c->optbuf != NULL)
+		in = fmemopen(c->optbuf, c->optlen, "r");
+	else
+		in = fseek(c->opt, 0, SEEK_SET) == 0 ? c->opt : NULL;
+	if (in == NULL)
+		return mg_diag_set(&c->diag, MG_EIO, "the temporary stream: "
+		    "%s", strerror(errno));
+	if (c->nrep == 0) {		/* nothing came again: as it is */
+		rv = 0;
+		while (rv == 0 && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+			if (fwrite(buf, 1, n, fp) != n)
+				rv = mg_diag_set(&c->diag, MG_EIO, "write "
+				    "error: %s", strerror(errno));
+		if (rv == 0 && ferror(in))
+			rv = mg_diag_set(&c->diag, MG_EIO, "the temporary "
+			    "stream: read error");
+		if (rv == 0 && fflush(fp) != 0)
+			rv = mg_diag_set(&c->diag, MG_EIO, "write error: %s",
+			    strerror(errno));
+		goto out;
+	}
+	qsort(c->rep, c->nrep, sizeof(*c->rep), rep_cmp);
+	if ((rv = mg_reader_open(in, "the temporary stream", "jobs", &r,
+	    &c->diag)) != 0 || (rv = mg_writer_open(fp, mg_job_schema(), wo,
+	    &w, &c->diag)) != 0)
+		goto out;
+	for (rec = 0; (rv = mg_reader_next(r, &v, &c->diag)) == 1; rec++) {
+		while (k < c->nrep && c->rep[k][0] < rec)
+			k++;
+		/* its last record: the last of its replacements */
+		for (; k < c->nrep && c->rep[k][0] == rec; k++)
+			if ((k + 1 == c->nrep || c->rep[k + 1][0] != rec) &&
+			    (rv = mg_recbuf_get(c->rb, c->rep[k][1], &v)) != 0) {
+				mg_diag_set(&c->diag, rv, "the temporary "
+				    "records: %s", mg_strerror(rv));
+				goto out;
+			}
+		if ((rv = mg_writer_put(w, v, &c->diag)) != 0)
+			goto out;
+	}
+	if (rv == 0) {
+		rv = mg_writer_close(w, &c->diag);
+		w = NULL;
+	}
+out:
+	mg_reader_free(r);
+	mg_writer_free(w);
+	if (in != c->opt)
+		fclose(in);
+	return rv;
+}
+
+/*
+ * a temporary file for the last-wins rule, unlinked at once (nothing is
+ * left behind, whatever ends the run); -1, with a warning, if none can
+ * be made
+ */
+static int
+temp_file(int quiet)
+{
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+	int fd;
+
+	if (dir == NULL || *dir == '\0')
+		dir = "/tmp";
+	if ((size_t)snprintf(path, sizeof(path), "%s/mirage-parse.XXXXXX",
+	    dir) >= sizeof(path) || (fd = mkstemp(path)) < 0) {
+		if (!quiet)
+			warn("cannot make a temporary file in '%s'; the "
+			    "jobs stay in memory", dir);
+		return -1;
+	}
+	unlink(path);
+	return fd;
+}
+
+static void
+last_free(struct ctx *c)
+{
+	mg_recbuf_free(c->rb);
+	free(c->rep);
+	free(c->seq);
+	free(c->slot);
+	free(c->ids);
+	if (c->opt != NULL)
+		fclose(c->opt);
+	free(c->optbuf);
+	if (c->spill_fd >= 0)
+		close(c->spill_fd);
 }
 
 static int on_warn(void *ctx, uint64_t line, int isbad, const char *msg);
@@ -215,11 +418,12 @@ on_job(void *ctx, const struct mg_value *job, uint64_t line)
 		}
 	}
 	c->jobs++;
-	if (c->keep_dups)
-		rv = mg_writer_put(c->w, job, &c->diag);
-	else if ((rv = keep_last(c, job)) != 0)
-		mg_diag_set(&c->diag, rv, "%s", mg_strerror(rv));
-	return rv;
+	if (!c->keep_dups && (rv = keep_last(c, job)) != 0) {
+		if (rv < 0)
+			return mg_diag_set(&c->diag, rv, "%s", mg_strerror(rv));
+		return 0;
+	}
+	return mg_writer_put(c->w, job, &c->diag);
 }
 
 static int
@@ -356,12 +560,10 @@ main(int argc, char *argv[])
 	struct mg_writer_opts wo;
 	struct mg_out out;
 	struct ctx c;
-	const struct mg_value *job;
 	const char *output = NULL, *since = NULL, *until = NULL;
 	char producer[64], args[4096];
 	int ch, fflag = 0, i, rv = 0;
 	int64_t level = 1;
-	size_t k;
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
@@ -473,8 +675,21 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_USAGE, "refusing to write a binary stream to a "
 		    "terminal (use -o file, a pipe, or -f)");
 
-	if (!c.keep_dups && mg_recbuf_new(mg_job_schema(), &c.rb) != 0)
-		err(MG_EXIT_FAIL, NULL);
+	c.spill_fd = -1;
+	if (!c.keep_dups) {
+		int fd = temp_file(c.quiet);
+
+		if (mg_recbuf_new(mg_job_schema(), &c.rb) != 0)
+			err(MG_EXIT_FAIL, NULL);
+		if (fd >= 0 && (c.opt = fdopen(fd, "w+")) == NULL)
+			err(MG_EXIT_FAIL, "fdopen");
+		if (c.opt == NULL && (c.opt = open_memstream(&c.optbuf,
+		    &c.optlen)) == NULL)
+			err(MG_EXIT_FAIL, "open_memstream");
+		if (fd >= 0 && (c.spill_fd = temp_file(c.quiet)) >= 0 &&
+		    mg_recbuf_spill(c.rb, c.spill_fd) != 0)
+			errx(MG_EXIT_FAIL, "cannot use the temporary file");
+	}
 	if (mg_out_open(&out, output, &c.diag) != 0)
 		errx(MG_EXIT_FAIL, "%s", c.diag.msg);
 	mg_writer_opts_init(&wo);
@@ -482,25 +697,14 @@ main(int argc, char *argv[])
 	wo.producer = producer;
 	wo.args = args;
 	wo.level = (int)level;
-	if ((rv = mg_writer_open(out.fp, mg_job_schema(), &wo, &c.w,
-	    &c.diag)) != 0)
+	if ((rv = mg_writer_open(c.keep_dups ? out.fp : c.opt,
+	    mg_job_schema(), &wo, &c.w, &c.diag)) != 0)
 		goto fail;
 
 	for (i = 0; i < (argc ? argc : 1); i++)
 		if ((rv = parse_file(&c, argc ? argv[i] : "-", &so)) != 0)
 			goto fail;
 
-	if (!c.keep_dups) {
-		for (k = 0; k < mg_recbuf_count(c.rb); k++) {
-			if ((rv = mg_recbuf_get(c.rb, k, &job)) != 0 ||
-			    (rv = mg_writer_put(c.w, job, &c.diag)) != 0)
-				goto fail;
-		}
-		if (c.total_dups && !c.quiet)
-			warnx("%llu records of jobs seen before replaced the "
-			    "earlier ones (--duplicates last)",
-			    (unsigned long long)c.total_dups);
-	}
 	/* rows, and every one of them bad: not a dump to trust */
 	if (c.total_jobs == 0 && c.total_bad > 0) {
 		rv = mg_diag_set(&c.diag, MG_EFORMAT, "no job read: all %llu "
@@ -509,13 +713,18 @@ main(int argc, char *argv[])
 	}
 	rv = mg_writer_close(c.w, &c.diag);
 	c.w = NULL;
+	if (rv == 0 && !c.keep_dups) {
+		rv = finish_last(&c, out.fp, &wo);
+		if (rv == 0 && c.total_dups && !c.quiet)
+			warnx("%llu records of jobs seen before replaced the "
+			    "earlier ones (--duplicates last)",
+			    (unsigned long long)c.total_dups);
+	}
 	if (rv == 0)
 		rv = mg_out_commit(&out, &c.diag);
 	if (rv != 0)
 		goto fail;
-	mg_recbuf_free(c.rb);
-	free(c.hkey);
-	free(c.hidx);
+	last_free(&c);
 	free(c.parts.item);
 	free(c.states.item);
 	return MG_EXIT_OK;
@@ -523,9 +732,7 @@ fail:
 	/* no trailer: a reader downstream sees a truncated stream */
 	mg_writer_free(c.w);
 	mg_out_abort(&out);
-	mg_recbuf_free(c.rb);
-	free(c.hkey);
-	free(c.hidx);
+	last_free(&c);
 	free(c.parts.item);
 	free(c.states.item);
 	warnx("%s", c.diag.msg[0] ? c.diag.msg : mg_strerror(rv));

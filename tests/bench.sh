@@ -75,7 +75,7 @@ awk -v mb="$mb" -v wc="$t_wc" -v aw="$t_awk" -v an="$awkname" -v mw="$t_mawk" -v
     -v rk="$r_keep" -v rks="$r_keep_small" -v rl="$r_last" -v rls="$r_last_small" '
 function rate(t) { return t > 0 ? mb / t : 0 }
 BEGIN {
-	printf "mirage-parse benchmark: %s MB of LS6-layout sacct text, one core, best of 3\n", mb
+	printf "mirage-parse benchmark: %s MB of LS6-layout sacct text, best of 3 (parsing on one core, deflate on a second)\n", mb
 	printf "%-40s %8s %10s\n", "command", "seconds", "MB/s"
 	printf "%-40s %8.2f %10.0f\n", "wc -l", wc, rate(wc)
 	printf "%-40s %8.2f %10.0f\n", "awk -F\\t (field split; awk is " an ")", aw, rate(aw)

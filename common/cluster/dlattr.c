@@ -61,8 +61,11 @@ double
 mg_dl_release(const struct mg_dlattr *a, const struct mg_dlgen *g,
     double ran, double left)
 {
-	double phi = ran > 0 ? fmod(ran, a->epoch_s) / a->epoch_s : 0;
-	double r = (1 - phi) * a->epoch_s + a->ckpt_mb / g->bw_store;
+	/* a job without epochs (epoch_s 0) stops at once, then writes */
+	double phi = ran > 0 && a->epoch_s > 0 ? fmod(ran, a->epoch_s) /
+	    a->epoch_s : 0;
+	double r = (1 - phi) * (a->epoch_s > 0 ? a->epoch_s : 0) +
+	    a->ckpt_mb / g->bw_store;
 
 	return left < r ? (left > 0 ? left : 0) : r;
 }

@@ -7,8 +7,10 @@
  * zigzag LEB128 for i64, 8 bytes for f64, LEB128 length and bytes for str.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "io/stream.h"
@@ -152,6 +154,22 @@ struct mg_writer {
 	size_t block_size;
 	z_stream z;
 	int zinit;
+	/*
+	 * with a second thread, the caller fills cols and nulls while the
+	 * thread deflates and writes the block before, in wcols and
+	 * wnulls (the two sets swap at each block); head, comp, z, fp and
+	 * blocks are then the thread's
+	 */
+	int threaded;
+	pthread_t tid;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int busy, quit;		/* a block handed over; stop */
+	struct buf *wcols, *wnulls;
+	uint32_t wnrec;
+	size_t wrawlen;
+	int werr;		/* the thread's first error, and its text */
+	struct mg_diag wdiag;
 };
 
 void
@@ -162,6 +180,7 @@ mg_writer_opts_init(struct mg_writer_opts *o)
 	o->seed = 0;
 	o->level = 1;
 	o->block_size = 256 * 1024;
+	o->threads = 0;
 }
 
 static int
@@ -184,6 +203,8 @@ put_str(struct buf *b, const char *s, int lenbytes)
 	b->len += (size_t)lenbytes;
 	return put_bytes(b, s, n);
 }
+
+static void *compressor(void *);
 
 int
 mg_writer_open(FILE *fp, const struct mg_schema *schema,
@@ -280,6 +301,28 @@ mg_writer_open(FILE *fp, const struct mg_schema *schema,
 		mg_writer_free(w);
 		return rv;
 	}
+	/* a thread of its own to deflate, when asked or when it can help */
+	if (o->threads > 1 || (o->threads == 0 && o->level > 0 &&
+	    sysconf(_SC_NPROCESSORS_ONLN) > 1)) {
+		if ((w->wcols = calloc(w->nfields, sizeof(*w->wcols))) == NULL ||
+		    (w->wnulls = calloc(w->nfields,
+		    sizeof(*w->wnulls))) == NULL) {
+			mg_writer_free(w);
+			return mg_diag_set(d, MG_ENOMEM, "out of memory");
+		}
+		if (pthread_mutex_init(&w->mu, NULL) == 0) {
+			if (pthread_cond_init(&w->cv, NULL) == 0) {
+				if (pthread_create(&w->tid, NULL, compressor,
+				    w) == 0)
+					w->threaded = 1;
+				else
+					pthread_cond_destroy(&w->cv);
+			}
+			if (!w->threaded)
+				pthread_mutex_destroy(&w->mu);
+		}
+		/* without a thread, the block is deflated inline */
+	}
 	*out = w;
 	return 0;
 }
@@ -304,26 +347,26 @@ feed(z_stream *z, unsigned char *p, size_t n)
 	return deflate(z, Z_NO_FLUSH);
 }
 
+/* deflate and write a block of nrec records held in cols and nulls */
 static int
-flush_block(struct mg_writer *w, struct mg_diag *d)
+write_block(struct mg_writer *w, struct buf *cols, struct buf *nulls,
+    uint32_t nrec, size_t rawlen, struct mg_diag *d)
 {
 	unsigned char hdr[BLOCK_HDR];
-	size_t i, nb = (w->nrec + 7) / 8;
+	size_t i, nb = (nrec + 7) / 8;
 	uLong bound;
 	uint32_t crc;
 	int rv;
 
-	if (w->nrec == 0)
-		return 0;
 	w->head.len = 0;
 	if (buf_reserve(&w->head, 10 * (w->nfields + 1)) != 0)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	put_varint(&w->head, w->nfields);
 	for (i = 0; i < w->nfields; i++) {
-		w->nulls[i].len = nb;	/* the last byte may be partial */
-		put_varint(&w->head, nb + w->cols[i].len);
+		nulls[i].len = nb;	/* the last byte may be partial */
+		put_varint(&w->head, nb + cols[i].len);
 	}
-	bound = deflateBound(&w->z, (uLong)(w->head.len + w->rawlen +
+	bound = deflateBound(&w->z, (uLong)(w->head.len + rawlen +
 	    nb * w->nfields));
 	w->comp.len = 0;
 	if (buf_reserve(&w->comp, bound) != 0)
@@ -333,14 +376,14 @@ flush_block(struct mg_writer *w, struct mg_diag *d)
 	w->z.avail_out = (uInt)bound;
 	rv = feed(&w->z, w->head.p, w->head.len);
 	for (i = 0; i < w->nfields && rv == Z_OK; i++)
-		if ((rv = feed(&w->z, w->nulls[i].p, w->nulls[i].len)) == Z_OK)
-			rv = feed(&w->z, w->cols[i].p, w->cols[i].len);
+		if ((rv = feed(&w->z, nulls[i].p, nulls[i].len)) == Z_OK)
+			rv = feed(&w->z, cols[i].p, cols[i].len);
 	if (rv != Z_OK || deflate(&w->z, Z_FINISH) != Z_STREAM_END)
 		return mg_diag_set(d, MG_EIO, "zlib deflate failed");
 	w->comp.len = bound - w->z.avail_out;
 
 	hdr[0] = KIND_BLOCK;
-	put_le(hdr + 1, w->nrec, 4);
+	put_le(hdr + 1, nrec, 4);
 	put_le(hdr + 5, w->z.total_in, 4);
 	put_le(hdr + 9, w->comp.len, 4);
 	crc = (uint32_t)crc32(0, hdr, 13);
@@ -350,6 +393,83 @@ flush_block(struct mg_writer *w, struct mg_diag *d)
 	    (rv = write_all(w->fp, w->comp.p, w->comp.len, d)) != 0)
 		return rv;
 	w->blocks++;
+	return 0;
+}
+
+/* the second thread: each block handed over, deflated and written */
+static void *
+compressor(void *arg)
+{
+	struct mg_writer *w = arg;
+	int rv;
+
+	pthread_mutex_lock(&w->mu);
+	for (;;) {
+		while (!w->busy && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if (!w->busy)
+			break;
+		pthread_mutex_unlock(&w->mu);
+		rv = w->werr ? 0 : write_block(w, w->wcols, w->wnulls,
+		    w->wnrec, w->wrawlen, &w->wdiag);
+		pthread_mutex_lock(&w->mu);
+		if (rv != 0 && w->werr == 0)
+			w->werr = rv;
+		w->busy = 0;
+		pthread_cond_broadcast(&w->cv);
+	}
+	pthread_mutex_unlock(&w->mu);
+	return NULL;
+}
+
+/* wait for the thread to finish its block; its error, if any */
+static int
+drain(struct mg_writer *w, struct mg_diag *d)
+{
+	int rv;
+
+	if (!w->threaded)
+		return 0;
+	pthread_mutex_lock(&w->mu);
+	while (w->busy)
+		pthread_cond_wait(&w->cv, &w->mu);
+	rv = w->werr;
+	pthread_mutex_unlock(&w->mu);
+	if (rv != 0 && d != NULL)
+		*d = w->wdiag;
+	return rv;
+}
+
+static int
+flush_block(struct mg_writer *w, struct mg_diag *d)
+{
+	struct buf *t;
+	size_t i;
+	int rv;
+
+	if (w->nrec == 0)
+		return 0;
+	if (!w->threaded) {
+		if ((rv = write_block(w, w->cols, w->nulls, w->nrec, w->rawlen,
+		    d)) != 0)
+			return rv;
+	} else {
+		/* hand the block over, and fill the thread's last one */
+		if ((rv = drain(w, d)) != 0)
+			return rv;
+		pthread_mutex_lock(&w->mu);
+		t = w->wcols;
+		w->wcols = w->cols;
+		w->cols = t;
+		t = w->wnulls;
+		w->wnulls = w->nulls;
+		w->nulls = t;
+		w->wnrec = w->nrec;
+		w->wrawlen = w->rawlen;
+		w->busy = 1;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+	}
 	w->nrec = 0;
 	w->rawlen = 0;
 	for (i = 0; i < w->nfields; i++) {
@@ -469,7 +589,7 @@ mg_writer_close(struct mg_writer *w, struct mg_diag *d)
 	unsigned char end[END_LEN];
 	int rv;
 
-	if ((rv = flush_block(w, d)) == 0) {
+	if ((rv = flush_block(w, d)) == 0 && (rv = drain(w, d)) == 0) {
 		end[0] = KIND_END;
 		put_le(end + 1, w->total, 8);
 		put_le(end + 9, w->blocks, 4);
@@ -489,14 +609,29 @@ mg_writer_free(struct mg_writer *w)
 
 	if (w == NULL)
 		return;
+	if (w->threaded) {
+		pthread_mutex_lock(&w->mu);
+		w->quit = 1;
+		pthread_cond_broadcast(&w->cv);
+		pthread_mutex_unlock(&w->mu);
+		pthread_join(w->tid, NULL);
+		pthread_cond_destroy(&w->cv);
+		pthread_mutex_destroy(&w->mu);
+	}
 	if (w->zinit)
 		deflateEnd(&w->z);
 	for (i = 0; w->cols && i < w->nfields; i++)
 		free(w->cols[i].p);
 	for (i = 0; w->nulls && i < w->nfields; i++)
 		free(w->nulls[i].p);
+	for (i = 0; w->wcols && i < w->nfields; i++)
+		free(w->wcols[i].p);
+	for (i = 0; w->wnulls && i < w->nfields; i++)
+		free(w->wnulls[i].p);
 	free(w->cols);
 	free(w->nulls);
+	free(w->wcols);
+	free(w->wnulls);
 	free(w->prev);
 	free(w->head.p);
 	free(w->comp.p);
@@ -1064,13 +1199,25 @@ mg_reader_free(struct mg_reader *r)
 
 /* ---- records kept in memory ------------------------------------------ */
 
+/*
+ * Records are kept as a varint length and the encoded record, in data
+ * (in memory), or with a spill file in data as a write buffer whose
+ * first byte is at file offset spilled; off[i] is record i's offset.
+ * Reading a spilled file goes through win, a window of it at file
+ * offset win_at that slides forward as the records are read in order.
+ */
+#define SPILL_BUF	(1u << 20)
+
 struct mg_recbuf {
 	const struct mg_schema *schema;
 	enum mg_type *types;
-	struct buf data;
-	size_t *off;
+	struct buf data, rec, win;
+	uint64_t *off;
 	size_t n, cap;
 	struct mg_value *vals;
+	int fd;			/* the spill file, or -1 */
+	uint64_t spilled;	/* bytes written to it */
+	uint64_t win_at;
 };
 
 int
@@ -1088,21 +1235,60 @@ mg_recbuf_new(const struct mg_schema *schema, struct mg_recbuf **out)
 		return MG_ENOMEM;
 	}
 	rb->schema = schema;
+	rb->fd = -1;
 	for (i = 0; i < schema->nfields; i++)
 		rb->types[i] = schema->fields[i].type;
 	*out = rb;
 	return 0;
 }
 
+int
+mg_recbuf_spill(struct mg_recbuf *rb, int fd)
+{
+	if (rb->n > 0 || rb->fd >= 0 || fd < 0)
+		return MG_EINVAL;
+	rb->fd = fd;
+	return 0;
+}
+
+/* write the buffer out to the spill file */
+static int
+spill(struct mg_recbuf *rb)
+{
+	size_t done = 0;
+	ssize_t k;
+
+	while (done < rb->data.len) {
+		k = pwrite(rb->fd, rb->data.p + done, rb->data.len - done,
+		    (off_t)(rb->spilled + done));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return MG_EIO;
+		done += (size_t)k;
+	}
+	rb->spilled += done;
+	rb->data.len = 0;
+	return 0;
+}
+
 static int
 recbuf_store(struct mg_recbuf *rb, size_t idx, const struct mg_value *vals)
 {
-	size_t at = rb->data.len;
 	int rv;
 
-	if ((rv = encode(&rb->data, rb->types, rb->schema->nfields, vals)))
+	rb->rec.len = 0;
+	if ((rv = encode(&rb->rec, rb->types, rb->schema->nfields, vals)))
 		return rv;
-	rb->off[idx] = at;
+	if (rb->fd >= 0 && rb->data.len > 0 && rb->data.len + rb->rec.len +
+	    10 > SPILL_BUF && (rv = spill(rb)) != 0)
+		return rv;
+	if (buf_reserve(&rb->data, rb->rec.len + 10) != 0)
+		return MG_ENOMEM;
+	rb->off[idx] = rb->spilled + rb->data.len;
+	put_varint(&rb->data, rb->rec.len);
+	memcpy(rb->data.p + rb->data.len, rb->rec.p, rb->rec.len);
+	rb->data.len += rb->rec.len;
 	return 0;
 }
 
@@ -1113,7 +1299,7 @@ mg_recbuf_add(struct mg_recbuf *rb, const struct mg_value *vals)
 
 	if (rb->n == rb->cap) {
 		size_t cap = rb->cap ? rb->cap * 2 : 1024;
-		size_t *o = realloc(rb->off, cap * sizeof(*o));
+		uint64_t *o = realloc(rb->off, cap * sizeof(*o));
 
 		if (o == NULL)
 			return MG_ENOMEM;
@@ -1140,15 +1326,85 @@ mg_recbuf_count(const struct mg_recbuf *rb)
 	return rb->n;
 }
 
+/* read len bytes of the spill file at off into b (b->len = len) */
+static int
+spill_read(struct mg_recbuf *rb, uint64_t off, size_t len, struct buf *b)
+{
+	size_t done = 0;
+	ssize_t k;
+
+	b->len = 0;
+	if (buf_reserve(b, len) != 0)
+		return MG_ENOMEM;
+	while (done < len) {
+		k = pread(rb->fd, b->p + done, len - done, (off_t)(off + done));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return MG_EIO;
+		if (k == 0)
+			break;
+		done += (size_t)k;
+	}
+	b->len = done;
+	return 0;
+}
+
 int
 mg_recbuf_get(struct mg_recbuf *rb, size_t idx, const struct mg_value **vals)
 {
 	struct cursor c;
+	uint64_t at, len;
+	int rv;
 
 	if (idx >= rb->n)
 		return MG_EINVAL;
-	c.p = rb->data.p + rb->off[idx];
-	c.end = rb->data.p + rb->data.len;
+	at = rb->off[idx];
+	if (at >= rb->spilled) {		/* in memory */
+		c.p = rb->data.p + (at - rb->spilled);
+		c.end = rb->data.p + rb->data.len;
+	} else if (at >= rb->win_at && at + 10 <= rb->win_at + rb->win.len) {
+		c.p = rb->win.p + (at - rb->win_at);
+		c.end = rb->win.p + rb->win.len;
+	} else if (at >= rb->win_at + rb->win.len && at < rb->win_at +
+	    rb->win.len + SPILL_BUF) {
+		/* the next records in file order: slide the window on */
+		if ((rv = spill_read(rb, at, SPILL_BUF, &rb->win)) != 0)
+			return rv;
+		rb->win_at = at;
+		c.p = rb->win.p;
+		c.end = rb->win.p + rb->win.len;
+	} else {
+		/* far away: the record alone */
+		if ((rv = spill_read(rb, at, 10, &rb->rec)) != 0)
+			return rv;
+		c.p = rb->rec.p;
+		c.end = rb->rec.p + rb->rec.len;
+		if (get_varint(&c, &len) != 0 || len > MG_STREAM_MAX_BLOCK ||
+		    (rv = spill_read(rb, at + (uint64_t)(c.p - rb->rec.p),
+		    (size_t)len, &rb->rec)) != 0)
+			return rv ? rv : MG_ECORRUPT;
+		c.p = rb->rec.p;
+		c.end = rb->rec.p + rb->rec.len;
+		goto record;
+	}
+	if (get_varint(&c, &len) != 0)
+		return MG_ECORRUPT;
+	if ((uint64_t)(c.end - c.p) < len) {
+		/* cut by the window's end: read it whole */
+		if (at < rb->spilled && (rv = spill_read(rb, at, (size_t)len +
+		    10, &rb->win)) == 0) {
+			rb->win_at = at;
+			c.p = rb->win.p;
+			c.end = rb->win.p + rb->win.len;
+			if (get_varint(&c, &len) != 0 ||
+			    (uint64_t)(c.end - c.p) < len)
+				return MG_ECORRUPT;
+		} else
+			return rv ? rv : MG_ECORRUPT;
+	}
+	c.end = c.p + len;
+record:
 	if (decode(&c, rb->schema->fields, rb->schema->nfields, rb->vals))
 		return MG_ECORRUPT;
 	*vals = rb->vals;
@@ -1162,6 +1418,8 @@ mg_recbuf_free(struct mg_recbuf *rb)
 		return;
 	free(rb->types);
 	free(rb->data.p);
+	free(rb->rec.p);
+	free(rb->win.p);
 	free(rb->off);
 	free(rb->vals);
 	free(rb);

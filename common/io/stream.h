@@ -78,6 +78,11 @@ struct mg_writer_opts {
 	uint64_t seed;		/* 0 if the producer uses none */
 	int level;		/* zlib level 0-9, default 1 */
 	size_t block_size;	/* raw bytes per block, default 256 KiB */
+	int threads;		/* 1: deflate inline; 2: on a second thread
+				 * while the caller fills the next block;
+				 * 0 (the default): 2 when level > 0 and
+				 * more than one CPU is online.  The bytes
+				 * written are the same. */
 };
 
 void mg_writer_opts_init(struct mg_writer_opts *o);
@@ -157,7 +162,17 @@ struct mg_recbuf;
 /* mg_recbuf_new: 0 and *out (free with mg_recbuf_free()), or MG_ENOMEM. */
 int mg_recbuf_new(const struct mg_schema *schema, struct mg_recbuf **out);
 
-/* mg_recbuf_add: copy a record in; its index, or MG_ENOMEM / MG_EINVAL. */
+/*
+ * mg_recbuf_spill: keep the records in the file fd (a temporary file the
+ * caller made, and closes after mg_recbuf_free()), not in memory: a
+ * buffer of 1 MiB and 8 bytes per record stay.  Reading them in order
+ * of index is sequential.  Call it before the first add.  Returns 0 or
+ * MG_EINVAL.
+ */
+int mg_recbuf_spill(struct mg_recbuf *rb, int fd);
+
+/* mg_recbuf_add: copy a record in; its index, or MG_ENOMEM / MG_EINVAL /
+ * MG_EIO (a spill file that cannot be written). */
 int64_t mg_recbuf_add(struct mg_recbuf *rb, const struct mg_value *vals);
 
 /* mg_recbuf_replace: overwrite record idx; 0 or a negative status. */
@@ -168,7 +183,8 @@ size_t mg_recbuf_count(const struct mg_recbuf *rb);
 
 /*
  * mg_recbuf_get: record idx.  *vals is borrowed: valid until the next
- * call on rb.  Returns 0 or MG_EINVAL.
+ * call on rb.  Returns 0, MG_EINVAL, or MG_EIO / MG_ECORRUPT (a spill
+ * file that cannot be read back).
  */
 int mg_recbuf_get(struct mg_recbuf *rb, size_t idx,
     const struct mg_value **vals);

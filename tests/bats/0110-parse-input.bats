@@ -83,12 +83,16 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	[ "$(cat j.mrs)" = keep ]
 }
 
-@test "on stdout, a failed run leaves a stream with no trailer" {
+@test "on stdout, a failed run leaves a stream with no trailer, or nothing" {
 	gzip -c d.txt | head -c 500 > cut.gz
 	mirage-parse -q d.txt.gz cut.gz > out.mrs 2>/dev/null < /dev/null || true
 	gzip -k d.txt
-	run -5 --separate-stderr bash -c 'mirage-parse -q d.txt.gz cut.gz | mirage-cat > /dev/null'
+	# --duplicates keep writes as it reads: the stream is cut short
+	run -5 --separate-stderr bash -c 'mirage-parse -q --duplicates keep d.txt.gz cut.gz | mirage-cat > /dev/null'
 	[[ "$stderr" == *"mirage-cat: '<stdin>': stream cut short"* ]]
+	# last wins (the default) writes when every input is read: nothing
+	run -5 --separate-stderr bash -c 'mirage-parse -q d.txt.gz cut.gz | mirage-cat > /dev/null'
+	[[ "$stderr" == *"mirage-cat: '<stdin>': empty input, not a stream"* ]]
 }
 
 @test "garbage bytes: layout not recognised, exit 1" {
@@ -281,4 +285,37 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["jobs"][2]["job_id"])' "$BUSY/sacct_json.json")
 	run -0 --separate-stderr mirage-parse long.json -o long.jobs
 	[[ "$stderr" == *"'long.json': job $id: JobName of 70000 bytes (more than 65536): not a job's; skipped"* ]]
+}
+
+@test "the last record of a JobID wins, in the first one's place, whatever the order of the JobIDs" {
+	# plain JobIDs in order, out of order, array tasks; some thrice
+	awk 'BEGIN {
+		print "JobID|User|Submit|Start|End|Timelimit|NNodes|State"
+		split("COMPLETED FAILED TIMEOUT CANCELLED", st, " ")
+		srand(7)
+		for (i = 0; i < 2000; i++) {
+			r = rand()
+			if (r < 0.6) id = 1000 + i
+			else if (r < 0.75) id = (500 + int(rand() * 2000)) "_" int(rand() * 10)
+			else if (r < 0.9) id = 1 + int(rand() * 4000)
+			else id = ids[1 + int(rand() * n)]
+			ids[++n] = id
+			printf "%s|u%d|2026-01-01T00:%02d:00|2026-01-01T01:00:00|2026-01-01T02:00:00|02:00:00|%d|%s\n", id, i % 7, i % 60, 1 + i % 4, st[1 + int(rand() * 4)]
+		}
+	}' > d3.txt
+	# what the rule says, by awk: each JobID once, where it came first,
+	# with its last record's state
+	awk -F'|' 'NR > 1 { if (!($1 in last)) order[++n] = $1; last[$1] = $8 }
+		END { for (i = 1; i <= n; i++) print order[i] "\t" last[order[i]] }' d3.txt > want.tsv
+	run -0 --separate-stderr mirage-parse d3.txt -o j.mrs
+	[[ "$stderr" == *" records of jobs seen before replaced the earlier ones"* ]]
+	mirage-cat j.mrs | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $1 "\t" $c["state"] }' > got.tsv
+	[ "$(wc -l < want.tsv)" -lt 2000 ]
+	diff want.tsv got.tsv
+	# from a pipe, and without a temporary directory (in memory): the same
+	mirage-parse -q < d3.txt > p.mrs
+	cmp <(mirage-cat j.mrs) <(mirage-cat p.mrs)
+	run -0 --separate-stderr env TMPDIR="$BATS_TEST_TMPDIR/none" mirage-parse d3.txt -o m.mrs
+	[[ "$stderr" == *"cannot make a temporary file in '$BATS_TEST_TMPDIR/none'; the jobs stay in memory"* ]]
+	cmp <(mirage-cat j.mrs) <(mirage-cat m.mrs)
 }

@@ -45,6 +45,8 @@ same(const struct mg_value *a, const struct mg_value *b)
 	return a[2].len == b[2].len && memcmp(a[2].s, b[2].s, a[2].len) == 0;
 }
 
+static int wthreads = 1;	/* the writers' threads option */
+
 /* write n records of sch with a small block size; caller frees *buf */
 static size_t
 write_stream(const struct mg_schema *sch, int n, char **buf, int major)
@@ -59,6 +61,7 @@ write_stream(const struct mg_schema *sch, int n, char **buf, int major)
 
 	mg_writer_opts_init(&o);
 	o.block_size = 200;
+	o.threads = wthreads;
 	o.seed = 42;
 	o.args = "-x 1";
 	if (mg_writer_open(fp, sch, &o, &w, NULL) != 0)
@@ -240,6 +243,94 @@ main(void)
 		ok(good && mg_recbuf_count(rb) == 500, "recbuf keeps, "
 		    "replaces and returns records");
 		mg_recbuf_free(rb);
+	}
+	{
+		/* the spill file: more than its 1 MiB buffer, records
+		 * replaced, read in order and out of it */
+		struct mg_recbuf *rb;
+		const struct mg_value *v;
+		struct mg_value want[3];
+		char sbuf[64];
+		FILE *tf = tmpfile();
+		int i, good = 1;
+
+		ok(tf != NULL && mg_recbuf_new(&schema, &rb) == 0 &&
+		    mg_recbuf_spill(rb, fileno(tf)) == 0, "recbuf spills");
+		for (i = 0; i < 60000; i++) {
+			make(i, want, sbuf);
+			if (mg_recbuf_add(rb, want) != i)
+				good = 0;
+			/* a later record replaces an early one now and then */
+			if (i % 997 == 996) {
+				make(i + 1000000, want, sbuf);
+				if (mg_recbuf_replace(rb, (size_t)(i / 2),
+				    want) != 0)
+					good = 0;
+			}
+		}
+		for (i = 0; i < 60000; i++) {
+			int src = i, q;
+
+			for (q = 996; q < 60000; q += 997)
+				if (q / 2 == i)
+					src = q + 1000000;
+			make(src, want, sbuf);
+			if (mg_recbuf_get(rb, (size_t)i, &v) != 0 ||
+			    !same(v, want))
+				good = 0;
+		}
+		for (i = 59999; i >= 0; i -= 7919) {
+			make(i, want, sbuf);
+			if (i % 997 != 498 && (mg_recbuf_get(rb, (size_t)i,
+			    &v) != 0 || !same(v, want)))
+				good = 0;
+		}
+		ok(good, "spilled records come back, in order and out of it, "
+		    "replaced ones as replaced");
+		mg_recbuf_free(rb);
+		fclose(tf);
+	}
+	{
+		/* a second thread deflates: the same bytes; its write error
+		 * is the caller's */
+		char *t1, *t2;
+		size_t l1, l2;
+		struct mg_writer_opts o;
+		struct mg_writer *w;
+		struct mg_value v[3];
+		struct mg_diag dd = { 0 };
+		char sbuf[64];
+		FILE *full = fopen("/dev/full", "w");
+		int i, st = 0;
+
+		wthreads = 1;
+		l1 = write_stream(&schema, 3000, &t1, 0);
+		wthreads = 2;
+		l2 = write_stream(&schema, 3000, &t2, 0);
+		wthreads = 1;
+		ok(l1 == l2 && memcmp(t1, t2, l1) == 0, "deflating on a second "
+		    "thread writes the same %zu bytes (%zu)", l1, l2);
+		free(t1);
+		free(t2);
+		mg_writer_opts_init(&o);
+		o.block_size = 200;
+		o.threads = 2;
+		if (full != NULL && mg_writer_open(full, &schema, &o, &w,
+		    &dd) == 0) {
+			for (i = 0; i < 20000 && st == 0; i++) {
+				make(i, v, sbuf);
+				st = mg_writer_put(w, v, &dd);
+			}
+			if (st == 0)
+				st = mg_writer_close(w, &dd);
+			else
+				mg_writer_free(w);
+		}
+		ok(full != NULL && st == MG_EIO && strstr(dd.msg, "write "
+		    "error") != NULL, "a write error on the thread is "
+		    "returned (%s)", dd.msg);
+		if (full != NULL)
+			fclose(full);
 	}
 	free(a);
 	free(b);
