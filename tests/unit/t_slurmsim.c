@@ -812,6 +812,16 @@ main(void)
 		    (mg_slurmsim_job_start(sim, 0) - T0), (long long)(b.end -
 		    T0), b.npreempt, b.lost);
 		mg_slurmsim_free(sim);
+		/* its limit starts again: 10000 s, and it ends at 10700 */
+		jobs[0].limit = 10000;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_job_preempt(sim, 0, &b);
+		ok(b.end == T0 + 10700, "REQUEUE: B's time limit starts again "
+		    "when it restarts: with a limit of 10000 s it ends at "
+		    "10700 (%lld)", (long long)(b.end - T0));
+		mg_slurmsim_free(sim);
+		jobs[0].limit = 20000;
 		c.preempt_mode = MG_PREEMPT_CANCEL;
 		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
 		mg_slurmsim_run_all(sim);
