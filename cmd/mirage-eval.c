@@ -149,7 +149,8 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
  * each one's life in pj; 0 or -1 */
 static int
 replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
-    int64_t first, int64_t last, int64_t *starts, struct mg_slurmsim_pjob *pj)
+    int64_t first, int64_t last, int64_t *starts, struct mg_slurmsim_pjob *pj,
+    struct mg_slurmsim_loan *ls)
 {
 	size_t i;
 
@@ -182,6 +183,7 @@ replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
 			if (pj != NULL)
 				pj[i] = x;
 		}
+		mg_slurmsim_loan_stats(s, ls);
 		mg_slurmsim_free(s);
 	}
 	for (i = 0; i < t->n; i++)
@@ -197,6 +199,41 @@ replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
  * with preemption: waits by class (mean, median, p95), the makespan,
  * preemptions and the GPU-hours they cost, on standard error
  */
+/* what loaning did, on stderr: usage, reclaims, SLO, waits, JCT */
+static void
+loan_summary(const struct mg_trace *t, const int64_t *starts,
+    const struct mg_slurmsim_pjob *pj, const struct mg_simconf *conf,
+    const struct mg_slurmsim_loan *ls)
+{
+	double *w = malloc((t->n ? t->n : 1) * sizeof(*w)), sum = 0, jct = 0;
+	size_t i;
+
+	if (w == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (i = 0; i < t->n; i++) {
+		w[i] = (double)(starts[i] - t->job[i].submit) / 3600;
+		sum += w[i];
+		jct += (double)(pj[i].end - t->job[i].submit) / 3600;
+	}
+	fprintf(stderr, "mirage-eval: loaning (InferenceNodes=%d, "
+	    "ReclaimPolicy=%s): %.0f node-hours lent (%.1f nodes on "
+	    "average); usage %.1f%% of the cluster and its loans, %.1f%% of "
+	    "the lent nodes; %lld reclaims preempting %lld jobs; %lld SLO "
+	    "violations (%.2f node-hours short)\n", conf->slurm.inf_nodes,
+	    mg_victim_policy_name((enum mg_victim_policy)
+	    conf->slurm.reclaim_policy), ls->lent_ns / 3600, ls->span_s > 0 ?
+	    ls->lent_ns / ls->span_s : 0, ls->cap_ns > 0 ? 100 * ls->busy_ns /
+	    ls->cap_ns : 0,
+	    ls->lent_ns > 0 ? 100 * ls->lent_busy_ns / ls->lent_ns : 0,
+	    (long long)ls->reclaims, (long long)ls->reclaim_jobs,
+	    (long long)ls->slo_violations, ls->slo_short_ns / 3600);
+	fprintf(stderr, "mirage-eval:   all %7zu jobs, wait mean %.2f h, p95 "
+	    "%.2f h; completion time mean %.2f h\n", t->n, t->n ? sum /
+	    (double)t->n : 0, mg_quantile(w, t->n, 0.95), t->n ? jct /
+	    (double)t->n : 0);
+	free(w);
+}
+
 static void
 preempt_summary(const struct mg_trace *t, const int64_t *starts,
     const struct mg_slurmsim_pjob *pj, const struct mg_simconf *conf)
@@ -297,7 +334,8 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	unsigned char *grp;
 	struct mg_slurmsim_pjob *pj = NULL;
 	int64_t first, last;
-	int rv, g, preempt;
+	struct mg_slurmsim_loan ls;
+	int rv, g, preempt, loan;
 	size_t i;
 
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
@@ -317,10 +355,13 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	}
 	preempt = def.conf.mode == MG_MODE_FAITHFUL &&
 	    mg_slurmcfg_preempts(&def.conf.slurm);
-	if ((starts = malloc(t.n * sizeof(*starts))) == NULL || (preempt &&
-	    (pj = malloc(t.n * sizeof(*pj))) == NULL))
+	loan = def.conf.mode == MG_MODE_FAITHFUL && def.conf.slurm.inf_nodes >
+	    0;
+	if ((starts = malloc(t.n * sizeof(*starts))) == NULL ||
+	    ((preempt || loan) && (pj = malloc(t.n * sizeof(*pj))) == NULL))
 		err(MG_EXIT_FAIL, NULL);
-	if (replay_all(&def.conf, &t, first, last, starts, pj) != 0)
+	memset(&ls, 0, sizeof(ls));
+	if (replay_all(&def.conf, &t, first, last, starts, pj, &ls) != 0)
 		errx(MG_EXIT_FAIL, "'%s': the replay did not start every job",
 		    path);
 
@@ -333,8 +374,8 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (jobs_path)
 		fprintf(jout.fp, "jobid\tnodes\tlimit_h\tsubmit\treal_wait_s\t"
-		    "sim_wait_s%s\n", preempt ? "\tclass\tpreemptions\t"
-		    "lost_node_h\tsim_end" : "");
+		    "sim_wait_s%s\n", preempt || loan ? "\tclass\t"
+		    "preemptions\tlost_node_h\tsim_end" : "");
 	/* the simulator keeps the trace's window order: index = trace */
 	for (i = 0; i < t.n; i++) {
 		double w = (double)(starts[i] - t.job[i].submit);
@@ -355,7 +396,7 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 			    t.job[i].id, t.job[i].nodes,
 			    (double)t.job[i].limit / 3600,
 			    (long long)t.job[i].submit, real[i], simw[i]);
-		if (jobs_path && preempt)
+		if (jobs_path && (preempt || loan))
 			fprintf(jout.fp, "\t%s\t%d\t%.4f\t%lld",
 			    pj[i].urgent ? "urgent" : "best-effort",
 			    pj[i].npreempt, pj[i].lost / 3600,
@@ -385,6 +426,8 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		    def.ndeps);
 	if (!quiet && preempt)
 		preempt_summary(&t, starts, pj, &def.conf);
+	if (!quiet && loan)
+		loan_summary(&t, starts, pj, &def.conf, &ls);
 	free(starts);
 	free(pj);
 	mg_clusterdef_release(&def);

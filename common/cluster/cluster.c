@@ -150,6 +150,55 @@ read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 	return rv;
 }
 
+/*
+ * the inference pool's demand from the trace's first submission to two
+ * weeks after its last, drawn or read
+ */
+static int
+loaning(struct mg_clusterdef *def, const struct mg_simconf *conf,
+    const struct mg_trace *t, struct mg_diag *d)
+{
+	struct mg_loangen g = conf->loangen;
+	int64_t from = INT64_MAX, to = INT64_MIN;
+	int32_t I = conf->slurm.inf_nodes;
+	size_t i;
+	int rv;
+
+	if (conf->mode != MG_MODE_FAITHFUL)
+		return mg_diag_set(d, MG_EINVAL, "loaning needs Mode=faithful");
+	if (conf->inf_file[0] != '\0') {
+		rv = mg_demand_read(conf->inf_file, conf->inf_capacity,
+		    &def->dem_time, &def->dem_nodes,
+		    &def->conf.slurm.dem_n, d);
+	} else {
+		for (i = 0; i < t->n; i++) {
+			if (t->job[i].submit < from)
+				from = t->job[i].submit;
+			if (t->job[i].submit > to)
+				to = t->job[i].submit;
+		}
+		if (t->n == 0)
+			from = to = 0;
+		from -= from % conf->slurm.loan_interval;
+		g.nodes = I;
+		if (g.base < 0)
+			g.base = 0.25 * I;
+		if (g.amp < 0)
+			g.amp = 0.6 * I;
+		if (g.noise < 0)
+			g.noise = 0.05 * I;
+		rv = mg_demand_diurnal(&g, from, to + 14 * 86400,
+		    conf->slurm.loan_interval, &def->dem_time,
+		    &def->dem_nodes, &def->conf.slurm.dem_n);
+		if (rv != 0)
+			rv = mg_diag_set(d, rv, "the inference demand: %s",
+			    mg_strerror(rv));
+	}
+	def->conf.slurm.dem_time = def->dem_time;
+	def->conf.slurm.dem_nodes = def->dem_nodes;
+	return rv;
+}
+
 int
 mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
     struct mg_trace *t, struct mg_diag *d)
@@ -206,15 +255,20 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		    conf->nresv > 0 ? "" : "s");
 	if (conf->nresv > 0 && reservations(def, conf) != 0)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	if (mg_slurmcfg_preempts(&conf->slurm)) {
+	if (conf->slurm.inf_nodes > 0 && (rv = loaning(def, conf, t, d)) != 0)
+		return rv;
+	if (mg_slurmcfg_preempts(&conf->slurm) || conf->slurm.inf_nodes > 0) {
+		const char *what = mg_slurmcfg_preempts(&conf->slurm) ?
+		    "preemption" : "loaning";
+
 		if (!faithful)
-			return mg_diag_set(d, MG_EINVAL, "preemption needs "
-			    "Mode=faithful");
+			return mg_diag_set(d, MG_EINVAL, "%s needs "
+			    "Mode=faithful", what);
 		if (def->conf.slurm.npools > 1 || (def->conf.slurm.npools ==
 		    0 && def->conf.slurm.nparts > 1))
-			return mg_diag_set(d, MG_EINVAL, "preemption needs a "
+			return mg_diag_set(d, MG_EINVAL, "%s needs a "
 			    "cluster of one partition (or partitions of the "
-			    "same nodes)");
+			    "same nodes)", what);
 		if ((def->dl = malloc((t->n ? t->n : 1) *
 		    sizeof(*def->dl))) == NULL)
 			return mg_diag_set(d, MG_ENOMEM, "out of memory");
@@ -236,6 +290,10 @@ mg_clusterdef_release(struct mg_clusterdef *def)
 	free(def->resv_time);
 	free(def->resv_nodes);
 	free(def->dl);
+	free(def->dem_time);
+	free(def->dem_nodes);
+	def->dem_time = NULL;
+	def->dem_nodes = NULL;
 	def->dl = NULL;
 	def->cap_time = NULL;
 	def->cap_nodes = NULL;

@@ -9,7 +9,7 @@
 #include "base/rand.h"
 
 static const char *names[] = { "prio", "youngest", "random", "las",
-    "pickyman", "greedy", "exact" };
+    "pickyman", "greedy", "exact", "fewest" };
 
 int
 mg_victim_policy_parse(const char *s, enum mg_victim_policy *p)
@@ -108,6 +108,43 @@ trim(const struct mg_pcand *c, size_t *v, size_t k, int32_t need)
 		got -= c[v[drop]].nodes;
 		v[drop] = v[--k];
 	}
+}
+
+/*
+ * the fewest jobs that cover need: while no one job covers what is
+ * left, the widest; then the one that covers it losing the least (n *
+ * res), the fewest nodes on a tie.  Taking the widest is what makes the
+ * count the least.
+ */
+static size_t
+fewest(const struct mg_pcand *c, struct key *f, size_t m, int32_t need,
+    size_t *out)
+{
+	size_t k = 0, i, best;
+
+	while (need > 0 && m > 0) {
+		best = m;
+		for (i = 0; i < m; i++) {
+			const struct mg_pcand *x = &c[f[i].i], *y;
+
+			if (x->nodes < need)
+				continue;
+			y = best < m ? &c[f[best].i] : NULL;
+			if (y == NULL || (double)x->nodes * x->res <
+			    (double)y->nodes * y->res ||
+			    ((double)x->nodes * x->res == (double)y->nodes *
+			    y->res && x->nodes < y->nodes))
+				best = i;
+		}
+		if (best == m)		/* none covers: the widest */
+			for (i = best = 0; i < m; i++)
+				if (c[f[i].i].nodes > c[f[best].i].nodes)
+					best = i;
+		out[k++] = f[best].i;
+		need -= c[f[best].i].nodes;
+		f[best] = f[--m];
+	}
+	return need <= 0 ? k : 0;
 }
 
 /* PickyMan's greedy over the free candidates f[0..m) */
@@ -308,6 +345,7 @@ mg_victims(enum mg_victim_policy p, const struct mg_pcand *c, size_t n,
 				f[m].a = x->attained;
 				f[m].b = -(double)x->start;
 				break;
+
 			default:
 				f[m].a = f[m].b = 0;
 				break;
@@ -339,6 +377,9 @@ mg_victims(enum mg_victim_policy p, const struct mg_pcand *c, size_t n,
 	case MG_VICTIM_EXACT:
 		*k = m <= MG_VICTIM_EXACT_MAX ? exact(c, f, m, need, w, alpha,
 		    out) : 0;
+		break;
+	case MG_VICTIM_FEWEST:
+		*k = fewest(c, f, m, need, out);
 		break;
 	default:
 		qsort(f, m, sizeof(*f), key_cmp);

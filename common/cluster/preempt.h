@@ -34,7 +34,11 @@
  *                       99.4% of the time but can lose to youngest-first
  *                       (t_preempt), hence the knapsack above;
  *   MG_VICTIM_EXACT     the least J over all covering subsets (at most
- *                       MG_VICTIM_EXACT_MAX candidates): the yardstick.
+ *                       MG_VICTIM_EXACT_MAX candidates): the yardstick;
+ *   MG_VICTIM_FEWEST    the fewest jobs (Aryl's server-preemption cost
+ *                       for jobs that cannot shrink): the widest first,
+ *                       then the least lost node-seconds, less those the
+ *                       cover does not need.
  * The first four take candidates in their order until the need is
  * covered.  Waiting jobs are served in priority order, each from the
  * candidates the earlier ones left (an ordered division of the running
@@ -56,7 +60,8 @@ enum mg_victim_policy {
 	MG_VICTIM_LAS,
 	MG_VICTIM_PICKYMAN,
 	MG_VICTIM_GREEDY,
-	MG_VICTIM_EXACT
+	MG_VICTIM_EXACT,
+	MG_VICTIM_FEWEST
 };
 
 /* a running job that may be preempted, as the scheduler predicts it */
@@ -71,7 +76,7 @@ struct mg_pcand {
 
 /*
  * mg_victim_policy_parse: "prio", "youngest", "random", "las",
- * "pickyman", "greedy" or "exact" into *p.  Returns 0 or -1.
+ * "pickyman", "greedy", "exact" or "fewest" into *p.  Returns 0 or -1.
  */
 int mg_victim_policy_parse(const char *s, enum mg_victim_policy *p);
 

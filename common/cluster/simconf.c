@@ -20,6 +20,12 @@ mg_simconf_init(struct mg_simconf *c)
 	c->mode = MG_MODE_REFERENCE;
 	mg_simcfg_reference(&c->ref, 88);
 	mg_slurmcfg_default(&c->slurm, 88);
+	mg_loangen_default(&c->loangen, 0);
+	c->loangen.base = c->loangen.amp = c->loangen.noise = -1;
+	c->slurm.loan_interval = 300;
+	c->slurm.loan_headroom = 2;
+	c->slurm.reclaim_grace = 60;
+	c->slurm.reclaim_policy = MG_VICTIM_FEWEST;
 }
 
 static int
@@ -903,6 +909,59 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 	} else if (strcasecmp(key, "PreemptPredictError") == 0) {
 		if (real(v, 0, 10, &c->slurm.predict_error) != 0)
 			goto bad;
+	} else if (strcasecmp(key, "InferenceNodes") == 0) {
+		if (num(v, 0, 1000000, &x) != 0)
+			goto bad;
+		c->slurm.inf_nodes = (int32_t)x;
+		c->loangen.nodes = (int32_t)x;
+	} else if (strcasecmp(key, "InferenceDemand") == 0) {
+		if (strcmp(v, "diurnal") == 0)
+			c->inf_file[0] = '\0';
+		else if (*v == '\0' || strlen(v) >= sizeof(c->inf_file))
+			goto bad;
+		else
+			memcpy(c->inf_file, v, strlen(v) + 1);
+	} else if (strcasecmp(key, "InferenceNodeCapacity") == 0) {
+		if (real(v, 0, 1e12, &c->inf_capacity) != 0)
+			goto bad;
+	} else if (strcasecmp(key, "InferenceBase") == 0) {
+		if (real(v, 0, 1e6, &c->loangen.base) != 0)
+			goto bad;
+	} else if (strcasecmp(key, "InferenceAmplitude") == 0) {
+		if (real(v, 0, 1e6, &c->loangen.amp) != 0)
+			goto bad;
+	} else if (strcasecmp(key, "InferenceNoise") == 0) {
+		if (real(v, 0, 1e6, &c->loangen.noise) != 0)
+			goto bad;
+	} else if (strcasecmp(key, "InferencePeakHour") == 0) {
+		if (real(v, 0, 24, &c->loangen.peak_hour) != 0)
+			goto bad;
+	} else if (strcasecmp(key, "InferenceSeed") == 0) {
+		if (num(v, 0, INT64_MAX, &x) != 0)
+			goto bad;
+		c->loangen.seed = (uint64_t)x;
+	} else if (strcasecmp(key, "LoanInterval") == 0) {
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+			goto bad;
+		c->slurm.loan_interval = x;
+	} else if (strcasecmp(key, "LoanHeadroom") == 0) {
+		if (num(v, 0, 1000000, &x) != 0)
+			goto bad;
+		c->slurm.loan_headroom = (int32_t)x;
+	} else if (strcasecmp(key, "ReclaimGrace") == 0) {
+		if (num(v, 0, 86400, &x) != 0)
+			goto bad;
+		c->slurm.reclaim_grace = x;
+	} else if (strcasecmp(key, "ReclaimPolicy") == 0) {
+		enum mg_victim_policy p;
+
+		if (mg_victim_policy_parse(v, &p) != 0 || (p !=
+		    MG_VICTIM_FEWEST && p != MG_VICTIM_RANDOM &&
+		    p != MG_VICTIM_YOUNGEST))
+			return mg_diag_set(d, MG_EINVAL, "ReclaimPolicy is "
+			    "fewest, random or youngest (last in, first "
+			    "out), not '%s'", v);
+		c->slurm.reclaim_policy = (int)p;
 	} else if (strcasecmp(key, "UrgentShare") == 0) {
 		if (real(v, 0, 1, &c->slurm.dlgen.urgent_share) != 0)
 			goto bad;

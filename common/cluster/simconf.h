@@ -73,6 +73,7 @@
 
 #include "cluster/sim.h"
 #include "cluster/slurmsim.h"
+#include "cluster/loan.h"
 #include "base/status.h"
 
 #define MG_SIMCONF_MAXRESV	64
@@ -117,6 +118,12 @@ struct mg_simconf {
 	 * with this seed, those of a dlattrs stream taking precedence */
 	uint64_t dl_seed;
 	char dl_file[512];		/* DLAttrFile; "" if none */
+	/* loaning: the inference pool's demand (loan.h), drawn or read
+	 * from inf_file (requests per second when inf_capacity > 0);
+	 * base, amp and noise < 0: their defaults for the pool's size */
+	struct mg_loangen loangen;
+	char inf_file[512];
+	double inf_capacity;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include "base/status.h"
 
 #define NEVER INT64_MAX
+#define RECLAIMED (-2)		/* for_job of a job a reclaim preempts */
 
 struct fjob {
 	int64_t submit, dur, limit, start;
@@ -88,6 +89,14 @@ struct mg_slurmsim {
 	size_t moving;		/* no job before pend[moving] can move */
 	uint64_t prng;		/* random victims */
 	int preempt;		/* preemption is on */
+	/* loaning (slurmsim.h) */
+	int loan;		/* it is on */
+	int32_t lent;		/* nodes lent now */
+	int32_t owed;		/* reclaimed nodes no job could free yet */
+	int64_t next_loan;	/* the next loan tick, NEVER after the last */
+	int64_t owed_since;
+	size_t next_dem;
+	struct mg_slurmsim_loan ls;
 	int32_t *held;		/* requeued jobs held until their */
 	size_t nheld, capheld;	/* Eligible times */
 	int32_t *resume;	/* preemptors that ended this second, */
@@ -391,6 +400,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->preempt = mg_slurmcfg_preempts(c) && c->dl != NULL &&
 	    s->npools == 1;
 	s->prng = c->preempt_seed ^ 0x5DEECE66DULL;
+	s->loan = c->inf_nodes > 0 && c->dem_n > 0 && c->loan_interval > 0 &&
+	    s->npools == 1;
+	s->next_loan = s->loan ? t0 : NEVER;
 	s->charged = malloc(holders(s) * sizeof(*s->charged));
 	s->fsf_at = malloc(holders(s) * sizeof(*s->fsf_at));
 	for (i = 0; s->charged && s->fsf_at && i < holders(s); i++) {
@@ -1280,6 +1292,8 @@ released(struct mg_slurmsim *s, int32_t jr)
 	struct fjob *b = &s->job[jr];
 
 	struct fjob *u = b->for_job >= 0 ? &s->job[b->for_job] : NULL;
+	int reclaimed = b->for_job == RECLAIMED;
+	int mode = reclaimed ? MG_PREEMPT_REQUEUE : s->c.preempt_mode;
 	double lost;
 
 	b->releasing = 0;
@@ -1287,12 +1301,12 @@ released(struct mg_slurmsim *s, int32_t jr)
 		u->promised -= b->nodes;
 	b->for_job = -1;
 	if (b->work_left <= 0) {	/* it ended before its release */
-		if (s->c.preempt_mode == MG_PREEMPT_SUSPEND)
+		if (mode == MG_PREEMPT_SUSPEND)
 			s->free[0] += b->nodes;
 		b->end = s->now;
 		return 0;
 	}
-	if (s->c.preempt_mode == MG_PREEMPT_SUSPEND) {
+	if (mode == MG_PREEMPT_SUSPEND) {
 		/*
 		 * its preemptor gets the nodes it still lacks; the rest
 		 * stay the victim's, idle, until it resumes
@@ -1316,7 +1330,7 @@ released(struct mg_slurmsim *s, int32_t jr)
 		u->susp_head = jr;
 		return 0;
 	}
-	if (s->c.preempt_mode == MG_PREEMPT_CANCEL) {
+	if (mode == MG_PREEMPT_CANCEL) {
 		lost = (double)b->nodes * (double)(s->now - b->start);
 		b->lost += lost;
 		if (u != NULL)
@@ -1343,6 +1357,189 @@ released(struct mg_slurmsim *s, int32_t jr)
 		s->held[s->nheld++] = jr;
 	}
 	return enqueue(s, jr);
+}
+
+/* ---- loaning -------------------------------------------------------- */
+
+/* usage from now until t */
+static void
+loan_account(struct mg_slurmsim *s, int64_t t)
+{
+	double dt = (double)(t - s->now);
+	int32_t base = s->c.cap_n > 0 ? s->cap : s->c.nodes, busy = 0;
+	size_t i;
+
+	for (i = 0; i < s->nrun; i++)
+		if (s->job[s->run[i].j].for_job != RECLAIMED)
+			busy += s->run[i].nodes;
+	s->ls.span_s += dt;
+	s->ls.lent_ns += (double)s->lent * dt;
+	s->ls.cap_ns += (double)(base + s->lent) * dt;
+	s->ls.busy_ns += (double)busy * dt;
+	if (busy > base)
+		s->ls.lent_busy_ns += (double)(busy - base) * dt;
+	if (s->owed > 0 && t > s->owed_since + s->c.reclaim_grace)
+		s->ls.slo_short_ns += (double)s->owed * (double)(t -
+		    (s->now > s->owed_since + s->c.reclaim_grace ? s->now :
+		    s->owed_since + s->c.reclaim_grace));
+}
+
+/*
+ * take n lent nodes back: idle ones first, then running jobs' (the
+ * reclaim policy's victims, released after their release delay); what
+ * none can give is owed, taken as nodes come free
+ */
+static int
+reclaim(struct mg_slurmsim *s, int32_t n)
+{
+	struct mg_pcand *c;
+	double *rel;
+	unsigned char *taken;
+	size_t *at, *out, m = 0, k = 0, i;
+	int32_t take = s->free[0] > 0 ? (s->free[0] < n ? s->free[0] : n) : 0;
+
+	s->free[0] -= take;
+	n -= take;
+	if (n <= 0)
+		return 0;
+	c = malloc((s->nrun ? s->nrun : 1) * sizeof(*c));
+	rel = malloc((s->nrun ? s->nrun : 1) * sizeof(*rel));
+	taken = calloc(s->nrun ? s->nrun : 1, 1);
+	at = malloc((s->nrun ? s->nrun : 1) * sizeof(*at));
+	out = malloc((s->nrun ? s->nrun : 1) * sizeof(*out));
+	if (c == NULL || rel == NULL || taken == NULL || at == NULL ||
+	    out == NULL) {
+		free(c);
+		free(rel);
+		free(taken);
+		free(at);
+		free(out);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < s->nrun; i++) {
+		const struct frun *r = &s->run[i];
+		const struct fjob *b = &s->job[r->j];
+		const struct mg_dlattr *a = s->c.dl != NULL && b->trace >= 0 &&
+		    (size_t)b->trace < s->t->n ? &s->c.dl[b->trace] : NULL;
+
+		/* chain and added jobs are never victims */
+		if (b->releasing || b->susp_head >= 0 || r->end <= s->now ||
+		    b->trace < 0 || (size_t)b->trace >= s->t->n)
+			continue;
+		c[m].nodes = r->nodes;
+		c[m].rel = a == NULL ? 0 : mg_dl_release(a, &s->c.dlgen,
+		    (double)(s->now - b->start), (double)(r->end - s->now));
+		c[m].res = a == NULL || c[m].rel >= (double)(r->end - s->now) ?
+		    0 : mg_dl_resume(a, &s->c.dlgen);
+		rel[m] = c[m].rel;
+		c[m].prio = b->prio;
+		c[m].start = b->start;
+		c[m].attained = b->ran + (double)b->nodes * (double)(s->now -
+		    b->start);
+		at[m++] = i;
+	}
+	if (m > 0 && mg_victims((enum mg_victim_policy)s->c.reclaim_policy,
+	    c, m, taken, n, 0, 1.0, &s->prng, out, &k) == 0) {
+		for (i = 0; i < k; i++) {
+			struct frun *r = &s->run[at[out[i]]];
+			struct fjob *b = &s->job[r->j];
+			int64_t d = (int64_t)ceil(rel[out[i]] - 1e-6);
+
+			int64_t redo = 0;
+
+			if (d < 0)
+				d = 0;
+			if (s->now + d >= r->end)
+				d = r->end - s->now;	/* it ends first */
+			if (d > s->c.reclaim_grace) {
+				/*
+				 * the inference pool does not wait past the
+				 * grace: the job is killed then, and redoes
+				 * the epoch it was in from its last
+				 * checkpoint
+				 */
+				const struct mg_dlattr *a = &s->c.dl[b->trace];
+				double ran = (double)(s->now - b->start);
+
+				d = s->c.reclaim_grace;
+				redo = (int64_t)ceil((a->epoch_s > 0 ? fmod(ran,
+				    a->epoch_s) : 0) + (double)d);
+				b->lost += (double)b->nodes * (double)redo;
+			}
+			b->releasing = 1;
+			b->work_left = r->end - (s->now + d) + redo;
+			b->res = b->trace >= 0 && (size_t)b->trace < s->t->n &&
+			    s->c.dl != NULL ? mg_dl_resume(&s->c.dl[b->trace],
+			    &s->c.dlgen) : 0;
+			b->for_job = RECLAIMED;
+			b->npreempt++;
+			r->end = s->now + d;
+			/* at its release, the inference pool takes what it
+			 * needs, the rest comes back free */
+			b->given = r->nodes < n ? r->nodes : n;
+			n -= b->given;
+			s->ls.reclaim_jobs++;
+		}
+	}
+	free(c);
+	free(rel);
+	free(taken);
+	free(at);
+	free(out);
+	if (n > 0) {			/* nobody could give them */
+		if (s->owed == 0)
+			s->owed_since = s->now;
+		s->owed += n;
+	}
+	return 0;
+}
+
+/* a loan tick: lend the spare inference nodes, or take them back */
+static int
+loan_tick(struct mg_slurmsim *s)
+{
+	int32_t dem, spare;
+	int rv;
+
+	/* what is owed is paid from the nodes that came free */
+	if (s->owed > 0 && s->free[0] > 0) {
+		int32_t p = s->free[0] < s->owed ? s->free[0] : s->owed;
+
+		s->free[0] -= p;
+		s->owed -= p;
+		if (s->owed == 0 && s->now > s->owed_since +
+		    s->c.reclaim_grace)
+			s->ls.slo_violations++;
+	}
+	if (s->now < s->next_loan)
+		return 0;
+	while (s->next_dem < s->c.dem_n &&
+	    s->c.dem_time[s->next_dem] <= s->now)
+		s->next_dem++;
+	dem = s->next_dem > 0 ? s->c.dem_nodes[s->next_dem - 1] : 0;
+	spare = s->c.inf_nodes - dem - s->c.loan_headroom;
+	if (spare < 0)
+		spare = 0;
+	if (spare > s->lent) {
+		s->free[0] += spare - s->lent;
+	} else if (spare < s->lent) {
+		s->ls.reclaims++;
+		if ((rv = reclaim(s, s->lent - spare)) != 0)
+			return rv;
+	}
+	s->lent = spare;
+	/* the demand holds after its last point: no tick needed */
+	s->next_loan = s->next_dem >= s->c.dem_n ? NEVER : s->next_loan +
+	    s->c.loan_interval * ((s->now - s->next_loan) /
+	    s->c.loan_interval + 1);
+	return 0;
+}
+
+void
+mg_slurmsim_loan_stats(const struct mg_slurmsim *s,
+    struct mg_slurmsim_loan *out)
+{
+	*out = s->ls;
 }
 
 /* ---- PreemptMode=SUSPEND ------------------------------------------- */
@@ -1693,6 +1890,10 @@ next_event(struct mg_slurmsim *s)
 		t = s->job[s->arr[s->next_arr]].submit;
 	if (s->next_cap < s->c.cap_n && s->c.cap_time[s->next_cap] < t)
 		t = s->c.cap_time[s->next_cap];
+	/* loan ticks matter while jobs are to come, wait or run */
+	if (s->next_loan < t && (s->npend > 0 || s->nrun > 0 ||
+	    s->next_arr < s->narr))
+		t = s->next_loan;
 	if (s->next_resv < s->c.resv_n && s->c.resv_time[s->next_resv] < t)
 		t = s->c.resv_time[s->next_resv];
 	for (i = 0; i < s->nrun; i++)
@@ -1728,7 +1929,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		 * than a limit, or waiting for a job that will not run).
 		 */
 		if (s->nrun == 0 && s->next_arr >= s->narr &&
-		    s->next_cap >= s->c.cap_n &&
+		    s->next_cap >= s->c.cap_n && s->next_loan == NEVER &&
 		    s->next_resv >= s->c.resv_n && s->npend > 0 &&
 		    t != NEVER && s->stuck_at == s->nstarted &&
 		    next_eligible(s) == NEVER) {
@@ -1737,7 +1938,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			return 0;
 		}
 		if (s->nrun == 0 && s->next_arr >= s->narr &&
-		    s->next_cap >= s->c.cap_n && s->next_resv >= s->c.resv_n)
+		    s->next_cap >= s->c.cap_n && s->next_resv >= s->c.resv_n &&
+		    s->next_loan == NEVER)
 			s->stuck_at = s->nstarted;
 		else
 			s->stuck_at = SIZE_MAX;
@@ -1746,6 +1948,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				s->now = until;
 			return 0;
 		}
+		if (s->loan && t > s->now)
+			loan_account(s, t);
 		if (t > s->now)
 			s->now = t;
 		for (i = w = 0; i < s->nheld; i++)	/* holds that end */
@@ -1764,10 +1968,16 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 
 				if (!e->releasing)
 					e->end = r->end;
-				/* a suspended victim's nodes: released() */
-				if (!e->releasing || s->c.preempt_mode !=
-				    MG_PREEMPT_SUSPEND)
+				/* a suspended victim's nodes: released();
+				 * a reclaimed one's: the inference pool's */
+				if (!e->releasing || (s->c.preempt_mode !=
+				    MG_PREEMPT_SUSPEND && e->for_job !=
+				    RECLAIMED))
 					s->free[r->pool] += r->nodes;
+				else if (e->for_job == RECLAIMED) {
+					s->free[r->pool] += r->nodes - e->given;
+					e->given = 0;
+				}
 				changed = 1;
 				if (!r->head)
 					continue;
@@ -1799,6 +2009,11 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		s->nrun = w;
 		if (s->nresume > 0 && (rv = resume_victims(s)) != 0)
 			return rv;
+		if (s->loan && (s->owed > 0 || s->now >= s->next_loan)) {
+			if ((rv = loan_tick(s)) != 0)
+				return rv;
+			changed = 1;
+		}
 		while (s->next_cap < s->c.cap_n &&
 		    s->c.cap_time[s->next_cap] <= s->now) {
 			int32_t c = s->c.cap_nodes[s->next_cap++];

@@ -188,6 +188,27 @@ struct mg_slurmcfg {
 	double predict_error;	/* the relative error (sd) of the overheads
 				 * the scheduler predicts; the model runs
 				 * on the true ones */
+	/*
+	 * loaning (Aryl; a cluster of one pool): an inference pool of
+	 * inf_nodes nodes needs dem_nodes[k] of them from dem_time[k] on
+	 * (borrowed; 0 before the first).  Every loan_interval seconds
+	 * (from t0) the spare ones, inf_nodes - demand - loan_headroom,
+	 * are lent to this cluster: more spare, more lent at once; less,
+	 * the missing nodes are reclaimed: idle lent nodes first, then
+	 * running jobs chosen by reclaim_policy (enum mg_victim_policy),
+	 * requeued after their release delay (dl's, 0 without dl) with
+	 * their work left plus their resume loss, held for requeue_delay.
+	 * A reclaim not done within reclaim_grace seconds is an inference
+	 * SLO violation.  Off when inf_nodes is 0.
+	 */
+	int32_t inf_nodes;
+	const int64_t *dem_time;
+	const int32_t *dem_nodes;
+	size_t dem_n;
+	int64_t loan_interval;
+	int32_t loan_headroom;
+	int64_t reclaim_grace;
+	int reclaim_policy;
 };
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */
@@ -249,6 +270,24 @@ struct mg_slurmsim_pjob {
  * not such a job.
  */
 int mg_slurmsim_set_urgent(struct mg_slurmsim *s, int32_t j);
+
+/* what loaning did, from t0 to now */
+struct mg_slurmsim_loan {
+	double span_s;		/* seconds accounted */
+	double lent_ns;		/* node-seconds lent */
+	double cap_ns;		/* node-seconds of the cluster and its loans */
+	double busy_ns;		/* node-seconds of running jobs */
+	double lent_busy_ns;	/* of them, beyond the cluster's own nodes */
+	int64_t reclaims;	/* loan ticks that took nodes back */
+	int64_t reclaim_jobs;	/* jobs preempted by them */
+	int64_t slo_violations;	/* reclaims not done within the grace */
+	double slo_short_ns;	/* node-seconds the inference pool lacked
+				 * past the grace */
+};
+
+/* mg_slurmsim_loan_stats: the loaning so far (zeros when off). */
+void mg_slurmsim_loan_stats(const struct mg_slurmsim *s,
+    struct mg_slurmsim_loan *out);
 
 /* mg_slurmsim_job_preempt: job j's (j < mg_slurmsim_njobs()). */
 void mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,

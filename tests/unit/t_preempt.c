@@ -150,5 +150,62 @@ main(void)
 	    gworse);
 	ok(bad == 0, "every victim set covers its need and is marked taken; "
 	    "the exact search is never beaten (%d faults)", bad);
+	{
+		/*
+		 * Aryl's reclaim: the fewest jobs.  On the same random
+		 * instances, never more than random or last-in-first-out,
+		 * as few as an exhaustive search, and a cover.
+		 */
+		int more = 0, notmin = 0, nocover = 0;
+
+		for (i = 0; i < runs; i++) {
+			struct mg_pcand r[12];
+			unsigned char t[12];
+			size_t n = 3 + (size_t)(mg_rand64(&rng) % 10), j;
+			size_t vf[12], kf, kr, ky, best = 99, sub;
+			int32_t total = 0, need;
+			int64_t got = 0;
+
+			for (j = 0; j < n; j++) {
+				r[j].nodes = 1 + (int32_t)(mg_rand64(&rng) % 6);
+				r[j].rel = 0;
+				r[j].res = 30 + 1800 * mg_rand_unif(&rng);
+				r[j].prio = mg_rand_unif(&rng);
+				r[j].start = (int64_t)(mg_rand64(&rng) % 100000);
+				r[j].attained = 0;
+				total += r[j].nodes;
+			}
+			need = 1 + (int32_t)(mg_rand64(&rng) % (uint64_t)total);
+			memset(t, 0, sizeof(t));
+			mg_victims(MG_VICTIM_FEWEST, r, n, t, need, 0, 1, &rng,
+			    vf, &kf);
+			for (j = 0; j < kf; j++)
+				got += r[vf[j]].nodes;
+			nocover += kf == 0 || got < need;
+			memset(t, 0, sizeof(t));
+			mg_victims(MG_VICTIM_RANDOM, r, n, t, need, 0, 1, &rng,
+			    vf, &kr);
+			memset(t, 0, sizeof(t));
+			mg_victims(MG_VICTIM_YOUNGEST, r, n, t, need, 0, 1,
+			    &rng, vf, &ky);
+			more += kf > kr || kf > ky;
+			for (sub = 1; sub < (size_t)1 << n; sub++) {
+				size_t cnt = 0;
+
+				for (j = 0, got = 0; j < n; j++)
+					if (sub >> j & 1) {
+						got += r[j].nodes;
+						cnt++;
+					}
+				if (got >= need && cnt < best)
+					best = cnt;
+			}
+			notmin += kf != best;
+		}
+		ok(nocover == 0 && more == 0 && notmin == 0, "the fewest-jobs "
+		    "reclaim covers (%d faults), never takes more jobs than "
+		    "random or LIFO (%d), and as few as an exhaustive search "
+		    "(%d not)", nocover, more, notmin);
+	}
 	return tap_done();
 }

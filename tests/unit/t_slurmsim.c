@@ -1068,5 +1068,116 @@ main(void)
 		    (long long)st[2]);
 		trace.nparts = 0;
 	}
+	{
+		/*
+		 * Loaning.  4 nodes here, 4 for inference, which needs 2
+		 * until 3000 and all 4 from then; loan ticks every 600 s.
+		 * J1 (4 nodes, 5000 s) runs from 0; J2 (2 nodes) comes at
+		 * 100 and starts at once on the 2 lent nodes.  At 3000 the
+		 * 2 nodes go back: if J2 has ended (1000 s of work) they
+		 * are idle; if not (5000 s), the reclaim preempts it (no
+		 * attributes: released at once, its work kept), held 121 s
+		 * and then waiting for J1's end at 5000.
+		 */
+		static const int64_t dt[] = { T0, T0 + 3000 };
+		static const int32_t dn[] = { 2, 4 };
+		static struct mg_dlattr dl[2];
+		struct spec s[] = {
+			{ 0, 5000, 5000, 4, 0 },	/* J1 */
+			{ 100, 6000, 1000, 2, 1 },	/* J2 */
+		};
+		struct mg_slurmsim *sim;
+		struct mg_slurmsim_loan ls;
+		struct mg_slurmsim_pjob b;
+
+		make(s, 2, 2);
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		run(&c, st, 2);
+		ok(st[1] == 5000, "no loaning: J2 waits for J1 (%lld)",
+		    (long long)st[1]);
+		c.inf_nodes = 4;
+		c.dem_time = dt;
+		c.dem_nodes = dn;
+		c.dem_n = 2;
+		c.loan_interval = 600;
+		c.reclaim_grace = 60;
+		c.reclaim_policy = MG_VICTIM_FEWEST;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_loan_stats(sim, &ls);
+		ok(mg_slurmsim_job_start(sim, 1) == T0 + 100 && ls.reclaims ==
+		    1 && ls.reclaim_jobs == 0 && ls.slo_violations == 0 &&
+		    ls.lent_ns == 2 * 3000, "a loan: J2 starts on lent nodes at "
+		    "100 (%lld); at 3000 they are taken back idle (%lld "
+		    "reclaims, %lld jobs preempted, %lld SLO violations, %g "
+		    "node-s lent)", (long long)(mg_slurmsim_job_start(sim, 1) -
+		    T0), (long long)ls.reclaims, (long long)ls.reclaim_jobs,
+		    (long long)ls.slo_violations, ls.lent_ns);
+		mg_slurmsim_free(sim);
+		jobs[1].dur = 5000;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_loan_stats(sim, &ls);
+		mg_slurmsim_job_preempt(sim, 1, &b);
+		ok(b.first_start == T0 + 100 && b.npreempt == 1 &&
+		    mg_slurmsim_job_start(sim, 1) == T0 + 5000 && b.end == T0 +
+		    5000 + 2100 && ls.reclaim_jobs == 1 &&
+		    ls.slo_violations == 0, "a reclaim that must preempt: J2 "
+		    "goes at 3000 and runs its last 2100 s from J1's end, "
+		    "5000 (%lld, ends %lld); within the grace",
+		    (long long)(mg_slurmsim_job_start(sim, 1) - T0),
+		    (long long)(b.end - T0));
+		mg_slurmsim_free(sim);
+		/*
+		 * epochs of 1000 s: J2 would need 100 s to release, past
+		 * the 60 s grace, so it is killed at 3060 and redoes its
+		 * epoch from 2100 (960 s, 1920 node-s lost): 3000 s left
+		 * from J1's end, 5000; no SLO violation
+		 */
+		memset(dl, 0, sizeof(dl));
+		dl[0].epoch_s = dl[1].epoch_s = 1000;
+		c.dl = dl;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_loan_stats(sim, &ls);
+		mg_slurmsim_job_preempt(sim, 1, &b);
+		ok(ls.slo_violations == 0 && b.lost == 2 * 960 && b.end == T0 +
+		    8000, "a release past the grace: J2 is killed at 3060 and "
+		    "redoes its epoch (%g node-s lost), ends at 8000 (%lld); no "
+		    "SLO violation (%lld)", b.lost, (long long)(b.end - T0),
+		    (long long)ls.slo_violations);
+		mg_slurmsim_free(sim);
+		/*
+		 * nobody to take them from: a chain job (never a victim) of
+		 * 8 nodes runs on the 4 lent ones from 0 to 5000, when the
+		 * inference pool wants them back at 3000 (grace 0): they
+		 * are owed until 5000, an SLO violation of 4 x 2000 node-s
+		 */
+		{
+			static const int64_t dt2[] = { T0, T0 + 3000 };
+			static const int32_t dn2[] = { 0, 4 };
+			struct spec late[] = { { 9000, 600, 600, 1, 0 } };
+
+			make(late, 1, 1);
+			c.dl = NULL;
+			c.dem_time = dt2;
+			c.dem_nodes = dn2;
+			c.loan_headroom = 0;
+			c.reclaim_grace = 0;
+			mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+			mg_slurmsim_add_job(sim, 8, 6000, 5000, T0, -1, -1);
+			mg_slurmsim_run_all(sim);
+			mg_slurmsim_loan_stats(sim, &ls);
+			ok(ls.slo_violations == 1 && ls.slo_short_ns == 4 * 2000,
+			    "nodes no job can give back are owed until they come "
+			    "free: an SLO violation (%lld), 8000 node-s short (%g)",
+			    (long long)ls.slo_violations, ls.slo_short_ns);
+			mg_slurmsim_free(sim);
+		}
+		c.dl = NULL;
+		c.inf_nodes = 0;
+		c.dem_n = 0;
+	}
 	return tap_done();
 }
