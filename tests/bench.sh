@@ -317,6 +317,56 @@ END {
 	}
 }'
 
+# Loaning (issue 18): LS6 on 84 training nodes beside a 40-node
+# inference pool under a diurnal demand (noise seeds 1-10): no loaning
+# (the pool with nothing to spare, whose replay must be the plain one:
+# the sanity check) against loaning with each reclaim policy; the medians
+# over seeds of the mean and p95 wait, the mean completion time, the
+# usage of the cluster and its loans and of the lent nodes, the jobs
+# reclaims preempt and the SLO violations.
+loanrun() { # loanrun SEED [OPTIONS]: "wait-mean-h wait-p95-h jct-h usage% lent-used% preempted slo"
+	local seed=$1
+	shift
+	"$bin/mirage-eval" --replay -m faithful -n 84 -s InferenceNodes=40 -s InferenceSeed="$seed" "$@" \
+	    -o /dev/null -j "$dir/loan.tsv" "$dir/ls6.jobs" 2> "$dir/loan.err"
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		{ w[++n] = $c["sim_wait_s"] / 3600; s += w[n]; j += ($c["sim_end"] - $c["submit"]) / 3600 }
+		END { asort(w); printf "%.3f %.3f %.2f", s / n, w[int(0.95 * n + 0.5)], j / n }' "$dir/loan.tsv"
+	sed -n 's/.*usage \([0-9.]*\)% of the cluster and its loans, \([0-9.]*\)% of the lent nodes; [0-9]* reclaims preempting \([0-9]*\) jobs; \([0-9]*\) SLO.*/ \1 \2 \3 \4/p' "$dir/loan.err"
+}
+spare0=(-s InferenceBase=40 -s InferenceAmplitude=0 -s InferenceNoise=0)
+t0=$(date +%s.%N)
+for seed in 1 2 3 4 5 6 7 8 9 10; do
+	echo "none $(loanrun "$seed" "${spare0[@]}")"
+	for pol in fewest random youngest; do
+		echo "$pol $(loanrun "$seed" -s ReclaimPolicy=$pol)"
+	done
+done > "$dir/loan-all.txt"
+t1=$(date +%s.%N)
+"$bin/mirage-eval" --replay -q -m faithful -n 84 -o "$dir/plain.tsv" "$dir/ls6.jobs"
+"$bin/mirage-eval" --replay -q -m faithful -n 84 -s InferenceNodes=40 "${spare0[@]}" -o "$dir/spare0.tsv" "$dir/ls6.jobs"
+same=no
+cmp -s "$dir/plain.tsv" "$dir/spare0.tsv" && same=yes
+awk -v secs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v same="$same" '
+function med(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ for (k = 2; k <= 8; k++) v[$1, k] = v[$1, k] " " $k }
+END {
+	printf "\nloaning, LS6 on 84 nodes + a 40-node inference pool (diurnal), median over 10 seeds (%d replays in %.0f s)\n", NR, secs
+	printf "  %-9s %9s %9s %9s %7s %10s %10s %4s\n", "policy", "wait mean", "wait p95", "JCT mean", "usage", "lent used", "preempted", "SLO"
+	split("none fewest random youngest", P, " ")
+	for (p = 1; p <= 4; p++) {
+		for (k = 2; k <= 8; k++) m[P[p], k] = med(v[P[p], k])
+		printf "  %-9s %7.3f h %7.3f h %7.2f h %6.1f%% %9.1f%% %10s %4s\n", P[p], m[P[p], 2], m[P[p], 3], m[P[p], 4], m[P[p], 5], m[P[p], 6], m[P[p], 7], m[P[p], 8]
+	}
+	printf "  no loaning / loaning (fewest): wait %.2fx (target >= 1.2x; the paper 1.53x, with elastic jobs), JCT %.2fx\n",
+	    m["none", 2] / m["fewest", 2], m["none", 4] / m["fewest", 4]
+	printf "  nothing to spare: the plain replay to the byte: %s\n", same
+}' "$dir/loan-all.txt"
+
 # mirage-advise: one decision, model loading included, against parsing
 # the same squeue dump alone (the peer: the least any decision must do)
 q=tests/fixtures/slurm-22.05/01-busy/squeue_all_o.txt

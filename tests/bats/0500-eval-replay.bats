@@ -290,6 +290,47 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"line 1: bad PriorityTier of partition 'x'"* ]]
 }
 
+@test "loaning: an inference pool lends its spare nodes; a pool with nothing to spare changes nothing" {
+	local l=(-m faithful -n 84 -s InferenceNodes=40)
+	run -0 --separate-stderr mirage-eval --replay "${l[@]}" -o l.tsv -j lj.tsv ls6.jobs
+	[[ "$stderr" == *"loaning (InferenceNodes=40, ReclaimPolicy=fewest): "*" node-hours lent ("*" nodes on average); usage "*"% of the cluster and its loans, "*"% of the lent nodes; "*" reclaims preempting "*" jobs; 0 SLO violations (0.00 node-hours short)"* ]]
+	[[ "$stderr" == *"all   24777 jobs, wait mean "*" h, p95 "*" h; completion time mean "*" h"* ]]
+	head -1 lj.tsv | grep -q $'\tclass\tpreemptions\tlost_node_h\tsim_end$'
+	# more nodes, shorter waits than without loaning
+	mirage-eval --replay -q -m faithful -n 84 -o p.tsv ls6.jobs
+	awk -F'\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "all" { w[++k] = $c["sim_mean_wait_h"] }
+		END { exit !(w[1] < w[2] / 2) }' l.tsv p.tsv
+	# reclaims preempt jobs (and never more with fewest than with random)
+	run -0 --separate-stderr mirage-eval --replay "${l[@]}" -s ReclaimPolicy=random -o /dev/null ls6.jobs
+	local nf nr
+	nf=$(mirage-eval --replay "${l[@]}" -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')
+	nr=$(sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p' <<< "$stderr")
+	[ "$nf" -gt 0 ] && [ "$nf" -le "$nr" ]
+	# nothing to spare: the plain replay, to the byte
+	mirage-eval --replay -q "${l[@]}" -s InferenceBase=40 -s InferenceAmplitude=0 -s InferenceNoise=0 -o s.tsv ls6.jobs
+	cmp s.tsv p.tsv
+	# the same seed, the same run; another seed, another demand
+	mirage-eval --replay -q "${l[@]}" -o l2.tsv ls6.jobs
+	cmp l.tsv l2.tsv
+	mirage-eval --replay -q "${l[@]}" -s InferenceSeed=2 -o l3.tsv ls6.jobs
+	! cmp -s l.tsv l3.tsv
+	# a demand file of request rates: all day at 36 of 40 nodes, so
+	# 2 lent with the headroom of 2; its errors name the line
+	printf '# rate per second\n2022-10-01T00:00:00 360\n2022-10-01T00:05:00 360\n' > d.txt
+	run -0 --separate-stderr mirage-eval --replay "${l[@]}" -s InferenceDemand=d.txt -s InferenceNodeCapacity=10 -o /dev/null ls6.jobs
+	[[ "$stderr" == *"(2.0 nodes on average)"* ]]
+	printf '2022-11-01T00:00:00 3\n2022-11-01T00:00:00 4\n' > bad.txt
+	run -1 --separate-stderr mirage-eval --replay "${l[@]}" -s InferenceDemand=bad.txt -o /dev/null ls6.jobs
+	[[ "$stderr" == *"'bad.txt': line 2: time not after the line before"* ]]
+	printf '2022-11-01 x\n' > bad2.txt
+	run -1 --separate-stderr mirage-eval --replay "${l[@]}" -s InferenceDemand=bad2.txt -o /dev/null ls6.jobs
+	[[ "$stderr" == *"'bad2.txt': line 1: not \"TIME VALUE\""* ]]
+	run -2 --separate-stderr mirage-eval --replay "${l[@]}" -s ReclaimPolicy=pickyman ls6.jobs
+	[[ "$stderr" == *"ReclaimPolicy is fewest, random or youngest (last in, first out), not 'pickyman'"* ]]
+	run -1 --separate-stderr mirage-eval --replay -m reference -s InferenceNodes=40 ls6.jobs
+	[[ "$stderr" == *"loaning needs Mode=faithful"* ]]
+}
+
 @test "deep-learning attributes: written with --dl-out, read back with DLAttrFile over the draw" {
 	local pre=(-m faithful -n 84 -s PreemptMode=REQUEUE -s VictimPolicy=pickyman)
 	mirage-eval --replay -q "${pre[@]}" -s DLAttrSeed=1 --dl-out a1.mrs -o r1.tsv ls6.jobs
