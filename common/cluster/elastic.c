@@ -1,0 +1,110 @@
+/*
+ * elastic.c: free nodes among elastic jobs; see elastic.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/elastic.h"
+
+double
+mg_elastic_value(const struct mg_ejob *j, int32_t k)
+{
+	double t0, t1;
+
+	if (k <= 0 || j->base <= 0)
+		return 0;
+	t0 = j->rem;
+	t1 = j->rem * pow((double)j->base, j->alpha) / pow((double)(j->base +
+	    k), j->alpha);
+	return t0 - t1 - j->restart;
+}
+
+/* the extra nodes job j may take within free */
+static int32_t
+room(const struct mg_ejob *j, int32_t nfree)
+{
+	int32_t r = j->max - j->base;
+
+	return r < 0 ? 0 : r > nfree ? nfree : r;
+}
+
+double
+mg_elastic_mckp(const struct mg_ejob *j, size_t n, int32_t nfree, int32_t *k)
+{
+	/* best[i][f]: the most value of jobs 0..i-1 within f nodes; take
+	 * [i][f]: job i-1's share there */
+	size_t w = (size_t)(nfree > 0 ? nfree : 0) + 1, i;
+	double *best = malloc((n + 1) * w * sizeof(*best));
+	int32_t *take = malloc((n + 1) * w * sizeof(*take));
+	double total;
+	int32_t f, q;
+
+	memset(k, 0, n * sizeof(*k));
+	if (best == NULL || take == NULL) {
+		free(best);
+		free(take);
+		return -1;
+	}
+	for (f = 0; f < (int32_t)w; f++) {
+		best[f] = 0;
+		take[f] = 0;
+	}
+	for (i = 1; i <= n; i++)
+		for (f = 0; f < (int32_t)w; f++) {
+			double b = best[(i - 1) * w + (size_t)f];
+			int32_t t = 0;
+
+			for (q = 1; q <= room(&j[i - 1], f); q++) {
+				double v = best[(i - 1) * w + (size_t)(f - q)] +
+				    mg_elastic_value(&j[i - 1], q);
+
+				if (v > b) {
+					b = v;
+					t = q;
+				}
+			}
+			best[i * w + (size_t)f] = b;
+			take[i * w + (size_t)f] = t;
+		}
+	total = best[n * w + w - 1];
+	for (i = n, f = (int32_t)w - 1; i > 0; i--) {
+		k[i - 1] = take[i * w + (size_t)f];
+		f -= k[i - 1];
+	}
+	free(best);
+	free(take);
+	return total;
+}
+
+double
+mg_elastic_greedy(const struct mg_ejob *j, size_t n, int32_t nfree, int32_t *k)
+{
+	double total = 0;
+	size_t i, bi;
+
+	memset(k, 0, n * sizeof(*k));
+	while (nfree > 0) {
+		double gain = 0;
+
+		bi = n;
+		for (i = 0; i < n; i++) {
+			double g;
+
+			if (k[i] >= j[i].max - j[i].base)
+				continue;
+			g = mg_elastic_value(&j[i], k[i] + 1) -
+			    mg_elastic_value(&j[i], k[i]);
+			if (g > gain) {
+				gain = g;
+				bi = i;
+			}
+		}
+		if (bi == n)
+			break;
+		k[bi]++;
+		total += gain;
+		nfree--;
+	}
+	return total;
+}

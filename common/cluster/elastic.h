@@ -1,0 +1,49 @@
+/*
+ * elastic.h: sharing free nodes among elastic jobs (Aryl's second
+ * phase; arXiv 2202.07896, Lyra EuroSys 2023).
+ *
+ * An elastic job runs on n nodes, min <= n <= max, at a speed of
+ * speedup(n) = n^alpha (relative to one node; alpha 1 is linear), so
+ * work w (node-seconds at one node's speed) takes w / speedup(n)
+ * seconds.  Each resize costs restart seconds of no progress.
+ *
+ * Given F free nodes, job j (now on base_j nodes, with rem_j seconds of
+ * work left at base_j) may take k_j = 0 .. max_j - base_j extra ones.
+ * The value of k extra nodes is the completion time it saves,
+ *     v_j(k) = T_j(base_j) - T_j(base_j + k) - (k > 0 ? restart_j : 0),
+ *     T_j(n) = rem_j * speedup(base_j) / speedup(n),
+ * and the allocation maximises the sum of v_j(k_j) with sum k_j <= F: a
+ * multiple-choice knapsack, solved exactly by dynamic programming over
+ * the nodes (O(jobs x F x extra)).  The ablation gives one node at a
+ * time to the job it helps most (greedy marginal).  Pure functions.
+ */
+#ifndef MG_ELASTIC_H
+#define MG_ELASTIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct mg_ejob {
+	int32_t base;		/* nodes now */
+	int32_t max;		/* at most */
+	double rem;		/* seconds of work left at base nodes */
+	double alpha;		/* speedup(n) = n^alpha */
+	double restart;		/* seconds a resize costs */
+};
+
+/* mg_elastic_value: v_j(k) above. */
+double mg_elastic_value(const struct mg_ejob *j, int32_t k);
+
+/*
+ * mg_elastic_mckp: the extra nodes k[i] of each of jobs j[0..n) that
+ * maximise the total value within free nodes; returns the total, or a
+ * negative number when out of memory (k all 0).
+ */
+double mg_elastic_mckp(const struct mg_ejob *j, size_t n, int32_t nfree,
+    int32_t *k);
+
+/* mg_elastic_greedy: the greedy-marginal allocation; its total value. */
+double mg_elastic_greedy(const struct mg_ejob *j, size_t n, int32_t nfree,
+    int32_t *k);
+
+#endif /* MG_ELASTIC_H */
