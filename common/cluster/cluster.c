@@ -257,9 +257,11 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	if (conf->slurm.inf_nodes > 0 && (rv = loaning(def, conf, t, d)) != 0)
 		return rv;
-	if (mg_slurmcfg_preempts(&conf->slurm) || conf->slurm.inf_nodes > 0) {
+	if (mg_slurmcfg_preempts(&conf->slurm) || conf->slurm.inf_nodes > 0 ||
+	    conf->el_share > 0) {
 		const char *what = mg_slurmcfg_preempts(&conf->slurm) ?
-		    "preemption" : "loaning";
+		    "preemption" : conf->slurm.inf_nodes > 0 ? "loaning" :
+		    "elasticity";
 
 		if (!faithful)
 			return mg_diag_set(d, MG_EINVAL, "%s needs "
@@ -276,6 +278,18 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 			mg_dlattr_draw(&conf->slurm.dlgen, conf->dl_seed,
 			    t->job[i].id, strlen(t->job[i].id), &def->dl[i]);
 		def->conf.slurm.dl = def->dl;
+		if (conf->el_share > 0) {
+			if ((def->el = malloc((t->n ? t->n : 1) *
+			    sizeof(*def->el))) == NULL)
+				return mg_diag_set(d, MG_ENOMEM, "out of "
+				    "memory");
+			for (i = 0; i < t->n; i++)
+				mg_eattr_draw(conf->el_share, conf->el_alpha,
+				    conf->dl_seed, t->job[i].id,
+				    strlen(t->job[i].id), t->job[i].nodes,
+				    def->conf.slurm.nodes, &def->el[i]);
+			def->conf.slurm.el = def->el;
+		}
 		if (conf->dl_file[0] != '\0')
 			return read_dl(def, conf->dl_file, d);
 	}
@@ -292,6 +306,8 @@ mg_clusterdef_release(struct mg_clusterdef *def)
 	free(def->dl);
 	free(def->dem_time);
 	free(def->dem_nodes);
+	free(def->el);
+	def->el = NULL;
 	def->dem_time = NULL;
 	def->dem_nodes = NULL;
 	def->dl = NULL;

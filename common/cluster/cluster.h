@@ -33,6 +33,7 @@ struct mg_clusterdef {
 	int64_t *resv_time;	/* reserved nodes over time, owned */
 	int32_t *resv_nodes;
 	struct mg_dlattr *dl;	/* preemption: each trace job's, owned */
+	struct mg_eattr *el;	/* elastic jobs: each trace job's, owned */
 	int64_t *dem_time;	/* loaning: the inference demand, owned */
 	int32_t *dem_nodes;
 };

@@ -6,6 +6,29 @@
 #include <string.h>
 
 #include "cluster/elastic.h"
+#include "base/rand.h"
+
+void
+mg_eattr_draw(double share, double alpha, uint64_t seed, const char *id,
+    size_t idlen, int32_t nodes, int32_t cluster, struct mg_eattr *out)
+{
+	uint64_t s = seed ^ 0xD1B54A32D192ED03ULL, h = 1469598103934665603ULL;
+	size_t i;
+
+	for (i = 0; i < idlen; i++)	/* FNV-1a of the id */
+		h = (h ^ (unsigned char)id[i]) * 1099511628211ULL;
+	s ^= h;
+	(void)mg_rand64(&s);
+	out->elastic = share > 0 && mg_rand_unif(&s) < share;
+	out->alpha = alpha;
+	out->min = out->max = nodes;
+	if (out->elastic) {
+		out->min = (nodes + 1) / 2;
+		out->max = 2 * nodes < cluster ? 2 * nodes : cluster;
+		if (out->max < nodes)
+			out->max = nodes;
+	}
+}
 
 double
 mg_elastic_value(const struct mg_ejob *j, int32_t k)

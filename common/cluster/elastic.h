@@ -31,6 +31,22 @@ struct mg_ejob {
 	double restart;		/* seconds a resize costs */
 };
 
+/*
+ * Which trace jobs are elastic, drawn from (seed, JobID) alone with
+ * probability share (sacct knows nothing of it): an elastic job of n
+ * nodes runs on ceil(n / 2) to min(2 n, the cluster) nodes, at
+ * speedup n^alpha.  A rigid job has min = max = n.
+ */
+struct mg_eattr {
+	int elastic;
+	int32_t min, max;
+	double alpha;
+};
+
+void mg_eattr_draw(double share, double alpha, uint64_t seed,
+    const char *id, size_t idlen, int32_t nodes, int32_t cluster,
+    struct mg_eattr *out);
+
 /* mg_elastic_value: v_j(k) above. */
 double mg_elastic_value(const struct mg_ejob *j, int32_t k);
 

@@ -26,6 +26,7 @@ mg_simconf_init(struct mg_simconf *c)
 	c->slurm.loan_headroom = 2;
 	c->slurm.reclaim_grace = 60;
 	c->slurm.reclaim_policy = MG_VICTIM_FEWEST;
+	c->el_alpha = 0.8;
 }
 
 static int
@@ -962,6 +963,20 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			    "fewest, random or youngest (last in, first "
 			    "out), not '%s'", v);
 		c->slurm.reclaim_policy = (int)p;
+	} else if (strcasecmp(key, "ElasticShare") == 0) {
+		if (real(v, 0, 1, &c->el_share) != 0)
+			goto bad;
+	} else if (strcasecmp(key, "ElasticAlpha") == 0) {
+		if (real(v, 0, 1, &c->el_alpha) != 0 || c->el_alpha <= 0)
+			goto bad;
+	} else if (strcasecmp(key, "ElasticAlloc") == 0) {
+		if (strcmp(v, "mckp") == 0)
+			c->slurm.el_greedy = 0;
+		else if (strcmp(v, "greedy") == 0)
+			c->slurm.el_greedy = 1;
+		else
+			return mg_diag_set(d, MG_EINVAL, "ElasticAlloc is mckp "
+			    "or greedy, not '%s'", v);
 	} else if (strcasecmp(key, "UrgentShare") == 0) {
 		if (real(v, 0, 1, &c->slurm.dlgen.urgent_share) != 0)
 			goto bad;

@@ -124,6 +124,8 @@ struct mg_simconf {
 	struct mg_loangen loangen;
 	char inf_file[512];
 	double inf_capacity;
+	/* elastic jobs: the share of the trace's jobs, their speedup */
+	double el_share, el_alpha;
 };
 
 /*

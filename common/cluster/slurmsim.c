@@ -53,6 +53,21 @@ struct fjob {
 	int32_t susp_by;	/* a victim: its preemptor, or -1 */
 	int32_t susp_next;	/* the preemptor's next victim, or -1 */
 	int32_t susp_head;	/* a preemptor: its first victim, or -1 */
+	/* an elastic job (slurmsim.h); nodes is its minimum while it waits,
+	 * its nodes while it runs */
+	int elastic;
+	int32_t emin, emax, nreq;
+	int32_t nresize;
+	double alpha;
+	double ework;		/* work left, seconds at nreq nodes */
+	double ework0;		/* all its work */
+	double elimw;		/* its limit, seconds of work */
+	double eat;		/* its progress (re)starts then */
+	double epause;		/* seconds without progress at its next
+				 * start (a resume) */
+	double erestart;	/* what a resize costs it, seconds */
+	double eredo;		/* seconds of its last run's work lost to a
+				 * kill at a reclaim's grace */
 };
 
 /* a pending job: its sort key (pent_cmp's order) and whether its
@@ -89,6 +104,7 @@ struct mg_slurmsim {
 	size_t moving;		/* no job before pend[moving] can move */
 	uint64_t prng;		/* random victims */
 	int preempt;		/* preemption is on */
+	int elastic;		/* some jobs are elastic */
 	/* loaning (slurmsim.h) */
 	int loan;		/* it is on */
 	int32_t lent;		/* nodes lent now */
@@ -145,6 +161,15 @@ struct mg_slurmsim {
 	int32_t *tf;
 	size_t tcap;
 };
+
+/* an elastic job's speed on n nodes, relative to its own size */
+static double
+el_speed(const struct fjob *j, int32_t n)
+{
+	return pow((double)n / (double)j->nreq, j->alpha);
+}
+
+static void el_progress(struct mg_slurmsim *, struct fjob *, int32_t);
 
 void
 mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
@@ -402,6 +427,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->prng = c->preempt_seed ^ 0x5DEECE66DULL;
 	s->loan = c->inf_nodes > 0 && c->dem_n > 0 && c->loan_interval > 0 &&
 	    s->npools == 1;
+	s->elastic = c->el != NULL && s->npools == 1;
 	s->next_loan = s->loan ? t0 : NEVER;
 	s->charged = malloc(holders(s) * sizeof(*s->charged));
 	s->fsf_at = malloc(holders(s) * sizeof(*s->fsf_at));
@@ -470,6 +496,29 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->susp_by = j->susp_next = j->susp_head = -1;
 		j->lim_used = j->susp_at = j->suspended = 0;
 		j->given = 0;
+		j->elastic = 0;
+		j->nresize = 0;
+		j->eredo = 0;
+		if (s->elastic && c->el[i].elastic && !(warm && tj->submit <
+		    t0 && tj->start < t0) && c->el[i].min > 0 &&
+		    c->el[i].min <= tj->nodes && c->el[i].max >= tj->nodes) {
+			/* it asks for its minimum (running at t0: rigid) */
+			j->elastic = 1;
+			j->nreq = tj->nodes;
+			j->emin = c->el[i].min;
+			j->emax = c->el[i].max;
+			j->alpha = c->el[i].alpha;
+			j->ework = j->ework0 = (double)tj->dur;
+			j->elimw = (double)tj->limit;
+			j->epause = 0;
+			j->eat = 0;
+			j->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
+			    &c->dlgen) : 0;
+			j->nodes = j->emin;
+			j->dur = (int64_t)ceil(j->ework / el_speed(j, j->emin));
+			j->limit = (int64_t)ceil(j->elimw / el_speed(j,
+			    j->emin));
+		}
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
 			mg_slurmsim_free(s);
@@ -1037,6 +1086,19 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	if (j->first_start < 0)
 		j->first_start = s->now;
 	j->promised = 0;
+	if (j->elastic) {
+		/* its run at this size from its work left, after any pause;
+		 * its limit counts work */
+		double sp = el_speed(j, j->nodes);
+
+		j->eat = (double)s->now + j->epause;
+		j->dur = (int64_t)ceil(j->epause + j->ework / sp);
+		j->limit = (int64_t)ceil(j->epause + (j->elimw - (j->ework0 -
+		    j->ework)) / sp);
+		if (j->limit < j->dur)
+			j->limit = j->dur;
+		j->epause = 0;
+	}
 	for (g = 0; g <= last; g++) {
 		struct frun *r;
 
@@ -1300,6 +1362,14 @@ released(struct mg_slurmsim *s, int32_t jr)
 	if (u != NULL)
 		u->promised -= b->nodes;
 	b->for_job = -1;
+	if (b->elastic) {
+		/* its work up to its release, less what a kill undid */
+		el_progress(s, b, b->nodes);
+		b->ework += b->eredo * el_speed(b, b->nodes);
+		if (b->ework > b->ework0)
+			b->ework = b->ework0;
+		b->eredo = 0;
+	}
 	if (b->work_left <= 0) {	/* it ended before its release */
 		if (mode == MG_PREEMPT_SUSPEND)
 			s->free[0] += b->nodes;
@@ -1346,6 +1416,17 @@ released(struct mg_slurmsim *s, int32_t jr)
 	b->dur = b->work_left + (int64_t)ceil(b->res);
 	if (b->dur > b->limit)
 		b->dur = b->limit;	/* killed at its limit, as any job */
+	if (b->elastic) {
+		/* it waits again for its minimum, its resume loss ahead */
+		b->nodes = b->emin;
+		b->epause = ceil(b->res);
+		b->dur = (int64_t)ceil(b->epause + b->ework / el_speed(b,
+		    b->emin));
+		b->limit = (int64_t)ceil(b->epause + (b->elimw - (b->ework0 -
+		    b->ework)) / el_speed(b, b->emin));
+		if (b->limit < b->dur)
+			b->limit = b->dur;
+	}
 	b->start = -1;
 	/* held a while; its age counts from then (slurmsim.h) */
 	b->eligible = s->now + (s->c.requeue_delay > 0 ?
@@ -1357,6 +1438,190 @@ released(struct mg_slurmsim *s, int32_t jr)
 		s->held[s->nheld++] = jr;
 	}
 	return enqueue(s, jr);
+}
+
+/* ---- elastic jobs --------------------------------------------------- */
+
+/* an elastic job's work done up to now on n nodes */
+static void
+el_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n)
+{
+	if ((double)s->now > j->eat) {
+		j->ework -= ((double)s->now - j->eat) * el_speed(j, n);
+		if (j->ework < 0)
+			j->ework = 0;
+		j->eat = (double)s->now;
+	}
+}
+
+/* run entry i moved in expected end: back in order */
+static void
+run_reorder(struct mg_slurmsim *s, size_t i)
+{
+	struct frun x = s->run[i];
+
+	while (i > 0 && s->run[i - 1].exp_end > x.exp_end) {
+		s->run[i] = s->run[i - 1];
+		i--;
+	}
+	while (i + 1 < s->nrun && s->run[i + 1].exp_end < x.exp_end) {
+		s->run[i] = s->run[i + 1];
+		i++;
+	}
+	s->run[i] = x;
+}
+
+/*
+ * the elastic job of run entry i goes to n nodes: its work so far is
+ * counted, it pauses for its restart, and ends when its work at the new
+ * speed is done
+ */
+static void
+resize(struct mg_slurmsim *s, size_t i, int32_t n)
+{
+	struct frun *r = &s->run[i];
+	struct fjob *j = &s->job[r->j];
+	int32_t delta = n - r->nodes;
+	double sp = el_speed(j, n);
+
+	el_progress(s, j, r->nodes);
+	if (j->fsh >= 0) {
+		charge(s, j->fsh);
+		s->hnodes[j->fsh] += delta;
+	}
+	if (j->user >= 0) {
+		s->unodes[j->user] += delta;
+		if (j->qos >= 0)
+			s->uqnodes[uq(s, j)] += delta;
+	}
+	s->free[r->pool] -= delta;
+	r->nodes = n;
+	j->nodes = n;
+	j->nresize++;
+	if (delta > 0)
+		s->ls.grows++;
+	else
+		s->ls.shrinks++;
+	j->eat = (j->eat > (double)s->now ? j->eat : (double)s->now) +
+	    j->erestart;
+	r->end = (int64_t)ceil(j->eat + j->ework / sp);
+	r->exp_end = (int64_t)ceil(j->eat + (j->elimw - (j->ework0 -
+	    j->ework)) / sp);
+	if (r->exp_end < r->end)
+		r->exp_end = r->end;
+	r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
+	run_reorder(s, i);
+}
+
+/* an elastic run entry that may change size (not stopping) */
+static int
+el_running(const struct mg_slurmsim *s, const struct frun *r)
+{
+	const struct fjob *j = &s->job[r->j];
+
+	return j->elastic && !j->releasing && j->susp_head < 0 &&
+	    r->end > s->now;
+}
+
+/*
+ * free need nodes by shrinking elastic jobs toward their minimum, the
+ * widest extras first; with all, only if they can give them all.
+ * Returns the nodes freed.
+ */
+static int32_t
+el_shrink(struct mg_slurmsim *s, int32_t need, int all)
+{
+	int32_t extra = 0, got = 0;
+	size_t i, best;
+
+	for (i = 0; i < s->nrun; i++)
+		if (el_running(s, &s->run[i]))
+			extra += s->run[i].nodes - s->job[s->run[i].j].emin;
+	if (need <= 0 || extra == 0 || (all && extra < need))
+		return 0;
+	while (got < need) {
+		int32_t most = 0, x;
+
+		best = s->nrun;
+		for (i = 0; i < s->nrun; i++)
+			if (el_running(s, &s->run[i]) && s->run[i].nodes -
+			    s->job[s->run[i].j].emin > most) {
+				most = s->run[i].nodes -
+				    s->job[s->run[i].j].emin;
+				best = i;
+			}
+		if (best == s->nrun)
+			break;
+		x = most < need - got ? most : need - got;
+		got += x;
+		resize(s, best, s->run[best].nodes - x);
+	}
+	return got;
+}
+
+/*
+ * the second phase: the free nodes the first waiting job does not need
+ * go to running elastic jobs, by the knapsack (or greedy)
+ */
+static int
+el_grow(struct mg_slurmsim *s)
+{
+	struct mg_ejob *e;
+	int32_t *k, avail = s->free[0];
+	size_t *at, m = 0, i;
+
+	for (i = 0; i < s->npend; i++) {
+		const struct fjob *j = &s->job[s->pend[i].j];
+
+		if (j->start < 0 && !held(s, j)) {
+			avail -= j->nodes;
+			break;
+		}
+	}
+	if (avail <= 0)
+		return 0;
+	e = malloc((s->nrun ? s->nrun : 1) * sizeof(*e));
+	k = malloc((s->nrun ? s->nrun : 1) * sizeof(*k));
+	at = malloc((s->nrun ? s->nrun : 1) * sizeof(*at));
+	if (e == NULL || k == NULL || at == NULL) {
+		free(e);
+		free(k);
+		free(at);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < s->nrun; i++) {
+		const struct frun *r = &s->run[i];
+		const struct fjob *j = &s->job[r->j];
+		double left;
+
+		if (!el_running(s, r) || r->nodes >= j->emax)
+			continue;
+		left = j->ework - ((double)s->now > j->eat ? ((double)s->now -
+		    j->eat) * el_speed(j, r->nodes) : 0);
+		e[m].base = r->nodes;
+		e[m].max = j->emax;
+		e[m].rem = (left > 0 ? left : 0) / el_speed(j, r->nodes);
+		e[m].alpha = j->alpha;
+		e[m].restart = j->erestart;
+		at[m++] = s->run[i].j;		/* by job: entries move */
+	}
+	if (m > 0 && (s->c.el_greedy ? mg_elastic_greedy(e, m, avail, k) :
+	    mg_elastic_mckp(e, m, avail, k)) >= 0)
+		for (i = 0; i < m; i++) {
+			size_t q;
+
+			if (k[i] <= 0)
+				continue;
+			for (q = 0; q < s->nrun && s->run[q].j != (int32_t)at[i];
+			    q++)
+				;
+			if (q < s->nrun)
+				resize(s, q, s->run[q].nodes + k[i]);
+		}
+	free(e);
+	free(k);
+	free(at);
+	return 0;
 }
 
 /* ---- loaning -------------------------------------------------------- */
@@ -1400,6 +1665,15 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 
 	s->free[0] -= take;
 	n -= take;
+	if (n > 0 && s->elastic) {
+		/* then elastic jobs shrink: no one is preempted */
+		int64_t before = s->ls.shrinks;
+		int32_t got = el_shrink(s, n, 0);
+
+		s->free[0] -= got;
+		n -= got;
+		s->ls.reclaim_shrinks += s->ls.shrinks - before;
+	}
 	if (n <= 0)
 		return 0;
 	c = malloc((s->nrun ? s->nrun : 1) * sizeof(*c));
@@ -1465,6 +1739,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 				redo = (int64_t)ceil((a->epoch_s > 0 ? fmod(ran,
 				    a->epoch_s) : 0) + (double)d);
 				b->lost += (double)b->nodes * (double)redo;
+				b->eredo = (double)redo;
 			}
 			b->releasing = 1;
 			b->work_left = r->end - (s->now + d) + redo;
@@ -1609,6 +1884,10 @@ main_sched(struct mg_slurmsim *s, int full)
 			continue;
 		/* nodes a reservation takes before its limit is up are
 		 * not for it */
+		if (s->elastic && s->npools == 1 && s->c.resv_n == 0 &&
+		    j->nodes > s->free[0])
+			el_shrink(s, j->nodes - (s->free[0] > 0 ? s->free[0] :
+			    0), 1);
 		if (j->nodes > pools_sum(s->free, s->npools, mask) - (s->c.resv_n > 0 ?
 		    resv_peak(s, s->now + j->limit) - s->resv : 0)) {
 			/* the rest of this partition, and of any partition
@@ -2036,8 +2315,12 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				return MG_ENOMEM;
 			changed = 1;
 		}
-		if (s->npend == 0)
+		if (s->npend == 0) {
+			if (s->elastic && s->free[0] > 0 &&
+			    (rv = el_grow(s)) != 0)
+				return rv;
 			continue;
+		}
 		/* the periodic runs keep their phase through idle times */
 		s->next_sched = next_tick(s->next_sched, s->now,
 		    s->c.sched_interval);
@@ -2051,7 +2334,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		/* a job's arrival or end tests default_queue_depth jobs,
 		 * the periodic run the whole queue */
 		if ((changed || s->now >= s->next_sched) &&
-		    (any_free(s) || s->preempt) &&
+		    (any_free(s) || s->preempt || s->elastic) &&
 		    (rv = main_sched(s, s->now >= s->next_sched)) != 0)
 			return rv;
 		if (s->now >= s->next_sched)
@@ -2061,6 +2344,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			return rv;
 		if (s->now >= s->next_bf)
 			s->next_bf = s->now + s->c.bf_interval;
+		if (s->elastic && s->free[0] > 0 && (rv = el_grow(s)) != 0)
+			return rv;
 	}
 }
 
@@ -2147,6 +2432,7 @@ mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
 	out->lost = x->lost;
 	out->caused = x->caused;
 	out->suspended = x->suspended;
+	out->nresize = x->nresize;
 }
 
 int

@@ -58,6 +58,7 @@
 
 #include "io/trace.h"
 #include "cluster/dlattr.h"
+#include "cluster/elastic.h"
 #include "cluster/view.h"
 
 #define MG_SLURM_MAXPART 16
@@ -209,6 +210,21 @@ struct mg_slurmcfg {
 	int32_t loan_headroom;
 	int64_t reclaim_grace;
 	int reclaim_policy;
+	/*
+	 * elastic jobs (Aryl; a cluster of one pool, with dl): el[i] says
+	 * whether trace job i is elastic and its range (elastic.h).  An
+	 * elastic job asks for its minimum, so it starts like any job of
+	 * that size (the first phase: the schedulers); its work is its
+	 * trace run time at its own size, done at speed (n / nodes)^alpha
+	 * on n nodes, and its limit counts work, not wall time.  After
+	 * each scheduling pass the free nodes the first waiting job does
+	 * not need go to running elastic jobs (the second phase: the
+	 * knapsack of elastic.h, or greedy with el_greedy); a waiting job
+	 * that does not fit, and a reclaim, shrink them first.  Each resize
+	 * costs the job its resume loss (dl) in time without progress.
+	 */
+	const struct mg_eattr *el;	/* per trace job (borrowed) */
+	int el_greedy;
 };
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */
@@ -262,6 +278,7 @@ struct mg_slurmsim_pjob {
 	double caused;		/* a preemptor: the node-seconds its
 				 * victims lost */
 	int64_t suspended;	/* seconds it spent suspended */
+	int32_t nresize;	/* an elastic job: times resized */
 };
 
 /*
@@ -280,6 +297,8 @@ struct mg_slurmsim_loan {
 	double lent_busy_ns;	/* of them, beyond the cluster's own nodes */
 	int64_t reclaims;	/* loan ticks that took nodes back */
 	int64_t reclaim_jobs;	/* jobs preempted by them */
+	int64_t reclaim_shrinks;	/* elastic jobs they shrank */
+	int64_t grows, shrinks;	/* elastic resizes in all */
 	int64_t slo_violations;	/* reclaims not done within the grace */
 	double slo_short_ns;	/* node-seconds the inference pool lacked
 				 * past the grace */

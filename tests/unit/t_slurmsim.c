@@ -1179,5 +1179,63 @@ main(void)
 		c.inf_nodes = 0;
 		c.dem_n = 0;
 	}
+	{
+		/*
+		 * An elastic job.  E (2 nodes asked, 1 to 4, linear speedup,
+		 * 1000 s of work at 2 nodes) comes at 0 on a 4-node cluster:
+		 * it starts on its minimum, 1 node, and grows at once to 4
+		 * (twice its speed).  R (rigid, 2 nodes, 100 s) comes at 100
+		 * and does not fit: E shrinks to 2, 800 s of work left; R
+		 * ends at 200 and E grows to 4 again: 700 s left at twice the
+		 * speed, it ends at 550.  With a resize costing 50 s of no
+		 * progress: 0-50 paused, 50-100 at 4 nodes (900 left), 100-150
+		 * paused, 150-200 at 2 (850 left), 200-250 paused, then 425 s
+		 * at 4: it ends at 675.
+		 */
+		static struct mg_eattr el[2];
+		static struct mg_dlattr dl[2];
+		struct spec s[] = {
+			{ 0, 3000, 1000, 2, 0 },	/* E */
+			{ 100, 600, 100, 2, 1 },	/* R */
+		};
+		struct mg_slurmsim *sim;
+		struct mg_slurmsim_pjob e;
+		struct mg_slurmsim_loan ls;
+
+		memset(el, 0, sizeof(el));
+		memset(dl, 0, sizeof(dl));
+		el[0] = (struct mg_eattr){ 1, 1, 4, 1.0 };
+		el[1] = (struct mg_eattr){ 0, 2, 2, 1.0 };
+		make(s, 2, 2);
+		mg_slurmcfg_default(&c, 4);
+		c.bf_interval = 100000;
+		c.el = el;
+		c.dl = dl;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_job_preempt(sim, 0, &e);
+		mg_slurmsim_loan_stats(sim, &ls);
+		ok(mg_slurmsim_job_start(sim, 1) == T0 + 100 && e.end == T0 +
+		    550 && e.nresize == 3 && ls.grows == 2 && ls.shrinks == 1,
+		    "an elastic job grows into free nodes, shrinks for a job "
+		    "that does not fit, grows again: R at 100 (%lld), E ends "
+		    "at 550 (%lld), resized %d times", (long long)
+		    (mg_slurmsim_job_start(sim, 1) - T0), (long long)(e.end -
+		    T0), e.nresize);
+		mg_slurmsim_free(sim);
+		dl[0].init_s = 50;
+		mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &sim);
+		mg_slurmsim_run_all(sim);
+		mg_slurmsim_job_preempt(sim, 0, &e);
+		ok(e.end == T0 + 675, "each resize costs its restart in time "
+		    "without progress: E ends at 675 (%lld)", (long long)(e.end -
+		    T0));
+		mg_slurmsim_free(sim);
+		c.el = NULL;
+		run(&c, st, 2);
+		c.dl = NULL;
+		ok(st[1] == 100, "rigid, E holds its 2 nodes and R starts at "
+		    "once on the 2 left (%lld)", (long long)st[1]);
+	}
 	return tap_done();
 }
