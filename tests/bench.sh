@@ -317,30 +317,40 @@ END {
 	}
 }'
 
-# Loaning (issue 18): LS6 on 84 training nodes beside a 40-node
-# inference pool under a diurnal demand (noise seeds 1-10): no loaning
-# (the pool with nothing to spare, whose replay must be the plain one:
-# the sanity check) against loaning with each reclaim policy; the medians
-# over seeds of the mean and p95 wait, the mean completion time, the
-# usage of the cluster and its loans and of the lent nodes, the jobs
-# reclaims preempt and the SLO violations.
+# Loaning and elastic jobs (issue 18): LS6 on 84 training nodes beside a
+# 40-node inference pool under a diurnal demand (noise seeds 1-10), 40%
+# of the jobs elastic (their half to twice their size, speedup n^0.8):
+# no loaning (the pool with nothing to spare, whose replay must be the
+# plain one), loaning only, elasticity only, Aryl (both, the knapsack,
+# the fewest-jobs reclaim) and its ablations (random or last-in-first-out
+# reclaim, greedy allocation).  The medians over seeds of the mean and
+# p95 wait, the mean completion time, the usage of the cluster and its
+# loans and of the lent nodes, the jobs reclaims preempt, the SLO
+# violations; and the sanity check: Aryl's pool with nothing to spare is
+# elasticity alone.
 loanrun() { # loanrun SEED [OPTIONS]: "wait-mean-h wait-p95-h jct-h usage% lent-used% preempted slo"
 	local seed=$1
 	shift
-	"$bin/mirage-eval" --replay -m faithful -n 84 -s InferenceNodes=40 -s InferenceSeed="$seed" "$@" \
-	    -o /dev/null -j "$dir/loan.tsv" "$dir/ls6.jobs" 2> "$dir/loan.err"
+	"$bin/mirage-eval" --replay -m faithful -n 84 -s InferenceNodes=40 -s InferenceSeed="$seed" \
+	    -s DLAttrSeed="$seed" "$@" -o /dev/null -j "$dir/loan.tsv" "$dir/ls6.jobs" 2> "$dir/loan.err"
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		{ w[++n] = $c["sim_wait_s"] / 3600; s += w[n]; j += ($c["sim_end"] - $c["submit"]) / 3600 }
 		END { asort(w); printf "%.3f %.3f %.2f", s / n, w[int(0.95 * n + 0.5)], j / n }' "$dir/loan.tsv"
 	sed -n 's/.*usage \([0-9.]*\)% of the cluster and its loans, \([0-9.]*\)% of the lent nodes; [0-9]* reclaims preempting \([0-9]*\) jobs; \([0-9]*\) SLO.*/ \1 \2 \3 \4/p' "$dir/loan.err"
 }
 spare0=(-s InferenceBase=40 -s InferenceAmplitude=0 -s InferenceNoise=0)
+el=(-s ElasticShare=0.4)
 t0=$(date +%s.%N)
 for seed in 1 2 3 4 5 6 7 8 9 10; do
 	echo "none $(loanrun "$seed" "${spare0[@]}")"
-	for pol in fewest random youngest; do
-		echo "$pol $(loanrun "$seed" -s ReclaimPolicy=$pol)"
-	done
+	echo "loan $(loanrun "$seed")"
+	echo "elastic $(loanrun "$seed" "${spare0[@]}" "${el[@]}")"
+	echo "aryl $(loanrun "$seed" "${el[@]}")"
+	echo "aryl-random $(loanrun "$seed" "${el[@]}" -s ReclaimPolicy=random)"
+	echo "aryl-lifo $(loanrun "$seed" "${el[@]}" -s ReclaimPolicy=youngest)"
+	echo "aryl-greedy $(loanrun "$seed" "${el[@]}" -s ElasticAlloc=greedy)"
+	echo "loan-random $(loanrun "$seed" -s ReclaimPolicy=random)"
+	echo "loan-lifo $(loanrun "$seed" -s ReclaimPolicy=youngest)"
 done > "$dir/loan-all.txt"
 t1=$(date +%s.%N)
 "$bin/mirage-eval" --replay -q -m faithful -n 84 -o "$dir/plain.tsv" "$dir/ls6.jobs"
@@ -355,15 +365,15 @@ function med(s,   n, a, i, j, t) {
 }
 { for (k = 2; k <= 8; k++) v[$1, k] = v[$1, k] " " $k }
 END {
-	printf "\nloaning, LS6 on 84 nodes + a 40-node inference pool (diurnal), median over 10 seeds (%d replays in %.0f s)\n", NR, secs
-	printf "  %-9s %9s %9s %9s %7s %10s %10s %4s\n", "policy", "wait mean", "wait p95", "JCT mean", "usage", "lent used", "preempted", "SLO"
-	split("none fewest random youngest", P, " ")
-	for (p = 1; p <= 4; p++) {
+	printf "\nloaning and elastic jobs, LS6 on 84 nodes + a 40-node inference pool (diurnal), 40%% elastic, median over 10 seeds (%d replays in %.0f s, %.2f s each)\n", NR, secs, secs / NR
+	printf "  %-12s %9s %9s %9s %7s %10s %10s %4s\n", "policy", "wait mean", "wait p95", "JCT mean", "usage", "lent used", "preempted", "SLO"
+	split("none loan elastic aryl aryl-random aryl-lifo aryl-greedy loan-random loan-lifo", P, " ")
+	for (p = 1; p <= 9; p++) {
 		for (k = 2; k <= 8; k++) m[P[p], k] = med(v[P[p], k])
-		printf "  %-9s %7.3f h %7.3f h %7.2f h %6.1f%% %9.1f%% %10s %4s\n", P[p], m[P[p], 2], m[P[p], 3], m[P[p], 4], m[P[p], 5], m[P[p], 6], m[P[p], 7], m[P[p], 8]
+		printf "  %-12s %7.3f h %7.3f h %7.2f h %6.1f%% %9.1f%% %10s %4s\n", P[p], m[P[p], 2], m[P[p], 3], m[P[p], 4], m[P[p], 5], m[P[p], 6], m[P[p], 7], m[P[p], 8]
 	}
-	printf "  no loaning / loaning (fewest): wait %.2fx (target >= 1.2x; the paper 1.53x, with elastic jobs), JCT %.2fx\n",
-	    m["none", 2] / m["fewest", 2], m["none", 4] / m["fewest", 4]
+	printf "  none / aryl: wait %.2fx (target >= 1.2x; the paper 1.53x), JCT %.2fx; none / loan: wait %.2fx; none / elastic: wait %.2fx\n",
+	    m["none", 2] / m["aryl", 2], m["none", 4] / m["aryl", 4], m["none", 2] / m["loan", 2], m["none", 2] / m["elastic", 2]
 	printf "  nothing to spare: the plain replay to the byte: %s\n", same
 }' "$dir/loan-all.txt"
 

@@ -331,6 +331,31 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"loaning needs Mode=faithful"* ]]
 }
 
+@test "elastic jobs: they start on their minimum, grow into free nodes, shrink for others; with loaning, reclaims shrink them first" {
+	mirage-eval --replay -q -m faithful -n 84 -o p.tsv ls6.jobs
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=0 -o z.tsv ls6.jobs
+	cmp p.tsv z.tsv
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=0.4 -o e.tsv -j ej.tsv ls6.jobs
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=0.4 -o e2.tsv ls6.jobs
+	cmp e.tsv e2.tsv
+	awk -F'\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "all" { w[++k] = $c["sim_mean_wait_h"] }
+		END { exit !(w[1] < w[2] / 2) }' e.tsv p.tsv
+	# every job ends, after it starts
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["sim_end"] < $c["submit"] + $c["sim_wait_s"] { bad++ } END { exit bad > 0 }' ej.tsv
+	# with loaning, elastic jobs give nodes back before anyone is preempted
+	local nl ne
+	nl=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')
+	ne=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -s ElasticShare=0.4 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')
+	[ "$ne" -lt "$nl" ]
+	run -2 --separate-stderr mirage-eval --replay -m faithful -s ElasticAlloc=lp ls6.jobs
+	[[ "$stderr" == *"ElasticAlloc is mckp or greedy, not 'lp'"* ]]
+	run -2 --separate-stderr mirage-eval --replay -m faithful -s ElasticShare=2 ls6.jobs
+	[[ "$stderr" == *"bad value '2' for ElasticShare"* ]]
+	run -1 --separate-stderr mirage-eval --replay -m reference -s ElasticShare=0.4 ls6.jobs
+	[[ "$stderr" == *"elasticity needs Mode=faithful"* ]]
+}
+
 @test "deep-learning attributes: written with --dl-out, read back with DLAttrFile over the draw" {
 	local pre=(-m faithful -n 84 -s PreemptMode=REQUEUE -s VictimPolicy=pickyman)
 	mirage-eval --replay -q "${pre[@]}" -s DLAttrSeed=1 --dl-out a1.mrs -o r1.tsv ls6.jobs
