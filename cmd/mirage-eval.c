@@ -55,7 +55,8 @@ usage(int status)
 	    "           [--plan-arrivals a] [--plan-runtimes r]] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
-	    "           [-o file] [-s key=value] [--dl-out attrs.mrs] [file]\n");
+	    "           [-o file] [-s key=value] [--dl-out attrs.mrs]\n"
+	    "           [--loan-out hours.tsv] [file]\n");
 	if (status == 0)
 		fputs("options:\n"
 		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
@@ -86,6 +87,8 @@ usage(int status)
 		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
 		    "  --dl-out attrs.mrs  with --replay and preemption: write the\n"
 		    "                    jobs' deep-learning attributes (a dlattrs stream)\n"
+		    "  --loan-out hours.tsv  with --replay and loaning: the inference\n"
+		    "                    demand and the nodes lent and used, hour by hour\n"
 		    "  --progress        a progress line per batch, also in a log\n"
 		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -147,10 +150,17 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
 
 /* the simulated (first) start of every trace job, and with preemption
  * each one's life in pj; 0 or -1 */
+/* the loaning hour by hour, copied out of a replay */
+struct hours {
+	int64_t from;
+	double *lent, *used;
+	size_t n;
+};
+
 static int
 replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
     int64_t first, int64_t last, int64_t *starts, struct mg_slurmsim_pjob *pj,
-    struct mg_slurmsim_loan *ls)
+    struct mg_slurmsim_loan *ls, struct hours *hr)
 {
 	size_t i;
 
@@ -184,6 +194,19 @@ replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
 				pj[i] = x;
 		}
 		mg_slurmsim_loan_stats(s, ls);
+		if (hr != NULL) {
+			const double *a, *b;
+
+			hr->n = mg_slurmsim_loan_hours(s, &hr->from, &a, &b);
+			hr->lent = malloc((hr->n ? hr->n : 1) * sizeof(double));
+			hr->used = malloc((hr->n ? hr->n : 1) * sizeof(double));
+			if (hr->lent == NULL || hr->used == NULL)
+				err(MG_EXIT_FAIL, NULL);
+			if (hr->n > 0) {
+				memcpy(hr->lent, a, hr->n * sizeof(double));
+				memcpy(hr->used, b, hr->n * sizeof(double));
+			}
+		}
 		mg_slurmsim_free(s);
 	}
 	for (i = 0; i < t->n; i++)
@@ -321,9 +344,36 @@ write_dl(const char *path, const struct mg_clusterdef *def,
 	}
 }
 
+/* the inference pool hour by hour: its demand, the nodes lent, used */
+static void
+write_hours(const char *path, const struct mg_clusterdef *def,
+    const struct hours *hr)
+{
+	struct mg_diag d = { "" };
+	struct mg_out out;
+	size_t k, q = 0;
+
+	if (mg_out_open(&out, path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	fprintf(out.fp, "time\tdemand_nodes\tlent_nodes\tlent_used_nodes\n");
+	for (k = 0; k < hr->n; k++) {
+		int64_t t = hr->from + (int64_t)k * 3600;
+
+		while (q < def->conf.slurm.dem_n &&
+		    def->conf.slurm.dem_time[q] <= t)
+			q++;
+		fprintf(out.fp, "%lld\t%d\t%.2f\t%.2f\n", (long long)t,
+		    q > 0 ? def->conf.slurm.dem_nodes[q - 1] : 0,
+		    hr->lent[k] / 3600, hr->used[k] / 3600);
+	}
+	if (mg_out_commit(&out, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+}
+
 static int
 replay(const char *path, const struct mg_simconf *conf, const char *out_path,
-    const char *jobs_path, const char *dl_out, int quiet)
+    const char *jobs_path, const char *dl_out, const char *loan_out,
+    int quiet)
 {
 	struct mg_diag d = { "" };
 	struct mg_trace t;
@@ -335,6 +385,7 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	struct mg_slurmsim_pjob *pj = NULL;
 	int64_t first, last;
 	struct mg_slurmsim_loan ls;
+	struct hours hr = { 0, NULL, NULL, 0 };
 	int rv, g, preempt, loan;
 	size_t i;
 
@@ -357,11 +408,15 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	    mg_slurmcfg_preempts(&def.conf.slurm);
 	loan = def.conf.mode == MG_MODE_FAITHFUL && def.conf.slurm.inf_nodes >
 	    0;
+	if (loan_out != NULL && !loan)
+		errx(MG_EXIT_USAGE, "--loan-out needs loaning (-s "
+		    "InferenceNodes=N, Mode=faithful)");
 	if ((starts = malloc(t.n * sizeof(*starts))) == NULL ||
 	    ((preempt || loan) && (pj = malloc(t.n * sizeof(*pj))) == NULL))
 		err(MG_EXIT_FAIL, NULL);
 	memset(&ls, 0, sizeof(ls));
-	if (replay_all(&def.conf, &t, first, last, starts, pj, &ls) != 0)
+	if (replay_all(&def.conf, &t, first, last, starts, pj, &ls,
+	    loan_out != NULL ? &hr : NULL) != 0)
 		errx(MG_EXIT_FAIL, "'%s': the replay did not start every job",
 		    path);
 
@@ -428,6 +483,10 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		preempt_summary(&t, starts, pj, &def.conf);
 	if (!quiet && loan)
 		loan_summary(&t, starts, pj, &def.conf, &ls);
+	if (loan_out != NULL)
+		write_hours(loan_out, &def, &hr);
+	free(hr.lent);
+	free(hr.used);
 	free(starts);
 	free(pj);
 	mg_clusterdef_release(&def);
@@ -1030,11 +1089,12 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT };
+	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
+		{ "loan-out", required_argument, NULL, O_LOANOUT },
 		{ "episodes", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1062,6 +1122,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *jobs_path = NULL, *path = "-", *dl_out = NULL;
+	const char *loan_out = NULL;
 	struct mg_diag d = { "" };
 	struct mg_simconf conf;
 	struct popts po;
@@ -1118,6 +1179,9 @@ main(int argc, char *argv[])
 			break;
 		case O_DLOUT:
 			dl_out = optarg;
+			break;
+		case O_LOANOUT:
+			loan_out = optarg;
 			break;
 		case 'j':
 			jobs_path = optarg;
@@ -1214,8 +1278,10 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_USAGE, "-j goes with --replay");
 	if (!replaying && dl_out)
 		errx(MG_EXIT_USAGE, "--dl-out goes with --replay");
+	if (!replaying && loan_out)
+		errx(MG_EXIT_USAGE, "--loan-out goes with --replay");
 	if (replaying)
-		return replay(path, &conf, po.out_path, jobs_path, dl_out,
+		return replay(path, &conf, po.out_path, jobs_path, dl_out, loan_out,
 		    po.quiet);
 	return protocol(path, &conf, &po);
 }

@@ -166,6 +166,29 @@ else
 	mv "$tmp/curve.tsv" "$out/curve.tsv"
 fi
 
+# loaning (cluster-model options with InferenceNodes=): the inference
+# pool's demand, the nodes it lent and the part of them jobs used, per
+# day, from a replay of the jobs in that model
+loan_error='' loaning=''
+rm -f "$out/loan.tsv" "$out/loan-days.tsv" "$out/loan.svg"
+for o in "${cmodel[@]}"; do
+	case $o in *InferenceNodes=*) loaning=1 ;; esac
+done
+if [ -n "$loaning" ]; then
+	say "replaying with loaning"
+	if mirage-eval --replay "${cmodel[@]}" --loan-out "$tmp/loan.tsv" -o /dev/null "$tmp/jobs.mrs" 2> "$tmp/loan.err"; then
+		mv "$tmp/loan.tsv" "$out/loan.tsv"
+		loan_summary=$(sed -n 's/^mirage-eval: loaning [^:]*: //p' "$tmp/loan.err")
+		awk -F'\t' 'NR > 1 { d = int($1 / 86400); dem[d] += $2; lent[d] += $3; used[d] += $4; n[d]++ }
+			END { print "day\tdemand_nodes\tlent_nodes\tlent_used_nodes"
+			for (d in n) printf "%s\t%.2f\t%.2f\t%.2f\n", strftime("%Y-%m-%d", d * 86400, 1), dem[d] / n[d], lent[d] / n[d], used[d] / n[d] }' \
+		    "$out/loan.tsv" | { read -r h; echo "$h"; sort; } > "$out/loan-days.tsv"
+	else
+		loan_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/loan.err" | tail -n 3)
+		say "the replay with loaning failed: $loan_error"
+	fi
+fi
+
 # plots
 tail -n +2 "$out/load.tsv" > "$tmp/load"
 # the wait distributions, one data file per size class, titled in words
@@ -199,6 +222,20 @@ set logscale x; set xlabel "wait (hours, log scale; under 0.01 h shown at 0.01)"
 set yrange [0:1]; set key bottom right
 plot $cdfplot
 GP
+if [ -s "$out/loan-days.tsv" ]; then
+	tail -n +2 "$out/loan-days.tsv" > "$tmp/loan"
+	gnuplot <<GP
+set terminal svg size 900,380 dynamic font "sans,11" background "white"
+set datafile separator "\t"
+set termoption noenhanced
+set xdata time; set timefmt "%Y-%m-%d"; set format x "%b %d"
+set grid ytics; set key top left
+set output "$out/loan.svg"
+set title "Loaning: the inference pool's demand and the nodes it lent (daily means)"
+set ylabel "nodes"; set yrange [0:*]
+plot '$tmp/loan' using 1:2 with lines lw 2 title 'inference demand', '' using 1:3 with lines lw 2 title 'lent to the cluster', '' using 1:4 with lines lw 2 title 'lent and used by jobs'
+GP
+fi
 
 # the curves: per chain size, each method's share of chains without
 # interruption against its mean overlap as its threshold moves (the
@@ -295,6 +332,19 @@ HTML
 		echo "<p>Up and to the left is better. A method with a threshold draws a line as the"
 		echo "threshold moves; the oracle bound is what knowing the future would reach.</p>"
 	fi
+	if [ -s "$out/loan.svg" ]; then
+		cat <<HTML
+<h2>Loaning</h2>
+<img src="loan.svg" alt="the inference pool's demand and the nodes it lent">
+<p>$(printf '%s' "$loan_summary" | esc) (hour by hour: <a href="loan.tsv">loan.tsv</a>; see mirage-eval(1)).</p>
+HTML
+	elif [ -n "$loan_error" ]; then
+		cat <<HTML
+<h2>Loaning</h2>
+<div class="failed"><p>The replay with loaning could not run:</p>
+<p><code>$(printf '%s\n' "$loan_error" | esc)</code></p></div>
+HTML
+	fi
 	cat <<HTML
 <h2>Load</h2>
 <img src="load.svg" alt="load over time">
@@ -307,7 +357,7 @@ HTML
 } > "$tmp/index.html"
 mv "$tmp/index.html" "$out/index.html"
 say "wrote $out/index.html"
-if [ -n "$eval_error" ]; then
-	say "the page lacks the evaluation (see above)"
+if [ -n "$eval_error" ] || [ -n "$loan_error" ]; then
+	say "the page lacks ${eval_error:+the evaluation}${eval_error:+${loan_error:+ and }}${loan_error:+the loaning} (see above)"
 	exit 1
 fi

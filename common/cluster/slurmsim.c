@@ -113,6 +113,9 @@ struct mg_slurmsim {
 	int64_t owed_since;
 	size_t next_dem;
 	struct mg_slurmsim_loan ls;
+	double *hlent, *hused;	/* per hour from hour0 */
+	size_t nhours, caphours;
+	int64_t hour0;
 	int32_t *held;		/* requeued jobs held until their */
 	size_t nheld, capheld;	/* Eligible times */
 	int32_t *resume;	/* preemptors that ended this second, */
@@ -429,6 +432,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	    s->npools == 1;
 	s->elastic = c->el != NULL && s->npools == 1;
 	s->next_loan = s->loan ? t0 : NEVER;
+	s->hour0 = t0 - ((t0 % 3600) + 3600) % 3600;
 	s->charged = malloc(holders(s) * sizeof(*s->charged));
 	s->fsf_at = malloc(holders(s) * sizeof(*s->fsf_at));
 	for (i = 0; s->charged && s->fsf_at && i < holders(s); i++) {
@@ -578,6 +582,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->tt = NULL;
 	d->tf = NULL;
 	d->tcap = 0;
+	d->hlent = d->hused = NULL;	/* a copy keeps no hours */
+	d->nhours = d->caphours = 0;
 	d->resume = NULL;	/* empty between events */
 	d->nresume = d->capresume = 0;
 	d->held = malloc((s->nheld ? s->nheld : 1) * sizeof(*d->held));
@@ -652,6 +658,8 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->tt);
 	free(s->tf);
 	free(s->resume);
+	free(s->hlent);
+	free(s->hused);
 	free(s->held);
 	free(s);
 }
@@ -1643,6 +1651,38 @@ loan_account(struct mg_slurmsim *s, int64_t t)
 	s->ls.busy_ns += (double)busy * dt;
 	if (busy > base)
 		s->ls.lent_busy_ns += (double)(busy - base) * dt;
+	/* hour by hour (nothing kept when out of memory) */
+	if ((s->lent > 0 || busy > base) && s->now >= s->hour0) {
+		int64_t a = s->now, b;
+		size_t h = (size_t)((t - 1 - s->hour0) / 3600), k;
+
+		if (h >= s->nhours) {
+			double *x = s->hlent, *y = s->hused;
+			size_t cap = s->caphours;
+
+			if (mg_grow((void **)&x, &cap, h + 1, sizeof(*x)) != 0)
+				return;
+			s->hlent = x;
+			cap = s->caphours;
+			if (mg_grow((void **)&y, &cap, h + 1, sizeof(*y)) != 0)
+				return;
+			s->hused = y;
+			s->caphours = cap;
+			for (k = s->nhours; k <= h; k++)
+				s->hlent[k] = s->hused[k] = 0;
+			s->nhours = h + 1;
+		}
+		for (; a < t; a = b) {
+			k = (size_t)((a - s->hour0) / 3600);
+			b = s->hour0 + (int64_t)(k + 1) * 3600;
+			if (b > t)
+				b = t;
+			s->hlent[k] += (double)s->lent * (double)(b - a);
+			if (busy > base)
+				s->hused[k] += (double)(busy - base) *
+				    (double)(b - a);
+		}
+	}
 	if (s->owed > 0 && t > s->owed_since + s->c.reclaim_grace)
 		s->ls.slo_short_ns += (double)s->owed * (double)(t -
 		    (s->now > s->owed_since + s->c.reclaim_grace ? s->now :
@@ -1815,6 +1855,16 @@ mg_slurmsim_loan_stats(const struct mg_slurmsim *s,
     struct mg_slurmsim_loan *out)
 {
 	*out = s->ls;
+}
+
+size_t
+mg_slurmsim_loan_hours(const struct mg_slurmsim *s, int64_t *from,
+    const double **lent, const double **used)
+{
+	*from = s->hour0;
+	*lent = s->hlent;
+	*used = s->hused;
+	return s->nhours;
 }
 
 /* ---- PreemptMode=SUSPEND ------------------------------------------- */

@@ -308,6 +308,15 @@ struct mg_slurmsim_loan {
 void mg_slurmsim_loan_stats(const struct mg_slurmsim *s,
     struct mg_slurmsim_loan *out);
 
+/*
+ * mg_slurmsim_loan_hours: the loaning hour by hour from the hour of t0:
+ * node-seconds lent and node-seconds of them used by jobs in hour k are
+ * lent[k] and used[k] (borrowed, valid until the next run); returns the
+ * hours (0 when off) and *from, the first hour's start.
+ */
+size_t mg_slurmsim_loan_hours(const struct mg_slurmsim *s, int64_t *from,
+    const double **lent, const double **used);
+
 /* mg_slurmsim_job_preempt: job j's (j < mg_slurmsim_njobs()). */
 void mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
     struct mg_slurmsim_pjob *out);

@@ -235,3 +235,16 @@ for r, t in zip(rows, tsv):
 	run -0 --separate-stderr mirage-eval -m faithful -n 84 -f 2023-03-01 -N 2 -k 1 -F tsv ls6.jobs
 	[[ "$output" != *reactive-preempt* ]]
 }
+
+@test "a cluster with loans: the protocol runs on it, and lent nodes shorten the reactive successor's wait" {
+	local base=(-m faithful -n 84 -f 2023-03-01 -N 40 -k 1 -F tsv)
+	ls6
+	mirage-eval -q "${base[@]}" -o n.tsv ls6.jobs
+	mirage-eval -q "${base[@]}" -s InferenceNodes=40 -o l.tsv ls6.jobs
+	mirage-eval -q "${base[@]}" -s InferenceNodes=40 -o l2.tsv ls6.jobs
+	cmp l.tsv l2.tsv
+	# reactive's mean interruption shrinks; its share without one grows
+	awk -F'\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; k++; next }
+		$1 == "reactive" { m[k] = $c["interruption_mean_h"]; s[k] = $c["no_interruption_share"] }
+		END { exit !(m[2] < m[1] && s[2] > s[1]) }' n.tsv l.tsv
+}

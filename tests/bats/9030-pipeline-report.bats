@@ -139,3 +139,23 @@ render() {
 	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r3 -z America/Chicago -n 84 -N 1 -k 1 "$ROOT/data/ls6-a100.log.gz"
 	cmp r2/load.tsv r3/load.tsv
 }
+
+@test "report: with loaning in the cluster model, a plot of the inference pool's demand and the nodes it lent" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 84 -N 2 -k 1 -- -m faithful -n 84 -s InferenceNodes=40 ls6.jobs
+	for f in loan.svg loan.tsv loan-days.tsv; do [ -s r/$f ]; done
+	grep -q '<img src="loan.svg"' r/index.html
+	grep -q '>lent to the cluster<' r/loan.svg
+	# the hourly file adds up to what the replay says it lent
+	lent=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*: \([0-9]*\) node-hours lent.*/\1/p')
+	awk -F'\t' -v want="$lent" 'NR > 1 { s += $3 } END { d = s - want; if (d < 0) d = -d; exit !(d <= 1) }' r/loan.tsv
+	render r
+	# without loaning, no such section; a bad demand file is said on the page
+	"$ROOT/pipelines/cluster-report.sh" -o p -n 84 -N 2 -k 1 -- -m faithful -n 84 ls6.jobs 2>/dev/null
+	! grep -q 'Loaning' p/index.html
+	[ ! -e p/loan.svg ]
+	echo 'nonsense' > bad.txt
+	run -1 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o q -n 84 -N 2 -k 1 -- -m faithful -n 84 -s InferenceNodes=40 -s InferenceDemand=bad.txt ls6.jobs
+	grep -q "The replay with loaning could not run" q/index.html
+	grep -q "line 1: not &quot;TIME VALUE&quot;\|line 1: not \"TIME VALUE\"" q/index.html
+}
