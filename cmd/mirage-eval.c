@@ -56,7 +56,7 @@ usage(int status)
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [--dl-out attrs.mrs]\n"
-	    "           [--loan-out hours.tsv] [file]\n");
+	    "           [--el-out el.mrs] [--loan-out hours.tsv] [file]\n");
 	if (status == 0)
 		fputs("options:\n"
 		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
@@ -87,6 +87,8 @@ usage(int status)
 		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
 		    "  --dl-out attrs.mrs  with --replay and preemption: write the\n"
 		    "                    jobs' deep-learning attributes (a dlattrs stream)\n"
+		    "  --el-out el.mrs   with --replay and elastic jobs: write which\n"
+		    "                    jobs are elastic and their ranges (an elastic stream)\n"
 		    "  --loan-out hours.tsv  with --replay and loaning: the inference\n"
 		    "                    demand and the nodes lent and used, hour by hour\n"
 		    "  --progress        a progress line per batch, also in a log\n"
@@ -344,6 +346,47 @@ write_dl(const char *path, const struct mg_clusterdef *def,
 	}
 }
 
+/* the elastic jobs' attributes (an elastic stream) */
+static void
+write_el(const char *path, const struct mg_clusterdef *def,
+    const struct mg_trace *t)
+{
+	struct mg_diag d = { "" };
+	struct mg_writer_opts wo;
+	struct mg_writer *w;
+	struct mg_value v[MG_EL_NFIELDS];
+	struct mg_out out;
+	size_t i;
+
+	if (def->el == NULL)
+		errx(MG_EXIT_USAGE, "--el-out needs elastic jobs (-s "
+		    "ElasticShare=s or ElasticFile=f, Mode=faithful)");
+	if (mg_out_open(&out, path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	mg_writer_opts_init(&wo);
+	wo.producer = "mirage-eval " MG_VERSION;
+	wo.seed = def->conf.dl_seed;
+	if (mg_writer_open(out.fp, mg_eattr_schema(), &wo, &w, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	}
+	for (i = 0; i < t->n; i++) {
+		if (!def->el[i].elastic)
+			continue;
+		mg_eattr_to_record(&def->el[i], t->job[i].id,
+		    strlen(t->job[i].id), v);
+		if (mg_writer_put(w, v, &d) != 0) {
+			mg_writer_free(w);
+			mg_out_abort(&out);
+			errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+		}
+	}
+	if (mg_writer_close(w, &d) != 0 || mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	}
+}
+
 /* the inference pool hour by hour: its demand, the nodes lent, used */
 static void
 write_hours(const char *path, const struct mg_clusterdef *def,
@@ -373,7 +416,7 @@ write_hours(const char *path, const struct mg_clusterdef *def,
 static int
 replay(const char *path, const struct mg_simconf *conf, const char *out_path,
     const char *jobs_path, const char *dl_out, const char *loan_out,
-    int quiet)
+    const char *el_out, int quiet)
 {
 	struct mg_diag d = { "" };
 	struct mg_trace t;
@@ -397,6 +440,8 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	if (dl_out != NULL)
 		write_dl(dl_out, &def, &t);
+	if (el_out != NULL)
+		write_el(el_out, &def, &t);
 	first = last = t.job[0].submit;
 	for (i = 0; i < t.n; i++) {
 		if (t.job[i].submit < first)
@@ -1089,12 +1134,14 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT };
+	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
+	    O_ELOUT };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
 		{ "loan-out", required_argument, NULL, O_LOANOUT },
+		{ "el-out", required_argument, NULL, O_ELOUT },
 		{ "episodes", required_argument, NULL, 'E' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1122,7 +1169,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *jobs_path = NULL, *path = "-", *dl_out = NULL;
-	const char *loan_out = NULL;
+	const char *loan_out = NULL, *el_out = NULL;
 	struct mg_diag d = { "" };
 	struct mg_simconf conf;
 	struct popts po;
@@ -1182,6 +1229,9 @@ main(int argc, char *argv[])
 			break;
 		case O_LOANOUT:
 			loan_out = optarg;
+			break;
+		case O_ELOUT:
+			el_out = optarg;
 			break;
 		case 'j':
 			jobs_path = optarg;
@@ -1280,8 +1330,10 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_USAGE, "--dl-out goes with --replay");
 	if (!replaying && loan_out)
 		errx(MG_EXIT_USAGE, "--loan-out goes with --replay");
+	if (!replaying && el_out)
+		errx(MG_EXIT_USAGE, "--el-out goes with --replay");
 	if (replaying)
 		return replay(path, &conf, po.out_path, jobs_path, dl_out, loan_out,
-		    po.quiet);
+		    el_out, po.quiet);
 	return protocol(path, &conf, &po);
 }

@@ -83,12 +83,18 @@ id_cmp(const void *a, const void *b)
 }
 
 /*
- * the attributes of the jobs a dlattrs stream names, over the drawn ones
- * (a site's real values); a job it names that the trace lacks is
- * ignored.  Returns 0, or a status with d naming the file and record.
+ * a side stream keyed by JobID (schema sch, its first field the id):
+ * each record is read by from (0, or -1 with *bad naming the field) and
+ * given by put to each trace job of its id; a job it names that the
+ * trace lacks is ignored.  Returns 0, or a status with d naming the file
+ * (as key) and record.
  */
 static int
-read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
+read_byid(struct mg_clusterdef *def, const char *key, const char *path,
+    const struct mg_schema *sch,
+    int (*from)(const struct mg_value *, void *, const char **),
+    void (*put)(struct mg_clusterdef *, size_t, const void *, size_t),
+    void *scratch, struct mg_diag *d)
 {
 	const struct mg_trace *t = def->trace;
 	const struct mg_value *v;
@@ -100,6 +106,7 @@ read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 	char id[sizeof(t->job[0].id)];
 	int rv;
 
+	d->msg[0] = '\0';
 	if (by == NULL || fp == NULL) {
 		free(by);
 		if (fp != NULL)
@@ -113,24 +120,21 @@ read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 		by[i].i = i;
 	}
 	qsort(by, t->n, sizeof(*by), id_cmp);
-	if ((rv = mg_reader_open(fp, path, mg_dlattr_schema()->type, &r,
-	    d)) == 0 && !mg_schema_equal(&mg_reader_info(r)->schema,
-	    mg_dlattr_schema()))
-		rv = mg_diag_set(d, MG_ETYPE, "not the dlattrs fields of "
-		    "this version (mirage-stream(5))");
+	if ((rv = mg_reader_open(fp, path, sch->type, &r, d)) == 0 &&
+	    !mg_schema_equal(&mg_reader_info(r)->schema, sch))
+		rv = mg_diag_set(d, MG_ETYPE, "not the %s fields of this "
+		    "version (mirage-stream(5))", sch->type);
 	while (rv == 0 && (rv = mg_reader_next(r, &v, d)) == 1) {
-		struct mg_dlattr a;
-
 		rv = 0;
-		if (mg_dlattr_from_record(v, &a, &bad) != 0) {
+		if (from(v, scratch, &bad) != 0) {
 			rv = mg_diag_set(d, MG_EFORMAT, "record %llu: bad %s",
 			    (unsigned long long)mg_reader_count(r), bad);
 			break;
 		}
-		if (v[MG_DL_JOBID].len >= sizeof(id))
+		if (v[0].len >= sizeof(id))
 			continue;	/* longer than any trace id */
-		memcpy(id, v[MG_DL_JOBID].s, v[MG_DL_JOBID].len);
-		id[v[MG_DL_JOBID].len] = '\0';
+		memcpy(id, v[0].s, v[0].len);
+		id[v[0].len] = '\0';
 		for (lo = 0, hi = t->n; lo < hi;) {
 			size_t mid = lo + (hi - lo) / 2;
 
@@ -139,15 +143,89 @@ read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 			else
 				hi = mid;
 		}
-		for (; lo < t->n && strcmp(by[lo].id, id) == 0; lo++)
-			def->dl[by[lo].i] = a;
+		for (; lo < t->n && strcmp(by[lo].id, id) == 0; lo++) {
+			put(def, by[lo].i, scratch, (size_t)mg_reader_count(r));
+			if (d->msg[0] != '\0') {
+				rv = MG_EFORMAT;
+				break;
+			}
+		}
 	}
 	mg_reader_free(r);
 	fclose(fp);
 	free(by);
 	if (rv != 0)
-		mg_diag_prefix(d, "DLAttrFile '%s'", path);
+		mg_diag_prefix(d, "%s '%s'", key, path);
 	return rv;
+}
+
+static int
+dl_from(const struct mg_value *v, void *x, const char **bad)
+{
+	return mg_dlattr_from_record(v, x, bad);
+}
+
+static void
+dl_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec)
+{
+	(void)rec;
+	def->dl[i] = *(const struct mg_dlattr *)x;
+}
+
+/* a dlattrs stream: its jobs' attributes over the drawn ones */
+static int
+read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
+{
+	struct mg_dlattr a;
+
+	return read_byid(def, "DLAttrFile", path, mg_dlattr_schema(), dl_from,
+	    dl_put, &a, d);
+}
+
+static int
+el_from(const struct mg_value *v, void *x, const char **bad)
+{
+	return mg_eattr_from_record(v, x, bad);
+}
+
+/* the scratch record of an elastic stream, and the diagnostic */
+struct el_scratch {
+	struct mg_eattr a;
+	struct mg_diag *d;
+};
+
+static void
+el_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec)
+{
+	const struct el_scratch *e = x;
+	int32_t n = def->trace->job[i].nodes;
+
+	if (e->a.min > n || e->a.max < n || e->a.max > def->conf.slurm.nodes) {
+		mg_diag_set(e->d, MG_EFORMAT, "record %zu: job %s of %d nodes "
+		    "cannot run on %d to %d of the cluster's %d", rec,
+		    def->trace->job[i].id, n, e->a.min, e->a.max,
+		    def->conf.slurm.nodes);
+		return;
+	}
+	def->el[i] = e->a;
+}
+
+/* an elastic stream: its jobs are elastic, the others rigid */
+static int
+read_el(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
+{
+	struct el_scratch e;
+	size_t i;
+
+	e.d = d;
+	d->msg[0] = '\0';
+	for (i = 0; i < def->trace->n; i++) {
+		def->el[i].elastic = 0;
+		def->el[i].min = def->el[i].max = def->trace->job[i].nodes;
+		def->el[i].alpha = 1;
+	}
+	return read_byid(def, "ElasticFile", path, mg_eattr_schema(), el_from,
+	    el_put, &e, d);
 }
 
 /*
@@ -258,7 +336,7 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 	if (conf->slurm.inf_nodes > 0 && (rv = loaning(def, conf, t, d)) != 0)
 		return rv;
 	if (mg_slurmcfg_preempts(&conf->slurm) || conf->slurm.inf_nodes > 0 ||
-	    conf->el_share > 0) {
+	    conf->el_share > 0 || conf->el_file[0] != '\0') {
 		const char *what = mg_slurmcfg_preempts(&conf->slurm) ?
 		    "preemption" : conf->slurm.inf_nodes > 0 ? "loaning" :
 		    "elasticity";
@@ -278,7 +356,7 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 			mg_dlattr_draw(&conf->slurm.dlgen, conf->dl_seed,
 			    t->job[i].id, strlen(t->job[i].id), &def->dl[i]);
 		def->conf.slurm.dl = def->dl;
-		if (conf->el_share > 0) {
+		if (conf->el_share > 0 || conf->el_file[0] != '\0') {
 			if ((def->el = malloc((t->n ? t->n : 1) *
 			    sizeof(*def->el))) == NULL)
 				return mg_diag_set(d, MG_ENOMEM, "out of "
@@ -289,6 +367,9 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 				    strlen(t->job[i].id), t->job[i].nodes,
 				    def->conf.slurm.nodes, &def->el[i]);
 			def->conf.slurm.el = def->el;
+			if (conf->el_file[0] != '\0' &&
+			    (rv = read_el(def, conf->el_file, d)) != 0)
+				return rv;
 		}
 		if (conf->dl_file[0] != '\0')
 			return read_dl(def, conf->dl_file, d);

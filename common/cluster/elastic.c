@@ -131,3 +131,59 @@ mg_elastic_greedy(const struct mg_ejob *j, size_t n, int32_t nfree, int32_t *k)
 	}
 	return total;
 }
+
+static const struct mg_field fields[] = {
+	{ "jobid", MG_T_STR },
+	{ "min_nodes", MG_T_I64 },
+	{ "max_nodes", MG_T_I64 },
+	{ "alpha", MG_T_F64 },
+};
+static const struct mg_schema schema = { "elastic", MG_EL_NFIELDS, fields };
+
+const struct mg_schema *
+mg_eattr_schema(void)
+{
+	return &schema;
+}
+
+void
+mg_eattr_to_record(const struct mg_eattr *a, const char *id, size_t idlen,
+    struct mg_value *rec)
+{
+	memset(rec, 0, MG_EL_NFIELDS * sizeof(*rec));
+	rec[MG_EL_JOBID].s = id;
+	rec[MG_EL_JOBID].len = idlen;
+	rec[MG_EL_MIN].i = a->min;
+	rec[MG_EL_MAX].i = a->max;
+	rec[MG_EL_ALPHA].f = a->alpha;
+}
+
+int
+mg_eattr_from_record(const struct mg_value *rec, struct mg_eattr *a,
+    const char **bad)
+{
+	if (rec[MG_EL_JOBID].null || rec[MG_EL_JOBID].len == 0) {
+		*bad = "jobid";
+		return -1;
+	}
+	if (rec[MG_EL_MIN].null || rec[MG_EL_MIN].i < 1 ||
+	    rec[MG_EL_MIN].i > INT32_MAX) {
+		*bad = "min_nodes";
+		return -1;
+	}
+	if (rec[MG_EL_MAX].null || rec[MG_EL_MAX].i < rec[MG_EL_MIN].i ||
+	    rec[MG_EL_MAX].i > INT32_MAX) {
+		*bad = "max_nodes";
+		return -1;
+	}
+	if (rec[MG_EL_ALPHA].null || !(rec[MG_EL_ALPHA].f > 0) ||
+	    rec[MG_EL_ALPHA].f > 1) {
+		*bad = "alpha";
+		return -1;
+	}
+	a->elastic = 1;
+	a->min = (int32_t)rec[MG_EL_MIN].i;
+	a->max = (int32_t)rec[MG_EL_MAX].i;
+	a->alpha = rec[MG_EL_ALPHA].f;
+	return 0;
+}

@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/stream.h"
+
 struct mg_ejob {
 	int32_t base;		/* nodes now */
 	int32_t max;		/* at most */
@@ -46,6 +48,25 @@ struct mg_eattr {
 void mg_eattr_draw(double share, double alpha, uint64_t seed,
     const char *id, size_t idlen, int32_t nodes, int32_t cluster,
     struct mg_eattr *out);
+
+/*
+ * The record type "elastic" (mirage-stream(5)): a job that is elastic,
+ * its range and its speedup exponent; a job not named is rigid.
+ */
+enum { MG_EL_JOBID, MG_EL_MIN, MG_EL_MAX, MG_EL_ALPHA, MG_EL_NFIELDS };
+
+/* mg_eattr_schema: the schema of an elastic stream. */
+const struct mg_schema *mg_eattr_schema(void);
+
+/*
+ * mg_eattr_to_record, mg_eattr_from_record: one record, its job id
+ * borrowed; from_record returns 0, or -1 with *bad naming the field
+ * (min at least 1, max at least min, alpha in (0, 1]).
+ */
+void mg_eattr_to_record(const struct mg_eattr *a, const char *id,
+    size_t idlen, struct mg_value *rec);
+int mg_eattr_from_record(const struct mg_value *rec, struct mg_eattr *a,
+    const char **bad);
 
 /* mg_elastic_value: v_j(k) above. */
 double mg_elastic_value(const struct mg_ejob *j, int32_t k);

@@ -966,6 +966,10 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 	} else if (strcasecmp(key, "ElasticShare") == 0) {
 		if (real(v, 0, 1, &c->el_share) != 0)
 			goto bad;
+	} else if (strcasecmp(key, "ElasticFile") == 0) {
+		if (*v == '\0' || strlen(v) >= sizeof(c->el_file))
+			goto bad;
+		memcpy(c->el_file, v, strlen(v) + 1);
 	} else if (strcasecmp(key, "ElasticAlpha") == 0) {
 		if (real(v, 0, 1, &c->el_alpha) != 0 || c->el_alpha <= 0)
 			goto bad;

@@ -126,6 +126,7 @@ struct mg_simconf {
 	double inf_capacity;
 	/* elastic jobs: the share of the trace's jobs, their speedup */
 	double el_share, el_alpha;
+	char el_file[512];		/* ElasticFile; "" if none */
 };
 
 /*

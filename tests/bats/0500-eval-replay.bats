@@ -348,6 +348,23 @@ col() { # col FILE GROUP COLUMN
 	nl=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')
 	ne=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -s ElasticShare=0.4 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')
 	[ "$ne" -lt "$nl" ]
+	# the elastic jobs as a side stream: written, read back, the same run
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=0.4 --el-out el.mrs -o e3.tsv ls6.jobs
+	cmp e.tsv e3.tsv
+	[ "$(mirage-cat -i el.mrs | grep -c elastic)" -ge 1 ]
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticFile=el.mrs -o f.tsv ls6.jobs
+	cmp e.tsv f.tsv
+	# a range the cluster cannot hold (every job elastic on 84 nodes, the
+	# 64-node one up to 84, read on 64) is refused by record; so is a
+	# stream cut short
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=1 --el-out all.mrs -o /dev/null ls6.jobs
+	run -1 --separate-stderr mirage-eval --replay -q -m faithful -n 64 -s ElasticFile=all.mrs -o /dev/null ls6.jobs
+	[[ "$stderr" == *"ElasticFile 'all.mrs': record "*": job "*" of 64 nodes cannot run on 32 to 84 of the cluster's 64"* ]]
+	head -c 3000 el.mrs > cut.mrs
+	run -1 --separate-stderr mirage-eval --replay -q -m faithful -n 84 -s ElasticFile=cut.mrs -o /dev/null ls6.jobs
+	[[ "$stderr" == *"ElasticFile 'cut.mrs'"* ]]
+	run -2 --separate-stderr mirage-eval --replay -q -m faithful -n 84 --el-out x.mrs -o /dev/null ls6.jobs
+	[[ "$stderr" == *"--el-out needs elastic jobs"* ]]
 	run -2 --separate-stderr mirage-eval --replay -m faithful -s ElasticAlloc=lp ls6.jobs
 	[[ "$stderr" == *"ElasticAlloc is mckp or greedy, not 'lp'"* ]]
 	run -2 --separate-stderr mirage-eval --replay -m faithful -s ElasticShare=2 ls6.jobs
