@@ -346,6 +346,7 @@ for seed in 1 2 3 4 5 6 7 8 9 10; do
 	echo "loan $(loanrun "$seed")"
 	echo "elastic $(loanrun "$seed" "${spare0[@]}" "${el[@]}")"
 	echo "aryl $(loanrun "$seed" "${el[@]}")"
+	echo "aryl-sjf $(loanrun "$seed" "${el[@]}" -s JobOrder=sjf)"
 	echo "aryl-random $(loanrun "$seed" "${el[@]}" -s ReclaimPolicy=random)"
 	echo "aryl-lifo $(loanrun "$seed" "${el[@]}" -s ReclaimPolicy=youngest)"
 	echo "aryl-greedy $(loanrun "$seed" "${el[@]}" -s ElasticAlloc=greedy)"
@@ -367,8 +368,8 @@ function med(s,   n, a, i, j, t) {
 END {
 	printf "\nloaning and elastic jobs, LS6 on 84 nodes + a 40-node inference pool (diurnal), 40%% elastic, median over 10 seeds (%d replays in %.0f s, %.2f s each)\n", NR, secs, secs / NR
 	printf "  %-12s %9s %9s %9s %7s %10s %10s %4s\n", "policy", "wait mean", "wait p95", "JCT mean", "usage", "lent used", "preempted", "SLO"
-	split("none loan elastic aryl aryl-random aryl-lifo aryl-greedy loan-random loan-lifo", P, " ")
-	for (p = 1; p <= 9; p++) {
+	split("none loan elastic aryl aryl-sjf aryl-random aryl-lifo aryl-greedy loan-random loan-lifo", P, " ")
+	for (p = 1; p <= 10; p++) {
 		for (k = 2; k <= 8; k++) m[P[p], k] = med(v[P[p], k])
 		printf "  %-12s %7.3f h %7.3f h %7.2f h %6.1f%% %9.1f%% %10s %4s\n", P[p], m[P[p], 2], m[P[p], 3], m[P[p], 4], m[P[p], 5], m[P[p], 6], m[P[p], 7], m[P[p], 8]
 	}

@@ -367,6 +367,8 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 				    strlen(t->job[i].id), t->job[i].nodes,
 				    def->conf.slurm.nodes, &def->el[i]);
 			def->conf.slurm.el = def->el;
+			def->conf.slurm.el_prof = def->conf.el_prof.n > 0 ?
+			    &def->conf.el_prof : NULL;
 			if (conf->el_file[0] != '\0' &&
 			    (rv = read_el(def, conf->el_file, d)) != 0)
 				return rv;

@@ -1,7 +1,9 @@
 /*
  * elastic.c: free nodes among elastic jobs; see elastic.h.
  */
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,89 @@ mg_eattr_draw(double share, double alpha, uint64_t seed, const char *id,
 }
 
 double
+mg_eprofile_speed(const struct mg_eprofile *p, double ratio)
+{
+	double one = 0, at = 0, x;
+	size_t k, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		x = pass ? ratio : 1;
+		if (x <= p->ratio[0])
+			at = p->speed[0];
+		else if (x >= p->ratio[p->n - 1])
+			at = p->speed[p->n - 1];
+		else {
+			for (k = 1; p->ratio[k] < x; k++)
+				;
+			at = p->speed[k - 1] + (p->speed[k] - p->speed[k - 1]) *
+			    (x - p->ratio[k - 1]) / (p->ratio[k] -
+			    p->ratio[k - 1]);
+		}
+		if (pass == 0)
+			one = at;
+	}
+	return one > 0 ? at / one : at;
+}
+
+int
+mg_eprofile_read(const char *path, struct mg_eprofile *p, struct mg_diag *d)
+{
+	FILE *fp = fopen(path, "r");
+	char line[512];
+	size_t lineno = 0;
+	int rv = 0;
+
+	p->n = 0;
+	if (fp == NULL)
+		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
+		    strerror(errno));
+	while (rv == 0 && fgets(line, sizeof(line), fp) != NULL) {
+		char *h = strchr(line, '#'), *e;
+		double r, v;
+
+		lineno++;
+		if (h != NULL)
+			*h = '\0';
+		if (line[strspn(line, " \t\r\n")] == '\0')
+			continue;
+		r = strtod(line, &e);
+		v = e != line ? strtod(e, &h) : 0;
+		if (e == line || h == e || h[strspn(h, " \t\r\n")] != '\0' ||
+		    !(r > 0) || !(v > 0) || !isfinite(r) || !isfinite(v))
+			rv = mg_diag_set(d, MG_EFORMAT, "'%s': line %zu: not "
+			    "\"RATIO SPEEDUP\" (two positive numbers)", path,
+			    lineno);
+		else if (p->n > 0 && r <= p->ratio[p->n - 1])
+			rv = mg_diag_set(d, MG_EFORMAT, "'%s': line %zu: ratio "
+			    "not above the line before", path, lineno);
+		else if (p->n == MG_EPROFILE_MAX)
+			rv = mg_diag_set(d, MG_EFORMAT, "'%s': line %zu: more "
+			    "than %d points", path, lineno, MG_EPROFILE_MAX);
+		else {
+			p->ratio[p->n] = r;
+			p->speed[p->n++] = v;
+		}
+	}
+	if (rv == 0 && p->n < 2)
+		rv = mg_diag_set(d, MG_EFORMAT, "'%s': fewer than two points",
+		    path);
+	fclose(fp);
+	if (rv != 0)
+		p->n = 0;
+	return rv;
+}
+
+/* the speed of j on n nodes, relative to one node's (power law) or to
+ * its own size (a curve): only ratios of it matter */
+static double
+speed(const struct mg_ejob *j, int32_t n)
+{
+	if (j->prof != NULL && j->prof->n > 0 && j->size > 0)
+		return mg_eprofile_speed(j->prof, (double)n / (double)j->size);
+	return pow((double)n, j->alpha);
+}
+
+double
 mg_elastic_value(const struct mg_ejob *j, int32_t k)
 {
 	double t0, t1;
@@ -38,8 +123,7 @@ mg_elastic_value(const struct mg_ejob *j, int32_t k)
 	if (k <= 0 || j->base <= 0)
 		return 0;
 	t0 = j->rem;
-	t1 = j->rem * pow((double)j->base, j->alpha) / pow((double)(j->base +
-	    k), j->alpha);
+	t1 = j->rem * speed(j, j->base) / speed(j, j->base + k);
 	return t0 - t1 - j->restart;
 }
 

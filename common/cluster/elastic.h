@@ -23,7 +23,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/status.h"
 #include "io/stream.h"
+
+/*
+ * A measured speedup curve instead of the power law: speed[k] at ratio[k]
+ * (nodes over the job's own size), ratios increasing, interpolated
+ * linearly and flat beyond the ends, relative to the speed at ratio 1.
+ */
+#define MG_EPROFILE_MAX 64
+struct mg_eprofile {
+	size_t n;		/* 0: none, the power law */
+	double ratio[MG_EPROFILE_MAX], speed[MG_EPROFILE_MAX];
+};
+
+/* mg_eprofile_speed: the speed on ratio times its own size (1 at 1). */
+double mg_eprofile_speed(const struct mg_eprofile *p, double ratio);
+
+/*
+ * mg_eprofile_read: "RATIO SPEEDUP" lines ('#' comments); at least two,
+ * ratios increasing, both positive.  Returns 0, or MG_EIO / MG_EFORMAT
+ * with d naming the file and line.
+ */
+int mg_eprofile_read(const char *path, struct mg_eprofile *p,
+    struct mg_diag *d);
 
 struct mg_ejob {
 	int32_t base;		/* nodes now */
@@ -31,6 +54,8 @@ struct mg_ejob {
 	double rem;		/* seconds of work left at base nodes */
 	double alpha;		/* speedup(n) = n^alpha */
 	double restart;		/* seconds a resize costs */
+	const struct mg_eprofile *prof;	/* or this curve (NULL: none) */
+	int32_t size;		/* its own size, for the curve */
 };
 
 /*

@@ -966,6 +966,8 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 	} else if (strcasecmp(key, "ElasticShare") == 0) {
 		if (real(v, 0, 1, &c->el_share) != 0)
 			goto bad;
+	} else if (strcasecmp(key, "ElasticProfile") == 0) {
+		return mg_eprofile_read(v, &c->el_prof, d);
 	} else if (strcasecmp(key, "ElasticFile") == 0) {
 		if (*v == '\0' || strlen(v) >= sizeof(c->el_file))
 			goto bad;
@@ -973,6 +975,14 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 	} else if (strcasecmp(key, "ElasticAlpha") == 0) {
 		if (real(v, 0, 1, &c->el_alpha) != 0 || c->el_alpha <= 0)
 			goto bad;
+	} else if (strcasecmp(key, "JobOrder") == 0) {
+		if (strcmp(v, "priority") == 0)
+			c->slurm.sjf = 0;
+		else if (strcmp(v, "sjf") == 0)
+			c->slurm.sjf = 1;
+		else
+			return mg_diag_set(d, MG_EINVAL, "JobOrder is priority "
+			    "or sjf, not '%s'", v);
 	} else if (strcasecmp(key, "ElasticAlloc") == 0) {
 		if (strcmp(v, "mckp") == 0)
 			c->slurm.el_greedy = 0;

@@ -127,6 +127,7 @@ struct mg_simconf {
 	/* elastic jobs: the share of the trace's jobs, their speedup */
 	double el_share, el_alpha;
 	char el_file[512];		/* ElasticFile; "" if none */
+	struct mg_eprofile el_prof;	/* ElasticProfile, read; n 0: none */
 };
 
 /*

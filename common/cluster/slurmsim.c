@@ -167,8 +167,11 @@ struct mg_slurmsim {
 
 /* an elastic job's speed on n nodes, relative to its own size */
 static double
-el_speed(const struct fjob *j, int32_t n)
+el_speed(const struct mg_slurmsim *s, const struct fjob *j, int32_t n)
 {
+	if (s->c.el_prof != NULL && s->c.el_prof->n > 0)
+		return mg_eprofile_speed(s->c.el_prof, (double)n /
+		    (double)j->nreq);
 	return pow((double)n / (double)j->nreq, j->alpha);
 }
 
@@ -519,8 +522,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 			j->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
 			    &c->dlgen) : 0;
 			j->nodes = j->emin;
-			j->dur = (int64_t)ceil(j->ework / el_speed(j, j->emin));
-			j->limit = (int64_t)ceil(j->elimw / el_speed(j,
+			j->dur = (int64_t)ceil(j->ework / el_speed(s, j,
+			    j->emin));
+			j->limit = (int64_t)ceil(j->elimw / el_speed(s, j,
 			    j->emin));
 		}
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
@@ -876,6 +880,9 @@ prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf)
 		p += s->c.w_part * s->c.part_prio[j->part] / s->part_top;
 	if (j->urgent)
 		p += s->c.w_urgent;
+	if (s->c.sjf)		/* shortest first, before any other factor */
+		p += 1e8 * (1 - (double)(j->limit < 2592000 ? j->limit :
+		    2592000) / 2592000);
 	return p;
 }
 
@@ -1097,7 +1104,7 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	if (j->elastic) {
 		/* its run at this size from its work left, after any pause;
 		 * its limit counts work */
-		double sp = el_speed(j, j->nodes);
+		double sp = el_speed(s, j, j->nodes);
 
 		j->eat = (double)s->now + j->epause;
 		j->dur = (int64_t)ceil(j->epause + j->ework / sp);
@@ -1373,7 +1380,7 @@ released(struct mg_slurmsim *s, int32_t jr)
 	if (b->elastic) {
 		/* its work up to its release, less what a kill undid */
 		el_progress(s, b, b->nodes);
-		b->ework += b->eredo * el_speed(b, b->nodes);
+		b->ework += b->eredo * el_speed(s, b, b->nodes);
 		if (b->ework > b->ework0)
 			b->ework = b->ework0;
 		b->eredo = 0;
@@ -1428,10 +1435,10 @@ released(struct mg_slurmsim *s, int32_t jr)
 		/* it waits again for its minimum, its resume loss ahead */
 		b->nodes = b->emin;
 		b->epause = ceil(b->res);
-		b->dur = (int64_t)ceil(b->epause + b->ework / el_speed(b,
+		b->dur = (int64_t)ceil(b->epause + b->ework / el_speed(s, b,
 		    b->emin));
 		b->limit = (int64_t)ceil(b->epause + (b->elimw - (b->ework0 -
-		    b->ework)) / el_speed(b, b->emin));
+		    b->ework)) / el_speed(s, b, b->emin));
 		if (b->limit < b->dur)
 			b->limit = b->dur;
 	}
@@ -1455,7 +1462,7 @@ static void
 el_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n)
 {
 	if ((double)s->now > j->eat) {
-		j->ework -= ((double)s->now - j->eat) * el_speed(j, n);
+		j->ework -= ((double)s->now - j->eat) * el_speed(s, j, n);
 		if (j->ework < 0)
 			j->ework = 0;
 		j->eat = (double)s->now;
@@ -1490,7 +1497,7 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 	struct frun *r = &s->run[i];
 	struct fjob *j = &s->job[r->j];
 	int32_t delta = n - r->nodes;
-	double sp = el_speed(j, n);
+	double sp = el_speed(s, j, n);
 
 	el_progress(s, j, r->nodes);
 	if (j->fsh >= 0) {
@@ -1605,12 +1612,14 @@ el_grow(struct mg_slurmsim *s)
 		if (!el_running(s, r) || r->nodes >= j->emax)
 			continue;
 		left = j->ework - ((double)s->now > j->eat ? ((double)s->now -
-		    j->eat) * el_speed(j, r->nodes) : 0);
+		    j->eat) * el_speed(s, j, r->nodes) : 0);
 		e[m].base = r->nodes;
 		e[m].max = j->emax;
-		e[m].rem = (left > 0 ? left : 0) / el_speed(j, r->nodes);
+		e[m].rem = (left > 0 ? left : 0) / el_speed(s, j, r->nodes);
 		e[m].alpha = j->alpha;
 		e[m].restart = j->erestart;
+		e[m].prof = s->c.el_prof;
+		e[m].size = j->nreq;
 		at[m++] = s->run[i].j;		/* by job: entries move */
 	}
 	if (m > 0 && (s->c.el_greedy ? mg_elastic_greedy(e, m, avail, k) :

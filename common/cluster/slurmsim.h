@@ -225,6 +225,11 @@ struct mg_slurmcfg {
 	 */
 	const struct mg_eattr *el;	/* per trace job (borrowed) */
 	int el_greedy;
+	const struct mg_eprofile *el_prof;	/* a measured speedup curve
+						 * for every elastic job, or
+						 * NULL (borrowed) */
+	int sjf;		/* the queue shortest limit first (Aryl's
+				 * first phase), before every other factor */
 };
 
 /* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */

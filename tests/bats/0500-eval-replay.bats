@@ -365,6 +365,19 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"ElasticFile 'cut.mrs'"* ]]
 	run -2 --separate-stderr mirage-eval --replay -q -m faithful -n 84 --el-out x.mrs -o /dev/null ls6.jobs
 	[[ "$stderr" == *"--el-out needs elastic jobs"* ]]
+	# a measured curve that is linear gives the power law of 1
+	printf '# nodes/size speedup\n0.5 0.5\n1 1\n2 2\n' > lin.txt
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=0.4 -s ElasticAlpha=1 -o a1.tsv ls6.jobs
+	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=0.4 -s ElasticProfile=lin.txt -o a2.tsv ls6.jobs
+	cmp a1.tsv a2.tsv
+	printf '1 1\n0.5 2\n' > badp.txt
+	run -2 --separate-stderr mirage-eval --replay -q -m faithful -s ElasticShare=0.4 -s ElasticProfile=badp.txt ls6.jobs
+	[[ "$stderr" == *"'badp.txt': line 2: ratio not above the line before"* ]]
+	# shortest first (Aryl's first phase) is an order of the queue
+	mirage-eval --replay -q -m faithful -n 84 -s JobOrder=sjf -o sjf.tsv ls6.jobs
+	! cmp -s sjf.tsv p.tsv
+	run -2 --separate-stderr mirage-eval --replay -m faithful -s JobOrder=lifo ls6.jobs
+	[[ "$stderr" == *"JobOrder is priority or sjf, not 'lifo'"* ]]
 	run -2 --separate-stderr mirage-eval --replay -m faithful -s ElasticAlloc=lp ls6.jobs
 	[[ "$stderr" == *"ElasticAlloc is mckp or greedy, not 'lp'"* ]]
 	run -2 --separate-stderr mirage-eval --replay -m faithful -s ElasticShare=2 ls6.jobs

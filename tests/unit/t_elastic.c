@@ -40,8 +40,8 @@ main(void)
 	 * - 10, B+2 saves 600 - 10, A+1 B+1 saves 333.3 + 450 - 20 =
 	 * 763.3: the best.
 	 */
-	j[0] = (struct mg_ejob){ 2, 4, 1000, 1, 10 };
-	j[1] = (struct mg_ejob){ 1, 3, 900, 1, 10 };
+	j[0] = (struct mg_ejob){ 2, 4, 1000, 1, 10, NULL, 0 };
+	j[1] = (struct mg_ejob){ 1, 3, 900, 1, 10, NULL, 0 };
 	v = mg_elastic_mckp(j, 2, 2, k);
 	ok(fabs(v - (1000 - 2000.0 / 3 + 450 - 20)) < 1e-9 && k[0] == 1 &&
 	    k[1] == 1, "by hand: one node each (%d, %d), saving %.1f s", k[0],
@@ -59,6 +59,8 @@ main(void)
 			j[i].rem = 100 + 10000 * mg_rand_unif(&rng);
 			j[i].alpha = 0.3 + 0.7 * mg_rand_unif(&rng);
 			j[i].restart = 300 * mg_rand_unif(&rng);
+			j[i].prof = NULL;
+			j[i].size = 0;
 		}
 		m = mg_elastic_mckp(j, n, free, k);
 		b = brute(j, n, free, 0);
@@ -73,5 +75,19 @@ main(void)
 	    "random instances (up to 5 jobs, 12 nodes)", match, runs);
 	ok(below == 0 && over == 0, "greedy marginal never beats it (%d), "
 	    "and no allocation exceeds the free nodes (%d)", below, over);
+	{
+		/* a measured curve: linear up to twice the size, flat after */
+		struct mg_eprofile p = { 3, { 0.5, 1, 2 }, { 0.5, 1, 2 } };
+		struct mg_ejob x = { 2, 8, 1000, 0.5, 0, &p, 2 };
+
+		ok(fabs(mg_eprofile_speed(&p, 1.5) - 1.5) < 1e-12 &&
+		    fabs(mg_eprofile_speed(&p, 3) - 2) < 1e-12 &&
+		    fabs(mg_eprofile_speed(&p, 0.25) - 0.5) < 1e-12,
+		    "a curve interpolates linearly and is flat past its ends");
+		ok(fabs(mg_elastic_value(&x, 2) - 500) < 1e-9 &&
+		    fabs(mg_elastic_value(&x, 6) - 500) < 1e-9, "with a curve, "
+		    "4 nodes halve the time and 8 do no better (%g, %g)",
+		    mg_elastic_value(&x, 2), mg_elastic_value(&x, 6));
+	}
 	return tap_done();
 }

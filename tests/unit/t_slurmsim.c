@@ -1237,5 +1237,30 @@ main(void)
 		ok(st[1] == 100, "rigid, E holds its 2 nodes and R starts at "
 		    "once on the 2 left (%lld)", (long long)st[1]);
 	}
+	{
+		/*
+		 * JobOrder=sjf: X holds both nodes until 1000; A (limit
+		 * 5000) comes at 10, B (limit 600) at 20, both of 2 nodes.
+		 * By priority A goes first (older); shortest first, B.
+		 */
+		struct spec s[] = {
+			{ 0, 1000, 1000, 2, 0 },	/* X */
+			{ 10, 5000, 500, 2, 1 },	/* A */
+			{ 20, 600, 500, 2, 2 },		/* B */
+		};
+
+		make(s, 3, 3);
+		mg_slurmcfg_default(&c, 2);
+		c.bf_interval = 100000;
+		run(&c, st, 3);
+		ok(st[1] == 1000 && st[2] == 1500, "by priority: A at 1000, B "
+		    "at 1500 (%lld, %lld)", (long long)st[1], (long long)st[2]);
+		c.sjf = 1;
+		run(&c, st, 3);
+		ok(st[2] == 1000 && st[1] == 1500, "shortest first: B at 1000, "
+		    "A at 1500 (%lld, %lld)", (long long)st[2],
+		    (long long)st[1]);
+		c.sjf = 0;
+	}
 	return tap_done();
 }
