@@ -243,15 +243,18 @@ loan_summary(const struct mg_trace *t, const int64_t *starts,
 	fprintf(stderr, "mirage-eval: loaning (InferenceNodes=%d, "
 	    "ReclaimPolicy=%s): %.0f node-hours lent (%.1f nodes on "
 	    "average); usage %.1f%% of the cluster and its loans, %.1f%% of "
-	    "the lent nodes; %lld reclaims preempting %lld jobs; %lld SLO "
-	    "violations (%.2f node-hours short)\n", conf->slurm.inf_nodes,
+	    "the lent nodes; %lld reclaims preempting %lld jobs and "
+	    "shrinking %lld; %lld SLO violations (%.2f node-hours short)\n",
+	    conf->slurm.inf_nodes,
 	    mg_victim_policy_name((enum mg_victim_policy)
 	    conf->slurm.reclaim_policy), ls->lent_ns / 3600, ls->span_s > 0 ?
 	    ls->lent_ns / ls->span_s : 0, ls->cap_ns > 0 ? 100 * ls->busy_ns /
 	    ls->cap_ns : 0,
 	    ls->lent_ns > 0 ? 100 * ls->lent_busy_ns / ls->lent_ns : 0,
 	    (long long)ls->reclaims, (long long)ls->reclaim_jobs,
-	    (long long)ls->slo_violations, ls->slo_short_ns / 3600);
+	    (long long)ls->reclaim_shrinks, (long long)ls->slo_violations,
+	    ls->slo_short_ns / 3600);
+
 	fprintf(stderr, "mirage-eval:   all %7zu jobs, wait mean %.2f h, p95 "
 	    "%.2f h; completion time mean %.2f h\n", t->n, t->n ? sum /
 	    (double)t->n : 0, mg_quantile(w, t->n, 0.95), t->n ? jct /
@@ -528,6 +531,10 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		preempt_summary(&t, starts, pj, &def.conf);
 	if (!quiet && loan)
 		loan_summary(&t, starts, pj, &def.conf, &ls);
+	if (!quiet && def.conf.mode == MG_MODE_FAITHFUL &&
+	    def.conf.slurm.el != NULL)
+		fprintf(stderr, "mirage-eval: elastic jobs grew %lld times and "
+		    "shrank %lld\n", (long long)ls.grows, (long long)ls.shrinks);
 	if (loan_out != NULL)
 		write_hours(loan_out, &def, &hr);
 	free(hr.lent);

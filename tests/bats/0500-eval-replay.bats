@@ -293,7 +293,7 @@ col() { # col FILE GROUP COLUMN
 @test "loaning: an inference pool lends its spare nodes; a pool with nothing to spare changes nothing" {
 	local l=(-m faithful -n 84 -s InferenceNodes=40)
 	run -0 --separate-stderr mirage-eval --replay "${l[@]}" -o l.tsv -j lj.tsv ls6.jobs
-	[[ "$stderr" == *"loaning (InferenceNodes=40, ReclaimPolicy=fewest): "*" node-hours lent ("*" nodes on average); usage "*"% of the cluster and its loans, "*"% of the lent nodes; "*" reclaims preempting "*" jobs; 0 SLO violations (0.00 node-hours short)"* ]]
+	[[ "$stderr" == *"loaning (InferenceNodes=40, ReclaimPolicy=fewest): "*" node-hours lent ("*" nodes on average); usage "*"% of the cluster and its loans, "*"% of the lent nodes; "*" reclaims preempting "*" jobs and shrinking 0; 0 SLO violations (0.00 node-hours short)"* ]]
 	[[ "$stderr" == *"all   24777 jobs, wait mean "*" h, p95 "*" h; completion time mean "*" h"* ]]
 	head -1 lj.tsv | grep -q $'\tclass\tpreemptions\tlost_node_h\tsim_end$'
 	# more nodes, shorter waits than without loaning
@@ -348,6 +348,9 @@ col() { # col FILE GROUP COLUMN
 	nl=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')
 	ne=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -s ElasticShare=0.4 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')
 	[ "$ne" -lt "$nl" ]
+	run -0 --separate-stderr mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -s ElasticShare=0.4 -o /dev/null ls6.jobs
+	[[ "$stderr" == *" jobs and shrinking "[1-9]*"; 0 SLO violations"* ]]
+	[[ "$stderr" == *"elastic jobs grew "[1-9]*" times and shrank "[1-9]* ]]
 	# the elastic jobs as a side stream: written, read back, the same run
 	mirage-eval --replay -q -m faithful -n 84 -s ElasticShare=0.4 --el-out el.mrs -o e3.tsv ls6.jobs
 	cmp e.tsv e3.tsv
