@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "mirage.h"
@@ -23,6 +24,7 @@
 #include "cluster/slurmsim.h"
 #include "cluster/preempt.h"
 #include "base/stats.h"
+#include "accel/accel.h"
 
 #define NGROUP 12
 #define NPLAIN 10	/* the last two: with preemption only */
@@ -84,6 +86,8 @@ usage(int status)
 		    "  --plan-runtimes class|user  its run times by limit class, or\n"
 		    "                    by user and class (user)\n"
 		    "  --replay          replay the trace and compare waits with the real ones\n"
+		    "  --accel           inside the node: the DNN-inference dispatchers on\n"
+		    "                    a multi-accelerator system (-s keys of mirage-eval(1))\n"
 		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
 		    "  --dl-out attrs.mrs  with --replay and preemption: write the\n"
 		    "                    jobs' deep-learning attributes (a dlattrs stream)\n"
@@ -1137,6 +1141,112 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	return MG_EXIT_OK;
 }
 
+/* ---- inside the node: the multi-accelerator dispatchers ------------ */
+
+/*
+ * mirage-eval --accel [-q] [-o file] [-s key=value]...: every dispatcher
+ * on the same requests of the scenario, a row each (accel.h)
+ */
+static int
+accel_main(int argc, char *argv[])
+{
+	struct mg_ascen sc;
+	struct mg_net nets[MG_NNETS];
+	struct mg_arequest *req = NULL;
+	struct mg_arun run[MG_AP_N];
+	struct mg_diag d = { "" };
+	struct mg_out out;
+	const char *out_path = NULL;
+	double secs[MG_AP_N];
+	char list[256], *tok, *save = NULL;
+	size_t nn = 0, k;
+	int ch, quiet = 0, p, rv;
+
+	mg_ascen_default(&sc);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:qs:", (struct option[]){
+	    { "accel", no_argument, NULL, 'A' }, { NULL, 0, NULL, 0 } },
+	    NULL)) != -1)
+		switch (ch) {
+		case 'A':
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 's':
+			if (mg_ascen_set(&sc, optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "-s: %s", d.msg);
+			break;
+		default:
+			errx(MG_EXIT_USAGE, "--accel takes -o, -q and -s "
+			    "key=value (mirage-eval(1))");
+		}
+	if (optind != argc)
+		errx(MG_EXIT_USAGE, "--accel reads no file");
+	snprintf(list, sizeof(list), "%s", sc.nets);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",",
+	    &save)) {
+		if (nn == MG_NNETS)
+			errx(MG_EXIT_USAGE, "-s Networks: at most %d", MG_NNETS);
+		if ((rv = mg_net_build(tok, sc.hw.pes, &nets[nn])) != 0)
+			errx(rv == MG_EINVAL ? MG_EXIT_USAGE : MG_EXIT_FAIL,
+			    "-s Networks: '%s' is not resnet50, mobilenetv2, "
+			    "vgg16, bert or lstm", tok);
+		nn++;
+	}
+	if (mg_arrivals(&sc.hw, nets, nn, sc.requests, sc.load, sc.q, sc.seed,
+	    &req) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	for (p = 0; p < MG_AP_N; p++) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if ((rv = mg_accel_run(&sc.hw, nets, nn, req, sc.requests,
+		    (enum mg_apolicy)p, sc.seed, &run[p])) != 0)
+			errx(MG_EXIT_FAIL, "--accel: %s", mg_strerror(rv));
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		secs[p] = (double)(b.tv_sec - a.tv_sec) + 1e-9 *
+		    (double)(b.tv_nsec - a.tv_nsec);
+	}
+	if (mg_out_open(&out, out_path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	fprintf(out.fp, "policy\trequests\tmet_share\tlatency_mean_ms\t"
+	    "latency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed"
+	    "\tlayers\n");
+	for (p = 0; p < MG_AP_N; p++)
+		fprintf(out.fp, "%s\t%zu\t%.4f\t%.3f\t%.3f\t%.3f\t%.4f\t%.4f"
+		    "\t%llu\n", mg_apolicy_name((enum mg_apolicy)p),
+		    run[p].requests, (double)run[p].met /
+		    (double)run[p].requests, run[p].lat_mean * 1e3,
+		    run[p].lat_p95 * 1e3, run[p].energy, run[p].energy /
+		    run[MG_AP_EDF].energy, run[p].makespan > 0 ?
+		    run[p].oversub / run[p].makespan : 0,
+		    (unsigned long long)run[p].decisions);
+	if (mg_out_commit(&out, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (!quiet) {
+		double all = 0;
+		uint64_t dec = 0;
+
+		for (p = 0; p < MG_AP_N; p++) {
+			all += secs[p];
+			dec += run[p].decisions;
+		}
+		fprintf(stderr, "mirage-eval: --accel: %zu requests of %zu "
+		    "networks on %d sub-accelerators, load %.2f, deadlines at "
+		    "%.2f x the isolated latency; %.2f us of simulation per "
+		    "layer dispatched\n", sc.requests, nn, sc.hw.nsa, sc.load,
+		    sc.q, dec ? 1e6 * all / (double)dec : 0);
+	}
+	for (k = 0; k < nn; k++)
+		mg_net_free(&nets[k]);
+	free(req);
+	return MG_EXIT_OK;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -1183,6 +1293,12 @@ main(int argc, char *argv[])
 	int ch, rv, replaying = 0, epopt = 0;
 	int64_t v;
 
+	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
+		if (strcmp(argv[ch], "--accel") == 0) {
+			if (mg_cli_init(argv) != 0)
+				err(MG_EXIT_FAIL, NULL);
+			return accel_main(argc, argv);
+		}
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	mg_simconf_init(&conf);

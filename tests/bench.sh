@@ -378,6 +378,37 @@ END {
 	printf "  nothing to spare: the plain replay to the byte: %s\n", same
 }' "$dir/loan-all.txt"
 
+# Inside the node (issue 19): the inference dispatchers of mirage-eval
+# --accel at light load and in a contention scenario (load 0.45, 40 GB/s
+# of DRAM for 4 sub-accelerators), five arrival seeds each: the median
+# share of deadlines met and the energy against EDF, and the cost of
+# simulating a dispatched layer.  The learned dispatcher (RELMAS) is not
+# built yet: these are the heuristics it must beat.
+for sc in light contention; do
+	opt=(-s Load=0.2)
+	[ "$sc" = contention ] && opt=(-s Load=0.45 -s Bandwidth=40)
+	for seed in 101 102 103 104 105; do
+		"$bin/mirage-eval" --accel -s ArrivalSeed=$seed "${opt[@]}" -o "$dir/accel.tsv" 2> "$dir/accel.err"
+		us=$(sed -n 's/.*; \([0-9.]*\) us of simulation.*/\1/p' "$dir/accel.err")
+		awk -F'\t' -v sc="$sc" -v us="$us" 'NR > 1 { print sc, $1, $3, $7, us }' "$dir/accel.tsv"
+	done
+done > "$dir/accel-all.txt"
+awk '
+function med(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ m[$1, $2] = m[$1, $2] " " $3; e[$1, $2] = e[$1, $2] " " $4; us = us " " $5 }
+END {
+	printf "\ninside the node: DNN inference on 2 WS + 2 RS sub-accelerators, 5000 requests, median over 5 arrival seeds\n"
+	printf "  %-8s %12s %12s %14s\n", "policy", "met (light)", "met (cont.)", "energy vs EDF"
+	split("fcfs edf llf sjf minlat static random", P, " ")
+	for (p = 1; p <= 7; p++)
+		printf "  %-8s %11.1f%% %11.1f%% %14.4f\n", P[p], 100 * med(m["light", P[p]]), 100 * med(m["contention", P[p]]), med(e["contention", P[p]])
+	printf "  simulation: %.2f us per layer dispatched (median)\n", med(us)
+}' "$dir/accel-all.txt"
+
 # mirage-advise: one decision, model loading included, against parsing
 # the same squeue dump alone (the peer: the least any decision must do)
 q=tests/fixtures/slurm-22.05/01-busy/squeue_all_o.txt

@@ -410,3 +410,27 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"--dl-out needs preemption"* ]]
 	[ ! -e x.mrs ]
 }
+
+@test "--accel: the inference dispatchers on a multi-accelerator system, a row each, the same for the same seed" {
+	run -0 --separate-stderr mirage-eval --accel -s Requests=2000 -o a.tsv
+	[[ "$stderr" == *"--accel: 2000 requests of 5 networks on 4 sub-accelerators, load 0.50, deadlines at 2.00 x the isolated latency; "*" us of simulation per layer dispatched"* ]]
+	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers')" ]
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf llf sjf minlat static random" ]
+	# every request served by every policy, the same layers dispatched
+	[ "$(awk -F'\t' 'NR > 1 { print $2 "-" $9 }' a.tsv | sort -u | wc -l)" -eq 1 ]
+	# under load EDF meets more deadlines than FCFS; EDF's energy is 1
+	awk -F'\t' '$1 == "fcfs" { f = $3 } $1 == "edf" { e = $3; x = $7 } END { exit !(e > f && x == 1) }' a.tsv
+	mirage-eval --accel -q -s Requests=2000 -o b.tsv
+	cmp a.tsv b.tsv
+	mirage-eval --accel -q -s Requests=2000 -s ArrivalSeed=2 -o c.tsv
+	! cmp -s a.tsv c.tsv
+	# more bandwidth, less oversubscription
+	mirage-eval --accel -q -s Requests=2000 -s Bandwidth=1000 -o d.tsv
+	awk -F'\t' 'FNR == 2 { v[FILENAME] = $8 } END { exit !(v["d.tsv"] < v["a.tsv"]) }' a.tsv d.tsv
+	run -2 --separate-stderr mirage-eval --accel -s Cores=4
+	[[ "$stderr" == *"-s: unknown key 'Cores' (AccelWS, AccelRS, "* ]]
+	run -2 --separate-stderr mirage-eval --accel -s Networks=alexnet
+	[[ "$stderr" == *"'alexnet' is not resnet50, mobilenetv2, vgg16, bert or lstm"* ]]
+	run -2 --separate-stderr mirage-eval --accel ls6.jobs
+	[[ "$stderr" == *"--accel reads no file"* ]]
+}

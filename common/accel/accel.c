@@ -1,0 +1,451 @@
+/*
+ * accel.c: the multi-accelerator system and its dispatchers; see accel.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/accel.h"
+#include "base/parse.h"
+#include "base/rand.h"
+#include "base/stats.h"
+
+static const char *const pnames[MG_AP_N] = { "fcfs", "edf", "llf", "sjf",
+	"minlat", "static", "random" };
+
+int
+mg_apolicy_parse(const char *s, enum mg_apolicy *p)
+{
+	int i;
+
+	for (i = 0; i < MG_AP_N; i++)
+		if (strcmp(s, pnames[i]) == 0) {
+			*p = (enum mg_apolicy)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+mg_apolicy_name(enum mg_apolicy p)
+{
+	return (unsigned)p < MG_AP_N ? pnames[p] : "?";
+}
+
+void
+mg_acfg_default(struct mg_acfg *c)
+{
+	int i;
+
+	memset(c, 0, sizeof(*c));
+	c->nsa = 4;
+	for (i = 0; i < 4; i++)
+		c->df[i] = i < 2 ? MG_DF_WS : MG_DF_RS;
+	c->pes = 1024;
+	c->bw = 64e9;
+	c->xfer_bw = 32e9;
+	c->static_w = 0.5;
+}
+
+int
+mg_arrivals(const struct mg_acfg *c, const struct mg_net *nets,
+    size_t nnets, size_t n, double load, double q, uint64_t seed,
+    struct mg_arequest **out)
+{
+	uint64_t rng = seed ^ 0xA0761D6478BD642FULL;
+	double mean = 0, rate, t = 0;
+	size_t i;
+
+	*out = NULL;
+	if (nnets == 0 || c->nsa <= 0 || !(load > 0) || !(q > 0))
+		return MG_EINVAL;
+	for (i = 0; i < nnets; i++)
+		mean += nets[i].best / (double)nnets;
+	/* requests per second that keep load x the sub-accelerators busy */
+	rate = load * (double)c->nsa / mean;
+	if ((*out = calloc(n ? n : 1, sizeof(**out))) == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < n; i++) {
+		struct mg_arequest *r = &(*out)[i];
+
+		t += -log(1 - mg_rand_unif(&rng)) / rate;
+		r->net = (int)(mg_rand64(&rng) % nnets);
+		r->arrival = t;
+		r->deadline = t + q * nets[r->net].best;
+		r->end = -1;
+	}
+	return 0;
+}
+
+/* the run's state */
+struct run {
+	const struct mg_acfg *c;
+	const struct mg_net *nets;
+	struct mg_arequest *req;
+	size_t n;
+	/* each request: its next layer, the sub-accelerator of its last,
+	 * whether one runs; the isolated latency of its layers left */
+	size_t *next;
+	int *last, *running;
+	double **left;		/* per network: suffix sums, best dataflow */
+	size_t *wait, nwait;	/* waiting, in arrival order */
+	/* each sub-accelerator: its request (-1: idle), the full-rate
+	 * seconds left of its layer, the bandwidth it asks */
+	long sa_req[MG_ACCEL_MAXSA];
+	double sa_rem[MG_ACCEL_MAXSA], sa_bw[MG_ACCEL_MAXSA];
+	double now;
+	uint64_t rng, decisions;
+};
+
+/* the isolated latency of request i's layers left */
+static double
+left_of(const struct run *r, size_t i)
+{
+	return r->left[r->req[i].net][r->next[i]];
+}
+
+/* start request i's next layer on sub-accelerator s */
+static void
+launch(struct run *r, size_t i, int s)
+{
+	const struct mg_net *net = &r->nets[r->req[i].net];
+	const struct mg_layer *l = &net->l[r->next[i]];
+	int df = r->c->df[s];
+	double t = l->cost[df].time;
+
+	if (r->last[i] >= 0 && r->last[i] != s && r->next[i] > 0)
+		t += net->l[r->next[i] - 1].aout / r->c->xfer_bw;
+	r->sa_req[s] = (long)i;
+	r->sa_rem[s] = t;
+	r->sa_bw[s] = l->cost[df].bw;
+	r->req[i].energy += l->cost[df].energy;
+	r->last[i] = s;
+	r->running[i] = 1;
+	r->decisions++;
+}
+
+/* the policy's key of waiting request i: the least goes first */
+static double
+key(const struct run *r, enum mg_apolicy p, size_t i)
+{
+	const struct mg_arequest *q = &r->req[i];
+
+	switch (p) {
+	case MG_AP_EDF:
+		return q->deadline;
+	case MG_AP_LLF:
+		return q->deadline - r->now - left_of(r, i);
+	case MG_AP_SJF:
+		return left_of(r, i);
+	default:
+		return q->arrival;
+	}
+}
+
+/* give idle sub-accelerators the next layers of waiting requests */
+static void
+dispatch(struct run *r, enum mg_apolicy p)
+{
+	int s;
+	size_t w;
+
+	for (;;) {
+		int idle = -1, best_s = -1;
+		size_t best_w = r->nwait;
+		double bk = 0;
+
+		for (s = 0; s < r->c->nsa && idle < 0; s++)
+			if (r->sa_req[s] < 0)
+				idle = s;
+		if (idle < 0 || r->nwait == 0)
+			return;
+		if (p == MG_AP_MINLAT || p == MG_AP_STATIC) {
+			int has[MG_DF_N] = { 0, 0 };
+
+			for (s = 0; s < r->c->nsa; s++)
+				has[r->c->df[s]] = 1;
+			/* arrival order; the fastest idle one, or its own
+			 * dataflow's */
+			for (w = 0; w < r->nwait && best_s < 0; w++) {
+				size_t i = r->wait[w];
+				const struct mg_net *net = &r->nets[r->req[i].net];
+				const struct mg_layer *l = &net->l[r->next[i]];
+
+				for (s = 0; s < r->c->nsa; s++) {
+					double t;
+
+					/* static: its best dataflow, if the
+					 * system has one of it */
+					if (r->sa_req[s] >= 0 || (p ==
+					    MG_AP_STATIC && has[net->best_df] &&
+					    r->c->df[s] != net->best_df))
+						continue;
+					t = l->cost[r->c->df[s]].time;
+					if (r->last[i] >= 0 && r->last[i] != s &&
+					    r->next[i] > 0)
+						t += net->l[r->next[i] - 1].aout /
+						    r->c->xfer_bw;
+					if (best_s < 0 || t < bk) {
+						bk = t;
+						best_s = s;
+						best_w = w;
+					}
+				}
+			}
+			if (best_s < 0)
+				return;	/* none may run on what is idle */
+		} else {
+			best_s = idle;
+			if (p == MG_AP_RANDOM)
+				best_w = (size_t)(mg_rand64(&r->rng) %
+				    r->nwait);
+			else
+				for (w = 0; w < r->nwait; w++) {
+					double k = key(r, p, r->wait[w]);
+
+					if (best_w == r->nwait || k < bk) {
+						bk = k;
+						best_w = w;
+					}
+				}
+		}
+		launch(r, r->wait[best_w], best_s);
+		memmove(r->wait + best_w, r->wait + best_w + 1, (r->nwait -
+		    best_w - 1) * sizeof(*r->wait));
+		r->nwait--;
+	}
+}
+
+/* request i waits again, in arrival order (then index) */
+static void
+enwait(struct run *r, size_t i)
+{
+	size_t w = r->nwait;
+
+	while (w > 0 && (r->req[r->wait[w - 1]].arrival > r->req[i].arrival ||
+	    (r->req[r->wait[w - 1]].arrival == r->req[i].arrival &&
+	    r->wait[w - 1] > i))) {
+		r->wait[w] = r->wait[w - 1];
+		w--;
+	}
+	r->wait[w] = i;
+	r->nwait++;
+}
+
+int
+mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
+    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
+    uint64_t seed, struct mg_arun *out)
+{
+	struct run r;
+	size_t i, k, arr = 0, done = 0;
+	double *lat = NULL, dyn = 0, start;
+	int s, rv = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (c->nsa <= 0 || c->nsa > MG_ACCEL_MAXSA || !(c->bw > 0) ||
+	    !(c->xfer_bw > 0) || (unsigned)p >= MG_AP_N)
+		return MG_EINVAL;
+	for (i = 0; i < n; i++)
+		if (req[i].net < 0 || (size_t)req[i].net >= nnets ||
+		    nets[req[i].net].n == 0 || (i > 0 && req[i].arrival <
+		    req[i - 1].arrival))
+			return MG_EINVAL;
+	memset(&r, 0, sizeof(r));
+	r.c = c;
+	r.nets = nets;
+	r.req = req;
+	r.n = n;
+	r.rng = seed ^ 0x2545F4914F6CDD1DULL;
+	r.next = calloc(n ? n : 1, sizeof(*r.next));
+	r.last = malloc((n ? n : 1) * sizeof(*r.last));
+	r.running = calloc(n ? n : 1, sizeof(*r.running));
+	r.wait = malloc((n ? n : 1) * sizeof(*r.wait));
+	r.left = calloc(nnets, sizeof(*r.left));
+	lat = malloc((n ? n : 1) * sizeof(*lat));
+	if (r.next == NULL || r.last == NULL || r.running == NULL ||
+	    r.wait == NULL || r.left == NULL || lat == NULL) {
+		rv = MG_ENOMEM;
+		goto out;
+	}
+	for (k = 0; k < nnets; k++) {
+		if ((r.left[k] = malloc((nets[k].n + 1) *
+		    sizeof(**r.left))) == NULL) {
+			rv = MG_ENOMEM;
+			goto out;
+		}
+		r.left[k][nets[k].n] = 0;
+		for (i = nets[k].n; i > 0; i--)
+			r.left[k][i - 1] = r.left[k][i] +
+			    nets[k].l[i - 1].cost[nets[k].best_df].time;
+	}
+	for (i = 0; i < n; i++) {
+		r.last[i] = -1;
+		req[i].end = -1;
+		req[i].energy = 0;
+	}
+	for (s = 0; s < c->nsa; s++)
+		r.sa_req[s] = -1;
+	start = r.now = n > 0 ? req[0].arrival : 0;
+	while (done < n) {
+		double want = 0, rate, tc = INFINITY, t;
+		int busy = 0;
+
+		while (arr < n && req[arr].arrival <= r.now)
+			enwait(&r, arr++);
+		dispatch(&r, p);
+		for (s = 0; s < c->nsa; s++)
+			if (r.sa_req[s] >= 0) {
+				want += r.sa_bw[s];
+				busy++;
+			}
+		rate = want > c->bw ? c->bw / want : 1;
+		for (s = 0; s < c->nsa; s++)
+			if (r.sa_req[s] >= 0 && r.sa_rem[s] / rate < tc)
+				tc = r.sa_rem[s] / rate;
+		t = r.now + tc;
+		if (arr < n && req[arr].arrival < t)
+			t = req[arr].arrival;
+		if (!isfinite(t)) {
+			rv = MG_EINVAL;	/* nothing can run what waits */
+			goto out;
+		}
+		for (s = 0; s < c->nsa; s++)
+			if (r.sa_req[s] >= 0)
+				r.sa_rem[s] -= (t - r.now) * rate;
+		out->busy += (double)busy * (t - r.now);
+		if (want > c->bw)
+			out->oversub += t - r.now;
+		r.now = t;
+		for (s = 0; s < c->nsa; s++) {
+			size_t q;
+
+			if (r.sa_req[s] < 0 || r.sa_rem[s] > 1e-12 * (1 +
+			    fabs(r.now)))
+				continue;
+			q = (size_t)r.sa_req[s];
+			r.sa_req[s] = -1;
+			r.running[q] = 0;
+			if (++r.next[q] == nets[req[q].net].n) {
+				req[q].end = r.now;
+				done++;
+			} else {
+				enwait(&r, q);
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		lat[i] = req[i].end - req[i].arrival;
+		out->lat_mean += lat[i] / (double)n;
+		out->met += req[i].end <= req[i].deadline + 1e-12;
+		dyn += req[i].energy;
+	}
+	out->requests = n;
+	out->lat_p95 = n > 0 ? mg_quantile(lat, n, 0.95) : 0;
+	out->makespan = r.now - start;
+	out->energy = dyn + c->static_w * (double)c->nsa * out->makespan;
+	out->decisions = r.decisions;
+out:
+	for (k = 0; r.left != NULL && k < nnets; k++)
+		free(r.left[k]);
+	free(r.left);
+	free(r.next);
+	free(r.last);
+	free(r.running);
+	free(r.wait);
+	free(lat);
+	return rv;
+}
+
+void
+mg_ascen_default(struct mg_ascen *sc)
+{
+	mg_acfg_default(&sc->hw);
+	sc->load = 0.5;
+	sc->q = 2;
+	sc->requests = 5000;
+	sc->seed = 1;
+	snprintf(sc->nets, sizeof(sc->nets), "%s",
+	    "resnet50,mobilenetv2,vgg16,bert,lstm");
+}
+
+/* the dataflows of nws WS and nrs RS sub-accelerators */
+static int
+layout(struct mg_acfg *c, int nws, int nrs)
+{
+	int i;
+
+	if (nws < 0 || nrs < 0 || nws + nrs < 1 || nws + nrs >
+	    MG_ACCEL_MAXSA)
+		return -1;
+	c->nsa = nws + nrs;
+	for (i = 0; i < c->nsa; i++)
+		c->df[i] = i < nws ? MG_DF_WS : MG_DF_RS;
+	return 0;
+}
+
+int
+mg_ascen_set(struct mg_ascen *sc, const char *kv, struct mg_diag *d)
+{
+	const char *eq = strchr(kv, '='), *v;
+	size_t kl;
+	double x;
+	int64_t i;
+	int nws = 0, nrs = 0, k;
+
+	if (eq == NULL)
+		return mg_diag_set(d, MG_EINVAL, "'%s' is not key=value", kv);
+	kl = (size_t)(eq - kv);
+	v = eq + 1;
+	for (k = 0; k < sc->hw.nsa; k++)
+		sc->hw.df[k] == MG_DF_WS ? nws++ : nrs++;
+#define KEY(s) (kl == strlen(s) && strncmp(kv, s, kl) == 0)
+	if (KEY("AccelWS") || KEY("AccelRS")) {
+		if (mg_parse_i64(v, strlen(v), 0, MG_ACCEL_MAXSA, &i) != 0 ||
+		    layout(&sc->hw, KEY("AccelWS") ? (int)i : nws,
+		    KEY("AccelRS") ? (int)i : nrs) != 0)
+			goto bad;
+	} else if (KEY("AccelPEs")) {
+		if (mg_parse_i64(v, strlen(v), 1, 1 << 20, &i) != 0)
+			goto bad;
+		sc->hw.pes = (int)i;
+	} else if (KEY("Bandwidth") || KEY("TransferBandwidth") ||
+	    KEY("StaticWatts") || KEY("Load") || KEY("Tightness")) {
+		if (mg_parse_f64(v, strlen(v), &x) != 0 || !(x >= 0) ||
+		    x > 1e6 || (x == 0 && !KEY("StaticWatts")))
+			goto bad;
+		if (KEY("Bandwidth"))
+			sc->hw.bw = x * 1e9;
+		else if (KEY("TransferBandwidth"))
+			sc->hw.xfer_bw = x * 1e9;
+		else if (KEY("StaticWatts"))
+			sc->hw.static_w = x;
+		else if (KEY("Load"))
+			sc->load = x;
+		else
+			sc->q = x;
+	} else if (KEY("Requests")) {
+		if (mg_parse_i64(v, strlen(v), 1, 10000000, &i) != 0)
+			goto bad;
+		sc->requests = (size_t)i;
+	} else if (KEY("ArrivalSeed")) {
+		if (mg_parse_i64(v, strlen(v), 0, INT64_MAX, &i) != 0)
+			goto bad;
+		sc->seed = (uint64_t)i;
+	} else if (KEY("Networks")) {
+		if (*v == '\0' || strlen(v) >= sizeof(sc->nets))
+			goto bad;
+		snprintf(sc->nets, sizeof(sc->nets), "%s", v);
+	} else {
+		return mg_diag_set(d, MG_EINVAL, "unknown key '%.*s' (AccelWS, "
+		    "AccelRS, AccelPEs, Bandwidth, TransferBandwidth, "
+		    "StaticWatts, Load, Tightness, Requests, ArrivalSeed, "
+		    "Networks)", (int)kl, kv);
+	}
+#undef KEY
+	return 0;
+bad:
+	return mg_diag_set(d, MG_EINVAL, "bad value '%s' for %.*s", v,
+	    (int)kl, kv);
+}

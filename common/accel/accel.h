@@ -1,0 +1,121 @@
+/*
+ * accel.h: a multi-accelerator system serving DNN inference requests
+ * layer by layer (RELMAS, Blanco et al., DAC 2024, arXiv 2404.08950),
+ * event-driven like the cluster model.
+ *
+ * nsa sub-accelerators, each of a dataflow (workload.h), share a DRAM
+ * bandwidth of bw bytes per second: while the layers running ask for
+ * more in all, every one of them runs slower by the same factor (the
+ * bandwidth is shared in proportion).  A layer runs to its end on one
+ * sub-accelerator; a request's layers run in order, one at a time; its
+ * next layer on another sub-accelerator first moves the last output
+ * (aout / xfer_bw seconds, added to the layer).  Energy: the layers'
+ * dynamic energy plus static_w watts per sub-accelerator over the run.
+ *
+ * Requests arrive (Poisson per network, or given), each with a deadline
+ * of arrival + q x its network's isolated latency on its best dataflow.
+ * Whenever a sub-accelerator is idle the dispatcher (mg_apolicy) gives
+ * it the next layer of a waiting request.
+ */
+#ifndef MG_ACCEL_H
+#define MG_ACCEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accel/workload.h"
+#include "base/status.h"
+
+#define MG_ACCEL_MAXSA 64
+
+enum mg_apolicy {
+	MG_AP_FCFS,		/* the earliest arrival */
+	MG_AP_EDF,		/* the earliest deadline */
+	MG_AP_LLF,		/* the least laxity */
+	MG_AP_SJF,		/* the least isolated latency left */
+	MG_AP_MINLAT,		/* arrival order, each layer to the idle
+				 * sub-accelerator where it is fastest */
+	MG_AP_STATIC,		/* each network on its best dataflow only */
+	MG_AP_RANDOM,
+	MG_AP_N
+};
+
+/* mg_apolicy_parse: "fcfs", "edf", "llf", "sjf", "minlat", "static",
+ * "random"; 0 or -1 */
+int mg_apolicy_parse(const char *s, enum mg_apolicy *p);
+const char *mg_apolicy_name(enum mg_apolicy p);
+
+struct mg_acfg {
+	int nsa;
+	int df[MG_ACCEL_MAXSA];	/* each one's dataflow */
+	int pes;		/* MAC units of each */
+	double bw;		/* shared DRAM, bytes per second */
+	double xfer_bw;		/* a move between sub-accelerators, B/s */
+	double static_w;	/* watts of each, idle or not */
+};
+
+/* mg_acfg_default: 2 WS and 2 RS of 1024 PEs, 64 GB/s, 0.5 W each. */
+void mg_acfg_default(struct mg_acfg *c);
+
+struct mg_arequest {
+	int net;		/* index into the networks */
+	double arrival, deadline;
+	/* results */
+	double end;		/* when its last layer ended, or -1 */
+	double energy;		/* its layers' dynamic energy */
+};
+
+/*
+ * mg_arrivals: n requests over the networks nets[0..nnets), Poisson with
+ * a total rate that offers `load` times the system's capacity (the mean
+ * isolated latency over the sub-accelerators), the network of each
+ * uniform, deadlines at q times the isolated latency; from seed.
+ * *out allocated.  Returns 0, MG_EINVAL or MG_ENOMEM.
+ */
+int mg_arrivals(const struct mg_acfg *c, const struct mg_net *nets,
+    size_t nnets, size_t n, double load, double q, uint64_t seed,
+    struct mg_arequest **out);
+
+/* what a run did */
+struct mg_arun {
+	size_t requests, met;
+	double lat_mean, lat_p95;	/* seconds */
+	double energy;		/* joules, dynamic and static */
+	double makespan;	/* seconds from the first arrival */
+	double busy;		/* sub-accelerator-seconds running layers */
+	double oversub;		/* seconds the bandwidth was oversubscribed */
+	uint64_t decisions;	/* layers dispatched */
+};
+
+/*
+ * mg_accel_run: serve req[0..n) (in arrival order; their results are
+ * filled) with policy p (rng seed for random).  Returns 0 and *out, or
+ * MG_EINVAL / MG_ENOMEM.  Deterministic.
+ */
+int mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
+    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
+    uint64_t seed, struct mg_arun *out);
+
+/* a scenario: the system, the load, the networks */
+struct mg_ascen {
+	struct mg_acfg hw;
+	double load;		/* offered work over capacity */
+	double q;		/* deadline tightness */
+	size_t requests;
+	uint64_t seed;		/* arrivals */
+	char nets[256];		/* networks, by commas */
+};
+
+/* mg_ascen_default: 2 WS + 2 RS, load 0.5, q 2, 5000 requests of all
+ * five networks, seed 1. */
+void mg_ascen_default(struct mg_ascen *sc);
+
+/*
+ * mg_ascen_set: one "Key=value": AccelWS, AccelRS (how many of each),
+ * AccelPEs, Bandwidth and TransferBandwidth (GB/s), StaticWatts, Load,
+ * Tightness, Requests, ArrivalSeed, Networks.  Returns 0 or MG_EINVAL
+ * with d saying why.
+ */
+int mg_ascen_set(struct mg_ascen *sc, const char *kv, struct mg_diag *d);
+
+#endif /* MG_ACCEL_H */

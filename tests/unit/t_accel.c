@@ -1,0 +1,142 @@
+/* t_accel.c: the multi-accelerator model and its dispatchers, by hand. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "accel/accel.h"
+#include "tap.h"
+
+/* a network of n layers of t seconds and bw bytes/s on both dataflows */
+static struct mg_layer lay[8][8];
+
+static void
+synth(struct mg_net *net, int k, size_t n, double t, double bw)
+{
+	size_t i;
+	int df;
+
+	memset(net, 0, sizeof(*net));
+	net->n = n;
+	net->l = lay[k];
+	for (i = 0; i < n; i++) {
+		memset(&lay[k][i], 0, sizeof(lay[k][i]));
+		for (df = 0; df < MG_DF_N; df++) {
+			lay[k][i].cost[df].time = t;
+			lay[k][i].cost[df].bw = bw;
+			lay[k][i].cost[df].energy = 1;
+		}
+	}
+	net->best = t * (double)n;
+	net->best_df = MG_DF_WS;
+}
+
+int
+main(void)
+{
+	struct mg_acfg c;
+	struct mg_net nets[MG_NNETS], sy[2];
+	struct mg_arequest req[4], *rq;
+	struct mg_arun run, run2;
+	size_t i;
+	int k, ok_all = 1;
+
+	/* the real networks: built, with costs, best dataflows as meant */
+	for (k = 0; k < MG_NNETS; k++)
+		ok_all &= mg_net_build(mg_net_names[k], 1024, &nets[k]) == 0 &&
+		    nets[k].n > 0 && nets[k].best > 0;
+	ok(ok_all && nets[0].n == 54 && nets[2].n == 16 && nets[3].n == 72,
+	    "the networks' layers: ResNet-50 %zu, VGG-16 %zu, BERT %zu",
+	    nets[0].n, nets[2].n, nets[3].n);
+	ok(nets[0].best_df == MG_DF_WS && nets[1].best_df == MG_DF_RS &&
+	    nets[4].best_df == MG_DF_RS, "ResNet-50 runs best on WS, "
+	    "MobileNetV2 (depthwise) and the LSTM on RS");
+
+	/* one sub-accelerator, bandwidth without limit: FCFS serves a
+	 * request in the sum of its layers, the second after the first */
+	mg_acfg_default(&c);
+	c.nsa = 1;
+	c.bw = 1e30;
+	memset(req, 0, sizeof(req));
+	req[0].net = req[1].net = 0;
+	req[0].deadline = req[1].deadline = 1e9;
+	mg_accel_run(&c, nets, MG_NNETS, req, 2, MG_AP_FCFS, 1, &run);
+	{
+		double sum = 0;
+
+		for (i = 0; i < nets[0].n; i++)
+			sum += nets[0].l[i].cost[MG_DF_WS].time;
+		ok(fabs(req[0].end - sum) < 1e-9 * sum && fabs(req[1].end -
+		    2 * sum) < 1e-9 * sum && run.decisions == 2 * nets[0].n,
+		    "one sub-accelerator, FCFS: latency the sum of the layers "
+		    "(%.6f s, %.6f s), the next after it", req[0].end, sum);
+	}
+
+	/* two sub-accelerators asking twice the bandwidth between them: both
+	 * layers (1 s each at full speed) end at 2 s; busy 4 s for 2 s of
+	 * work */
+	synth(&sy[0], 0, 1, 1.0, 10e9);
+	c.nsa = 2;
+	c.bw = 10e9;
+	memset(req, 0, sizeof(req));
+	req[0].deadline = req[1].deadline = 10;
+	mg_accel_run(&c, sy, 1, req, 2, MG_AP_FCFS, 1, &run);
+	ok(fabs(req[0].end - 2) < 1e-9 && fabs(req[1].end - 2) < 1e-9 &&
+	    fabs(run.busy - 4) < 1e-9 && fabs(run.oversub - 2) < 1e-9,
+	    "bandwidth shared in proportion: both end at 2 s (%g, %g), the "
+	    "work conserved", req[0].end, req[1].end);
+
+	/* EDF against FCFS: A (4 layers of 1 s, deadline 10) at 0, B (1
+	 * layer, deadline 2.5) at 0.5 on one sub-accelerator: FCFS runs A
+	 * to its end and B misses; EDF runs B after A's first layer */
+	synth(&sy[0], 0, 4, 1.0, 0);
+	synth(&sy[1], 1, 1, 1.0, 0);
+	c.nsa = 1;
+	c.bw = 1e30;
+	memset(req, 0, sizeof(req));
+	req[0].net = 0;
+	req[0].deadline = 10;
+	req[1].net = 1;
+	req[1].arrival = 0.5;
+	req[1].deadline = 2.5;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_FCFS, 1, &run);
+	ok(run.met == 1 && fabs(req[1].end - 5) < 1e-9, "FCFS: B waits for "
+	    "all of A, ends at 5 (%g), a miss", req[1].end);
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_EDF, 1, &run);
+	ok(run.met == 2 && fabs(req[1].end - 2) < 1e-9 && fabs(req[0].end -
+	    5) < 1e-9, "EDF: B after A's first layer, at 2 (%g); both met",
+	    req[1].end);
+
+	/* EDF at light load on one sub-accelerator: every deadline of at
+	 * least the isolated latency is met */
+	c.nsa = 1;
+	c.df[0] = MG_DF_WS;
+	mg_arrivals(&c, nets, 1, 300, 0.05, 1.0, 3, &rq);
+	mg_accel_run(&c, nets, 1, rq, 300, MG_AP_EDF, 1, &run);
+	ok(run.met >= 300 * 90 / 100, "EDF, light load (5%%), deadlines at "
+	    "the isolated latency: %zu of 300 met (the others arrive while "
+	    "one runs)", run.met);
+	free(rq);
+
+	/* the same seed, the same run; random differs from FCFS */
+	mg_acfg_default(&c);
+	mg_arrivals(&c, nets, MG_NNETS, 2000, 0.9, 2, 5, &rq);
+	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run);
+	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run2);
+	ok(memcmp(&run, &run2, sizeof(run)) == 0, "same seed, same run");
+	{
+		enum mg_apolicy p;
+		int all = 1;
+
+		for (p = 0; p < MG_AP_N; p++)
+			all &= mg_accel_run(&c, nets, MG_NNETS, rq, 2000, p, 1,
+			    &run) == 0 && run.requests == 2000 &&
+			    run.decisions > 0;
+		ok(all, "every policy serves every request");
+	}
+	free(rq);
+	for (k = 0; k < MG_NNETS; k++)
+		mg_net_free(&nets[k]);
+	return tap_done();
+}
