@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "accel/accel.h"
 #include "tap.h"
@@ -136,6 +137,30 @@ main(void)
 		ok(all, "every policy serves every request");
 	}
 	free(rq);
+	{
+		/* a measured table replaces the analytic costs */
+		FILE *fp;
+		char path[64];
+		struct mg_diag d = { "" };
+		int fd;
+
+		snprintf(path, sizeof(path), "/tmp/t_accel.%d.csv", (int)getpid());
+		fp = fopen(path, "w");
+		fprintf(fp, "# layer,dataflow,seconds,bytes,joules\n0,ws,0.5,1000,2\n");
+		fclose(fp);
+		fd = mg_net_read_costs(&nets[2], path, &d);
+		ok(fd == 0 && nets[2].l[0].cost[MG_DF_WS].time == 0.5 &&
+		    nets[2].l[0].cost[MG_DF_WS].bw == 2000 &&
+		    nets[2].l[0].cost[MG_DF_WS].energy == 2, "a measured table "
+		    "replaces a layer's cost (%s)", d.msg);
+		fp = fopen(path, "w");
+		fprintf(fp, "0,ws,0.5,1000,2\n99,rs,1,1,1\n");
+		fclose(fp);
+		fd = mg_net_read_costs(&nets[2], path, &d);
+		ok(fd == MG_EFORMAT && strstr(d.msg, "line 2") != NULL,
+		    "a layer it does not have is refused by line (%s)", d.msg);
+		remove(path);
+	}
 	for (k = 0; k < MG_NNETS; k++)
 		mg_net_free(&nets[k]);
 	return tap_done();
