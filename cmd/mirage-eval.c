@@ -25,6 +25,7 @@
 #include "cluster/preempt.h"
 #include "base/stats.h"
 #include "accel/accel.h"
+#include "learn/relmas.h"
 
 #define NGROUP 12
 #define NPLAIN 10	/* the last two: with preemption only */
@@ -1153,23 +1154,44 @@ accel_main(int argc, char *argv[])
 	struct mg_ascen sc;
 	struct mg_net nets[MG_NNETS];
 	struct mg_arequest *req = NULL;
-	struct mg_arun run[MG_AP_N];
+	struct mg_arun run[MG_AP_N + 16];
+	struct mg_model *mod[16];
+	const char *mpath[16];
+	int nmod = 0;
 	struct mg_diag d = { "" };
 	struct mg_out out;
 	const char *out_path = NULL;
-	double secs[MG_AP_N];
+	double secs[MG_AP_N + 16];
 	char list[256], *tok, *save = NULL;
 	size_t nn = 0, k;
 	int ch, quiet = 0, p, rv;
 
 	mg_ascen_default(&sc);
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:qs:", (struct option[]){
+	while ((ch = getopt_long(argc, argv, "M:o:qs:", (struct option[]){
 	    { "accel", no_argument, NULL, 'A' }, { NULL, 0, NULL, 0 } },
 	    NULL)) != -1)
 		switch (ch) {
 		case 'A':
 			break;
+		case 'M': {
+			FILE *mf;
+
+			if (nmod == 16)
+				errx(MG_EXIT_USAGE, "-M: at most 16 models");
+			if ((mf = fopen(optarg, "rb")) == NULL)
+				err(MG_EXIT_FAIL, "'%s'", optarg);
+			if ((rv = mg_model_read(mf, optarg, &mod[nmod], &d)) != 0)
+				errx(mg_exit_status(rv), "%s", d.msg);
+			fclose(mf);
+			if (strcmp(mod[nmod]->kind, "relmas") != 0)
+				errx(MG_EXIT_USAGE, "-M '%s': a %s model decides "
+				    "when to submit; --accel takes relmas models "
+				    "(mirage-train -a relmas)", optarg,
+				    mod[nmod]->kind);
+			mpath[nmod++] = optarg;
+			break;
+		}
 		case 'o':
 			out_path = optarg;
 			break;
@@ -1181,7 +1203,7 @@ accel_main(int argc, char *argv[])
 				errx(MG_EXIT_USAGE, "-s: %s", d.msg);
 			break;
 		default:
-			errx(MG_EXIT_USAGE, "--accel takes -o, -q and -s "
+			errx(MG_EXIT_USAGE, "--accel takes -M, -o, -q and -s "
 			    "key=value (mirage-eval(1))");
 		}
 	if (optind != argc)
@@ -1211,14 +1233,37 @@ accel_main(int argc, char *argv[])
 		secs[p] = (double)(b.tv_sec - a.tv_sec) + 1e-9 *
 		    (double)(b.tv_nsec - a.tv_nsec);
 	}
+	for (k = 0; k < (size_t)nmod; k++) {
+		struct mg_relmas_run st;
+		struct mg_ahook h;
+		struct timespec a, b;
+
+		memset(&st, 0, sizeof(st));
+		st.actor = mod[k]->impl;
+		st.mean = mod[k]->mean;
+		st.scale = mod[k]->scale;
+		mg_relmas_hook(&st, mod[k]->params != NULL &&
+		    strstr(mod[k]->params, "no_bw=1") != NULL, &h);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if ((rv = mg_accel_run_hook(&sc.hw, nets, nn, req, sc.requests,
+		    &h, &run[MG_AP_N + k])) != 0)
+			errx(MG_EXIT_FAIL, "--accel: '%s': %s", mpath[k],
+			    mg_strerror(rv));
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		secs[MG_AP_N + k] = (double)(b.tv_sec - a.tv_sec) + 1e-9 *
+		    (double)(b.tv_nsec - a.tv_nsec);
+		mg_relmas_run_free(&st);
+	}
 	if (mg_out_open(&out, out_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	fprintf(out.fp, "policy\trequests\tmet_share\tlatency_mean_ms\t"
 	    "latency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed"
 	    "\tlayers\n");
-	for (p = 0; p < MG_AP_N; p++)
+	for (p = 0; p < MG_AP_N + nmod; p++)
 		fprintf(out.fp, "%s\t%zu\t%.4f\t%.3f\t%.3f\t%.3f\t%.4f\t%.4f"
-		    "\t%llu\n", mg_apolicy_name((enum mg_apolicy)p),
+		    "\t%llu\n", p < MG_AP_N ?
+		    mg_apolicy_name((enum mg_apolicy)p) : nmod == 1 ? "relmas" :
+		    mpath[p - MG_AP_N],
 		    run[p].requests, (double)run[p].met /
 		    (double)run[p].requests, run[p].lat_mean * 1e3,
 		    run[p].lat_p95 * 1e3, run[p].energy, run[p].energy /
@@ -1235,6 +1280,12 @@ accel_main(int argc, char *argv[])
 			all += secs[p];
 			dec += run[p].decisions;
 		}
+		for (p = MG_AP_N; p < MG_AP_N + nmod; p++)
+			fprintf(stderr, "mirage-eval: --accel: %s: %.2f us per "
+			    "layer dispatched, its network's scoring included\n",
+			    nmod == 1 ? "relmas" : mpath[p - MG_AP_N],
+			    run[p].decisions ? 1e6 * secs[p] /
+			    (double)run[p].decisions : 0);
 		fprintf(stderr, "mirage-eval: --accel: %zu requests of %zu "
 		    "networks on %d sub-accelerators, load %.2f, deadlines at "
 		    "%.2f x the isolated latency; %.2f us of simulation per "
@@ -1243,6 +1294,8 @@ accel_main(int argc, char *argv[])
 	}
 	for (k = 0; k < nn; k++)
 		mg_net_free(&nets[k]);
+	for (k = 0; k < (size_t)nmod; k++)
+		mg_model_free(mod[k]);
 	free(req);
 	return MG_EXIT_OK;
 }

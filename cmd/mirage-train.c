@@ -17,7 +17,10 @@
 #include "cluster/cluster.h"
 #include "episode/episode.h"
 #include "learn/rl.h"
+#include "learn/relmas.h"
+#include "accel/accel.h"
 #include <unistd.h>
+#include <cblas.h>
 
 static int
 dcmp(const void *a, const void *b)
@@ -374,6 +377,132 @@ num(const char *what, const char *arg, double min, double max)
 	return v;
 }
 
+/* relmas's progress: an episode's share of deadlines met */
+static void
+relmas_progress(void *ctx, int done, int total, double met)
+{
+	(void)ctx;
+	if (done % 50 == 0 || done == total)
+		fprintf(stderr, "mirage-train: relmas: %d/%d episodes, the last "
+		    "met %.1f%% of its deadlines\n", done, total, 100 * met);
+}
+
+/*
+ * mirage-train -a relmas [-q] [-o model] [-S seed] [-s key=value]...
+ * [--play episodes] [--hidden n] [--lr x] [--no-bw-features]
+ * [--no-bw-penalty]: the learned dispatcher inside the node, trained on
+ * the accelerator model of mirage-eval --accel's keys
+ */
+static int
+relmas_main(int argc, char *argv[])
+{
+	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP };
+	static const struct option lo[] = {
+		{ "algorithm", required_argument, NULL, 'a' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "set", required_argument, NULL, 's' },
+		{ "play", required_argument, NULL, O_PLAY },
+		{ "hidden", required_argument, NULL, O_HIDDEN },
+		{ "lr", required_argument, NULL, O_LR },
+		{ "no-bw-features", no_argument, NULL, O_NOBWF },
+		{ "no-bw-penalty", no_argument, NULL, O_NOBWP },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct mg_ascen sc;
+	struct mg_relmas_opts o;
+	struct mg_net nets[MG_NNETS];
+	struct mg_diag d = { "" };
+	struct mg_model *m;
+	const char *out_path = NULL;
+	char list[256], *tok, *save_ = NULL, args[1024];
+	char *names[MG_AFEAT];
+	size_t nn = 0, k;
+	int ch, quiet = 0, rv;
+	clock_t t0 = clock();
+
+	mg_ascen_default(&sc);
+	mg_relmas_opts_init(&o);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "a:o:qS:s:", lo, NULL)) != -1)
+		switch (ch) {
+		case 'a':
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		case 'S':
+			o.seed = (uint64_t)num("seed", optarg, 0, 4294967295.0);
+			break;
+		case 's':
+			if (mg_ascen_set(&sc, optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "-s: %s", d.msg);
+			break;
+		case O_PLAY:
+			o.episodes = (int)num("episode count", optarg, 1, 1e6);
+			break;
+		case O_HIDDEN:
+			o.hidden = (int)num("hidden units", optarg, 1, 4096);
+			break;
+		case O_LR:
+			o.lr = num("learning rate", optarg, 1e-7, 1);
+			break;
+		case O_NOBWF:
+			o.no_bw = 1;
+			break;
+		case O_NOBWP:
+			o.beta = 0;
+			break;
+		default:
+			errx(MG_EXIT_USAGE, "-a relmas takes -o, -q, -S, -s "
+			    "key=value, --play, --hidden, --lr, --no-bw-features "
+			    "and --no-bw-penalty (mirage-train(1))");
+		}
+	if (optind != argc)
+		errx(MG_EXIT_USAGE, "-a relmas reads no file: it plays the "
+		    "accelerator model");
+	if (out_path == NULL && isatty(STDOUT_FILENO))
+		errx(MG_EXIT_USAGE, "refusing to write a model to a terminal "
+		    "(use -o file)");
+	mg_cli_args(argc, argv, args, sizeof(args));
+	/* its matrices are small: one BLAS thread does them fastest */
+	openblas_set_num_threads(1);
+	snprintf(list, sizeof(list), "%s", sc.nets);
+	for (tok = strtok_r(list, ",", &save_); tok; tok = strtok_r(NULL, ",",
+	    &save_)) {
+		if (nn == MG_NNETS || mg_net_build(tok, sc.hw.pes,
+		    &nets[nn]) != 0)
+			errx(MG_EXIT_USAGE, "-s Networks: '%s' is not resnet50, "
+			    "mobilenetv2, vgg16, bert or lstm (each once)", tok);
+		nn++;
+	}
+	for (k = 0; k < MG_AFEAT; k++)
+		names[k] = (char *)mg_afeat_names[k];
+	if ((rv = mg_model_new("relmas", names, MG_AFEAT, &m, &d)) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	provenance(m, NAN, args);
+	if (!quiet) {
+		o.progress = relmas_progress;
+		fprintf(stderr, "mirage-train: relmas: %d episodes of %zu "
+		    "requests on %d sub-accelerators\n", o.episodes, o.requests,
+		    sc.hw.nsa);
+	}
+	if ((rv = mg_model_train_relmas(m, &sc, nets, nn, &o, &d)) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	save(m, out_path);
+	if (!quiet)
+		fprintf(stderr, "mirage-train: relmas (%s) in %.1f s of CPU\n",
+		    m->params, (double)(clock() - t0) / CLOCKS_PER_SEC);
+	mg_model_free(m);
+	for (k = 0; k < nn; k++)
+		mg_net_free(&nets[k]);
+	return MG_EXIT_OK;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -440,6 +569,12 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
+	for (ch = 1; ch < argc; ch++)
+		if (strcmp(argv[ch], "--algorithm=relmas") == 0 ||
+		    strcmp(argv[ch], "-arelmas") == 0 || (ch + 1 < argc &&
+		    (strcmp(argv[ch], "-a") == 0 || strcmp(argv[ch],
+		    "--algorithm") == 0) && strcmp(argv[ch + 1], "relmas") == 0))
+			return relmas_main(argc, argv);
 	mg_trainopts_init(&to);
 	mg_rlopts_init(&ro);
 	mg_simconf_init(&conf);

@@ -14,6 +14,10 @@
 static const char *const pnames[MG_AP_N] = { "fcfs", "edf", "llf", "sjf",
 	"minlat", "static", "random" };
 
+const char *const mg_afeat_names[MG_AFEAT] = { "laxity", "to_deadline",
+	"left", "slowdown_here", "layer_size", "bw_here", "moves",
+	"dataflow_rs", "bw_used", "waiting", "idle", "rank" };
+
 int
 mg_apolicy_parse(const char *s, enum mg_apolicy *p)
 {
@@ -96,6 +100,12 @@ struct run {
 	double sa_rem[MG_ACCEL_MAXSA], sa_bw[MG_ACCEL_MAXSA];
 	double now;
 	uint64_t rng, decisions;
+	const struct mg_ahook *hook;	/* the learned dispatcher, or NULL */
+	double mean_best;	/* the networks' mean isolated latency */
+	double *feat, *score;	/* its candidates */
+	size_t *cand_w;
+	int *cand_s;
+	int err;
 };
 
 /* the isolated latency of request i's layers left */
@@ -143,6 +153,91 @@ key(const struct run *r, enum mg_apolicy p, size_t i)
 	}
 }
 
+/*
+ * the learned dispatcher's pick among the pairs of the topk most urgent
+ * waiting requests and the idle sub-accelerators (accel.h)
+ */
+static int
+hook_pick(struct run *r, size_t *bw_out, int *bs_out)
+{
+	const struct mg_ahook *h = r->hook;
+	size_t k = h->topk ? h->topk : 6, top[64], nt = 0, w, i, nc = 0;
+	double used = 0, mb = r->mean_best;
+	int s, nidle = 0;
+
+	if (k > 64)
+		k = 64;
+	for (s = 0; s < r->c->nsa; s++) {
+		if (r->sa_req[s] >= 0)
+			used += r->sa_bw[s];
+		else
+			nidle++;
+	}
+	/* the most urgent waiting requests, by deadline */
+	for (w = 0; w < r->nwait; w++) {
+		double dl = r->req[r->wait[w]].deadline;
+
+		if (nt == k && dl >= r->req[r->wait[top[nt - 1]]].deadline)
+			continue;
+		for (i = nt < k ? nt : k - 1; i > 0 &&
+		    r->req[r->wait[top[i - 1]]].deadline > dl; i--)
+			top[i] = top[i - 1];
+		top[i] = w;
+		if (nt < k)
+			nt++;
+	}
+	for (i = 0; i < nt; i++) {
+		size_t q = r->wait[top[i]];
+		const struct mg_arequest *rq = &r->req[q];
+		const struct mg_net *net = &r->nets[rq->net];
+		const struct mg_layer *l = &net->l[r->next[q]];
+		double left = left_of(r, q), tb = l->cost[net->best_df].time;
+
+		for (s = 0; s < r->c->nsa; s++) {
+			double *f = r->feat + nc * MG_AFEAT, t;
+			int mv;
+
+			if (r->sa_req[s] >= 0)
+				continue;
+			mv = r->last[q] >= 0 && r->last[q] != s && r->next[q] > 0;
+			t = l->cost[r->c->df[s]].time + (mv ?
+			    net->l[r->next[q] - 1].aout / r->c->xfer_bw : 0);
+			f[0] = (rq->deadline - r->now - left) / mb;
+			f[1] = (rq->deadline - r->now) / mb;
+			f[2] = left / mb;
+			f[3] = tb > 0 ? t / tb : 1;
+			f[4] = log10(t / 1e-4 + 1e-12);
+			f[5] = h->no_bw ? 0 : l->cost[r->c->df[s]].bw / r->c->bw;
+			f[6] = mv;
+			f[7] = r->c->df[s] == MG_DF_RS;
+			f[8] = h->no_bw ? 0 : used / r->c->bw;
+			f[9] = (double)r->nwait / 16;
+			f[10] = (double)nidle / (double)r->c->nsa;
+			f[11] = (double)i / (double)k;
+			r->cand_w[nc] = top[i];
+			r->cand_s[nc] = s;
+			nc++;
+		}
+	}
+	if (nc == 0)
+		return -1;
+	if ((r->err = h->score(h->ctx, r->feat, nc, r->score)) != 0)
+		return -1;
+	if (h->pick != NULL)
+		i = h->pick(h->ctx, r->feat, r->score, nc);
+	else
+		for (i = 0, w = 1; w < nc; w++)
+			if (r->score[w] > r->score[i])
+				i = w;
+	if (i >= nc)
+		i = 0;
+	*bw_out = r->cand_w[i];
+	*bs_out = r->cand_s[i];
+	if (h->taken != NULL)
+		h->taken(h->ctx, r->wait[r->cand_w[i]]);
+	return 0;
+}
+
 /* give idle sub-accelerators the next layers of waiting requests */
 static void
 dispatch(struct run *r, enum mg_apolicy p)
@@ -160,7 +255,10 @@ dispatch(struct run *r, enum mg_apolicy p)
 				idle = s;
 		if (idle < 0 || r->nwait == 0)
 			return;
-		if (p == MG_AP_MINLAT || p == MG_AP_STATIC) {
+		if (r->hook != NULL) {
+			if (hook_pick(r, &best_w, &best_s) != 0)
+				return;
+		} else if (p == MG_AP_MINLAT || p == MG_AP_STATIC) {
 			int has[MG_DF_N] = { 0, 0 };
 
 			for (s = 0; s < r->c->nsa; s++)
@@ -233,10 +331,10 @@ enwait(struct run *r, size_t i)
 	r->nwait++;
 }
 
-int
-mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
-    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
-    uint64_t seed, struct mg_arun *out)
+static int
+run_all(const struct mg_acfg *c, const struct mg_net *nets, size_t nnets,
+    struct mg_arequest *req, size_t n, enum mg_apolicy p, uint64_t seed,
+    const struct mg_ahook *hook, struct mg_arun *out)
 {
 	struct run r;
 	size_t i, k, arr = 0, done = 0;
@@ -258,6 +356,21 @@ mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
 	r.req = req;
 	r.n = n;
 	r.rng = seed ^ 0x2545F4914F6CDD1DULL;
+	r.hook = hook;
+	for (k = 0; k < nnets; k++)
+		r.mean_best += nets[k].best / (double)nnets;
+	if (hook != NULL) {
+		r.feat = malloc(64 * MG_ACCEL_MAXSA * MG_AFEAT *
+		    sizeof(*r.feat));
+		r.score = malloc(64 * MG_ACCEL_MAXSA * sizeof(*r.score));
+		r.cand_w = malloc(64 * MG_ACCEL_MAXSA * sizeof(*r.cand_w));
+		r.cand_s = malloc(64 * MG_ACCEL_MAXSA * sizeof(*r.cand_s));
+		if (r.feat == NULL || r.score == NULL || r.cand_w == NULL ||
+		    r.cand_s == NULL) {
+			rv = MG_ENOMEM;
+			goto out;
+		}
+	}
 	r.next = calloc(n ? n : 1, sizeof(*r.next));
 	r.last = malloc((n ? n : 1) * sizeof(*r.last));
 	r.running = calloc(n ? n : 1, sizeof(*r.running));
@@ -295,6 +408,10 @@ mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
 		while (arr < n && req[arr].arrival <= r.now)
 			enwait(&r, arr++);
 		dispatch(&r, p);
+		if (r.err != 0) {
+			rv = r.err;
+			goto out;
+		}
 		for (s = 0; s < c->nsa; s++)
 			if (r.sa_req[s] >= 0) {
 				want += r.sa_bw[s];
@@ -315,8 +432,13 @@ mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
 			if (r.sa_req[s] >= 0)
 				r.sa_rem[s] -= (t - r.now) * rate;
 		out->busy += (double)busy * (t - r.now);
-		if (want > c->bw)
+		if (want > c->bw) {
 			out->oversub += t - r.now;
+			if (hook != NULL && hook->reward != NULL &&
+			    hook->beta > 0)
+				hook->reward(hook->ctx, -hook->beta * (t -
+				    r.now) / r.mean_best);
+		}
 		r.now = t;
 		for (s = 0; s < c->nsa; s++) {
 			size_t q;
@@ -330,6 +452,12 @@ mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
 			if (++r.next[q] == nets[req[q].net].n) {
 				req[q].end = r.now;
 				done++;
+				if (hook != NULL && hook->reward != NULL)
+					hook->reward(hook->ctx, r.now <=
+					    req[q].deadline + 1e-12 ? 1 : -1);
+				if (hook != NULL && hook->ended != NULL)
+					hook->ended(hook->ctx, q, r.now <=
+					    req[q].deadline + 1e-12);
 			} else {
 				enwait(&r, q);
 			}
@@ -354,8 +482,30 @@ out:
 	free(r.last);
 	free(r.running);
 	free(r.wait);
+	free(r.feat);
+	free(r.score);
+	free(r.cand_w);
+	free(r.cand_s);
 	free(lat);
 	return rv;
+}
+
+int
+mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
+    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
+    uint64_t seed, struct mg_arun *out)
+{
+	return run_all(c, nets, nnets, req, n, p, seed, NULL, out);
+}
+
+int
+mg_accel_run_hook(const struct mg_acfg *c, const struct mg_net *nets,
+    size_t nnets, struct mg_arequest *req, size_t n,
+    const struct mg_ahook *h, struct mg_arun *out)
+{
+	if (h == NULL || h->score == NULL)
+		return MG_EINVAL;
+	return run_all(c, nets, nnets, req, n, MG_AP_FCFS, 0, h, out);
 }
 
 void

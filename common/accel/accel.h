@@ -96,6 +96,50 @@ int mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
     size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
     uint64_t seed, struct mg_arun *out);
 
+/*
+ * A learned dispatcher (RELMAS): at each dispatch it scores every pair
+ * of one of the topk most urgent waiting requests (by deadline) and an
+ * idle sub-accelerator from MG_AFEAT features, and the pair picked runs.
+ * The features (mg_afeat_names): the request's laxity, time to its
+ * deadline and isolated latency left (over the networks' mean isolated
+ * latency), how much slower its next layer runs here than on its best
+ * dataflow, the layer's size (log10 of its time here over 0.1 ms), the
+ * bandwidth it asks here (over the system's), whether its output must
+ * move here, the dataflow here, the bandwidth the running layers ask,
+ * the requests waiting (over 16), the idle sub-accelerators (over all)
+ * and its rank by deadline (over topk).  With no_bw the two bandwidth
+ * features are 0.  Rewards go to reward(): +1 for a request that meets
+ * its deadline, -1 for one that misses, and -beta for each mean isolated
+ * latency of time the bandwidth is oversubscribed.
+ */
+#define MG_AFEAT 12
+extern const char *const mg_afeat_names[MG_AFEAT];
+
+struct mg_ahook {
+	/* the scores of n candidates (rows of MG_AFEAT); 0 or < 0 */
+	int (*score)(void *ctx, const double *feat, size_t n, double *out);
+	/* the candidate to take (NULL: the best score) */
+	size_t (*pick)(void *ctx, const double *feat, const double *score,
+	    size_t n);
+	void (*reward)(void *ctx, double r);	/* may be NULL */
+	/* the request of the pair taken, and a request's end (met or
+	 * not); either may be NULL */
+	void (*taken)(void *ctx, size_t request);
+	void (*ended)(void *ctx, size_t request, int met);
+	void *ctx;
+	size_t topk;		/* 0: 6 */
+	int no_bw;
+	double beta;
+};
+
+/*
+ * mg_accel_run_hook: mg_accel_run() with the learned dispatcher h.
+ * Returns as it, or the status score() returned.
+ */
+int mg_accel_run_hook(const struct mg_acfg *c, const struct mg_net *nets,
+    size_t nnets, struct mg_arequest *req, size_t n,
+    const struct mg_ahook *h, struct mg_arun *out);
+
 /* a scenario: the system, the load, the networks */
 struct mg_ascen {
 	struct mg_acfg hw;

@@ -12,6 +12,7 @@
 #include "learn/gbt.h"
 #include "learn/nn.h"
 #include "learn/rl.h"
+#include "learn/relmas.h"
 #include "base/mem.h"
 #include "base/stats.h"
 #include "learn/svr.h"
@@ -39,7 +40,8 @@ mg_trainopts_init(struct mg_trainopts *o)
 static int
 is_rl(const char *kind)
 {
-	return strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0;
+	return strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0 ||
+	    strcmp(kind, "relmas") == 0;
 }
 
 static int
@@ -59,7 +61,7 @@ mg_model_new(const char *kind, char *const *names, size_t n,
 	*out = NULL;
 	if (!is_tree(kind) && !is_rl(kind) && strcmp(kind, "svr") != 0)
 		return mg_diag_set(d, MG_EINVAL, "unknown model kind '%s' (want "
-		    "gbt, rf, clf, svr, dqn or pg)", kind);
+		    "gbt, rf, clf, svr, dqn, pg or relmas)", kind);
 	if (n == 0)
 		return mg_diag_set(d, MG_EINVAL, "a model needs features");
 	if ((m = calloc(1, sizeof(*m))) == NULL)
@@ -217,6 +219,7 @@ mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
 	double *in = malloc(n * m->nfeat * sizeof(*in));
 	double *o = malloc(n * 2 * sizeof(*o));
 	int dqn = strcmp(m->kind, "dqn") == 0;
+	int raw = strcmp(m->kind, "relmas") == 0;
 	size_t i;
 
 	if (in == NULL || o == NULL) {
@@ -232,10 +235,22 @@ mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	}
 	for (i = 0; i < n; i++)
-		out[i] = dqn ? o[2 * i + 1] - o[2 * i] : 1 / (1 + exp(-o[i]));
+		out[i] = dqn ? o[2 * i + 1] - o[2 * i] : raw ? o[i] : 1 /
+		    (1 + exp(-o[i]));
 	free(in);
 	free(o);
 	return 0;
+}
+
+/* the sub-accelerators of dataflow df in sc */
+static int
+accel_count(const struct mg_ascen *sc, int df)
+{
+	int i, k = 0;
+
+	for (i = 0; i < sc->hw.nsa; i++)
+		k += sc->hw.df[i] == df;
+	return k;
 }
 
 /* an MLP as bytes: layer count, sizes, parameters (little-endian) */
@@ -366,6 +381,42 @@ mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
 	    o->lr, o->gamma, o->batch, env->w_int, env->w_ovl,
 	    strcmp(m->kind, "dqn") == 0 ? " double-dqn huber"
 	    : " reinforce+baseline");
+	free(m->params);
+	if ((m->params = strdup(params)) == NULL)
+		return MG_ENOMEM;
+	return 0;
+}
+
+int
+mg_model_train_relmas(struct mg_model *m, const struct mg_ascen *sc,
+    const struct mg_net *nets, size_t nnets,
+    const struct mg_relmas_opts *o, struct mg_diag *d)
+{
+	struct mg_mlp *n = NULL;
+	char params[512];
+	int rv;
+
+	if (strcmp(m->kind, "relmas") != 0 || m->nfeat != MG_AFEAT)
+		return mg_diag_set(d, MG_EINVAL, "not a relmas model of the "
+		    "dispatcher's features");
+	if ((rv = mg_relmas_train(sc, nets, nnets, o, &n, m->mean,
+	    m->scale)) != 0)
+		return mg_diag_set(d, rv, "relmas training failed: %s",
+		    mg_strerror(rv));
+	if ((rv = mlp_save(n, &m->payload, &m->npayload)) != 0) {
+		mg_mlp_free(n);
+		return rv;
+	}
+	m->impl = n;
+	m->seed = o->seed;
+	m->nsamples = (uint64_t)o->episodes;
+	snprintf(params, sizeof(params), "episodes=%d requests=%zu load=%g-%g "
+	    "hidden=%d lr=%g gamma=%g beta=%g mix=%g no_bw=%d networks=%s "
+	    "ws=%d rs=%d pes=%d bandwidth=%g q=%g softmax-actor-critic",
+	    o->episodes, o->requests, o->load_lo, o->load_hi, o->hidden, o->lr,
+	    o->gamma, o->beta, o->mix, o->no_bw, sc->nets, accel_count(sc,
+	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
+	    sc->q);
 	free(m->params);
 	if ((m->params = strdup(params)) == NULL)
 		return MG_ENOMEM;

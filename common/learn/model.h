@@ -12,7 +12,9 @@
  * through xgboost's C API), "clf" a boosted-tree classifier, "svr"
  * epsilon-SVR (libsvm), "dqn" a Deep Q-Network (score: Q(submit) -
  * Q(wait), threshold 0) and "pg" a policy-gradient agent (score: its
- * probability of submitting, threshold 0.5), both on the RL core (rl.h).  A model file is a magic, a version, the header
+ * probability of submitting, threshold 0.5), both on the RL core (rl.h),
+ * and "relmas", not a model of when to submit but the learned
+ * dispatcher of DNN inference inside a node (relmas.h; score: a pair's).  A model file is a magic, a version, the header
  * (kind, feature names and their normalisation, the reference window
  * they need, hyperparameters, seed, training period, provenance, a
  * classifier's calibration), the
@@ -35,7 +37,7 @@
 #define MG_FEATURES_VERSION	2
 
 struct mg_model {
-	char kind[8];		/* gbt, rf, clf, svr, dqn, pg */
+	char kind[8];		/* gbt, rf, clf, svr, dqn, pg, relmas */
 	int classifier;		/* submit when score >= threshold (else
 				 * when the predicted x >= -threshold) */
 	double threshold;	/* the default decision threshold */
@@ -74,6 +76,19 @@ struct mg_trainopts {
 };
 
 void mg_trainopts_init(struct mg_trainopts *o);
+
+struct mg_ascen;
+struct mg_net;
+struct mg_relmas_opts;
+
+/*
+ * mg_model_train_relmas: train a "relmas" model (features: accel.h's
+ * mg_afeat_names) on scenario sc: the learned dispatcher (relmas.h).
+ * Returns 0, or a status with d saying why.
+ */
+int mg_model_train_relmas(struct mg_model *m, const struct mg_ascen *sc,
+    const struct mg_net *nets, size_t nnets,
+    const struct mg_relmas_opts *o, struct mg_diag *d);
 
 /* mg_model_new: an empty model of kind with n features (names copied) */
 int mg_model_new(const char *kind, char *const *names, size_t n,

@@ -1,0 +1,370 @@
+/*
+ * relmas.c: the learned dispatcher's training; see relmas.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "learn/relmas.h"
+#include "base/mem.h"
+#include "base/rand.h"
+
+void
+mg_relmas_opts_init(struct mg_relmas_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->episodes = 400;
+	o->requests = 600;
+	o->load_lo = 0.2;
+	o->load_hi = 0.6;
+	o->hidden = 32;
+	o->lr = 3e-3;
+	o->gamma = 0.99;
+	o->beta = 0.5;
+	o->mix = 0.1;
+	o->seed = 1;
+}
+
+/* the features a network reads: standardised, and clipped to +-8 */
+static void
+standardise(const double *f, size_t n, const double *mean,
+    const double *scale, double *x)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < MG_AFEAT; k++) {
+			double v = (f[i * MG_AFEAT + k] - mean[k]) / scale[k];
+
+			x[i * MG_AFEAT + k] = v > 8 ? 8 : v < -8 ? -8 : v;
+		}
+}
+
+int
+mg_relmas_policy_grad(struct mg_mlp *actor, const double *X, const size_t *n,
+    const size_t *a, const double *adv, size_t ndec)
+{
+	size_t rows = 0, t, i, at = 0;
+	double *s, *d;
+	int rv;
+
+	for (t = 0; t < ndec; t++)
+		rows += n[t];
+	if (rows == 0)
+		return 0;
+	s = malloc(rows * sizeof(*s));
+	d = malloc(rows * sizeof(*d));
+	if (s == NULL || d == NULL) {
+		free(s);
+		free(d);
+		return MG_ENOMEM;
+	}
+	if ((rv = mg_mlp_forward(actor, X, rows, s)) != 0)
+		goto out;
+	for (t = 0; t < ndec; t++) {
+		double mx = -INFINITY, z = 0;
+
+		for (i = 0; i < n[t]; i++)
+			if (s[at + i] > mx)
+				mx = s[at + i];
+		for (i = 0; i < n[t]; i++)
+			z += exp(s[at + i] - mx);
+		/* d(-adv log p_a)/d s_i = adv (p_i - [i = a]) */
+		for (i = 0; i < n[t]; i++)
+			d[at + i] = adv[t] * (exp(s[at + i] - mx) / z -
+			    (i == a[t] ? 1 : 0));
+		at += n[t];
+	}
+	mg_mlp_backward(actor, d);
+out:
+	free(s);
+	free(d);
+	return rv;
+}
+
+/* an episode's record, as the dispatcher decides */
+struct rec {
+	struct mg_mlp *actor;
+	const double *mean, *scale;
+	int fixed;		/* standardisation set */
+	uint64_t rng;
+	double *rows;		/* raw features of every candidate */
+	size_t nrows, caprows;
+	size_t *n, *a;		/* per decision: candidates, taken */
+	double *r, *glob;	/* its rewards; 3 global features */
+	size_t *q, capq;	/* its request */
+	signed char *out;	/* each request's end: 1 met, -1 missed */
+	size_t nreq;
+	size_t ndec, capn, capa, capr, capg;
+	double *x, *s;		/* scratch */
+	size_t capx;
+	int err;
+};
+
+static int
+rec_score(void *ctx, const double *feat, size_t n, double *out)
+{
+	struct rec *c = ctx;
+	size_t need = n * MG_AFEAT;
+
+	if (mg_grow((void **)&c->x, &c->capx, need, sizeof(*c->x)) != 0)
+		return MG_ENOMEM;
+	if (!c->fixed) {		/* before the first update: raw */
+		memcpy(c->x, feat, need * sizeof(*c->x));
+	} else {
+		standardise(feat, n, c->mean, c->scale, c->x);
+	}
+	return mg_mlp_forward(c->actor, c->x, n, out);
+}
+
+static size_t
+rec_pick(void *ctx, const double *feat, const double *score, size_t n)
+{
+	struct rec *c = ctx;
+	double mx = -INFINITY, z = 0, u;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (score[i] > mx)
+			mx = score[i];
+	for (i = 0; i < n; i++)
+		z += exp(score[i] - mx);
+	u = mg_rand_unif(&c->rng) * z;
+	for (i = 0; i + 1 < n; i++) {
+		u -= exp(score[i] - mx);
+		if (u <= 0)
+			break;
+	}
+	/* keep the decision */
+	if (mg_grow((void **)&c->rows, &c->caprows, (c->nrows + n) *
+	    MG_AFEAT, sizeof(*c->rows)) != 0 || mg_grow((void **)&c->n,
+	    &c->capn, c->ndec + 1, sizeof(*c->n)) != 0 ||
+	    mg_grow((void **)&c->a, &c->capa, c->ndec + 1, sizeof(*c->a)) !=
+	    0 || mg_grow((void **)&c->r, &c->capr, c->ndec + 1,
+	    sizeof(*c->r)) != 0 || mg_grow((void **)&c->glob, &c->capg, 3 *
+	    (c->ndec + 1), sizeof(*c->glob)) != 0) {
+		c->err = MG_ENOMEM;
+		return i;
+	}
+	memcpy(c->rows + c->nrows * MG_AFEAT, feat, n * MG_AFEAT *
+	    sizeof(*c->rows));
+	c->nrows += n;
+	c->n[c->ndec] = n;
+	c->a[c->ndec] = i;
+	c->r[c->ndec] = 0;
+	c->glob[3 * c->ndec] = feat[8];
+	c->glob[3 * c->ndec + 1] = feat[9];
+	c->glob[3 * c->ndec + 2] = feat[10];
+	c->ndec++;
+	return i;
+}
+
+static void
+rec_taken(void *ctx, size_t request)
+{
+	struct rec *c = ctx;
+
+	if (c->err == 0 && c->ndec > 0 && mg_grow((void **)&c->q, &c->capq,
+	    c->ndec, sizeof(*c->q)) == 0)
+		c->q[c->ndec - 1] = request;
+	else
+		c->err = MG_ENOMEM;
+}
+
+static void
+rec_ended(void *ctx, size_t request, int met)
+{
+	struct rec *c = ctx;
+
+	if (request < c->nreq)
+		c->out[request] = met ? 1 : -1;
+}
+
+static void
+rec_reward(void *ctx, double r)
+{
+	struct rec *c = ctx;
+
+	if (c->ndec > 0)
+		c->r[c->ndec - 1] += r;
+}
+
+int
+mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
+    size_t nnets, const struct mg_relmas_opts *o, struct mg_mlp **actor,
+    double *mean, double *scale)
+{
+	int asz[4] = { MG_AFEAT, o->hidden, o->hidden, 1 };
+	int csz[4] = { 3, o->hidden, o->hidden, 1 };
+	struct mg_mlp *critic = NULL;
+	struct rec c;
+	struct mg_ahook h;
+	struct mg_arun run;
+	struct mg_arequest *req = NULL;
+	double *G = NULL, *V = NULL, *dv = NULL, *adv = NULL;
+	uint64_t lrng = o->seed ^ 0x5851F42D4C957F2DULL;
+	int ep, rv;
+	size_t t, k;
+
+	*actor = NULL;
+	memset(&c, 0, sizeof(c));
+	if ((rv = mg_mlp_new(asz, 4, o->seed, actor)) != 0 ||
+	    (rv = mg_mlp_new(csz, 4, o->seed + 1, &critic)) != 0)
+		goto out;
+	for (k = 0; k < MG_AFEAT; k++) {
+		mean[k] = 0;
+		scale[k] = 1;
+	}
+	c.actor = *actor;
+	c.mean = mean;
+	c.scale = scale;
+	c.rng = o->seed ^ 0xD6E8FEB86659FD93ULL;
+	memset(&h, 0, sizeof(h));
+	h.score = rec_score;
+	h.pick = rec_pick;
+	h.reward = rec_reward;
+	h.taken = rec_taken;
+	h.ended = rec_ended;
+	h.ctx = &c;
+	h.no_bw = o->no_bw;
+	h.beta = o->beta;
+	for (ep = 0; ep < o->episodes; ep++) {
+		double load = o->load_lo + (o->load_hi - o->load_lo) *
+		    mg_rand_unif(&lrng), g = 0, am = 0, as = 0;
+
+		c.nrows = c.ndec = 0;
+		free(req);
+		req = NULL;
+		free(c.out);
+		c.nreq = o->requests;
+		if ((c.out = calloc(o->requests ? o->requests : 1, 1)) == NULL) {
+			rv = MG_ENOMEM;
+			goto out;
+		}
+		if ((rv = mg_arrivals(&sc->hw, nets, nnets, o->requests, load,
+		    sc->q, o->seed * 7919 + (uint64_t)ep, &req)) != 0 ||
+		    (rv = mg_accel_run_hook(&sc->hw, nets, nnets, req,
+		    o->requests, &h, &run)) != 0)
+			goto out;
+		if ((rv = c.err) != 0)
+			goto out;
+		if (c.ndec == 0)
+			continue;
+		if (!c.fixed) {
+			/* the standardisation, from the first episode */
+			double ss[MG_AFEAT] = { 0 };
+
+			for (t = 0; t < c.nrows; t++)
+				for (k = 0; k < MG_AFEAT; k++) {
+					double x = c.rows[t * MG_AFEAT + k];
+
+					mean[k] += x / (double)c.nrows;
+					ss[k] += x * x / (double)c.nrows;
+				}
+			for (k = 0; k < MG_AFEAT; k++) {
+				double var = ss[k] - mean[k] * mean[k];
+
+				scale[k] = var > 1e-12 ? sqrt(var) : 1;
+			}
+			c.fixed = 1;
+		}
+		free(G);
+		free(V);
+		free(dv);
+		free(adv);
+		G = malloc(c.ndec * sizeof(*G));
+		V = malloc(c.ndec * sizeof(*V));
+		dv = malloc(c.ndec * sizeof(*dv));
+		adv = malloc(c.ndec * sizeof(*adv));
+		if (G == NULL || V == NULL || dv == NULL || adv == NULL ||
+		    mg_grow((void **)&c.x, &c.capx, c.nrows * MG_AFEAT,
+		    sizeof(*c.x)) != 0) {
+			rv = MG_ENOMEM;
+			goto out;
+		}
+		/*
+		 * a decision's return: its own request's end (+1 met, -1
+		 * missed), and what follows it for all, discounted
+		 */
+		for (t = c.ndec; t-- > 0;) {
+			g = c.r[t] + o->gamma * g;
+			G[t] = c.out[c.q[t]] + o->mix * g;
+		}
+		/* the critic: the baseline, and a step toward the returns */
+		mg_mlp_zero_grad(critic);
+		if ((rv = mg_mlp_forward(critic, c.glob, c.ndec, V)) != 0)
+			goto out;
+		for (t = 0; t < c.ndec; t++) {
+			dv[t] = (V[t] - G[t]) / (double)c.ndec;
+			adv[t] = G[t] - V[t];
+			am += adv[t] / (double)c.ndec;
+		}
+		mg_mlp_backward(critic, dv);
+		mg_mlp_adam(critic, o->lr, 1);
+		for (t = 0; t < c.ndec; t++)
+			as += (adv[t] - am) * (adv[t] - am) / (double)c.ndec;
+		as = as > 1e-12 ? sqrt(as) : 1;
+		for (t = 0; t < c.ndec; t++)
+			adv[t] = (adv[t] - am) / as / (double)c.ndec;
+		/* the actor: the pairs taken, weighted by their advantage */
+		standardise(c.rows, c.nrows, mean, scale, c.x);
+		mg_mlp_zero_grad(*actor);
+		if ((rv = mg_relmas_policy_grad(*actor, c.x, c.n, c.a, adv,
+		    c.ndec)) != 0)
+			goto out;
+		mg_mlp_adam(*actor, o->lr, 1);
+		if (o->progress != NULL)
+			o->progress(o->ctx, ep + 1, o->episodes,
+			    (double)run.met / (double)run.requests);
+	}
+	rv = 0;
+out:
+	if (rv != 0) {
+		mg_mlp_free(*actor);
+		*actor = NULL;
+	}
+	mg_mlp_free(critic);
+	free(req);
+	free(G);
+	free(V);
+	free(dv);
+	free(adv);
+	free(c.rows);
+	free(c.n);
+	free(c.a);
+	free(c.r);
+	free(c.glob);
+	free(c.q);
+	free(c.out);
+	free(c.x);
+	return rv;
+}
+
+static int
+run_score(void *ctx, const double *feat, size_t n, double *out)
+{
+	struct mg_relmas_run *st = ctx;
+
+	if (mg_grow((void **)&st->x, &st->capx, n * MG_AFEAT,
+	    sizeof(*st->x)) != 0)
+		return MG_ENOMEM;
+	standardise(feat, n, st->mean, st->scale, st->x);
+	return mg_mlp_forward(st->actor, st->x, n, out);
+}
+
+void
+mg_relmas_hook(struct mg_relmas_run *st, int no_bw, struct mg_ahook *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->score = run_score;
+	h->ctx = st;
+	h->no_bw = no_bw;
+}
+
+void
+mg_relmas_run_free(struct mg_relmas_run *st)
+{
+	free(st->x);
+	st->x = NULL;
+	st->capx = 0;
+}

@@ -1,0 +1,84 @@
+/*
+ * relmas.h: a learned dispatcher for DNN inference on a multi-
+ * accelerator system (RELMAS, Blanco et al., DAC 2024), trained on the
+ * accelerator model (accel.h).
+ *
+ * The actor, an MLP on the RL core (nn.h), scores each pair of a waiting
+ * request and an idle sub-accelerator from its features (accel.h's
+ * MG_AFEAT); while training, the pair is drawn from the softmax of the
+ * scores, and at run time the best is taken.  The critic, a second MLP
+ * on the pair-independent features (bandwidth in use, requests waiting,
+ * idle sub-accelerators), learns the return as the baseline.  Rewards
+ * (accel.h): +1 per deadline met, -1 per miss, -beta per mean isolated
+ * latency of bandwidth oversubscription; the return of a decision is
+ * its rewards until the next decision and the discounted ones after.
+ * One update per episode: the advantage-weighted log-likelihood of the
+ * pairs taken, Adam.  Where the paper has DDPG and an LSTM over the
+ * waiting requests, this has a softmax actor-critic over pairs whose
+ * features carry the queue's state (its rank, the counts).
+ * Episodes are requests from seeds seed, seed + 1, ... at loads drawn
+ * uniformly from [load_lo, load_hi].  Deterministic for a seed.
+ */
+#ifndef MG_RELMAS_H
+#define MG_RELMAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "accel/accel.h"
+#include "learn/nn.h"
+
+struct mg_relmas_opts {
+	int episodes;		/* 400 */
+	size_t requests;	/* per episode, 600 */
+	double load_lo, load_hi;	/* 0.2, 0.6 */
+	int hidden;		/* units per hidden layer, 32 */
+	double lr;		/* 3e-3 */
+	double gamma;		/* per decision, 0.99 */
+	double beta;		/* the bandwidth penalty, 0.5 */
+	double mix;		/* the weight of the discounted rewards of
+				 * all in a decision's return, beside its
+				 * own request's end: 0.1 */
+	int no_bw;		/* the ablation without bandwidth features */
+	uint64_t seed;
+	/* called after each episode; may be NULL */
+	void (*progress)(void *ctx, int done, int total, double met);
+	void *ctx;
+};
+
+void mg_relmas_opts_init(struct mg_relmas_opts *o);
+
+/*
+ * mg_relmas_train: the actor for scenario sc (its system and its
+ * networks nets[0..nnets); its load and seed are the options'), and the
+ * features' standardisation (mean, scale: MG_AFEAT each).  Returns 0
+ * and *actor, or < 0.
+ */
+int mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
+    size_t nnets, const struct mg_relmas_opts *o, struct mg_mlp **actor,
+    double *mean, double *scale);
+
+/*
+ * mg_relmas_hook: the run-time dispatcher of actor (the best pair):
+ * fills h (ctx points into st, which must outlive the runs).
+ */
+struct mg_relmas_run {
+	struct mg_mlp *actor;
+	const double *mean, *scale;
+	double *x;		/* scratch */
+	size_t capx;
+};
+void mg_relmas_hook(struct mg_relmas_run *st, int no_bw,
+    struct mg_ahook *h);
+void mg_relmas_run_free(struct mg_relmas_run *st);
+
+/*
+ * mg_relmas_policy_grad: the gradient of -sum_t adv[t] log p(a_t) over
+ * decisions t, each of n[t] candidate rows of X (ndec decisions, rows
+ * consecutive), p the softmax of the actor's scores: added to the
+ * actor's gradients.  Exposed for the gradient check.  0 or < 0.
+ */
+int mg_relmas_policy_grad(struct mg_mlp *actor, const double *X,
+    const size_t *n, const size_t *a, const double *adv, size_t ndec);
+
+#endif /* MG_RELMAS_H */
