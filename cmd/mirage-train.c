@@ -219,16 +219,24 @@ model_info(const char *path)
 	fclose(fp);
 	mg_format_time(m->from, a, sizeof(a));
 	mg_format_time(m->to, b, sizeof(b));
-	printf("file\t%s\nkind\t%s\nscore\t%s\nthreshold\t%g\n"
-	    "features_version\t%u\nfeatures\t%zu\nwindow\t%u\n"
-	    "params\t%s\nseed\t%llu\ntrained_on\t%llu %s, episodes "
-	    "starting %s .. %s\nproducer\t%s\nargs\t%s\n", path, m->kind,
-	    m->classifier ? "probability of an interruption" :
-	    "predicted x, hours", m->threshold, m->features_version, m->nfeat,
-	    m->window, m->params, (unsigned long long)m->seed,
-	    (unsigned long long)m->nsamples, strcmp(m->kind, "dqn") == 0 ||
-	    strcmp(m->kind, "pg") == 0 ? "episodes" : "samples", a, b,
-	    m->producer, m->args);
+	if (strcmp(m->kind, "relmas") == 0)	/* not a model of when */
+		printf("file\t%s\nkind\t%s\nscore\ta (request, "
+		    "sub-accelerator) pair's; the highest runs\nfeatures\t%zu\n"
+		    "params\t%s\nseed\t%llu\ntrained_on\t%llu episodes of "
+		    "the accelerator model\nproducer\t%s\nargs\t%s\n", path,
+		    m->kind, m->nfeat, m->params, (unsigned long long)m->seed,
+		    (unsigned long long)m->nsamples, m->producer, m->args);
+	else
+		printf("file\t%s\nkind\t%s\nscore\t%s\nthreshold\t%g\n"
+		    "features_version\t%u\nfeatures\t%zu\nwindow\t%u\n"
+		    "params\t%s\nseed\t%llu\ntrained_on\t%llu %s, episodes "
+		    "starting %s .. %s\nproducer\t%s\nargs\t%s\n", path,
+		    m->kind, m->classifier ? "probability of an interruption" :
+		    "predicted x, hours", m->threshold, m->features_version,
+		    m->nfeat, m->window, m->params, (unsigned long long)m->seed,
+		    (unsigned long long)m->nsamples, strcmp(m->kind, "dqn") ==
+		    0 || strcmp(m->kind, "pg") == 0 ? "episodes" : "samples", a,
+		    b, m->producer, m->args);
 	for (i = 0; i < m->nfeat; i++)
 		printf("feature\t%s\t%g\t%g\n", m->names[i], m->mean[i],
 		    m->scale[i]);

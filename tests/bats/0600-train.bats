@@ -96,3 +96,28 @@ setup() {
 	run -0 mirage-train --help
 	[[ "$output" == "usage: mirage-train "* ]]
 }
+
+@test "mirage-train -a relmas: the learned dispatcher inside the node, a model file mirage-eval --accel -M reads" {
+	run -0 --separate-stderr mirage-train -a relmas --play 12 -S 3 -o r.mrm
+	[[ "$stderr" == *"mirage-train: relmas: 12 episodes of 600 requests on 4 sub-accelerators"* ]]
+	[[ "$stderr" == *"mirage-train: relmas (episodes=12 "*"softmax-actor-critic) in "* ]]
+	mirage-train -i r.mrm | grep -q $'^kind\trelmas$'
+	mirage-train -a relmas --play 12 -S 3 -q -o r2.mrm
+	cmp <(mirage-train -i r.mrm | grep -v -e '^file' -e '^args') <(mirage-train -i r2.mrm | grep -v -e '^file' -e '^args')
+	# its row beside the heuristics', on the same requests
+	run -0 --separate-stderr mirage-eval --accel -s Requests=1000 -M r.mrm -o a.tsv
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf llf sjf minlat static random relmas" ]
+	[[ "$stderr" == *"relmas: "*" us per layer dispatched, its network's scoring included"* ]]
+	awk -F'\t' '$1 == "relmas" && $2 == 1000 && $3 >= 0 && $3 <= 1 { ok = 1 } END { exit !ok }' a.tsv
+	# the ablations are recorded in the model
+	mirage-train -a relmas --play 4 --no-bw-features --no-bw-penalty -q -o nb.mrm
+	mirage-train -i nb.mrm | grep -q 'beta=0 .*no_bw=1'
+	# a model of when to submit is not a dispatcher; bad uses say why
+	mirage-train -a gbt -r 5 -q -o g.mrm "$BATS_FILE_TMPDIR/tr.mrs"
+	run -2 --separate-stderr mirage-eval --accel -M g.mrm
+	[[ "$stderr" == *"-M 'g.mrm': a gbt model decides when to submit; --accel takes relmas models (mirage-train -a relmas)"* ]]
+	run -2 --separate-stderr mirage-train -a relmas -o x.mrm samples.mrs
+	[[ "$stderr" == *"-a relmas reads no file"* ]]
+	run -2 --separate-stderr mirage-train -a relmas -s Load=x -o x.mrm
+	[[ "$stderr" == *"-s: bad value 'x' for Load"* ]]
+}
