@@ -100,9 +100,9 @@ function msort(a, lo, hi,   mid, i, j, k, t) {
 # baselines and the oracle, for 1- and 8-node chains.
 # MIRAGE_QUICK=1 (the tests) runs a small version of every stage.
 faithful="-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"
-ntrain=684 nvalid=156 play=3000 futures=8
+ntrain=684 nvalid=156 play=3000 futures=8 rplay=400 rreq=5000
 if [ "${MIRAGE_QUICK:-0}" = 1 ]; then
-	ntrain=24 nvalid=12 play=200 futures=2
+	ntrain=24 nvalid=12 play=200 futures=2 rplay=20 rreq=1000
 fi
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 protocol() { # protocol NAME MODEL-OPTIONS...
@@ -195,9 +195,30 @@ preempt() {
 		sed -n 's/^mirage-eval: reactive-preempt, /  reactive-preempt, /p' "$dir/cost.txt"
 	} | tee -a "$out/ls6-summary.txt"
 }
+# Inside the node (issue 19): DNN inference on a multi-accelerator
+# system (2 WS + 2 RS sub-accelerators, 40 GB/s of DRAM) under
+# contention, the heuristic dispatchers against RELMAS, the learned one,
+# trained here on the accelerator model (held-out arrivals: seed 101).
+inside() {
+	local dir=$out/accel
+	mkdir -p "$dir"
+	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$dir/relmas.mrm" ]; }; then
+		echo "== inside the node: mirage-train -a relmas" >&2
+		mirage-train -a relmas -q -s Bandwidth=40 --play "$rplay" -o "$dir/relmas.mrm"
+	fi
+	mirage-eval --accel -q -s Bandwidth=40 -s Load=0.45 -s ArrivalSeed=101 \
+	    -s Requests="$rreq" -M "$dir/relmas.mrm" -o "$dir/table.tsv"
+	{
+		echo
+		echo "inside the node: DNN inference on 2 WS + 2 RS sub-accelerators, 40 GB/s, load 0.45, $rreq requests"
+		awk -F'\t' 'NR == 1 { printf "  %-9s %12s %16s %14s\n", "policy", "deadlines met", "latency mean", "energy vs EDF"; next }
+		    { printf "  %-9s %11.1f%% %13.1f ms %14.3f\n", $1, 100 * $3, $4, $7 }' "$dir/table.tsv"
+	} | tee -a "$out/ls6-summary.txt"
+}
 protocol "reference-88" -m reference -n 88
 protocol "reference-76" -m reference -n 76
 # shellcheck disable=SC2086
 protocol "faithful-84" $faithful
 preempt
+inside
 echo "(summary also in $out/ls6-summary.txt; tables, curves and models in $out/*/; look at any stage with mirage-cat)" >&2

@@ -39,6 +39,9 @@ setup() {
 	[[ "$output" == *"preemption: faithful-84 with 10% of the jobs urgent"* ]]
 	[ "$(sed -n '/^preemption: faithful-84/,$p' <<<"$output" | grep -Ec '^  reactive(-preempt)? +[18] +[0-9.]+%')" -eq 4 ]
 	[ "$(grep -c '^  reactive-preempt, [18]-node chains: its preemptions cost other jobs [0-9.]* node-hours' <<<"$output")" -eq 2 ]
+	# inside the node: the heuristics and the learned dispatcher
+	[[ "$output" == *"inside the node: DNN inference on 2 WS + 2 RS sub-accelerators"* ]]
+	[ "$(sed -n '/^inside the node/,$p' <<<"$output" | grep -Ec '^  (fcfs|edf|llf|sjf|minlat|static|random|relmas) +[0-9.]+%')" -eq 8 ]
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
 	# MIRAGE_REUSE=1 prints the same summary from the results, at once
 	cp out/ls6-summary.txt first.txt
