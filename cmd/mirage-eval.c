@@ -1162,7 +1162,6 @@ accel_main(int argc, char *argv[])
 	struct mg_out out;
 	const char *out_path = NULL;
 	double secs[MG_AP_N + 16];
-	char list[256], *tok, *save = NULL;
 	size_t nn = 0, k;
 	int ch, quiet = 0, p, rv;
 
@@ -1208,17 +1207,10 @@ accel_main(int argc, char *argv[])
 		}
 	if (optind != argc)
 		errx(MG_EXIT_USAGE, "--accel reads no file");
-	snprintf(list, sizeof(list), "%s", sc.nets);
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",",
-	    &save)) {
-		if (nn == MG_NNETS)
-			errx(MG_EXIT_USAGE, "-s Networks: at most %d", MG_NNETS);
-		if ((rv = mg_net_build(tok, sc.hw.pes, &nets[nn])) != 0)
-			errx(rv == MG_EINVAL ? MG_EXIT_USAGE : MG_EXIT_FAIL,
-			    "-s Networks: '%s' is not resnet50, mobilenetv2, "
-			    "vgg16, bert or lstm", tok);
-		nn++;
-	}
+	if ((rv = mg_ascen_nets(&sc, nets, &d)) < 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_USAGE : MG_EXIT_FAIL, "%s",
+		    d.msg);
+	nn = (size_t)rv;
 	if (mg_arrivals(&sc.hw, nets, nn, sc.requests, sc.load, sc.q, sc.seed,
 	    &req) != 0)
 		err(MG_EXIT_FAIL, NULL);

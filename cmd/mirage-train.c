@@ -431,7 +431,7 @@ relmas_main(int argc, char *argv[])
 	struct mg_diag d = { "" };
 	struct mg_model *m;
 	const char *out_path = NULL;
-	char list[256], *tok, *save_ = NULL, args[1024];
+	char args[1024];
 	char *names[MG_AFEAT];
 	size_t nn = 0, k;
 	int ch, quiet = 0, rv;
@@ -486,15 +486,10 @@ relmas_main(int argc, char *argv[])
 	mg_cli_args(argc, argv, args, sizeof(args));
 	/* its matrices are small: one BLAS thread does them fastest */
 	openblas_set_num_threads(1);
-	snprintf(list, sizeof(list), "%s", sc.nets);
-	for (tok = strtok_r(list, ",", &save_); tok; tok = strtok_r(NULL, ",",
-	    &save_)) {
-		if (nn == MG_NNETS || mg_net_build(tok, sc.hw.pes,
-		    &nets[nn]) != 0)
-			errx(MG_EXIT_USAGE, "-s Networks: '%s' is not resnet50, "
-			    "mobilenetv2, vgg16, bert or lstm (each once)", tok);
-		nn++;
-	}
+	if ((rv = mg_ascen_nets(&sc, nets, &d)) < 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_USAGE : MG_EXIT_FAIL, "%s",
+		    d.msg);
+	nn = (size_t)rv;
 	for (k = 0; k < MG_AFEAT; k++)
 		names[k] = (char *)mg_afeat_names[k];
 	if ((rv = mg_model_new("relmas", names, MG_AFEAT, &m, &d)) != 0)

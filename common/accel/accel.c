@@ -583,6 +583,11 @@ mg_ascen_set(struct mg_ascen *sc, const char *kv, struct mg_diag *d)
 		if (mg_parse_i64(v, strlen(v), 0, INT64_MAX, &i) != 0)
 			goto bad;
 		sc->seed = (uint64_t)i;
+	} else if (KEY("Costs")) {
+		if (strchr(v, ':') == NULL || strlen(v) >= sizeof(sc->costs[0]) ||
+		    sc->ncosts == MG_NNETS)
+			goto bad;
+		snprintf(sc->costs[sc->ncosts++], sizeof(sc->costs[0]), "%s", v);
 	} else if (KEY("Networks")) {
 		if (*v == '\0' || strlen(v) >= sizeof(sc->nets))
 			goto bad;
@@ -591,11 +596,56 @@ mg_ascen_set(struct mg_ascen *sc, const char *kv, struct mg_diag *d)
 		return mg_diag_set(d, MG_EINVAL, "unknown key '%.*s' (AccelWS, "
 		    "AccelRS, AccelPEs, Bandwidth, TransferBandwidth, "
 		    "StaticWatts, Load, Tightness, Requests, ArrivalSeed, "
-		    "Networks)", (int)kl, kv);
+		    "Networks, Costs)", (int)kl, kv);
 	}
 #undef KEY
 	return 0;
 bad:
 	return mg_diag_set(d, MG_EINVAL, "bad value '%s' for %.*s", v,
 	    (int)kl, kv);
+}
+
+int
+mg_ascen_nets(const struct mg_ascen *sc, struct mg_net *nets,
+    struct mg_diag *d)
+{
+	char list[256], *tok, *save = NULL;
+	int nn = 0, k, i, rv;
+
+	snprintf(list, sizeof(list), "%s", sc->nets);
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",",
+	    &save)) {
+		for (i = 0; i < nn; i++)
+			if (strcmp(nets[i].name, tok) == 0)
+				break;
+		if (i < nn || nn == MG_NNETS ||
+		    (rv = mg_net_build(tok, sc->hw.pes, &nets[nn])) != 0) {
+			rv = mg_diag_set(d, MG_EINVAL, "-s Networks: '%s' is not "
+			    "resnet50, mobilenetv2, vgg16, bert or lstm (each "
+			    "once)", tok);
+			goto fail;
+		}
+		nn++;
+	}
+	for (k = 0; k < sc->ncosts; k++) {
+		const char *c = strchr(sc->costs[k], ':');
+		size_t n = (size_t)(c - sc->costs[k]);
+
+		for (i = 0; i < nn; i++)
+			if (strlen(nets[i].name) == n &&
+			    strncmp(nets[i].name, sc->costs[k], n) == 0)
+				break;
+		if (i == nn) {
+			rv = mg_diag_set(d, MG_EINVAL, "-s Costs: '%.*s' is not "
+			    "one of the networks", (int)n, sc->costs[k]);
+			goto fail;
+		}
+		if ((rv = mg_net_read_costs(&nets[i], c + 1, d)) != 0)
+			goto fail;
+	}
+	return nn;
+fail:
+	for (i = 0; i < nn; i++)
+		mg_net_free(&nets[i]);
+	return rv;
 }

@@ -148,7 +148,18 @@ struct mg_ascen {
 	size_t requests;
 	uint64_t seed;		/* arrivals */
 	char nets[256];		/* networks, by commas */
+	/* measured cost tables (workload.h), "network:path" each */
+	char costs[MG_NNETS][300];
+	int ncosts;
 };
+
+/*
+ * mg_ascen_nets: the scenario's networks into nets (room for MG_NNETS)
+ * with its measured cost tables; their count, or < 0 with d saying why
+ * (an unknown network, a bad table).  Free each with mg_net_free().
+ */
+int mg_ascen_nets(const struct mg_ascen *sc, struct mg_net *nets,
+    struct mg_diag *d);
 
 /* mg_ascen_default: 2 WS + 2 RS, load 0.5, q 2, 5000 requests of all
  * five networks, seed 1. */
@@ -157,7 +168,8 @@ void mg_ascen_default(struct mg_ascen *sc);
 /*
  * mg_ascen_set: one "Key=value": AccelWS, AccelRS (how many of each),
  * AccelPEs, Bandwidth and TransferBandwidth (GB/s), StaticWatts, Load,
- * Tightness, Requests, ArrivalSeed, Networks.  Returns 0 or MG_EINVAL
+ * Tightness, Requests, ArrivalSeed, Networks, Costs (network:file, a
+ * measured table; again for another network).  Returns 0 or MG_EINVAL
  * with d saying why.
  */
 int mg_ascen_set(struct mg_ascen *sc, const char *kv, struct mg_diag *d);

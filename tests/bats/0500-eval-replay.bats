@@ -433,4 +433,13 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"'alexnet' is not resnet50, mobilenetv2, vgg16, bert or lstm"* ]]
 	run -2 --separate-stderr mirage-eval --accel ls6.jobs
 	[[ "$stderr" == *"--accel reads no file"* ]]
+	# a measured table for a network's layers changes its costs
+	printf '# layer,dataflow,seconds,bytes,joules\n0,ws,0.002,1e6,0.01\n0,rs,0.002,1e6,0.01\n' > vgg.csv
+	mirage-eval --accel -q -s Requests=2000 -s Costs=vgg16:vgg.csv -o m.tsv
+	! cmp -s a.tsv m.tsv
+	printf '0,ws,0.002,1e6,0.01\n99,rs,1,1,1\n' > bad.csv
+	run -1 --separate-stderr mirage-eval --accel -s Costs=vgg16:bad.csv
+	[[ "$stderr" == *"'bad.csv': line 2: not \"layer,ws|rs,seconds,bytes,joules\" of one of vgg16's 16 layers"* ]]
+	run -2 --separate-stderr mirage-eval --accel -s Costs=alexnet:vgg.csv
+	[[ "$stderr" == *"-s Costs: 'alexnet' is not one of the networks"* ]]
 }
