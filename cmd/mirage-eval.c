@@ -315,43 +315,73 @@ preempt_summary(const struct mg_trace *t, const int64_t *starts,
 }
 
 /* --replay: the fidelity of the model against the real waits */
-/* the attributes the replay uses, as a dlattrs stream at path */
+/*
+ * a side stream of the replay's jobs at path: schema's records, filled
+ * by fill for trace job i (0: none for it); the seed is the attributes'
+ */
 static void
-write_dl(const char *path, const struct mg_clusterdef *def,
-    const struct mg_trace *t)
+write_side(const char *path, const struct mg_schema *schema,
+    const struct mg_clusterdef *def, const struct mg_trace *t,
+    int (*fill)(const struct mg_clusterdef *, const struct mg_trace *,
+    size_t, struct mg_value *))
 {
 	struct mg_diag d = { "" };
 	struct mg_writer_opts wo;
 	struct mg_writer *w;
-	struct mg_value v[MG_DL_NFIELDS];
+	struct mg_value v[16];
 	struct mg_out out;
 	size_t i;
 
-	if (def->dl == NULL)
-		errx(MG_EXIT_USAGE, "--dl-out needs preemption (-s "
-		    "PreemptMode=REQUEUE or CANCEL, Mode=faithful)");
 	if (mg_out_open(&out, path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	mg_writer_opts_init(&wo);
 	wo.producer = "mirage-eval " MG_VERSION;
 	wo.seed = def->conf.dl_seed;
-	if (mg_writer_open(out.fp, mg_dlattr_schema(), &wo, &w, &d) != 0) {
+	if (mg_writer_open(out.fp, schema, &wo, &w, &d) != 0) {
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	}
-	for (i = 0; i < t->n; i++) {
-		mg_dlattr_to_record(&def->dl[i], t->job[i].id,
-		    strlen(t->job[i].id), v);
-		if (mg_writer_put(w, v, &d) != 0) {
+	for (i = 0; i < t->n; i++)
+		if (fill(def, t, i, v) && mg_writer_put(w, v, &d) != 0) {
 			mg_writer_free(w);
 			mg_out_abort(&out);
 			errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 		}
-	}
 	if (mg_writer_close(w, &d) != 0 || mg_out_commit(&out, &d) != 0) {
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	}
+}
+
+static int
+fill_dl(const struct mg_clusterdef *def, const struct mg_trace *t, size_t i,
+    struct mg_value *v)
+{
+	mg_dlattr_to_record(&def->dl[i], t->job[i].id, strlen(t->job[i].id),
+	    v);
+	return 1;
+}
+
+static int
+fill_el(const struct mg_clusterdef *def, const struct mg_trace *t, size_t i,
+    struct mg_value *v)
+{
+	if (!def->el[i].elastic)
+		return 0;
+	mg_eattr_to_record(&def->el[i], t->job[i].id, strlen(t->job[i].id),
+	    v);
+	return 1;
+}
+
+/* the attributes the replay uses, as a dlattrs stream at path */
+static void
+write_dl(const char *path, const struct mg_clusterdef *def,
+    const struct mg_trace *t)
+{
+	if (def->dl == NULL)
+		errx(MG_EXIT_USAGE, "--dl-out needs preemption (-s "
+		    "PreemptMode=REQUEUE or CANCEL, Mode=faithful)");
+	write_side(path, mg_dlattr_schema(), def, t, fill_dl);
 }
 
 /* the elastic jobs' attributes (an elastic stream) */
@@ -359,40 +389,10 @@ static void
 write_el(const char *path, const struct mg_clusterdef *def,
     const struct mg_trace *t)
 {
-	struct mg_diag d = { "" };
-	struct mg_writer_opts wo;
-	struct mg_writer *w;
-	struct mg_value v[MG_EL_NFIELDS];
-	struct mg_out out;
-	size_t i;
-
 	if (def->el == NULL)
 		errx(MG_EXIT_USAGE, "--el-out needs elastic jobs (-s "
 		    "ElasticShare=s or ElasticFile=f, Mode=faithful)");
-	if (mg_out_open(&out, path, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	mg_writer_opts_init(&wo);
-	wo.producer = "mirage-eval " MG_VERSION;
-	wo.seed = def->conf.dl_seed;
-	if (mg_writer_open(out.fp, mg_eattr_schema(), &wo, &w, &d) != 0) {
-		mg_out_abort(&out);
-		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-	}
-	for (i = 0; i < t->n; i++) {
-		if (!def->el[i].elastic)
-			continue;
-		mg_eattr_to_record(&def->el[i], t->job[i].id,
-		    strlen(t->job[i].id), v);
-		if (mg_writer_put(w, v, &d) != 0) {
-			mg_writer_free(w);
-			mg_out_abort(&out);
-			errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-		}
-	}
-	if (mg_writer_close(w, &d) != 0 || mg_out_commit(&out, &d) != 0) {
-		mg_out_abort(&out);
-		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-	}
+	write_side(path, mg_eattr_schema(), def, t, fill_el);
 }
 
 /* the inference pool hour by hour: its demand, the nodes lent, used */

@@ -1223,6 +1223,37 @@ resv_peak(const struct mg_slurmsim *s, int64_t until)
  * on their predicted overheads).  Their runs end at their release.
  * Returns 0 (whether or not any was found) or MG_ENOMEM.
  */
+/* room for a victim choice among n running jobs (preempt.h) */
+static void
+cands_free(struct mg_pcand *c, double *rel, unsigned char *taken, size_t *at,
+    size_t *out)
+{
+	free(c);
+	free(rel);
+	free(taken);
+	free(at);
+	free(out);
+}
+
+static int
+cands_new(size_t n, struct mg_pcand **c, double **rel, unsigned char **taken,
+    size_t **at, size_t **out)
+{
+	if (n == 0)
+		n = 1;
+	*c = malloc(n * sizeof(**c));
+	*rel = malloc(n * sizeof(**rel));
+	*taken = calloc(n, 1);
+	*at = malloc(n * sizeof(**at));
+	*out = malloc(n * sizeof(**out));
+	if (*c == NULL || *rel == NULL || *taken == NULL || *at == NULL ||
+	    *out == NULL) {
+		cands_free(*c, *rel, *taken, *at, *out);
+		return MG_ENOMEM;
+	}
+	return 0;
+}
+
 /* a job's preemption class: its QOS, or the urgent jobs' */
 static int
 pclass(const struct fjob *j)
@@ -1275,20 +1306,8 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 
 	if (need <= 0 || s->nrun == 0)
 		return 0;
-	c = malloc(s->nrun * sizeof(*c));
-	rel = malloc(s->nrun * sizeof(*rel));
-	taken = calloc(s->nrun, 1);
-	at = malloc(s->nrun * sizeof(*at));
-	out = malloc(s->nrun * sizeof(*out));
-	if (c == NULL || rel == NULL || taken == NULL || at == NULL ||
-	    out == NULL) {
-		free(c);
-		free(rel);
-		free(taken);
-		free(at);
-		free(out);
+	if (cands_new(s->nrun, &c, &rel, &taken, &at, &out) != 0)
 		return MG_ENOMEM;
-	}
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
 		const struct fjob *b = &s->job[r->j];
@@ -1349,11 +1368,7 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 			r->end = s->now + d;
 			u->promised += r->nodes;
 		}
-	free(c);
-	free(rel);
-	free(taken);
-	free(at);
-	free(out);
+	cands_free(c, rel, taken, at, out);
 	return 0;
 }
 
@@ -1725,20 +1740,8 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 	}
 	if (n <= 0)
 		return 0;
-	c = malloc((s->nrun ? s->nrun : 1) * sizeof(*c));
-	rel = malloc((s->nrun ? s->nrun : 1) * sizeof(*rel));
-	taken = calloc(s->nrun ? s->nrun : 1, 1);
-	at = malloc((s->nrun ? s->nrun : 1) * sizeof(*at));
-	out = malloc((s->nrun ? s->nrun : 1) * sizeof(*out));
-	if (c == NULL || rel == NULL || taken == NULL || at == NULL ||
-	    out == NULL) {
-		free(c);
-		free(rel);
-		free(taken);
-		free(at);
-		free(out);
+	if (cands_new(s->nrun, &c, &rel, &taken, &at, &out) != 0)
 		return MG_ENOMEM;
-	}
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
 		const struct fjob *b = &s->job[r->j];
@@ -1805,11 +1808,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 			s->ls.reclaim_jobs++;
 		}
 	}
-	free(c);
-	free(rel);
-	free(taken);
-	free(at);
-	free(out);
+	cands_free(c, rel, taken, at, out);
 	if (n > 0) {			/* nobody could give them */
 		if (s->owed == 0)
 			s->owed_since = s->now;
