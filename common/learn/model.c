@@ -132,6 +132,10 @@ mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
 {
 	size_t i, j;
 
+	if (strcmp(m->kind, "relmas") == 0)
+		return mg_diag_set(d, MG_ETYPE, "a relmas model dispatches DNN "
+		    "inference inside a node, it does not decide when to "
+		    "submit: give it to mirage-eval --accel -M");
 	for (i = 0; i < m->nfeat; i++) {
 		for (j = 0; j < n; j++)
 			if (strcmp(names[j], m->names[i]) == 0)

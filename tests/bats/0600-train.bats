@@ -116,6 +116,10 @@ setup() {
 	mirage-train -a gbt -r 5 -q -o g.mrm "$BATS_FILE_TMPDIR/tr.mrs"
 	run -2 --separate-stderr mirage-eval --accel -M g.mrm
 	[[ "$stderr" == *"-M 'g.mrm': a gbt model decides when to submit; --accel takes relmas models (mirage-train -a relmas)"* ]]
+	# and a dispatcher is not a model of when to submit
+	run --separate-stderr mirage-eval -q -m reference -n 88 -f 2023-03-01 -N 2 -k 1 -M r.mrm "$BATS_FILE_TMPDIR/ls6.jobs"
+	[ "$status" -ne 0 ]
+	[[ "$stderr" == *"a relmas model dispatches DNN inference inside a node, it does not decide when to submit: give it to mirage-eval --accel -M"* ]]
 	run -2 --separate-stderr mirage-train -a relmas -o x.mrm samples.mrs
 	[[ "$stderr" == *"-a relmas reads no file"* ]]
 	run -2 --separate-stderr mirage-train -a relmas -s Load=x -o x.mrm
