@@ -200,12 +200,14 @@ for g in "1 node" "2-4 nodes" "5-16 nodes" "17+ nodes"; do
 		cdfplot="$cdfplot${cdfplot:+, }'$f' using 1:2 with steps lw 2 title '$g'"
 	fi
 done
-gnuplot <<GP
-set terminal svg size 900,380 dynamic font "sans,11" background "white"
+# what the plots by day share
+daily='set terminal svg size 900,380 dynamic font "sans,11" background "white"
 set datafile separator "\t"
 set termoption noenhanced
 set xdata time; set timefmt "%Y-%m-%d"; set format x "%b %d"
-set grid ytics; set key top left
+set grid ytics; set key top left'
+gnuplot <<GP
+$daily
 set output "$out/load.svg"
 set title "Load over time"
 $(if [ -n "$nodes" ]; then
@@ -225,11 +227,7 @@ GP
 if [ -s "$out/loan-days.tsv" ]; then
 	tail -n +2 "$out/loan-days.tsv" > "$tmp/loan"
 	gnuplot <<GP
-set terminal svg size 900,380 dynamic font "sans,11" background "white"
-set datafile separator "\t"
-set termoption noenhanced
-set xdata time; set timefmt "%Y-%m-%d"; set format x "%b %d"
-set grid ytics; set key top left
+$daily
 set output "$out/loan.svg"
 set title "Loaning: the inference pool's demand and the nodes it lent (daily means)"
 set ylabel "nodes"; set yrange [0:*]

@@ -170,8 +170,9 @@ lstm(struct build *b)
 		    25.0 * 2048, 25.0 * 1024);
 }
 
-void
-mg_net_cost(struct mg_net *net, int pes)
+/* the costs of net's layers on each dataflow, and its best one */
+static void
+net_cost(struct mg_net *net, int pes)
 {
 	double tot[MG_DF_N] = { 0, 0 };
 	size_t i;
@@ -222,7 +223,7 @@ mg_net_build(const char *name, int pes, struct mg_net *out)
 		return MG_ENOMEM;
 	}
 	snprintf(out->name, sizeof(out->name), "%s", name);
-	mg_net_cost(out, pes);
+	net_cost(out, pes);
 	return 0;
 }
 

@@ -66,9 +66,6 @@ extern const char *const mg_net_names[MG_NNETS];
  */
 int mg_net_build(const char *name, int pes, struct mg_net *out);
 
-/* mg_net_cost: the costs of net's layers again (after editing them). */
-void mg_net_cost(struct mg_net *net, int pes);
-
 /*
  * mg_net_read_costs: replace the costs by a measured table, CSV lines
  * "layer,dataflow,seconds,bytes,joules" (layer from 0, dataflow ws or

@@ -85,16 +85,16 @@ id_cmp(const void *a, const void *b)
 /*
  * a side stream keyed by JobID (schema sch, its first field the id):
  * each record is read by from (0, or -1 with *bad naming the field) and
- * given by put to each trace job of its id; a job it names that the
- * trace lacks is ignored.  Returns 0, or a status with d naming the file
- * (as key) and record.
+ * given by put to each trace job of its id (0, or a status with d
+ * naming the record); a job it names that the trace lacks is ignored.
+ * Returns 0, or a status with d naming the file (as key) and record.
  */
 static int
 read_byid(struct mg_clusterdef *def, const char *key, const char *path,
     const struct mg_schema *sch,
     int (*from)(const struct mg_value *, void *, const char **),
-    void (*put)(struct mg_clusterdef *, size_t, const void *, size_t),
-    void *scratch, struct mg_diag *d)
+    int (*put)(struct mg_clusterdef *, size_t, const void *, size_t,
+    struct mg_diag *), void *scratch, struct mg_diag *d)
 {
 	const struct mg_trace *t = def->trace;
 	const struct mg_value *v;
@@ -106,7 +106,6 @@ read_byid(struct mg_clusterdef *def, const char *key, const char *path,
 	char id[sizeof(t->job[0].id)];
 	int rv;
 
-	d->msg[0] = '\0';
 	if (by == NULL || fp == NULL) {
 		free(by);
 		if (fp != NULL)
@@ -143,13 +142,10 @@ read_byid(struct mg_clusterdef *def, const char *key, const char *path,
 			else
 				hi = mid;
 		}
-		for (; lo < t->n && strcmp(by[lo].id, id) == 0; lo++) {
-			put(def, by[lo].i, scratch, (size_t)mg_reader_count(r));
-			if (d->msg[0] != '\0') {
-				rv = MG_EFORMAT;
-				break;
-			}
-		}
+		for (; rv == 0 && lo < t->n && strcmp(by[lo].id, id) == 0;
+		    lo++)
+			rv = put(def, by[lo].i, scratch,
+			    (size_t)mg_reader_count(r), d);
 	}
 	mg_reader_free(r);
 	fclose(fp);
@@ -165,11 +161,14 @@ dl_from(const struct mg_value *v, void *x, const char **bad)
 	return mg_dlattr_from_record(v, x, bad);
 }
 
-static void
-dl_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec)
+static int
+dl_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec,
+    struct mg_diag *d)
 {
 	(void)rec;
+	(void)d;
 	def->dl[i] = *(const struct mg_dlattr *)x;
+	return 0;
 }
 
 /* a dlattrs stream: its jobs' attributes over the drawn ones */
@@ -188,44 +187,36 @@ el_from(const struct mg_value *v, void *x, const char **bad)
 	return mg_eattr_from_record(v, x, bad);
 }
 
-/* the scratch record of an elastic stream, and the diagnostic */
-struct el_scratch {
-	struct mg_eattr a;
-	struct mg_diag *d;
-};
-
-static void
-el_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec)
+static int
+el_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec,
+    struct mg_diag *d)
 {
-	const struct el_scratch *e = x;
+	const struct mg_eattr *a = x;
 	int32_t n = def->trace->job[i].nodes;
 
-	if (e->a.min > n || e->a.max < n || e->a.max > def->conf.slurm.nodes) {
-		mg_diag_set(e->d, MG_EFORMAT, "record %zu: job %s of %d nodes "
-		    "cannot run on %d to %d of the cluster's %d", rec,
-		    def->trace->job[i].id, n, e->a.min, e->a.max,
+	if (a->min > n || a->max < n || a->max > def->conf.slurm.nodes)
+		return mg_diag_set(d, MG_EFORMAT, "record %zu: job %s of %d "
+		    "nodes cannot run on %d to %d of the cluster's %d", rec,
+		    def->trace->job[i].id, n, a->min, a->max,
 		    def->conf.slurm.nodes);
-		return;
-	}
-	def->el[i] = e->a;
+	def->el[i] = *a;
+	return 0;
 }
 
 /* an elastic stream: its jobs are elastic, the others rigid */
 static int
 read_el(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 {
-	struct el_scratch e;
+	struct mg_eattr a;
 	size_t i;
 
-	e.d = d;
-	d->msg[0] = '\0';
 	for (i = 0; i < def->trace->n; i++) {
 		def->el[i].elastic = 0;
 		def->el[i].min = def->el[i].max = def->trace->job[i].nodes;
 		def->el[i].alpha = 1;
 	}
 	return read_byid(def, "ElasticFile", path, mg_eattr_schema(), el_from,
-	    el_put, &e, d);
+	    el_put, &a, d);
 }
 
 /*

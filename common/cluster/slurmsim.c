@@ -116,6 +116,9 @@ struct mg_slurmsim {
 	double *hlent, *hused;	/* per hour from hour0 */
 	size_t nhours, caphours;
 	int64_t hour0;
+	struct mg_ejob *ej;	/* scratch of the elastic jobs' second */
+	int32_t *ek, *ejob;	/* phase: candidates, shares, jobs */
+	size_t capej;
 	int32_t *held;		/* requeued jobs held until their */
 	size_t nheld, capheld;	/* Eligible times */
 	int32_t *resume;	/* preemptors that ended this second, */
@@ -587,6 +590,9 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->tf = NULL;
 	d->tcap = 0;
 	d->hlent = d->hused = NULL;	/* a copy keeps no hours */
+	d->ej = NULL;		/* nor scratch */
+	d->ek = d->ejob = NULL;
+	d->capej = 0;
 	d->nhours = d->caphours = 0;
 	d->resume = NULL;	/* empty between events */
 	d->nresume = d->capresume = 0;
@@ -664,6 +670,9 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->resume);
 	free(s->hlent);
 	free(s->hused);
+	free(s->ej);
+	free(s->ek);
+	free(s->ejob);
 	free(s->held);
 	free(s);
 }
@@ -1596,9 +1605,8 @@ el_shrink(struct mg_slurmsim *s, int32_t need, int all)
 static int
 el_grow(struct mg_slurmsim *s)
 {
-	struct mg_ejob *e;
-	int32_t *k, avail = s->free[0];
-	size_t *at, m = 0, i;
+	int32_t avail = s->free[0];
+	size_t m = 0, i;
 
 	for (i = 0; i < s->npend; i++) {
 		const struct fjob *j = &s->job[s->pend[i].j];
@@ -1610,49 +1618,54 @@ el_grow(struct mg_slurmsim *s)
 	}
 	if (avail <= 0)
 		return 0;
-	e = malloc((s->nrun ? s->nrun : 1) * sizeof(*e));
-	k = malloc((s->nrun ? s->nrun : 1) * sizeof(*k));
-	at = malloc((s->nrun ? s->nrun : 1) * sizeof(*at));
-	if (e == NULL || k == NULL || at == NULL) {
-		free(e);
-		free(k);
-		free(at);
-		return MG_ENOMEM;
+	if (s->capej < s->nrun) {
+		size_t cap = s->nrun * 2;
+		struct mg_ejob *e = realloc(s->ej, cap * sizeof(*e));
+		int32_t *k, *jb;
+
+		if (e == NULL)
+			return MG_ENOMEM;
+		s->ej = e;
+		if ((k = realloc(s->ek, cap * sizeof(*k))) == NULL)
+			return MG_ENOMEM;
+		s->ek = k;
+		if ((jb = realloc(s->ejob, cap * sizeof(*jb))) == NULL)
+			return MG_ENOMEM;
+		s->ejob = jb;
+		s->capej = cap;
 	}
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
 		const struct fjob *j = &s->job[r->j];
+		struct mg_ejob *e = &s->ej[m];
 		double left;
 
 		if (!el_running(s, r) || r->nodes >= j->emax)
 			continue;
 		left = j->ework - ((double)s->now > j->eat ? ((double)s->now -
 		    j->eat) * el_speed(s, j, r->nodes) : 0);
-		e[m].base = r->nodes;
-		e[m].max = j->emax;
-		e[m].rem = (left > 0 ? left : 0) / el_speed(s, j, r->nodes);
-		e[m].alpha = j->alpha;
-		e[m].restart = j->erestart;
-		e[m].prof = s->c.el_prof;
-		e[m].size = j->nreq;
-		at[m++] = s->run[i].j;		/* by job: entries move */
+		e->base = r->nodes;
+		e->max = j->emax;
+		e->rem = (left > 0 ? left : 0) / el_speed(s, j, r->nodes);
+		e->alpha = j->alpha;
+		e->restart = j->erestart;
+		e->prof = s->c.el_prof;
+		e->size = j->nreq;
+		s->ejob[m++] = r->j;	/* by job: entries move */
 	}
-	if (m > 0 && (s->c.el_greedy ? mg_elastic_greedy(e, m, avail, k) :
-	    mg_elastic_mckp(e, m, avail, k)) >= 0)
-		for (i = 0; i < m; i++) {
-			size_t q;
+	if (m == 0 || (s->c.el_greedy ? mg_elastic_greedy(s->ej, m, avail,
+	    s->ek) : mg_elastic_mckp(s->ej, m, avail, s->ek)) < 0)
+		return 0;
+	for (i = 0; i < m; i++) {
+		size_t q;
 
-			if (k[i] <= 0)
-				continue;
-			for (q = 0; q < s->nrun && s->run[q].j != (int32_t)at[i];
-			    q++)
-				;
-			if (q < s->nrun)
-				resize(s, q, s->run[q].nodes + k[i]);
-		}
-	free(e);
-	free(k);
-	free(at);
+		if (s->ek[i] <= 0)
+			continue;
+		for (q = 0; q < s->nrun && s->run[q].j != s->ejob[i]; q++)
+			;
+		if (q < s->nrun)
+			resize(s, q, s->run[q].nodes + s->ek[i]);
+	}
 	return 0;
 }
 

@@ -329,6 +329,11 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"ReclaimPolicy is fewest, random or youngest (last in, first out), not 'pickyman'"* ]]
 	run -1 --separate-stderr mirage-eval --replay -m reference -s InferenceNodes=40 ls6.jobs
 	[[ "$stderr" == *"loaning needs Mode=faithful"* ]]
+	run -2 --separate-stderr mirage-eval --replay -m faithful -n 84 --loan-out h.tsv ls6.jobs
+	[[ "$stderr" == *"--loan-out needs loaning (-s InferenceNodes=N, Mode=faithful)"* ]]
+	[ ! -e h.tsv ]
+	run -2 --separate-stderr mirage-eval -m faithful -n 84 -s InferenceNodes=40 --loan-out h.tsv ls6.jobs
+	[[ "$stderr" == *"--loan-out goes with --replay"* ]]
 }
 
 @test "elastic jobs: they start on their minimum, grow into free nodes, shrink for others; with loaning, reclaims shrink them first" {
