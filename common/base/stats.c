@@ -1,5 +1,6 @@
 /* stats.c: rank correlation, quantiles, isotonic fits; see stats.h. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,29 +11,60 @@ struct ix {
 	size_t i;
 };
 
-static int
-cmp_ix(const void *a, const void *b)
+/* a double's bits as an unsigned key in the same order (-0 before +0) */
+static uint64_t
+key(double v)
 {
-	const struct ix *x = a, *y = b;
+	uint64_t u;
 
-	if (x->v != y->v)
-		return x->v < y->v ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+	memcpy(&u, &v, sizeof(u));
+	return u >> 63 ? ~u : u | (uint64_t)1 << 63;
 }
 
-static int
-cmp_d(const void *a, const void *b)
+/*
+ * t[0..n) by value, ties in index order, with tmp for n more: a stable
+ * radix sort of the keys a byte at a time, skipping the bytes that all
+ * keys share (waits in seconds use three or four of the eight).  Uses
+ * the i fields as they are, so they must be ascending on entry.
+ */
+static void
+sort_ix(struct ix *t, struct ix *tmp, size_t n)
 {
-	double x = *(const double *)a, y = *(const double *)b;
+	size_t cnt[8][256] = { { 0 } }, i, b;
+	struct ix *src = t, *dst = tmp, *sw;
 
-	return x < y ? -1 : x > y;
+	for (i = 0; i < n; i++) {
+		uint64_t k = key(t[i].v);
+
+		for (b = 0; b < 8; b++)
+			cnt[b][k >> (8 * b) & 255]++;
+	}
+	for (b = 0; b < 8; b++) {
+		size_t pos = 0, c;
+		int d;
+
+		if (n == 0 || cnt[b][key(t[0].v) >> (8 * b) & 255] == n)
+			continue;	/* one value of this byte: order kept */
+		for (d = 0; d < 256; d++) {
+			c = cnt[b][d];
+			cnt[b][d] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			dst[cnt[b][key(src[i].v) >> (8 * b) & 255]++] = src[i];
+		sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != t)
+		memcpy(t, src, n * sizeof(*t));
 }
 
 /* ranks from 1, ties averaged */
 static int
 ranks(const double *x, size_t n, double *r)
 {
-	struct ix *t = malloc(n * sizeof(*t));
+	struct ix *t = malloc(2 * n * sizeof(*t));
 	size_t i, j, k;
 
 	if (t == NULL)
@@ -41,7 +73,7 @@ ranks(const double *x, size_t n, double *r)
 		t[i].v = x[i];
 		t[i].i = i;
 	}
-	qsort(t, n, sizeof(*t), cmp_ix);
+	sort_ix(t, t + n, n);
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && t[j].v == t[i].v; j++)
 			;
@@ -85,17 +117,21 @@ mg_spearman(const double *x, const double *y, size_t n)
 double
 mg_quantile(const double *x, size_t n, double q)
 {
-	double *s, pos, res;
-	size_t lo;
+	struct ix *s;
+	double pos, res;
+	size_t lo, i;
 
-	if (n == 0 || (s = malloc(n * sizeof(*s))) == NULL)
+	if (n == 0 || (s = malloc(2 * n * sizeof(*s))) == NULL)
 		return NAN;
-	memcpy(s, x, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_d);
+	for (i = 0; i < n; i++) {
+		s[i].v = x[i];
+		s[i].i = i;
+	}
+	sort_ix(s, s + n, n);
 	pos = q * (double)(n - 1);
 	lo = (size_t)pos;
-	res = lo + 1 < n ? s[lo] + (s[lo + 1] - s[lo]) * (pos - (double)lo) :
-	    s[n - 1];
+	res = lo + 1 < n ? s[lo].v + (s[lo + 1].v - s[lo].v) * (pos -
+	    (double)lo) : s[n - 1].v;
 	free(s);
 	return res;
 }
@@ -109,7 +145,7 @@ mg_isotonic(const double *x, const double *y, size_t n, size_t max,
 	size_t i, b, nb, lo, hi;
 
 	*nk = 0;
-	if (n == 0 || max == 0 || (o = malloc(n * sizeof(*o))) == NULL)
+	if (n == 0 || max == 0 || (o = malloc(2 * n * sizeof(*o))) == NULL)
 		return -1;
 	if ((w = malloc(max * sizeof(*w))) == NULL) {
 		free(o);
@@ -119,7 +155,7 @@ mg_isotonic(const double *x, const double *y, size_t n, size_t max,
 		o[i].v = x[i];
 		o[i].i = i;
 	}
-	qsort(o, n, sizeof(*o), cmp_ix);
+	sort_ix(o, o + n, n);
 	/* bins of equal count, then the blocks pooled while they decrease */
 	nb = n < max ? n : max;
 	for (b = 0, *nk = 0; b < nb; b++) {

@@ -93,6 +93,9 @@ struct mg_slurmsim {
 	struct mg_slurmcfg c;
 	const struct mg_trace *t;
 	int64_t now, next_sched, next_bf;
+	/* backfill runs only when a job, node or reservation changed since
+	 * its last pass (Slurm's _more_work()): upd is the last change */
+	int64_t upd, last_bf;
 	struct fjob *job;
 	size_t njob, capjob;
 	int32_t *arr;		/* arrival order: (submit, trace order) */
@@ -378,6 +381,8 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->now = t0;
 	s->next_sched = t0;
 	s->next_bf = t0;
+	s->upd = t0;
+	s->last_bf = INT64_MIN;
 	if (c->nparts < 0 || c->nparts > MG_SLURM_MAXPART || c->npools < 0 ||
 	    c->npools > MG_SLURM_MAXPOOL || c->nqos < 0 ||
 	    c->nqos > MG_SLURM_MAXQOS) {
@@ -966,6 +971,8 @@ recalc(struct mg_slurmsim *s)
 	decay(s);
 	s->calc_at = s->now;
 	s->calcs++;
+	if (s->npend > 0)	/* each pending job's priority is set */
+		s->upd = now;
 	if (s->c.w_fairshare > 0) {
 		if (s->c.fs_by == MG_FS_TREE) {
 			if (fair_tree(s, s->fst) != 0) {
@@ -1028,6 +1035,7 @@ enqueue(struct mg_slurmsim *s, int32_t jr)
 	x.submit = s->job[jr].submit;
 	x.trace = s->job[jr].trace;
 	pent_set(s, &x);
+	s->upd = s->now;
 	while (lo < hi) {	/* the first job that comes after it */
 		mid = lo + (hi - lo) / 2;
 		if (pent_cmp(&s->pend[mid], &x) <= 0)
@@ -1097,6 +1105,8 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	int32_t tk[MG_SLURM_MAXPOOL];
 	size_t k;
 	int g, head = 1, last = -1;
+
+	s->upd = s->now;
 
 	if (take == NULL) {
 		take_first(s->free, s->npools, s->pmask[j->part], j->nodes,
@@ -1522,6 +1532,8 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 	struct fjob *j = &s->job[r->j];
 	int32_t delta = n - r->nodes;
 	double sp = el_speed(s, j, n);
+
+	s->upd = s->now;
 
 	el_progress(s, j, r->nodes);
 	if (j->fsh >= 0) {
@@ -2044,9 +2056,22 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 	int32_t held;
 	int rv;
 
-	*m = 0;
-	if ((rv = tl_split(s, m, s->now, &k)) != 0)
-		return rv;
+	/* room for every breakpoint the running jobs make: appends, done
+	 * here without tl_split's search (a pass runs this often) */
+	if (s->nrun + 1 > s->tcap) {
+		size_t cap = s->tcap;
+		int32_t *f;
+
+		if (mg_grow((void **)&s->tt, &cap, s->nrun + 1, sizeof(*s->tt)))
+			return MG_ENOMEM;
+		if ((f = realloc(s->tf, cap * np * sizeof(*s->tf))) == NULL)
+			return MG_ENOMEM;
+		s->tf = f;
+		s->tcap = cap;
+	}
+	s->tt[0] = s->now;
+	memcpy(s->tf, s->free, np * sizeof(*s->tf));
+	*m = 1;
 	for (i = 0; i < s->nrun; i++) {
 		int64_t e = s->run[i].exp_round;
 
@@ -2056,8 +2081,10 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 			e = prev;	/* rounding keeps the order */
 		if (e != prev) {
 			/* later than every breakpoint so far: append */
-			if ((rv = tl_split(s, m, e, &k)) != 0)
-				return rv;
+			s->tt[*m] = e;
+			memcpy(s->tf + *m * np, s->tf + (*m - 1) * np, np *
+			    sizeof(*s->tf));
+			(*m)++;
 			prev = e;
 		}
 		s->tf[(*m - 1) * np + (size_t)s->run[i].pool] +=
@@ -2305,6 +2332,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		for (i = w = 0; i < s->nheld; i++)	/* holds that end */
 			if (s->job[s->held[i]].eligible > s->now)
 				s->held[w++] = s->held[i];
+		if (w < s->nheld)
+			s->upd = s->now;
 		s->nheld = w;
 		/* priorities as of the last PriorityCalcPeriod */
 		if (s->now >= s->next_calc && (rv = recalc(s)) != 0)
@@ -2386,6 +2415,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				return MG_ENOMEM;
 			changed = 1;
 		}
+		if (changed)	/* ends, capacity, reservations, loans */
+			s->upd = s->now;
 		if (s->npend == 0) {
 			if (s->elastic && s->free[0] > 0 &&
 			    (rv = el_grow(s)) != 0)
@@ -2411,8 +2442,11 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		if (s->now >= s->next_sched)
 			s->next_sched = s->now + s->c.sched_interval;
 		if (s->npend > 0 && s->now >= s->next_bf && any_free(s) &&
-		    (rv = backfill(s)) != 0)
-			return rv;
+		    s->upd >= s->last_bf) {
+			if ((rv = backfill(s)) != 0)
+				return rv;
+			s->last_bf = s->now;
+		}
 		if (s->now >= s->next_bf)
 			s->next_bf = s->now + s->c.bf_interval;
 		if (s->elastic && s->free[0] > 0 && (rv = el_grow(s)) != 0)

@@ -553,6 +553,34 @@ main(void)
 		    "a job before its Eligible time (%lld)", (long long)st[0]);
 	}
 	{
+		/*
+		 * Backfill runs only when something changed since its last
+		 * pass (Slurm's _more_work()): C's Eligible time passing is
+		 * no change, so C, which only backfill can start (B blocks
+		 * the main scheduler), waits for the next priority
+		 * calculation (at 300, a period after the first) rather
+		 * than starting at the backfill tick after 150.
+		 */
+		struct spec s[] = {
+			{ 0, 3600, 3600, 2, 0 },	/* A: half the nodes */
+			{ 5, 600, 600, 4, 0 },		/* B: waits for A */
+			{ 10, 600, 600, 1, 0 },		/* C: eligible at 150 */
+		};
+		make(s, 3, 1);
+		jobs[2].eligible = T0 + 150;
+		mg_slurmcfg_default(&c, 4);
+		run(&c, st, 3);
+		ok(st[0] == 0 && st[1] == 3600 && st[2] == 300, "a backfill "
+		    "tick with nothing changed is skipped: C starts at 300, "
+		    "when the priorities are set (A %lld, B %lld, C "
+		    "%lld)", (long long)st[0], (long long)st[1],
+		    (long long)st[2]);
+		jobs[2].eligible = -1;
+		run(&c, st, 3);
+		ok(st[2] == 30, "eligible at once, C starts at the first "
+		    "backfill pass (%lld)", (long long)st[2]);
+	}
+	{
 		/* fair-share by account: users 0 and 1 share account 0, which
 		 * user 0 used; user 2 is in account 1 */
 		struct spec s[] = {

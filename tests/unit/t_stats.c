@@ -1,12 +1,107 @@
 /*
  * t_stats.c: the isotonic fit behind a classifier's calibration, and
- * its interpolation, on hand-worked data.
+ * its interpolation, on hand-worked data; quantiles and rank
+ * correlations (whose sort is a radix sort) against plain definitions.
  */
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "base/stats.h"
 #include "tap.h"
+
+static int
+dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* the q-quantile by qsort, as numpy interpolates */
+static double
+quantile_plain(const double *x, size_t n, double q)
+{
+	double s[64], pos = q * (double)(n - 1);
+	size_t lo = (size_t)pos;
+
+	memcpy(s, x, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), dcmp);
+	return lo + 1 < n ? s[lo] + (s[lo + 1] - s[lo]) * (pos - (double)lo) :
+	    s[n - 1];
+}
+
+/* ranks by counting: 1 + the smaller values + half the other equal ones */
+static void
+ranks_plain(const double *x, size_t n, double *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		double lt = 0, eq = 0;
+
+		for (j = 0; j < n; j++) {
+			lt += x[j] < x[i];
+			eq += x[j] == x[i];
+		}
+		r[i] = 1 + lt + (eq - 1) / 2;
+	}
+}
+
+static double
+pearson(const double *x, const double *y, size_t n)
+{
+	double mx = 0, my = 0, sxy = 0, sxx = 0, syy = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		mx += x[i] / (double)n;
+		my += y[i] / (double)n;
+	}
+	for (i = 0; i < n; i++) {
+		sxy += (x[i] - mx) * (y[i] - my);
+		sxx += (x[i] - mx) * (x[i] - mx);
+		syy += (y[i] - my) * (y[i] - my);
+	}
+	return sxy / sqrt(sxx * syy);
+}
+
+/* random arrays with ties, negatives, zeros of both signs, huge values */
+static void
+sorts(void)
+{
+	static const double pick[] = { 0.0, -0.0, -1.5, 3, 3, 1e300, -1e300,
+	    7200, 86400 * 365.0, -2, 1e-300 };
+	double x[64], y[64], rx[64], ry[64];
+	unsigned seed = 12345;
+	int trial, bad_q = 0, bad_r = 0;
+	size_t i, n;
+
+	for (trial = 0; trial < 200; trial++) {
+		n = 2 + (size_t)trial % 60;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245 + 12345;
+			x[i] = seed >> 16 & 1 ? pick[(seed >> 8) % 11] :
+			    (double)((int)(seed >> 10 & 1023) - 300) * 60;
+			seed = seed * 1103515245 + 12345;
+			y[i] = (double)(seed >> 12 & 63);
+		}
+		if (mg_quantile(x, n, 0.5) != quantile_plain(x, n, 0.5) ||
+		    mg_quantile(x, n, 0.95) != quantile_plain(x, n, 0.95) ||
+		    mg_quantile(x, n, 0) != quantile_plain(x, n, 0))
+			bad_q++;
+		ranks_plain(x, n, rx);
+		ranks_plain(y, n, ry);
+		if (fabs(mg_spearman(x, y, n) - pearson(rx, ry, n)) > 1e-9 &&
+		    !(isnan(mg_spearman(x, y, n)) && isnan(pearson(rx, ry, n))))
+			bad_r++;
+	}
+	ok(bad_q == 0, "quantiles equal qsort's on 200 random arrays (%d "
+	    "differ)", bad_q);
+	ok(bad_r == 0, "Spearman equals the Pearson of counted ranks on 200 "
+	    "random arrays (%d differ)", bad_r);
+}
 
 int
 main(void)
@@ -40,5 +135,6 @@ main(void)
 	rv = mg_isotonic(same, y, 6, 6, kx, ky, &nk);
 	ok(rv == 0 && nk == 2 && kx[0] == 1 && kx[1] == 2 && ky[0] == 0 &&
 	    ky[1] == 0.75, "bins of the same x pooled (%zu knots)", nk);
+	sorts();
 	return tap_done();
 }
