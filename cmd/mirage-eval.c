@@ -1068,7 +1068,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		size_t nres = all - q < batch ? all - q : batch;
 
 		if ((rv = mg_outcomes_run(&def, &po->sel, window, q, nres,
-		    po->threads, plan, res, &d)) != 0)
+		    po->threads, plan, 1, res, &d)) != 0)
 			errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 			    "'%s': %s", path, d.msg);
 		for (i = 0; i < nres; i++) {

@@ -301,6 +301,26 @@ progress(void *ctx, long done, long total, double mean)
 	c->open = c->progress == MG_PROGRESS_TTY && done < total;
 }
 
+/* an episode's outcome where the agent first submits at it */
+struct probectx {
+	const struct mg_clusterdef *def;
+	const struct mg_epsel *sel;
+	const struct mg_outcome *o;
+	const int32_t *nodes;	/* each episode's chain size */
+	struct mg_diag *d;
+};
+
+static int
+probe(void *ctx, size_t e, size_t k, int64_t *x)
+{
+	struct probectx *p = ctx;
+	struct mg_epconf ec = p->sel->e;
+
+	ec.nodes = p->nodes[e];
+	ec.window = 1;
+	return mg_episode_outcome_at(p->def, &ec, p->o[e].s0, k, x, p->d);
+}
+
 /* dqn and pg: play episodes of the trace in the cluster model */
 static int
 train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
@@ -308,7 +328,7 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
     int threads, double threshold, const char *out_path, const char *args,
     int quiet, int asked)
 {
-	struct mg_diag d = { "" };
+	struct mg_diag d = { "" }, pd = { "" };
 	struct mg_trace t;
 	struct mg_clusterdef def;
 	struct mg_outcome *o;
@@ -317,6 +337,8 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	struct mg_epconf e1;
 	char **names;
 	struct rlctx cx = { kind, mg_cli_progress(quiet, asked), 0 };
+	struct probectx pc;
+	int32_t *nodes;
 	size_t n, i, all, nnames;
 	int rv;
 
@@ -327,17 +349,22 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	if (mg_epsel_resolve(sel, &def, &d) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	if (cx.progress != MG_PROGRESS_OFF)
-		fprintf(stderr, "mirage-train: %s: probing %zu episodes\n", kind,
-		    sel->n * (size_t)sel->nsizes);
+		fprintf(stderr, "mirage-train: %s: simulating %zu episodes\n",
+		    kind, sel->n * (size_t)sel->nsizes);
 	all = sel->n * (size_t)sel->nsizes;
-	if ((o = calloc(all ? all : 1, sizeof(*o))) == NULL)
+	if ((o = calloc(all ? all : 1, sizeof(*o))) == NULL ||
+	    (nodes = calloc(all ? all : 1, sizeof(*nodes))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_outcomes_run(&def, sel, 1, 0, all, threads, NULL, o, &d)) != 0)
+	/* the features of every tick; outcomes where the agent submits */
+	if ((rv = mg_outcomes_run(&def, sel, 1, 0, all, threads, NULL, 0, o,
+	    &d)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
 		    path, d.msg);
 	for (i = n = 0; i < all; i++)	/* skipped: empty windows */
-		if (o[i].n > 0)
+		if (o[i].n > 0) {
+			nodes[n] = sel->sizes[i / sel->n];
 			o[n++] = o[i];
+		}
 	/* our features come first among the features' names */
 	e1 = sel->e;
 	e1.window = 1;
@@ -352,6 +379,13 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	env.nfeat = MG_OWN;
 	env.w_int = w_int;
 	env.w_ovl = w_ovl;
+	pc.def = &def;
+	pc.sel = sel;
+	pc.o = o;
+	pc.nodes = nodes;
+	pc.d = &pd;
+	env.probe = probe;
+	env.probe_ctx = &pc;
 	ro->progress = progress;
 	ro->ctx = &cx;
 	m->from = INT64_MAX;
@@ -366,8 +400,9 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	rv = mg_model_train_rl(m, &env, ro, &d);
 	if (cx.open)
 		fputc('\n', stderr);
-	if (rv != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (rv != 0)	/* an episode's probe failed, or the training */
+		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
+		    path, pd.msg[0] ? pd.msg : d.msg);
 	save(m, out_path);
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s (%s) on %zu episodes\n", kind,
@@ -376,6 +411,7 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	for (i = 0; i < n; i++)
 		mg_outcome_release(&o[i]);
 	free(o);
+	free(nodes);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;

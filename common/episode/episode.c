@@ -409,7 +409,8 @@ plan_tick(struct mg_episode *ep, const struct mg_plan *plan,
 int
 mg_episode_outcomes(const struct mg_clusterdef *def,
     const struct mg_epconf *e, int64_t s0, int feat,
-    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d)
+    const struct mg_plan *plan, size_t probe, struct mg_outcome *o,
+    struct mg_diag *d)
 {
 	struct mg_episode *ep = NULL;
 	struct mg_cluster *c;
@@ -493,6 +494,9 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 		    (rv = plan_tick(ep, plan, o, t, &o->plan[f])) != 0)
 			goto fail;
 		f += o->tick[k];
+		o->x[k] = MG_X_UNKNOWN;
+		if (probe != MG_PROBE_ALL && probe != k)
+			continue;
 		if ((rv = mg_episode_probe(ep, &o->x[k], NULL)) != 1) {
 			if (rv == 0)
 				rv = mg_diag_set(d, MG_EINVAL, "episode at %s: "
@@ -512,6 +516,8 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 			}
 			o->has_urgent = 1;
 		}
+		if (probe == k)
+			break;
 	}
 	free(buf);
 	mg_episode_free(ep);
@@ -523,6 +529,24 @@ fail:
 		free(tt);
 	mg_outcome_release(o);
 	return rv < 0 ? rv : MG_EINVAL;
+}
+
+int
+mg_episode_outcome_at(const struct mg_clusterdef *def,
+    const struct mg_epconf *e, int64_t s0, size_t k, int64_t *x,
+    struct mg_diag *d)
+{
+	struct mg_outcome o;
+	int rv;
+
+	if ((rv = mg_episode_outcomes(def, e, s0, 0, NULL, k, &o, d)) != 0)
+		return rv;
+	if (k >= o.n || o.x[k] == MG_X_UNKNOWN)
+		rv = mg_diag_set(d, MG_EINVAL, "no time %zu in the episode", k);
+	else
+		*x = o.x[k];
+	mg_outcome_release(&o);
+	return rv;
 }
 
 void
@@ -777,6 +801,7 @@ struct runwork {
 	const struct mg_epsel *sel;
 	int window;
 	const struct mg_plan *plan;
+	int probe;
 	size_t first, n, next;
 	struct mg_outcome *o;
 	int *status;
@@ -807,14 +832,16 @@ run_worker(void *arg)
 		if (w->sel->skip_empty && mg_episode_empty(w->def, &e, s0))
 			continue;
 		w->status[k] = mg_episode_outcomes(w->def, &e, s0, 1, w->plan,
-		    &w->o[k], &w->diag[k]);
+		    w->probe ? MG_PROBE_ALL : MG_PROBE_NONE, &w->o[k],
+		    &w->diag[k]);
 	}
 }
 
 int
 mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
     int window, size_t first, size_t count, int threads,
-    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d)
+    const struct mg_plan *plan, int probe, struct mg_outcome *o,
+    struct mg_diag *d)
 {
 	struct runwork w;
 	pthread_t tid[64];
@@ -827,6 +854,7 @@ mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
 	w.sel = s;
 	w.window = window;
 	w.plan = plan;
+	w.probe = probe;
 	w.first = first;
 	w.n = count;
 	w.o = o;

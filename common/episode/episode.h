@@ -219,17 +219,35 @@ struct mg_outcome {
 	struct mg_plancost *plan;	/* per tick, with a planner */
 };
 
+/* which times mg_episode_outcomes() probes: all, none, or one index */
+#define MG_PROBE_ALL	SIZE_MAX
+#define MG_PROBE_NONE	(SIZE_MAX - 1)
+/* an outcome not probed */
+#define MG_X_UNKNOWN	INT64_MIN
+
 /*
- * mg_episode_outcomes: run episode s0 once, probing every time above on
- * copies of its state, with the features at each tick if feat, and the
- * planner's estimate at each tick if plan is not NULL (from the view at
- * the tick and what P's owner knows: P's start once it started, its run
- * time; draws numbered by s0).  Returns 0, or a negative status with d
- * saying which episode and why.  Free with mg_outcome_release().
+ * mg_episode_outcomes: run episode s0 once, probing the times above on
+ * copies of its state (probe: every one, none, leaving x[k] at
+ * MG_X_UNKNOWN, or only index probe, the run stopping there), with the
+ * features at each tick if feat, and the planner's estimate at each
+ * tick if plan is not NULL (from the view at the tick and what P's
+ * owner knows: P's start once it started, its run time; draws numbered
+ * by s0).  Returns 0, or a negative status with d saying which episode
+ * and why.  Free with mg_outcome_release().
  */
 int mg_episode_outcomes(const struct mg_clusterdef *def,
     const struct mg_epconf *e, int64_t s0, int feat,
-    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d);
+    const struct mg_plan *plan, size_t probe, struct mg_outcome *o,
+    struct mg_diag *d);
+
+/*
+ * mg_episode_outcome_at: x at time index k of episode s0 alone, as
+ * mg_episode_outcomes() would probe it (the episode run up to it).
+ * Returns 0, or a negative status with d saying why.
+ */
+int mg_episode_outcome_at(const struct mg_clusterdef *def,
+    const struct mg_epconf *e, int64_t s0, size_t k, int64_t *x,
+    struct mg_diag *d);
 
 void mg_outcome_release(struct mg_outcome *o);
 
@@ -238,13 +256,15 @@ void mg_outcome_release(struct mg_outcome *o);
  * snapshots, of the episodes first .. first + count - 1 of s, numbered
  * over all sizes (episode i is start i % s->n of size s->sizes[i / s->n]),
  * computed on threads threads into o[0..count), with the planner's
- * estimates if plan is not NULL.  An episode s says to
+ * estimates if plan is not NULL, every outcome probed if probe, none
+ * (MG_X_UNKNOWN) otherwise.  An episode s says to
  * skip is left zeroed (o[k].n == 0).  Returns 0, or a negative status
  * with d naming the episode; release each outcome with
  * mg_outcome_release() either way.
  */
 int mg_outcomes_run(const struct mg_clusterdef *def, const struct mg_epsel *s,
     int window, size_t first, size_t count, int threads,
-    const struct mg_plan *plan, struct mg_outcome *o, struct mg_diag *d);
+    const struct mg_plan *plan, int probe, struct mg_outcome *o,
+    struct mg_diag *d);
 
 #endif /* MG_EPISODE_H */

@@ -39,8 +39,27 @@ struct view {
 	size_t nd;
 	const float *feat;	/* rows of the outcome's features, by tick */
 	size_t stride;
-	int64_t *x;		/* nd + 1 outcomes */
+	int64_t *x;		/* nd + 1 outcomes, MG_X_UNKNOWN until probed */
+	size_t *k;		/* each one's index in the outcome */
+	size_t ep;		/* the outcome's */
 };
+
+/* the reward of submitting at decision j, probing x on first use */
+static int
+reward(const struct mg_rlenv *env, struct view *v, size_t j, double *r)
+{
+	int rv;
+
+	if (v->x[j] == MG_X_UNKNOWN) {
+		if (env->probe == NULL)
+			return MG_EINVAL;
+		if ((rv = env->probe(env->probe_ctx, v->ep, v->k[j],
+		    &v->x[j])) != 0)
+			return rv;
+	}
+	*r = mg_rl_reward(env, v->x[j]);
+	return 0;
+}
 
 static int
 views(const struct mg_rlenv *env, struct view **out)
@@ -61,17 +80,23 @@ views(const struct mg_rlenv *env, struct view **out)
 		v[e].nd = nt - 1;
 		v[e].feat = o->feat;
 		v[e].stride = o->nfeat;
-		if ((v[e].x = malloc(nt * sizeof(*v[e].x))) == NULL)
+		v[e].ep = e;
+		if ((v[e].x = malloc(nt * sizeof(*v[e].x))) == NULL ||
+		    (v[e].k = malloc(nt * sizeof(*v[e].k))) == NULL)
 			goto bad;
 		for (k = j = 0; k < o->n; k++)
-			if (o->tick[k])
+			if (o->tick[k]) {
+				v[e].k[j] = k;
 				v[e].x[j++] = o->x[k];
+			}
 	}
 	*out = v;
 	return 0;
 bad:
-	for (j = 0; j <= e && j < env->nep; j++)
+	for (j = 0; j <= e && j < env->nep; j++) {
 		free(v[j].x);
+		free(v[j].k);
+	}
 	free(v);
 	return MG_EINVAL;
 }
@@ -81,8 +106,10 @@ views_free(struct view *v, size_t n)
 {
 	size_t e;
 
-	for (e = 0; e < n; e++)
+	for (e = 0; v != NULL && e < n; e++) {
 		free(v[e].x);
+		free(v[e].k);
+	}
 	free(v);
 }
 
@@ -228,7 +255,7 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 	uint64_t rs = o->seed;
 	long ep, steps = 0, updates = 0, tenth = o->episodes / 10 + 1;
 	double rsum = 0;
-	int rv;
+	int rv, pr;
 
 	*qout = NULL;
 	if (env->nep == 0)
@@ -245,7 +272,7 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 	    &tq) || (s = malloc(nf * sizeof(*s))) == NULL)
 		goto out;
 	for (ep = 0; ep < o->episodes; ep++) {
-		const struct view *e = &v[mg_rand64(&rs) % env->nep];
+		struct view *e = &v[mg_rand64(&rs) % env->nep];
 		double eps = 1 - (1 - o->eps_end) * (double)ep /
 		    (0.5 * (double)o->episodes);
 		int explore;
@@ -271,10 +298,11 @@ mg_rl_dqn(const struct mg_rlenv *env, const struct mg_rlopts *o,
 			else
 				a = gq[2 * j + 1] >= gq[2 * j];
 			done = a || j + 1 == e->nd;
-			if (a)
-				r = mg_rl_reward(env, e->x[j]);
-			else if (j + 1 == e->nd)
-				r = mg_rl_reward(env, e->x[e->nd]);
+			if ((a || j + 1 == e->nd) && (pr = reward(env, e, a ? j :
+			    e->nd, &r)) != 0) {
+				rv = pr;
+				goto out;
+			}
 			if (j == e->nd) {
 				rsum += r;
 				break;	/* forced: not a decision */
@@ -336,7 +364,7 @@ mg_rl_pg(const struct mg_rlenv *env, const struct mg_rlopts *o,
 	uint64_t rs = o->seed;
 	long ep = 0, tenth = o->episodes / 10 + 1, next = tenth;
 	double rsum = 0;
-	int rv, nb;
+	int rv, pr, nb;
 
 	*pout = NULL;
 	if (env->nep == 0)
@@ -352,7 +380,7 @@ mg_rl_pg(const struct mg_rlenv *env, const struct mg_rlopts *o,
 	while (ep < o->episodes) {
 		n = 0;
 		for (nb = 0; nb < o->batch && ep < o->episodes; nb++, ep++) {
-			const struct view *e = &v[mg_rand64(&rs) % env->nep];
+			struct view *e = &v[mg_rand64(&rs) % env->nep];
 			size_t j, first = n;
 			double r;
 
@@ -378,7 +406,10 @@ mg_rl_pg(const struct mg_rlenv *env, const struct mg_rlopts *o,
 				if (a)
 					break;
 			}
-			r = mg_rl_reward(env, e->x[j]);
+			if ((pr = reward(env, e, j, &r)) != 0) {
+				rv = pr;
+				goto out;
+			}
 			rsum += r;
 			for (; first < n; first++)
 				G[first] = r * pow(o->gamma, (double)(n - 1 -

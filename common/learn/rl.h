@@ -11,7 +11,11 @@
  * (hours of interruption and overlap, weighted; waiting earns 0).  The
  * simulator's state does not depend on the agent until it submits, so
  * each episode's outcome of every action is computed once, by probing
- * copies of the simulator's state, and replayed exactly.
+ * copies of the simulator's state, and replayed exactly.  The agent
+ * needs the outcomes only where it submits, so an outcome left at
+ * MG_X_UNKNOWN is asked of the env's probe when first needed (in
+ * training, a few thousand of the hundreds of thousands of ticks), and
+ * kept.
  *
  *   dqn  Deep Q-Network: Q(s, wait|submit) by a 2-hidden-layer MLP,
  *        a replay buffer, a target network, the double-DQN target,
@@ -36,6 +40,10 @@ struct mg_rlenv {
 	size_t nfeat;		/* features used: the first nfeat of each tick */
 	const double *mean, *scale;	/* normalisation of those */
 	double w_int, w_ovl;	/* reward weights per hour */
+	/* x at time index k of episode e when ep[e].x[k] is MG_X_UNKNOWN:
+	 * 0, or a negative status that stops the training */
+	int (*probe)(void *ctx, size_t e, size_t k, int64_t *x);
+	void *probe_ctx;
 };
 
 struct mg_rlopts {
