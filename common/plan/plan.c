@@ -18,6 +18,7 @@
 #define NCLS		5	/* limit classes; NCLS: all jobs */
 #define MINSAMPLE	20	/* fewer in a class: draw from all jobs */
 #define MINUSER		5	/* fewer of a user's in a class: the class */
+#define RECENT_SCAN	1000	/* a user's jobs looked at for the recent */
 #define PRIO_SCALE	1000.0	/* view priorities as the model's integers */
 #define MAXWAIT		(30 * DAY)
 #define BF_INTERVAL	300	/* the planner's backfill passes: a tenth of
@@ -57,6 +58,7 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->arrivals = MG_PLAN_ARR_BLOCKS;
 	pc->block = 4 * 3600;
 	pc->runtimes = MG_PLAN_RT_USER;
+	pc->recent = 10;
 }
 
 int
@@ -98,9 +100,16 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			pc->runtimes = MG_PLAN_RT_CLASS;
 		else if (strcmp(arg, "user") == 0)
 			pc->runtimes = MG_PLAN_RT_USER;
-		else
+		else if (strncmp(arg, "recent", 6) == 0 && (arg[6] == '\0' ||
+		    (arg[6] == ':' && mg_parse_i64(arg + 7, strlen(arg + 7), 1,
+		    1000, &v) == 0))) {
+			pc->runtimes = MG_PLAN_RT_RECENT;
+			if (arg[6] == ':')
+				pc->recent = (int)v;
+		} else
 			return mg_diag_set(d, MG_EINVAL, "invalid "
-			    "--plan-runtimes '%s' (class or user)", arg);
+			    "--plan-runtimes '%s' (class, user, recent or "
+			    "recent:N, N from 1 to 1000 jobs)", arg);
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;
@@ -196,7 +205,9 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 	    (pc->arrivals != MG_PLAN_ARR_WEEK &&
 	    pc->arrivals != MG_PLAN_ARR_BLOCKS) || pc->block < 3600 ||
 	    (pc->runtimes != MG_PLAN_RT_CLASS &&
-	    pc->runtimes != MG_PLAN_RT_USER) ||
+	    pc->runtimes != MG_PLAN_RT_USER &&
+	    pc->runtimes != MG_PLAN_RT_RECENT) ||
+	    (pc->runtimes == MG_PLAN_RT_RECENT && pc->recent < 1) ||
 	    pc->history <= 0 || pc->margin < 0 ||
 	    pc->window + pc->margin > 5 * DAY)
 		return MG_EINVAL;
@@ -224,7 +235,7 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 	}
 	for (k = 0; k <= NCLS; k++)
 		qsort(p->cls[k], p->ncls[k], sizeof(struct rt), rt_cmp);
-	if (pc->runtimes == MG_PLAN_RT_USER && (rv = by_user(p)) != 0) {
+	if (pc->runtimes != MG_PLAN_RT_CLASS && (rv = by_user(p)) != 0) {
 		mg_plan_free(p);
 		return rv;
 	}
@@ -275,6 +286,27 @@ draw_dur(const struct mg_plan *p, int32_t user, int64_t limit,
 	size_t k = (size_t)limit_class(limit), lo, hi, i;
 	const struct rt *a = NULL;
 
+	if (p->c.runtimes == MG_PLAN_RT_RECENT && p->ucls != NULL &&
+	    user >= 0 && (size_t)user * NCLS + k < p->nkeys) {
+		/* the user's last jobs of the class that outlasted elapsed,
+		 * however long ago: users resubmit the same work */
+		size_t key = (size_t)user * NCLS + k, n, m = 0, seen = 0;
+		int64_t pick[1000];
+
+		a = p->ucls + p->uoff[key];
+		n = p->uoff[key + 1] - p->uoff[key];
+		for (i = ended_by(a, n, t); i > 0 && m < (size_t)p->c.recent &&
+		    seen++ < RECENT_SCAN; i--) {
+			int64_t d = (int64_t)llround(a[i - 1].r *
+			    (double)limit);
+
+			if (d > elapsed)
+				pick[m++] = d < limit ? (d > 0 ? d : 1) : limit;
+		}
+		if (m > 0)
+			return pick[below(rs, m)];
+		a = NULL;
+	}
 	if (p->ucls != NULL && user >= 0 &&
 	    (size_t)user * NCLS + k < p->nkeys) {
 		/* the user's own jobs of the class, if enough */

@@ -72,8 +72,11 @@ enum mg_planarrivals {
 /* the run-time model's groups */
 enum mg_planruntimes {
 	MG_PLAN_RT_CLASS,	/* all jobs of the limit class */
-	MG_PLAN_RT_USER		/* the user's own jobs of the limit class
+	MG_PLAN_RT_USER,	/* the user's own jobs of the limit class
 				 * when there are at least 5, else all */
+	MG_PLAN_RT_RECENT	/* the user's last recent jobs of the limit
+				 * class that ran longer than the job has,
+				 * else as MG_PLAN_RT_USER */
 };
 
 struct mg_planconf {
@@ -90,6 +93,7 @@ struct mg_planconf {
 	enum mg_planarrivals arrivals;	/* MG_PLAN_ARR_BLOCKS */
 	int64_t block;		/* MG_PLAN_ARR_BLOCKS: 4 h */
 	enum mg_planruntimes runtimes;	/* MG_PLAN_RT_USER */
+	int recent;		/* MG_PLAN_RT_RECENT: 10 */
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
 };
@@ -107,7 +111,8 @@ void mg_planconf_default(struct mg_planconf *pc);
  * "plan" (the futures, 1 to MG_PLAN_MAXK), "lambda" (a positive price,
  * into *lambda), "plan-seed", "plan-model" ("faithful", "reference") or
  * "plan-arrivals" ("week", "blocks", "blocks:H") or "plan-runtimes"
- * ("class", "user"), with its argument.  Returns 0, or
+ * ("class", "user", "recent", "recent:N"), with its argument.  Returns
+ * 0, or
  * MG_EINVAL with d saying what is wrong.
  */
 int mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,

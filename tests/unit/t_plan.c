@@ -315,6 +315,67 @@ main(void)
 		pc.runtimes = MG_PLAN_RT_CLASS;
 		pc.k = 8;
 	}
+	{
+		/* recent run times: user 0's 8-hour jobs ran all 8 hours
+		 * until ten days ago, an hour since.  R, user 0's, has run
+		 * 30 minutes on the node S needs.  By the user's last ten, R
+		 * ends in 30 minutes in every future (S overlaps P by 3.5
+		 * hours); by the user's 30 days, in about a third.  R having
+		 * run 2 hours, longer than any of the last ten, the recent
+		 * model falls back to the user's 30 days. */
+		struct mg_vjob r = { 0 };
+		int64_t d;
+		int i;
+
+		memset(&t, 0, sizeof(t));
+		t.job = jobs;
+		for (d = T0 - 29 * DAY; d < T0; d += DAY) {
+			job(&t, d, d, d >= T0 - 10 * DAY ? H : 8 * H, 8 * H, 1);
+			jobs[t.n - 1].user = 0;
+		}
+		now = T0 + 10 * H;
+		chain(&ch);
+		ch.p_end = now + 4 * H;
+		ch.p_start = ch.p_end - ch.p_dur;
+		pc.k = 32;
+		for (i = 0; i < 3; i++) {
+			pc.runtimes = i ? MG_PLAN_RT_RECENT : MG_PLAN_RT_USER;
+			view(&v, 2, now);
+			v.free = 0;
+			r.submit = r.start = now - (i == 2 ? 2 * H : H / 2);
+			r.limit = 8 * H;
+			r.end = -1;
+			r.nodes = 1;
+			r.user = 0;
+			r.trace = -1;
+			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+			if (mg_plan_new(&pc, &t, &p) != 0 ||
+			    mg_plan_costs(p, &v, &ch, now, 1, &c) != 0)
+				c.n = 0;
+			ok(c.n > 0 && (i == 1 ? c.ovl[0] > 3.49 :
+			    c.ovl[0] < 3), "run times %s: S submitted now "
+			    "overlaps P by %.2f h on average", i == 0 ?
+			    "by user (less than 3.5)" : i == 1 ? "recent (3.5)" :
+			    "recent, R past them all (less)", c.n ? c.ovl[0] :
+			    NAN);
+			mg_plan_free(p);
+			mg_view_release(&v);
+		}
+		pc.runtimes = MG_PLAN_RT_CLASS;
+		pc.k = 8;
+	}
+	{
+		struct mg_planconf q;
+		struct mg_diag dg;
+
+		mg_planconf_default(&q);
+		ok(mg_plan_option(&q, NULL, "plan-runtimes", "recent:3",
+		    &dg) == 0 && q.runtimes == MG_PLAN_RT_RECENT &&
+		    q.recent == 3, "--plan-runtimes recent:3");
+		ok(mg_plan_option(&q, NULL, "plan-runtimes", "recent:0",
+		    &dg) == MG_EINVAL && strstr(dg.msg, "recent:N") != NULL,
+		    "recent:0 is refused: %s", dg.msg);
+	}
 
 	pc.k = 0;
 	ok(mg_plan_new(&pc, &t, &p) == MG_EINVAL, "no futures: refused");
