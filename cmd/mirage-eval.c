@@ -1232,7 +1232,7 @@ accel_main(int argc, char *argv[])
 		struct timespec a, b;
 
 		memset(&st, 0, sizeof(st));
-		st.actor = mod[k]->impl;
+		st.net = mod[k]->impl;
 		st.mean = mod[k]->mean;
 		st.scale = mod[k]->scale;
 		mg_relmas_hook(&st, mod[k]->params != NULL &&

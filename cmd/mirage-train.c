@@ -147,8 +147,8 @@ usage(int status)
 	    "[-o model] [jobs]\n"
 	    "       mirage-train -a relmas [-q] [-s key=value] [--play n] "
 	    "[--hidden n] [--lr r]\n"
-	    "           [--no-bw-features] [--no-bw-penalty] [-S seed] "
-	    "[-o model]\n"
+	    "           [--context d] [--no-bw-features] [--no-bw-penalty] "
+	    "[-S seed] [-o model]\n"
 	    "       mirage-train -i model\n");
 	if (status == 0)
 		fputs("options:\n"
@@ -172,6 +172,8 @@ usage(int status)
 		    "  -t threads        threads (one per CPU)\n"
 		    "  -o file           write the model to file (default: stdout)\n"
 		    "  -i model          print a model's header and exit\n"
+		    "  --context d       relmas: the attention encoder's context size (8;\n"
+		    "                    0: no encoder)\n"
 		    "  --no-bw-features, --no-bw-penalty\n"
 		    "                    relmas's ablations; its -s keys are mirage-eval --accel's\n"
 		    "  --progress        dqn, pg: progress lines, also in a log\n"
@@ -440,14 +442,14 @@ relmas_progress(void *ctx, int done, int total, double met)
 
 /*
  * mirage-train -a relmas [-q] [-o model] [-S seed] [-s key=value]...
- * [--play episodes] [--hidden n] [--lr x] [--no-bw-features]
+ * [--play episodes] [--hidden n] [--lr x] [--context d] [--no-bw-features]
  * [--no-bw-penalty]: the learned dispatcher inside the node, trained on
  * the accelerator model of mirage-eval --accel's keys
  */
 static int
 relmas_main(int argc, char *argv[])
 {
-	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP };
+	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX };
 	static const struct option lo[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
@@ -459,6 +461,7 @@ relmas_main(int argc, char *argv[])
 		{ "lr", required_argument, NULL, O_LR },
 		{ "no-bw-features", no_argument, NULL, O_NOBWF },
 		{ "no-bw-penalty", no_argument, NULL, O_NOBWP },
+		{ "context", required_argument, NULL, O_CTX },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mg_ascen sc;
@@ -508,10 +511,14 @@ relmas_main(int argc, char *argv[])
 		case O_NOBWP:
 			o.beta = 0;
 			break;
+		case O_CTX:
+			o.context = (int)num("context size", optarg, 0, 64);
+			break;
 		default:
 			errx(MG_EXIT_USAGE, "-a relmas takes -o, -q, -S, -s "
-			    "key=value, --play, --hidden, --lr, --no-bw-features "
-			    "and --no-bw-penalty (mirage-train(1))");
+			    "key=value, --play, --hidden, --lr, --context, "
+			    "--no-bw-features and --no-bw-penalty "
+			    "(mirage-train(1))");
 		}
 	if (optind != argc)
 		errx(MG_EXIT_USAGE, "-a relmas reads no file: it plays the "

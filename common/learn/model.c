@@ -97,7 +97,10 @@ mg_model_free(struct mg_model *m)
 		return;
 	if (m->impl && is_tree(m->kind))
 		mg_gbt_free(m->impl);
-	else if (m->impl && is_rl(m->kind))
+	else if (m->impl && strcmp(m->kind, "relmas") == 0) {
+		mg_relmas_net_free(m->impl);
+		free(m->impl);
+	} else if (m->impl && is_rl(m->kind))
 		mg_mlp_free(m->impl);
 	else if (m->impl)
 		mg_svr_free(m->impl);
@@ -170,7 +173,7 @@ int
 mg_model_train(struct mg_model *m, const float *X, const float *y, size_t n,
     const struct mg_trainopts *o, struct mg_diag *d)
 {
-	char params[512];
+	char params[640];
 	float *Z;
 	size_t i, k;
 	int rv;
@@ -233,6 +236,16 @@ mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
 	}
 	for (i = 0; i < n * m->nfeat; i++)
 		in[i] = Z[i];
+	if (raw) {		/* the rows as one decision's candidates */
+		double *buf = NULL;
+		size_t cap = 0;
+
+		i = mg_relmas_score(m->impl, in, n, out, &buf, &cap) != 0;
+		free(buf);
+		free(in);
+		free(o);
+		return i ? mg_diag_set(d, MG_ENOMEM, "out of memory") : 0;
+	}
 	if (mg_mlp_forward(m->impl, in, n, o) != 0) {
 		free(in);
 		free(o);
@@ -258,47 +271,109 @@ accel_count(const struct mg_ascen *sc, int df)
 }
 
 /* an MLP as bytes: layer count, sizes, parameters (little-endian) */
+static int mlp_append(struct mg_mlp *, unsigned char **, size_t *);
+
 static int
 mlp_save(struct mg_mlp *n, unsigned char **buf, size_t *len)
 {
-	int sizes[MG_MLP_MAXLAYERS + 1], nl = mg_mlp_layers(n, sizes), l, b;
-	size_t np = mg_mlp_nparams(n), i, at = 0;
-	const double *p = mg_mlp_params(n);
+	*buf = NULL;
+	*len = 0;
+	return mlp_append(n, buf, len);
+}
 
-	*len = 4 + 4 * (size_t)nl + 8 * np;
-	if ((*buf = malloc(*len)) == NULL)
+/* numbers as 8 little-endian bytes each, after *len bytes of *buf */
+static int
+f64_append(const double *p, size_t np, unsigned char **buf, size_t *len)
+{
+	unsigned char *nb = realloc(*buf, *len + 8 * np);
+	size_t i, at = *len;
+	int b;
+
+	if (nb == NULL)
 		return MG_ENOMEM;
+	*buf = nb;
+	for (i = 0; i < np; i++) {
+		uint64_t u;
+
+		memcpy(&u, &p[i], sizeof(u));
+		for (b = 0; b < 8; b++)
+			nb[at++] = (unsigned char)(u >> (8 * b));
+	}
+	*len = at;
+	return 0;
+}
+
+static void
+f64_read(const unsigned char *buf, size_t np, double *p)
+{
+	size_t i, at = 0;
+	int b;
+
+	for (i = 0; i < np; i++) {
+		uint64_t u = 0;
+
+		for (b = 0; b < 8; b++)
+			u |= (uint64_t)buf[at++] << (8 * b);
+		memcpy(&p[i], &u, sizeof(u));
+	}
+}
+
+/* relmas: the actor; with an encoder (the actor reads more than
+ * MG_AFEAT numbers), its embedding and its query after it */
+static int
+relmas_save(struct mg_relmas_net *net, unsigned char **buf, size_t *len)
+{
+	int rv;
+
+	*buf = NULL;
+	*len = 0;
+	if ((rv = mlp_append(net->actor, buf, len)) == 0 && net->enc != NULL &&
+	    (rv = mlp_append(mg_attn_embedding(net->enc), buf, len)) == 0)
+		rv = f64_append(mg_attn_query(net->enc),
+		    (size_t)mg_attn_dim(net->enc), buf, len);
+	if (rv != 0) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return rv;
+}
+
+static int
+mlp_append(struct mg_mlp *n, unsigned char **buf, size_t *len)
+{
+	int sizes[MG_MLP_MAXLAYERS + 1], nl = mg_mlp_layers(n, sizes), l, b;
+	size_t np = mg_mlp_nparams(n), at = *len;
+	unsigned char *nb = realloc(*buf, *len + 4 + 4 * (size_t)nl);
+
+	if (nb == NULL)
+		return MG_ENOMEM;
+	*buf = nb;
 	for (b = 0; b < 4; b++)
 		(*buf)[at++] = (unsigned char)((unsigned)nl >> (8 * b));
 	for (l = 0; l < nl; l++)
 		for (b = 0; b < 4; b++)
 			(*buf)[at++] = (unsigned char)((unsigned)sizes[l] >>
 			    (8 * b));
-	for (i = 0; i < np; i++) {
-		uint64_t u;
-
-		memcpy(&u, &p[i], sizeof(u));
-		for (b = 0; b < 8; b++)
-			(*buf)[at++] = (unsigned char)(u >> (8 * b));
-	}
-	return 0;
+	*len = at;
+	return f64_append(mg_mlp_params(n), np, buf, len);
 }
 
+/* an MLP from the front of buf[0..len): its bytes in *used */
 static int
-mlp_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
+mlp_parse(const unsigned char *buf, size_t len, size_t *used,
+    struct mg_mlp **out)
 {
 	int sizes[MG_MLP_MAXLAYERS + 1], nl, l, b;
 	struct mg_mlp *n;
-	size_t at = 0, i, np;
-	double *p;
+	size_t at = 0, np;
 
-	*h = NULL;
+	*out = NULL;
 	if (len < 4)
-		goto bad;
+		return MG_ECORRUPT;
 	for (nl = 0, b = 0; b < 4; b++)
 		nl |= (int)buf[at++] << (8 * b);
 	if (nl < 2 || nl > MG_MLP_MAXLAYERS + 1 || len < 4 + 4 * (size_t)nl)
-		goto bad;
+		return MG_ECORRUPT;
 	for (l = 0; l < nl; l++) {
 		unsigned v = 0;
 
@@ -307,23 +382,77 @@ mlp_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
 		sizes[l] = (int)v;
 	}
 	if (mg_mlp_new(sizes, nl, 0, &n) != 0)
-		goto bad;
+		return MG_ECORRUPT;
 	np = mg_mlp_nparams(n);
-	if (len != at + 8 * np) {
+	if (len < at + 8 * np) {
 		mg_mlp_free(n);
-		goto bad;
+		return MG_ECORRUPT;
 	}
-	p = mg_mlp_params(n);
-	for (i = 0; i < np; i++) {
-		uint64_t u = 0;
+	f64_read(buf + at, np, mg_mlp_params(n));
+	*used = at + 8 * np;
+	*out = n;
+	return 0;
+}
 
-		for (b = 0; b < 8; b++)
-			u |= (uint64_t)buf[at++] << (8 * b);
-		memcpy(&p[i], &u, sizeof(u));
+static int
+mlp_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
+{
+	struct mg_mlp *n;
+	size_t used;
+
+	*h = NULL;
+	if (mlp_parse(buf, len, &used, &n) != 0 || used != len) {
+		if (n != NULL)
+			mg_mlp_free(n);
+		return mg_diag_set(d, MG_ECORRUPT, "the network's bytes are "
+		    "malformed");
 	}
 	*h = n;
 	return 0;
+}
+
+static int
+relmas_load(const unsigned char *buf, size_t len, void **h,
+    struct mg_diag *d)
+{
+	struct mg_relmas_net *net = calloc(1, sizeof(*net));
+	struct mg_mlp *f = NULL;
+	int sizes[MG_MLP_MAXLAYERS + 1], fs[MG_MLP_MAXLAYERS + 1], nl, fl;
+	size_t used, at;
+	double w[64];
+
+	*h = NULL;
+	if (net == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if (mlp_parse(buf, len, &used, &net->actor) != 0)
+		goto bad;
+	at = used;
+	nl = mg_mlp_layers(net->actor, sizes);
+	if (sizes[0] < MG_AFEAT || sizes[nl - 1] != 1)
+		goto bad;
+	if (sizes[0] > MG_AFEAT) {
+		/* the encoder: MG_AFEAT in, the context's size out */
+		if (mlp_parse(buf + at, len - at, &used, &f) != 0)
+			goto bad;
+		at += used;
+		fl = mg_mlp_layers(f, fs);
+		if (fs[0] != MG_AFEAT || fs[fl - 1] != sizes[0] - MG_AFEAT ||
+		    fs[fl - 1] > 64 || len - at != 8 * (size_t)fs[fl - 1])
+			goto bad;
+		f64_read(buf + at, (size_t)fs[fl - 1], w);
+		at = len;
+		if (mg_attn_from(f, w, &net->enc) != 0)
+			goto bad;
+		f = NULL;
+	}
+	if (at != len)
+		goto bad;
+	*h = net;
+	return 0;
 bad:
+	mg_mlp_free(f);
+	mg_relmas_net_free(net);
+	free(net);
 	return mg_diag_set(d, MG_ECORRUPT, "the network's bytes are malformed");
 }
 
@@ -396,31 +525,37 @@ mg_model_train_relmas(struct mg_model *m, const struct mg_ascen *sc,
     const struct mg_net *nets, size_t nnets,
     const struct mg_relmas_opts *o, struct mg_diag *d)
 {
-	struct mg_mlp *n = NULL;
-	char params[512];
+	struct mg_relmas_net *n;
+	char params[640];
 	int rv;
 
 	if (strcmp(m->kind, "relmas") != 0 || m->nfeat != MG_AFEAT)
 		return mg_diag_set(d, MG_EINVAL, "not a relmas model of the "
 		    "dispatcher's features");
-	if ((rv = mg_relmas_train(sc, nets, nnets, o, &n, m->mean,
-	    m->scale)) != 0)
+	if ((n = calloc(1, sizeof(*n))) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if ((rv = mg_relmas_train(sc, nets, nnets, o, n, m->mean,
+	    m->scale)) != 0) {
+		free(n);
 		return mg_diag_set(d, rv, "relmas training failed: %s",
 		    mg_strerror(rv));
-	if ((rv = mlp_save(n, &m->payload, &m->npayload)) != 0) {
-		mg_mlp_free(n);
+	}
+	if ((rv = relmas_save(n, &m->payload, &m->npayload)) != 0) {
+		mg_relmas_net_free(n);
+		free(n);
 		return rv;
 	}
 	m->impl = n;
 	m->seed = o->seed;
 	m->nsamples = (uint64_t)o->episodes;
 	snprintf(params, sizeof(params), "episodes=%d requests=%zu load=%g-%g "
-	    "hidden=%d lr=%g gamma=%g beta=%g mix=%g no_bw=%d networks=%s "
-	    "ws=%d rs=%d pes=%d bandwidth=%g q=%g softmax-actor-critic",
-	    o->episodes, o->requests, o->load_lo, o->load_hi, o->hidden, o->lr,
-	    o->gamma, o->beta, o->mix, o->no_bw, sc->nets, accel_count(sc,
+	    "hidden=%d lr=%g gamma=%g beta=%g mix=%g no_bw=%d context=%d "
+	    "networks=%s ws=%d rs=%d pes=%d bandwidth=%g q=%g "
+	    "softmax-actor-critic%s", o->episodes, o->requests, o->load_lo,
+	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->mix, o->no_bw,
+	    o->context, sc->nets, accel_count(sc,
 	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
-	    sc->q);
+	    sc->q, o->context > 0 ? "+attention" : "");
 	free(m->params);
 	if ((m->params = strdup(params)) == NULL)
 		return MG_ENOMEM;
@@ -839,7 +974,9 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 		rv = 0;
 	else
 		rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload,
-		    &m->impl, d) : is_rl(m->kind) ? mlp_load(m->payload,
+		    &m->impl, d) : strcmp(m->kind, "relmas") == 0 ?
+		    relmas_load(m->payload, m->npayload, &m->impl, d) :
+		    is_rl(m->kind) ? mlp_load(m->payload,
 		    m->npayload, &m->impl, d) : mg_svr_load(m->payload,
 		    m->npayload, &m->impl, d);
 	if (rv != 0) {

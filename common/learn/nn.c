@@ -162,6 +162,12 @@ nomem:
 void
 mg_mlp_backward(struct mg_mlp *n, const double *dout)
 {
+	mg_mlp_backward_input(n, dout, NULL);
+}
+
+void
+mg_mlp_backward_input(struct mg_mlp *n, const double *dout, double *dx)
+{
 	size_t batch = n->batch, i, k;
 	int l, j;
 
@@ -178,8 +184,14 @@ mg_mlp_backward(struct mg_mlp *n, const double *dout)
 		for (i = 0; i < batch; i++)
 			for (j = 0; j < b; j++)
 				gb[j] += n->dz[i * (size_t)b + (size_t)j];
-		if (l == 0)
+		if (l == 0) {
+			/* dX = dZ W_0^T: the inputs are not through a ReLU */
+			if (dx != NULL)
+				cblas_dgemm(CblasRowMajor, CblasNoTrans,
+				    CblasTrans, (int)batch, a, b, 1.0, n->dz, b,
+				    n->p + n->woff[0], b, 0.0, dx, a);
 			break;
+		}
 		/* dA_l = dZ W^T, then through the ReLU of layer l */
 		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
 		    (int)batch, a, b, 1.0, n->dz, b, n->p + n->woff[l], b,

@@ -41,6 +41,11 @@ int mg_mlp_forward(struct mg_mlp *n, const double *X, size_t batch,
  */
 void mg_mlp_backward(struct mg_mlp *n, const double *dout);
 
+/* mg_mlp_backward_input: the same, and dL/d(inputs) into dx (batch x
+ * inputs), for a network fed by another */
+void mg_mlp_backward_input(struct mg_mlp *n, const double *dout,
+    double *dx);
+
 void mg_mlp_zero_grad(struct mg_mlp *n);
 
 /* mg_mlp_adam: one Adam step with the gradients (lr, beta1 0.9, beta2

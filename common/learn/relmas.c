@@ -22,7 +22,61 @@ mg_relmas_opts_init(struct mg_relmas_opts *o)
 	o->gamma = 0.99;
 	o->beta = 0.5;
 	o->mix = 0.1;
+	o->context = 8;
 	o->seed = 1;
+}
+
+void
+mg_relmas_net_free(struct mg_relmas_net *net)
+{
+	mg_mlp_free(net->actor);
+	mg_attn_free(net->enc);
+	net->actor = NULL;
+	net->enc = NULL;
+}
+
+/* the context's size: 0 without an encoder */
+static size_t
+ctx_dim(const struct mg_relmas_net *net)
+{
+	return net->enc != NULL ? (size_t)mg_attn_dim(net->enc) : 0;
+}
+
+/* rows of the actor's inputs: each row's features, then the context of
+ * its decision (C: a context per decision) */
+static void
+join(const double *X, const size_t *n, size_t ndec, const double *C,
+    size_t d, double *XA)
+{
+	size_t t, i, at = 0, f = MG_AFEAT + d;
+
+	for (t = 0; t < ndec; t++)
+		for (i = 0; i < n[t]; i++, at++) {
+			memcpy(XA + at * f, X + at * MG_AFEAT, MG_AFEAT *
+			    sizeof(*X));
+			memcpy(XA + at * f + MG_AFEAT, C + t * d, d *
+			    sizeof(*C));
+		}
+}
+
+int
+mg_relmas_score(struct mg_relmas_net *net, const double *X, size_t n,
+    double *out, double **buf, size_t *cap)
+{
+	size_t d = ctx_dim(net);
+	int rv;
+
+	if (n == 0)
+		return 0;
+	if (d == 0)
+		return mg_mlp_forward(net->actor, X, n, out);
+	if (mg_grow((void **)buf, cap, d + n * (MG_AFEAT + d),
+	    sizeof(**buf)) != 0)
+		return MG_ENOMEM;
+	if ((rv = mg_attn_forward(net->enc, X, &n, 1, *buf)) != 0)
+		return rv;
+	join(X, &n, 1, *buf, d, *buf + d);
+	return mg_mlp_forward(net->actor, *buf + d, n, out);
 }
 
 /* the features a network reads: standardised, and clipped to +-8 */
@@ -41,12 +95,14 @@ standardise(const double *f, size_t n, const double *mean,
 }
 
 int
-mg_relmas_policy_grad(struct mg_mlp *actor, const double *X, const size_t *n,
-    const size_t *a, const double *adv, size_t ndec)
+mg_relmas_policy_grad(struct mg_relmas_net *net, const double *X,
+    const size_t *n, const size_t *a, const double *adv, size_t ndec)
 {
-	size_t rows = 0, t, i, at = 0;
-	double *s, *d;
-	int rv;
+	size_t rows = 0, t, i, k, at = 0, dim = ctx_dim(net);
+	size_t f = MG_AFEAT + dim;
+	double *s, *d, *C = NULL, *XA = NULL, *dXA = NULL, *dC = NULL;
+	const double *in = X;
+	int rv = MG_ENOMEM;
 
 	for (t = 0; t < ndec; t++)
 		rows += n[t];
@@ -54,12 +110,21 @@ mg_relmas_policy_grad(struct mg_mlp *actor, const double *X, const size_t *n,
 		return 0;
 	s = malloc(rows * sizeof(*s));
 	d = malloc(rows * sizeof(*d));
-	if (s == NULL || d == NULL) {
-		free(s);
-		free(d);
-		return MG_ENOMEM;
+	if (s == NULL || d == NULL)
+		goto out;
+	if (dim > 0) {
+		/* the contexts, and the actor's inputs that carry them */
+		if ((C = malloc(ndec * dim * sizeof(*C))) == NULL ||
+		    (dC = calloc(ndec * dim, sizeof(*dC))) == NULL ||
+		    (XA = malloc(rows * f * sizeof(*XA))) == NULL ||
+		    (dXA = malloc(rows * f * sizeof(*dXA))) == NULL)
+			goto out;
+		if ((rv = mg_attn_forward(net->enc, X, n, ndec, C)) != 0)
+			goto out;
+		join(X, n, ndec, C, dim, XA);
+		in = XA;
 	}
-	if ((rv = mg_mlp_forward(actor, X, rows, s)) != 0)
+	if ((rv = mg_mlp_forward(net->actor, in, rows, s)) != 0)
 		goto out;
 	for (t = 0; t < ndec; t++) {
 		double mx = -INFINITY, z = 0;
@@ -75,16 +140,30 @@ mg_relmas_policy_grad(struct mg_mlp *actor, const double *X, const size_t *n,
 			    (i == a[t] ? 1 : 0));
 		at += n[t];
 	}
-	mg_mlp_backward(actor, d);
+	if (dim == 0) {
+		mg_mlp_backward(net->actor, d);
+		goto out;
+	}
+	/* back through the actor to the contexts, then the encoder */
+	mg_mlp_backward_input(net->actor, d, dXA);
+	for (t = at = 0; t < ndec; t++)
+		for (i = 0; i < n[t]; i++, at++)
+			for (k = 0; k < dim; k++)
+				dC[t * dim + k] += dXA[at * f + MG_AFEAT + k];
+	mg_attn_backward(net->enc, dC);
 out:
 	free(s);
 	free(d);
+	free(C);
+	free(dC);
+	free(XA);
+	free(dXA);
 	return rv;
 }
 
 /* an episode's record, as the dispatcher decides */
 struct rec {
-	struct mg_mlp *actor;
+	struct mg_relmas_net *net;
 	const double *mean, *scale;
 	int fixed;		/* standardisation set */
 	uint64_t rng;
@@ -96,8 +175,8 @@ struct rec {
 	signed char *out;	/* each request's end: 1 met, -1 missed */
 	size_t nreq;
 	size_t ndec, capn, capa, capr, capg;
-	double *x, *s;		/* scratch */
-	size_t capx;
+	double *x, *buf;	/* scratch */
+	size_t capx, capbuf;
 	int err;
 };
 
@@ -114,7 +193,7 @@ rec_score(void *ctx, const double *feat, size_t n, double *out)
 	} else {
 		standardise(feat, n, c->mean, c->scale, c->x);
 	}
-	return mg_mlp_forward(c->actor, c->x, n, out);
+	return mg_relmas_score(c->net, c->x, n, out, &c->buf, &c->capbuf);
 }
 
 static size_t
@@ -191,10 +270,11 @@ rec_reward(void *ctx, double r)
 
 int
 mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
-    size_t nnets, const struct mg_relmas_opts *o, struct mg_mlp **actor,
+    size_t nnets, const struct mg_relmas_opts *o, struct mg_relmas_net *net,
     double *mean, double *scale)
 {
-	int asz[4] = { MG_AFEAT, o->hidden, o->hidden, 1 };
+	int asz[4] = { MG_AFEAT + (o->context > 0 ? o->context : 0),
+	    o->hidden, o->hidden, 1 };
 	int csz[4] = { 3, o->hidden, o->hidden, 1 };
 	struct mg_mlp *critic = NULL;
 	struct rec c;
@@ -206,16 +286,18 @@ mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
 	int ep, rv;
 	size_t t, k;
 
-	*actor = NULL;
+	memset(net, 0, sizeof(*net));
 	memset(&c, 0, sizeof(c));
-	if ((rv = mg_mlp_new(asz, 4, o->seed, actor)) != 0 ||
-	    (rv = mg_mlp_new(csz, 4, o->seed + 1, &critic)) != 0)
+	if ((rv = mg_mlp_new(asz, 4, o->seed, &net->actor)) != 0 ||
+	    (rv = mg_mlp_new(csz, 4, o->seed + 1, &critic)) != 0 ||
+	    (o->context > 0 && (rv = mg_attn_new(MG_AFEAT, o->hidden,
+	    o->context, o->seed + 2, &net->enc)) != 0))
 		goto out;
 	for (k = 0; k < MG_AFEAT; k++) {
 		mean[k] = 0;
 		scale[k] = 1;
 	}
-	c.actor = *actor;
+	c.net = net;
 	c.mean = mean;
 	c.scale = scale;
 	c.rng = o->seed ^ 0xD6E8FEB86659FD93ULL;
@@ -308,21 +390,23 @@ mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
 			adv[t] = (adv[t] - am) / as / (double)c.ndec;
 		/* the actor: the pairs taken, weighted by their advantage */
 		standardise(c.rows, c.nrows, mean, scale, c.x);
-		mg_mlp_zero_grad(*actor);
-		if ((rv = mg_relmas_policy_grad(*actor, c.x, c.n, c.a, adv,
+		mg_mlp_zero_grad(net->actor);
+		if (net->enc != NULL)
+			mg_attn_zero_grad(net->enc);
+		if ((rv = mg_relmas_policy_grad(net, c.x, c.n, c.a, adv,
 		    c.ndec)) != 0)
 			goto out;
-		mg_mlp_adam(*actor, o->lr, 1);
+		mg_mlp_adam(net->actor, o->lr, 1);
+		if (net->enc != NULL)
+			mg_attn_adam(net->enc, o->lr, 1);
 		if (o->progress != NULL)
 			o->progress(o->ctx, ep + 1, o->episodes,
 			    (double)run.met / (double)run.requests);
 	}
 	rv = 0;
 out:
-	if (rv != 0) {
-		mg_mlp_free(*actor);
-		*actor = NULL;
-	}
+	if (rv != 0)
+		mg_relmas_net_free(net);
 	mg_mlp_free(critic);
 	free(req);
 	free(G);
@@ -337,6 +421,7 @@ out:
 	free(c.q);
 	free(c.out);
 	free(c.x);
+	free(c.buf);
 	return rv;
 }
 
@@ -349,7 +434,7 @@ run_score(void *ctx, const double *feat, size_t n, double *out)
 	    sizeof(*st->x)) != 0)
 		return MG_ENOMEM;
 	standardise(feat, n, st->mean, st->scale, st->x);
-	return mg_mlp_forward(st->actor, st->x, n, out);
+	return mg_relmas_score(st->net, st->x, n, out, &st->buf, &st->capbuf);
 }
 
 void
@@ -365,6 +450,7 @@ void
 mg_relmas_run_free(struct mg_relmas_run *st)
 {
 	free(st->x);
-	st->x = NULL;
-	st->capx = 0;
+	free(st->buf);
+	st->x = st->buf = NULL;
+	st->capx = st->capbuf = 0;
 }

@@ -5,17 +5,20 @@
  *
  * The actor, an MLP on the RL core (nn.h), scores each pair of a waiting
  * request and an idle sub-accelerator from its features (accel.h's
- * MG_AFEAT); while training, the pair is drawn from the softmax of the
- * scores, and at run time the best is taken.  The critic, a second MLP
+ * MG_AFEAT) and, with the encoder, the decision's context: attention
+ * pooling (attn.h) over all the decision's pairs, so that a pair's score
+ * sees the other waiting requests; while training, the pair is drawn
+ * from the softmax of the scores, and at run time the best is taken.  The critic, a second MLP
  * on the pair-independent features (bandwidth in use, requests waiting,
  * idle sub-accelerators), learns the return as the baseline.  Rewards
  * (accel.h): +1 per deadline met, -1 per miss, -beta per mean isolated
  * latency of bandwidth oversubscription; the return of a decision is
  * its rewards until the next decision and the discounted ones after.
  * One update per episode: the advantage-weighted log-likelihood of the
- * pairs taken, Adam.  Where the paper has DDPG and an LSTM over the
- * waiting requests, this has a softmax actor-critic over pairs whose
- * features carry the queue's state (its rank, the counts).
+ * pairs taken, Adam, through the actor and the encoder.  Where the paper
+ * has DDPG and an LSTM over the waiting requests, this has a softmax
+ * actor-critic over pairs, and attention over them (order-free, as the
+ * set of waiting requests is).
  * Episodes are requests from seeds seed, seed + 1, ... at loads drawn
  * uniformly from [load_lo, load_hi].  Deterministic for a seed.
  */
@@ -26,7 +29,16 @@
 #include <stdint.h>
 
 #include "accel/accel.h"
+#include "learn/attn.h"
 #include "learn/nn.h"
+
+/* the dispatcher's networks */
+struct mg_relmas_net {
+	struct mg_mlp *actor;	/* inputs: MG_AFEAT, and the context's */
+	struct mg_attn *enc;	/* the encoder of the pairs; NULL: none */
+};
+
+void mg_relmas_net_free(struct mg_relmas_net *net);
 
 struct mg_relmas_opts {
 	int episodes;		/* 400 */
@@ -40,6 +52,7 @@ struct mg_relmas_opts {
 				 * all in a decision's return, beside its
 				 * own request's end: 0.1 */
 	int no_bw;		/* the ablation without bandwidth features */
+	int context;		/* the encoder's context size; 0: none (8) */
 	uint64_t seed;
 	/* called after each episode; may be NULL */
 	void (*progress)(void *ctx, int done, int total, double met);
@@ -49,24 +62,32 @@ struct mg_relmas_opts {
 void mg_relmas_opts_init(struct mg_relmas_opts *o);
 
 /*
- * mg_relmas_train: the actor for scenario sc (its system and its
- * networks nets[0..nnets); its load and seed are the options'), and the
- * features' standardisation (mean, scale: MG_AFEAT each).  Returns 0
- * and *actor, or < 0.
+ * mg_relmas_train: the actor (and encoder) for scenario sc (its system
+ * and its networks nets[0..nnets); its load and seed are the options'),
+ * and the features' standardisation (mean, scale: MG_AFEAT each).
+ * Returns 0 and *net (free with mg_relmas_net_free()), or < 0.
  */
 int mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
-    size_t nnets, const struct mg_relmas_opts *o, struct mg_mlp **actor,
+    size_t nnets, const struct mg_relmas_opts *o, struct mg_relmas_net *net,
     double *mean, double *scale);
+
+/*
+ * mg_relmas_score: the scores out[0..n) of the n candidate pairs of one
+ * decision, X their standardised features (n x MG_AFEAT), with scratch
+ * *buf of *cap numbers (grown).  0 or MG_ENOMEM.
+ */
+int mg_relmas_score(struct mg_relmas_net *net, const double *X, size_t n,
+    double *out, double **buf, size_t *cap);
 
 /*
  * mg_relmas_hook: the run-time dispatcher of actor (the best pair):
  * fills h (ctx points into st, which must outlive the runs).
  */
 struct mg_relmas_run {
-	struct mg_mlp *actor;
+	struct mg_relmas_net *net;
 	const double *mean, *scale;
-	double *x;		/* scratch */
-	size_t capx;
+	double *x, *buf;	/* scratch */
+	size_t capx, capbuf;
 };
 void mg_relmas_hook(struct mg_relmas_run *st, int no_bw,
     struct mg_ahook *h);
@@ -75,10 +96,10 @@ void mg_relmas_run_free(struct mg_relmas_run *st);
 /*
  * mg_relmas_policy_grad: the gradient of -sum_t adv[t] log p(a_t) over
  * decisions t, each of n[t] candidate rows of X (ndec decisions, rows
- * consecutive), p the softmax of the actor's scores: added to the
- * actor's gradients.  Exposed for the gradient check.  0 or < 0.
+ * consecutive), p the softmax of the scores: added to the actor's and
+ * the encoder's gradients.  Exposed for the gradient check.  0 or < 0.
  */
-int mg_relmas_policy_grad(struct mg_mlp *actor, const double *X,
+int mg_relmas_policy_grad(struct mg_relmas_net *net, const double *X,
     const size_t *n, const size_t *a, const double *adv, size_t ndec);
 
 #endif /* MG_RELMAS_H */

@@ -100,7 +100,7 @@ setup() {
 @test "mirage-train -a relmas: the learned dispatcher inside the node, a model file mirage-eval --accel -M reads" {
 	run -0 --separate-stderr mirage-train -a relmas --play 12 -S 3 -o r.mrm
 	[[ "$stderr" == *"mirage-train: relmas: 12 episodes of 600 requests on 4 sub-accelerators"* ]]
-	[[ "$stderr" == *"mirage-train: relmas (episodes=12 "*"softmax-actor-critic) in "* ]]
+	[[ "$stderr" == *"mirage-train: relmas (episodes=12 "*" context=8 "*"softmax-actor-critic+attention) in "* ]]
 	mirage-train -i r.mrm | grep -q $'^kind\trelmas$'
 	mirage-train -a relmas --play 12 -S 3 -q -o r2.mrm
 	cmp <(mirage-train -i r.mrm | grep -v -e '^file' -e '^args') <(mirage-train -i r2.mrm | grep -v -e '^file' -e '^args')
@@ -112,6 +112,14 @@ setup() {
 	# the ablations are recorded in the model
 	mirage-train -a relmas --play 4 --no-bw-features --no-bw-penalty -q -o nb.mrm
 	mirage-train -i nb.mrm | grep -q 'beta=0 .*no_bw=1'
+	# without the attention encoder: a smaller file, read and run the same way
+	mirage-train -a relmas --play 4 --context 0 -q -o ne.mrm
+	mirage-train -i ne.mrm | grep -q 'context=0 .*softmax-actor-critic$'
+	[ "$(stat -c %s ne.mrm)" -lt "$(stat -c %s nb.mrm)" ]
+	mirage-eval --accel -s Requests=300 -M ne.mrm -M nb.mrm -o b.tsv 2> /dev/null
+	[ "$(cut -f1 b.tsv | sed 1d | tail -2 | paste -sd' ')" = "ne.mrm nb.mrm" ]
+	run -2 --separate-stderr mirage-train -a relmas --context 65 -o x.mrm
+	[[ "$stderr" == *"invalid context size '65'"* ]]
 	# a model of when to submit is not a dispatcher; bad uses say why
 	mirage-train -a gbt -r 5 -q -o g.mrm "$BATS_FILE_TMPDIR/tr.mrs"
 	run -2 --separate-stderr mirage-eval --accel -M g.mrm

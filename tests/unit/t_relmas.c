@@ -1,5 +1,10 @@
-/* t_relmas.c: the learned dispatcher: its policy gradient against finite
- * differences, and a short training, the same for the same seed. */
+/*
+ * t_relmas.c: the learned dispatcher: the gradients of its new layers
+ * (attention pooling over a decision's candidates, and the policy
+ * through the actor and the encoder) against finite differences, scoring
+ * one decision alone as the batched gradient does, and a short training,
+ * the same for the same seed.
+ */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -7,78 +12,196 @@
 #include <string.h>
 
 #include "accel/accel.h"
+#include "learn/attn.h"
 #include "learn/relmas.h"
 #include "base/rand.h"
 #include "tap.h"
 
-/* -sum_t adv[t] log p(a_t) for the actor's current parameters */
-static double
-loss(struct mg_mlp *n, const double *X, const size_t *cnt, const size_t *a,
-    const double *adv, size_t ndec, size_t rows)
-{
-	double *s = malloc(rows * sizeof(*s)), l = 0;
-	size_t t, i, at = 0;
+#define NDEC 5
+#define ROWS 15
 
-	mg_mlp_forward(n, X, rows, s);
-	for (t = 0; t < ndec; t++) {
+static const size_t cnt[NDEC] = { 3, 1, 4, 2, 5 }, act[NDEC] = { 2, 0, 1, 1,
+	4 };
+static const double adv[NDEC] = { 0.5, -1, 2, -0.3, 1.2 };
+
+/* -sum_t adv[t] log p(a_t), each decision scored alone */
+static double
+loss(struct mg_relmas_net *net, const double *X)
+{
+	double s[8], l = 0, *buf = NULL;
+	size_t t, i, at = 0, cap = 0;
+
+	for (t = 0; t < NDEC; t++) {
 		double mx = -INFINITY, z = 0;
 
+		mg_relmas_score(net, X + at * MG_AFEAT, cnt[t], s, &buf, &cap);
 		for (i = 0; i < cnt[t]; i++)
-			mx = s[at + i] > mx ? s[at + i] : mx;
+			mx = s[i] > mx ? s[i] : mx;
 		for (i = 0; i < cnt[t]; i++)
-			z += exp(s[at + i] - mx);
-		l -= adv[t] * (s[at + a[t]] - mx - log(z));
+			z += exp(s[i] - mx);
+		l -= adv[t] * (s[act[t]] - mx - log(z));
 		at += cnt[t];
 	}
-	free(s);
+	free(buf);
 	return l;
 }
 
-int
-main(void)
+/* sum_t r[t] . C_t: a loss of the contexts alone */
+static double
+ctx_loss(struct mg_attn *e, const double *X, const double *r)
 {
-	int sz[4] = { MG_AFEAT, 8, 8, 1 };
-	struct mg_mlp *n;
-	size_t cnt[5] = { 3, 1, 4, 2, 5 }, a[5] = { 2, 0, 1, 1, 4 };
-	double adv[5] = { 0.5, -1, 2, -0.3, 1.2 }, X[15 * MG_AFEAT];
-	double *g, *p, worst = 0;
-	size_t i, np, rows = 15;
-	uint64_t rng = 11;
+	double C[NDEC * 8], l = 0;
+	size_t k, d = (size_t)mg_attn_dim(e);
 
-	for (i = 0; i < rows * MG_AFEAT; i++)
-		X[i] = 2 * mg_rand_unif(&rng) - 1;
-	mg_mlp_new(sz, 4, 3, &n);
-	mg_mlp_zero_grad(n);
-	mg_relmas_policy_grad(n, X, cnt, a, adv, 5);
-	np = mg_mlp_nparams(n);
-	p = mg_mlp_params(n);
-	g = malloc(np * sizeof(*g));
-	memcpy(g, mg_mlp_grads(n), np * sizeof(*g));
+	mg_attn_forward(e, X, cnt, NDEC, C);
+	for (k = 0; k < NDEC * d; k++)
+		l += r[k] * C[k];
+	return l;
+}
+
+/* the worst relative error of gradient g of parameters p[0..np) against
+ * central differences of f */
+static double
+check(double *p, const double *g, size_t np, double (*f)(void *), void *arg)
+{
+	double worst = 0;
+	size_t i;
+
 	for (i = 0; i < np; i++) {
 		double keep = p[i], up, dn, num, err;
 
 		p[i] = keep + 1e-6;
-		up = loss(n, X, cnt, a, adv, 5, rows);
+		up = f(arg);
 		p[i] = keep - 1e-6;
-		dn = loss(n, X, cnt, a, adv, 5, rows);
+		dn = f(arg);
 		p[i] = keep;
 		num = (up - dn) / 2e-6;
 		err = fabs(num - g[i]) / (fabs(num) + fabs(g[i]) + 1e-8);
 		if (fabs(num) + fabs(g[i]) > 1e-7 && err > worst)
 			worst = err;
 	}
-	ok(worst < 1e-5, "the softmax policy's gradient over pairs matches "
-	    "finite differences on all %zu parameters (worst relative "
-	    "error %.2g)", np, worst);
+	return worst;
+}
+
+struct arg {
+	struct mg_relmas_net *net;
+	struct mg_attn *enc;
+	const double *X, *r;
+};
+
+static double
+f_loss(void *a)
+{
+	struct arg *x = a;
+
+	return loss(x->net, x->X);
+}
+
+static double
+f_ctx(void *a)
+{
+	struct arg *x = a;
+
+	return ctx_loss(x->enc, x->X, x->r);
+}
+
+static double *
+copy(const double *g, size_t n)
+{
+	double *c = malloc(n * sizeof(*c));
+
+	memcpy(c, g, n * sizeof(*c));
+	return c;
+}
+
+int
+main(void)
+{
+	int sz[4] = { MG_AFEAT, 8, 8, 1 }, szc[4] = { MG_AFEAT + 4, 8, 8, 1 };
+	struct mg_relmas_net net = { NULL, NULL };
+	struct mg_mlp *f;
+	struct arg x;
+	double X[ROWS * MG_AFEAT], r[NDEC * 4], C[NDEC * 4], *g, *gf, *gw;
+	size_t i, np;
+	uint64_t rng = 11;
+
+	for (i = 0; i < ROWS * MG_AFEAT; i++)
+		X[i] = 2 * mg_rand_unif(&rng) - 1;
+	for (i = 0; i < NDEC * 4; i++)
+		r[i] = 2 * mg_rand_unif(&rng) - 1;
+	x.X = X;
+	x.r = r;
+
+	/* the actor alone, as before the encoder */
+	mg_mlp_new(sz, 4, 3, &net.actor);
+	x.net = &net;
+	mg_mlp_zero_grad(net.actor);
+	mg_relmas_policy_grad(&net, X, cnt, act, adv, NDEC);
+	np = mg_mlp_nparams(net.actor);
+	g = copy(mg_mlp_grads(net.actor), np);
+	ok(check(mg_mlp_params(net.actor), g, np, f_loss, &x) < 1e-5, "the "
+	    "softmax policy's gradient over pairs matches finite differences "
+	    "on all %zu parameters", np);
 	free(g);
-	mg_mlp_free(n);
+	mg_relmas_net_free(&net);
+
+	/* the attention layer alone, with a query away from 0 */
+	mg_attn_new(MG_AFEAT, 8, 4, 5, &x.enc);
+	for (i = 0; i < 4; i++)
+		mg_attn_query(x.enc)[i] = 2 * mg_rand_unif(&rng) - 1;
+	mg_attn_zero_grad(x.enc);
+	mg_attn_forward(x.enc, X, cnt, NDEC, C);
+	mg_attn_backward(x.enc, r);
+	f = mg_attn_embedding(x.enc);
+	np = mg_mlp_nparams(f);
+	gf = copy(mg_mlp_grads(f), np);
+	gw = copy(mg_attn_query_grad(x.enc), 4);
+	ok(check(mg_mlp_params(f), gf, np, f_ctx, &x) < 1e-5, "attention "
+	    "pooling: the embedding's gradient matches finite differences "
+	    "(%zu parameters)", np);
+	ok(check(mg_attn_query(x.enc), gw, 4, f_ctx, &x) < 1e-5, "attention "
+	    "pooling: the query's gradient matches finite differences");
+	free(gf);
+	free(gw);
+	{
+		/* the context is a convex mix: within the rows' embeddings,
+		 * and one row's set is that row's embedding */
+		double e[4], c1[4];
+		size_t one = 1;
+
+		mg_attn_forward(x.enc, X + 3 * MG_AFEAT, &one, 1, c1);
+		mg_mlp_forward(f, X + 3 * MG_AFEAT, 1, e);
+		ok(fabs(c1[0] - e[0]) < 1e-12 && fabs(c1[3] - e[3]) < 1e-12,
+		    "a set of one row: its context is its embedding");
+	}
+
+	/* the policy through the actor and the encoder */
+	mg_mlp_new(szc, 4, 3, &net.actor);
+	net.enc = x.enc;
+	mg_mlp_zero_grad(net.actor);
+	mg_attn_zero_grad(net.enc);
+	mg_relmas_policy_grad(&net, X, cnt, act, adv, NDEC);
+	np = mg_mlp_nparams(net.actor);
+	g = copy(mg_mlp_grads(net.actor), np);
+	gf = copy(mg_mlp_grads(f), mg_mlp_nparams(f));
+	gw = copy(mg_attn_query_grad(net.enc), 4);
+	ok(check(mg_mlp_params(net.actor), g, np, f_loss, &x) < 1e-5 &&
+	    check(mg_mlp_params(f), gf, mg_mlp_nparams(f), f_loss, &x) <
+	    1e-5 && check(mg_attn_query(net.enc), gw, 4, f_loss, &x) < 1e-5,
+	    "with the encoder: the policy's gradient matches finite "
+	    "differences on the actor, the embedding and the query (%zu "
+	    "parameters)", np + mg_mlp_nparams(f) + 4);
+	free(g);
+	free(gf);
+	free(gw);
+	mg_relmas_net_free(&net);
 
 	{
 		/* a short training: twice the same, another seed another */
 		struct mg_ascen sc;
 		struct mg_net nets[2];
 		struct mg_relmas_opts o;
-		struct mg_mlp *a1, *a2, *a3;
+		struct mg_relmas_net a1, a2, a3;
 		double m1[MG_AFEAT], s1[MG_AFEAT], m2[MG_AFEAT], s2[MG_AFEAT];
 		double m3[MG_AFEAT], s3[MG_AFEAT];
 		int same;
@@ -94,16 +217,20 @@ main(void)
 		mg_relmas_train(&sc, nets, 2, &o, &a2, m2, s2);
 		o.seed = 2;
 		mg_relmas_train(&sc, nets, 2, &o, &a3, m3, s3);
-		same = a1 != NULL && a2 != NULL && a3 != NULL &&
-		    memcmp(mg_mlp_params(a1), mg_mlp_params(a2),
-		    mg_mlp_nparams(a1) * sizeof(double)) == 0 &&
-		    memcmp(m1, m2, sizeof(m1)) == 0;
-		ok(same && memcmp(mg_mlp_params(a1), mg_mlp_params(a3),
-		    mg_mlp_nparams(a1) * sizeof(double)) != 0, "training: the "
-		    "same seed gives the same network, another seed another");
-		mg_mlp_free(a1);
-		mg_mlp_free(a2);
-		mg_mlp_free(a3);
+		same = a1.actor && a2.actor && a3.actor && a1.enc && a2.enc &&
+		    memcmp(mg_mlp_params(a1.actor), mg_mlp_params(a2.actor),
+		    mg_mlp_nparams(a1.actor) * sizeof(double)) == 0 &&
+		    memcmp(mg_mlp_params(mg_attn_embedding(a1.enc)),
+		    mg_mlp_params(mg_attn_embedding(a2.enc)),
+		    mg_mlp_nparams(mg_attn_embedding(a1.enc)) *
+		    sizeof(double)) == 0 && memcmp(m1, m2, sizeof(m1)) == 0;
+		ok(same && memcmp(mg_mlp_params(a1.actor),
+		    mg_mlp_params(a3.actor), mg_mlp_nparams(a1.actor) *
+		    sizeof(double)) != 0, "training with the encoder: the same "
+		    "seed gives the same networks, another seed another");
+		mg_relmas_net_free(&a1);
+		mg_relmas_net_free(&a2);
+		mg_relmas_net_free(&a3);
 		mg_net_free(&nets[0]);
 		mg_net_free(&nets[1]);
 	}
