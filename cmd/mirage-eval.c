@@ -55,7 +55,8 @@ usage(int status)
 	    "[--plan-seed n]\n"
 	    "           [--plan-window span] [--plan-truth what] "
 	    "[--plan-model m]\n"
-	    "           [--plan-arrivals a] [--plan-runtimes r]] [file]\n"
+	    "           [--plan-arrivals a] [--plan-runtimes r] [--hybrid h]] "
+	    "[file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [--dl-out attrs.mrs]\n"
@@ -87,6 +88,8 @@ usage(int status)
 		    "  --plan-runtimes class|user|recent[:N]  its run times by limit\n"
 		    "                    class, by user and class (user), or the user's\n"
 		    "                    last N of the class that outlasted the job (10)\n"
+		    "  --hybrid and|or|both  also the planner with each -M model: submit\n"
+		    "                    where both would (and), either would (or), or both\n"
 		    "  --replay          replay the trace and compare waits with the real ones\n"
 		    "  --accel           inside the node: the DNN-inference dispatchers on\n"
 		    "                    a multi-accelerator system (-s keys of mirage-eval(1))\n"
@@ -601,7 +604,12 @@ struct lmethod {
 	double lambda;
 	enum mg_plancost_kind cost;
 	int preempt;		/* "reactive-preempt": S urgent at P's end */
+	int hybrid;		/* the planner and model m: HY_AND, HY_OR */
+	size_t src;		/* a hybrid's model's method */
 };
+
+/* a hybrid submits where the planner and (or) the model would */
+enum { HY_NONE, HY_AND, HY_OR, HY_BOTH };
 
 /* per chain size: each method's outcome and time, episode by episode */
 struct table {
@@ -616,16 +624,16 @@ struct table {
 				 * lost, over the episodes */
 };
 
-/* a learned method's submission; its curve points into xc[c][at] */
-static size_t
-learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
-    size_t nt, int64_t **xc, size_t at)
+/* a model's score at each of the nt ticks: it submits at the first
+ * whose score reaches its threshold (sign * threshold) */
+static void
+model_scores(const struct mg_outcome *o, struct lmethod *lm, double *score,
+    size_t nt)
 {
 	const struct mg_model *m = lm->m;
 	struct mg_diag d = { "" };
 	float *X = malloc((nt ? nt : 1) * m->nfeat * sizeof(*X));
-	size_t j, i, c;
-	double sign = m->classifier ? 1 : -1;
+	size_t j, i;
 
 	if (X == NULL)
 		err(MG_EXIT_FAIL, NULL);
@@ -649,6 +657,18 @@ learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
 			score[j] = 1 - alive;
 		}
 	}
+}
+
+/* a learned method's submission; its curve points into xc[c][at] */
+static size_t
+learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
+    size_t nt, int64_t **xc, size_t at)
+{
+	const struct mg_model *m = lm->m;
+	size_t c;
+	double sign = m->classifier ? 1 : -1;
+
+	model_scores(o, lm, score, nt);
 	for (c = 0; c < NCURVE; c++)
 		xc[c][at] = o->x[mg_choose_first(o, score, m->classifier ?
 		    curve_p[c] : -curve_h[c])];
@@ -668,6 +688,43 @@ planned(const struct mg_outcome *o, enum mg_plancost_kind kind,
 	for (j = 0; j < nt; j++)
 		score[j] = mg_plan_submit_now(&o->plan[j], kind, lambda);
 	return mg_choose_first(o, score, 0.5);
+}
+
+/*
+ * a hybrid's submission at price lambda: the first tick where both the
+ * planner and the model (at its threshold) would submit, or either;
+ * its curve is the planner's prices
+ */
+static size_t
+hybrid(const struct mg_outcome *o, struct lmethod *lm, double *score,
+    size_t nt, int64_t **xc, size_t at)
+{
+	const struct mg_model *m = lm->m;
+	double th = m->classifier ? m->threshold : -m->threshold;
+	unsigned char *ok = malloc(nt ? nt : 1);
+	size_t j, c, pick = 0;
+
+	if (ok == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	model_scores(o, lm, score, nt);
+	for (j = 0; j < nt; j++)
+		ok[j] = score[j] >= th;
+	for (c = 0; c <= NCURVE; c++) {
+		double l = c < NCURVE ? curve_l[c] : lm->lambda;
+
+		for (j = 0; j < nt; j++) {
+			int p = mg_plan_submit_now(&o->plan[j], lm->cost, l) >=
+			    0.5;
+
+			score[j] = lm->hybrid == HY_AND ? p && ok[j] : p ||
+			    ok[j];
+		}
+		pick = mg_choose_first(o, score, 0.5);
+		if (c < NCURVE)
+			xc[c][at] = o->x[pick];
+	}
+	free(ok);
+	return pick;
 }
 
 static size_t
@@ -748,7 +805,9 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 				tb->caused += o->caused_urgent;
 				continue;
 			}
-			pick = lm[m - NBASE].m == NULL ? planner(o,
+			pick = lm[m - NBASE].hybrid ? hybrid(o,
+			    &lm[m - NBASE], score, nt, tb->xc[m], tb->n) :
+			    lm[m - NBASE].m == NULL ? planner(o,
 			    &lm[m - NBASE], score, nt, tb->xc[m], tb->n) :
 			    learned(o, &lm[m - NBASE], score, nt, tb->xc[m],
 			    tb->n);
@@ -961,6 +1020,7 @@ struct popts {
 	int fmt, threads, quiet, progress;
 	int plan;		/* the planner is a method */
 	int plan_model;		/* --plan-model given */
+	int hybrid;		/* --hybrid: HY_AND, HY_OR */
 	struct mg_planconf pc;
 	double lambda;
 	enum mg_plancost_kind cost;
@@ -1015,6 +1075,26 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		lm[po->nmodels].cost = po->cost;
 		name[nmeth++] = lm[po->nmodels].name;
 	}
+	/* the hybrids: the planner with each model of when to submit */
+	for (k = 0; po->plan && po->hybrid && k < 2 * po->nmodels; k++) {
+		struct lmethod *h = &lm[nmeth - NBASE];
+		char hname[sizeof(h->name)];
+		int op = k < po->nmodels ? HY_AND : HY_OR;
+
+		if (!(po->hybrid & op))
+			continue;
+		if (nmeth >= MAXMETHODS)
+			errx(MG_EXIT_USAGE, "--hybrid: too many methods");
+		*h = lm[k % po->nmodels];
+		h->src = k % po->nmodels;
+		h->hybrid = op;
+		h->lambda = po->lambda;
+		h->cost = po->cost;
+		snprintf(hname, sizeof(hname), "planner%s%s", op == HY_AND ?
+		    "&" : "|", lm[h->src].name);
+		memcpy(h->name, hname, sizeof(h->name));
+		name[nmeth++] = h->name;
+	}
 	if (conf->mode == MG_MODE_FAITHFUL &&
 	    mg_slurmcfg_preempts(&conf->slurm)) {
 		k = nmeth - NBASE;
@@ -1056,6 +1136,9 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 			errx(mg_exit_status(rv), "'%s': %s", po->model_path[k],
 			    d.msg);
 	}
+	for (k = 0; (int)k < nmeth - NBASE; k++)	/* hybrids share them */
+		if (lm[k].hybrid)
+			lm[k].col = lm[lm[k].src].col;
 	mg_names_free(fnames, nfn);
 	memset(tb, 0, sizeof(tb));
 	for (k = 0; k < ntab; k++)
@@ -1298,11 +1381,12 @@ main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
 	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
-	    O_ELOUT };
+	    O_ELOUT, O_HYBRID };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
+		{ "hybrid", required_argument, NULL, O_HYBRID },
 		{ "loan-out", required_argument, NULL, O_LOANOUT },
 		{ "el-out", required_argument, NULL, O_ELOUT },
 		{ "episodes", required_argument, NULL, 'E' },
@@ -1449,6 +1533,18 @@ main(int argc, char *argv[])
 		case O_PROGRESS:
 			po.progress = 1;
 			break;
+		case O_HYBRID:
+			if (strcmp(optarg, "and") == 0)
+				po.hybrid = HY_AND;
+			else if (strcmp(optarg, "or") == 0)
+				po.hybrid = HY_OR;
+			else if (strcmp(optarg, "both") == 0)
+				po.hybrid = HY_BOTH;
+			else
+				errx(MG_EXIT_USAGE, "invalid --hybrid '%s' (want "
+				    "and, or, or both)", optarg);
+			epopt = 1;
+			break;
 		case O_PCOST:
 			if (strcmp(optarg, "risk") == 0)
 				po.cost = MG_PLAN_RISK;
@@ -1501,6 +1597,8 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_USAGE, "--loan-out goes with --replay");
 	if (!replaying && el_out)
 		errx(MG_EXIT_USAGE, "--el-out goes with --replay");
+	if (po.hybrid && (!po.plan || po.nmodels == 0))
+		errx(MG_EXIT_USAGE, "--hybrid goes with --plan and -M models");
 	if (replaying)
 		return replay(path, &conf, po.out_path, jobs_path, dl_out, loan_out,
 		    el_out, po.quiet);

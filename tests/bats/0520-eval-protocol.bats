@@ -181,12 +181,39 @@ for r, t in zip(rows, tsv):
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-truth maybe ls6.jobs
 	[[ "$stderr" == *"invalid --plan-truth 'maybe'"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-runtimes job ls6.jobs
-	[[ "$stderr" == *"invalid --plan-runtimes 'job' (class or user)"* ]]
+	[[ "$stderr" == *"invalid --plan-runtimes 'job' (class, user, recent or recent:N"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-arrivals blocks:25 ls6.jobs
 	[[ "$stderr" == *"invalid --plan-arrivals 'blocks:25'"* ]]
 	# the diagnostic told the true future: one future is enough
 	mirage-eval -q ${opts/--plan 2/--plan 1 --plan-truth both} -F tsv -o truth.txt ls6.jobs
 	[ "$(col truth.txt planner 8 episodes)" = 2 ]
+}
+
+@test "hybrids: the planner and a model submit where both would, or where either would" {
+	ls6
+	mirage-features -q -m reference -n 76 -f 2022-12-01 -N 12 -k 8 -o tr.mrs ls6.jobs
+	mirage-train -q -a gbt -r 5 -o gbt.mrm tr.mrs
+	mirage-eval -q -m reference -n 76 -f 2023-03-02 -e 12h -N 3 -k 8 --plan 2 -t 2 \
+	    -M gbt.mrm --hybrid both -E ep.mrs -C c.tsv -F tsv -o t.tsv ls6.jobs
+	[ "$(col t.tsv 'planner&gbt' 8 episodes)" = 3 ]
+	[ "$(col t.tsv 'planner|gbt' 8 episodes)" = 3 ]
+	[ "$(awk -F'\t' '$1 == "planner|gbt"' c.tsv | wc -l)" -eq 16 ]
+	# per episode: "and" no earlier than either, "or" the earlier of the two
+	mirage-cat ep.mrs | awk -F'\t' '
+		NR > 1 { t[$1, $4] = $5; e[$1] = 1 }
+		END {
+			for (i in e) {
+				p = t[i, "planner"]; g = t[i, "gbt"]
+				if (t[i, "planner&gbt"] < p || t[i, "planner&gbt"] < g) exit 1
+				if (t[i, "planner|gbt"] != (p < g ? p : g)) exit 1
+				n++
+			}
+			exit n != 3
+		}'
+	run -2 --separate-stderr mirage-eval --hybrid and -M gbt.mrm ls6.jobs
+	[[ "$stderr" == *"--hybrid goes with --plan and -M models"* ]]
+	run -2 --separate-stderr mirage-eval --plan 2 -M gbt.mrm --hybrid xor ls6.jobs
+	[[ "$stderr" == *"invalid --hybrid 'xor'"* ]]
 }
 
 @test "the planner told the true future, in the world's own model: its curve is the oracle bound's" {
