@@ -96,6 +96,43 @@ chain(struct mg_planchain *ch)
 	ch->s_limit = ch->s_dur = 48 * H;
 }
 
+/*
+ * The mean overlap with P of S submitted at now on a cluster of two
+ * nodes: P holds one until 4 hours on, R, user 0's 8-hour job that has
+ * run elapsed seconds, the other (the one S needs first); with the
+ * planner's run-time model pc over history t.  NAN if it cannot plan.
+ */
+static double
+overlap_after_r(const struct mg_planconf *pc, const struct mg_trace *t,
+    int64_t now, int64_t elapsed)
+{
+	struct mg_vjob r = { 0 };
+	struct mg_planchain ch;
+	struct mg_plancost c;
+	struct mg_plan *p;
+	struct mg_view v;
+	double ovl = NAN;
+
+	chain(&ch);
+	ch.p_end = now + 4 * H;
+	ch.p_start = ch.p_end - ch.p_dur;
+	view(&v, 2, now);
+	v.free = 0;
+	r.submit = r.start = now - elapsed;
+	r.limit = 8 * H;
+	r.end = -1;
+	r.nodes = 1;
+	r.user = 0;
+	r.trace = -1;
+	mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+	if (mg_plan_new(pc, t, &p) == 0 && mg_plan_costs(p, &v, &ch, now, 1,
+	    &c) == 0 && c.n > 0)
+		ovl = c.ovl[0];
+	mg_plan_free(p);
+	mg_view_release(&v);
+	return ovl;
+}
+
 int
 main(void)
 {
@@ -273,7 +310,6 @@ main(void)
 		 * on the node S needs; P holds the other until 4 hours on.
 		 * By user, R ends in 30 minutes in every future (S overlaps
 		 * P by 3.5 hours); by class, in about half of them */
-		struct mg_vjob r = { 0 };
 		int64_t d;
 		int i;
 
@@ -286,31 +322,15 @@ main(void)
 				jobs[t.n - 1].user = i % 2;
 			}
 		qsort(t.job, t.n, sizeof(*t.job), by_submit);
-		now = T0 + 10 * H;
-		chain(&ch);
-		ch.p_end = now + 4 * H;
-		ch.p_start = ch.p_end - ch.p_dur;
 		pc.k = 32;
 		for (i = 0; i < 2; i++) {
+			double o;
+
 			pc.runtimes = i ? MG_PLAN_RT_USER : MG_PLAN_RT_CLASS;
-			view(&v, 2, now);
-			v.free = 0;
-			r.submit = r.start = now - H / 2;
-			r.limit = 8 * H;
-			r.end = -1;
-			r.nodes = 1;
-			r.user = 0;
-			r.trace = -1;
-			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
-			if (mg_plan_new(&pc, &t, &p) != 0 ||
-			    mg_plan_costs(p, &v, &ch, now, 1, &c) != 0)
-				c.n = 0;
-			ok(c.n > 0 && (i ? c.ovl[0] > 3.49 : c.ovl[0] < 3),
-			    "run times by %s: S submitted now overlaps P by "
-			    "%.2f h on average", i ? "user (3.5)" : "class "
-			    "(less)", c.n ? c.ovl[0] : NAN);
-			mg_plan_free(p);
-			mg_view_release(&v);
+			o = overlap_after_r(&pc, &t, T0 + 10 * H, H / 2);
+			ok(i ? o > 3.49 : o < 3, "run times by %s: S submitted "
+			    "now overlaps P by %.2f h on average", i ?
+			    "user (3.5)" : "class (less)", o);
 		}
 		pc.runtimes = MG_PLAN_RT_CLASS;
 		pc.k = 8;
@@ -323,7 +343,6 @@ main(void)
 		 * hours); by the user's 30 days, in about a third.  R having
 		 * run 2 hours, longer than any of the last ten, the recent
 		 * model falls back to the user's 30 days. */
-		struct mg_vjob r = { 0 };
 		int64_t d;
 		int i;
 
@@ -333,33 +352,17 @@ main(void)
 			job(&t, d, d, d >= T0 - 10 * DAY ? H : 8 * H, 8 * H, 1);
 			jobs[t.n - 1].user = 0;
 		}
-		now = T0 + 10 * H;
-		chain(&ch);
-		ch.p_end = now + 4 * H;
-		ch.p_start = ch.p_end - ch.p_dur;
 		pc.k = 32;
 		for (i = 0; i < 3; i++) {
+			double o;
+
 			pc.runtimes = i ? MG_PLAN_RT_RECENT : MG_PLAN_RT_USER;
-			view(&v, 2, now);
-			v.free = 0;
-			r.submit = r.start = now - (i == 2 ? 2 * H : H / 2);
-			r.limit = 8 * H;
-			r.end = -1;
-			r.nodes = 1;
-			r.user = 0;
-			r.trace = -1;
-			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
-			if (mg_plan_new(&pc, &t, &p) != 0 ||
-			    mg_plan_costs(p, &v, &ch, now, 1, &c) != 0)
-				c.n = 0;
-			ok(c.n > 0 && (i == 1 ? c.ovl[0] > 3.49 :
-			    c.ovl[0] < 3), "run times %s: S submitted now "
-			    "overlaps P by %.2f h on average", i == 0 ?
-			    "by user (less than 3.5)" : i == 1 ? "recent (3.5)" :
-			    "recent, R past them all (less)", c.n ? c.ovl[0] :
-			    NAN);
-			mg_plan_free(p);
-			mg_view_release(&v);
+			o = overlap_after_r(&pc, &t, T0 + 10 * H, i == 2 ? 2 * H :
+			    H / 2);
+			ok(i == 1 ? o > 3.49 : o < 3, "run times %s: S "
+			    "submitted now overlaps P by %.2f h on average",
+			    i == 0 ? "by user (less than 3.5)" : i == 1 ?
+			    "recent (3.5)" : "recent, R past them all (less)", o);
 		}
 		pc.runtimes = MG_PLAN_RT_CLASS;
 		pc.k = 8;
