@@ -1319,7 +1319,9 @@ accel_main(int argc, char *argv[])
 		st.mean = mod[k]->mean;
 		st.scale = mod[k]->scale;
 		mg_relmas_hook(&st, mod[k]->params != NULL &&
-		    strstr(mod[k]->params, "no_bw=1") != NULL, &h);
+		    strstr(mod[k]->params, "no_bw=1") != NULL,
+		    mod[k]->params != NULL && strstr(mod[k]->params,
+		    "budget=1") != NULL, &h);
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		if ((rv = mg_accel_run_hook(&sc.hw, nets, nn, req, sc.requests,
 		    &h, &run[MG_AP_N + k])) != 0)

@@ -147,8 +147,8 @@ usage(int status)
 	    "[-o model] [jobs]\n"
 	    "       mirage-train -a relmas [-q] [-s key=value] [--play n] "
 	    "[--hidden n] [--lr r]\n"
-	    "           [--context d] [--no-bw-features] [--no-bw-penalty] "
-	    "[-S seed] [-o model]\n"
+	    "           [--context d] [--budget] [--no-bw-features] "
+	    "[--no-bw-penalty] [-S seed] [-o model]\n"
 	    "       mirage-train -i model\n");
 	if (status == 0)
 		fputs("options:\n"
@@ -174,6 +174,8 @@ usage(int status)
 		    "  -i model          print a model's header and exit\n"
 		    "  --context d       relmas: the attention encoder's context size (8;\n"
 		    "                    0: no encoder)\n"
+		    "  --budget          relmas: choose only among the pairs whose bandwidth\n"
+		    "                    fits in what is left of the DRAM's, when any does\n"
 		    "  --no-bw-features, --no-bw-penalty\n"
 		    "                    relmas's ablations; its -s keys are mirage-eval --accel's\n"
 		    "  --progress        dqn, pg: progress lines, also in a log\n"
@@ -449,7 +451,8 @@ relmas_progress(void *ctx, int done, int total, double met)
 static int
 relmas_main(int argc, char *argv[])
 {
-	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX };
+	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX,
+	    O_BUDGET };
 	static const struct option lo[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
@@ -462,6 +465,7 @@ relmas_main(int argc, char *argv[])
 		{ "no-bw-features", no_argument, NULL, O_NOBWF },
 		{ "no-bw-penalty", no_argument, NULL, O_NOBWP },
 		{ "context", required_argument, NULL, O_CTX },
+		{ "budget", no_argument, NULL, O_BUDGET },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mg_ascen sc;
@@ -514,10 +518,13 @@ relmas_main(int argc, char *argv[])
 		case O_CTX:
 			o.context = (int)num("context size", optarg, 0, 64);
 			break;
+		case O_BUDGET:
+			o.budget = 1;
+			break;
 		default:
 			errx(MG_EXIT_USAGE, "-a relmas takes -o, -q, -S, -s "
 			    "key=value, --play, --hidden, --lr, --context, "
-			    "--no-bw-features and --no-bw-penalty "
+			    "--budget, --no-bw-features and --no-bw-penalty "
 			    "(mirage-train(1))");
 		}
 	if (optind != argc)

@@ -153,6 +153,16 @@ key(const struct run *r, enum mg_apolicy p, size_t i)
 	}
 }
 
+/* the bandwidth candidate i's layer asks on its sub-accelerator */
+static double
+bw_of(const struct run *r, size_t i)
+{
+	size_t q = r->wait[r->cand_w[i]];
+	const struct mg_net *net = &r->nets[r->req[q].net];
+
+	return net->l[r->next[q]].cost[r->c->df[r->cand_s[i]]].bw;
+}
+
 /*
  * the learned dispatcher's pick among the pairs of the topk most urgent
  * waiting requests and the idle sub-accelerators (accel.h)
@@ -221,6 +231,23 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 	}
 	if (nc == 0)
 		return -1;
+	if (h->budget) {
+		/* decoded under the bandwidth budget: the pairs that fit in
+		 * what the running layers leave of B, if any does */
+		size_t nf = 0;
+
+		for (i = 0; i < nc; i++)
+			nf += used + bw_of(r, i) <= r->c->bw;
+		for (i = w = 0; nf > 0 && i < nc; i++)
+			if (used + bw_of(r, i) <= r->c->bw) {
+				memmove(r->feat + w * MG_AFEAT, r->feat + i *
+				    MG_AFEAT, MG_AFEAT * sizeof(*r->feat));
+				r->cand_w[w] = r->cand_w[i];
+				r->cand_s[w++] = r->cand_s[i];
+			}
+		if (nf > 0)
+			nc = nf;
+	}
 	if ((r->err = h->score(h->ctx, r->feat, nc, r->score)) != 0)
 		return -1;
 	if (h->pick != NULL)

@@ -129,6 +129,8 @@ struct mg_ahook {
 	void *ctx;
 	size_t topk;		/* 0: 6 */
 	int no_bw;
+	int budget;		/* only pairs whose bandwidth fits in what
+				 * is left of B, when any does */
 	double beta;
 };
 

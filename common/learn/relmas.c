@@ -309,6 +309,7 @@ mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
 	h.ended = rec_ended;
 	h.ctx = &c;
 	h.no_bw = o->no_bw;
+	h.budget = o->budget;
 	h.beta = o->beta;
 	for (ep = 0; ep < o->episodes; ep++) {
 		double load = o->load_lo + (o->load_hi - o->load_lo) *
@@ -438,12 +439,14 @@ run_score(void *ctx, const double *feat, size_t n, double *out)
 }
 
 void
-mg_relmas_hook(struct mg_relmas_run *st, int no_bw, struct mg_ahook *h)
+mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
+    struct mg_ahook *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->score = run_score;
 	h->ctx = st;
 	h->no_bw = no_bw;
+	h->budget = budget;
 }
 
 void

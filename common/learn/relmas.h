@@ -53,6 +53,7 @@ struct mg_relmas_opts {
 				 * own request's end: 0.1 */
 	int no_bw;		/* the ablation without bandwidth features */
 	int context;		/* the encoder's context size; 0: none (8) */
+	int budget;		/* decoded under the bandwidth budget */
 	uint64_t seed;
 	/* called after each episode; may be NULL */
 	void (*progress)(void *ctx, int done, int total, double met);
@@ -89,7 +90,7 @@ struct mg_relmas_run {
 	double *x, *buf;	/* scratch */
 	size_t capx, capbuf;
 };
-void mg_relmas_hook(struct mg_relmas_run *st, int no_bw,
+void mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
     struct mg_ahook *h);
 void mg_relmas_run_free(struct mg_relmas_run *st);
 

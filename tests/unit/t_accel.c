@@ -33,6 +33,18 @@ synth(struct mg_net *net, int k, size_t n, double t, double bw)
 	net->best_df = MG_DF_WS;
 }
 
+/* a dispatcher that likes bandwidth: a pair's score is its bw_here */
+static int
+greedy_bw(void *ctx, const double *feat, size_t n, double *out)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < n; i++)
+		out[i] = feat[i * MG_AFEAT + 5];
+	return 0;
+}
+
 int
 main(void)
 {
@@ -163,5 +175,38 @@ main(void)
 	}
 	for (k = 0; k < MG_NNETS; k++)
 		mg_net_free(&nets[k]);
+	{
+		/*
+		 * The bandwidth budget (10 GB/s, two sub-accelerators): A
+		 * and B ask 8 GB/s, C 1 GB/s, all at 0, layers of 1 s.  A
+		 * dispatcher that likes bandwidth runs A and B together
+		 * (oversubscribed); decoded under the budget, A and C, then
+		 * B: never oversubscribed.
+		 */
+		struct mg_ahook h;
+		double over[2];
+		int b;
+
+		synth(&sy[0], 0, 1, 1.0, 8e9);
+		synth(&sy[1], 1, 1, 1.0, 1e9);
+		mg_acfg_default(&c);
+		c.nsa = 2;
+		c.bw = 10e9;
+		for (b = 0; b < 2; b++) {
+			memset(req, 0, sizeof(req));
+			req[0].net = req[1].net = 0;
+			req[2].net = 1;
+			req[0].deadline = req[1].deadline = req[2].deadline = 10;
+			memset(&h, 0, sizeof(h));
+			h.score = greedy_bw;
+			h.budget = b;
+			if (mg_accel_run_hook(&c, sy, 2, req, 3, &h, &run) != 0)
+				run.oversub = NAN;
+			over[b] = run.oversub;
+		}
+		ok(over[0] > 0.5 && over[1] == 0 && fabs(req[1].end - 2) < 1e-9,
+		    "decoded under the bandwidth budget: never oversubscribed "
+		    "(%g s without the budget), B after A", over[0]);
+	}
 	return tap_done();
 }
