@@ -118,6 +118,11 @@ setup() {
 	[ "$(stat -c %s ne.mrm)" -lt "$(stat -c %s nb.mrm)" ]
 	mirage-eval --accel -s Requests=300 -M ne.mrm -M nb.mrm -o b.tsv 2> /dev/null
 	[ "$(cut -f1 b.tsv | sed 1d | tail -2 | paste -sd' ')" = "ne.mrm nb.mrm" ]
+	# decoded under the bandwidth budget: recorded, and run so
+	mirage-train -a relmas --play 4 --budget -q -o bu.mrm
+	mirage-train -i bu.mrm | grep -q 'context=8 budget=1 '
+	mirage-eval --accel -s Requests=300 -M bu.mrm -o c.tsv 2> /dev/null
+	[ "$(tail -1 c.tsv | cut -f1)" = relmas ]
 	run -2 --separate-stderr mirage-train -a relmas --context 65 -o x.mrm
 	[[ "$stderr" == *"invalid context size '65'"* ]]
 	# a model of when to submit is not a dispatcher; bad uses say why
