@@ -222,26 +222,6 @@ mg_attn_zero_grad(struct mg_attn *a)
 void
 mg_attn_adam(struct mg_attn *a, double lr, double clip)
 {
-	const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
-	double norm = 0, s = 1, c1, c2;
-	size_t k;
-
 	mg_mlp_adam(a->f, lr, clip);
-	if (clip > 0) {
-		for (k = 0; k < (size_t)a->d; k++)
-			norm += a->gw[k] * a->gw[k];
-		norm = sqrt(norm);
-		if (norm > clip)
-			s = clip / norm;
-	}
-	a->step++;
-	c1 = 1 - pow(b1, (double)a->step);
-	c2 = 1 - pow(b2, (double)a->step);
-	for (k = 0; k < (size_t)a->d; k++) {
-		double g = a->gw[k] * s;
-
-		a->mw[k] = b1 * a->mw[k] + (1 - b1) * g;
-		a->vw[k] = b2 * a->vw[k] + (1 - b2) * g * g;
-		a->w[k] -= lr * (a->mw[k] / c1) / (sqrt(a->vw[k] / c2) + eps);
-	}
+	mg_adam(a->w, a->gw, a->mw, a->vw, (size_t)a->d, ++a->step, lr, clip);
 }

@@ -208,29 +208,35 @@ mg_mlp_zero_grad(struct mg_mlp *n)
 }
 
 void
-mg_mlp_adam(struct mg_mlp *n, double lr, double clip)
+mg_adam(double *p, const double *grad, double *m, double *v, size_t n,
+    long step, double lr, double clip)
 {
 	const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
 	double norm = 0, s = 1, c1, c2;
 	size_t i;
 
 	if (clip > 0) {
-		for (i = 0; i < n->np; i++)
-			norm += n->g[i] * n->g[i];
+		for (i = 0; i < n; i++)
+			norm += grad[i] * grad[i];
 		norm = sqrt(norm);
 		if (norm > clip)
 			s = clip / norm;
 	}
-	n->step++;
-	c1 = 1 - pow(b1, (double)n->step);
-	c2 = 1 - pow(b2, (double)n->step);
-	for (i = 0; i < n->np; i++) {
-		double g = n->g[i] * s;
+	c1 = 1 - pow(b1, (double)step);
+	c2 = 1 - pow(b2, (double)step);
+	for (i = 0; i < n; i++) {
+		double g = grad[i] * s;
 
-		n->m[i] = b1 * n->m[i] + (1 - b1) * g;
-		n->v[i] = b2 * n->v[i] + (1 - b2) * g * g;
-		n->p[i] -= lr * (n->m[i] / c1) / (sqrt(n->v[i] / c2) + eps);
+		m[i] = b1 * m[i] + (1 - b1) * g;
+		v[i] = b2 * v[i] + (1 - b2) * g * g;
+		p[i] -= lr * (m[i] / c1) / (sqrt(v[i] / c2) + eps);
 	}
+}
+
+void
+mg_mlp_adam(struct mg_mlp *n, double lr, double clip)
+{
+	mg_adam(n->p, n->g, n->m, n->v, n->np, ++n->step, lr, clip);
 }
 
 size_t

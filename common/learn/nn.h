@@ -52,6 +52,11 @@ void mg_mlp_zero_grad(struct mg_mlp *n);
  * 0.999, eps 1e-8), gradients clipped to a norm of clip (0: none) */
 void mg_mlp_adam(struct mg_mlp *n, double lr, double clip);
 
+/* mg_adam: that step on any n parameters p with gradients g and Adam's
+ * moments m and v, the step-th (from 1) */
+void mg_adam(double *p, const double *g, double *m, double *v, size_t n,
+    long step, double lr, double clip);
+
 /* the parameters and their gradients as one vector, for checks and files */
 size_t mg_mlp_nparams(const struct mg_mlp *n);
 double *mg_mlp_params(struct mg_mlp *n);
