@@ -234,6 +234,8 @@ protocol() { # protocol TITLE: the protocol's steps timed, and the total
 		t_e=$(once "$bin/mirage-eval" -q $m76 -f 2023-03-01 -N 156 -k 1,8 -M "$dir/gbt.mrm" -M "$dir/rf.mrm" \
 		    -M "$dir/clf.mrm" -M "$dir/svr.mrm" -M "$dir/dqn.mrm" -M "$dir/pg.mrm" -o "$dir/t76.txt" "$dir/ls6.jobs")
 	}
+	# the models' evaluation on the idle machine, for the planner's below
+	[ -n "${t_models:-}" ] || t_models=$t_e
 	samples=$(( $("$bin/mirage-cat" "$dir/tr76.mrs" | wc -l) - 1 ))
 	echo "$tt" | awk -v f="$t_f" -v e="$t_e" -v s="$samples" -v title="$1" '{
 		printf "\nthe protocol, reference mode at 76 nodes, both chain sizes, %s, timed once\n", title
@@ -471,7 +473,7 @@ awk -v a="$ta" -v p="$tp" 'BEGIN {
 t_p=$(once "$bin/mirage-eval" -q $m76 -f 2023-03-01 -N 156 -k 1,8 --plan 8 -o "$dir/p76.txt" "$dir/ls6.jobs")
 tl=$(loop 5 "$bin/mirage-advise" -j 554353 -Q "$dir/ls6.jobs" -n 84 --now 2022-11-20T15:00:00 --plan 8)
 tg=$(loop 5 "$bin/mirage-advise" -j 554353 -Q "$dir/ls6.jobs" -n 84 --now 2022-11-20T15:00:00 -m "$dir/gbt.mrm")
-awk -v p="$t_p" -v e="$t_e" -v l="$tl" -v g="$tg" 'BEGIN {
+awk -v p="$t_p" -v e="$t_models" -v l="$tl" -v g="$tg" 'BEGIN {
 	printf "\nthe planner, 8 futures, reference mode at 76 nodes\n"
 	printf "  mirage-eval --plan 8, 312 episodes: %7.1f s   (target: under 600 s; ratio %.2f; the 6 models: %.1f s)\n", p, p / 600, e
 	printf "  mirage-advise --plan 8, one decision on the LS6 stream: %6.0f ms   (target: under 2000 ms; ratio %.2f)\n", l * 200, l * 200 / 2000
