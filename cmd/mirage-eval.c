@@ -608,8 +608,9 @@ struct lmethod {
 	size_t src;		/* a hybrid's model's method */
 };
 
-/* a hybrid submits where the planner and (or) the model would */
-enum { HY_NONE, HY_AND, HY_OR, HY_BOTH };
+/* a hybrid submits where the planner and (or) the model would; --hybrid
+ * asks for a set of them (bits) */
+enum { HY_AND = 1, HY_OR = 2, HY_BOTH = HY_AND | HY_OR };
 
 /* per chain size: each method's outcome and time, episode by episode */
 struct table {
@@ -710,15 +711,12 @@ hybrid(const struct mg_outcome *o, struct lmethod *lm, double *score,
 	for (j = 0; j < nt; j++)
 		ok[j] = score[j] >= th;
 	for (c = 0; c <= NCURVE; c++) {
-		double l = c < NCURVE ? curve_l[c] : lm->lambda;
-
-		for (j = 0; j < nt; j++) {
-			int p = mg_plan_submit_now(&o->plan[j], lm->cost, l) >=
-			    0.5;
-
-			score[j] = lm->hybrid == HY_AND ? p && ok[j] : p ||
-			    ok[j];
-		}
+		/* the planner's own scores at this price, then combined */
+		planned(o, lm->cost, c < NCURVE ? curve_l[c] : lm->lambda,
+		    score, nt);
+		for (j = 0; j < nt; j++)
+			score[j] = lm->hybrid == HY_AND ? score[j] >= 0.5 &&
+			    ok[j] : score[j] >= 0.5 || ok[j];
 		pick = mg_choose_first(o, score, 0.5);
 		if (c < NCURVE)
 			xc[c][at] = o->x[pick];
