@@ -79,12 +79,14 @@ usage(int status)
 		    "  -o file           write the table to file (default: stdout)\n"
 		    "  --plan futures    evaluate the planner too, drawing futures (1 to 64)\n"
 		    "  --lambda l        its price of an hour of overlap (1.5)\n"
-		    "  --plan-cost risk|hours  what an interruption costs it (risk)\n"
+		    "  --plan-cost risk|hours|risk-cv  what an interruption costs it (risk;\n"
+		    "                    risk-cv: the plan that waits judged on other futures)\n"
 		    "  --plan-seed n     the seed of its draws (1)\n"
 		    "  --plan-window span  plan only in P's last span (24h)\n"
 		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
 		    "  --plan-model faithful|reference  its cluster model (the world's)\n"
-		    "  --plan-arrivals week|blocks[:H]  how it draws arrivals (blocks:4)\n"
+		    "  --plan-arrivals week|blocks[:H][,rate[:W]]  how it draws arrivals\n"
+		    "                    (blocks:4); rate: scaled to the last W hours' (24)\n"
 		    "  --plan-runtimes class|user|recent[:N]  its run times by limit\n"
 		    "                    class, by user and class (user), or the user's\n"
 		    "                    last N of the class that outlasted the job (10)\n"
@@ -1319,7 +1321,8 @@ accel_main(int argc, char *argv[])
 		mg_relmas_hook(&st, mod[k]->params != NULL &&
 		    strstr(mod[k]->params, "no_bw=1") != NULL,
 		    mod[k]->params != NULL && strstr(mod[k]->params,
-		    "budget=1") != NULL, &h);
+		    "budget=1") != NULL, mod[k]->params != NULL &&
+		    strstr(mod[k]->params, "window=feasible") != NULL, &h);
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		if ((rv = mg_accel_run_hook(&sc.hw, nets, nn, req, sc.requests,
 		    &h, &run[MG_AP_N + k])) != 0)
@@ -1550,9 +1553,11 @@ main(int argc, char *argv[])
 				po.cost = MG_PLAN_RISK;
 			else if (strcmp(optarg, "hours") == 0)
 				po.cost = MG_PLAN_HOURS;
+			else if (strcmp(optarg, "risk-cv") == 0)
+				po.cost = MG_PLAN_RISK_CV;
 			else
 				errx(MG_EXIT_USAGE, "invalid --plan-cost '%s' "
-				    "(want risk or hours)", optarg);
+				    "(want risk, hours or risk-cv)", optarg);
 			break;
 		case O_PTRUTH:
 			if (strcmp(optarg, "none") == 0)

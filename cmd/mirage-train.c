@@ -147,7 +147,8 @@ usage(int status)
 	    "[-o model] [jobs]\n"
 	    "       mirage-train -a relmas [-q] [-s key=value] [--play n] "
 	    "[--hidden n] [--lr r]\n"
-	    "           [--context d] [--budget] [--no-bw-features] "
+	    "           [--context d] [--budget] [--window w] "
+	    "[--no-bw-features] "
 	    "[--no-bw-penalty] [-S seed] [-o model]\n"
 	    "       mirage-train -i model\n");
 	if (status == 0)
@@ -176,6 +177,8 @@ usage(int status)
 		    "                    0: no encoder)\n"
 		    "  --budget          relmas: choose only among the pairs whose bandwidth\n"
 		    "                    fits in what is left of the DRAM's, when any does\n"
+		    "  --window w        relmas: its candidates, the most urgent requests by\n"
+		    "                    deadline, or the feasible ones first (feasible)\n"
 		    "  --no-bw-features, --no-bw-penalty\n"
 		    "                    relmas's ablations; its -s keys are mirage-eval --accel's\n"
 		    "  --progress        dqn, pg: progress lines, also in a log\n"
@@ -452,7 +455,7 @@ static int
 relmas_main(int argc, char *argv[])
 {
 	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX,
-	    O_BUDGET };
+	    O_BUDGET, O_WINDOW };
 	static const struct option lo[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
@@ -466,6 +469,7 @@ relmas_main(int argc, char *argv[])
 		{ "no-bw-penalty", no_argument, NULL, O_NOBWP },
 		{ "context", required_argument, NULL, O_CTX },
 		{ "budget", no_argument, NULL, O_BUDGET },
+		{ "window", required_argument, NULL, O_WINDOW },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mg_ascen sc;
@@ -521,10 +525,20 @@ relmas_main(int argc, char *argv[])
 		case O_BUDGET:
 			o.budget = 1;
 			break;
+		case O_WINDOW:
+			if (strcmp(optarg, "deadline") == 0)
+				o.feasible = 0;
+			else if (strcmp(optarg, "feasible") == 0)
+				o.feasible = 1;
+			else
+				errx(MG_EXIT_USAGE, "invalid --window '%s' "
+				    "(deadline or feasible)", optarg);
+			break;
 		default:
 			errx(MG_EXIT_USAGE, "-a relmas takes -o, -q, -S, -s "
 			    "key=value, --play, --hidden, --lr, --context, "
-			    "--budget, --no-bw-features and --no-bw-penalty "
+			    "--budget, --window, --no-bw-features and "
+			    "--no-bw-penalty "
 			    "(mirage-train(1))");
 		}
 	if (optind != argc)

@@ -11,8 +11,8 @@
 #include "base/rand.h"
 #include "base/stats.h"
 
-static const char *const pnames[MG_AP_N] = { "fcfs", "edf", "llf", "sjf",
-	"minlat", "static", "random" };
+static const char *const pnames[MG_AP_N] = { "fcfs", "edf", "fedf", "llf",
+	"sjf", "minlat", "static", "random" };
 
 const char *const mg_afeat_names[MG_AFEAT] = { "laxity", "to_deadline",
 	"left", "slowdown_here", "layer_size", "bw_here", "moves",
@@ -144,6 +144,9 @@ key(const struct run *r, enum mg_apolicy p, size_t i)
 	switch (p) {
 	case MG_AP_EDF:
 		return q->deadline;
+	case MG_AP_FEDF:	/* the late ones after all others */
+		return q->deadline - r->now - left_of(r, i) >= 0 ?
+		    q->deadline : q->deadline + 1e12;
 	case MG_AP_LLF:
 		return q->deadline - r->now - left_of(r, i);
 	case MG_AP_SJF:
@@ -172,7 +175,8 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 {
 	const struct mg_ahook *h = r->hook;
 	size_t k = h->topk ? h->topk : 6, top[64], nt = 0, w, i, nc = 0;
-	double used = 0, mb = r->mean_best;
+	double used = 0, mb = r->mean_best, tk[64];
+	enum mg_apolicy kp = h->feasible ? MG_AP_FEDF : MG_AP_EDF;
 	int s, nidle = 0;
 
 	if (k > 64)
@@ -183,16 +187,19 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 		else
 			nidle++;
 	}
-	/* the most urgent waiting requests, by deadline */
+	/* the most urgent waiting requests, by deadline (the feasible
+	 * ones first) */
 	for (w = 0; w < r->nwait; w++) {
-		double dl = r->req[r->wait[w]].deadline;
+		double dl = key(r, kp, r->wait[w]);
 
-		if (nt == k && dl >= r->req[r->wait[top[nt - 1]]].deadline)
+		if (nt == k && dl >= tk[nt - 1])
 			continue;
-		for (i = nt < k ? nt : k - 1; i > 0 &&
-		    r->req[r->wait[top[i - 1]]].deadline > dl; i--)
+		for (i = nt < k ? nt : k - 1; i > 0 && tk[i - 1] > dl; i--) {
 			top[i] = top[i - 1];
+			tk[i] = tk[i - 1];
+		}
 		top[i] = w;
+		tk[i] = dl;
 		if (nt < k)
 			nt++;
 	}

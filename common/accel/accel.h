@@ -31,6 +31,9 @@
 enum mg_apolicy {
 	MG_AP_FCFS,		/* the earliest arrival */
 	MG_AP_EDF,		/* the earliest deadline */
+	MG_AP_FEDF,		/* the earliest deadline among the requests
+				 * that can still meet theirs (laxity >= 0),
+				 * then the others' */
 	MG_AP_LLF,		/* the least laxity */
 	MG_AP_SJF,		/* the least isolated latency left */
 	MG_AP_MINLAT,		/* arrival order, each layer to the idle
@@ -40,8 +43,8 @@ enum mg_apolicy {
 	MG_AP_N
 };
 
-/* mg_apolicy_parse: "fcfs", "edf", "llf", "sjf", "minlat", "static",
- * "random"; 0 or -1 */
+/* mg_apolicy_parse: "fcfs", "edf", "fedf", "llf", "sjf", "minlat",
+ * "static", "random"; 0 or -1 */
 int mg_apolicy_parse(const char *s, enum mg_apolicy *p);
 const char *mg_apolicy_name(enum mg_apolicy p);
 
@@ -98,7 +101,8 @@ int mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
 
 /*
  * A learned dispatcher (RELMAS): at each dispatch it scores every pair
- * of one of the topk most urgent waiting requests (by deadline) and an
+ * of one of the topk most urgent waiting requests (by deadline, or
+ * with feasible the feasible ones first: MG_AP_FEDF's order) and an
  * idle sub-accelerator from MG_AFEAT features, and the pair picked runs.
  * The features (mg_afeat_names): the request's laxity, time to its
  * deadline and isolated latency left (over the networks' mean isolated
@@ -131,6 +135,9 @@ struct mg_ahook {
 	int no_bw;
 	int budget;		/* only pairs whose bandwidth fits in what
 				 * is left of B, when any does */
+	int feasible;		/* the topk in MG_AP_FEDF's order (the
+				 * requests that can still meet their
+				 * deadlines first), not by deadline */
 	double beta;
 };
 

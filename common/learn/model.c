@@ -550,11 +550,12 @@ mg_model_train_relmas(struct mg_model *m, const struct mg_ascen *sc,
 	m->nsamples = (uint64_t)o->episodes;
 	snprintf(params, sizeof(params), "episodes=%d requests=%zu load=%g-%g "
 	    "hidden=%d lr=%g gamma=%g beta=%g mix=%g no_bw=%d context=%d "
-	    "budget=%d "
+	    "budget=%d window=%s "
 	    "networks=%s ws=%d rs=%d pes=%d bandwidth=%g q=%g "
 	    "softmax-actor-critic%s", o->episodes, o->requests, o->load_lo,
 	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->mix, o->no_bw,
-	    o->context, o->budget, sc->nets, accel_count(sc,
+	    o->context, o->budget, o->feasible ? "feasible" : "deadline",
+	    sc->nets, accel_count(sc,
 	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
 	    sc->q, o->context > 0 ? "+attention" : "");
 	free(m->params);

@@ -54,6 +54,10 @@ struct mg_relmas_opts {
 	int no_bw;		/* the ablation without bandwidth features */
 	int context;		/* the encoder's context size; 0: none (8) */
 	int budget;		/* decoded under the bandwidth budget */
+	int feasible;		/* its candidates: the most urgent requests
+				 * that can still meet their deadlines
+				 * first (accel.h's feasible), else by
+				 * deadline alone */
 	uint64_t seed;
 	/* called after each episode; may be NULL */
 	void (*progress)(void *ctx, int done, int total, double met);
@@ -91,7 +95,7 @@ struct mg_relmas_run {
 	size_t capx, capbuf;
 };
 void mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
-    struct mg_ahook *h);
+    int feasible, struct mg_ahook *h);
 void mg_relmas_run_free(struct mg_relmas_run *st);
 
 /*

@@ -61,6 +61,33 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->recent = 10;
 }
 
+/* "blocks[:H][,rate[:W]]" into pc; 0 or -1 (pc unchanged) */
+static int
+parse_blocks(struct mg_planconf *pc, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+	int64_t h = pc->block / 3600, w = 0;
+
+	if (len < 6 || strncmp(arg, "blocks", 6) != 0 || (len > 6 &&
+	    (arg[6] != ':' || mg_parse_i64(arg + 7, len - 7, 1, 24, &h) != 0)))
+		return -1;
+	if (comma != NULL) {
+		const char *r = comma + 1;
+
+		if (strncmp(r, "rate", 4) != 0 || (r[4] != '\0' &&
+		    (r[4] != ':' || mg_parse_i64(r + 5, strlen(r + 5), 1, 720,
+		    &w) != 0)))
+			return -1;
+		if (r[4] == '\0')
+			w = 24;
+	}
+	pc->arrivals = MG_PLAN_ARR_BLOCKS;
+	pc->block = h * 3600;
+	pc->rate = w * 3600;
+	return 0;
+}
+
 int
 mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
     const char *arg, struct mg_diag *d)
@@ -85,16 +112,10 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 	} else if (strcmp(name, "plan-arrivals") == 0) {
 		if (strcmp(arg, "week") == 0)
 			pc->arrivals = MG_PLAN_ARR_WEEK;
-		else if (strncmp(arg, "blocks", 6) == 0 && (arg[6] == '\0' ||
-		    (arg[6] == ':' && mg_parse_i64(arg + 7, strlen(arg + 7), 1,
-		    24, &v) == 0))) {
-			pc->arrivals = MG_PLAN_ARR_BLOCKS;
-			if (arg[6] == ':')
-				pc->block = v * 3600;
-		} else
+		else if (parse_blocks(pc, arg) != 0)
 			return mg_diag_set(d, MG_EINVAL, "invalid "
-			    "--plan-arrivals '%s' (week, blocks or blocks:H, "
-			    "H from 1 to 24 hours)", arg);
+			    "--plan-arrivals '%s' (week, or blocks[:H][,rate[:W]]"
+			    ", H from 1 to 24 hours, W from 1 to 720)", arg);
 	} else if (strcmp(name, "plan-runtimes") == 0) {
 		if (strcmp(arg, "class") == 0)
 			pc->runtimes = MG_PLAN_RT_CLASS;
@@ -400,14 +421,31 @@ tjob_cmp(const void *a, const void *b)
 	return mg_tjob_cmp(a, b);
 }
 
+/* the jobs submitted over the last w seconds before t over those over
+ * the same span lag before, within [1/4, 4] (the history's only) */
+static double
+rate_ratio(const struct mg_trace *tr, int64_t t, int64_t w, int64_t lag)
+{
+	double now = (double)(submitted_from(tr, t) - submitted_from(tr,
+	    t - w));
+	double then = (double)(submitted_from(tr, t - lag) -
+	    submitted_from(tr, t - lag - w));
+	double r = then > 0 ? now / then : now > 0 ? 4 : 1;
+
+	return r < 0.25 ? 0.25 : r > 4 ? 4 : r;
+}
+
 /* the jobs submitted in [from - lag, to - lag), shifted to [from, to),
- * with their run times if they had ended by t, else drawn */
+ * with their run times if they had ended by t, else drawn; with a rate
+ * window, each kept floor(r) times and once more with the chance of
+ * r's fraction, the repeats at uniform times in [from, to) */
 static int
 arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
     int64_t from, int64_t to, int64_t lag, uint64_t *rs, struct future *f)
 {
 	const struct mg_trace *tr = p->t;
 	struct mg_tjob j;
+	double r = p->c.rate > 0 ? rate_ratio(tr, t, p->c.rate, lag) : 1;
 	size_t i;
 	int rv;
 
@@ -421,17 +459,27 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 
 		if (a->submit < from - lag)
 			continue;
-		j.submit = a->submit + lag;
-		j.start = j.submit;
-		j.limit = a->limit;
-		j.nodes = a->nodes;
-		j.prio = scaled(v->s_prio);
-		j.dur = a->start + a->dur <= t ? a->dur :
-		    draw_dur(p, a->user, a->limit, 0, t, rs);
-		if (j.submit <= t)
-			continue;
-		if ((rv = push(f, &j)) != 0)
-			return rv;
+		int copies = 1, c;
+
+		if (p->c.rate > 0) {
+			copies = (int)r;
+			if (mg_rand_unif(rs) < r - copies)
+				copies++;
+		}
+		for (c = 0; c < copies; c++) {
+			j.submit = c == 0 ? a->submit + lag :
+			    from + (int64_t)below(rs, (size_t)(to - from));
+			j.start = j.submit;
+			j.limit = a->limit;
+			j.nodes = a->nodes;
+			j.prio = scaled(v->s_prio);
+			j.dur = a->start + a->dur <= t ? a->dur :
+			    draw_dur(p, a->user, a->limit, 0, t, rs);
+			if (j.submit <= t)
+				continue;
+			if ((rv = push(f, &j)) != 0)
+				return rv;
+		}
 	}
 	return 0;
 }
@@ -581,7 +629,7 @@ model_nodes(const struct mg_view *v, const struct mg_planchain *ch,
 static int64_t
 outcome(const struct mg_plan *p, int64_t start, int64_t p_end)
 {
-	return start >= 0 ? start - p_end : p->c.cost == MG_PLAN_RISK ? 1 :
+	return start >= 0 ? start - p_end : p->c.cost != MG_PLAN_HOURS ? 1 :
 	    MAXWAIT;
 }
 
@@ -630,7 +678,7 @@ simulate_ref(const struct mg_plan *p, const struct mg_view *v,
 			break;
 		}
 		/* as in simulate(); a start in P's last minute is in time */
-		limit = pref < 0 && p->c.cost == MG_PLAN_RISK ? ch->p_end + 1 :
+		limit = pref < 0 && p->c.cost != MG_PLAN_HOURS ? ch->p_end + 1 :
 		    at[k] + MAXWAIT;
 		mg_sim_run_until_start(c, sref, limit);
 		if (pref >= 0) {
@@ -700,7 +748,7 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 		/* at the risk of an interruption, nothing after P's end
 		 * matters: S has not started by then, or it has */
 		rv = mg_slurmsim_run_until_start(c, sref, pref < 0 &&
-		    p->c.cost == MG_PLAN_RISK ? ch->p_end : at[k] + MAXWAIT);
+		    p->c.cost != MG_PLAN_HOURS ? ch->p_end : at[k] + MAXWAIT);
 		if (rv >= 0 && pref >= 0)
 			rv = mg_slurmsim_run_until_start(c, pref, at[k] +
 			    MAXWAIT);
@@ -745,6 +793,9 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 			out->intr[c] += x[c] > 0 ? (double)x[c] / 3600 : 0;
 			out->ovl[c] += x[c] < 0 ? (double)-x[c] / 3600 : 0;
 			out->pint[c] += x[c] > 0;
+			out->hovl[k & 1][c] += x[c] < 0 ?
+			    (double)-x[c] / 3600 : 0;
+			out->hpint[k & 1][c] += x[c] > 0;
 		}
 	}
 	free(f.job);
@@ -756,6 +807,12 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 		out->intr[c] /= p->c.k;
 		out->ovl[c] /= p->c.k;
 		out->pint[c] /= p->c.k;
+		for (k = 0; k < 2; k++) {
+			int nk = (p->c.k + 1 - k) / 2;
+
+			out->hovl[k][c] /= nk > 0 ? nk : 1;
+			out->hpint[k][c] /= nk > 0 ? nk : 1;
+		}
 	}
 	return 0;
 }
@@ -770,6 +827,27 @@ mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind kind,
 
 	if (c->n < 1)
 		return 0;
+	if (kind == MG_PLAN_RISK_CV) {
+		/* the best plan that waits on one half, judged on the
+		 * other, both ways */
+		double gain = 0;
+		int h;
+
+		for (h = 0; h < 2; h++) {
+			const double *pi = c->hpint[h], *ov = c->hovl[h];
+			const double *pj = c->hpint[!h], *oj = c->hovl[!h];
+			int best = -1;
+
+			for (k = 1; k < c->n; k++)
+				if (best < 0 || pi[k] + lambda * ov[k] <
+				    pi[best] + lambda * ov[best])
+					best = k;
+			if (best > 0)
+				gain += pj[0] + lambda * oj[0] - (pj[best] +
+				    lambda * oj[best]);
+		}
+		return gain <= 1e-9;
+	}
 	now = intr[0] + lambda * c->ovl[0];
 	for (k = 1; k < c->n; k++)
 		if (intr[k] + lambda * c->ovl[k] < now - 1e-9)

@@ -47,7 +47,12 @@
 /* what an interruption costs */
 enum mg_plancost_kind {
 	MG_PLAN_RISK,		/* its chance: chains interrupted */
-	MG_PLAN_HOURS		/* its expected hours */
+	MG_PLAN_HOURS,		/* its expected hours */
+	MG_PLAN_RISK_CV		/* its chance, and the plan that waits
+				 * chosen on half the futures and judged
+				 * on the other half (both ways), so that
+				 * the least of many noisy costs does not
+				 * make waiting look cheaper than it is */
 };
 
 /* the cluster model the futures run in */
@@ -92,6 +97,11 @@ struct mg_planconf {
 	enum mg_planmodel model;	/* MG_PLAN_FAITHFUL */
 	enum mg_planarrivals arrivals;	/* MG_PLAN_ARR_BLOCKS */
 	int64_t block;		/* MG_PLAN_ARR_BLOCKS: 4 h */
+	int64_t rate;		/* > 0: each block's arrivals thinned or
+				 * repeated by the ratio of the jobs
+				 * submitted over the last rate seconds to
+				 * those over the same span before the
+				 * block's day (0: off) */
 	enum mg_planruntimes runtimes;	/* MG_PLAN_RT_USER */
 	int recent;		/* MG_PLAN_RT_RECENT: 10 */
 	unsigned truth;		/* diagnostics only (evaluation): what the
@@ -110,7 +120,7 @@ void mg_planconf_default(struct mg_planconf *pc);
  * mg_plan_option: the planner's options shared by the commands: name
  * "plan" (the futures, 1 to MG_PLAN_MAXK), "lambda" (a positive price,
  * into *lambda), "plan-seed", "plan-model" ("faithful", "reference") or
- * "plan-arrivals" ("week", "blocks", "blocks:H") or "plan-runtimes"
+ * "plan-arrivals" ("week", "blocks[:H][,rate[:W]]") or "plan-runtimes"
  * ("class", "user", "recent", "recent:N"), with its argument.  Returns
  * 0, or
  * MG_EINVAL with d saying what is wrong.
@@ -143,6 +153,8 @@ struct mg_plancost {
 	double intr[MG_PLAN_MAXCAND];	/* MG_PLAN_HOURS only */
 	double ovl[MG_PLAN_MAXCAND];
 	double pint[MG_PLAN_MAXCAND];	/* share of futures interrupted */
+	/* the same over the even and the odd futures */
+	double hpint[2][MG_PLAN_MAXCAND], hovl[2][MG_PLAN_MAXCAND];
 };
 
 struct mg_plan;

@@ -420,7 +420,7 @@ col() { # col FILE GROUP COLUMN
 	run -0 --separate-stderr mirage-eval --accel -s Requests=2000 -o a.tsv
 	[[ "$stderr" == *"--accel: 2000 requests of 5 networks on 4 sub-accelerators, load 0.50, deadlines at 2.00 x the isolated latency; "*" us of simulation per layer dispatched"* ]]
 	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers')" ]
-	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf llf sjf minlat static random" ]
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random" ]
 	# every request served by every policy, the same layers dispatched
 	[ "$(awk -F'\t' 'NR > 1 { print $2 "-" $9 }' a.tsv | sort -u | wc -l)" -eq 1 ]
 	# under load EDF meets more deadlines than FCFS; EDF's energy is 1

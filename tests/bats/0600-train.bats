@@ -106,7 +106,7 @@ setup() {
 	cmp <(mirage-train -i r.mrm | grep -v -e '^file' -e '^args') <(mirage-train -i r2.mrm | grep -v -e '^file' -e '^args')
 	# its row beside the heuristics', on the same requests
 	run -0 --separate-stderr mirage-eval --accel -s Requests=1000 -M r.mrm -o a.tsv
-	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf llf sjf minlat static random relmas" ]
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random relmas" ]
 	[[ "$stderr" == *"relmas: "*" us per layer dispatched, its network's scoring included"* ]]
 	awk -F'\t' '$1 == "relmas" && $2 == 1000 && $3 >= 0 && $3 <= 1 { ok = 1 } END { exit !ok }' a.tsv
 	# the ablations are recorded in the model
@@ -123,6 +123,17 @@ setup() {
 	mirage-train -i bu.mrm | grep -q 'context=8 budget=1 '
 	mirage-eval --accel -s Requests=300 -M bu.mrm -o c.tsv 2> /dev/null
 	[ "$(tail -1 c.tsv | cut -f1)" = relmas ]
+	# its candidates by deadline alone, or the feasible first: recorded,
+	# and a different dispatcher on the same requests
+	mirage-train -a relmas --play 4 --window deadline -q -o wd.mrm
+	mirage-train -a relmas --play 4 --window feasible -q -o wf.mrm
+	mirage-train -i wd.mrm | grep -q ' window=deadline '
+	mirage-train -i wf.mrm | grep -q ' window=feasible '
+	mirage-eval --accel -s Requests=1000 -s Load=0.6 -M wd.mrm -M wf.mrm -o w.tsv 2> /dev/null
+	[ "$(sed -n '10p;11p' w.tsv | cut -f1 | paste -sd' ')" = "wd.mrm wf.mrm" ]
+	[ "$(sed -n 10p w.tsv | cut -f3-6)" != "$(sed -n 11p w.tsv | cut -f3-6)" ]
+	run -2 --separate-stderr mirage-train -a relmas --window soon -o x.mrm
+	[[ "$stderr" == *"invalid --window 'soon' (deadline or feasible)"* ]]
 	run -2 --separate-stderr mirage-train -a relmas --context 65 -o x.mrm
 	[[ "$stderr" == *"invalid context size '65'"* ]]
 	# a model of when to submit is not a dispatcher; bad uses say why

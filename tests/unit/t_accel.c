@@ -121,6 +121,30 @@ main(void)
 	    5) < 1e-9, "EDF: B after A's first layer, at 2 (%g); both met",
 	    req[1].end);
 
+	/* feasible first: A (4 layers of 1 s, deadline 3: hopeless) and B
+	 * (1 layer, deadline 3.5) at 0 on one sub-accelerator.  EDF runs
+	 * all of A first (its deadline is the earlier) and both miss; FEDF
+	 * runs B first, which meets its deadline at 1, then A */
+	memset(req, 0, sizeof(req));
+	req[0].net = 0;
+	req[0].deadline = 3;
+	req[1].net = 1;
+	req[1].deadline = 3.5;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_EDF, 1, &run);
+	ok(run.met == 0 && fabs(req[0].end - 4) < 1e-9 && fabs(req[1].end -
+	    5) < 1e-9, "EDF: the hopeless A first (ends at %g), B at %g, both "
+	    "miss", req[0].end, req[1].end);
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_FEDF, 1, &run);
+	ok(run.met == 1 && fabs(req[1].end - 1) < 1e-9 && fabs(req[0].end -
+	    5) < 1e-9, "FEDF: B first, met at %g; A after, at %g", req[1].end,
+	    req[0].end);
+	req[0].deadline = 4.5;	/* A can meet it: deadline order again */
+	req[1].deadline = 6;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_FEDF, 1, &run);
+	ok(run.met == 2 && fabs(req[0].end - 4) < 1e-9 && fabs(req[1].end -
+	    5) < 1e-9, "FEDF: A, feasible, first (%g), then B (%g)",
+	    req[0].end, req[1].end);
+
 	/* EDF at light load on one sub-accelerator: every deadline of at
 	 * least the isolated latency is met */
 	c.nsa = 1;

@@ -148,6 +148,23 @@ main(void)
 	mg_planconf_default(&pc);
 	chain(&ch);
 
+	/* the optimizer's curse: two later times each look safe on one
+	 * half of the futures only; their means (0.375) undercut now's
+	 * (0.5), so the plain rule waits, but each judged on the half it
+	 * was not chosen on is worse than now: the cross-validated rule
+	 * submits.  A later time safe on both halves makes it wait. */
+	memset(&c, 0, sizeof(c));
+	c.n = 3;
+	c.pint[0] = c.hpint[0][0] = c.hpint[1][0] = 0.5;
+	c.hpint[0][1] = 0, c.hpint[1][1] = 0.75, c.pint[1] = 0.375;
+	c.hpint[0][2] = 0.75, c.hpint[1][2] = 0, c.pint[2] = 0.375;
+	ok(!mg_plan_submit_now(&c, MG_PLAN_RISK, 1) &&
+	    mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1), "a time that looks "
+	    "safe by chance: risk waits, risk-cv submits");
+	c.hpint[1][1] = 0, c.pint[1] = 0;
+	ok(!mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1), "a time safe on "
+	    "both halves: risk-cv waits");
+
 	/* one node, P on it, no competition: S cannot start before P ends
 	 * and no one gets ahead of it, so waiting costs nothing: the
 	 * planner waits, and its costs say why */
@@ -212,6 +229,17 @@ main(void)
 	    "so it submits before the burst, whatever the price of overlap");
 	ok(mg_plan_risk_next(&c) == 0, "waiting 10 more minutes is still "
 	    "safe at 19:00");
+	{
+		int halves = 1;
+
+		for (k = 0; k < c.n; k++)
+			halves &= fabs((c.hpint[0][k] + c.hpint[1][k]) / 2 -
+			    c.pint[k]) < 1e-12 && fabs((c.hovl[0][k] +
+			    c.hovl[1][k]) / 2 - c.ovl[k]) < 1e-12;
+		ok(halves && mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1),
+		    "the halves' means are the whole's; risk-cv submits "
+		    "before the burst too");
+	}
 	mg_view_release(&v);
 	{
 		/* the risk alone: runs stop at P's end, the same chances */
