@@ -51,9 +51,9 @@ usage(int status)
 	    "[-E episodes.mrs]\n"
 	    "           [-C curve.tsv] [-T threshold] [--shard i/n] [-t threads] "
 	    "[-o file]\n"
-	    "           [--plan futures [--lambda l] [--plan-cost risk|hours] "
+	    "           [--plan futures [--lambda l] [--plan-cost c] "
 	    "[--plan-seed n]\n"
-	    "           [--plan-window span] [--plan-truth what] "
+	    "           [--plan-window span] [--plan-draws d] [--plan-truth what] "
 	    "[--plan-model m]\n"
 	    "           [--plan-arrivals a] [--plan-runtimes r] [--hybrid h]] "
 	    "[file]\n"
@@ -83,6 +83,8 @@ usage(int status)
 		    "                    risk-cv: the plan that waits judged on other futures)\n"
 		    "  --plan-seed n     the seed of its draws (1)\n"
 		    "  --plan-window span  plan only in P's last span (24h)\n"
+		    "  --plan-draws decision|episode  new draws at each decision (decision),\n"
+		    "                    or the same at every decision of an episode\n"
 		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
 		    "  --plan-model faithful|reference  its cluster model (the world's)\n"
 		    "  --plan-arrivals week|blocks[:H][,rate[:W]]  how it draws arrivals\n"
@@ -1384,7 +1386,7 @@ main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
 	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
-	    O_ELOUT, O_HYBRID };
+	    O_ELOUT, O_HYBRID, O_PDRAWS };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
@@ -1404,6 +1406,7 @@ main(int argc, char *argv[])
 		{ "lambda", required_argument, NULL, O_LAMBDA },
 		{ "plan-seed", required_argument, NULL, O_PSEED },
 		{ "plan-cost", required_argument, NULL, O_PCOST },
+		{ "plan-draws", required_argument, NULL, O_PDRAWS },
 		{ "plan-model", required_argument, NULL, O_PMODEL },
 		{ "plan-arrivals", required_argument, NULL, O_PARR },
 		{ "plan-runtimes", required_argument, NULL, O_PRT },
@@ -1558,6 +1561,16 @@ main(int argc, char *argv[])
 			else
 				errx(MG_EXIT_USAGE, "invalid --plan-cost '%s' "
 				    "(want risk, hours or risk-cv)", optarg);
+			break;
+		case O_PDRAWS:
+			if (strcmp(optarg, "decision") == 0)
+				po.pc.episode_draws = 0;
+			else if (strcmp(optarg, "episode") == 0)
+				po.pc.episode_draws = 1;
+			else
+				errx(MG_EXIT_USAGE, "invalid --plan-draws '%s' "
+				    "(want decision or episode)", optarg);
+			epopt = 1;
 			break;
 		case O_PTRUTH:
 			if (strcmp(optarg, "none") == 0)

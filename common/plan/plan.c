@@ -783,7 +783,7 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 	horizon = p_end - t + p->c.margin;
 	out->n = candidates(t, p_end, out->at);
 	rs = p->c.seed ^ (stream * 0xD1B54A32D192ED03ULL) ^
-	    ((uint64_t)t * 0x8CB92BA72F3D8DD7ULL);
+	    (p->c.episode_draws ? 0 : (uint64_t)t * 0x8CB92BA72F3D8DD7ULL);
 	for (k = 0; k < p->c.k && rv == 0; k++) {
 		if ((rv = draw_future(p, v, ch, t, horizon, &rs, &f)) != 0 ||
 		    (rv = simulate(p, v, ch, t, horizon, &f, out->at, out->n,

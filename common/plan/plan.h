@@ -104,6 +104,9 @@ struct mg_planconf {
 				 * block's day (0: off) */
 	enum mg_planruntimes runtimes;	/* MG_PLAN_RT_USER */
 	int recent;		/* MG_PLAN_RT_RECENT: 10 */
+	int episode_draws;	/* the same random numbers at every
+				 * decision of a stream (common random
+				 * numbers), not new ones each time */
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
 };
