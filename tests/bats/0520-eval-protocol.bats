@@ -171,7 +171,24 @@ for r, t in zip(rows, tsv):
 		mirage-eval -q $opts -E cut.mrs -o /dev/null cut.jobs
 		[ "$(mirage-cat cut.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')" = "$t" ]
 	done
+	# so do the designs measured in session 11: arrivals scaled to the
+	# recent rate, the plan that waits judged on other futures, the
+	# same draws at every decision
+	local o2="$opts --plan-arrivals blocks:4,rate:48 --plan-cost risk-cv --plan-draws episode"
+	mirage-eval -q $o2 -E f2.mrs -o /dev/null ls6.jobs
+	for ep in 0 1; do
+		t=$(mirage-cat f2.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')
+		mirage-parse -q -E $((t + 1)) "$ROOT/data/ls6-a100.log.gz" -o cut.jobs
+		mirage-eval -q $o2 -E cut.mrs -o /dev/null cut.jobs
+		[ "$(mirage-cat cut.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')" = "$t" ]
+	done
 	# bad settings are named
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-arrivals blocks:4,rat ls6.jobs
+	[[ "$stderr" == *"invalid --plan-arrivals 'blocks:4,rat' (week, or blocks[:H][,rate[:W]]"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-arrivals blocks,rate:721 ls6.jobs
+	[[ "$stderr" == *"invalid --plan-arrivals 'blocks,rate:721'"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-draws sometimes ls6.jobs
+	[[ "$stderr" == *"invalid --plan-draws 'sometimes' (want decision or episode)"* ]]
 	run -2 --separate-stderr mirage-eval --plan 0 ls6.jobs
 	[[ "$stderr" == *"invalid number of futures '0'"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-cost price ls6.jobs

@@ -328,6 +328,23 @@ main(void)
 		same = memcmp(&c, &c2, sizeof(c)) == 0;
 		ok(same, "the same plan without the jobs submitted after now");
 		mg_plan_free(pcut);
+		/* the same with arrivals scaled to the recent rate and the
+		 * same draws at every decision */
+		{
+			struct mg_planconf pr = pc;
+			struct mg_plan *a, *b;
+
+			pr.rate = 24 * 3600;
+			pr.episode_draws = 1;
+			ok(mg_plan_new(&pr, &t, &a) == 0 && mg_plan_new(&pr,
+			    &cut, &b) == 0, "planners with the recent rate");
+			mg_plan_costs(a, &v, &ch, now, 1, &c);
+			mg_plan_costs(b, &v, &ch, now, 1, &c2);
+			ok(c.n > 1 && memcmp(&c, &c2, sizeof(c)) == 0, "the same "
+			    "plan at the recent rate without the jobs after now");
+			mg_plan_free(a);
+			mg_plan_free(b);
+		}
 		mg_view_release(&v);
 	}
 	mg_plan_free(p);
