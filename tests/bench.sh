@@ -439,10 +439,10 @@ function med(s,   n, a, i, j, t) {
 { m[$1, $2] = m[$1, $2] " " $3; e[$1, $2] = e[$1, $2] " " $4; us = us " " $5 }
 END {
 	printf "\ninside the node: DNN inference on 2 WS + 2 RS sub-accelerators at 40 GB/s, 5000 requests, median over 5 held-out arrival seeds\n"
-	printf "  %-14s %12s %12s %18s\n", "policy", "met (light)", "met (cont.)", "energy vs EDF (c.)"
+	printf "  %-16s %12s %12s %18s\n", "policy", "met (light)", "met (cont.)", "energy vs EDF (c.)"
 	np = split("fcfs edf fedf llf sjf minlat static random relmas relmas-nobwf relmas-nobwp relmas-noenc relmas-budget relmas-deadline", P, " ")
 	for (p = 1; p <= np; p++)
-		printf "  %-14s %11.1f%% %11.1f%% %18.4f\n", P[p], 100 * med(m["light", P[p]]), 100 * med(m["contention", P[p]]), med(e["contention", P[p]])
+		printf "  %-16s %11.1f%% %11.1f%% %18.4f\n", P[p], 100 * med(m["light", P[p]]), 100 * med(m["contention", P[p]]), med(e["contention", P[p]])
 	r = med(m["contention", "relmas"]); ed = med(m["contention", "edf"]); f = med(m["contention", "fcfs"])
 	printf "  relmas / edf under contention: %.3f (target >= 1.10); / fcfs: %.2f (target >= 1.5); at light load %+.1f points from EDF (target within 2)\n",
 	    r / ed, r / f, 100 * (med(m["light", "relmas"]) - med(m["light", "edf"]))
