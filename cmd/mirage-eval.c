@@ -55,7 +55,8 @@ usage(int status)
 	    "[--plan-seed n]\n"
 	    "           [--plan-window span] [--plan-draws d] [--plan-truth what] "
 	    "[--plan-model m]\n"
-	    "           [--plan-arrivals a] [--plan-runtimes r] [--hybrid h]] "
+	    "           [--plan-arrivals a] [--plan-runtimes r] [--hybrid h]\n"
+	    "           [--plan-calibration knots] [--plan-fit-calibration]] "
 	    "[file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
@@ -83,6 +84,8 @@ usage(int status)
 		    "                    risk-cv: the plan that waits judged on other futures)\n"
 		    "  --plan-seed n     the seed of its draws (1)\n"
 		    "  --plan-window span  plan only in P's last span (24h)\n"
+		    "  --plan-calibration knots  its chances of interruption calibrated\n"
+		    "  --plan-fit-calibration  print the knots that calibrate them here\n"
 		    "  --plan-draws decision|episode  new draws at each decision (decision),\n"
 		    "                    or the same at every decision of an episode\n"
 		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
@@ -1023,11 +1026,41 @@ struct popts {
 	int plan;		/* the planner is a method */
 	int plan_model;		/* --plan-model given */
 	int hybrid;		/* --hybrid: HY_AND, HY_OR */
+	int fitcal;		/* --plan-fit-calibration */
+	struct mg_plancal cal;
 	struct mg_planconf pc;
 	double lambda;
 	enum mg_plancost_kind cost;
 	char args[1024];
 };
+
+/* the planner's chances at each tick of o against what happened */
+static void
+calibration_add(struct mg_plancal *cal, const struct mg_outcome *o)
+{
+	size_t j, q, f;
+	int c;
+
+	for (j = f = 0; j < o->n; j++) {
+		const struct mg_plancost *pc;
+
+		if (!o->tick[j])
+			continue;
+		pc = &o->plan[f++];
+		for (c = 0, q = j; c < pc->n; c++) {
+			long share = lround(pc->pint[c] * cal->k);
+
+			while (q < o->n && o->t[q] < pc->at[c])
+				q++;
+			if (q == o->n || o->t[q] != pc->at[c] ||
+			    o->x[q] == MG_X_UNKNOWN || share < 0 ||
+			    share > cal->k)
+				continue;
+			cal->n[c > 0][share]++;
+			cal->y[c > 0][share] += o->x[q] > 0;
+		}
+	}
+}
 
 static int
 protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
@@ -1158,6 +1191,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 			errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 			    "'%s': %s", path, d.msg);
 		for (i = 0; i < nres; i++) {
+			if (res[i].n > 0 && po->fitcal)
+				calibration_add(&po->cal, &res[i]);
 			if (res[i].n > 0)	/* else skipped: an empty window */
 				table_add(&tb[(q + i) / po->sel.n], nmeth,
 				    &res[i], lm);
@@ -1193,6 +1228,17 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	print_table(out.fp, po->fmt, tb, ntab, nmeth, name);
 	if (mg_out_commit(&out, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (po->fitcal) {
+		char knots[2048];
+
+		if (mg_plancal_knots(&po->cal, knots, sizeof(knots)) < 0)
+			warnx("--plan-fit-calibration: no decision to fit "
+			    "on");
+		else
+			fprintf(stderr, "mirage-eval: the planner's chances "
+			    "on these episodes: --plan-calibration '%s'\n",
+			    knots);
+	}
 	for (k = 0; k < ntab && !po->quiet; k++)
 		if (nmeth > NBASE && lm[nmeth - 1 - NBASE].preempt &&
 		    tb[k].n > 0)
@@ -1386,7 +1432,7 @@ main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
 	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
-	    O_ELOUT, O_HYBRID, O_PDRAWS };
+	    O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL, O_PFITCAL };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
@@ -1407,6 +1453,8 @@ main(int argc, char *argv[])
 		{ "plan-seed", required_argument, NULL, O_PSEED },
 		{ "plan-cost", required_argument, NULL, O_PCOST },
 		{ "plan-draws", required_argument, NULL, O_PDRAWS },
+		{ "plan-calibration", required_argument, NULL, O_PCAL },
+		{ "plan-fit-calibration", no_argument, NULL, O_PFITCAL },
 		{ "plan-model", required_argument, NULL, O_PMODEL },
 		{ "plan-arrivals", required_argument, NULL, O_PARR },
 		{ "plan-runtimes", required_argument, NULL, O_PRT },
@@ -1562,6 +1610,16 @@ main(int argc, char *argv[])
 				errx(MG_EXIT_USAGE, "invalid --plan-cost '%s' "
 				    "(want risk, hours or risk-cv)", optarg);
 			break;
+		case O_PCAL:
+			if (mg_plan_option(&po.pc, &po.lambda,
+			    "plan-calibration", optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
+			epopt = 1;
+			break;
+		case O_PFITCAL:
+			po.fitcal = 1;
+			epopt = 1;
+			break;
 		case O_PDRAWS:
 			if (strcmp(optarg, "decision") == 0)
 				po.pc.episode_draws = 0;
@@ -1617,6 +1675,10 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_USAGE, "--el-out goes with --replay");
 	if (po.hybrid && (!po.plan || po.nmodels == 0))
 		errx(MG_EXIT_USAGE, "--hybrid goes with --plan and -M models");
+	if (po.fitcal && (!po.plan || po.pc.ncal[0] > 0))
+		errx(MG_EXIT_USAGE, "--plan-fit-calibration goes with --plan, "
+		    "without --plan-calibration (it fits the raw chances)");
+	po.cal.k = po.pc.k;
 	if (replaying)
 		return replay(path, &conf, po.out_path, jobs_path, dl_out, loan_out,
 		    el_out, po.quiet);

@@ -88,6 +88,33 @@ parse_blocks(struct mg_planconf *pc, const char *arg)
 	return 0;
 }
 
+/* "p:q,p:q,..." of nondecreasing p in [0, 1] and q in [0, 1] into
+ * p[], q[] (at most MG_PLAN_MAXK + 1); their count, or -1 */
+static int
+parse_knots(const char *s, size_t len, double *p, double *q)
+{
+	int n = 0;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i, colon = 0;
+
+		while (j < len && s[j] != ',') {
+			if (s[j] == ':')
+				colon = j;
+			j++;
+		}
+		if (n > MG_PLAN_MAXK || colon <= i || mg_parse_f64(s + i,
+		    colon - i, &p[n]) != 0 || mg_parse_f64(s + colon + 1,
+		    j - colon - 1, &q[n]) != 0 || !(p[n] >= 0 && p[n] <= 1 &&
+		    q[n] >= 0 && q[n] <= 1) || (n > 0 && p[n] <= p[n - 1]))
+			return -1;
+		n++;
+		i = j + 1;
+	}
+	return n > 0 ? n : -1;
+}
+
 int
 mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
     const char *arg, struct mg_diag *d)
@@ -131,6 +158,22 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			return mg_diag_set(d, MG_EINVAL, "invalid "
 			    "--plan-runtimes '%s' (class, user, recent or "
 			    "recent:N, N from 1 to 1000 jobs)", arg);
+	} else if (strcmp(name, "plan-calibration") == 0) {
+		const char *slash = strchr(arg, '/');
+		int a, b;
+
+		if (slash == NULL || (a = parse_knots(arg, (size_t)(slash -
+		    arg), pc->calp[0], pc->calq[0])) < 0 ||
+		    (b = parse_knots(slash + 1, strlen(slash + 1), pc->calp[1],
+		    pc->calq[1])) < 0) {
+			pc->ncal[0] = pc->ncal[1] = 0;
+			return mg_diag_set(d, MG_EINVAL, "invalid "
+			    "--plan-calibration '%s' (p:q,... for submitting "
+			    "now, '/', p:q,... for later: increasing chances p "
+			    "and their calibrated q, from 0 to 1)", arg);
+		}
+		pc->ncal[0] = a;
+		pc->ncal[1] = b;
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;
@@ -766,6 +809,75 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	return rv;
 }
 
+/* a chance through calibration kind w: linear between the knots */
+static double
+calibrated(const struct mg_planconf *pc, int w, double x)
+{
+	const double *p = pc->calp[w], *q = pc->calq[w];
+	int n = pc->ncal[w], i;
+
+	if (n == 0)
+		return x;
+	if (x <= p[0])
+		return q[0];
+	for (i = 1; i < n; i++)
+		if (x <= p[i])
+			return q[i - 1] + (q[i] - q[i - 1]) * (x - p[i - 1]) /
+			    (p[i] - p[i - 1]);
+	return q[n - 1];
+}
+
+int
+mg_plancal_knots(const struct mg_plancal *cal, char *buf, size_t len)
+{
+	size_t off = 0;
+	int w;
+
+	for (w = 0; w < 2; w++) {
+		double v[MG_PLAN_MAXK + 1], wt[MG_PLAN_MAXK + 1];
+		int first[MG_PLAN_MAXK + 1], nb = 0, i, j;
+
+		/* pool adjacent violators over the shares seen */
+		for (i = 0; i <= cal->k && i <= MG_PLAN_MAXK; i++) {
+			if (cal->n[w][i] <= 0)
+				continue;
+			v[nb] = cal->y[w][i] / cal->n[w][i];
+			wt[nb] = cal->n[w][i];
+			first[nb++] = i;
+			while (nb > 1 && v[nb - 2] > v[nb - 1]) {
+				v[nb - 2] = (v[nb - 2] * wt[nb - 2] + v[nb - 1] *
+				    wt[nb - 1]) / (wt[nb - 2] + wt[nb - 1]);
+				wt[nb - 2] += wt[nb - 1];
+				nb--;
+			}
+		}
+		if (nb == 0)
+			return -1;
+		/* a knot at each share seen, valued by its block */
+		for (j = 0, i = 0; i <= cal->k; i++) {
+			int r;
+
+			if (cal->n[w][i] <= 0)
+				continue;
+			while (j + 1 < nb && first[j + 1] <= i)
+				j++;
+			r = snprintf(buf + off, len - off, "%s%.4g:%.4f",
+			    off == 0 || buf[off - 1] == '/' ? "" : ",",
+			    (double)i / cal->k, v[j]);
+			if (r < 0 || (size_t)r >= len - off)
+				return -1;
+			off += (size_t)r;
+		}
+		if (w == 0) {
+			if (off + 1 >= len)
+				return -1;
+			buf[off++] = '/';
+			buf[off] = '\0';
+		}
+	}
+	return (int)off;
+}
+
 int
 mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
     const struct mg_planchain *ch, int64_t t, uint64_t stream,
@@ -806,12 +918,14 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 	for (c = 0; c < out->n; c++) {
 		out->intr[c] /= p->c.k;
 		out->ovl[c] /= p->c.k;
-		out->pint[c] /= p->c.k;
+		out->pint[c] = calibrated(&p->c, c > 0, out->pint[c] /
+		    p->c.k);
 		for (k = 0; k < 2; k++) {
 			int nk = (p->c.k + 1 - k) / 2;
 
 			out->hovl[k][c] /= nk > 0 ? nk : 1;
-			out->hpint[k][c] /= nk > 0 ? nk : 1;
+			out->hpint[k][c] = calibrated(&p->c, c > 0,
+			    out->hpint[k][c] / (nk > 0 ? nk : 1));
 		}
 	}
 	return 0;

@@ -107,6 +107,10 @@ struct mg_planconf {
 	int episode_draws;	/* the same random numbers at every
 				 * decision of a stream (common random
 				 * numbers), not new ones each time */
+	/* a calibration of the chances of interruption (mg_plancal),
+	 * submitting now (0) and later (1); none if ncal is 0 */
+	int ncal[2];
+	double calp[2][MG_PLAN_MAXK + 1], calq[2][MG_PLAN_MAXK + 1];
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
 };
@@ -124,12 +128,30 @@ void mg_planconf_default(struct mg_planconf *pc);
  * "plan" (the futures, 1 to MG_PLAN_MAXK), "lambda" (a positive price,
  * into *lambda), "plan-seed", "plan-model" ("faithful", "reference") or
  * "plan-arrivals" ("week", "blocks[:H][,rate[:W]]") or "plan-runtimes"
- * ("class", "user", "recent", "recent:N"), with its argument.  Returns
+ * ("class", "user", "recent", "recent:N") or "plan-calibration" (as
+ * mg_plancal_knots() writes it), with its argument.  Returns
  * 0, or
  * MG_EINVAL with d saying what is wrong.
  */
 int mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
     const char *arg, struct mg_diag *d);
+
+/*
+ * The planner's chances of interruption are shares of K futures.  On
+ * past episodes they can be checked against what happened: mg_plancal
+ * counts, per candidate kind (submitting now, 0; later, 1) and share
+ * k/K, the candidates and those that were interrupted.
+ * mg_plancal_knots() makes a calibration of them: the observed
+ * frequencies made nondecreasing (pool adjacent violators), as the
+ * option string "p:q,.../p:q,..." (now / later) that "plan-calibration"
+ * takes; it returns the string's length, or -1 if len is too short or
+ * a kind has no candidate.
+ */
+struct mg_plancal {
+	int k;			/* K */
+	double n[2][MG_PLAN_MAXK + 1], y[2][MG_PLAN_MAXK + 1];
+};
+int mg_plancal_knots(const struct mg_plancal *cal, char *buf, size_t len);
 
 /* What the chain's owner knows of P and S at the decision time. */
 struct mg_planchain {

@@ -187,6 +187,17 @@ for r, t in zip(rows, tsv):
 	[[ "$stderr" == *"invalid --plan-arrivals 'blocks:4,rat' (week, or blocks[:H][,rate[:W]]"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-arrivals blocks,rate:721 ls6.jobs
 	[[ "$stderr" == *"invalid --plan-arrivals 'blocks,rate:721'"* ]]
+	# a calibration fitted on these episodes, printed as the option
+	# that reads it back; a bad one is named
+	run -0 --separate-stderr mirage-eval $opts --plan-fit-calibration -o /dev/null ls6.jobs
+	local knots
+	knots=$(printf '%s\n' "$stderr" | sed -n "s/^mirage-eval: the planner's chances on these episodes: --plan-calibration '\(.*\)'$/\1/p")
+	[[ "$knots" =~ ^0:[0-9.]+(,[0-9.]+:[0-9.]+)*/0:[0-9.]+(,[0-9.]+:[0-9.]+)*$ ]]
+	mirage-eval -q $opts --plan-calibration "$knots" -o /dev/null ls6.jobs
+	run -2 --separate-stderr mirage-eval $opts --plan-calibration "$knots" --plan-fit-calibration ls6.jobs
+	[[ "$stderr" == *"--plan-fit-calibration goes with --plan, without --plan-calibration"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-calibration 0.5:0.5,0:0.2/0:0,1:1 ls6.jobs
+	[[ "$stderr" == *"invalid --plan-calibration '0.5:0.5,0:0.2/0:0,1:1' (p:q,... for submitting now, '/', p:q,... for later"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-draws sometimes ls6.jobs
 	[[ "$stderr" == *"invalid --plan-draws 'sometimes' (want decision or episode)"* ]]
 	run -2 --separate-stderr mirage-eval --plan 0 ls6.jobs

@@ -165,6 +165,45 @@ main(void)
 	ok(!mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1), "a time safe on "
 	    "both halves: risk-cv waits");
 
+	/* a calibration: observed frequencies, made nondecreasing by
+	 * pooling (0.3 then 0.2 become 0.25 twice), as knots the option
+	 * reads back */
+	{
+		struct mg_plancal cal;
+		struct mg_planconf pk;
+		struct mg_diag d = { "" };
+		char buf[256];
+		static const double y0[5] = { 0, 3, 2, 8, 10 };
+		int i;
+
+		memset(&cal, 0, sizeof(cal));
+		cal.k = 4;
+		for (i = 0; i < 5; i++) {
+			cal.n[0][i] = 10;
+			cal.y[0][i] = y0[i];
+		}
+		cal.n[1][0] = 4, cal.y[1][0] = 1;
+		cal.n[1][4] = 2, cal.y[1][4] = 2;
+		ok(mg_plancal_knots(&cal, buf, sizeof(buf)) > 0 &&
+		    strcmp(buf, "0:0.0000,0.25:0.2500,0.5:0.2500,0.75:0.8000,"
+		    "1:1.0000/0:0.2500,1:1.0000") == 0, "calibration knots "
+		    "(%s)", buf);
+		ok(mg_plancal_knots(&cal, buf, 20) < 0, "too short a buffer: "
+		    "refused");
+		mg_planconf_default(&pk);
+		mg_plancal_knots(&cal, buf, sizeof(buf));
+		ok(mg_plan_option(&pk, NULL, "plan-calibration", buf, &d) == 0 &&
+		    pk.ncal[0] == 5 && pk.ncal[1] == 2 && pk.calq[0][3] == 0.8,
+		    "read back by the option");
+		ok(mg_plan_option(&pk, NULL, "plan-calibration",
+		    "0:0.1,0:0.2/0:0,1:1", &d) == MG_EINVAL && pk.ncal[0] == 0 &&
+		    mg_plan_option(&pk, NULL, "plan-calibration", "0:0,1:1", &d)
+		    == MG_EINVAL && mg_plan_option(&pk, NULL,
+		    "plan-calibration", "0:0,1:1.5/0:0", &d) == MG_EINVAL,
+		    "knots out of order or range, or without '/': refused (%s)",
+		    d.msg);
+	}
+
 	/* one node, P on it, no competition: S cannot start before P ends
 	 * and no one gets ahead of it, so waiting costs nothing: the
 	 * planner waits, and its costs say why */
@@ -239,6 +278,26 @@ main(void)
 		ok(halves && mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1),
 		    "the halves' means are the whole's; risk-cv submits "
 		    "before the burst too");
+	}
+	{
+		/* calibrated: every chance through the knots (here a map
+		 * to 0.5 for now and 0.2-0.6 later), the overlaps as they
+		 * were */
+		struct mg_planconf pk = pc;
+		struct mg_plan *pp;
+		struct mg_diag d = { "" };
+		int mapped = 1;
+
+		ok(mg_plan_option(&pk, NULL, "plan-calibration",
+		    "0:0.5,1:0.5/0:0.2,1:0.6", &d) == 0 &&
+		    mg_plan_new(&pk, &t, &pp) == 0, "a calibrated planner");
+		mg_plan_costs(pp, &v, &ch, now, 1, &c2);
+		for (k = 0; k < c.n; k++)
+			mapped &= c2.ovl[k] == c.ovl[k] && fabs(c2.pint[k] -
+			    (k == 0 ? 0.5 : 0.2 + 0.4 * c.pint[k])) < 1e-12;
+		ok(mapped && c2.n == c.n, "its chances through the knots, its "
+		    "overlaps the same");
+		mg_plan_free(pp);
 	}
 	mg_view_release(&v);
 	{
