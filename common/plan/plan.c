@@ -499,23 +499,22 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 	for (i = submitted_from(tr, from - lag); i < tr->n &&
 	    tr->job[i].submit < to - lag; i++) {
 		const struct mg_tjob *a = &tr->job[i];
+		int copies = 1, c;
 
 		if (a->submit < from - lag)
 			continue;
-		int copies = 1, c;
-
 		if (p->c.rate > 0) {
 			copies = (int)r;
 			if (mg_rand_unif(rs) < r - copies)
 				copies++;
 		}
+		j.limit = a->limit;
+		j.nodes = a->nodes;
+		j.prio = scaled(v->s_prio);
 		for (c = 0; c < copies; c++) {
 			j.submit = c == 0 ? a->submit + lag :
 			    from + (int64_t)below(rs, (size_t)(to - from));
 			j.start = j.submit;
-			j.limit = a->limit;
-			j.nodes = a->nodes;
-			j.prio = scaled(v->s_prio);
 			j.dur = a->start + a->dur <= t ? a->dur :
 			    draw_dur(p, a->user, a->limit, 0, t, rs);
 			if (j.submit <= t)

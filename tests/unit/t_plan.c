@@ -299,6 +299,24 @@ main(void)
 		    "overlaps the same");
 		mg_plan_free(pp);
 	}
+	{
+		/* the same draws at every decision: the decision time no
+		 * longer seeds them, so they are those of a planner seeded
+		 * with it folded in */
+		struct mg_planconf pe = pc, pt = pc;
+		struct mg_plan *a, *b;
+		struct mg_plancost ca, cb;
+
+		pe.episode_draws = 1;
+		pe.seed = pc.seed ^ (uint64_t)now * 0x8CB92BA72F3D8DD7ULL;
+		ok(mg_plan_new(&pe, &t, &a) == 0 && mg_plan_new(&pt, &t, &b) ==
+		    0 && mg_plan_costs(a, &v, &ch, now, 1, &ca) == 0 &&
+		    mg_plan_costs(b, &v, &ch, now, 1, &cb) == 0 &&
+		    memcmp(&ca, &cb, sizeof(ca)) == 0, "episode draws: the "
+		    "decision time does not seed them");
+		mg_plan_free(a);
+		mg_plan_free(b);
+	}
 	mg_view_release(&v);
 	{
 		/* the risk alone: runs stop at P's end, the same chances */
