@@ -927,19 +927,24 @@ main(int argc, char *argv[])
 			o.state = statebuf;
 		}
 	}
-	if (o.config != NULL && o.nodes == 0) {
-		/* the cluster model's configuration: its partition's nodes */
+	if (o.config != NULL) {
+		/* the cluster model's configuration: its partition's nodes,
+		 * the limits per user the planner keeps */
 		struct mg_simconf sc;
 		int k;
 
 		mg_simconf_init(&sc);
 		if ((rv = mg_simconf_load(&sc, o.config, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
-		o.nodes = sc.mode == MG_MODE_FAITHFUL ? sc.slurm.nodes :
-		    sc.ref.nodes;
-		for (k = 0; k < sc.nparts && o.partition; k++)
-			if (strcmp(sc.part_name[k], o.partition) == 0)
-				o.nodes = sc.part_nodes[k];
+		if (o.nodes == 0) {
+			o.nodes = sc.mode == MG_MODE_FAITHFUL ?
+			    sc.slurm.nodes : sc.ref.nodes;
+			for (k = 0; k < sc.nparts && o.partition; k++)
+				if (strcmp(sc.part_name[k], o.partition) == 0)
+					o.nodes = sc.part_nodes[k];
+		}
+		o.pc.max_jobs_pu = sc.slurm.max_jobs_per_user;
+		o.pc.max_nodes_pu = sc.slurm.max_nodes_per_user;
 	}
 	if (o.now == 0)
 		o.now = (int64_t)time(NULL);

@@ -56,6 +56,7 @@ usage(int status)
 	    "           [--plan-window span] [--plan-draws d] [--plan-truth what] "
 	    "[--plan-model m]\n"
 	    "           [--plan-arrivals a] [--plan-runtimes r] [--hybrid h]\n"
+	    "           [--plan-limits l] [--plan-capacity c]\n"
 	    "           [--plan-calibration knots] [--plan-fit-calibration]] "
 	    "[file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
@@ -90,6 +91,11 @@ usage(int status)
 		    "                    or the same at every decision of an episode\n"
 		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
 		    "  --plan-model faithful|reference  its cluster model (the world's)\n"
+		    "  --plan-limits none|JOBS[:NODES]  the limits per user its faithful\n"
+		    "                    model keeps (the world's)\n"
+		    "  --plan-capacity delta|day|now[:M]  a faithful world's capacity ahead:\n"
+		    "                    its history's change from a past day (delta), that\n"
+		    "                    day's, or now's; now's held M minutes (0)\n"
 		    "  --plan-arrivals week|blocks[:H][,rate[:W]]  how it draws arrivals\n"
 		    "                    (blocks:4); rate: scaled to the last W hours' (24)\n"
 		    "  --plan-runtimes class|user|recent[:N]  its run times by limit\n"
@@ -1025,6 +1031,7 @@ struct popts {
 	int fmt, threads, quiet, progress;
 	int plan;		/* the planner is a method */
 	int plan_model;		/* --plan-model given */
+	int plan_limits;	/* --plan-limits given */
 	int hybrid;		/* --hybrid: HY_AND, HY_OR */
 	int fitcal;		/* --plan-fit-calibration */
 	struct mg_plancal cal;
@@ -1151,6 +1158,18 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (!po->plan_model)
 		po->pc.model = conf->mode == MG_MODE_REFERENCE ?
 		    MG_PLAN_REFERENCE : MG_PLAN_FAITHFUL;
+	/* by default the cluster's limits per user, as sacctmgr shows them */
+	if (!po->plan_limits && conf->mode == MG_MODE_FAITHFUL) {
+		po->pc.max_jobs_pu = conf->slurm.max_jobs_per_user;
+		po->pc.max_nodes_pu = conf->slurm.max_nodes_per_user;
+	}
+	/* the cluster's capacity over the past, as sacctmgr records it */
+	if (po->pc.cap_model != MG_PLAN_CAP_NOW &&
+	    conf->mode == MG_MODE_FAITHFUL) {
+		po->pc.cap_time = def.conf.slurm.cap_time;
+		po->pc.cap_nodes = def.conf.slurm.cap_nodes;
+		po->pc.cap_n = def.conf.slurm.cap_n;
+	}
 	if (po->plan && (rv = mg_plan_new(&po->pc, &t, &plan)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 		    "--plan: %s", rv == MG_ENOMEM ? "out of memory" :
@@ -1431,7 +1450,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
+	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
 	    O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL, O_PFITCAL };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -1456,6 +1475,8 @@ main(int argc, char *argv[])
 		{ "plan-calibration", required_argument, NULL, O_PCAL },
 		{ "plan-fit-calibration", no_argument, NULL, O_PFITCAL },
 		{ "plan-model", required_argument, NULL, O_PMODEL },
+		{ "plan-limits", required_argument, NULL, O_PLIMITS },
+		{ "plan-capacity", required_argument, NULL, O_PCAP },
 		{ "plan-arrivals", required_argument, NULL, O_PARR },
 		{ "plan-runtimes", required_argument, NULL, O_PRT },
 		{ "plan-truth", required_argument, NULL, O_PTRUTH },
@@ -1572,16 +1593,25 @@ main(int argc, char *argv[])
 		case O_LAMBDA:
 		case O_PSEED:
 		case O_PMODEL:
+		case O_PLIMITS:
 		case O_PARR:
 		case O_PRT:
 			if (mg_plan_option(&po.pc, &po.lambda, ch == O_PLAN ?
 			    "plan" : ch == O_LAMBDA ? "lambda" : ch == O_PSEED ?
 			    "plan-seed" : ch == O_PMODEL ? "plan-model" :
+			    ch == O_PLIMITS ? "plan-limits" :
 			    ch == O_PARR ? "plan-arrivals" : "plan-runtimes",
 			    optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			po.plan |= ch == O_PLAN;
 			po.plan_model |= ch == O_PMODEL;
+			po.plan_limits |= ch == O_PLIMITS;
+			epopt = 1;
+			break;
+		case O_PCAP:
+			if (mg_plan_option(&po.pc, NULL, "plan-capacity",
+			    optarg, &d) != 0)
+				errx(MG_EXIT_USAGE, "%s", d.msg);
 			epopt = 1;
 			break;
 		case O_PROGRESS:

@@ -174,6 +174,38 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 		}
 		pc->ncal[0] = a;
 		pc->ncal[1] = b;
+	} else if (strcmp(name, "plan-limits") == 0) {
+		const char *colon = strchr(arg, ':');
+		int64_t m = 0;
+
+		if (strcmp(arg, "none") == 0)
+			v = 0;
+		else if (mg_parse_i64(arg, colon ? (size_t)(colon - arg) :
+		    strlen(arg), 0, 100000, &v) != 0 || (colon != NULL &&
+		    mg_parse_i64(colon + 1, strlen(colon + 1), 0, 1000000,
+		    &m) != 0))
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-limits "
+			    "'%s' (none, or JOBS[:NODES], the running jobs and "
+			    "nodes a user may hold, 0 for no limit)", arg);
+		pc->max_jobs_pu = (int)v;
+		pc->max_nodes_pu = (int)m;
+	} else if (strcmp(name, "plan-capacity") == 0) {
+		static const char *const cm[] = { "delta", "day", "now" };
+		const char *colon = strchr(arg, ':');
+		size_t len = colon ? (size_t)(colon - arg) : strlen(arg), i;
+
+		for (i = 0; i < 3; i++)
+			if (strlen(cm[i]) == len && strncmp(arg, cm[i], len) == 0)
+				break;
+		v = 0;
+		if (i == 3 || (colon != NULL && mg_parse_i64(colon + 1,
+		    strlen(colon + 1), 0, 1440, &v) != 0))
+			return mg_diag_set(d, MG_EINVAL, "invalid "
+			    "--plan-capacity '%s' (delta, day or now, with "
+			    ":M the minutes from 0 to 1440 that now's holds)",
+			    arg);
+		pc->cap_model = (enum mg_plancap)i;
+		pc->cap_hold = v * 60;
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;
@@ -431,10 +463,29 @@ scaled(double prio)
 	return x < 1 ? 1 : x > 9e15 ? (int64_t)9e15 : (int64_t)llround(x);
 }
 
+/* a job's user in the faithful model when it keeps per-user limits
+ * (else -1: no limit applies) */
+static int32_t
+user_of(const struct mg_plan *p, int32_t user)
+{
+	return (p->c.max_jobs_pu > 0 || p->c.max_nodes_pu > 0) && user >= 0 &&
+	    (size_t)user < p->t->nusers ? user : -1;
+}
+
+#define MAXBLK	128	/* arrival blocks of a future */
+
 struct future {
 	struct mg_tjob *job;
 	size_t n, cap;
 	int32_t most;		/* the largest job */
+	/* the arrivals' blocks: [from, to) came from lag seconds before */
+	int nblk;
+	int64_t bfrom[MAXBLK], bto[MAXBLK], blag[MAXBLK];
+	/* its capacity, from the past days of its blocks */
+	int64_t *ctime;
+	int32_t *cnodes;
+	size_t cn, ccap;
+	int32_t cmost;		/* the most nodes of its capacity */
 };
 
 static int
@@ -478,7 +529,8 @@ rate_ratio(const struct mg_trace *tr, int64_t t, int64_t w, int64_t lag)
 	return r < 0.25 ? 0.25 : r > 4 ? 4 : r;
 }
 
-/* the jobs submitted in [from - lag, to - lag), shifted to [from, to),
+/* the jobs submitted in [from - lag, to - lag) and before t, shifted to
+ * [from, to),
  * with their run times if they had ended by t, else drawn; with a rate
  * window, each kept floor(r) times and once more with the chance of
  * r's fraction, the repeats at uniform times in [from, to) */
@@ -492,6 +544,11 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 	size_t i;
 	int rv;
 
+	if (f->nblk < MAXBLK) {
+		f->bfrom[f->nblk] = from;
+		f->bto[f->nblk] = to;
+		f->blag[f->nblk++] = lag;
+	}
 	memset(&j, 0, sizeof(j));
 	j.user = j.after = j.part = j.qos = j.account = j.assoc = -1;
 	j.uid = -1;
@@ -503,6 +560,9 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 
 		if (a->submit < from - lag)
 			continue;
+		if (a->submit >= t)	/* a block from yesterday that
+					 * reaches past now: not yet known */
+			break;
 		if (p->c.rate > 0) {
 			copies = (int)r;
 			if (mg_rand_unif(rs) < r - copies)
@@ -510,6 +570,7 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 		}
 		j.limit = a->limit;
 		j.nodes = a->nodes;
+		j.user = user_of(p, a->user);
 		j.prio = scaled(v->s_prio);
 		for (c = 0; c < copies; c++) {
 			j.submit = c == 0 ? a->submit + lag :
@@ -520,6 +581,108 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 			if (j.submit <= t)
 				continue;
 			if ((rv = push(f, &j)) != 0)
+				return rv;
+		}
+	}
+	return 0;
+}
+
+/* the cluster's capacity at when < t as the history records it; -1
+ * before its first record */
+static int32_t
+past_cap(const struct mg_plan *p, int64_t when)
+{
+	size_t lo = 0, hi = p->c.cap_n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->c.cap_time[mid] <= when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? p->c.cap_nodes[lo - 1] : -1;
+}
+
+static int
+cap_push(struct future *f, int64_t when, int32_t nodes)
+{
+	if (nodes < 1)
+		return 0;
+	if (f->cn > 0 && f->cnodes[f->cn - 1] == nodes)
+		return 0;
+	if (f->cn == f->ccap) {
+		size_t cap = f->ccap ? 2 * f->ccap : 64;
+		int64_t *a = realloc(f->ctime, cap * sizeof(*a));
+		int32_t *b;
+
+		if (a == NULL)
+			return MG_ENOMEM;
+		f->ctime = a;
+		if ((b = realloc(f->cnodes, cap * sizeof(*b))) == NULL)
+			return MG_ENOMEM;
+		f->cnodes = b;
+		f->ccap = cap;
+	}
+	f->ctime[f->cn] = when;
+	f->cnodes[f->cn++] = nodes;
+	if (nodes > f->cmost)
+		f->cmost = nodes;
+	return 0;
+}
+
+static int32_t
+clampcap(int32_t c, int32_t most)
+{
+	return c < 1 ? 1 : c > most ? most : c;
+}
+
+/* a future's capacity: the view's for cap_hold seconds, then over each
+ * arrival block that of the past day it came from (only the history's
+ * records before t) */
+static int
+future_capacity(const struct mg_plan *p, const struct mg_view *v,
+    int64_t t, struct future *f)
+{
+	int b, rv;
+	int32_t most;
+	size_t i;
+
+	f->cn = 0;
+	f->cmost = 0;
+	if (p->c.cap_n == 0 || p->c.cap_model == MG_PLAN_CAP_NOW)
+		return 0;
+	if ((rv = cap_push(f, t, v->nodes)) != 0)
+		return rv;
+	for (i = 0, most = v->nodes; i < p->c.cap_n && p->c.cap_time[i] < t;
+	    i++)
+		if (p->c.cap_nodes[i] > most)
+			most = p->c.cap_nodes[i];
+	for (b = 0; b < f->nblk; b++) {
+		int64_t from = f->bfrom[b], to = f->bto[b], lag = f->blag[b];
+		int32_t c, base, shift;
+
+		if (from < t + p->c.cap_hold)
+			from = t + p->c.cap_hold;
+		if (to - lag > t)
+			to = t + lag;	/* not yet known */
+		if (from >= to)
+			continue;
+		/* the change since that day's now, from now's */
+		base = p->c.cap_model == MG_PLAN_CAP_DELTA ? past_cap(p, t - lag) : 0;
+		if (base < 0)
+			continue;
+		shift = p->c.cap_model == MG_PLAN_CAP_DELTA ? v->nodes - base : 0;
+		if ((c = past_cap(p, from - lag)) > 0 &&
+		    (rv = cap_push(f, from, clampcap(c + shift, most))) != 0)
+			return rv;
+		for (i = 0; i < p->c.cap_n; i++) {
+			int64_t w = p->c.cap_time[i];
+
+			if (w > from - lag && w < to - lag &&
+			    (rv = cap_push(f, w + lag, clampcap(
+			    p->c.cap_nodes[i] + shift, most))) != 0)
 				return rv;
 		}
 	}
@@ -542,6 +705,8 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 
 	f->n = 0;
 	f->most = 0;
+	f->nblk = 0;
+	f->cn = 0;
 	memset(&j, 0, sizeof(j));
 	j.user = j.after = j.part = j.qos = j.account = j.assoc = -1;
 	j.uid = -1;
@@ -555,6 +720,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		j.start = r->start;
 		j.limit = r->limit;
 		j.nodes = r->nodes;
+		j.user = user_of(p, r->user);
 		j.prio = 1;
 		j.dur = draw_dur(p, r->user, r->limit, t - r->start, t, rs);
 		if ((p->c.truth & MG_PLAN_TRUE_RUNTIMES) && r->trace >= 0 &&
@@ -567,6 +733,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 	}
 	if (ch->p_start >= 0) {
 		j.submit = j.start = ch->p_start;
+		j.user = -1;
 		j.limit = ch->p_limit;
 		j.dur = ch->p_end - ch->p_start;
 		j.nodes = ch->p_nodes;
@@ -583,6 +750,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		j.start = t;		/* pending at t: not running */
 		j.limit = q->limit;
 		j.nodes = q->nodes;
+		j.user = user_of(p, q->user);
 		j.prio = scaled(q->prio);
 		j.dur = draw_dur(p, q->user, q->limit, 0, t, rs);
 		if ((p->c.truth & MG_PLAN_TRUE_RUNTIMES) && q->trace >= 0 &&
@@ -604,6 +772,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 			j.submit = j.start = a->submit;
 			j.limit = a->limit;
 			j.nodes = a->nodes;
+			j.user = user_of(p, a->user);
 			j.prio = scaled(v->s_prio);
 			j.dur = p->c.truth & MG_PLAN_TRUE_RUNTIMES ? a->dur :
 			    draw_dur(p, a->user, a->limit, 0, t, rs);
@@ -626,7 +795,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 			    b0 + blk : t + horizon, (int64_t)(1 + below(rs,
 			    28)) * DAY, rs, f);
 	}
-	if (rv != 0)
+	if (rv != 0 || (rv = future_capacity(p, v, t, f)) != 0)
 		return rv;
 	qsort(f->job, f->n, sizeof(*f->job), tjob_cmp);
 	return 0;
@@ -760,6 +929,17 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	cfg.w_size = 0;
 	cfg.w_trace = 1.0 / PRIO_SCALE;
 	cfg.bf_interval = BF_INTERVAL;
+	cfg.max_jobs_per_user = p->c.max_jobs_pu;
+	cfg.max_nodes_per_user = p->c.max_nodes_pu;
+	tr.nusers = p->t->nusers;
+	if (f->cn > 1) {
+		/* from now's capacity (the first point) */
+		cfg.cap_time = f->ctime;
+		cfg.cap_nodes = f->cnodes;
+		cfg.cap_n = f->cn;
+		if (cfg.nodes < f->cmost)
+			cfg.nodes = f->cmost;
+	}
 	if ((rv = mg_slurmsim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
 		return rv;
 	if (ch->p_start < 0) {
@@ -910,6 +1090,8 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 		}
 	}
 	free(f.job);
+	free(f.ctime);
+	free(f.cnodes);
 	if (rv != 0) {
 		memset(out, 0, sizeof(*out));
 		return rv;

@@ -84,6 +84,15 @@ enum mg_planruntimes {
 				 * else as MG_PLAN_RT_USER */
 };
 
+/* how a future's capacity follows the past day its arrivals come from */
+enum mg_plancap {
+	MG_PLAN_CAP_DELTA,	/* now's, changed as that day's changed from
+				 * the same time of day on */
+	MG_PLAN_CAP_DAY,	/* that day's */
+	MG_PLAN_CAP_NOW		/* now's, all along (the command gives no
+				 * history) */
+};
+
 struct mg_planconf {
 	int k;			/* futures drawn at each decision: 8 */
 	uint64_t seed;		/* with the decision time, seeds its draws */
@@ -104,6 +113,23 @@ struct mg_planconf {
 				 * block's day (0: off) */
 	enum mg_planruntimes runtimes;	/* MG_PLAN_RT_USER */
 	int recent;		/* MG_PLAN_RT_RECENT: 10 */
+	int max_jobs_pu;	/* the cluster's limits per user that the
+				 * faithful model keeps (MaxJobsPerUser,
+				 * MaxTRESPerUser=node); 0: none */
+	int max_nodes_pu;
+	/*
+	 * the cluster's capacity over the past (borrowed; what sacctmgr
+	 * show event records of nodes down and drained): cap_nodes[k]
+	 * nodes from cap_time[k] on.  The planner reads only the points
+	 * before now; a future's capacity after cap_hold seconds is drawn
+	 * from the past day its arrivals come from (cap_model).  cap_n 0:
+	 * the capacity now holds.
+	 */
+	const int64_t *cap_time;
+	const int32_t *cap_nodes;
+	size_t cap_n;
+	enum mg_plancap cap_model;	/* MG_PLAN_CAP_DELTA */
+	int64_t cap_hold;	/* 0 */
 	int episode_draws;	/* the same random numbers at every
 				 * decision of a stream (common random
 				 * numbers), not new ones each time */
@@ -129,7 +155,10 @@ void mg_planconf_default(struct mg_planconf *pc);
  * into *lambda), "plan-seed", "plan-model" ("faithful", "reference") or
  * "plan-arrivals" ("week", "blocks[:H][,rate[:W]]") or "plan-runtimes"
  * ("class", "user", "recent", "recent:N") or "plan-calibration" (as
- * mg_plancal_knots() writes it), with its argument.  Returns
+ * mg_plancal_knots() writes it) or "plan-limits" ("none", "JOBS[:NODES]")
+ * or "plan-capacity" ("delta", "day" or "now", each with ":M", the
+ * minutes the capacity now holds),
+ * with its argument.  Returns
  * 0, or
  * MG_EINVAL with d saying what is wrong.
  */

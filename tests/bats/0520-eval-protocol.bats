@@ -217,6 +217,30 @@ for r, t in zip(rows, tsv):
 	[ "$(col truth.txt planner 8 episodes)" = 2 ]
 }
 
+@test "the planner in a faithful world: the capacity history and the limits per user it keeps use nothing after the decision" {
+	ls6
+	# nodes drained as the trace shows (CapacityFromTrace), 8 jobs a user
+	local opts="-m faithful -n 84 -s MaxJobsPerUser=8 -s CapacityFromTrace=3600 -s CapacitySlack=4 -f 2023-03-02 -e 12h -N 2 -k 8 --plan 2 -t 1"
+	local ep t r o
+	for o in "" "--plan-capacity day:60 --plan-limits none"; do
+		mirage-eval -q $opts $o -E full.mrs -o /dev/null ls6.jobs
+		for ep in 0 1; do
+			t=$(mirage-cat full.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')
+			r=$(mirage-cat full.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "reactive" { print $5 }')
+			[ "$t" -lt "$r" ]
+			mirage-parse -q -E $((t + 1)) "$ROOT/data/ls6-a100.log.gz" -o cut.jobs
+			mirage-eval -q $opts $o -E cut.mrs -o /dev/null cut.jobs
+			[ "$(mirage-cat cut.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')" = "$t" ]
+		done
+	done
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-capacity week ls6.jobs
+	[[ "$stderr" == *"invalid --plan-capacity 'week' (delta, day or now, with :M"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-capacity delta:1441 ls6.jobs
+	[[ "$stderr" == *"invalid --plan-capacity 'delta:1441'"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-limits 8:x ls6.jobs
+	[[ "$stderr" == *"invalid --plan-limits '8:x' (none, or JOBS[:NODES]"* ]]
+}
+
 @test "hybrids: the planner and a model submit where both would, or where either would" {
 	ls6
 	mirage-features -q -m reference -n 76 -f 2022-12-01 -N 12 -k 8 -o tr.mrs ls6.jobs

@@ -421,6 +421,25 @@ main(void)
 			    "plan at the recent rate without the jobs after now");
 			mg_plan_free(a);
 			mg_plan_free(b);
+			/* arrivals in blocks from the last 28 days: a block
+			 * more than a day ahead, drawn from yesterday, would
+			 * reach past now */
+			pr = pc;
+			pr.arrivals = MG_PLAN_ARR_BLOCKS;
+			pr.margin = 2 * DAY;
+			for (i = 0, same = 1; i < 8; i++) {
+				if (mg_plan_new(&pr, &t, &a) != 0 ||
+				    mg_plan_new(&pr, &cut, &b) != 0)
+					same = 0;
+				mg_plan_costs(a, &v, &ch, now, i, &c);
+				mg_plan_costs(b, &v, &ch, now, i, &c2);
+				same &= c.n > 1 && memcmp(&c, &c2,
+				    sizeof(c)) == 0;
+				mg_plan_free(a);
+				mg_plan_free(b);
+			}
+			ok(same, "the same plan with arrivals in blocks, 2 days "
+			    "ahead, without the jobs after now");
 		}
 		mg_view_release(&v);
 	}
@@ -500,6 +519,83 @@ main(void)
 		ok(mg_plan_option(&q, NULL, "plan-runtimes", "recent:0",
 		    &dg) == MG_EINVAL && strstr(dg.msg, "recent:N") != NULL,
 		    "recent:0 is refused: %s", dg.msg);
+	}
+
+	{
+		/* nodes drained every day from 16:00 to 22:00 (the
+		 * cluster's capacity history): a 2-node S submitted after
+		 * 16:00 waits until 22:00, so the planner submits before;
+		 * without the history, or told the capacity stays, it
+		 * waits until P's end.  The records after now change
+		 * nothing. */
+		static int64_t ct[64];
+		static int32_t cn[64];
+		struct mg_planconf q;
+		struct mg_plancost c3;
+		size_t n = 0;
+		int64_t d, at = T0 + 10 * H;
+		int i, ok1 = 1, same;
+
+		for (d = T0 - 30 * DAY; d <= T0; d += DAY) {
+			ct[n] = d + 16 * H, cn[n++] = 1;
+			ct[n] = d + 22 * H, cn[n++] = 3;
+		}
+		history(&t, 0, T0);
+		mg_planconf_default(&q);
+		chain(&ch);
+		ch.nodes = 2;
+		for (i = 0; i < 3; i++) {
+			q.cap_time = ct;
+			q.cap_nodes = cn;
+			q.cap_n = i == 0 ? 0 : n - 2;	/* up to yesterday */
+			q.cap_model = i == 2 ? MG_PLAN_CAP_DELTA :
+			    MG_PLAN_CAP_DAY;
+			view(&v, 3, at);
+			if (mg_plan_new(&q, &t, &p) != 0 || mg_plan_costs(p,
+			    &v, &ch, at, 1, &c) != 0 || c.n < 3)
+				ok1 = 0;
+			if (c.n < 3)
+				;
+			else if (i == 0)
+				ok1 &= c.pint[c.n - 1] == 0 && c.ovl[c.n - 1] ==
+				    0 && !mg_plan_submit_now(&c, MG_PLAN_RISK, 1);
+			else	/* at 14:00 in time, from 16:00 too late */
+				for (k = 0; k < c.n; k++)
+					ok1 &= c.pint[k] == (c.at[k] >= T0 +
+					    16 * H) && (c.at[k] != T0 + 14 * H ||
+					    c.ovl[k] == 4);
+			if (i == 1) {
+				/* today's records, after now */
+				q.cap_n = n;
+				cn[n - 2] = 3;
+				mg_plan_free(p);
+				mg_plan_new(&q, &t, &p);
+				mg_plan_costs(p, &v, &ch, at, 1, &c3);
+				same = memcmp(&c, &c3, sizeof(c)) == 0;
+				ok(same, "capacity records after now: the "
+				    "same plan");
+				cn[n - 2] = 1;
+			}
+			mg_plan_free(p);
+			mg_view_release(&v);
+		}
+		ok(ok1, "nodes drained daily from 16:00: S submitted after "
+		    "waits until 22:00, before it starts; without the "
+		    "history no time interrupts");
+		/* at 15:50, the last tick before the drain, it submits,
+		 * with the history only */
+		at = T0 + 15 * H + 50 * 60;
+		for (i = 0, ok1 = 1; i < 2; i++) {
+			q.cap_n = i ? n - 2 : 0;
+			view(&v, 3, at);
+			ok1 &= mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p,
+			    &v, &ch, at, 1, &c) == 0 && mg_plan_submit_now(&c,
+			    MG_PLAN_RISK, 0.1) == i;
+			mg_plan_free(p);
+			mg_view_release(&v);
+		}
+		ok(ok1, "at 15:50, overlap at 0.1 an hour, it submits with the "
+		    "capacity history, and waits without");
 	}
 
 	pc.k = 0;
