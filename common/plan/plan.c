@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/mem.h"
 #include "base/parse.h"
 #include "base/rand.h"
 #include "cluster/sim.h"
@@ -484,7 +485,7 @@ struct future {
 	/* its capacity, from the past days of its blocks */
 	int64_t *ctime;
 	int32_t *cnodes;
-	size_t cn, ccap;
+	size_t cn, ccap[2];
 	int32_t cmost;		/* the most nodes of its capacity */
 };
 
@@ -612,19 +613,10 @@ cap_push(struct future *f, int64_t when, int32_t nodes)
 		return 0;
 	if (f->cn > 0 && f->cnodes[f->cn - 1] == nodes)
 		return 0;
-	if (f->cn == f->ccap) {
-		size_t cap = f->ccap ? 2 * f->ccap : 64;
-		int64_t *a = realloc(f->ctime, cap * sizeof(*a));
-		int32_t *b;
-
-		if (a == NULL)
-			return MG_ENOMEM;
-		f->ctime = a;
-		if ((b = realloc(f->cnodes, cap * sizeof(*b))) == NULL)
-			return MG_ENOMEM;
-		f->cnodes = b;
-		f->ccap = cap;
-	}
+	if (mg_grow((void **)&f->ctime, &f->ccap[0], f->cn + 1,
+	    sizeof(*f->ctime)) != 0 || mg_grow((void **)&f->cnodes,
+	    &f->ccap[1], f->cn + 1, sizeof(*f->cnodes)) != 0)
+		return MG_ENOMEM;
 	f->ctime[f->cn] = when;
 	f->cnodes[f->cn++] = nodes;
 	if (nodes > f->cmost)
