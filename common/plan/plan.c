@@ -39,6 +39,7 @@ struct mg_plan {
 	struct rt *ucls;	/* by (user, class), then end time */
 	size_t *uoff;		/* (user, class) k: ucls[uoff[k] .. uoff[k+1]) */
 	size_t nkeys;
+	int32_t *capmost;	/* the most of c.cap_nodes[0..i] */
 };
 
 /* candidate submission times after now, as offsets (seconds) */
@@ -336,6 +337,17 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 		mg_plan_free(p);
 		return rv;
 	}
+	if (pc->cap_n > 0) {
+		if ((p->capmost = malloc(pc->cap_n * sizeof(*p->capmost))) ==
+		    NULL) {
+			mg_plan_free(p);
+			return MG_ENOMEM;
+		}
+		for (i = 0; i < pc->cap_n; i++)
+			p->capmost[i] = i > 0 && p->capmost[i - 1] >
+			    pc->cap_nodes[i] ? p->capmost[i - 1] :
+			    pc->cap_nodes[i];
+	}
 	*out = p;
 	return 0;
 }
@@ -351,6 +363,7 @@ mg_plan_free(struct mg_plan *p)
 		free(p->cls[k]);
 	free(p->ucls);
 	free(p->uoff);
+	free(p->capmost);
 	free(p);
 }
 
@@ -473,7 +486,8 @@ user_of(const struct mg_plan *p, int32_t user)
 	    (size_t)user < p->t->nusers ? user : -1;
 }
 
-#define MAXBLK	128	/* arrival blocks of a future */
+#define MAXBLK	128	/* arrival blocks of a future: horizons of at
+			 * most 5 days in blocks of 1 hour or more */
 
 struct future {
 	struct mg_tjob *job;
@@ -588,10 +602,9 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 	return 0;
 }
 
-/* the cluster's capacity at when < t as the history records it; -1
- * before its first record */
-static int32_t
-past_cap(const struct mg_plan *p, int64_t when)
+/* the first capacity record after when */
+static size_t
+cap_after(const struct mg_plan *p, int64_t when)
 {
 	size_t lo = 0, hi = p->c.cap_n;
 
@@ -603,7 +616,17 @@ past_cap(const struct mg_plan *p, int64_t when)
 		else
 			hi = mid;
 	}
-	return lo > 0 ? p->c.cap_nodes[lo - 1] : -1;
+	return lo;
+}
+
+/* the cluster's capacity at when < t as the history records it; -1
+ * before its first record */
+static int32_t
+past_cap(const struct mg_plan *p, int64_t when)
+{
+	size_t i = cap_after(p, when);
+
+	return i > 0 ? p->c.cap_nodes[i - 1] : -1;
 }
 
 static int
@@ -647,10 +670,10 @@ future_capacity(const struct mg_plan *p, const struct mg_view *v,
 		return 0;
 	if ((rv = cap_push(f, t, v->nodes)) != 0)
 		return rv;
-	for (i = 0, most = v->nodes; i < p->c.cap_n && p->c.cap_time[i] < t;
-	    i++)
-		if (p->c.cap_nodes[i] > most)
-			most = p->c.cap_nodes[i];
+	/* no more than the most it has had */
+	most = v->nodes;
+	if ((i = cap_after(p, t - 1)) > 0 && p->capmost[i - 1] > most)
+		most = p->capmost[i - 1];
 	for (b = 0; b < f->nblk; b++) {
 		int64_t from = f->bfrom[b], to = f->bto[b], lag = f->blag[b];
 		int32_t c, base, shift;
@@ -662,21 +685,20 @@ future_capacity(const struct mg_plan *p, const struct mg_view *v,
 		if (from >= to)
 			continue;
 		/* the change since that day's now, from now's */
-		base = p->c.cap_model == MG_PLAN_CAP_DELTA ? past_cap(p, t - lag) : 0;
-		if (base < 0)
-			continue;
-		shift = p->c.cap_model == MG_PLAN_CAP_DELTA ? v->nodes - base : 0;
+		shift = 0;
+		if (p->c.cap_model == MG_PLAN_CAP_DELTA) {
+			if ((base = past_cap(p, t - lag)) < 0)
+				continue;
+			shift = v->nodes - base;
+		}
 		if ((c = past_cap(p, from - lag)) > 0 &&
 		    (rv = cap_push(f, from, clampcap(c + shift, most))) != 0)
 			return rv;
-		for (i = 0; i < p->c.cap_n; i++) {
-			int64_t w = p->c.cap_time[i];
-
-			if (w > from - lag && w < to - lag &&
-			    (rv = cap_push(f, w + lag, clampcap(
+		for (i = cap_after(p, from - lag); i < p->c.cap_n &&
+		    p->c.cap_time[i] < to - lag; i++)
+			if ((rv = cap_push(f, p->c.cap_time[i] + lag, clampcap(
 			    p->c.cap_nodes[i] + shift, most))) != 0)
 				return rv;
-		}
 	}
 	return 0;
 }

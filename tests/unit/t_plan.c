@@ -598,6 +598,52 @@ main(void)
 		    "capacity history, and waits without");
 	}
 
+	{
+		/* limits per user: user 0 runs R, and Q waits ahead of S
+		 * for the one free node; at one running job a user, Q is
+		 * held and S starts now, overlapping P; without the limit
+		 * Q takes the node and S starts at P's end */
+		struct mg_vjob r = { 0 };
+		struct mg_planconf q;
+		struct mg_diag dg;
+		double ovl[2];
+		int i;
+
+		history(&t, 0, T0);
+		t.nusers = 1;
+		chain(&ch);
+		for (i = 0; i < 2; i++) {
+			mg_planconf_default(&q);
+			ok(mg_plan_option(&q, NULL, "plan-limits", i ? "1" :
+			    "none", &dg) == 0, "--plan-limits %s", i ? "1" :
+			    "none");
+			view(&v, 3, T0 + 14 * H);
+			r.submit = r.start = T0;
+			r.limit = 48 * H;
+			r.end = -1;
+			r.nodes = 1;
+			r.user = 0;
+			r.trace = -1;
+			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+			r.start = -1;
+			r.submit = T0 + 13 * H;
+			r.prio = 1000;
+			mg_view_add(&v.pend, &v.npend, &v.cappend, &r);
+			ovl[i] = NAN;
+			if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v,
+			    &ch, T0 + 14 * H, 1, &c) == 0 && c.n > 0)
+				ovl[i] = c.ovl[0];
+			mg_plan_free(p);
+			mg_view_release(&v);
+		}
+		ok(ovl[0] == 0 && ovl[1] == 4, "S submitted at 14:00 overlaps "
+		    "P by %.1f h without the limit (0), %.1f h with it (4)",
+		    ovl[0], ovl[1]);
+		ok(mg_plan_option(&q, NULL, "plan-limits", "8:x", &dg) ==
+		    MG_EINVAL && mg_plan_option(&q, NULL, "plan-limits", "-1",
+		    &dg) == MG_EINVAL, "bad limits refused: %s", dg.msg);
+	}
+
 	pc.k = 0;
 	ok(mg_plan_new(&pc, &t, &p) == MG_EINVAL, "no futures: refused");
 	return tap_done();
