@@ -56,7 +56,7 @@ usage(int status)
 	    "           [--plan-window span] [--plan-draws d] [--plan-truth what] "
 	    "[--plan-model m]\n"
 	    "           [--plan-arrivals a] [--plan-runtimes r] [--hybrid h]\n"
-	    "           [--plan-limits l] [--plan-capacity c]\n"
+	    "           [--plan-limits l] [--plan-capacity c] [--plan-followers f]\n"
 	    "           [--plan-calibration knots] [--plan-fit-calibration]] "
 	    "[file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
@@ -96,6 +96,8 @@ usage(int status)
 		    "  --plan-capacity delta|day|now[:M]  a faithful world's capacity ahead:\n"
 		    "                    its history's change from a past day (delta), that\n"
 		    "                    day's, or now's; now's held M minutes (0)\n"
+		    "  --plan-followers none|M  a user's next job follows one that ended\n"
+		    "                    within M minutes (none)\n"
 		    "  --plan-arrivals week|blocks[:H][,rate[:W]]  how it draws arrivals\n"
 		    "                    (blocks:4); rate: scaled to the last W hours' (24)\n"
 		    "  --plan-runtimes class|user|recent[:N]  its run times by limit\n"
@@ -1450,7 +1452,7 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
+	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
 	    O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL, O_PFITCAL };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
@@ -1477,6 +1479,7 @@ main(int argc, char *argv[])
 		{ "plan-model", required_argument, NULL, O_PMODEL },
 		{ "plan-limits", required_argument, NULL, O_PLIMITS },
 		{ "plan-capacity", required_argument, NULL, O_PCAP },
+		{ "plan-followers", required_argument, NULL, O_PFOL },
 		{ "plan-arrivals", required_argument, NULL, O_PARR },
 		{ "plan-runtimes", required_argument, NULL, O_PRT },
 		{ "plan-truth", required_argument, NULL, O_PTRUTH },
@@ -1609,8 +1612,9 @@ main(int argc, char *argv[])
 			epopt = 1;
 			break;
 		case O_PCAP:
-			if (mg_plan_option(&po.pc, NULL, "plan-capacity",
-			    optarg, &d) != 0)
+		case O_PFOL:
+			if (mg_plan_option(&po.pc, NULL, ch == O_PCAP ?
+			    "plan-capacity" : "plan-followers", optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			epopt = 1;
 			break;

@@ -22,8 +22,15 @@
 #define RECENT_SCAN	1000	/* a user's jobs looked at for the recent */
 #define PRIO_SCALE	1000.0	/* view priorities as the model's integers */
 #define MAXWAIT		(30 * DAY)
+#define FOLLOW_TRIES	8	/* draws for a past job of a running job's size */
 #define BF_INTERVAL	300	/* the planner's backfill passes: a tenth of
 				 * Slurm's (30 s), for its speed */
+
+/* a job of the trace that ran, by its end */
+struct uend {
+	int64_t end;
+	int32_t job;
+};
 
 /* an ended job of the history: when it ended, the share of its limit */
 struct rt {
@@ -40,6 +47,12 @@ struct mg_plan {
 	size_t *uoff;		/* (user, class) k: ucls[uoff[k] .. uoff[k+1]) */
 	size_t nkeys;
 	int32_t *capmost;	/* the most of c.cap_nodes[0..i] */
+	/* c.follow > 0: resubmissions */
+	int32_t *fol;		/* trace job: the job that follows it, or -1 */
+	int32_t *pred;		/* trace job: the job it follows, or -1 */
+	struct uend *uend;	/* trace jobs that ran, by (user, end) */
+	size_t *ueoff;		/* user u: uend[ueoff[u] .. ueoff[u + 1]) */
+	size_t nusers;
 };
 
 /* candidate submission times after now, as offsets (seconds) */
@@ -208,6 +221,15 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			    arg);
 		pc->cap_model = (enum mg_plancap)i;
 		pc->cap_hold = v * 60;
+	} else if (strcmp(name, "plan-followers") == 0) {
+		if (strcmp(arg, "none") == 0)
+			v = 0;
+		else if (mg_parse_i64(arg, strlen(arg), 1, 1440, &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid "
+			    "--plan-followers '%s' (none, or the minutes from 1 "
+			    "to 1440 within which a user's next job follows "
+			    "one that ended)", arg);
+		pc->follow = v * 60;
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;
@@ -289,6 +311,118 @@ by_user(struct mg_plan *p)
 	return 0;
 }
 
+static int64_t
+end_of(const struct mg_trace *t, int32_t i)
+{
+	return t->job[i].start + t->job[i].dur;
+}
+
+static int
+uend_cmp(const void *a, const void *b)
+{
+	const struct uend *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/*
+ * Who resubmits: each job that ran followed by its user's first job
+ * submitted in [its end - 60 s, its end + follow] (fol, pred), and the
+ * jobs of each user by end time (uend, ueoff).
+ */
+static int
+followers(struct mg_plan *p)
+{
+	const struct mg_trace *t = p->t;
+	size_t i, u, *fill = NULL;
+	int32_t *bysub = NULL;		/* by (user, submission) */
+	size_t *soff = NULL;
+
+	p->nusers = 0;
+	for (i = 0; i < t->n; i++)
+		if (t->job[i].user >= 0 && (size_t)t->job[i].user >= p->nusers)
+			p->nusers = (size_t)t->job[i].user + 1;
+	if ((p->fol = malloc((t->n ? t->n : 1) * sizeof(*p->fol))) == NULL ||
+	    (p->pred = malloc((t->n ? t->n : 1) * sizeof(*p->pred))) == NULL ||
+	    (p->uend = malloc((t->n ? t->n : 1) * sizeof(*p->uend))) == NULL ||
+	    (bysub = malloc((t->n ? t->n : 1) * sizeof(*bysub))) == NULL ||
+	    (p->ueoff = calloc(p->nusers + 1, sizeof(*p->ueoff))) == NULL ||
+	    (soff = calloc(p->nusers + 1, sizeof(*soff))) == NULL ||
+	    (fill = malloc((p->nusers + 1) * sizeof(*fill))) == NULL) {
+		free(bysub);
+		free(soff);
+		free(fill);
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+
+		p->fol[i] = p->pred[i] = -1;
+		if (j->user < 0)
+			continue;
+		soff[j->user + 1]++;
+		if (j->start >= 0 && j->dur >= 0)
+			p->ueoff[j->user + 1]++;
+	}
+	for (u = 0; u < p->nusers; u++) {
+		soff[u + 1] += soff[u];
+		p->ueoff[u + 1] += p->ueoff[u];
+	}
+	/* the trace is in the order of submission: so is each user's list */
+	memcpy(fill, soff, (p->nusers + 1) * sizeof(*fill));
+	for (i = 0; i < t->n; i++)
+		if (t->job[i].user >= 0)
+			bysub[fill[t->job[i].user]++] = (int32_t)i;
+	memcpy(fill, p->ueoff, (p->nusers + 1) * sizeof(*fill));
+	for (i = 0; i < t->n; i++)
+		if (t->job[i].user >= 0 && t->job[i].start >= 0 &&
+		    t->job[i].dur >= 0) {
+			struct uend *e = &p->uend[fill[t->job[i].user]++];
+
+			e->end = t->job[i].start + t->job[i].dur;
+			e->job = (int32_t)i;
+		}
+	for (u = 0; u < p->nusers; u++)
+		qsort(p->uend + p->ueoff[u], p->ueoff[u + 1] - p->ueoff[u],
+		    sizeof(*p->uend), uend_cmp);
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+		int64_t end;
+		size_t lo, hi;
+
+		if (j->user < 0 || j->start < 0 || j->dur < 0)
+			continue;
+		end = j->start + j->dur;
+		lo = soff[j->user];
+		hi = soff[j->user + 1];
+		while (lo < hi) {	/* the first submitted at end - 60 */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (t->job[bysub[mid]].submit < end - 60)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < soff[j->user + 1] && t->job[bysub[lo]].submit <=
+		    end + p->c.follow; lo++) {
+			int32_t a = bysub[lo];
+
+			if ((size_t)a == i || t->job[a].submit <= j->submit ||
+			    p->pred[a] >= 0)
+				continue;
+			p->fol[i] = a;
+			p->pred[a] = (int32_t)i;
+			break;
+		}
+	}
+	free(bysub);
+	free(soff);
+	free(fill);
+	return 0;
+}
+
 int
 mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
     struct mg_plan **out)
@@ -306,7 +440,7 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 	    pc->runtimes != MG_PLAN_RT_USER &&
 	    pc->runtimes != MG_PLAN_RT_RECENT) ||
 	    (pc->runtimes == MG_PLAN_RT_RECENT && pc->recent < 1) ||
-	    pc->history <= 0 || pc->margin < 0 ||
+	    pc->history <= 0 || pc->margin < 0 || pc->follow < 0 ||
 	    pc->window + pc->margin > 5 * DAY)
 		return MG_EINVAL;
 	if ((p = calloc(1, sizeof(*p))) == NULL)
@@ -337,6 +471,10 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 		mg_plan_free(p);
 		return rv;
 	}
+	if (pc->follow > 0 && (rv = followers(p)) != 0) {
+		mg_plan_free(p);
+		return rv;
+	}
 	if (pc->cap_n > 0) {
 		if ((p->capmost = malloc(pc->cap_n * sizeof(*p->capmost))) ==
 		    NULL) {
@@ -364,6 +502,10 @@ mg_plan_free(struct mg_plan *p)
 	free(p->ucls);
 	free(p->uoff);
 	free(p->capmost);
+	free(p->fol);
+	free(p->pred);
+	free(p->uend);
+	free(p->ueoff);
 	free(p);
 }
 
@@ -501,6 +643,9 @@ struct future {
 	int32_t *cnodes;
 	size_t cn, ccap[2];
 	int32_t cmost;		/* the most nodes of its capacity */
+	unsigned char *claim;	/* the view's pending jobs taken as
+				 * followers already there */
+	size_t claimcap;
 };
 
 static int
@@ -578,6 +723,13 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 		if (a->submit >= t)	/* a block from yesterday that
 					 * reaches past now: not yet known */
 			break;
+		if (p->pred != NULL && p->pred[i] >= 0 &&
+		    end_of(tr, p->pred[i]) <= t &&
+		    tr->job[p->pred[i]].start <= t - lag &&
+		    end_of(tr, p->pred[i]) > t - lag)
+			continue;	/* it followed a job that ran at
+					 * that day's now: the view's
+					 * running jobs have their own */
 		if (p->c.rate > 0) {
 			copies = (int)r;
 			if (mg_rand_unif(rs) < r - copies)
@@ -703,6 +855,104 @@ future_capacity(const struct mg_plan *p, const struct mg_view *v,
 	return 0;
 }
 
+/* the first of e[0..n) that ended at or after when */
+static size_t
+uend_by(const struct uend *e, size_t n, int64_t when)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (e[mid].end < when)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * claim[i] for the view's running job i: its follower is already
+ * pending, a job of its user submitted since it started (one each, in
+ * the order of the lists); claim[nrun + q] for the pending job q taken
+ */
+static int
+claims(const struct mg_view *v, struct future *f)
+{
+	size_t i, q;
+
+	if (mg_grow((void **)&f->claim, &f->claimcap, v->nrun + v->npend + 1,
+	    1) != 0)
+		return MG_ENOMEM;
+	memset(f->claim, 0, v->nrun + v->npend + 1);
+	for (i = 0; i < v->nrun; i++) {
+		const struct mg_vjob *r = &v->run[i];
+
+		if (r->chain || r->user < 0)
+			continue;
+		for (q = 0; q < v->npend; q++)
+			if (!f->claim[v->nrun + q] && v->pend[q].user ==
+			    r->user && !v->pend[q].chain &&
+			    v->pend[q].submit >= r->start) {
+				f->claim[v->nrun + q] = f->claim[i] = 1;
+				break;
+			}
+	}
+	return 0;
+}
+
+/*
+ * The resubmission that follows the view's running job r, ending at
+ * end in this future: none if claims() found it pending; else
+ * as one of the user's jobs (of r's size, if one of a few draws is) that ended in the
+ * history window, long enough before t for its follower to be known,
+ * was followed, by a job like that follower as long after end.
+ */
+static int
+follow(const struct mg_plan *p, const struct mg_view *v,
+    const struct mg_vjob *r, int64_t end, int64_t t, uint64_t *rs,
+    struct future *f)
+{
+	const struct mg_trace *tr = p->t;
+	const struct uend *e;
+	struct mg_tjob j;
+	size_t lo, hi, n, k;
+	int32_t b, a;
+
+	if (r->user < 0 || (size_t)r->user >= p->nusers ||
+	    f->claim[r - v->run])
+		return 0;
+	e = p->uend + p->ueoff[r->user];
+	n = p->ueoff[r->user + 1] - p->ueoff[r->user];
+	hi = uend_by(e, n, t - p->c.follow);
+	lo = uend_by(e, n, t - p->c.history);
+	if (hi <= lo)
+		return 0;
+	/* of r's size if one of a few draws is */
+	for (k = 0, b = -1; k < FOLLOW_TRIES; k++) {
+		b = e[lo + below(rs, hi - lo)].job;
+		if (tr->job[b].nodes == r->nodes)
+			break;
+	}
+	if ((a = p->fol[b]) < 0)
+		return 0;
+	memset(&j, 0, sizeof(j));
+	j.user = j.after = j.part = j.qos = j.account = j.assoc = -1;
+	j.uid = -1;
+	j.eligible = -1;
+	j.submit = end + (tr->job[a].submit - end_of(tr, b));
+	if (j.submit <= t)
+		j.submit = t + 1;
+	j.start = j.submit;
+	j.limit = tr->job[a].limit;
+	j.nodes = tr->job[a].nodes;
+	j.user = user_of(p, r->user);
+	j.prio = scaled(v->s_prio);
+	j.dur = draw_dur(p, r->user, j.limit, 0, t, rs);
+	return push(f, &j);
+}
+
 /* one future's jobs: the view's with drawn run times, P if it runs, and
  * the arrivals drawn from the past */
 static int
@@ -714,6 +964,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 	struct mg_tjob j;
 	int64_t lag = (int64_t)(1 + below(rs, 4)) * WEEK;	/* drawn always:
 				 * the diagnostics keep the other draws */
+	int fol = p->c.follow > 0 && !(p->c.truth & MG_PLAN_TRUE_ARRIVALS);
 	size_t i;
 	int rv;
 
@@ -743,6 +994,9 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		if (j.start + j.dur <= t)
 			j.dur = t - j.start + 1;
 		if ((rv = push(f, &j)) != 0)
+			return rv;
+		if (fol && (rv = follow(p, v, r, j.start + j.dur, t, rs,
+		    f)) != 0)
 			return rv;
 	}
 	if (ch->p_start >= 0) {
@@ -1089,6 +1343,8 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 	out->n = candidates(t, p_end, out->at);
 	rs = p->c.seed ^ (stream * 0xD1B54A32D192ED03ULL) ^
 	    (p->c.episode_draws ? 0 : (uint64_t)t * 0x8CB92BA72F3D8DD7ULL);
+	if (p->c.follow > 0)
+		rv = claims(v, &f);
 	for (k = 0; k < p->c.k && rv == 0; k++) {
 		if ((rv = draw_future(p, v, ch, t, horizon, &rs, &f)) != 0 ||
 		    (rv = simulate(p, v, ch, t, horizon, &f, out->at, out->n,
@@ -1106,6 +1362,7 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 	free(f.job);
 	free(f.ctime);
 	free(f.cnodes);
+	free(f.claim);
 	if (rv != 0) {
 		memset(out, 0, sizeof(*out));
 		return rv;

@@ -130,6 +130,19 @@ struct mg_planconf {
 	size_t cap_n;
 	enum mg_plancap cap_model;	/* MG_PLAN_CAP_DELTA */
 	int64_t cap_hold;	/* 0 */
+	/*
+	 * follow > 0: users resubmit.  A job submitted within follow
+	 * seconds after one of its user's jobs ended (or up to a minute
+	 * before) follows it.  Each running job of the view is followed
+	 * as one of its user's jobs that ended in the history window,
+	 * drawn at random (of its size if the user has any), was: by
+	 * that job's follower, submitted as long after the running job's
+	 * drawn end, unless the user already has a job pending that was
+	 * submitted since it started; the arrivals drawn from a past day
+	 * leave out the followers of the jobs that ran at that day's now.
+	 * 0: off.
+	 */
+	int64_t follow;
 	int episode_draws;	/* the same random numbers at every
 				 * decision of a stream (common random
 				 * numbers), not new ones each time */
@@ -157,7 +170,8 @@ void mg_planconf_default(struct mg_planconf *pc);
  * ("class", "user", "recent", "recent:N") or "plan-calibration" (as
  * mg_plancal_knots() writes it) or "plan-limits" ("none", "JOBS[:NODES]")
  * or "plan-capacity" ("delta", "day" or "now", each with ":M", the
- * minutes the capacity now holds),
+ * minutes the capacity now holds) or "plan-followers" ("none" or M,
+ * the minutes from 1 to 1440 within which a resubmission follows),
  * with its argument.  Returns
  * 0, or
  * MG_EINVAL with d saying what is wrong.

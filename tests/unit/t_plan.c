@@ -644,6 +644,125 @@ main(void)
 		    &dg) == MG_EINVAL, "bad limits refused: %s", dg.msg);
 	}
 
+	{
+		/*
+		 * Resubmissions: user 0 runs 4-hour jobs of an 8-hour limit
+		 * back to back, each submitted as the one before ends.  Two
+		 * nodes: P on one until 18:00, user 0's R on the other from
+		 * 10:00 (it ends at 14:00).  At 12:00, S submitted at 15:00
+		 * starts at once on R's node (3 h of overlap) unless the
+		 * planner knows that user 0 resubmits: then R's follower
+		 * holds it, and S starts at P's end.  With a job of user 0
+		 * already pending (submitted since R started, 24-hour limit)
+		 * that is R's follower: none is added, so S still starts at
+		 * P's end (with a follower added too it would wait behind
+		 * it, 4 h after P's end).
+		 */
+		struct mg_vjob r = { 0 };
+		struct mg_planconf q;
+		struct mg_diag dg;
+		int64_t d, at = T0 + 12 * H;
+		double ovl[3], pint[3];
+		int i, j, idx;
+
+		memset(&t, 0, sizeof(t));
+		t.job = jobs;
+		for (d = T0 - 60 * DAY; d < T0; d += 4 * H) {
+			job(&t, d, d, 4 * H, 8 * H, 1);
+			jobs[t.n - 1].user = 0;
+		}
+		t.nusers = 1;
+		chain(&ch);
+		for (i = 0; i < 3; i++) {
+			mg_planconf_default(&q);
+			ok(mg_plan_option(&q, NULL, "plan-followers", i ? "10" :
+			    "none", &dg) == 0, "--plan-followers %s",
+			    i ? "10" : "none");
+			view(&v, 2, at);
+			v.free = 0;
+			r.submit = r.start = at - 2 * H;
+			r.limit = 8 * H;
+			r.end = -1;
+			r.nodes = 1;
+			r.user = 0;
+			r.trace = -1;
+			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+			if (i == 2) {
+				r.start = -1;
+				r.submit = at - H;
+				r.limit = 24 * H;
+				r.prio = 1000;
+				mg_view_add(&v.pend, &v.npend, &v.cappend, &r);
+			}
+			ovl[i] = pint[i] = NAN;
+			if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v,
+			    &ch, at, 1, &c) == 0)
+				for (j = 0, idx = -1; j < c.n; j++)
+					if (c.at[j] == at + 3 * H) {
+						idx = j;
+						ovl[i] = c.ovl[idx];
+						pint[i] = c.pint[idx];
+					}
+			mg_plan_free(p);
+			mg_view_release(&v);
+		}
+		ok(ovl[0] == 3 && pint[0] == 0, "without followers S submitted "
+		    "at 15:00 takes R's node: %.1f h of overlap (3)", ovl[0]);
+		ok(ovl[1] == 0 && pint[1] == 0, "with them R's follower takes "
+		    "it: %.1f h (0), no interruption", ovl[1]);
+		ok(ovl[2] == 0 && pint[2] == 0, "a job of R's user already "
+		    "pending is its follower: %.1f h, chance of an "
+		    "interruption %.2f (0, 0)", ovl[2], pint[2]);
+		/*
+		 * The arrivals drawn from a past day leave out the
+		 * followers of the jobs that ran at that day's now: user 0
+		 * now runs one 08:00-12:00 job a day, followed by a
+		 * 12:00-16:00 one.  At 11:00 R (from 09:00) runs on one
+		 * node, P on the other until 18:00; R's follower, if drawn
+		 * (from half of the past jobs), holds it until 17:00.  A
+		 * 2-node S submitted at 17:00 starts at P's end, unless
+		 * the past day's 12:00 job came too: it would hold the node
+		 * first, and R's follower after it.
+		 */
+		memset(&t, 0, sizeof(t));
+		t.job = jobs;
+		for (d = T0 - 60 * DAY; d < T0; d += DAY) {
+			job(&t, d + 8 * H, d + 8 * H, 4 * H, 8 * H, 1);
+			jobs[t.n - 1].user = 0;
+			job(&t, d + 12 * H, d + 12 * H, 4 * H, 8 * H, 1);
+			jobs[t.n - 1].user = 0;
+		}
+		t.nusers = 1;
+		chain(&ch);
+		ch.nodes = 2;
+		at = T0 + 11 * H;
+		view(&v, 2, at);
+		v.free = 0;
+		r.submit = r.start = at - 2 * H;
+		r.limit = 8 * H;
+		r.end = -1;
+		r.nodes = 1;
+		r.user = 0;
+		r.trace = -1;
+		r.prio = 0;
+		mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+		pint[0] = NAN;
+		if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v, &ch,
+		    at, 1, &c) == 0)
+			for (j = 0; j < c.n; j++)
+				if (c.at[j] == at + 6 * H)
+					pint[0] = c.pint[j];
+		mg_plan_free(p);
+		mg_view_release(&v);
+		ok(pint[0] == 0, "a past day's follower of a job running at "
+		    "its now is left out: S submitted at 17:00 is interrupted "
+		    "with a chance of %.2f (0)", pint[0]);
+		ok(mg_plan_option(&q, NULL, "plan-followers", "0", &dg) ==
+		    MG_EINVAL && mg_plan_option(&q, NULL, "plan-followers",
+		    "1441", &dg) == MG_EINVAL, "bad followers refused: %s",
+		    dg.msg);
+	}
+
 	pc.k = 0;
 	ok(mg_plan_new(&pc, &t, &p) == MG_EINVAL, "no futures: refused");
 	return tap_done();
