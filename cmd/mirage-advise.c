@@ -18,9 +18,11 @@
 #include "live/chain.h"
 #include "episode/episode.h"
 #include "episode/feature.h"
+#include "live/event.h"
 #include "live/live.h"
 #include "mirage.h"
 #include "learn/model.h"
+#include "base/mem.h"
 #include "base/proc.h"
 #include "plan/plan.h"
 #include "cluster/simconf.h"
@@ -49,6 +51,8 @@ struct opts {
 	const char *queue, *hist[8];
 	int nhist;
 	const char *prog_squeue, *prog_sacct, *prog_sbatch, *prog_sinfo;
+	const char *prog_sacctmgr;
+	const char *events;	/* --events: a dump of sacctmgr show event */
 	char **script_args;
 	int nscript_args;
 	int32_t nodes, s_nodes;
@@ -114,10 +118,12 @@ usage(int status)
 		    "  --now time        decide as of time (with -Q)\n"
 		    "  -z zone           the zone squeue and sacct print in (local)\n"
 		    "  --plan futures, --lambda l, --plan-seed n  decide with the planner\n"
+		    "  --events dump     the nodes' events, not sacctmgr show event\n"
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
 		    "  -s state          the chain's state file (with --submit)\n"
 		    "  --dry-run         say what would be submitted, change nothing\n"
-		    "  --squeue, --sacct, --sbatch, --sinfo program  run these instead\n"
+		    "  --squeue, --sacct, --sbatch, --sinfo, --sacctmgr program\n"
+		    "                    run these instead\n"
 		    "  -q                no warnings\n"
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-advise(1).\n", stdout);
@@ -462,6 +468,87 @@ id_stream(const char *s)
 	return h;
 }
 
+/*
+ * The capacity over the planner's history: from --events, else live
+ * from sacctmgr show event (of the partition's nodes, as sinfo lists
+ * them).  A bad --events dump is an error; live trouble a warning, and
+ * the capacity now holds (c->n 0).
+ */
+static void
+capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
+{
+	struct mg_diag d = { "" };
+	char *buf = NULL, note[MG_DIAG_MAX];
+	size_t len = 0;
+	int rv;
+
+	memset(c, 0, sizeof(*c));
+	if (o->events != NULL) {
+		FILE *fp = fopen(o->events, "rb");
+		size_t cap = 0, got;
+
+		if (fp == NULL)
+			err(MG_EXIT_FAIL, "%s", o->events);
+		do {
+			if (mg_grow((void **)&buf, &cap, len + 65536, 1) != 0)
+				err(MG_EXIT_FAIL, NULL);
+			len += (got = fread(buf + len, 1, 65536, fp));
+		} while (got > 0);
+		if (ferror(fp))
+			err(MG_EXIT_FAIL, "%s", o->events);
+		fclose(fp);
+	} else if (o->queue == NULL) {
+		char since[32], end[32], ss[48], es[48], ns[4096];
+		const char *ev[] = { o->prog_sacctmgr, "-n", "-P", "show",
+		    "event", "Event=Node", ss, es,
+		    "format=NodeName,TimeStart,TimeEnd,State", NULL, NULL };
+
+		format_tz(o->now - PLAN_HISTORY, o->tz, since, sizeof(since));
+		format_tz(o->now, o->tz, end, sizeof(end));
+		snprintf(ss, sizeof(ss), "Start=%s", since);
+		snprintf(es, sizeof(es), "End=%s", end);
+		if (o->partition != NULL) {
+			/* the partition's nodes, as hostlists */
+			const char *si[] = { o->prog_sinfo, "-h", "-o", "%N",
+			    ns, NULL };
+			char *out, *q;
+			size_t n = 0;
+
+			snprintf(ns, sizeof(ns), "-p%s", o->partition);
+			if ((out = slurm(si, &n, note, sizeof(note))) == NULL) {
+				if (!o->quiet)
+					warnx("no history of the nodes: %s",
+					    note);
+				return;
+			}
+			for (q = out; *q; q++)
+				if (*q == '\n' || *q == ' ')
+					*q = ',';
+			while (q > out && q[-1] == ',')
+				*--q = '\0';
+			snprintf(ns, sizeof(ns), "Nodes=%s", out);
+			free(out);
+			ev[9] = ns;
+		}
+		if ((buf = slurm(ev, &len, note, sizeof(note))) == NULL) {
+			if (!o->quiet)
+				warnx("no history of the nodes: %s", note);
+			return;
+		}
+	} else
+		return;
+	rv = mg_events_parse(buf, len, o->events ? o->events :
+	    o->prog_sacctmgr, o->tz, nodes, o->now - PLAN_HISTORY, o->now, c,
+	    &d);
+	free(buf);
+	if (rv == MG_ENOMEM)
+		err(MG_EXIT_FAIL, NULL);
+	if (rv != 0 && o->events != NULL)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if (rv != 0 && !o->quiet)
+		warnx("no history of the nodes: %s", d.msg);
+}
+
 /* the planner's decision for a running P; 0, or -1 with a->note set */
 static int
 plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
@@ -473,7 +560,9 @@ plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
 	struct mg_view v = { 0 };
 	struct mg_planchain ch;
 	struct mg_plancost c;
-	char at[32];
+	struct mg_planconf pc = o->pc;
+	struct mg_capacity cap = { 0 };
+	char at[32], up[64] = "";
 	int rv = -1, k;
 
 	if (mg_live_history(l, o->now, &tr) != 0)
@@ -485,7 +574,16 @@ plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
 		    PLAN_MIN_JOBS);
 		goto out;
 	}
-	if (mg_plan_new(&o->pc, &tr, &pl) != 0 || mg_live_view(l, o->now,
+	/* the nodes up now and before, as the nodes' events record them */
+	capacity(o, nodes, &cap);
+	if (cap.n > 0) {
+		pc.cap_time = cap.time;
+		pc.cap_nodes = cap.nodes;
+		pc.cap_n = cap.n;
+		snprintf(up, sizeof(up), ", %d of %d nodes up", cap.now, nodes);
+		nodes = cap.now > 0 ? cap.now : 1;
+	}
+	if (mg_plan_new(&pc, &tr, &pl) != 0 || mg_live_view(l, o->now,
 	    nodes, DAY, p_id, isnan(o->prio) ? mg_live_fresh_prio(l) :
 	    o->prio, &v) != 0)
 		err(MG_EXIT_FAIL, NULL);
@@ -526,11 +624,11 @@ plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
 				best = k;
 		format_tz(c.at[best], o->tz, at, sizeof(at));
 		snprintf(a->why, sizeof(a->why), "in %d futures drawn from "
-		    "the queue and the last 4 weeks: submitted now, %.0f%% "
+		    "the queue and the last 4 weeks%s: submitted now, %.0f%% "
 		    "interrupted and %.1f h of overlap; submitted at %s, "
 		    "%.0f%% and %.1f h (an hour of overlap weighs %.2f "
-		    "interruptions): %s", o->pc.k, 100 * c.pint[0], c.ovl[0],
-		    at, 100 * c.pint[best], c.ovl[best], o->lambda,
+		    "interruptions): %s", o->pc.k, up, 100 * c.pint[0],
+		    c.ovl[0], at, 100 * c.pint[best], c.ovl[best], o->lambda,
 		    a->submit ? "submit now" : "wait");
 	}
 	rv = 0;
@@ -538,6 +636,7 @@ out:
 	mg_view_release(&v);
 	mg_plan_free(pl);
 	mg_trace_release(&tr);
+	mg_capacity_release(&cap);
 	return rv;
 }
 
@@ -741,7 +840,8 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
-	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED };
+	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED, O_EVENTS,
+	    O_SACCTMGR };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
@@ -760,6 +860,8 @@ main(int argc, char *argv[])
 		{ "sacct", required_argument, NULL, O_SACCT },
 		{ "sbatch", required_argument, NULL, O_SBATCH },
 		{ "sinfo", required_argument, NULL, O_SINFO },
+		{ "sacctmgr", required_argument, NULL, O_SACCTMGR },
+		{ "events", required_argument, NULL, O_EVENTS },
 		{ "size", required_argument, NULL, 'N' },
 		{ "squeue", required_argument, NULL, O_SQUEUE },
 		{ "state", required_argument, NULL, 's' },
@@ -793,6 +895,7 @@ main(int argc, char *argv[])
 	o.prog_sacct = "sacct";
 	o.prog_sbatch = "sbatch";
 	o.prog_sinfo = "sinfo";
+	o.prog_sacctmgr = "sacctmgr";
 	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
@@ -886,6 +989,12 @@ main(int argc, char *argv[])
 			break;
 		case O_SBATCH:
 			o.prog_sbatch = optarg;
+			break;
+		case O_SACCTMGR:
+			o.prog_sacctmgr = optarg;
+			break;
+		case O_EVENTS:
+			o.events = optarg;
 			break;
 		case O_SINFO:
 			o.prog_sinfo = optarg;

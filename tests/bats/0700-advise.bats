@@ -346,6 +346,51 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$stderr" == *"invalid number of futures '0'"* ]]
 }
 
+@test "--plan: the nodes' events (sacctmgr show event) give the capacity now and before" {
+	local L=$BATS_FILE_TMPDIR/ls6.jobs d n
+	# P = 554353 on a quiet Sunday, 1.7 h left at 13:55; an 8-node S
+	# submitted now overlaps it.  Without a history of the nodes the
+	# planner waits: nothing competes.  When every node was drained
+	# from 14:00 to 20:00 on each of the last 28 days, S submitted
+	# after 14:00 waits until 20:00: it submits now.
+	{
+		echo 'NodeName|TimeStart|TimeEnd|State'
+		for d in $(seq 1 28); do
+			d=$(date -u -d "2022-11-20 -$d day" +%F)
+			for n in $(seq 1 84); do
+				printf 'c%03d|%sT14:00:00|%sT20:00:00|DRAIN\n' $n $d $d
+			done
+		done
+	} > drain.txt
+	local P=(-j 554353 -Q "$L" -n 84 -N 8 --now 2022-11-20T13:55:00 --plan 8 --lambda 0.5)
+	run -10 mirage-advise "${P[@]}"
+	[[ "$output" == *"planner:  0% chance of an interruption if it waits 10 minutes"* ]]
+	run -0 mirage-advise "${P[@]}" --events drain.txt
+	[[ "$output" == *"planner:  100% chance of an interruption if it waits 10 minutes"* ]]
+	[[ "$output" == *"the last 4 weeks, 84 of 84 nodes up: submitted now, 0% interrupted"* ]]
+	# live: sacctmgr asked for the partition's nodes (as sinfo lists
+	# them) over the 4 weeks; one node drained now
+	{
+		echo 'JobID|Partition|State|Submit|Start|End|TimelimitRaw|NNodes|User'
+		zcat "$ROOT/data/ls6-a100.log.gz" | awk -F'\t' 'NF >= 10 && $1 ~ /^[0-9]+$/ && n++ < 300 { print $1 "|gpu|COMPLETED|" $5 "|" $4 "|" $6 "|" $8 "|" $10 "|u" $3 }'
+	} > hist.txt
+	printf 'c001|2026-11-23T10:00:00|Unknown|DRAIN\nc002|2026-11-20T10:00:00|2026-11-20T12:00:00|DOWN\n' > "$FAKE/events.txt"
+	local V=(--squeue "$A/fake-squeue" --sinfo "$A/fake-sinfo" --sacctmgr "$A/fake-sacctmgr" -H hist.txt -p gpu -j 500 -n 8 --now $NOW --plan 8)
+	run --separate-stderr mirage-advise "${V[@]}"
+	[[ "$output" == *"the last 4 weeks, 7 of 8 nodes up: submitted now"* ]]
+	[ "$(cat "$FAKE/sacctmgr.log")" = "-n -P show event Event=Node Start=2026-10-25T23:00:00 End=2026-11-23T23:00:00 format=NodeName,TimeStart,TimeEnd,State Nodes=c[001-002],c[003-008]" ]
+	# the database down: a warning, and the capacity now all along
+	FAKE_MODE=sacctmgr-down run --separate-stderr mirage-advise "${V[@]}"
+	[[ "$stderr" == *"mirage-advise: no history of the nodes: $A/fake-sacctmgr failed (exit 1): sacctmgr: error: Problem talking to the database"* ]]
+	[[ "$output" == *"why:      in 8 futures drawn from the queue and the last 4 weeks: submitted now"* ]]
+	# a bad dump is an error that names its line; so is a missing one
+	printf 'NodeName|TimeStart|TimeEnd\nc001|2022-11-19T14:00:00|soon\n' > bad.txt
+	run -1 --separate-stderr mirage-advise "${P[@]}" --events bad.txt
+	[[ "$stderr" == *"mirage-advise: bad.txt, line 2: bad TimeStart '2022-11-19T14:00:00' or TimeEnd 'soon'"* ]]
+	run -1 --separate-stderr mirage-advise "${P[@]}" --events no-such.txt
+	[[ "$stderr" == *"mirage-advise: no-such.txt: No such file or directory"* ]]
+}
+
 @test "every layout of one squeue snapshot gives one view and one decision, or says what it lacks" {
 	local f gap ref=""
 	for f in squeue_all_o.txt squeue_json.json squeue_yaml.yaml squeue_format_long.txt; do

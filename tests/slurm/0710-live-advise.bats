@@ -40,6 +40,7 @@ setup() {
 
 teardown() {
 	scancel -n "$T" 2>/dev/null || true
+	[ -z "${DRAINED:-}" ] || scontrol update NodeName="$DRAINED" State=RESUME 2>/dev/null || true
 }
 
 @test "live: it reads the real squeue and decides for a running job" {
@@ -116,4 +117,29 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	run -11 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 --submit k.sh
 	[[ "$stderr" == *"was found in the queue as "* ]]
 	[ "$(ours | wc -l)" -eq 3 ]
+}
+
+@test "live: the planner reads the nodes' events from slurmdbd (sacctmgr show event)" {
+	# P runs on one of the gpu partition's two nodes; the other is
+	# drained: the planner sees 1 of 2 nodes up
+	p=$(sbatch --parsable --wrap 'sleep 60' -J "$T" -p gpu -t 2 -o /dev/null -D /tmp)
+	running "$p"
+	DRAINED=$(sinfo -h -p gpu -N -o '%N %t' | awk '$2 == "idle" { print $1; exit }')
+	[ -n "$DRAINED" ]
+	scontrol update NodeName="$DRAINED" State=DRAIN Reason=mirage-test
+	# the controller sends the event on to slurmdbd
+	for _ in $(seq 1 30); do
+		sacctmgr -n -P show event Event=Node Nodes="$DRAINED" format=NodeName,TimeEnd | grep -qx "$DRAINED|Unknown" && break
+		sleep 1
+	done
+	sacctmgr -n -P show event Event=Node Nodes="$DRAINED" format=NodeName,TimeEnd | grep -qx "$DRAINED|Unknown"
+	# four weeks of history the planner can learn from (LS6's jobs)
+	{
+		echo 'JobID|Partition|State|Submit|Start|End|TimelimitRaw|NNodes|User'
+		zcat "$ROOT/data/ls6-a100.log.gz" | awk -F'\t' 'NF >= 10 && $1 ~ /^[0-9]+$/ && n++ < 300 { print $1 "|gpu|COMPLETED|" $5 "|" $4 "|" $6 "|" $8 "|" $10 "|u" $3 }'
+	} > hist.txt
+	run --separate-stderr mirage-advise -p gpu -n 2 -H hist.txt --plan 8 -j "$p"
+	scontrol update NodeName="$DRAINED" State=RESUME
+	[[ "$output" == *"why:      in 8 futures drawn from the queue and the last 4 weeks, 1 of 2 nodes up: "* ]]
+	[ -z "$stderr" ]
 }
