@@ -103,8 +103,9 @@ usage(int status)
 		    "  --plan-runtimes class|user|recent[:N]  its run times by limit\n"
 		    "                    class, by user and class (user), or the user's\n"
 		    "                    last N of the class that outlasted the job (10)\n"
-		    "  --hybrid and|or|both  also the planner with each -M model: submit\n"
-		    "                    where both would (and), either would (or), or both\n"
+		    "  --hybrid and|or|both|weight  also the planner with each -M model:\n"
+		    "                    submit where both would (and), either would (or),\n"
+		    "                    or both; or its futures weighed by the model (weight)\n"
 		    "  --replay          replay the trace and compare waits with the real ones\n"
 		    "  --accel           inside the node: the DNN-inference dispatchers on\n"
 		    "                    a multi-accelerator system (-s keys of mirage-eval(1))\n"
@@ -623,9 +624,10 @@ struct lmethod {
 	size_t src;		/* a hybrid's model's method */
 };
 
-/* a hybrid submits where the planner and (or) the model would; --hybrid
- * asks for a set of them (bits) */
-enum { HY_AND = 1, HY_OR = 2, HY_BOTH = HY_AND | HY_OR };
+/* a hybrid submits where the planner and (or) the model would, or where
+ * the planner would with its futures weighed by the model (weight);
+ * --hybrid asks for a set of them (bits) */
+enum { HY_AND = 1, HY_OR = 2, HY_BOTH = HY_AND | HY_OR, HY_WEIGHT = 4 };
 
 /* per chain size: each method's outcome and time, episode by episode */
 struct table {
@@ -707,6 +709,45 @@ planned(const struct mg_outcome *o, enum mg_plancost_kind kind,
 }
 
 /*
+ * The planner's futures weighed by a regressor's prediction of x now:
+ * the model's x_hat is a noisy reading of the true x, with the spread
+ * of its residuals on its training samples (resid_p10, resid_p90 in its
+ * parameters); a future whose x now is z hours from x_hat weighs
+ * exp(-z^2 / 2 sigma^2), so the futures that agree with the model count
+ * for more.  o->plan[j] weighed, into pc[j].
+ */
+static void
+weighed(const struct mg_outcome *o, const struct mg_model *m,
+    const double *xhat, size_t nt, struct mg_plancost *pc)
+{
+	double w[MG_PLAN_MAXK], p10 = NAN, p90 = NAN, sigma = 1;
+	const char *q;
+	size_t j;
+	int k;
+
+	if (m->params != NULL && (q = strstr(m->params, "resid_p10=")) != NULL)
+		p10 = strtod(q + 10, NULL);
+	if (m->params != NULL && (q = strstr(m->params, "resid_p90=")) != NULL)
+		p90 = strtod(q + 10, NULL);
+	if (isfinite(p10) && isfinite(p90) && p90 - p10 > 0.1)
+		sigma = (p90 - p10) / 2.563;	/* a normal's 10-90% range */
+	for (j = 0; j < nt; j++) {
+		const struct mg_plancost *c = &o->plan[j];
+
+		if (c->n == 0 || c->k == 0) {
+			pc[j] = *c;
+			continue;
+		}
+		for (k = 0; k < c->k; k++) {
+			double z = ((double)c->xk[k][0] / 3600 - xhat[j]) / sigma;
+
+			w[k] = exp(-0.5 * z * z) + 1e-9;
+		}
+		mg_plan_weigh(c, w, &pc[j]);
+	}
+}
+
+/*
  * a hybrid's submission at price lambda: the first tick where both the
  * planner and the model (at its threshold) would submit, or either;
  * its curve is the planner's prices
@@ -723,6 +764,24 @@ hybrid(const struct mg_outcome *o, struct lmethod *lm, double *score,
 	if (ok == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	model_scores(o, lm, score, nt);
+	if (lm->hybrid == HY_WEIGHT) {
+		struct mg_plancost *pc = malloc((nt ? nt : 1) * sizeof(*pc));
+
+		if (pc == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		weighed(o, m, score, nt, pc);
+		for (c = 0; c <= NCURVE; c++) {
+			for (j = 0; j < nt; j++)
+				score[j] = mg_plan_submit_now(&pc[j], lm->cost,
+				    c < NCURVE ? curve_l[c] : lm->lambda);
+			pick = mg_choose_first(o, score, 0.5);
+			if (c < NCURVE)
+				xc[c][at] = o->x[pick];
+		}
+		free(pc);
+		free(ok);
+		return pick;
+	}
 	for (j = 0; j < nt; j++)
 		ok[j] = score[j] >= th;
 	for (c = 0; c <= NCURVE; c++) {
@@ -1120,13 +1179,16 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		name[nmeth++] = lm[po->nmodels].name;
 	}
 	/* the hybrids: the planner with each model of when to submit */
-	for (k = 0; po->plan && po->hybrid && k < 2 * po->nmodels; k++) {
+	for (k = 0; po->plan && po->hybrid && k < 3 * po->nmodels; k++) {
 		struct lmethod *h = &lm[nmeth - NBASE];
 		char hname[sizeof(h->name)];
-		int op = k < po->nmodels ? HY_AND : HY_OR;
+		int op = k < po->nmodels ? HY_AND : k < 2 * po->nmodels ? HY_OR :
+		    HY_WEIGHT;
 
 		if (!(po->hybrid & op))
 			continue;
+		if (op == HY_WEIGHT && lm[k % po->nmodels].m->classifier)
+			continue;	/* it weighs by a prediction of x */
 		if (nmeth >= MAXMETHODS)
 			errx(MG_EXIT_USAGE, "--hybrid: too many methods");
 		*h = lm[k % po->nmodels];
@@ -1135,7 +1197,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		h->lambda = po->lambda;
 		h->cost = po->cost;
 		snprintf(hname, sizeof(hname), "planner%s%s", op == HY_AND ?
-		    "&" : "|", lm[h->src].name);
+		    "&" : op == HY_OR ? "|" : "~", lm[h->src].name);
 		memcpy(h->name, hname, sizeof(h->name));
 		name[nmeth++] = h->name;
 	}
@@ -1628,9 +1690,11 @@ main(int argc, char *argv[])
 				po.hybrid = HY_OR;
 			else if (strcmp(optarg, "both") == 0)
 				po.hybrid = HY_BOTH;
+			else if (strcmp(optarg, "weight") == 0)
+				po.hybrid = HY_WEIGHT;
 			else
 				errx(MG_EXIT_USAGE, "invalid --hybrid '%s' (want "
-				    "and, or, or both)", optarg);
+				    "and, or, both or weight)", optarg);
 			epopt = 1;
 			break;
 		case O_PCOST:

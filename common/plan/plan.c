@@ -1351,6 +1351,8 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 		    x)) != 0)
 			break;
 		for (c = 0; c < out->n; c++) {
+			out->xk[k][c] = x[c] > INT32_MAX ? INT32_MAX :
+			    x[c] < -INT32_MAX ? -INT32_MAX : (int32_t)x[c];
 			out->intr[c] += x[c] > 0 ? (double)x[c] / 3600 : 0;
 			out->ovl[c] += x[c] < 0 ? (double)-x[c] / 3600 : 0;
 			out->pint[c] += x[c] > 0;
@@ -1367,6 +1369,7 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 		memset(out, 0, sizeof(*out));
 		return rv;
 	}
+	out->k = p->c.k;
 	for (c = 0; c < out->n; c++) {
 		out->intr[c] /= p->c.k;
 		out->ovl[c] /= p->c.k;
@@ -1381,6 +1384,36 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 		}
 	}
 	return 0;
+}
+
+void
+mg_plan_weigh(const struct mg_plancost *c, const double *w,
+    struct mg_plancost *out)
+{
+	double sum = 0;
+	int k, j, h;
+
+	*out = *c;
+	for (k = 0; k < c->k; k++)
+		sum += w[k];
+	for (j = 0; j < c->n; j++) {
+		double pi = 0, ov = 0, in = 0;
+
+		for (k = 0; k < c->k; k++) {
+			double x = (double)c->xk[k][j] / 3600;
+
+			pi += w[k] * (x > 0);
+			in += w[k] * (x > 0 ? x : 0);
+			ov += w[k] * (x < 0 ? -x : 0);
+		}
+		out->pint[j] = sum > 0 ? pi / sum : c->pint[j];
+		out->intr[j] = sum > 0 ? in / sum : c->intr[j];
+		out->ovl[j] = sum > 0 ? ov / sum : c->ovl[j];
+		for (h = 0; h < 2; h++) {
+			out->hpint[h][j] = out->pint[j];
+			out->hovl[h][j] = out->ovl[j];
+		}
+	}
 }
 
 int

@@ -223,7 +223,19 @@ struct mg_plancost {
 	double pint[MG_PLAN_MAXCAND];	/* share of futures interrupted */
 	/* the same over the even and the odd futures */
 	double hpint[2][MG_PLAN_MAXCAND], hovl[2][MG_PLAN_MAXCAND];
+	/* each future's x (S's start - P's end, seconds) at each candidate,
+	 * for methods that weigh the futures (mg_plan_weigh()) */
+	int32_t xk[MG_PLAN_MAXK][MG_PLAN_MAXCAND];
+	int k;			/* futures drawn */
 };
+
+/*
+ * mg_plan_weigh: c's chances and overlaps over its futures weighed by
+ * w[0..c->k) (not all 0), into out (the halves are the whole's).  The
+ * calibration is not applied.
+ */
+void mg_plan_weigh(const struct mg_plancost *c, const double *w,
+    struct mg_plancost *out);
 
 struct mg_plan;
 

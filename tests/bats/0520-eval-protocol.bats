@@ -241,7 +241,7 @@ for r, t in zip(rows, tsv):
 	[[ "$stderr" == *"invalid --plan-limits '8:x' (none, or JOBS[:NODES]"* ]]
 }
 
-@test "hybrids: the planner and a model submit where both would, or where either would" {
+@test "hybrids: the planner and a model submit where both would, or where either would; the futures weighed by the model" {
 	ls6
 	mirage-features -q -m reference -n 76 -f 2022-12-01 -N 12 -k 8 -o tr.mrs ls6.jobs
 	mirage-train -q -a gbt -r 5 -o gbt.mrm tr.mrs
@@ -262,6 +262,14 @@ for r, t in zip(rows, tsv):
 			}
 			exit n != 3
 		}'
+	# the futures weighed by the model's x now: with one future the
+	# weights change nothing, so it submits when the planner does
+	mirage-eval -q -m reference -n 76 -f 2023-03-02 -e 12h -N 3 -k 8 --plan 1 -t 2 \
+	    -M gbt.mrm --hybrid weight -E w.mrs -F tsv -o w.tsv ls6.jobs
+	[ "$(col w.tsv 'planner~gbt' 8 episodes)" = 3 ]
+	mirage-cat w.mrs | awk -F'\t' '
+		NR > 1 { t[$1, $4] = $5; e[$1] = 1 }
+		END { for (i in e) { if (t[i, "planner~gbt"] != t[i, "planner"]) exit 1; n++ } exit n != 3 }'
 	run -2 --separate-stderr mirage-eval --hybrid and -M gbt.mrm ls6.jobs
 	[[ "$stderr" == *"--hybrid goes with --plan and -M models"* ]]
 	run -2 --separate-stderr mirage-eval --plan 2 -M gbt.mrm --hybrid xor ls6.jobs

@@ -165,6 +165,27 @@ main(void)
 	ok(!mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1), "a time safe on "
 	    "both halves: risk-cv waits");
 
+	/* futures weighed: two futures, x at now and at a later time;
+	 * all the weight on the first gives its outcomes, equal weights
+	 * the means */
+	{
+		struct mg_plancost w, o;
+		double w10[2] = { 1, 0 }, w11[2] = { 2, 2 };
+
+		memset(&w, 0, sizeof(w));
+		w.n = w.k = 2;
+		w.xk[0][0] = -3600, w.xk[0][1] = 7200;
+		w.xk[1][0] = -7200, w.xk[1][1] = -1800;
+		mg_plan_weigh(&w, w10, &o);
+		ok(o.pint[0] == 0 && o.ovl[0] == 1 && o.pint[1] == 1 &&
+		    o.intr[1] == 2 && o.ovl[1] == 0, "weighed on the first "
+		    "future: its outcomes");
+		mg_plan_weigh(&w, w11, &o);
+		ok(o.ovl[0] == 1.5 && o.pint[1] == 0.5 && o.ovl[1] == 0.25 &&
+		    o.hpint[0][1] == 0.5 && o.hovl[1][0] == 1.5, "equal "
+		    "weights: the means, the halves the whole's");
+	}
+
 	/* a calibration: observed frequencies, made nondecreasing by
 	 * pooling (0.3 then 0.2 become 0.25 twice), as knots the option
 	 * reads back */
