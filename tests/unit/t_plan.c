@@ -84,6 +84,26 @@ view(struct mg_view *v, int32_t nodes, int64_t t)
 	mg_view_add(&v->run, &v->nrun, &v->caprun, &p);
 }
 
+/*
+ * Two nodes at at, none free: P on one, user 0's R on the other, an
+ * 8-hour job that started 2 hours before
+ */
+static void
+user0_running(struct mg_view *v, int64_t at)
+{
+	struct mg_vjob r = { 0 };
+
+	view(v, 2, at);
+	v->free = 0;
+	r.submit = r.start = at - 2 * H;
+	r.limit = 8 * H;
+	r.end = -1;
+	r.nodes = 1;
+	r.user = 0;
+	r.trace = -1;
+	mg_view_add(&v->run, &v->nrun, &v->caprun, &r);
+}
+
 static void
 chain(struct mg_planchain *ch)
 {
@@ -699,18 +719,14 @@ main(void)
 			ok(mg_plan_option(&q, NULL, "plan-followers", i ? "10" :
 			    "none", &dg) == 0, "--plan-followers %s",
 			    i ? "10" : "none");
-			view(&v, 2, at);
-			v.free = 0;
-			r.submit = r.start = at - 2 * H;
-			r.limit = 8 * H;
-			r.end = -1;
-			r.nodes = 1;
-			r.user = 0;
-			r.trace = -1;
-			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+			user0_running(&v, at);
 			if (i == 2) {
 				r.start = -1;
 				r.submit = at - H;
+				r.end = -1;
+				r.nodes = 1;
+				r.user = 0;
+				r.trace = -1;
 				r.limit = 24 * H;
 				r.prio = 1000;
 				mg_view_add(&v.pend, &v.npend, &v.cappend, &r);
@@ -757,16 +773,7 @@ main(void)
 		chain(&ch);
 		ch.nodes = 2;
 		at = T0 + 11 * H;
-		view(&v, 2, at);
-		v.free = 0;
-		r.submit = r.start = at - 2 * H;
-		r.limit = 8 * H;
-		r.end = -1;
-		r.nodes = 1;
-		r.user = 0;
-		r.trace = -1;
-		r.prio = 0;
-		mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+		user0_running(&v, at);
 		pint[0] = NAN;
 		if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v, &ch,
 		    at, 1, &c) == 0)
