@@ -498,7 +498,8 @@ capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 			err(MG_EXIT_FAIL, "%s", o->events);
 		fclose(fp);
 	} else if (o->queue == NULL) {
-		char since[32], end[32], ss[48], es[48], ns[4096];
+		char since[32], end[32], ss[48], es[48], part[256];
+		char *nodelist = NULL;
 		const char *ev[] = { o->prog_sacctmgr, "-n", "-P", "show",
 		    "event", "Event=Node", ss, es,
 		    "format=NodeName,TimeStart,TimeEnd,State", NULL, NULL };
@@ -510,11 +511,11 @@ capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 		if (o->partition != NULL) {
 			/* the partition's nodes, as hostlists */
 			const char *si[] = { o->prog_sinfo, "-h", "-o", "%N",
-			    ns, NULL };
+			    part, NULL };
 			char *out, *q;
 			size_t n = 0;
 
-			snprintf(ns, sizeof(ns), "-p%s", o->partition);
+			snprintf(part, sizeof(part), "-p%s", o->partition);
 			if ((out = slurm(si, &n, note, sizeof(note))) == NULL) {
 				if (!o->quiet)
 					warnx("no history of the nodes: %s",
@@ -526,11 +527,23 @@ capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 					*q = ',';
 			while (q > out && q[-1] == ',')
 				*--q = '\0';
-			snprintf(ns, sizeof(ns), "Nodes=%s", out);
+			if (*out == '\0') {
+				if (!o->quiet)
+					warnx("no history of the nodes: sinfo "
+					    "lists no node in partition '%s'",
+					    o->partition);
+				free(out);
+				return;
+			}
+			if ((nodelist = malloc(strlen(out) + 7)) == NULL)
+				err(MG_EXIT_FAIL, NULL);
+			sprintf(nodelist, "Nodes=%s", out);
 			free(out);
-			ev[9] = ns;
+			ev[9] = nodelist;
 		}
-		if ((buf = slurm(ev, &len, note, sizeof(note))) == NULL) {
+		buf = slurm(ev, &len, note, sizeof(note));
+		free(nodelist);
+		if (buf == NULL) {
 			if (!o->quiet)
 				warnx("no history of the nodes: %s", note);
 			return;
@@ -1019,6 +1032,8 @@ main(int argc, char *argv[])
 		    "script's: give --submit script");
 	if (o.state != NULL && o.script == NULL)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
+	if (o.events != NULL && !o.plan)
+		errx(MG_EXIT_USAGE, "--events goes with --plan");
 	if (o.script != NULL) {
 		const char *c;
 

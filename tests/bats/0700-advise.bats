@@ -389,6 +389,8 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$stderr" == *"mirage-advise: bad.txt, line 2: bad TimeStart '2022-11-19T14:00:00' or TimeEnd 'soon'"* ]]
 	run -1 --separate-stderr mirage-advise "${P[@]}" --events no-such.txt
 	[[ "$stderr" == *"mirage-advise: no-such.txt: No such file or directory"* ]]
+	run -2 --separate-stderr mirage-advise -j 554353 -Q "$L" -n 84 --events drain.txt
+	[[ "$stderr" == *"--events goes with --plan"* ]]
 }
 
 @test "every layout of one squeue snapshot gives one view and one decision, or says what it lacks" {
