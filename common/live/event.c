@@ -170,7 +170,8 @@ mg_events_parse(const char *buf, size_t len, const char *name,
 		}
 		ev[nev++] = x;
 	}
-	qsort(ev, nev, sizeof(*ev), by_node);
+	if (nev > 1)
+		qsort(ev, nev, sizeof(*ev), by_node);
 	for (i = 0; i < nev; i++)
 		ev[i].id = i > 0 && by_node(&ev[i - 1], &ev[i]) == 0 ?
 		    ev[i - 1].id : nid++;
@@ -189,7 +190,8 @@ mg_events_parse(const char *buf, size_t len, const char *name,
 			e[ne++].delta = -1;
 		}
 	}
-	qsort(e, ne, sizeof(*e), by_time);
+	if (ne > 1)
+		qsort(e, ne, sizeof(*e), by_time);
 	if ((rv = push_point(c, ccap, since, nodes)) != 0)
 		goto out;
 	for (i = 0; i < ne; ) {
