@@ -22,7 +22,6 @@
 #include "live/live.h"
 #include "mirage.h"
 #include "learn/model.h"
-#include "base/mem.h"
 #include "base/proc.h"
 #include "plan/plan.h"
 #include "cluster/simconf.h"
@@ -478,86 +477,70 @@ static void
 capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 {
 	struct mg_diag d = { "" };
-	char *buf = NULL, note[MG_DIAG_MAX];
+	char since[32], end[32], ss[48], es[48], part[256];
+	char *buf, *nodelist = NULL, note[MG_DIAG_MAX];
+	const char *ev[] = { o->prog_sacctmgr, "-n", "-P", "show", "event",
+	    "Event=Node", ss, es, "format=NodeName,TimeStart,TimeEnd,State",
+	    NULL, NULL };
 	size_t len = 0;
 	int rv;
 
 	memset(c, 0, sizeof(*c));
 	if (o->events != NULL) {
-		FILE *fp = fopen(o->events, "rb");
-		size_t cap = 0, got;
+		if ((rv = mg_events_read(o->events, o->tz, nodes, o->now -
+		    PLAN_HISTORY, o->now, c, &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
+		return;
+	}
+	if (o->queue != NULL)	/* dumps, not a live cluster */
+		return;
+	format_tz(o->now - PLAN_HISTORY, o->tz, since, sizeof(since));
+	format_tz(o->now, o->tz, end, sizeof(end));
+	snprintf(ss, sizeof(ss), "Start=%s", since);
+	snprintf(es, sizeof(es), "End=%s", end);
+	if (o->partition != NULL) {
+		/* the partition's nodes, as hostlists */
+		const char *si[] = { o->prog_sinfo, "-h", "-o", "%N", part,
+		    NULL };
+		char *out, *q;
+		size_t n = 0;
 
-		if (fp == NULL)
-			err(MG_EXIT_FAIL, "%s", o->events);
-		do {
-			if (mg_grow((void **)&buf, &cap, len + 65536, 1) != 0)
-				err(MG_EXIT_FAIL, NULL);
-			len += (got = fread(buf + len, 1, 65536, fp));
-		} while (got > 0);
-		if (ferror(fp))
-			err(MG_EXIT_FAIL, "%s", o->events);
-		fclose(fp);
-	} else if (o->queue == NULL) {
-		char since[32], end[32], ss[48], es[48], part[256];
-		char *nodelist = NULL;
-		const char *ev[] = { o->prog_sacctmgr, "-n", "-P", "show",
-		    "event", "Event=Node", ss, es,
-		    "format=NodeName,TimeStart,TimeEnd,State", NULL, NULL };
-
-		format_tz(o->now - PLAN_HISTORY, o->tz, since, sizeof(since));
-		format_tz(o->now, o->tz, end, sizeof(end));
-		snprintf(ss, sizeof(ss), "Start=%s", since);
-		snprintf(es, sizeof(es), "End=%s", end);
-		if (o->partition != NULL) {
-			/* the partition's nodes, as hostlists */
-			const char *si[] = { o->prog_sinfo, "-h", "-o", "%N",
-			    part, NULL };
-			char *out, *q;
-			size_t n = 0;
-
-			snprintf(part, sizeof(part), "-p%s", o->partition);
-			if ((out = slurm(si, &n, note, sizeof(note))) == NULL) {
-				if (!o->quiet)
-					warnx("no history of the nodes: %s",
-					    note);
-				return;
-			}
-			for (q = out; *q; q++)
-				if (*q == '\n' || *q == ' ')
-					*q = ',';
-			while (q > out && q[-1] == ',')
-				*--q = '\0';
-			if (*out == '\0') {
-				if (!o->quiet)
-					warnx("no history of the nodes: sinfo "
-					    "lists no node in partition '%s'",
-					    o->partition);
-				free(out);
-				return;
-			}
-			if ((nodelist = malloc(strlen(out) + 7)) == NULL)
-				err(MG_EXIT_FAIL, NULL);
-			sprintf(nodelist, "Nodes=%s", out);
-			free(out);
-			ev[9] = nodelist;
-		}
-		buf = slurm(ev, &len, note, sizeof(note));
-		free(nodelist);
-		if (buf == NULL) {
+		snprintf(part, sizeof(part), "-p%s", o->partition);
+		if ((out = slurm(si, &n, note, sizeof(note))) == NULL) {
 			if (!o->quiet)
 				warnx("no history of the nodes: %s", note);
 			return;
 		}
-	} else
+		for (q = out; *q; q++)
+			if (*q == '\n' || *q == ' ')
+				*q = ',';
+		while (q > out && q[-1] == ',')
+			*--q = '\0';
+		if (*out == '\0') {
+			if (!o->quiet)
+				warnx("no history of the nodes: sinfo lists no "
+				    "node in partition '%s'", o->partition);
+			free(out);
+			return;
+		}
+		if ((nodelist = malloc(strlen(out) + 7)) == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		sprintf(nodelist, "Nodes=%s", out);
+		free(out);
+		ev[9] = nodelist;
+	}
+	buf = slurm(ev, &len, note, sizeof(note));
+	free(nodelist);
+	if (buf == NULL) {
+		if (!o->quiet)
+			warnx("no history of the nodes: %s", note);
 		return;
-	rv = mg_events_parse(buf, len, o->events ? o->events :
-	    o->prog_sacctmgr, o->tz, nodes, o->now - PLAN_HISTORY, o->now, c,
-	    &d);
+	}
+	rv = mg_events_parse(buf, len, o->prog_sacctmgr, o->tz, nodes,
+	    o->now - PLAN_HISTORY, o->now, c, &d);
 	free(buf);
 	if (rv == MG_ENOMEM)
 		err(MG_EXIT_FAIL, NULL);
-	if (rv != 0 && o->events != NULL)
-		errx(mg_exit_status(rv), "%s", d.msg);
 	if (rv != 0 && !o->quiet)
 		warnx("no history of the nodes: %s", d.msg);
 }
@@ -657,15 +640,7 @@ out:
 static void
 spread(const struct mg_model *m, struct advice *a)
 {
-	const char *p;
-
-	a->p10 = a->p90 = NAN;
-	if (m == NULL || m->classifier || m->params == NULL)
-		return;
-	if ((p = strstr(m->params, "resid_p10=")) != NULL)
-		a->p10 = strtod(p + 10, NULL);
-	if ((p = strstr(m->params, "resid_p90=")) != NULL)
-		a->p90 = strtod(p + 10, NULL);
+	(void)mg_model_spread(m, &a->p10, &a->p90);
 }
 
 static void

@@ -698,13 +698,13 @@ learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
 /* the planner's submission at price lambda: the first tick where
  * submitting now costs no more than waiting (plan.h) */
 static size_t
-planned(const struct mg_outcome *o, enum mg_plancost_kind kind,
-    double lambda, double *score, size_t nt)
+planned(const struct mg_outcome *o, const struct mg_plancost *pc,
+    enum mg_plancost_kind kind, double lambda, double *score, size_t nt)
 {
 	size_t j;
 
 	for (j = 0; j < nt; j++)
-		score[j] = mg_plan_submit_now(&o->plan[j], kind, lambda);
+		score[j] = mg_plan_submit_now(&pc[j], kind, lambda);
 	return mg_choose_first(o, score, 0.5);
 }
 
@@ -720,16 +720,11 @@ static void
 weighed(const struct mg_outcome *o, const struct mg_model *m,
     const double *xhat, size_t nt, struct mg_plancost *pc)
 {
-	double w[MG_PLAN_MAXK], p10 = NAN, p90 = NAN, sigma = 1;
-	const char *q;
+	double w[MG_PLAN_MAXK], p10, p90, sigma = 1;
 	size_t j;
 	int k;
 
-	if (m->params != NULL && (q = strstr(m->params, "resid_p10=")) != NULL)
-		p10 = strtod(q + 10, NULL);
-	if (m->params != NULL && (q = strstr(m->params, "resid_p90=")) != NULL)
-		p90 = strtod(q + 10, NULL);
-	if (isfinite(p10) && isfinite(p90) && p90 - p10 > 0.1)
+	if (mg_model_spread(m, &p10, &p90) == 0 && p90 - p10 > 0.1)
 		sigma = (p90 - p10) / 2.563;	/* a normal's 10-90% range */
 	for (j = 0; j < nt; j++) {
 		const struct mg_plancost *c = &o->plan[j];
@@ -764,30 +759,12 @@ hybrid(const struct mg_outcome *o, struct lmethod *lm, double *score,
 	if (ok == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	model_scores(o, lm, score, nt);
-	if (lm->hybrid == HY_WEIGHT) {
-		struct mg_plancost *pc = malloc((nt ? nt : 1) * sizeof(*pc));
-
-		if (pc == NULL)
-			err(MG_EXIT_FAIL, NULL);
-		weighed(o, m, score, nt, pc);
-		for (c = 0; c <= NCURVE; c++) {
-			for (j = 0; j < nt; j++)
-				score[j] = mg_plan_submit_now(&pc[j], lm->cost,
-				    c < NCURVE ? curve_l[c] : lm->lambda);
-			pick = mg_choose_first(o, score, 0.5);
-			if (c < NCURVE)
-				xc[c][at] = o->x[pick];
-		}
-		free(pc);
-		free(ok);
-		return pick;
-	}
 	for (j = 0; j < nt; j++)
 		ok[j] = score[j] >= th;
 	for (c = 0; c <= NCURVE; c++) {
 		/* the planner's own scores at this price, then combined */
-		planned(o, lm->cost, c < NCURVE ? curve_l[c] : lm->lambda,
-		    score, nt);
+		planned(o, o->plan, lm->cost, c < NCURVE ? curve_l[c] :
+		    lm->lambda, score, nt);
 		for (j = 0; j < nt; j++)
 			score[j] = lm->hybrid == HY_AND ? score[j] >= 0.5 &&
 			    ok[j] : score[j] >= 0.5 || ok[j];
@@ -799,15 +776,36 @@ hybrid(const struct mg_outcome *o, struct lmethod *lm, double *score,
 	return pick;
 }
 
+/* the planner's submission on its costs pc, its curve points into
+ * xc[c][at] */
 static size_t
-planner(const struct mg_outcome *o, const struct lmethod *lm, double *score,
-    size_t nt, int64_t **xc, size_t at)
+planner(const struct mg_outcome *o, const struct mg_plancost *pc,
+    const struct lmethod *lm, double *score, size_t nt, int64_t **xc,
+    size_t at)
 {
 	size_t c;
 
 	for (c = 0; c < NCURVE; c++)
-		xc[c][at] = o->x[planned(o, lm->cost, curve_l[c], score, nt)];
-	return planned(o, lm->cost, lm->lambda, score, nt);
+		xc[c][at] = o->x[planned(o, pc, lm->cost, curve_l[c], score,
+		    nt)];
+	return planned(o, pc, lm->cost, lm->lambda, score, nt);
+}
+
+/* the planner on its futures weighed by the model (weighed()) */
+static size_t
+weighed_planner(const struct mg_outcome *o, struct lmethod *lm,
+    double *score, size_t nt, int64_t **xc, size_t at)
+{
+	struct mg_plancost *pc = malloc((nt ? nt : 1) * sizeof(*pc));
+	size_t pick;
+
+	if (pc == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	model_scores(o, lm, score, nt);
+	weighed(o, lm->m, score, nt, pc);
+	pick = planner(o, pc, lm, score, nt, xc, at);
+	free(pc);
+	return pick;
 }
 
 static void
@@ -877,9 +875,11 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 				tb->caused += o->caused_urgent;
 				continue;
 			}
-			pick = lm[m - NBASE].hybrid ? hybrid(o,
+			pick = lm[m - NBASE].hybrid == HY_WEIGHT ?
+			    weighed_planner(o, &lm[m - NBASE], score, nt,
+			    tb->xc[m], tb->n) : lm[m - NBASE].hybrid ? hybrid(o,
 			    &lm[m - NBASE], score, nt, tb->xc[m], tb->n) :
-			    lm[m - NBASE].m == NULL ? planner(o,
+			    lm[m - NBASE].m == NULL ? planner(o, o->plan,
 			    &lm[m - NBASE], score, nt, tb->xc[m], tb->n) :
 			    learned(o, &lm[m - NBASE], score, nt, tb->xc[m],
 			    tb->n);
@@ -1514,8 +1514,9 @@ int
 main(int argc, char *argv[])
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR, O_PRT, O_DLOUT, O_LOANOUT,
-	    O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL, O_PFITCAL };
+	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
+	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
+	    O_PFITCAL };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },

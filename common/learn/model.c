@@ -119,6 +119,21 @@ mg_model_free(struct mg_model *m)
 }
 
 int
+mg_model_spread(const struct mg_model *m, double *p10, double *p90)
+{
+	const char *a, *b;
+
+	*p10 = *p90 = NAN;
+	if (m == NULL || m->classifier || m->params == NULL ||
+	    (a = strstr(m->params, "resid_p10=")) == NULL ||
+	    (b = strstr(m->params, "resid_p90=")) == NULL)
+		return -1;
+	*p10 = strtod(a + 10, NULL);
+	*p90 = strtod(b + 10, NULL);
+	return 0;
+}
+
+int
 mg_model_field(const struct mg_model *m, const char *name)
 {
 	size_t i;

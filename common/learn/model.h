@@ -145,6 +145,14 @@ struct mg_rlopts;
 int mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
     const struct mg_rlopts *o, struct mg_diag *d);
 
+/*
+ * mg_model_spread: a regressor's residual spread, the 10th and 90th
+ * percentiles of x - x_hat (hours) that mirage-train keeps in its
+ * parameters (resid_p10, resid_p90).  Returns 0, or -1 with both NAN
+ * (a classifier, or a model without them).
+ */
+int mg_model_spread(const struct mg_model *m, double *p10, double *p90);
+
 /* mg_model_field: index of feature name in m, or -1 */
 int mg_model_field(const struct mg_model *m, const char *name);
 

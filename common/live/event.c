@@ -7,13 +7,14 @@
 #include <strings.h>
 
 #include "base/mem.h"
+#include "io/input.h"
 #include "live/event.h"
 
 #define MAXCOL	32
+#define MAXNODE	64	/* a node's name, as slurm.conf's NodeName */
 
 struct ev {
-	const char *node;	/* into the buffer, nlen bytes */
-	size_t nlen;
+	char node[MAXNODE];
 	int64_t start, end;	/* end INT64_MAX: still */
 	int32_t id;
 };
@@ -28,10 +29,8 @@ static int
 by_node(const void *a, const void *b)
 {
 	const struct ev *x = a, *y = b;
-	size_t n = x->nlen < y->nlen ? x->nlen : y->nlen;
-	int c = memcmp(x->node, y->node, n);
 
-	return c != 0 ? c : (x->nlen > y->nlen) - (x->nlen < y->nlen);
+	return strcmp(x->node, y->node);
 }
 
 static int
@@ -84,33 +83,50 @@ push_point(struct mg_capacity *c, size_t *cap, int64_t t, int32_t nodes)
 	return 0;
 }
 
-int
-mg_events_parse(const char *buf, size_t len, const char *name,
-    enum mg_tz tz, int32_t nodes, int64_t since, int64_t now,
-    struct mg_capacity *c, struct mg_diag *d)
+/*
+ * The events of in's entries (the input shown as shown, each entry as
+ * its name) into c: the lines read, then the capacity swept from their
+ * edges.
+ */
+static int
+events(struct mg_input *in, const char *shown, enum mg_tz tz, int32_t nodes,
+    int64_t since, int64_t now, struct mg_capacity *c, struct mg_diag *d)
 {
 	struct ev *ev = NULL;
 	struct edge *e = NULL;
 	int32_t *depth = NULL, down = 0, nid = 0;
-	size_t nev = 0, evcap = 0, pos = 0, line = 0, i, ne, ccap[2] = { 0, 0 };
+	size_t nev = 0, evcap = 0, i, ne, ccap[2] = { 0, 0 };
 	int cnode = 0, cstart = 1, cend = 2, need = 3, header = 0, rv = 0;
+	int entry = 0;
+	const char *name = shown, *l;
+	size_t n;
 
 	memset(c, 0, sizeof(*c));
 	if (nodes < 1 || since > now)
-		return mg_diag_set(d, MG_EINVAL, "%s: no nodes, or a history "
-		    "that starts after now", name);
-	while (pos < len) {
-		const char *l = buf + pos, *f[MAXCOL];
-		size_t n, fl[MAXCOL];
-		const char *nl = memchr(l, '\n', len - pos);
+		return mg_diag_set(d, MG_EINVAL, "no nodes, or a history that "
+		    "starts after now");
+	for (;;) {
+		const char *f[MAXCOL];
+		size_t fl[MAXCOL];
+		uint64_t line;
 		int k, r1, r2;
 		struct ev x;
 
-		n = nl ? (size_t)(nl - l) : len - pos;
-		pos += n + (nl != NULL);
-		line++;
-		if (n > 0 && l[n - 1] == '\r')
-			n--;
+		if (!entry && (rv = mg_input_next_entry(in, &name, d)) != 1) {
+			if (rv < 0)
+				mg_diag_prefix(d, "%s", shown);
+			break;
+		}
+		entry = 1;
+		if ((rv = mg_input_getline(in, &l, &n, d)) == 0) {
+			entry = 0;	/* the next entry's lines */
+			continue;
+		}
+		if (rv < 0) {
+			mg_diag_prefix(d, "%s", name);
+			break;
+		}
+		line = mg_input_lineno(in);
 		if (n == 0)
 			continue;
 		k = split(l, n, f, fl);
@@ -128,9 +144,9 @@ mg_events_parse(const char *buf, size_t len, const char *name,
 			if (b >= 0 || a >= 0 || z >= 0) {
 				if (a < 0 || b < 0 || z < 0) {
 					rv = mg_diag_set(d, MG_EFORMAT, "%s, "
-					    "line %zu: a header without "
+					    "line %llu: a header without "
 					    "NodeName, TimeStart and TimeEnd",
-					    name, line);
+					    name, (unsigned long long)line);
 					goto out;
 				}
 				cnode = a, cstart = b, cend = z;
@@ -141,28 +157,35 @@ mg_events_parse(const char *buf, size_t len, const char *name,
 			}
 		}
 		if (k < need) {
-			rv = mg_diag_set(d, MG_EFORMAT, "%s, line %zu: %d "
+			rv = mg_diag_set(d, MG_EFORMAT, "%s, line %llu: %d "
 			    "fields, want at least %d separated by '|' "
-			    "(NodeName|TimeStart|TimeEnd|State)", name, line,
-			    k, need);
+			    "(NodeName|TimeStart|TimeEnd|State)", name,
+			    (unsigned long long)line, k, need);
 			goto out;
 		}
-		x.node = f[cnode];
-		x.nlen = fl[cnode];
+		if (fl[cnode] >= MAXNODE) {
+			rv = mg_diag_set(d, MG_EFORMAT, "%s, line %llu: a node "
+			    "name of %zu bytes (at most %d)", name,
+			    (unsigned long long)line, fl[cnode], MAXNODE - 1);
+			goto out;
+		}
+		memcpy(x.node, f[cnode], fl[cnode]);
+		x.node[fl[cnode]] = '\0';
 		r1 = mg_parse_time(f[cstart], fl[cstart], tz, &x.start);
 		r2 = mg_parse_time(f[cend], fl[cend], tz, &x.end);
 		if (r1 != 0 || r2 == MG_PARSE_BAD || (r2 == 0 &&
 		    x.end < x.start)) {
-			rv = mg_diag_set(d, MG_EFORMAT, "%s, line %zu: bad "
-			    "TimeStart '%.*s' or TimeEnd '%.*s'", name, line,
-			    (int)fl[cstart], f[cstart], (int)fl[cend], f[cend]);
+			rv = mg_diag_set(d, MG_EFORMAT, "%s, line %llu: bad "
+			    "TimeStart '%.*s' or TimeEnd '%.*s'", name,
+			    (unsigned long long)line, (int)fl[cstart],
+			    f[cstart], (int)fl[cend], f[cend]);
 			goto out;
 		}
 		if (r2 == MG_PARSE_MISSING)
 			x.end = INT64_MAX;
 		c->events++;
 		/* cluster events (no node), and what is outside the window */
-		if (x.nlen == 0 || x.start > now || x.end <= since)
+		if (fl[cnode] == 0 || x.start > now || x.end <= since)
 			continue;
 		if (mg_grow((void **)&ev, &evcap, nev + 1, sizeof(*ev)) != 0) {
 			rv = MG_ENOMEM;
@@ -170,6 +193,8 @@ mg_events_parse(const char *buf, size_t len, const char *name,
 		}
 		ev[nev++] = x;
 	}
+	if (rv < 0)
+		goto out;
 	if (nev > 1)
 		qsort(ev, nev, sizeof(*ev), by_node);
 	for (i = 0; i < nev; i++)
@@ -215,6 +240,40 @@ out:
 	free(depth);
 	if (rv != 0)
 		mg_capacity_release(c);
+	return rv;
+}
+
+int
+mg_events_read(const char *path, enum mg_tz tz, int32_t nodes,
+    int64_t since, int64_t now, struct mg_capacity *c, struct mg_diag *d)
+{
+	struct mg_input *in;
+	int rv;
+	const char *shown = strcmp(path, "-") ? path : "<stdin>";
+
+	memset(c, 0, sizeof(*c));
+	if ((rv = mg_input_open(path, &in, d)) != 0) {
+		mg_diag_prefix(d, "%s", shown);
+		return rv;
+	}
+	rv = events(in, shown, tz, nodes, since, now, c, d);
+	mg_input_free(in);
+	return rv;
+}
+
+int
+mg_events_parse(const char *buf, size_t len, const char *name,
+    enum mg_tz tz, int32_t nodes, int64_t since, int64_t now,
+    struct mg_capacity *c, struct mg_diag *d)
+{
+	struct mg_input *in;
+	int rv;
+
+	memset(c, 0, sizeof(*c));
+	if ((rv = mg_input_open_mem(buf, len, name, &in, d)) != 0)
+		return rv;
+	rv = events(in, name, tz, nodes, since, now, c, d);
+	mg_input_free(in);
 	return rv;
 }
 

@@ -52,7 +52,6 @@ struct mg_plan {
 	int32_t *pred;		/* trace job: the job it follows, or -1 */
 	struct uend *uend;	/* trace jobs that ran, by (user, end) */
 	size_t *ueoff;		/* user u: uend[ueoff[u] .. ueoff[u + 1]) */
-	size_t nusers;
 };
 
 /* candidate submission times after now, as offsets (seconds) */
@@ -336,21 +335,16 @@ static int
 followers(struct mg_plan *p)
 {
 	const struct mg_trace *t = p->t;
-	size_t i, u, *fill = NULL;
+	size_t i, u, nu = t->nusers, *fill = NULL;
 	int32_t *bysub = NULL;		/* by (user, submission) */
 	size_t *soff = NULL;
-
-	p->nusers = 0;
-	for (i = 0; i < t->n; i++)
-		if (t->job[i].user >= 0 && (size_t)t->job[i].user >= p->nusers)
-			p->nusers = (size_t)t->job[i].user + 1;
 	if ((p->fol = malloc((t->n ? t->n : 1) * sizeof(*p->fol))) == NULL ||
 	    (p->pred = malloc((t->n ? t->n : 1) * sizeof(*p->pred))) == NULL ||
 	    (p->uend = malloc((t->n ? t->n : 1) * sizeof(*p->uend))) == NULL ||
 	    (bysub = malloc((t->n ? t->n : 1) * sizeof(*bysub))) == NULL ||
-	    (p->ueoff = calloc(p->nusers + 1, sizeof(*p->ueoff))) == NULL ||
-	    (soff = calloc(p->nusers + 1, sizeof(*soff))) == NULL ||
-	    (fill = malloc((p->nusers + 1) * sizeof(*fill))) == NULL) {
+	    (p->ueoff = calloc(nu + 1, sizeof(*p->ueoff))) == NULL ||
+	    (soff = calloc(nu + 1, sizeof(*soff))) == NULL ||
+	    (fill = malloc((nu + 1) * sizeof(*fill))) == NULL) {
 		free(bysub);
 		free(soff);
 		free(fill);
@@ -360,31 +354,31 @@ followers(struct mg_plan *p)
 		const struct mg_tjob *j = &t->job[i];
 
 		p->fol[i] = p->pred[i] = -1;
-		if (j->user < 0)
+		if (j->user < 0 || (size_t)j->user >= nu)
 			continue;
 		soff[j->user + 1]++;
 		if (j->start >= 0 && j->dur >= 0)
 			p->ueoff[j->user + 1]++;
 	}
-	for (u = 0; u < p->nusers; u++) {
+	for (u = 0; u < nu; u++) {
 		soff[u + 1] += soff[u];
 		p->ueoff[u + 1] += p->ueoff[u];
 	}
 	/* the trace is in the order of submission: so is each user's list */
-	memcpy(fill, soff, (p->nusers + 1) * sizeof(*fill));
+	memcpy(fill, soff, (nu + 1) * sizeof(*fill));
 	for (i = 0; i < t->n; i++)
-		if (t->job[i].user >= 0)
+		if (t->job[i].user >= 0 && (size_t)t->job[i].user < nu)
 			bysub[fill[t->job[i].user]++] = (int32_t)i;
-	memcpy(fill, p->ueoff, (p->nusers + 1) * sizeof(*fill));
+	memcpy(fill, p->ueoff, (nu + 1) * sizeof(*fill));
 	for (i = 0; i < t->n; i++)
-		if (t->job[i].user >= 0 && t->job[i].start >= 0 &&
-		    t->job[i].dur >= 0) {
+		if (t->job[i].user >= 0 && (size_t)t->job[i].user < nu &&
+		    t->job[i].start >= 0 && t->job[i].dur >= 0) {
 			struct uend *e = &p->uend[fill[t->job[i].user]++];
 
-			e->end = t->job[i].start + t->job[i].dur;
+			e->end = end_of(t, (int32_t)i);
 			e->job = (int32_t)i;
 		}
-	for (u = 0; u < p->nusers; u++)
+	for (u = 0; u < nu; u++)
 		qsort(p->uend + p->ueoff[u], p->ueoff[u + 1] - p->ueoff[u],
 		    sizeof(*p->uend), uend_cmp);
 	for (i = 0; i < t->n; i++) {
@@ -392,9 +386,10 @@ followers(struct mg_plan *p)
 		int64_t end;
 		size_t lo, hi;
 
-		if (j->user < 0 || j->start < 0 || j->dur < 0)
+		if (j->user < 0 || (size_t)j->user >= nu || j->start < 0 ||
+		    j->dur < 0)
 			continue;
-		end = j->start + j->dur;
+		end = end_of(t, (int32_t)i);
 		lo = soff[j->user];
 		hi = soff[j->user + 1];
 		while (lo < hi) {	/* the first submitted at end - 60 */
@@ -920,7 +915,7 @@ follow(const struct mg_plan *p, const struct mg_view *v,
 	size_t lo, hi, n, k;
 	int32_t b, a;
 
-	if (r->user < 0 || (size_t)r->user >= p->nusers ||
+	if (r->user < 0 || (size_t)r->user >= p->t->nusers ||
 	    f->claim[r - v->run])
 		return 0;
 	e = p->uend + p->ueoff[r->user];

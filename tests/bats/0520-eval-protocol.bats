@@ -239,6 +239,8 @@ for r, t in zip(rows, tsv):
 	[[ "$stderr" == *"invalid --plan-capacity 'delta:1441'"* ]]
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-limits 8:x ls6.jobs
 	[[ "$stderr" == *"invalid --plan-limits '8:x' (none, or JOBS[:NODES]"* ]]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-followers 0 ls6.jobs
+	[[ "$stderr" == *"invalid --plan-followers '0' (none, or the minutes from 1 to 1440"* ]]
 }
 
 @test "hybrids: the planner and a model submit where both would, or where either would; the futures weighed by the model" {
