@@ -32,12 +32,20 @@
 #define EXIT_DONE	11
 #define EXIT_DEPEND	12	/* submit only with afterany on P */
 #define EXIT_UNKNOWN	13	/* P is in no dump: mistyped, or too old */
+#define EXIT_STOPPED	14	/* successors keep failing: stopped */
 
 #define DAY		86400
 #define PLAN_HISTORY	(29 * DAY)	/* sacct for the planner: 4 weeks + */
 #define PLAN_MIN_JOBS	100	/* ended jobs it needs to learn from */
 #define PERIOD		600	/* decisions and snapshots: 10 minutes */
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
+#define MAX_FAILURES	3	/* failed successors in a row, then stop */
+#define SETTLED		3600	/* a job that ran this long did not fail
+				 * at its start */
+
+/* tries of a command that reads (squeue, sacct, sinfo, sacctmgr) that
+ * fails: 1 s, 2 s, 4 s ... between them (--retries) */
+static int retries = 3;
 
 /* what squeue must show: mirage-parse(1) reads its header */
 static const char squeue_fmt[] = "%i|%P|%t|%V|%S|%e|%l|%D|%Q|%u";
@@ -94,6 +102,7 @@ usage(int status)
 	    "           [-Q squeue-dump] [-H sacct-dump]... [-N nodes] "
 	    "[-L limit] [-T threshold]\n"
 	    "           [-F text|json] [--priority p] [--now time] [-z zone]\n"
+	    "           [--retries n]\n"
 	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
 	    "           [--submit script [-s state] [--dry-run] "
 	    "[-- script-args...]]\n"
@@ -121,6 +130,7 @@ usage(int status)
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
 		    "  -s state          the chain's state file (with --submit)\n"
 		    "  --dry-run         say what would be submitted, change nothing\n"
+		    "  --retries n       tries of a failing squeue or sacct (3)\n"
 		    "  --squeue, --sacct, --sbatch, --sinfo, --sacctmgr program\n"
 		    "                    run these instead\n"
 		    "  -q                no warnings\n"
@@ -235,16 +245,33 @@ slurm(const char *const argv[], size_t *len, char *note, size_t cap)
 	struct mg_diag d = { "" };
 	struct mg_proc p;
 	char *out;
+	int k;
 
-	if (mg_proc_run(argv, TIMEOUT, &p, &d) != 0) {
-		snprintf(note, cap, "%s", d.msg);
-		return NULL;
+	/*
+	 * A failure with an exit status (a controller that did not answer
+	 * in time, "Socket timed out") is often transient: tried again,
+	 * after 1 s, 2 s, ...  A program that cannot run, or that ran out
+	 * of its time, is not.
+	 */
+	for (k = 1; ; k++) {
+		if (mg_proc_run(argv, TIMEOUT, &p, &d) != 0) {
+			snprintf(note, cap, "%s", d.msg);
+			return NULL;
+		}
+		if (p.status == 0 || p.timedout || k >= retries)
+			break;
+		mg_proc_release(&p);
+		sleep(1u << (k - 1 < 5 ? k - 1 : 5));
 	}
 	if (p.status != 0) {
-		snprintf(note, cap, "%s %s (%s %d): %.200s", argv[0],
-		    p.timedout ? "timed out" : "failed", p.timedout ?
-		    "killed after" : "exit", p.timedout ? TIMEOUT : p.status,
-		    *p.err ? p.err : "no message");
+		if (p.timedout)
+			snprintf(note, cap, "%s timed out (killed after %d s): "
+			    "%.200s", argv[0], TIMEOUT, *p.err ? p.err :
+			    "no message");
+		else
+			snprintf(note, cap, "%s failed (exit %d, %d %s): "
+			    "%.200s", argv[0], p.status, k, k > 1 ? "tries" :
+			    "try", *p.err ? p.err : "no message");
 		mg_proc_release(&p);
 		return NULL;
 	}
@@ -301,32 +328,123 @@ sinfo_nodes(const struct opts *o, char *note, size_t cap)
 	return nodes;
 }
 
-/* is a submission with this token in the queue?  its job id, or "" */
-static int
-find_token(const struct opts *o, const char *token, char *id, size_t cap,
-    char *note, size_t ncap)
+/* the line of out[] that holds token (its first field in id), and
+ * whether one starts with job p (the chain's current job) */
+static void
+scan_token(char *out, char sep, const char *token, const char *p,
+    char *id, size_t cap, int *has_p, char *p_state, size_t scap)
 {
-	const char *argv[] = { o->prog_squeue, "-a", "-h", "-o", "%i %k",
-	    NULL };
-	size_t len = 0;
-	char *out = slurm(argv, &len, note, ncap), *line, *next;
+	char *line, *next;
+	size_t np = strlen(p);
 
-	*id = '\0';
-	if (out == NULL)
-		return -1;
 	for (line = out; line && *line; line = next) {
 		char *sp;
 
 		if ((next = strchr(line, '\n')) != NULL)
 			*next++ = '\0';
-		if ((sp = strchr(line, ' ')) != NULL && strstr(sp, token)) {
+		if ((sp = strchr(line, sep)) == NULL)
+			continue;
+		if ((size_t)(sp - line) == np && strncmp(line, p, np) == 0) {
+			*has_p = 1;
+			if (p_state != NULL) {
+				size_t k = strcspn(sp + 1, "|");
+
+				snprintf(p_state, scap, "%.*s", (int)k, sp + 1);
+			}
+		}
+		if (*id == '\0' && strstr(sp + 1, token)) {
 			*sp = '\0';
 			snprintf(id, cap, "%s", line);
-			break;
 		}
 	}
+}
+
+/*
+ * Where did the submission with this token go?  Settled by evidence: the
+ * token in squeue, else in sacct (its Comment), since the submission.
+ * Returns 1 with id set if either shows it; 0 if both answered without
+ * it and squeue's answer is whole (it lists the chain's job p, or sacct
+ * shows p ended): the job never reached the controller; -1 with note
+ * set if that cannot be told (a source down, or an empty queue that
+ * does not even show p, as an overloaded controller answers).
+ */
+static int
+settle_token(const struct opts *o, const char *token, int64_t since,
+    const char *p, char *id, size_t cap, char *note, size_t ncap)
+{
+	char from[32], pst[32] = "";
+	const char *sq[] = { o->prog_squeue, "-a", "-h", "-o", "%i %k",
+	    NULL };
+	const char *sa[] = { o->prog_sacct, "-a", "-X", "-n", "-P", "-S",
+	    from, "-o", "JobIDRaw,State,Comment", NULL };
+	size_t len = 0;
+	char *out;
+	int q_has_p = 0, a_has_p = 0;
+
+	*id = '\0';
+	if ((out = slurm(sq, &len, note, ncap)) == NULL)
+		return -1;
+	scan_token(out, ' ', token, p, id, cap, &q_has_p, NULL, 0);
 	free(out);
+	if (*id)
+		return 1;
+	format_tz(since - 600, o->tz, from, sizeof(from));
+	if ((out = slurm(sa, &len, note, ncap)) == NULL)
+		return -1;
+	scan_token(out, '|', token, p, id, cap, &a_has_p, pst, sizeof(pst));
+	free(out);
+	if (*id)
+		return 1;
+	if (!q_has_p && (!a_has_p || strcmp(pst, "RUNNING") == 0 ||
+	    strcmp(pst, "PENDING") == 0 || *pst == '\0')) {
+		snprintf(note, ncap, "squeue answers a queue without job %s, "
+		    "which sacct does not show ended", p);
+		return -1;
+	}
 	return 0;
+}
+
+/* a failure state: the job did not do its work (TIMEOUT is a chain's
+ * ordinary end, CANCELLED a person's choice unless before the start) */
+static int
+failure_state(const struct mg_ljob *j)
+{
+	static const char *const bad[] = { "FAILED", "NODE_FAIL",
+	    "BOOT_FAIL", "OUT_OF_MEMORY", "DEADLINE", NULL };
+	int i;
+
+	if (j->start < 0 && j->end >= 0)
+		return 1;	/* ended before it started */
+	for (i = 0; bad[i]; i++)
+		if (strcmp(j->state, bad[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* the wait after the n-th failure in a row: 10 minutes, 20, 40 ... */
+static int64_t
+backoff(int64_t n)
+{
+	return (int64_t)PERIOD << (n < 1 ? 0 : n > 10 ? 9 : n - 1);
+}
+
+/*
+ * Count the failure of job j once (the state names the last counted),
+ * and hold the next submission back 10 minutes, then 20, ...; fate says
+ * what happened.
+ */
+static void
+failed(struct mg_chainstate *st, const struct mg_ljob *j, int64_t now,
+    char *fate, size_t cap)
+{
+	if (strcmp(st->failed, j->jobid) == 0)
+		return;
+	snprintf(st->failed, sizeof(st->failed), "%s", j->jobid);
+	st->failures++;
+	st->retry_after = (j->end > 0 ? j->end : now) + backoff(st->failures);
+	snprintf(fate, cap, "job %s %s (%s)", j->jobid, j->start < 0 ?
+	    "ended before it started" : "failed", *j->state ? j->state :
+	    "no state");
 }
 
 /* the chain's P in the dumps: its state for the decision */
@@ -436,13 +554,20 @@ model_decision(const struct opts *o, struct mg_model *m, struct mg_live *l,
 			    m->kind, a->score, a->submit ? "at or above" :
 			    "below", thr);
 		} else {
+			/* a successor cannot start before now: at most the
+			 * time P has left can overlap it */
+			double left = (double)(p->start + cn.p_limit - now) /
+			    3600;
+
+			if (left >= 0 && a->score < -left)
+				a->score = -left;
 			a->submit = a->score >= -thr;
 			snprintf(a->why, sizeof(a->why), "if submitted now the "
 			    "successor would start %.1f h %s %s ends (the %s "
-			    "model); %s %.1f h of overlap is accepted",
-			    fabs(a->score), a->score >= 0 ? "after" : "before",
-			    p_id, m->kind, a->submit ? "at most" : "more than",
-			    thr);
+			    "model); it is submitted when that overlap is at "
+			    "most %.1f h: %s", fabs(a->score), a->score >= 0 ?
+			    "after" : "before", p_id, m->kind, thr,
+			    a->submit ? "submit" : "wait");
 		}
 	}
 	rv = 0;
@@ -829,7 +954,7 @@ main(int argc, char *argv[])
 {
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
 	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED, O_EVENTS,
-	    O_SACCTMGR };
+	    O_SACCTMGR, O_RETRIES };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
@@ -850,6 +975,7 @@ main(int argc, char *argv[])
 		{ "sinfo", required_argument, NULL, O_SINFO },
 		{ "sacctmgr", required_argument, NULL, O_SACCTMGR },
 		{ "events", required_argument, NULL, O_EVENTS },
+		{ "retries", required_argument, NULL, O_RETRIES },
 		{ "size", required_argument, NULL, 'N' },
 		{ "squeue", required_argument, NULL, O_SQUEUE },
 		{ "state", required_argument, NULL, 's' },
@@ -869,6 +995,7 @@ main(int argc, char *argv[])
 	struct mg_chainstate st;
 	struct advice a;
 	char p_id[32], statebuf[4096], note[MG_DIAG_MAX + 256] = "";
+	char fate[128] = "";
 	const char *decision, *now_arg = NULL, *zone = "local";
 	int ch, rv, lockfd = -1, have_state = 0, live, dependency = 0, i;
 	int status;
@@ -984,6 +1111,11 @@ main(int argc, char *argv[])
 		case O_EVENTS:
 			o.events = optarg;
 			break;
+		case O_RETRIES:
+			retries = count_arg("number of tries", optarg);
+			if (retries > 10)
+				errx(MG_EXIT_USAGE, "--retries: at most 10");
+			break;
 		case O_SINFO:
 			o.prog_sinfo = optarg;
 			break;
@@ -991,6 +1123,13 @@ main(int argc, char *argv[])
 			usage(MG_EXIT_USAGE);
 		}
 	}
+	/*
+	 * The commands run print their times as they are read: a user's
+	 * SLURM_TIME_FORMAT ("relative", "%a %H:%M") would give dates that
+	 * cannot be read back.
+	 */
+	if (setenv("SLURM_TIME_FORMAT", "standard", 1) != 0)
+		err(MG_EXIT_FAIL, "setenv");
 	/* times as the commands print them: TZ, or -z */
 	if (mg_tz_use(zone, &o.tz) != 0)
 		errx(MG_EXIT_USAGE, "-z: unknown time zone '%s' (not in the "
@@ -1061,10 +1200,15 @@ main(int argc, char *argv[])
 			errx(mg_exit_status(rv), "%s (not acting on a damaged "
 			    "state: repair or remove it)", d.msg);
 		have_state = rv == 1;
+		/* never act for one chain on the state of another */
 		if (have_state && o.job && strcmp(o.job, st.current) != 0 &&
-		    strcmp(o.job, st.successor) != 0 && !o.quiet)
-			warnx("'%s' follows job %s: -j %s ignored", o.state,
-			    st.current, o.job);
+		    strcmp(o.job, st.successor) != 0)
+			errx(MG_EXIT_USAGE, "'%s' follows job %s%s%s, not -j "
+			    "%s: to start a new chain from %s, remove '%s' "
+			    "or give another state file with -s; to go on "
+			    "with this chain, leave out -j", o.state,
+			    st.current, *st.successor ? " and its successor "
+			    : "", st.successor, o.job, o.job, o.state);
 	}
 	if (have_state)
 		snprintf(p_id, sizeof(p_id), "%s", st.current);
@@ -1143,28 +1287,31 @@ main(int argc, char *argv[])
 		if (*st.token) {
 			char id[32];
 
-			if (!live || find_token(&o, st.token, id, sizeof(id),
-			    note, sizeof(note)) != 0)
+			rv = live ? settle_token(&o, st.token, st.token_time,
+			    p_id, id, sizeof(id), note, sizeof(note)) : -1;
+			if (rv < 0)
 				errx(MG_EXIT_FAIL, "'%s': a submission started "
-				    "at %lld is not confirmed and the queue "
-				    "cannot be searched for it (%s); look for "
-				    "comment mirage-advise:%s in squeue -o "
-				    "'%%i %%k'", o.state, (long long)
-				    st.token_time, live ? note : "-Q given",
-				    st.token);
+				    "at %lld is not confirmed and cannot be "
+				    "settled (%s); not submitting again until "
+				    "squeue or sacct shows where it went (look "
+				    "for comment mirage-advise:%s in squeue -o "
+				    "'%%i %%k' or sacct -o JobID,Comment)",
+				    o.state, (long long)st.token_time, live ?
+				    note : "-Q given", st.token);
+			*note = '\0';
 			if (*id) {
 				snprintf(st.successor, sizeof(st.successor),
 				    "%s", id);
 				st.submitted++;
 				if (!o.quiet)
 					warnx("the submission of %s started at "
-					    "%lld was found in the queue as %s",
+					    "%lld was found as job %s",
 					    o.script, (long long)st.token_time,
 					    id);
 			} else if (!o.quiet)
-				warnx("the submission started at %lld is not "
-				    "in the queue: trying again", (long long)
-				    st.token_time);
+				warnx("the submission started at %lld is in "
+				    "neither squeue nor sacct: trying again",
+				    (long long)st.token_time);
 			st.token[0] = '\0';
 			st.token_time = 0;
 		}
@@ -1195,6 +1342,16 @@ main(int argc, char *argv[])
 				    st.successor);
 				snprintf(p_id, sizeof(p_id), "%s",
 				    st.successor);
+				st.successor[0] = '\0';
+			} else if (s != NULL && s->start < 0 && s->end >= 0 &&
+			    s->end <= o.now) {
+				/* cancelled (or failed) before it started: said,
+				 * counted once, and the chain goes on from P */
+				failed(&st, s, o.now, fate, sizeof(fate));
+				warnx("successor %s ended before it started (%s)%s",
+				    s->jobid, *s->state ? s->state : "no state",
+				    st.failures >= MAX_FAILURES ? "" :
+				    ": deciding again for the chain's job");
 				st.successor[0] = '\0';
 			}
 		}
@@ -1245,6 +1402,42 @@ main(int argc, char *argv[])
 			mg_live_release(&l);
 			mg_model_free(m);
 			return EXIT_UNKNOWN;
+		}
+		/*
+		 * The chain's job ended in failure: counted once; one that
+		 * ran its course, or has run an hour, clears the count.
+		 */
+		if (o.state != NULL && queue_ok && (a.p_state == 2 ||
+		    a.p_state == 3)) {
+			const struct mg_ljob *pj = mg_live_find(&l, p_id);
+
+			if (a.p_state == 3 && failure_state(pj))
+				failed(&st, pj, o.now, fate, sizeof(fate));
+			else if (st.failures > 0 && (a.p_state == 3 ||
+			    (o.now - pj->start >= SETTLED && pj->start >=
+			    st.retry_after - backoff(st.failures)))) {
+				st.failures = 0;
+				st.retry_after = 0;
+			}
+			if (!o.dry_run && (rv = mg_chain_write(o.state, &st,
+			    &d)) != 0)
+				errx(mg_exit_status(rv), "%s", d.msg);
+		}
+		if (o.state != NULL && st.failures >= MAX_FAILURES) {
+			warnx("'%s': the chain's last %lld jobs failed (the "
+			    "last: %s): not submitting another; mend the "
+			    "script, then remove '%s' and start the chain "
+			    "again with -j", o.state, (long long)st.failures,
+			    *fate ? fate : st.failed, o.state);
+			a.rule = "stopped";
+			snprintf(a.why, sizeof(a.why), "%lld successors in a "
+			    "row failed (the last: %s): the chain is stopped",
+			    (long long)st.failures, *fate ? fate : st.failed);
+			report(&o, p_id, o.now, &a, "stopped");
+			mg_chain_unlock(lockfd);
+			mg_live_release(&l);
+			mg_model_free(m);
+			return EXIT_STOPPED;
 		}
 		if (!queue_ok) {
 			/* cannot see P: a dependency keeps the chain */
@@ -1309,6 +1502,17 @@ main(int argc, char *argv[])
 		}
 	}
 
+	if (a.submit && o.state != NULL && o.now < st.retry_after) {
+		char at[32];
+
+		format_tz(st.retry_after, o.tz, at, sizeof(at));
+		a.submit = 0;
+		a.next = st.retry_after;
+		snprintf(a.note, sizeof(a.note), "%lld successor%s failed in "
+		    "a row (the last: %s): the next is submitted at %s at the "
+		    "earliest", (long long)st.failures, st.failures > 1 ?
+		    "s" : "", *fate ? fate : st.failed, at);
+	}
 	decision = !a.submit ? "wait" : dependency ?
 	    "submit-with-dependency" : "submit";
 	status = !a.submit ? EXIT_WAIT : dependency ? EXIT_DEPEND :
@@ -1329,6 +1533,11 @@ main(int argc, char *argv[])
 			status = EXIT_SUBMIT;
 		}
 	}
+	/* what kept the model or the planner from deciding is said, even
+	 * under -q: a fallback is not the decision that was asked for */
+	if (*a.note && a.rule != NULL && (dependency ||
+	    (strcmp(a.rule, "reactive") == 0 && (o.model || o.plan))))
+		warnx("the %s rule decided: %s", a.rule, a.note);
 	report(&o, p_id, o.now, &a, decision);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "stdout");

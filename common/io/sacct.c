@@ -274,7 +274,16 @@ get_time(struct parser *p, struct mg_value *job, enum mg_job_field jf,
 	if (r == 0)
 		mg_job_set_i64(job, jf, t);
 	else if (r == MG_PARSE_BAD) {
-		*rv = bad(p, line, col_names[c], p->f[p->where[c]]);
+		struct slice v = p->f[p->where[c]];
+		int n = (int)(v.n > 60 ? 60 : v.n);
+
+		/* a custom SLURM_TIME_FORMAT ("relative", "%a %H:%M") is
+		 * the usual cause: say which setting prints what is read */
+		snprintf(p->msg, sizeof(p->msg), "bad %s '%.*s' (times are "
+		    "read as SLURM_TIME_FORMAT=standard prints them, e.g. "
+		    "2026-11-24T21:00:00: run sacct and squeue with it)",
+		    col_names[c], n, v.p);
+		*rv = p->s->warn(p->s->ctx, line, 1, p->msg);
 		return -1;
 	}
 	return 0;

@@ -15,7 +15,7 @@
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
-#define MG_CHAIN_MINOR	0
+#define MG_CHAIN_MINOR	1
 
 struct mg_chainstate {
 	char current[32];	/* the chain's job now (P) */
@@ -25,6 +25,12 @@ struct mg_chainstate {
 	int64_t updated;	/* when the file was written */
 	int64_t submitted;	/* successors submitted so far */
 	char script[1024];	/* the successor's batch script */
+	/* 1.1: successors that failed in a row (cancelled before they
+	 * started, or ended in a failure state), the last one counted,
+	 * and the time before which no other is submitted (back-off) */
+	int64_t failures;
+	char failed[32];
+	int64_t retry_after;
 };
 
 /*

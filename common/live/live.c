@@ -64,6 +64,9 @@ add(struct mg_live *l, const struct mg_value *job)
 		memcpy(j->user, job[MG_JOB_USER].s, job[MG_JOB_USER].len);
 	j->prio = job[MG_JOB_PRIORITY].null ? NAN :
 	    (double)job[MG_JOB_PRIORITY].i;
+	if (!job[MG_JOB_STATE].null && job[MG_JOB_STATE].len <
+	    sizeof(j->state))
+		memcpy(j->state, job[MG_JOB_STATE].s, job[MG_JOB_STATE].len);
 	j->pending = same(&job[MG_JOB_STATE], "PENDING");
 	if (j->pending)
 		j->start = j->end = -1;

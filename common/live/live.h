@@ -28,6 +28,7 @@ struct mg_ljob {
 	int32_t uidx;		/* that user's index among the dumps',
 				 * -1 if none (set by settling) */
 	int pending;		/* the dump says PENDING */
+	char state[24];		/* the dump's state word, "" if none */
 	uint32_t source;	/* which dump, from 0 */
 	uint64_t seq;		/* order read: the last read wins */
 };

@@ -147,7 +147,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$stderr" == *"sbatch of 'job.sh' failed: sbatch: error: Batch job submission failed: Invalid account; the next run looks for it in the queue"* ]]
 	grep -qx 'successor	-' job.sh.chain
 	run -0 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
-	[[ "$stderr" == *"is not in the queue: trying again"* ]]
+	[[ "$stderr" == *"is in neither squeue nor sacct: trying again"* ]]
 	[[ "$output" == *"submitted: 900"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
 }
@@ -156,7 +156,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	# sbatch queues the job and fails ("Socket timed out"): found
 	FAKE_MODE=sbatch-lost run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
 	run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
-	[[ "$stderr" == *"was found in the queue as 900"* ]]
+	[[ "$stderr" == *"was found as job 900"* ]]
 	# squeue answers an empty queue: 900 is kept, nothing submitted
 	for i in 1 2 3; do
 		FAKE_MODE=squeue-empty run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
@@ -189,7 +189,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$stderr" == *"was killed"*"looks for it in the queue"* ]]
 	! grep -qx 'token	-' job.sh.chain
 	run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
-	[[ "$stderr" == *"was found in the queue as 900"* ]]
+	[[ "$stderr" == *"was found as job 900"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
 	grep -qx 'successor	900' job.sh.chain
 }
@@ -199,7 +199,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	: > "$FAKE/comments"
 	sed -i '/^900|/d' "$FAKE/queue.txt"
 	run -0 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
-	[[ "$stderr" == *"is not in the queue: trying again"* ]]
+	[[ "$stderr" == *"is in neither squeue nor sacct: trying again"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
 	grep -qx 'successor	901' job.sh.chain
 }
@@ -228,7 +228,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == *"decision: submit-with-dependency"* ]]
 	[ ! -e "$FAKE/sbatch.log" ]
 	FAKE_MODE=squeue-down run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" --submit job.sh
-	[[ "$output" == *"note:     $A/fake-squeue failed (exit 1): squeue: error: Unable to contact slurm controller"* ]]
+	[[ "$output" == *"note:     $A/fake-squeue failed (exit 1, 3 tries): squeue: error: Unable to contact slurm controller"* ]]
 	[[ "$output" == *"job:      500 unknown (no queue)"* ]]
 	[[ "$output" == *"afterany dependency"* ]]
 	grep -q -- '--dependency=afterany:500 job.sh$' "$FAKE/sbatch.log"
@@ -392,7 +392,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[ "$(cat "$FAKE/sacctmgr.log")" = "-n -P show event Event=Node Start=2026-10-25T23:00:00 End=2026-11-23T23:00:00 format=NodeName,TimeStart,TimeEnd,State Nodes=c[001-002],c[003-008]" ]
 	# the database down: a warning, and the capacity now all along
 	FAKE_MODE=sacctmgr-down run --separate-stderr mirage-advise "${V[@]}"
-	[[ "$stderr" == *"mirage-advise: no history of the nodes: $A/fake-sacctmgr failed (exit 1): sacctmgr: error: Problem talking to the database"* ]]
+	[[ "$stderr" == *"mirage-advise: no history of the nodes: $A/fake-sacctmgr failed (exit 1, 3 tries): sacctmgr: error: Problem talking to the database"* ]]
 	[[ "$output" == *"why:      in 8 futures drawn from the queue and the last 4 weeks: submitted now"* ]]
 	# a bad dump is an error that names its line; so is a missing one
 	printf 'NodeName|TimeStart|TimeEnd\nc001|2022-11-19T14:00:00|soon\n' > bad.txt
@@ -420,4 +420,139 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 		[[ "$output" == *"note:     the queue shows no time limit or no submission time for 45 jobs"* ]]
 		[[ "$output" == *"submit when 1 ends"* ]]
 	done
+}
+
+@test "a -j that is not the state's chain stops the run; nothing is submitted" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	# 900 is the successor of 500; a user starts a chain for 501
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -q -j 501 -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"'job.sh.chain' follows job 500 and its successor 900, not -j 501: to start a new chain from 501, remove 'job.sh.chain' or give another state file with -s"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	# the chain's own jobs are accepted
+	run -11 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	run -11 mirage-advise "${SUB[@]}" -j 900 -m "$M" -T 100 --submit job.sh
+	run -0 mirage-advise "${SUB[@]}" -j 501 -m "$M" -T 100 --submit job.sh -s other.chain
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
+}
+
+@test "the commands run print standard times, whatever SLURM_TIME_FORMAT says; a dump in another says which to use" {
+	SLURM_TIME_FORMAT=relative run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	grep -q '^squeue standard$' "$FAKE/env.log"
+	grep -q '^sbatch standard$' "$FAKE/env.log"
+	! grep -v ' standard$' "$FAKE/env.log"
+	printf 'JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES\n7|gpu|R|Yest 21:00|Yest 22:00|2-00:00:00|1\n' > rel.txt
+	run -1 --separate-stderr mirage-advise -j 7 -Q rel.txt
+	[[ "$stderr" == *"'rel.txt': line 2: bad Submit 'Yest 21:00' (times are read as SLURM_TIME_FORMAT=standard prints them"* ]]
+	run -1 --separate-stderr mirage-parse rel.txt
+	[[ "$stderr" == *"SLURM_TIME_FORMAT=standard"* ]]
+}
+
+@test "a predicted start before now is read as now: the gap is at least minus the time left" {
+	local t
+	for t in 2026-11-23T23:00:00 2026-11-23T23:54:00 2026-11-23T23:59:00; do
+		mirage-advise -F json -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $t -T 0.5 > a.json || true
+		python3 -c '
+import json, sys
+d = json.load(open("a.json"))
+assert d["rule"] == "model", d
+assert d["predicted_gap_h"] >= -d["job_left_h"] - 1e-9, d
+assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
+' 
+	done
+}
+
+@test "a squeue that fails once is tried again before any fallback" {
+	FAKE_MODE=squeue-flaky run -0 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"decision: submitted"* ]]
+	! grep -q -- '--dependency' "$FAKE/sbatch.log"
+	[ "$(cat "$FAKE/flaky")" -ge 2 ]
+	# with one try, the same failure gives the dependency, said even under -q
+	rm -f job.sh.chain "$FAKE/flaky" "$FAKE/sbatch.log"
+	FAKE_MODE=squeue-flaky run -0 --separate-stderr mirage-advise "${SUB[@]}" -q --retries 1 -j 500 -m "$M" -T 100 --submit job.sh
+	grep -q -- '--dependency=afterany:500' "$FAKE/sbatch.log"
+	[[ "$stderr" == *"the dependency rule decided: "*"fake-squeue failed (exit 1, 1 try)"* ]]
+}
+
+@test "a model that cannot be read is said on stderr, even under -q" {
+	run -10 --separate-stderr mirage-advise -q -j 500 -m nosuch.mrm -n 8 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$stderr" == *"the reactive rule decided: model 'nosuch.mrm': No such file"* ]]
+	# without -m the reactive rule is what was asked for: no warning
+	run -10 --separate-stderr mirage-advise -q -j 500 -Q "$FAKE/queue.txt" --now $NOW
+	[ -z "$stderr" ]
+}
+
+@test "two faults in a row (sbatch times out, squeue answers empty) do not submit twice" {
+	FAKE_MODE=sbatch-lost run -1 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	# squeue empty and sacct down: cannot be settled, nothing submitted
+	FAKE_MODE="squeue-empty sacct-down" run -1 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"cannot be settled"* ]]
+	FAKE_MODE=squeue-empty run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"was found as job 900"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	grep -qx 'successor	900' job.sh.chain
+}
+
+@test "an empty queue without the chain's job settles nothing: no second submission" {
+	FAKE_MODE=sbatch-lost run -1 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	# sacct is down too: nothing shows where the submission went
+	: > "$FAKE/comments"
+	sed -i '/^900|/d' "$FAKE/queue.txt"
+	for mode in squeue-empty sacct-down; do
+		FAKE_MODE=$mode run -1 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+		[[ "$stderr" == *"is not confirmed and cannot be settled"*"not submitting again"* ]]
+	done
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+}
+
+@test "the state write fails after sbatch, then squeue answers empty: found in sacct" {
+	FAKE_STATE=$PWD/job.sh.chain FAKE_MODE=sbatch-nostate run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"(job 900 was submitted: record it by hand)"* ]]
+	rmdir job.sh.chain.tmp.*
+	FAKE_MODE=squeue-empty run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"was found as job 900"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+}
+
+@test "a successor cancelled before it started is said, and the chain goes on once" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	sed -i '/^900|/d' "$FAKE/queue.txt"
+	echo '900|900|gpu|CANCELLED|2026-11-23T23:00:00|None|2026-11-23T23:30:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	S=("${SUB[@]/$NOW/2026-11-23T23:35:00}")
+	run -10 --separate-stderr mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$stderr" == *"successor 900 ended before it started (CANCELLED)"* ]]
+	[[ "$output" == *"1 successor failed in a row (the last: job 900 ended before it started (CANCELLED)): the next is submitted at 2026-11-23T23:40:00 at the earliest"* ]]
+	grep -qx 'successor	-' job.sh.chain
+	grep -qx 'failures	1' job.sh.chain
+	S=("${SUB[@]/$NOW/2026-11-23T23:41:00}")
+	run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"submitted: 901"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
+	# counted once, whatever the later runs see
+	grep -qx 'failures	1' job.sh.chain
+}
+
+@test "successors that fail at their start are submitted with a back-off, then the chain stops" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	sed -i '/^500|/d; /^900|/d' "$FAKE/queue.txt"
+	at() { S=("${SUB[@]/$NOW/2026-11-24T$1:00}"); }
+	echo '500|500|gpu|TIMEOUT|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-24T00:00:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	echo '900|900|gpu|FAILED|2026-11-23T23:00:00|2026-11-24T00:00:00|2026-11-24T00:01:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	at 00:05; run -10 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"job:      900 ended"* ]]
+	[[ "$output" == *"the next is submitted at 2026-11-24T00:11:00 at the earliest"* ]]
+	at 00:12; run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"submitted: 901"* ]]
+	sed -i '/^901|/d' "$FAKE/queue.txt"
+	echo '901|901|gpu|FAILED|2026-11-24T00:12:00|2026-11-24T00:15:00|2026-11-24T00:16:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	at 00:20; run -10 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"2 successors failed in a row"*"2026-11-24T00:36:00 at the earliest"* ]]
+	at 00:40; run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	sed -i '/^902|/d' "$FAKE/queue.txt"
+	echo '902|902|gpu|FAILED|2026-11-24T00:40:00|2026-11-24T00:44:00|2026-11-24T00:45:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	for t in 00:50 01:30 03:00; do
+		at $t; run -14 --separate-stderr mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+		[[ "$stderr" == *"the chain's last 3 jobs failed (the last: "*"902"*"): not submitting another; mend the script, then remove 'job.sh.chain' and start the chain again with -j"* ]]
+		[[ "$output" == *"decision: stopped"* ]]
+	done
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 3 ]
 }

@@ -115,8 +115,24 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	[[ "$stderr" == *"was killed"* ]]
 	[ "$(ours | wc -l)" -eq 3 ]
 	run -11 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 --submit k.sh
-	[[ "$stderr" == *"was found in the queue as "* ]]
+	[[ "$stderr" == *"was found as job "* ]]
 	[ "$(ours | wc -l)" -eq 3 ]
+	# the same fault, then a controller that answers an empty queue:
+	# slurmdbd's record of the job's comment settles it
+	link k2.sh
+	run -1 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 -j "$p" --sbatch ./die.sh --submit k2.sh
+	[ "$(ours | wc -l)" -eq 4 ]
+	printf '#!/bin/sh
+exit 0
+' > empty.sh
+	chmod +x empty.sh
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sacct -a -X -n -P -o Comment | grep -q "$(sed -n 's/^token\t//p' k2.sh.chain)" && break
+		sleep 1
+	done
+	run -11 --separate-stderr mirage-advise -p gpu -n 2 -m "$M" -T 100 --squeue ./empty.sh --submit k2.sh
+	[[ "$stderr" == *"was found as job "* ]]
+	[ "$(ours | wc -l)" -eq 4 ]
 }
 
 @test "live: the planner reads the nodes' events from slurmdbd (sacctmgr show event)" {

@@ -177,6 +177,7 @@ configure() {
 	PriorityMaxAge=1-0
 	GresTypes=gpu
 	AccountingStorageType=accounting_storage/slurmdbd
+	AccountingStoreFlags=job_comment
 	AccountingStorageHost=localhost
 	AccountingStoragePort=$DBDPORT
 	AccountingStoragePass=$MUNGE
