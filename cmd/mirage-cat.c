@@ -274,6 +274,7 @@ main(int argc, char *argv[])
 		{ "no-header", no_argument, NULL, 'H' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "type", required_argument, NULL, 't' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mg_reader *first = NULL;	/* kept open: owns the schema */
@@ -288,9 +289,12 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
-	while ((ch = getopt_long(argc, argv, "c:HhijsTt:", longopts, NULL)) !=
+	while ((ch = getopt_long(argc, argv, "c:HhijsTt:V", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
+		case 'V':
+			printf("mirage-cat %s\n", MG_VERSION);
+			return MG_EXIT_OK;
 		case 'c':
 			m = CORR;
 			target = optarg;

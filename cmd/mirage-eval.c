@@ -1238,8 +1238,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 		    "--plan: %s", rv == MG_ENOMEM ? "out of memory" :
 		    "invalid planner settings");
-	if (mg_epsel_resolve(&po->sel, &def, &d) != 0)
-		errx(MG_EXIT_USAGE, "%s", d.msg);
+	if ((rv = mg_epsel_resolve(&po->sel, &def, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
 	ntab = po->sel.nsizes;
 	/* where each model's features are in an outcome's */
 	po->sel.e.window = window;

@@ -264,8 +264,8 @@ write_batch(struct sink *s, struct work *w)
 		if (r->status != 0) {
 			mg_writer_free(s->wr);
 			mg_out_abort(s->out);
-			errx(r->status == MG_ENOMEM ? MG_EXIT_FAIL :
-			    MG_EXIT_USAGE, "'%s': %s", s->path, r->msg);
+			errx(mg_exit_status(r->status), "'%s': %s", s->path,
+			    r->msg);
 		}
 		for (j = 0; j < r->n; j++) {
 			for (f = 0; f < NMETA; f++) {
@@ -450,6 +450,10 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
+	if ((out_path == NULL || strcmp(out_path, "-") == 0) &&
+	    isatty(STDOUT_FILENO))
+		errx(MG_EXIT_USAGE, "refusing to write a binary stream to a "
+		    "terminal (use -o file or a pipe)");
 	if (argc > 1)
 		usage(MG_EXIT_USAGE);
 	if (argc == 1)
@@ -464,8 +468,8 @@ main(int argc, char *argv[])
 		path = "<stdin>";
 	if (mg_clusterdef_init(&def, &conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-	if (mg_epsel_resolve(&o.sel, &def, &d) != 0)
-		errx(MG_EXIT_USAGE, "%s", d.msg);
+	if ((rv = mg_epsel_resolve(&o.sel, &def, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
 	o.e = o.sel.e;
 	nep = o.sel.n;
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mirage.h"
 
@@ -194,6 +195,10 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_USAGE, "-k and --forward go with -K");
 	if (optind < argc)
 		path = argv[optind];
+	if ((strcmp(train_path, "-") == 0 || strcmp(valid_path, "-") == 0) &&
+	    isatty(STDOUT_FILENO))
+		errx(MG_EXIT_USAGE, "refusing to write a binary stream to a "
+		    "terminal (use a file or a pipe)");
 	name = strcmp(path, "-") ? path : "<stdin>";
 
 	/* two passes: standard input is spooled to a temporary file */

@@ -353,8 +353,8 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
 		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-	if (mg_epsel_resolve(sel, &def, &d) != 0)
-		errx(MG_EXIT_USAGE, "%s", d.msg);
+	if ((rv = mg_epsel_resolve(sel, &def, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
 	if (cx.progress != MG_PROGRESS_OFF)
 		fprintf(stderr, "mirage-train: %s: simulating %zu episodes\n",
 		    kind, sel->n * (size_t)sel->nsizes);
@@ -767,6 +767,10 @@ main(int argc, char *argv[])
 	if (optind < argc)
 		path = argv[optind];
 	name = strcmp(path, "-") ? path : "<stdin>";
+	if ((out_path == NULL || strcmp(out_path, "-") == 0) &&
+	    isatty(STDOUT_FILENO))
+		errx(MG_EXIT_USAGE, "refusing to write a model to a terminal "
+		    "(use -o file)");
 	mg_cli_args(argc, argv, args, sizeof(args));
 	if (strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0) {
 		ro.seed = to.seed;

@@ -103,8 +103,11 @@ mg_episode_new(const struct mg_clusterdef *def, const struct mg_epconf *e,
 	*out = NULL;
 	if (mg_episode_empty(def, e, s0)) {
 		mg_format_time(s0, when, sizeof(when));
-		return mg_diag_set(d, MG_EINVAL, "episode at %s: no job of the "
-		    "trace is submitted in its workload window", when);
+		return mg_diag_set(d, MG_EFORMAT, "episode at %s: no job of "
+		    "the trace is submitted in its workload window (of %.1f "
+		    "days before it): choose episodes inside the trace's span "
+		    "(mirage-cat -s shows it)", when,
+		    (double)e->workload / 86400);
 	}
 	if ((ep = calloc(1, sizeof(*ep))) == NULL)
 		return MG_ENOMEM;
@@ -770,9 +773,20 @@ mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
 	else
 		s->n = last - s->e.workload < s->from ? 0 :
 		    (size_t)((last - s->e.workload - s->from) / s->every) + 1;
-	if (s->n == 0)
-		return mg_diag_set(d, MG_EINVAL, "no episode: the trace ends "
-		    "before the first workload window does");
+	if (s->n == 0) {
+		char a[32], b[32];
+
+		mg_format_time(first, a, sizeof(a));
+		mg_format_time(last, b, sizeof(b));
+		return mg_diag_set(d, MG_EFORMAT, "no episode: the trace's "
+		    "submissions span %.1f days (%s to %s); the first episode "
+		    "needs %.1f days of it (its start at %.1f days, then a "
+		    "workload window of %.1f days): give a longer dump, or "
+		    "an earlier -f", (double)(last - first) / 86400, a, b,
+		    (double)(s->from - first + s->e.workload) / 86400,
+		    (double)(s->from - first) / 86400,
+		    (double)s->e.workload / 86400);
+	}
 	if (s->shards > 1) {
 		/* shard i of n: episodes i, i + n, i + 2n, ... */
 		if ((size_t)s->shard >= s->n)

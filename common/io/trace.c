@@ -77,7 +77,8 @@ number_users(struct mg_trace *t, struct mg_diag *d)
 		u[i].uid = t->job[i].uid;
 		u[i].i = i;
 	}
-	qsort(u, t->n, sizeof(*u), uid_cmp);
+	if (t->n > 0)	/* qsort(NULL, 0): undefined */
+		qsort(u, t->n, sizeof(*u), uid_cmp);
 	for (i = 0; i < t->n; i++) {
 		if (u[i].uid < 0) {
 			t->job[u[i].i].user = -1;
@@ -127,7 +128,8 @@ number_assocs(struct mg_trace *t, struct mg_diag *d)
 		p[i].user = t->job[i].user;
 		p[i].i = i;
 	}
-	qsort(p, t->n, sizeof(*p), pair_cmp);
+	if (t->n > 0)	/* qsort(NULL, 0): undefined */
+		qsort(p, t->n, sizeof(*p), pair_cmp);
 	for (i = 0; i < t->n; i++) {
 		struct mg_tjob *j = &t->job[p[i].i];
 
@@ -217,7 +219,8 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		mg_trace_release(t);
 		return rv;
 	}
-	qsort(t->job, t->n, sizeof(*t->job), cmp);
+	if (t->n > 0)	/* qsort(NULL, 0): undefined */
+		qsort(t->job, t->n, sizeof(*t->job), cmp);
 	if ((rv = number_users(t, d)) != 0)
 		return rv;
 	return number_assocs(t, d);
@@ -290,7 +293,8 @@ mg_trace_infer_deps(struct mg_trace *t, int64_t gap, int64_t min_wait,
 		e[n].job = (int32_t)i;
 		e[n++].kind = 0;
 	}
-	qsort(e, n, sizeof(*e), ev_cmp);
+	if (n > 0)	/* qsort(NULL, 0): undefined */
+		qsort(e, n, sizeof(*e), ev_cmp);
 	for (i = 0; i < n; i++) {
 		int32_t u = e[i].user;
 		struct mg_tjob *j = &t->job[e[i].job];
@@ -366,7 +370,8 @@ mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
 		e[ne].job = (int32_t)i;
 		e[ne++].kind = 0;
 	}
-	qsort(e, ne, sizeof(*e), ev_cmp);
+	if (ne > 0)	/* qsort(NULL, 0): undefined */
+		qsort(e, ne, sizeof(*e), ev_cmp);
 	/* the most nodes held in each window: at its start or after an event */
 	for (i = 0, b = 0; i < nw; i++) {
 		int64_t end = t0 + (int64_t)(i + 1) * window;

@@ -136,9 +136,19 @@ feats() {
 	[[ "$stderr" == "mirage-features: P and S need 100 nodes, the cluster has 88" ]]
 	run -2 --separate-stderr mirage-features -f 2023-03-01 -N 1 --warmup 6d ls6.jobs
 	[[ "$stderr" == *"warm-up (518400 s) must be shorter than the workload window (432000 s)"* ]]
-	run -2 --separate-stderr mirage-features -f 2030-01-01 -N 1 -o x.mrs ls6.jobs
-	[[ "$stderr" == *"episode at 2030-01-01T00:00:00: no job of the trace is submitted in its workload window"* ]]
+	# a data condition, not a usage error: exit 1, and what to do
+	run -1 --separate-stderr mirage-features -f 2030-01-01 -N 1 -o x.mrs ls6.jobs
+	[[ "$stderr" == *"episode at 2030-01-01T00:00:00: no job of the trace is submitted in its workload window (of 5.0 days before it): choose episodes inside the trace's span"* ]]
 	[ ! -e x.mrs ]
+	run -1 --separate-stderr mirage-features -f 2030-01-01 -o x.mrs ls6.jobs
+	[[ "$stderr" == *"no episode: the trace's submissions span 177.5 days (2022-10-05T11:52:48 to 2023-03-31T23:54:55); the first episode needs 2649.5 days of it"*"give a longer dump, or an earlier -f"* ]]
+	[ ! -e x.mrs ]
+	# an empty but valid jobs stream: said, with the file
+	printf 'JobID|Submit|Start|End|Timelimit|NNodes|State\n' | mirage-parse -q -o empty.jobs
+	run -1 --separate-stderr mirage-features -f 2022-12-01 -N 1 -o x.mrs empty.jobs
+	[[ "$stderr" == "mirage-features: 'empty.jobs': no job that ran" ]]
+	run -1 --separate-stderr mirage-eval -m reference -n 4 empty.jobs
+	[[ "$stderr" == *"'empty.jobs': no job that ran"* ]]
 	run -2 --separate-stderr mirage-features -e 4x ls6.jobs
 	[[ "$stderr" == *"invalid interval '4x'"* ]]
 	run -2 --separate-stderr mirage-features -f 2023-02-30 ls6.jobs

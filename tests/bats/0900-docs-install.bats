@@ -130,3 +130,24 @@ setup() {
 	[ -n "$want" ]
 	[ "$got" = "$want" ]
 }
+
+@test "every tool answers --version and --help; none writes binary to a terminal" {
+	local t
+	for t in mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise; do
+		run -0 $t --version
+		[ "$output" = "$t 0.1.0" ]
+		run -0 $t --help
+		[[ "$output" == usage:* ]]
+		[[ "$output" == *--version* ]]
+	done
+	mirage-parse -q -o ls6.jobs "$ROOT/data/ls6-a100.log.gz"
+	mirage-features -q -f 2022-12-01 -N 4 -k 1 -w 2 -o s.mrs ls6.jobs
+	# script(1) gives each a terminal as its standard output
+	for c in "mirage-parse $ROOT/data/ls6-a100.log.gz" \
+	    "mirage-features -f 2022-12-01 -N 4 -k 1 -w 2 ls6.jobs" \
+	    "mirage-split -F 0.2 -t - -v v.mrs s.mrs" "mirage-train -a gbt s.mrs"; do
+		run -2 script -qec "$c" /dev/null
+		[[ "$output" == *"refusing to write a "*" to a terminal"* ]]
+	done
+	[ ! -e v.mrs ]
+}
