@@ -2,6 +2,7 @@
  * sacct.c: layout detection and the text layouts of sacct; see sacct.h
  * and mirage-parse(1) for the rules.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,12 +278,18 @@ get_time(struct parser *p, struct mg_value *job, enum mg_job_field jf,
 		struct slice v = p->f[p->where[c]];
 		int n = (int)(v.n > 60 ? 60 : v.n);
 
-		/* a custom SLURM_TIME_FORMAT ("relative", "%a %H:%M") is
-		 * the usual cause: say which setting prints what is read */
-		snprintf(p->msg, sizeof(p->msg), "bad %s '%.*s' (times are "
-		    "read as SLURM_TIME_FORMAT=standard prints them, e.g. "
-		    "2026-11-24T21:00:00: run sacct and squeue with it)",
-		    col_names[c], n, v.p);
+		/* not even a date: a custom SLURM_TIME_FORMAT ("relative",
+		 * "%a %H:%M") is the usual cause, so say which setting
+		 * prints what is read */
+		int iso = v.n >= 5 && isdigit((unsigned char)v.p[0]) &&
+		    isdigit((unsigned char)v.p[1]) &&
+		    isdigit((unsigned char)v.p[2]) &&
+		    isdigit((unsigned char)v.p[3]) && v.p[4] == '-';
+
+		snprintf(p->msg, sizeof(p->msg), "bad %s '%.*s'%s",
+		    col_names[c], n, v.p, iso ? "" : " (times are read as "
+		    "SLURM_TIME_FORMAT=standard prints them, e.g. "
+		    "2026-11-24T21:00:00: run sacct and squeue with it)");
 		*rv = p->s->warn(p->s->ctx, line, 1, p->msg);
 		return -1;
 	}
