@@ -1244,6 +1244,7 @@ main(int argc, char *argv[])
 	for (i = 0; i < o.nhist; i++)
 		if ((rv = mg_live_read(&l, o.hist[i], NULL, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
+
 	{
 		int queue_ok = 1;
 
@@ -1279,6 +1280,8 @@ main(int argc, char *argv[])
 				queue_ok = 0;
 		} else if ((rv = mg_live_read(&l, o.queue, NULL, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
+		if (*l.zone_note)	/* hours off: said even under -q */
+			warnx("%s", l.zone_note);
 		memset(&a, 0, sizeof(a));
 		a.score = a.p10 = a.p90 = a.risk = NAN;
 		snprintf(a.note, sizeof(a.note), "%s", note);

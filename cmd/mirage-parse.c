@@ -81,7 +81,7 @@ usage(int status)
 		    "  -S since          keep jobs submitted at or after since\n"
 		    "  -s                make every bad or repaired row fatal\n"
 		    "  -t states         keep these comma-separated states only\n"
-		    "  -z tz             the dump's time zone: a tz name, UTC (default) or local\n"
+		    "  -z tz             the dump's time zone: a tz name, UTC or local (default)\n"
 		    "  --duplicates m    a JobID seen again: last (default) or keep\n"
 		    "  --swf-cpus-per-node n  processors per node of an SWF trace (1)\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -561,7 +561,7 @@ main(int argc, char *argv[])
 	struct mg_out out;
 	struct ctx c;
 	const char *output = NULL, *since = NULL, *until = NULL;
-	char producer[64], args[4096];
+	char producer[64], args[4096], zone[256];
 	int ch, fflag = 0, i, rv = 0;
 	int64_t level = 1;
 
@@ -571,6 +571,8 @@ main(int argc, char *argv[])
 	c.since = INT64_MIN;
 	c.until = INT64_MAX;
 	mg_sacct_opts_init(&so);
+	/* sacct prints wall-clock times in its own zone, TZ's: so do we */
+	(void)mg_tz_use("local", &so.tz);
 	mg_cli_args(argc, argv, args, sizeof(args));
 
 	while ((ch = getopt_long(argc, argv, "d:E:F:fhk:l:o:p:qS:st:z:",
@@ -697,6 +699,8 @@ main(int argc, char *argv[])
 	wo.producer = producer;
 	wo.args = args;
 	wo.level = (int)level;
+	mg_tz_name(so.tz, zone, sizeof(zone));
+	wo.tz = zone;
 	if ((rv = mg_writer_open(c.keep_dups ? out.fp : c.opt,
 	    mg_job_schema(), &wo, &c.w, &c.diag)) != 0)
 		goto fail;

@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 jobs=${1:-}
 if [ -z "$jobs" ]; then
 	jobs=$tmp/ls6.jobs
-	mirage-parse -q "$root/data/ls6-a100.log.gz" -o "$jobs"
+	mirage-parse -q -z UTC "$root/data/ls6-a100.log.gz" -o "$jobs"
 fi
 
 # name|options

@@ -29,7 +29,9 @@ mkdir -p "$out"
 export LC_ALL=C
 
 echo "== mirage-parse: data/ls6-a100.log.gz -> $out/ls6.jobs" >&2
-mirage-parse "$root/data/ls6-a100.log.gz" -o "$out/ls6.jobs"
+# the trace's times are read as UTC, as the reference simulator reads
+# them (no daylight-saving shifts): results do not depend on TZ
+mirage-parse -z UTC "$root/data/ls6-a100.log.gz" -o "$out/ls6.jobs"
 
 mirage-cat "$out/ls6.jobs" | awk -F'\t' '
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }

@@ -125,7 +125,7 @@ awk -v mb="$jmb" -v t="$t_js" -v r="$r_js" -v tp="$t_py" -v rp="$r_py" 'BEGIN {
 # original Python simulator is not on this machine; its figures (about
 # 70 s of CPU for the whole trace, about 8 s per validation episode) are
 # from the specification.
-"$bin/mirage-parse" -q data/ls6-a100.log.gz -o "$dir/ls6.jobs"
+"$bin/mirage-parse" -q -z UTC data/ls6-a100.log.gz -o "$dir/ls6.jobs"
 t_replay=$(best "$bin/mirage-eval" --replay -q "$dir/ls6.jobs")
 t_eps=$(best "$bin/tests/t_sim_reference")
 t_faith=$(best "$bin/mirage-eval" --replay -q -m faithful -n 84 -s MaxJobsPerUser=8 "$dir/ls6.jobs")

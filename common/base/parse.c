@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/parse.h"
 
@@ -309,6 +310,32 @@ tz_known(const char *zone)
 	got = fread(magic, 1, sizeof(magic), fp);
 	fclose(fp);
 	return got == sizeof(magic) && memcmp(magic, "TZif", 4) == 0;
+}
+
+void
+mg_tz_name(enum mg_tz tz, char *buf, size_t cap)
+{
+	const char *e = getenv("TZ"), *z;
+	char link[4096];
+	ssize_t n;
+
+	if (tz == MG_TZ_UTC) {
+		snprintf(buf, cap, "UTC");
+		return;
+	}
+	if (e != NULL && *e != '\0') {
+		snprintf(buf, cap, "%s", *e == ':' ? e + 1 : e);
+		return;
+	}
+	n = readlink("/etc/localtime", link, sizeof(link) - 1);
+	if (n > 0) {
+		link[n] = '\0';
+		if ((z = strstr(link, "zoneinfo/")) != NULL) {
+			snprintf(buf, cap, "%s", z + 9);
+			return;
+		}
+	}
+	snprintf(buf, cap, "localtime");
 }
 
 int

@@ -73,6 +73,13 @@ int mg_parse_date(const char *s, enum mg_tz tz, int64_t *out);
  */
 int mg_tz_use(const char *zone, enum mg_tz *tz);
 
+/*
+ * mg_tz_name: the name of the zone times are read in: "UTC", the TZ
+ * variable's zone, the system's (/etc/localtime's name in the tz
+ * database), or "localtime" if none can be told.  buf >= 64.
+ */
+void mg_tz_name(enum mg_tz tz, char *buf, size_t cap);
+
 /* mg_days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
 int64_t mg_days_from_civil(int64_t y, unsigned m, unsigned d);
 

@@ -24,7 +24,7 @@
  * before the header CRC, which older readers skip.
  */
 #define MG_STREAM_MAJOR	1
-#define MG_STREAM_MINOR	0
+#define MG_STREAM_MINOR	1	/* 1.1: the time zone */
 
 #define MG_STREAM_MAX_FIELDS	8192
 #define MG_STREAM_MAX_BLOCK	(64u << 20)	/* raw or compressed bytes */
@@ -66,6 +66,8 @@ struct mg_stream_info {
 	const char *producer;
 	const char *args;
 	struct mg_schema schema;
+	const char *tz;		/* the zone wall-clock times were read in,
+				 * "" if none (1.0, or no such times) */
 };
 
 struct mg_writer;
@@ -76,6 +78,7 @@ struct mg_writer_opts {
 	const char *producer;	/* program name and version */
 	const char *args;	/* its arguments, for provenance */
 	uint64_t seed;		/* 0 if the producer uses none */
+	const char *tz;		/* the zone of the times read, or NULL */
 	int level;		/* zlib level 0-9, default 1 */
 	size_t block_size;	/* raw bytes per block, default 256 KiB */
 	int threads;		/* 1: deflate inline; 2: on a second thread

@@ -120,6 +120,24 @@ sink_warn(void *ctx, uint64_t line, int bad, const char *msg)
 	    (unsigned long long)line, msg);
 }
 
+/* two zone names of one zone: the same name, or both UTC's */
+static int
+same_zone(const char *a, const char *b)
+{
+	static const char *const utc[] = { "UTC", "Etc/UTC", "UTC0",
+	    "Etc/UCT", "UCT", "Universal", "Etc/Universal", "Zulu",
+	    "Etc/Zulu", "GMT", "Etc/GMT", "GMT0", "Etc/GMT0", NULL };
+	int i, ua = 0, ub = 0;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	for (i = 0; utc[i]; i++) {
+		ua |= strcmp(a, utc[i]) == 0;
+		ub |= strcmp(b, utc[i]) == 0;
+	}
+	return ua && ub;
+}
+
 static int
 read_stream(struct mg_live *l, const void *buf, size_t len, const char *name,
     struct mg_diag *d)
@@ -136,6 +154,21 @@ read_stream(struct mg_live *l, const void *buf, size_t len, const char *name,
 		    mg_job_schema()))
 			rv = mg_diag_set(d, MG_ETYPE, "'%s': a jobs stream of "
 			    "another schema", name);
+		/* a stream read in another zone than this run's dumps */
+		if (rv == 0 && l->zone_note[0] == '\0') {
+			const char *z = mg_reader_info(r)->tz;
+			char here[256];
+
+			mg_tz_name(l->tz, here, sizeof(here));
+			if (*z && !same_zone(z, here))
+				snprintf(l->zone_note, sizeof(l->zone_note),
+				    "'%s' holds times read as %s wall-clock "
+				    "time, this run reads squeue's and sacct's as "
+				    "%s: if both came from one cluster, one of "
+				    "them is hours off (give -z, or parse the "
+				    "dump again with mirage-parse -z)", name, z,
+				    here);
+		}
 		/* every record, to the end and its checksum */
 		while (rv == 0 && (rv = mg_reader_next(r, &v, d)) == 1)
 			rv = add(l, v) != 0 ? mg_diag_set(d, MG_ENOMEM,

@@ -43,6 +43,8 @@ struct mg_live {
 	enum mg_tz tz;		/* the zone the dumps print times in */
 	int sorted;
 	size_t nusers;		/* users named in the dumps */
+	char zone_note[512];	/* a jobs stream read in another zone than
+				 * tz, said once ("" if none) */
 };
 
 /*

@@ -45,10 +45,15 @@ setup() {
 @test "-i shows the header: type, version, producer, arguments, schema" {
 	run -0 mirage-cat -i j.mrs
 	[[ "$output" == *$'record_type\tjobs'* ]]
-	[[ "$output" == *$'version\t1.0'* ]]
+	[[ "$output" == *$'version\t1.1'* ]]
+	[[ "$output" == *$'tz\tUTC'* ]]
 	[[ "$output" == *$'producer\tmirage-parse 0.1.0'* ]]
 	[[ "$output" == *$'args\t-q '*'sacct_wide_P_X.txt -o j.mrs'* ]]
 	[[ "$output" == *$'field\tsubmit\ti64'* ]]
+	# a 1.0 stream (no zone) still reads
+	run -0 mirage-cat -i "$ROOT/tests/fixtures/streams/jobs.mrs"
+	[[ "$output" == *$'version\t1.0'* ]]
+	[[ "$output" == *$'tz\t-'* ]]
 }
 
 @test "-s summarises each field" {

@@ -556,3 +556,20 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	done
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 3 ]
 }
+
+@test "one zone: mirage-parse reads local time as sacct prints it, records the zone, and a stream of another zone is said" {
+	printf 'JobID|JobIDRaw|Partition|State|Submit|Start|End|Timelimit|NNodes\n123|123|gpu|COMPLETED|2026-11-21T00:00:00|2026-11-21T00:00:00|2026-11-23T20:00:00|2-00:00:00|1\n' > h.txt
+	TZ=America/Chicago mirage-parse -q h.txt -o chi.jobs
+	mirage-parse -q -z UTC h.txt -o utc.jobs
+	[ "$(mirage-cat -i chi.jobs | sed -n 's/^tz\t//p')" = America/Chicago ]
+	[ "$(mirage-cat -i utc.jobs | sed -n 's/^tz\t//p')" = UTC ]
+	# the same wall-clock time, 6 hours apart as instants
+	[ $(( $(field chi.jobs 123 start) - $(field utc.jobs 123 start) )) -eq 21600 ]
+	# a history read in another zone than this run's dumps: said, even under -q
+	TZ=America/Chicago run -0 --separate-stderr mirage-advise -q -j 123 -H utc.jobs -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$stderr" == *"'utc.jobs' holds times read as UTC wall-clock time, this run reads squeue's and sacct's as America/Chicago: if both came from one cluster, one of them is hours off"* ]]
+	TZ=America/Chicago run -0 --separate-stderr mirage-advise -q -j 123 -H chi.jobs -Q "$FAKE/queue.txt" --now $NOW
+	[ -z "$stderr" ]
+	run -0 --separate-stderr mirage-advise -q -z Etc/UTC -j 123 -H utc.jobs -Q "$FAKE/queue.txt" --now $NOW
+	[ -z "$stderr" ]
+}
