@@ -479,6 +479,74 @@ fallback(struct advice *a, const char *why)
 		snprintf(a->note, sizeof(a->note), "%s", why);
 }
 
+/* the value of key in a "key=value ..." string, or "" */
+static void
+kv(const char *s, const char *key, char *out, size_t cap)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	*out = '\0';
+	for (p = s; p && *p; p = strchr(p, ' ')) {
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, key, n) == 0 && p[n] == '=') {
+			snprintf(out, cap, "%.*s", (int)strcspn(p + n + 1, " "),
+			    p + n + 1);
+			return;
+		}
+	}
+}
+
+#define MIN_SAMPLES	1000	/* fewer, and a model has seen little */
+#define STALE_DAYS	90	/* a trace older than this, another time */
+
+/*
+ * Say where a model does not fit the cluster it decides for: trained
+ * for another node count (by a quarter or more), partition or on a
+ * trace that ended long before now, or on few samples.
+ */
+static void
+misfit(const struct opts *o, const struct mg_model *m, int32_t nodes)
+{
+	char v[256], parts[256];
+	int64_t t;
+
+	if (m->cluster == NULL || *m->cluster == '\0') {
+		warnx("model '%s' does not record the cluster it was trained "
+		    "on: train it again to have it checked", o->model);
+		return;
+	}
+	kv(m->cluster, "nodes", v, sizeof(v));
+	if (nodes > 0 && *v && (atof(v) < 0.8 * nodes || atof(v) > 1.25 *
+	    nodes))
+		warnx("model '%s' was trained for %s nodes, this cluster has "
+		    "%d: its features measure another queue", o->model, v,
+		    (int)nodes);
+	kv(m->cluster, "partitions", parts, sizeof(parts));
+	if (o->partition != NULL && *parts && strcmp(parts, "-") != 0) {
+		const char *p = strstr(parts, o->partition);
+		size_t n = strlen(o->partition);
+
+		if (p == NULL || (p != parts && p[-1] != ',') ||
+		    (p[n] != '\0' && p[n] != ','))
+			warnx("model '%s' was trained on partitions %s, not "
+			    "%s", o->model, parts, o->partition);
+	}
+	kv(m->cluster, "trace_to", v, sizeof(v));
+	if (*v && mg_parse_date(v, MG_TZ_UTC, &t) == 0 && o->now - t >
+	    (int64_t)STALE_DAYS * DAY)
+		warnx("model '%s' was trained on a trace that ends %s, %.0f "
+		    "days before %s: retrain it on recent history "
+		    "(nightly-retrain.sh)", o->model, v, (double)(o->now - t) /
+		    DAY, o->now_given ? "--now" : "now");
+	if (m->nsamples < MIN_SAMPLES && strcmp(m->kind, "dqn") != 0 &&
+	    strcmp(m->kind, "pg") != 0)
+		warnx("model '%s' was trained on %llu samples only (%d or "
+		    "more are usual)", o->model, (unsigned long long)
+		    m->nsamples, MIN_SAMPLES);
+}
+
 /* the model's decision for a running P; 0, or -1 with a->note set */
 static int
 model_decision(const struct opts *o, struct mg_model *m, struct mg_live *l,
@@ -496,6 +564,8 @@ model_decision(const struct opts *o, struct mg_model *m, struct mg_live *l,
 	int rv = -1;
 	uint32_t k;
 
+	if (!o->quiet)
+		misfit(o, m, nodes);
 	memset(&e, 0, sizeof(e));
 	e.window = (int)m->window;
 	e.period = PERIOD;
@@ -1244,6 +1314,24 @@ main(int argc, char *argv[])
 	for (i = 0; i < o.nhist; i++)
 		if ((rv = mg_live_read(&l, o.hist[i], NULL, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
+	if (o.nhist > 0 && !o.quiet) {
+		/* a history of another time is another cluster's */
+		int64_t last = -1;
+		size_t k;
+
+		for (k = 0; k < l.n; k++)
+			if (l.job[k].end > last)
+				last = l.job[k].end;
+		if (last >= 0 && o.now - last > 30 * DAY) {
+			char at[32];
+
+			format_tz(last, o.tz, at, sizeof(at));
+			warnx("the history (-H) ends at %s, %.0f days before "
+			    "%s: give recent sacct dumps (or --now the time "
+			    "of the dumps)", at, (double)(o.now - last) / DAY,
+			    o.now_given ? "--now" : "now");
+		}
+	}
 
 	{
 		int queue_ok = 1;

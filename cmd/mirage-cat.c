@@ -254,10 +254,10 @@ info(const char *name, const struct mg_stream_info *si)
 	size_t i;
 
 	printf("file\t%s\nrecord_type\t%s\nversion\t%u.%u\nproducer\t%s\n"
-	    "args\t%s\nseed\t%llu\ntz\t%s\nfields\t%zu\n", name,
-	    si->schema.type, si->major, si->minor, si->producer, si->args,
-	    (unsigned long long)si->seed, *si->tz ? si->tz : "-",
-	    si->schema.nfields);
+	    "args\t%s\nseed\t%llu\ntz\t%s\ncluster\t%s\nfields\t%zu\n",
+	    name, si->schema.type, si->major, si->minor, si->producer,
+	    si->args, (unsigned long long)si->seed, *si->tz ? si->tz : "-",
+	    *si->cluster ? si->cluster : "-", si->schema.nfields);
 	for (i = 0; i < si->schema.nfields; i++)
 		printf("field\t%s\t%s\n", si->schema.fields[i].name,
 		    mg_type_name(si->schema.fields[i].type));

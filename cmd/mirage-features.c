@@ -380,7 +380,7 @@ main(int argc, char *argv[])
 	pthread_t *tid;
 	int ch, rv, k;
 	size_t i, j, nf, nep, total = 0, batch, q;
-	char args[1024], *colon, **names;
+	char args[1024], cluster[512], *colon, **names;
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
@@ -485,6 +485,8 @@ main(int argc, char *argv[])
 	mg_cli_args(argc + optind, argv - optind, args, sizeof(args));
 	wo.producer = "mirage-features " MG_VERSION;
 	wo.args = args;
+	mg_clusterdef_describe(&def, cluster, sizeof(cluster));
+	wo.cluster = cluster;
 	if ((vals = calloc(nf, sizeof(*vals))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	if (mg_out_open(&out, out_path, &d) != 0)

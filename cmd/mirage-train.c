@@ -251,6 +251,9 @@ model_info(const char *path)
 		    (unsigned long long)m->nsamples, strcmp(m->kind, "dqn") ==
 		    0 || strcmp(m->kind, "pg") == 0 ? "episodes" : "samples", a,
 		    b, m->producer, m->args);
+	if (strcmp(m->kind, "relmas") != 0)
+		printf("cluster\t%s\n", m->cluster && *m->cluster ? m->cluster :
+		    "- (not recorded)");
 	for (i = 0; i < m->nfeat; i++)
 		printf("feature\t%s\t%g\t%g\n", m->names[i], m->mean[i],
 		    m->scale[i]);
@@ -404,6 +407,13 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 			m->to = o[i].s0;
 	}
 	provenance(m, threshold, args);
+	{
+		char c[512];
+
+		mg_clusterdef_describe(&def, c, sizeof(c));
+		if ((m->cluster = strdup(c)) == NULL)
+			err(MG_EXIT_FAIL, NULL);
+	}
 	rv = mg_model_train_rl(m, &env, ro, &d);
 	if (cx.open)
 		fputc('\n', stderr);
@@ -620,6 +630,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *kind = NULL, *sel = "own", *path = "-", *out_path = NULL;
+	char *cluster = NULL;
 	const char *name;
 	struct mg_trainopts to;
 	struct mg_rlopts ro;
@@ -786,6 +797,8 @@ main(int argc, char *argv[])
 	if ((rv = mg_reader_open(fp, name, "samples", &r, &d)) != 0)
 		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
 	info = mg_reader_info(r);
+	if ((cluster = strdup(info->cluster)) == NULL)
+		err(MG_EXIT_FAIL, NULL);
 	kx = mg_schema_field(&info->schema, "x");
 	ks = mg_schema_field(&info->schema, "ep_start");
 	if (kx < 0 || ks < 0)
@@ -857,6 +870,7 @@ main(int argc, char *argv[])
 	m->window = (uint32_t)window;
 	m->from = from;
 	m->to = to_;
+	m->cluster = cluster;	/* the samples stream's: owned by m now */
 	provenance(m, threshold, args);
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s on %zu samples x %zu "

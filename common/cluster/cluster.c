@@ -3,10 +3,12 @@
  * cluster.h.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "cluster/cluster.h"
 #include "cluster/sim.h"
 #include "cluster/slurmsim.h"
@@ -368,6 +370,40 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 			return read_dl(def, conf->dl_file, d);
 	}
 	return 0;
+}
+
+void
+mg_clusterdef_describe(const struct mg_clusterdef *def, char *buf,
+    size_t cap)
+{
+	const struct mg_trace *t = def->trace;
+	char parts[256] = "", a[32] = "-", b[32] = "-";
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i, n = 0;
+
+	for (i = 0; t != NULL && i < t->nparts; i++) {
+		int k = snprintf(parts + n, sizeof(parts) - n, "%s%s",
+		    i ? "," : "", t->part_name[i]);
+
+		if (k < 0 || (size_t)k >= sizeof(parts) - n)
+			break;
+		n += (size_t)k;
+	}
+	for (i = 0; t != NULL && i < t->n; i++) {
+		if (t->job[i].submit < lo)
+			lo = t->job[i].submit;
+		if (t->job[i].start + t->job[i].dur > hi)
+			hi = t->job[i].start + t->job[i].dur;
+	}
+	if (lo <= hi) {
+		mg_format_time(lo, a, sizeof(a));
+		mg_format_time(hi, b, sizeof(b));
+		a[10] = b[10] = '\0';
+	}
+	snprintf(buf, cap, "mode=%s nodes=%d partitions=%s trace_from=%s "
+	    "trace_to=%s jobs=%zu", def->conf.mode == MG_MODE_FAITHFUL ?
+	    "faithful" : "reference", (int)def->nodes, *parts ? parts : "-",
+	    a, b, t ? t->n : 0);
 }
 
 void

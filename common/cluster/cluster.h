@@ -50,6 +50,15 @@ int mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 
 void mg_clusterdef_release(struct mg_clusterdef *def);
 
+/*
+ * mg_clusterdef_describe: the cluster and trace def models, as
+ * "mode=M nodes=N partitions=P,... trace_from=YYYY-MM-DD
+ * trace_to=YYYY-MM-DD jobs=J" (partitions "-" if the trace names none),
+ * into buf (truncated to cap), for a stream's or a model's header.
+ */
+void mg_clusterdef_describe(const struct mg_clusterdef *def, char *buf,
+    size_t cap);
+
 struct mg_cluster;
 
 /*

@@ -178,6 +178,7 @@ mg_writer_opts_init(struct mg_writer_opts *o)
 	o->producer = "mirage";
 	o->args = "";
 	o->tz = NULL;
+	o->cluster = NULL;
 	o->seed = 0;
 	o->level = 1;
 	o->block_size = 256 * 1024;
@@ -233,8 +234,10 @@ mg_writer_open(FILE *fp, const struct mg_schema *schema,
 		    schema->fields[i].type > MG_T_STR)
 			return mg_diag_set(d, MG_EINVAL, "invalid field %zu", i);
 
-	if (o->tz != NULL && strlen(o->tz) > 255)
-		return mg_diag_set(d, MG_EINVAL, "time zone name too long");
+	if ((o->tz != NULL && strlen(o->tz) > 255) || (o->cluster != NULL &&
+	    strlen(o->cluster) > 4096))
+		return mg_diag_set(d, MG_EINVAL, "time zone or cluster too "
+		    "long");
 	if ((w = calloc(1, sizeof(*w))) == NULL ||
 	    (w->types = calloc(schema->nfields, sizeof(*w->types))) == NULL ||
 	    (w->cols = calloc(schema->nfields, sizeof(*w->cols))) == NULL ||
@@ -291,6 +294,9 @@ mg_writer_open(FILE *fp, const struct mg_schema *schema,
 	/* 1.1: the zone the records' wall-clock times were read in */
 	if (rv == 0)
 		rv = put_str(&h, o->tz ? o->tz : "", 1);
+	/* 1.1: the cluster the records come from */
+	if (rv == 0)
+		rv = put_str(&h, o->cluster ? o->cluster : "", 2);
 	if (rv == 0 && (rv = buf_reserve(&h, 4)) == 0) {
 		put_le(h.p + 12, h.len + 4 - 16, 4);
 		put_le(h.p + h.len, crc32(0, h.p, (uInt)h.len), 4);
@@ -802,11 +808,14 @@ read_header(struct mg_reader *r, const unsigned char *first8,
 		fields[i].name = s;
 	}
 	/* 1.1: the zone; anything after belongs to a newer minor version */
-	info->tz = "";
+	info->tz = info->cluster = "";
 	if (info->minor >= 1 && c.p < c.end) {
 		if (cur_str(&c, 1, &s, &sp) != 0)
 			goto bad;
 		info->tz = s;
+		if (cur_str(&c, 2, &s, &sp) != 0)
+			goto bad;
+		info->cluster = s;
 	}
 	info->schema.nfields = nf;
 	info->schema.fields = fields;

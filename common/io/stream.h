@@ -68,6 +68,8 @@ struct mg_stream_info {
 	struct mg_schema schema;
 	const char *tz;		/* the zone wall-clock times were read in,
 				 * "" if none (1.0, or no such times) */
+	const char *cluster;	/* the cluster the records come from,
+				 * "key=value ...", "" if none */
 };
 
 struct mg_writer;
@@ -79,6 +81,8 @@ struct mg_writer_opts {
 	const char *args;	/* its arguments, for provenance */
 	uint64_t seed;		/* 0 if the producer uses none */
 	const char *tz;		/* the zone of the times read, or NULL */
+	const char *cluster;	/* the cluster the records come from (as
+				 * mg_clusterdef_describe() says), or NULL */
 	int level;		/* zlib level 0-9, default 1 */
 	size_t block_size;	/* raw bytes per block, default 256 KiB */
 	int threads;		/* 1: deflate inline; 2: on a second thread

@@ -114,6 +114,7 @@ mg_model_free(struct mg_model *m)
 	free(m->args);
 	free(m->cal_x);
 	free(m->cal_y);
+	free(m->cluster);
 	free(m->payload);
 	free(m);
 }
@@ -682,6 +683,7 @@ mg_model_write(FILE *fp, const struct mg_model *m, struct mg_diag *d)
 		put_f64(&h, m->cal_x[i]);
 		put_f64(&h, m->cal_y[i]);
 	}
+	put_str(&h, m->cluster);
 	put(&b, magic, sizeof(magic));
 	put_u(&b, MG_MODEL_MAJOR, 2);
 	put_u(&b, MG_MODEL_MINOR, 2);
@@ -936,6 +938,8 @@ header(struct cur *h, unsigned minor, struct mg_model *m)
 	m->args = get_str(h);
 	if (minor >= 1 && (rv = header_cal(h, m)) != 0)
 		return rv;
+	if (minor >= 2 && !h->bad)
+		m->cluster = get_str(h);
 	/* every field within its bounds, whatever the payload says */
 	if (!h->bad && !fields_ok(m))
 		h->bad = 1;

@@ -32,7 +32,7 @@
 #include "base/status.h"
 
 #define MG_MODEL_MAJOR	1
-#define MG_MODEL_MINOR	1
+#define MG_MODEL_MINOR	2
 /* the features' definitions; bumped when a feature changes meaning */
 #define MG_FEATURES_VERSION	2
 
@@ -55,6 +55,9 @@ struct mg_model {
 	size_t ncal;		/* knots of a classifier's calibration */
 	double *cal_x, *cal_y;	/* raw probability -> observed frequency
 				 * (mg_interp()), or none */
+	char *cluster;		/* 1.2: the cluster and trace trained on, as
+				 * mg_clusterdef_describe() says; NULL or
+				 * "" if not known */
 	unsigned char *payload;	/* the backend's model */
 	size_t npayload;
 	void *impl;		/* the loaded backend */

@@ -573,3 +573,25 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	run -0 --separate-stderr mirage-advise -q -z Etc/UTC -j 123 -H utc.jobs -Q "$FAKE/queue.txt" --now $NOW
 	[ -z "$stderr" ]
 }
+
+@test "a model records the cluster it was trained on; a misfit and an old history are said" {
+	run -0 mirage-train -i "$M"
+	[[ "$output" == *$'\ncluster\tmode=reference nodes=88 partitions=- trace_from=2022-10-05 trace_to=2023-04-03 jobs=24777\n'* ]]
+	run -0 mirage-cat -i "$BATS_FILE_TMPDIR/tr.mrs"
+	[[ "$output" == *$'\ncluster\tmode=reference nodes=88 partitions=- '* ]]
+	run -0 --separate-stderr mirage-advise -j 500 -m "$M" -n 8 -p gpu -Q "$FAKE/queue.txt" --now $NOW -T 100
+	[[ "$stderr" == *"model '$M' was trained for 88 nodes, this cluster has 8: its features measure another queue"* ]]
+	[[ "$stderr" == *"model '$M' was trained on a trace that ends 2023-04-03, 1331 days before --now: retrain it"* ]]
+	[[ "$stderr" == *"model '$M' was trained on "*" samples only (1000 or more are usual)"* ]]
+	# on a cluster of its size: no node warning
+	run -0 --separate-stderr mirage-advise -j 500 -m "$M" -n 88 -Q "$FAKE/queue.txt" --now $NOW -T 100
+	[[ "$stderr" != *"trained for 88 nodes"* ]]
+	[[ "$stderr" == *"days before --now"* ]]
+	# -q: none of them
+	run -0 --separate-stderr mirage-advise -q -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW -T 100
+	[ -z "$stderr" ]
+	# a history years older than now
+	printf 'JobID|JobIDRaw|Partition|State|Submit|Start|End|Timelimit|NNodes\n7|7|gpu|COMPLETED|2023-01-01T00:00:00|2023-01-01T00:00:00|2023-01-02T00:00:00|2-00:00:00|1\n' > old.txt
+	run -0 --separate-stderr mirage-advise -j 500 -m "$M" -n 88 -H old.txt -Q "$FAKE/queue.txt" --now $NOW -T 100
+	[[ "$stderr" == *"the history (-H) ends at 2023-01-02T00:00:00, 1422 days before --now: give recent sacct dumps"* ]]
+}
