@@ -227,6 +227,33 @@ mg_net_build(const char *name, int pes, struct mg_net *out)
 	return 0;
 }
 
+/* a cost table's bounds: lines, and what a layer can cost */
+#define COST_MAXLINES	100000
+#define COST_MAXTIME	3600.0		/* seconds a layer takes */
+#define COST_MAXBYTES	1e15
+#define COST_MAXJOULES	1e6
+
+/* one line of fp into buf: 1, 0 at the end, -1 if longer than cap - 1,
+ * -2 if it holds a NUL byte (not text) */
+static int
+cost_line(FILE *fp, char *buf, size_t cap)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(fp)) != EOF) {
+		if (c == '\0')
+			return -2;
+		if (n + 1 >= cap)
+			return -1;
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = '\0';
+	return n > 0 ? 1 : 0;
+}
+
 int
 mg_net_read_costs(struct mg_net *net, const char *path, struct mg_diag *d)
 {
@@ -234,18 +261,26 @@ mg_net_read_costs(struct mg_net *net, const char *path, struct mg_diag *d)
 	char line[512], df[8];
 	size_t lineno = 0, i;
 	double tot[MG_DF_N] = { 0, 0 };
-	int rv = 0;
+	int rv = 0, got;
 
 	if (fp == NULL)
 		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
 		    strerror(errno));
-	while (rv == 0 && fgets(line, sizeof(line), fp) != NULL) {
-		char *h = strchr(line, '#');
+	while (rv == 0 && (got = cost_line(fp, line, sizeof(line))) != 0) {
+		char *h;
 		unsigned long k;
 		double t, by, e;
 		int f, used = 0;
 
 		lineno++;
+		if (got < 0 || lineno > COST_MAXLINES) {
+			rv = mg_diag_set(d, MG_EFORMAT, "'%s': line %zu: %s: "
+			    "not a cost table", path, lineno, got == -2 ?
+			    "a NUL byte" : got == -1 ? "longer than 511 "
+			    "bytes" : "more lines than any table has");
+			break;
+		}
+		h = strchr(line, '#');
 		if (h != NULL)
 			*h = '\0';
 		if (line[strspn(line, " \t\r\n")] == '\0')
@@ -253,11 +288,20 @@ mg_net_read_costs(struct mg_net *net, const char *path, struct mg_diag *d)
 		if (sscanf(line, " %lu , %7[a-z] , %lf , %lf , %lf %n", &k, df,
 		    &t, &by, &e, &used) != 5 || line[used] != '\0' ||
 		    k >= net->n || (f = strcmp(df, "ws") == 0 ? MG_DF_WS :
-		    strcmp(df, "rs") == 0 ? MG_DF_RS : -1) < 0 || !(t > 0) ||
-		    !(by >= 0) || !(e >= 0)) {
+		    strcmp(df, "rs") == 0 ? MG_DF_RS : -1) < 0) {
 			rv = mg_diag_set(d, MG_EFORMAT, "'%s': line %zu: not "
 			    "\"layer,ws|rs,seconds,bytes,joules\" of one of "
 			    "%s's %zu layers", path, lineno, net->name, net->n);
+			break;
+		}
+		/* finite, and what a layer can cost (inf or 1e308 seconds
+		 * would make every time and energy infinite or NaN) */
+		if (!(t > 0 && t <= COST_MAXTIME) || !(by >= 0 &&
+		    by <= COST_MAXBYTES) || !(e >= 0 && e <= COST_MAXJOULES)) {
+			rv = mg_diag_set(d, MG_EFORMAT, "'%s': line %zu: a "
+			    "layer takes more than 0 and at most %g seconds, "
+			    "at most %g bytes and %g joules", path, lineno,
+			    COST_MAXTIME, COST_MAXBYTES, COST_MAXJOULES);
 			break;
 		}
 		net->l[k].cost[f].time = t;

@@ -29,6 +29,8 @@ mg_simconf_init(struct mg_simconf *c)
 	c->el_alpha = 0.8;
 }
 
+#define MAX_SPAN	(366 * 86400)	/* a duration key's largest value */
+
 static int
 num(const char *v, int64_t lo, int64_t hi, int64_t *out)
 {
@@ -46,11 +48,26 @@ real(const char *v, double lo, double hi, double *out)
 	    -1;
 }
 
+/* SchedulerParameters' numeric keys and the ranges slurm.conf(5) gives
+ * them (a value beyond would overflow the model's arithmetic) */
+static const struct {
+	const char *key;
+	int64_t lo, hi;
+} sched_keys[] = {
+	{ "bf_interval", 1, 10800 },		/* seconds */
+	{ "bf_resolution", 1, 3600 },		/* seconds */
+	{ "bf_window", 1, 43200 },		/* minutes: 30 days */
+	{ "bf_max_job_test", 1, 1000000 },
+	{ "sched_interval", 1, 86400 },		/* seconds */
+	{ "default_queue_depth", 1, 1000000 },
+	{ "requeue_delay", 0, 86400 },		/* seconds */
+};
+
 static int
 sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 {
 	char buf[512], *tok, *save = NULL, *eq;
-	size_t n = strlen(v);
+	size_t n = strlen(v), k;
 	int64_t x;
 
 	if (n >= sizeof(buf))
@@ -64,6 +81,14 @@ sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 		if (num(eq, 0, INT32_MAX, &x) != 0)
 			return mg_diag_set(d, MG_EINVAL, "bad value '%s' for "
 			    "%s", eq, tok);
+		for (k = 0; k < sizeof(sched_keys) / sizeof(*sched_keys); k++)
+			if (strcmp(tok, sched_keys[k].key) == 0 &&
+			    (x < sched_keys[k].lo || x > sched_keys[k].hi))
+				return mg_diag_set(d, MG_EINVAL, "%s=%lld is out "
+				    "of its range, %lld to %lld",
+				    tok, (long long)x,
+				    (long long)sched_keys[k].lo,
+				    (long long)sched_keys[k].hi);
 		if (strcmp(tok, "bf_interval") == 0 && x > 0) {
 			c->slurm.bf_interval = x;
 			c->ref.bf_interval = (int)((x + 59) / 60);
@@ -359,7 +384,8 @@ reservation(struct mg_simconf *c, const char *v, struct mg_diag *d)
 		else if (strncasecmp(p, "EndTime=", 8) == 0)
 			rv = mg_parse_time(val, vn, MG_TZ_UTC, &end);
 		else if (strncasecmp(p, "Duration=", 9) == 0)
-			rv = mg_parse_duration(val, vn, &dur) || dur <= 0;
+			rv = mg_parse_duration(val, vn, &dur) || dur <= 0 ||
+			    dur > MAX_SPAN;
 		else if (strncasecmp(p, "NodeCnt=", 8) == 0)
 			rv = mg_parse_i64(val, vn, 1, 1000000, &nodes);
 		else if (strncasecmp(p, "Nodes=", 6) == 0) {
@@ -782,11 +808,13 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->slurm.w_fairshare = (double)x;
 	} else if (strcasecmp(key, "PriorityDecayHalfLife") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
+		    x > MAX_SPAN)
 			goto bad;
 		c->slurm.decay_half_life = x;
 	} else if (strcasecmp(key, "PriorityCalcPeriod") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
+		    x > MAX_SPAN)
 			goto bad;
 		c->slurm.calc_period = x;
 	} else if (strcasecmp(key, "PriorityWeightTrace") == 0) {
@@ -814,7 +842,8 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->slurm.max_jobs_per_user = (int)x;
 	} else if (strcasecmp(key, "PriorityMaxAge") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
+		    x > MAX_SPAN)
 			goto bad;
 		c->ref.max_age = (double)x;
 		c->slurm.max_age = x;
@@ -880,7 +909,8 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		memcpy(c->urgent_qos, v, strlen(v) + 1);
 	} else if (strcasecmp(key, "PreemptExemptTime") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x < 0)
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x < 0 ||
+		    x > MAX_SPAN)
 			goto bad;
 		c->slurm.preempt_exempt = x;
 	} else if (strcasecmp(key, "PreemptParameters") == 0) {
@@ -942,7 +972,8 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->loangen.seed = (uint64_t)x;
 	} else if (strcasecmp(key, "LoanInterval") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0)
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
+		    x > MAX_SPAN)
 			goto bad;
 		c->slurm.loan_interval = x;
 	} else if (strcasecmp(key, "LoanHeadroom") == 0) {

@@ -390,12 +390,22 @@ mlp_parse(const unsigned char *buf, size_t len, size_t *used,
 		nl |= (int)buf[at++] << (8 * b);
 	if (nl < 2 || nl > MG_MLP_MAXLAYERS + 1 || len < 4 + 4 * (size_t)nl)
 		return MG_ECORRUPT;
+	np = 0;
 	for (l = 0; l < nl; l++) {
 		unsigned v = 0;
 
 		for (b = 0; b < 4; b++)
 			v |= (unsigned)buf[at++] << (8 * b);
+		if (v == 0 || v > (1u << 20))
+			return MG_ECORRUPT;
 		sizes[l] = (int)v;
+		/* the weights and biases the sizes declare must be in the
+		 * payload before anything is allocated for them */
+		if (l > 0) {
+			np += (size_t)sizes[l - 1] * sizes[l] + (size_t)sizes[l];
+			if (np > (len - at) / 8)
+				return MG_ECORRUPT;
+		}
 	}
 	if (mg_mlp_new(sizes, nl, 0, &n) != 0)
 		return MG_ECORRUPT;

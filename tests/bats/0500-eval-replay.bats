@@ -448,3 +448,35 @@ col() { # col FILE GROUP COLUMN
 	run -2 --separate-stderr mirage-eval --accel -s Costs=alexnet:vgg.csv
 	[[ "$stderr" == *"-s Costs: 'alexnet' is not one of the networks"* ]]
 }
+
+@test "--accel: a cost table of impossible, infinite or binary values, or without end, is refused by file and line" {
+	for v in 'inf,1e6,0.01' '1e308,1e6,0.01' '0.002,1e6,inf' '0.002,nan,0.01' '0.002,1e6,-1'; do
+		printf '0,ws,0.002,1e6,0.01
+0,rs,%s
+' "$v" > c.csv
+		run -1 --separate-stderr mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:c.csv
+		[[ "$stderr" == *"'c.csv': line 2: "* ]]
+		[[ "$stderr" != *inf* || "$stderr" == *"line 2: a layer takes"* ]]
+	done
+	head -c 4096 /dev/zero > z.csv
+	run -1 --separate-stderr mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:z.csv
+	[[ "$stderr" == *"'z.csv': line 1: a NUL byte: not a cost table"* ]]
+	run -1 --separate-stderr timeout 20 mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:/dev/zero
+	[[ "$stderr" == *"'/dev/zero': line 1: a NUL byte"* ]]
+	yes '# a comment' | head -n 200000 > long.csv
+	run -1 --separate-stderr timeout 20 mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:long.csv
+	[[ "$stderr" == *"'long.csv': line 100001: more lines than any table has"* ]]
+}
+
+@test "configuration values out of Slurm's ranges are refused, not overflowed" {
+	printf 'Mode=faithful\nNodes=84\nSchedulerParameters=bf_window=35791395\n' > c.conf
+	run -2 --separate-stderr mirage-eval -c c.conf -N 1 -f 2023-03-01 -k 1 ls6.jobs
+	[[ "$stderr" == *"'c.conf': line 3: bf_window=35791395 is out of its range, 1 to 43200"* ]]
+	run -2 --separate-stderr mirage-features -c c.conf -N 1 -f 2023-03-01 -k 1 -o x.mrs ls6.jobs
+	[[ "$stderr" == *"bf_window=35791395 is out of its range"* ]]
+	for kv in SchedulerParameters=bf_interval=999999 SchedulerParameters=bf_resolution=0 PriorityMaxAge=99999-00:00:00 PriorityDecayHalfLife=9999-00:00:00; do
+		printf 'Mode=faithful\nNodes=84\n%s\n' "$kv" > c.conf
+		run -2 --separate-stderr mirage-eval -c c.conf -N 1 -f 2023-03-01 -k 1 ls6.jobs
+		[[ "$stderr" == *"'c.conf': line 3: "* ]]
+	done
+}

@@ -5,6 +5,8 @@
  * refused with the right status; a classifier's calibration maps its
  * probabilities and is kept in the file.
  */
+#include <sys/resource.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +195,33 @@ damage(void)
 	    "another feature schema: refused (%s)", d.msg);
 	ok(mg_model_new("xgb", names, NF, &m2, &d) == MG_EINVAL,
 	    "an unknown kind is refused");
+	{
+		/* a network's declared sizes are checked against its payload
+		 * before anything is allocated: 20000 x 20000 in 24 bytes */
+		static unsigned char net[] = { 3, 0, 0, 0, 0x20, 0x4e, 0, 0,
+		    0x20, 0x4e, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+		unsigned char *pb = m->payload;
+		size_t pn = m->npayload;
+		struct rusage r0, r1;
+		int rv;
+
+		m->features_version = MG_FEATURES_VERSION;
+		snprintf(m->kind, sizeof(m->kind), "dqn");
+		m->payload = net;
+		m->npayload = sizeof(net);
+		free(b);
+		b = save(m, &len);
+		m->payload = pb;
+		m->npayload = pn;
+		snprintf(m->kind, sizeof(m->kind), "gbt");
+		getrusage(RUSAGE_SELF, &r0);
+		rv = b ? load(b, len, &m2, &d) : -1;
+		getrusage(RUSAGE_SELF, &r1);
+		ok(rv == MG_ECORRUPT, "a network of 20000 x 20000 declared in "
+		    "24 bytes: refused (%s)", d.msg);
+		ok(r1.ru_maxrss - r0.ru_maxrss < 64 * 1024, "... before it "
+		    "is allocated (%ld KB more)", r1.ru_maxrss - r0.ru_maxrss);
+	}
 	free(b);
 	free(c);
 	mg_model_free(m);
