@@ -404,6 +404,15 @@ row(struct parser *p, uint64_t line)
 	if (!job[MG_JOB_START].null && !job[MG_JOB_END].null &&
 	    job[MG_JOB_END].i < job[MG_JOB_START].i)
 		return bad(p, line, "End (before Start)", p->f[p->where[C_END]]);
+	if (!job[MG_JOB_SUBMIT].null && !job[MG_JOB_START].null &&
+	    job[MG_JOB_START].i < job[MG_JOB_SUBMIT].i)
+		return bad(p, line, "Start (before Submit)",
+		    p->f[p->where[C_START]]);
+	if (!job[MG_JOB_NNODES].null && job[MG_JOB_NNODES].i == 0 &&
+	    !job[MG_JOB_START].null && !job[MG_JOB_END].null &&
+	    job[MG_JOB_END].i > job[MG_JOB_START].i)
+		return bad(p, line, "NNodes (0, for a job that ran)",
+		    p->f[p->where[C_NNODES]]);
 	/*
 	 * squeue shows a pending job's planned start and end and a running
 	 * job's planned end: plans, not events.  Without a start column, a
@@ -999,6 +1008,22 @@ listed_entry(struct parser *p, struct mg_input *in, const char *line,
 }
 
 /*
+ * A sacct dump is the history mirage learns from: without Submit it has
+ * no waits, and every job would be dropped later, quietly.  (squeue's
+ * default layouts show no submission time; mirage-advise says so.)
+ */
+static int
+need_submit(struct parser *p)
+{
+	if (p->where[C_SUBMIT] >= 0)
+		return 0;
+	return mg_diag_set(p->d, MG_EFORMAT, "line 1: no Submit column: "
+	    "give sacct the fields mirage reads, e.g. sacct -a -X -P -o "
+	    "JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,"
+	    "NNodes,User (mirage-parse(1))");
+}
+
+/*
  * A layout with a header hdr[0..hlen) (in p's own copy, which it may
  * change); the next line, line[0..len), if have is 1.  Fixed width with
  * dashes under the header (sacct's default, the LS6 trace), squeue's
@@ -1016,7 +1041,8 @@ headed_entry(struct parser *p, struct mg_input *in, char *hdr, size_t hlen,
 		p->s->layout = p->tabs_ok ? "LS6 trace (count, header, "
 		    "dashes, tab-separated rows)" : "sacct fixed width";
 		p->tabs_ok = 1;
-		if ((rv = fixed_header(p, hdr, hlen, line, len)) != 0)
+		if ((rv = fixed_header(p, hdr, hlen, line, len)) != 0 ||
+		    (rv = need_submit(p)) != 0)
 			return rv;
 		return rows(p, in, 1, fixed_row);
 	}
@@ -1058,6 +1084,8 @@ headed_entry(struct parser *p, struct mg_input *in, char *hdr, size_t hlen,
 		mg_diag_prefix(p->d, "line 1");
 		return rv;
 	}
+	if (!p->padded && (rv = need_submit(p)) != 0)
+		return rv;
 	if (have != 1)
 		return 0;
 	if (len > 0 && (rv = delim_row(p, line, len, mg_input_lineno(in))) != 0)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "io/job.h"
 #include "io/trace.h"
 
@@ -148,6 +149,44 @@ number_assocs(struct mg_trace *t, struct mg_diag *d)
 	return 0;
 }
 
+#define OUTLIER	(2 * 366 * 86400LL)	/* beyond the bulk of a trace */
+
+/*
+ * A job dated years away from the rest of its trace (a clock or a dump
+ * gone wrong: one job in 2199) would stretch every timeline to it: the
+ * trace (sorted by submission) is refused, naming the job.  The bulk is
+ * the 1st to 99th percentile of the submissions.
+ */
+static int
+check_span(const struct mg_trace *t, struct mg_diag *d)
+{
+	int64_t lo, hi;
+	size_t i;
+
+	if (t->n == 0)
+		return 0;
+	lo = t->job[t->n / 100].submit - OUTLIER;
+	hi = t->job[t->n - 1 - t->n / 100].submit + OUTLIER;
+	for (i = 0; i < t->n; i++) {
+		const struct mg_tjob *j = &t->job[i];
+		char a[32], b[32], c[32];
+
+		if (j->submit >= lo && j->submit <= hi && j->start >= lo &&
+		    j->start + j->dur <= hi)
+			continue;
+		mg_format_time(j->submit < lo || j->submit > hi ? j->submit :
+		    j->start < lo || j->start > hi ? j->start : j->start +
+		    j->dur, a, sizeof(a));
+		mg_format_time(lo + OUTLIER, b, sizeof(b));
+		mg_format_time(hi - OUTLIER, c, sizeof(c));
+		return mg_diag_set(d, MG_EFORMAT, "job %s: dated %s, more "
+		    "than two years away from the trace's other jobs (%s to "
+		    "%s): a bad date in the dump? (mirage-parse -S and -E "
+		    "keep a span)", *j->id ? j->id : "?", a, b, c);
+	}
+	return 0;
+}
+
 int
 mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 {
@@ -221,6 +260,10 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 	}
 	if (t->n > 0)	/* qsort(NULL, 0): undefined */
 		qsort(t->job, t->n, sizeof(*t->job), cmp);
+	if ((rv = check_span(t, d)) != 0) {
+		mg_trace_release(t);
+		return rv;
+	}
 	if ((rv = number_users(t, d)) != 0)
 		return rv;
 	return number_assocs(t, d);

@@ -30,14 +30,14 @@ setup() {
 }
 
 @test "JSON escapes quotes, backslashes and control characters" {
-	printf 'JobID|JobName\n1|a"b\\\\c\001d\n' > q.txt
+	printf 'JobID|Submit|JobName\n1|2026-01-01T00:00:00|a"b\\\\c\001d\n' > q.txt
 	mirage-parse -q q.txt -o q.mrs
 	run -0 mirage-cat -j q.mrs
 	[[ "$output" == *'"name":"a\"b\\\\c\u0001d"'* ]]
 }
 
 @test "TSV escapes tabs and backslashes in strings" {
-	printf 'JobID|JobName\n1|a\tb\\\\c\n' > t.txt
+	printf 'JobID|Submit|JobName\n1|2026-01-01T00:00:00|a\tb\\\\c\n' > t.txt
 	mirage-parse -q t.txt -o t.mrs
 	[ "$(mirage-cat -H t.mrs | cut -f7)" = 'a\tb\\\\c' ]
 }

@@ -141,9 +141,23 @@ cols() {
 }
 
 @test "job steps are skipped and counted, not jobs" {
-	run -0 --separate-stderr mirage-parse "$BUSY/sacct_default.txt" -o j.mrs
+	run -0 --separate-stderr mirage-parse "$BUSY/sacct_wide_P.txt" -o j.mrs
 	[[ "$stderr" == *"43 job records"*"10 step rows skipped"* ]]
 	[ "$(records j.mrs)" -eq 43 ]
+}
+
+@test "a sacct dump without Submit (sacct's default and -l layouts) is refused, saying which fields to give" {
+	for f in sacct_default.txt sacct_default_X.txt sacct_long.txt; do
+		run -1 --separate-stderr mirage-parse "$BUSY/$f" -o j.mrs
+		[[ "$stderr" == *"line 1: no Submit column: give sacct the fields mirage reads, e.g. sacct -a -X -P -o JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes,User"* ]]
+		[ ! -e j.mrs ]
+	done
+	printf 'JobID|Start|End\n1|2026-01-01T00:00:00|2026-01-01T01:00:00\n' > p.txt
+	run -1 --separate-stderr mirage-parse p.txt -o j.mrs
+	[[ "$stderr" == *"no Submit column"* ]]
+	# squeue's default layout shows none either, and is read: mirage-advise
+	# says what it lacks
+	mirage-parse -q "$BUSY/squeue_default.txt" -o q.mrs
 }
 
 @test "array tasks, pending array remainders and het components" {

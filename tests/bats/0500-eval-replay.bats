@@ -468,6 +468,16 @@ col() { # col FILE GROUP COLUMN
 	[[ "$stderr" == *"'long.csv': line 100001: more lines than any table has"* ]]
 }
 
+@test "a job dated years away from the rest of the trace is refused, by its id" {
+	zcat "$ROOT/data/ls6-a100.log.gz" | sed 's/^478729\t\(.*\)\t2022-11-01T15:34:14\t2022-10-05T11:52:48\t2022-11-03T15:34:15\t/478729\t\1\t2199-11-01T15:34:14\t2199-10-05T11:52:48\t2199-11-03T15:34:15\t/' > far.txt
+	grep -q '^478729.*2199-10-05' far.txt
+	mirage-parse -q far.txt -o far.jobs
+	for c in "mirage-eval --replay -q" "mirage-eval -m reference -n 76 -N 1 -k 1 -f 2022-12-01" "mirage-features -N 1 -k 1 -f 2022-12-01 -o x.mrs"; do
+		run -1 --separate-stderr $c far.jobs
+		[[ "$stderr" == *"'far.jobs': job 478729: dated 2199-10-05T11:52:48, more than two years away from the trace's other jobs"* ]]
+	done
+}
+
 @test "configuration values out of Slurm's ranges are refused, not overflowed" {
 	printf 'Mode=faithful\nNodes=84\nSchedulerParameters=bf_window=35791395\n' > c.conf
 	run -2 --separate-stderr mirage-eval -c c.conf -N 1 -f 2023-03-01 -k 1 ls6.jobs
