@@ -60,6 +60,7 @@ struct opts {
 	const char *prog_squeue, *prog_sacct, *prog_sbatch, *prog_sinfo;
 	const char *prog_sacctmgr;
 	const char *events;	/* --events: a dump of sacctmgr show event */
+	char part_hosts[256];	/* -c's hostlist of -p's nodes, or "" */
 	char **script_args;
 	int nscript_args;
 	int32_t nodes, s_nodes;
@@ -682,9 +683,18 @@ capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 
 	memset(c, 0, sizeof(*c));
 	if (o->events != NULL) {
-		if ((rv = mg_events_read(o->events, o->tz, nodes, o->now -
-		    PLAN_HISTORY, o->now, c, &d)) != 0)
-			errx(mg_exit_status(rv), "%s", d.msg);
+		/* the partition's nodes, if -c names them */
+		const char *only = *o->part_hosts ? o->part_hosts : NULL;
+
+		if (o->partition != NULL && only == NULL && !o->quiet)
+			warnx("--events: the nodes of partition '%s' are not "
+			    "known (PartitionName=%s Nodes=... in -c): the "
+			    "events of every node in the dump are counted",
+			    o->partition, o->partition);
+		if ((rv = mg_events_read(o->events, o->tz, nodes, only,
+		    o->now - PLAN_HISTORY, o->now, c, &d)) != 0)
+			errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+			    "%s", d.msg);
 		return;
 	}
 	if (o->queue != NULL)	/* dumps, not a live cluster */
@@ -725,15 +735,17 @@ capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 		ev[9] = nodelist;
 	}
 	buf = slurm(ev, &len, note, sizeof(note));
-	free(nodelist);
 	if (buf == NULL) {
+		free(nodelist);
 		if (!o->quiet)
 			warnx("no history of the nodes: %s", note);
 		return;
 	}
 	rv = mg_events_parse(buf, len, o->prog_sacctmgr, o->tz, nodes,
-	    o->now - PLAN_HISTORY, o->now, c, &d);
+	    nodelist ? nodelist + 6 : NULL, o->now - PLAN_HISTORY, o->now, c,
+	    &d);
 	free(buf);
+	free(nodelist);
 	if (rv == MG_ENOMEM)
 		err(MG_EXIT_FAIL, NULL);
 	if (rv != 0 && !o->quiet)
@@ -1251,6 +1263,10 @@ main(int argc, char *argv[])
 				if (strcmp(sc.part_name[k], o.partition) == 0)
 					o.nodes = sc.part_nodes[k];
 		}
+		for (k = 0; k < sc.nparts && o.partition; k++)
+			if (strcmp(sc.part_name[k], o.partition) == 0)
+				snprintf(o.part_hosts, sizeof(o.part_hosts),
+				    "%s", sc.part_hosts[k]);
 		o.pc.max_jobs_pu = sc.slurm.max_jobs_per_user;
 		o.pc.max_nodes_pu = sc.slurm.max_nodes_per_user;
 	}

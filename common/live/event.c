@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "base/mem.h"
+#include "cluster/simconf.h"
 #include "io/input.h"
 #include "live/event.h"
 
@@ -89,9 +90,18 @@ push_point(struct mg_capacity *c, size_t *cap, int64_t t, int32_t nodes)
  * edges.
  */
 static int
-events(struct mg_input *in, const char *shown, enum mg_tz tz, int32_t nodes,
-    int64_t since, int64_t now, struct mg_capacity *c, struct mg_diag *d)
+cmpstr(const void *a, const void *b)
 {
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+events(struct mg_input *in, const char *shown, enum mg_tz tz, int32_t nodes,
+    const char *only, int64_t since, int64_t now, struct mg_capacity *c,
+    struct mg_diag *d)
+{
+	char **keep = NULL;
+	size_t nkeep = 0, kcap = 0;
 	struct ev *ev = NULL;
 	struct edge *e = NULL;
 	int32_t *depth = NULL, down = 0, nid = 0;
@@ -105,6 +115,13 @@ events(struct mg_input *in, const char *shown, enum mg_tz tz, int32_t nodes,
 	if (nodes < 1 || since > now)
 		return mg_diag_set(d, MG_EINVAL, "no nodes, or a history that "
 		    "starts after now");
+	if (only != NULL) {
+		if ((rv = mg_hostlist(only, strlen(only), &keep, &nkeep,
+		    &kcap, d)) != 0)
+			goto out;
+		if (nkeep > 1)
+			qsort(keep, nkeep, sizeof(*keep), cmpstr);
+	}
 	for (;;) {
 		const char *f[MAXCOL];
 		size_t fl[MAXCOL];
@@ -187,6 +204,16 @@ events(struct mg_input *in, const char *shown, enum mg_tz tz, int32_t nodes,
 		/* cluster events (no node), and what is outside the window */
 		if (fl[cnode] == 0 || x.start > now || x.end <= since)
 			continue;
+		/* another partition's node */
+		if (only != NULL) {
+			const char *key = x.node;
+
+			if (bsearch(&key, keep, nkeep, sizeof(*keep),
+			    cmpstr) == NULL) {
+				c->others++;
+				continue;
+			}
+		}
 		if (mg_grow((void **)&ev, &evcap, nev + 1, sizeof(*ev)) != 0) {
 			rv = MG_ENOMEM;
 			goto out;
@@ -200,6 +227,15 @@ events(struct mg_input *in, const char *shown, enum mg_tz tz, int32_t nodes,
 	for (i = 0; i < nev; i++)
 		ev[i].id = i > 0 && by_node(&ev[i - 1], &ev[i]) == 0 ?
 		    ev[i - 1].id : nid++;
+	if (nid > nodes) {
+		rv = mg_diag_set(d, MG_EINVAL, "%s: %d distinct nodes out of "
+		    "service, more than the cluster's %d: events of other "
+		    "partitions' nodes are counted (give the partition's "
+		    "nodes: -p live, PartitionName= Nodes= in -c, or a dump "
+		    "of sacctmgr show event Nodes=...)", shown, (int)nid,
+		    (int)nodes);
+		goto out;
+	}
 	if ((e = malloc((2 * nev + 1) * sizeof(*e))) == NULL ||
 	    (depth = calloc((size_t)nid + 1, sizeof(*depth))) == NULL) {
 		rv = MG_ENOMEM;
@@ -235,6 +271,9 @@ events(struct mg_input *in, const char *shown, enum mg_tz tz, int32_t nodes,
 	}
 	c->now = c->nodes[c->n - 1];
 out:
+	for (i = 0; i < nkeep; i++)
+		free(keep[i]);
+	free(keep);
 	free(ev);
 	free(e);
 	free(depth);
@@ -245,7 +284,8 @@ out:
 
 int
 mg_events_read(const char *path, enum mg_tz tz, int32_t nodes,
-    int64_t since, int64_t now, struct mg_capacity *c, struct mg_diag *d)
+    const char *only, int64_t since, int64_t now, struct mg_capacity *c,
+    struct mg_diag *d)
 {
 	struct mg_input *in;
 	int rv;
@@ -256,15 +296,15 @@ mg_events_read(const char *path, enum mg_tz tz, int32_t nodes,
 		mg_diag_prefix(d, "%s", shown);
 		return rv;
 	}
-	rv = events(in, shown, tz, nodes, since, now, c, d);
+	rv = events(in, shown, tz, nodes, only, since, now, c, d);
 	mg_input_free(in);
 	return rv;
 }
 
 int
 mg_events_parse(const char *buf, size_t len, const char *name,
-    enum mg_tz tz, int32_t nodes, int64_t since, int64_t now,
-    struct mg_capacity *c, struct mg_diag *d)
+    enum mg_tz tz, int32_t nodes, const char *only, int64_t since,
+    int64_t now, struct mg_capacity *c, struct mg_diag *d)
 {
 	struct mg_input *in;
 	int rv;
@@ -272,7 +312,7 @@ mg_events_parse(const char *buf, size_t len, const char *name,
 	memset(c, 0, sizeof(*c));
 	if ((rv = mg_input_open_mem(buf, len, name, &in, d)) != 0)
 		return rv;
-	rv = events(in, name, tz, nodes, since, now, c, d);
+	rv = events(in, name, tz, nodes, only, since, now, c, d);
 	mg_input_free(in);
 	return rv;
 }

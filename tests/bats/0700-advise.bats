@@ -404,6 +404,29 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$stderr" == *"--events goes with --plan"* ]]
 }
 
+@test "--plan: only the partition's nodes count; more nodes out of service than the cluster has is refused" {
+	local L=$BATS_FILE_TMPDIR/ls6.jobs
+	{
+		echo 'JobID|Partition|State|Submit|Start|End|TimelimitRaw|NNodes|User'
+		zcat "$ROOT/data/ls6-a100.log.gz" | awk -F'\t' 'NF >= 10 && $1 ~ /^[0-9]+$/ && n++ < 300 { print $1 "|gpu|COMPLETED|" $5 "|" $4 "|" $6 "|" $8 "|" $10 "|u" $3 }'
+	} > hist.txt
+	# live: sacctmgr also answers with another partition's nodes (x...)
+	{
+		printf 'c001|2026-11-23T10:00:00|Unknown|DRAIN\n'
+		for n in 1 2 3 4 5; do printf 'x%03d|2026-11-22T00:00:00|Unknown|DOWN\n' $n; done
+	} > "$FAKE/events.txt"
+	local V=(--squeue "$A/fake-squeue" --sinfo "$A/fake-sinfo" --sacctmgr "$A/fake-sacctmgr" -H hist.txt -p gpu -j 500 -n 8 --now $NOW --plan 8)
+	run --separate-stderr mirage-advise "${V[@]}"
+	[[ "$output" == *"the last 4 weeks, 7 of 8 nodes up: "* ]]
+	# a dump naming more nodes out of service than the cluster has
+	{
+		echo 'NodeName|TimeStart|TimeEnd|State'
+		for n in $(seq 1 90); do printf 'n%03d|2022-11-19T14:00:00|2022-11-19T20:00:00|DRAIN\n' $n; done
+	} > many.txt
+	run -1 --separate-stderr mirage-advise -j 554353 -Q "$L" -n 84 -N 8 --now 2022-11-20T13:55:00 --plan 8 --events many.txt
+	[[ "$stderr" == *"many.txt: 90 distinct nodes out of service, more than the cluster's 84: events of other partitions' nodes are counted"* ]]
+}
+
 @test "every layout of one squeue snapshot gives one view and one decision, or says what it lacks" {
 	local f gap ref=""
 	for f in squeue_all_o.txt squeue_json.json squeue_yaml.yaml squeue_format_long.txt; do

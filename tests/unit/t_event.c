@@ -34,7 +34,7 @@ main(void)
 
 	since = 1677628800;	/* 2023-03-01T00:00:00Z */
 	now = T(6 * 3600);
-	rv = mg_events_parse(dflt, strlen(dflt), "ev.txt", MG_TZ_UTC, 10,
+	rv = mg_events_parse(dflt, strlen(dflt), "ev.txt", MG_TZ_UTC, 10, NULL,
 	    since, now, &c, &d);
 	ok(rv == 0, "the default columns, with a header (%s)", d.msg);
 	ok(c.events == 6, "six events read, the cluster's among them (%zu)",
@@ -49,7 +49,7 @@ main(void)
 	ok(c.now == 9, "9 up now (%d); an event after now left out", c.now);
 	mg_capacity_release(&c);
 
-	rv = mg_events_parse(four, strlen(four), "four.txt", MG_TZ_UTC, 4,
+	rv = mg_events_parse(four, strlen(four), "four.txt", MG_TZ_UTC, 4, NULL,
 	    since, now, &c, &d);
 	ok(rv == 0 && c.n == 2 && c.time[0] == since && c.nodes[0] == 3 &&
 	    c.time[1] == T(7200) && c.nodes[1] == 4 && c.now == 4, "four "
@@ -58,28 +58,28 @@ main(void)
 	    c.n);
 	mg_capacity_release(&c);
 
-	rv = mg_events_parse("", 0, "empty", MG_TZ_UTC, 4, since, now, &c,
+	rv = mg_events_parse("", 0, "empty", MG_TZ_UTC, 4, NULL, since, now, &c,
 	    &d);
 	ok(rv == 0 && c.n == 1 && c.time[0] == since && c.nodes[0] == 4 &&
 	    c.now == 4, "no event: all nodes up all along");
 	mg_capacity_release(&c);
 
 	rv = mg_events_parse("c001|2023-03-01T01:00:00\n", 25, "short.txt",
-	    MG_TZ_UTC, 4, since, now, &c, &d);
+	    MG_TZ_UTC, 4, NULL, since, now, &c, &d);
 	ok(rv == MG_EFORMAT && strstr(d.msg, "short.txt, line 1: 2 fields"),
 	    "too few fields: named (%s)", d.msg);
 	rv = mg_events_parse("c001|2023-03-01T01:00:00|yesterday|DOWN\n", 40,
-	    "bad.txt", MG_TZ_UTC, 4, since, now, &c, &d);
+	    "bad.txt", MG_TZ_UTC, 4, NULL, since, now, &c, &d);
 	ok(rv == MG_EFORMAT && strstr(d.msg, "bad.txt, line 1: bad TimeStart"),
 	    "a bad time: named (%s)", d.msg);
 	rv = mg_events_parse("NodeName|State\nc001|DOWN\n", 25, "hdr.txt",
-	    MG_TZ_UTC, 4, since, now, &c, &d);
+	    MG_TZ_UTC, 4, NULL, since, now, &c, &d);
 	ok(rv == MG_EFORMAT && strstr(d.msg, "hdr.txt, line 1: a header "
 	    "without"), "a header without the times: named (%s)", d.msg);
 	rv = mg_events_parse("c1|2023-03-01T02:00:00|2023-03-01T01:00:00|D\n",
-	    45, "rev.txt", MG_TZ_UTC, 4, since, now, &c, &d);
+	    45, "rev.txt", MG_TZ_UTC, 4, NULL, since, now, &c, &d);
 	ok(rv == MG_EFORMAT, "an event that ends before it starts: refused");
-	ok(mg_events_parse("", 0, "x", MG_TZ_UTC, 0, since, now, &c, &d) ==
+	ok(mg_events_parse("", 0, "x", MG_TZ_UTC, 0, NULL, since, now, &c, &d) ==
 	    MG_EINVAL, "no nodes: refused");
 	return tap_done();
 }
