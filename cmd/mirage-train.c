@@ -263,6 +263,20 @@ model_info(const char *path)
 	mg_model_free(m);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "standard output");
+	/* a sound container is not enough: the model is loaded and
+	 * scored, as mirage-advise and mirage-eval would use it */
+	if ((fp = fopen(path, "rb")) == NULL)
+		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+	if ((rv = mg_model_read(fp, path, &m, &d)) == 0 &&
+	    (rv = mg_model_check(m, &d)) != 0)
+		mg_diag_prefix(&d, "'%s'", path);
+	fclose(fp);
+	mg_model_free(m);
+	if (rv != 0)
+		errx(mg_exit_status(rv), "%s: it cannot be used", d.msg);
+	printf("check\tloaded and scored: usable\n");
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(MG_EXIT_FAIL, "standard output");
 	return MG_EXIT_OK;
 }
 

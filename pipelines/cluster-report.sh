@@ -68,6 +68,9 @@ fi
 exec 2> >(tee -a "$out/report.log" >&2)
 tmp=$(mktemp -d "$out/.work.XXXX")
 trap 'rm -rf "$tmp"' EXIT
+# the new report is made whole in $site, then published (see the end)
+site=$tmp/site
+mkdir "$site"
 say() { printf '%s cluster-report: %s\n' "$(date -u +%FT%TZ)" "$*" >&2; }
 say "start: $input -> $out"
 
@@ -108,7 +111,7 @@ END {
 	for (d in day) printf "%s\t%.1f\t%s\t%d\t%s\n", strftime("%Y-%m-%d", d * 86400, 1),
 	    used[d], nodes ? sprintf("%.1f", 100 * used[d] / (nodes * 24)) : "",
 	    subm[d], wn[d] ? sprintf("%.2f", wsum[d] / wn[d]) : ""
-}' "$tmp/jobs.tsv" | { read -r h; echo "$h"; sort; } > "$out/load.tsv"
+}' "$tmp/jobs.tsv" | { read -r h; echo "$h"; sort; } > "$site/load.tsv"
 
 # waits by job size and by time limit: count and quantiles, hours
 awk -F'\t' '
@@ -128,7 +131,7 @@ END { flush() }' "$tmp/waits" | awk -F'\t' 'BEGIN {
 	print "group\tjobs\twait_mean_h\twait_p25_h\twait_p50_h\twait_p75_h\twait_p90_h\twait_max_h"
 	split("all|1 node|2-4 nodes|5-16 nodes|17+ nodes|limit <=1h|limit <=6h|limit <=24h|limit <=48h|limit >48h", o, "|")
 	for (i in o) rank[o[i]] = i }
-{ r[rank[$1]] = $0 } END { for (i = 1; i <= 10; i++) if (i in r) print r[i] }' > "$out/waits.tsv"
+{ r[rank[$1]] = $0 } END { for (i = 1; i <= 10; i++) if (i in r) print r[i] }' > "$site/waits.tsv"
 
 # the cumulative distribution of waits per size class, for the plot
 awk -F'\t' '$1 ~ /node/ { n[$1]++; w[$1, n[$1]] = $2 }
@@ -151,7 +154,6 @@ if [ -z "$from" ]; then
 fi
 fromday=$(date -u -d @"$from" +%F 2>/dev/null || echo "$from")
 eval_error=
-rm -f "$out/eval.tsv" "$out/curve.tsv" "$out/curve-"*.svg
 if [ $((from + 5 * 86400)) -gt "$last" ]; then
 	# an episode is 2 days of warm-up and 3 of workload (mirage-eval(1))
 	eval_error="the accounting covers $(( (last - first) / 3600 )) hours from $(date -u -d @"$first" +%FT%TZ) to $(date -u -d @"$last" +%FT%TZ); an episode from $fromday needs 5 days of it"
@@ -162,27 +164,26 @@ elif say "evaluating $count episodes per size from $fromday" && ! mirage-eval -q
 	eval_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/eval.err" | tail -n 3)
 	say "the evaluation failed: $eval_error"
 else
-	mv "$tmp/eval.tsv" "$out/eval.tsv"
-	mv "$tmp/curve.tsv" "$out/curve.tsv"
+	mv "$tmp/eval.tsv" "$site/eval.tsv"
+	mv "$tmp/curve.tsv" "$site/curve.tsv"
 fi
 
 # loaning (cluster-model options with InferenceNodes=): the inference
 # pool's demand, the nodes it lent and the part of them jobs used, per
 # day, from a replay of the jobs in that model
 loan_error='' loaning=''
-rm -f "$out/loan.tsv" "$out/loan-days.tsv" "$out/loan.svg"
 for o in "${cmodel[@]}"; do
 	case $o in *InferenceNodes=*) loaning=1 ;; esac
 done
 if [ -n "$loaning" ]; then
 	say "replaying with loaning"
 	if mirage-eval --replay "${cmodel[@]}" --loan-out "$tmp/loan.tsv" -o /dev/null "$tmp/jobs.mrs" 2> "$tmp/loan.err"; then
-		mv "$tmp/loan.tsv" "$out/loan.tsv"
+		mv "$tmp/loan.tsv" "$site/loan.tsv"
 		loan_summary=$(sed -n 's/^mirage-eval: loaning [^:]*: //p' "$tmp/loan.err")
 		awk -F'\t' 'NR > 1 { d = int($1 / 86400); dem[d] += $2; lent[d] += $3; used[d] += $4; n[d]++ }
 			END { print "day\tdemand_nodes\tlent_nodes\tlent_used_nodes"
 			for (d in n) printf "%s\t%.2f\t%.2f\t%.2f\n", strftime("%Y-%m-%d", d * 86400, 1), dem[d] / n[d], lent[d] / n[d], used[d] / n[d] }' \
-		    "$out/loan.tsv" | { read -r h; echo "$h"; sort; } > "$out/loan-days.tsv"
+		    "$site/loan.tsv" | { read -r h; echo "$h"; sort; } > "$site/loan-days.tsv"
 	else
 		loan_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/loan.err" | tail -n 3)
 		say "the replay with loaning failed: $loan_error"
@@ -190,7 +191,7 @@ if [ -n "$loaning" ]; then
 fi
 
 # plots
-tail -n +2 "$out/load.tsv" > "$tmp/load"
+tail -n +2 "$site/load.tsv" > "$tmp/load"
 # the wait distributions, one data file per size class, titled in words
 cdfplot=
 for g in "1 node" "2-4 nodes" "5-16 nodes" "17+ nodes"; do
@@ -208,7 +209,7 @@ set xdata time; set timefmt "%Y-%m-%d"; set format x "%b %d"
 set grid ytics; set key top left'
 gnuplot <<GP
 $daily
-set output "$out/load.svg"
+set output "$site/load.svg"
 set title "Load over time"
 $(if [ -n "$nodes" ]; then
 	echo 'set ylabel "nodes busy, % of '"$nodes"'"; set yrange [0:*]; set y2label "jobs submitted per day"; set y2tics; set ytics nomirror'
@@ -217,18 +218,18 @@ else
 	echo 'set ylabel "node-hours used per day"; set y2label "jobs submitted per day"; set y2tics; set ytics nomirror'
 	echo "plot '$tmp/load' using 1:2 with lines lw 2 title 'node-hours', '' using 1:4 axes x1y2 with impulses title 'jobs submitted'"
 fi)
-set output "$out/waits.svg"
+set output "$site/waits.svg"
 unset xdata; unset y2tics; unset y2label; set ytics mirror; set format x "%g"
 set title "Wait until start, by job size (cumulative share of jobs)"
 set logscale x; set xlabel "wait (hours, log scale; under 0.01 h shown at 0.01)"; set ylabel "share of jobs"
 set yrange [0:1]; set key bottom right
 plot $cdfplot
 GP
-if [ -s "$out/loan-days.tsv" ]; then
-	tail -n +2 "$out/loan-days.tsv" > "$tmp/loan"
+if [ -s "$site/loan-days.tsv" ]; then
+	tail -n +2 "$site/loan-days.tsv" > "$tmp/loan"
 	gnuplot <<GP
 $daily
-set output "$out/loan.svg"
+set output "$site/loan.svg"
 set title "Loaning: the inference pool's demand and the nodes it lent (daily means)"
 set ylabel "nodes"; set yrange [0:*]
 plot '$tmp/loan' using 1:2 with lines lw 2 title 'inference demand', '' using 1:3 with lines lw 2 title 'lent to the cluster', '' using 1:4 with lines lw 2 title 'lent and used by jobs'
@@ -241,11 +242,11 @@ fi
 # method could do
 curve_sizes=
 if [ -z "$eval_error" ]; then
-	curve_sizes=$(awk -F'\t' 'NR > 1 { print $2 }' "$out/eval.tsv" | sort -un | paste -sd' ')
+	curve_sizes=$(awk -F'\t' 'NR > 1 { print $2 }' "$site/eval.tsv" | sort -un | paste -sd' ')
 	for k in $curve_sizes; do
 		awk -F'\t' -v k="$k" -v d="$tmp/c$k" 'NR > 1 && $2 == k {
 			if (!($1 in f)) { f[$1] = d "-" ++n; print $1 > (d ".methods") }
-			print $6 "\t" 100 * $4 > f[$1] }' "$out/curve.tsv"
+			print $6 "\t" 100 * $4 > f[$1] }' "$site/curve.tsv"
 		plot= i=0
 		while read -r m; do
 			i=$((i + 1))
@@ -256,7 +257,7 @@ if [ -z "$eval_error" ]; then
 			plot="$plot${plot:+, }'$tmp/c$k-$i' using 1:2 $style"
 		done < "$tmp/c$k.methods"
 		awk -F'\t' -v k="$k" -v d="$tmp/p$k" 'NR > 1 && $2 == k && ($1 == "reactive" || $1 == "average-wait") {
-			print $9 "\t" 100 * $4 > (d "-" $1); print $1 > (d ".methods") }' "$out/eval.tsv"
+			print $9 "\t" 100 * $4 > (d "-" $1); print $1 > (d ".methods") }' "$site/eval.tsv"
 		if [ -s "$tmp/p$k.methods" ]; then
 			while read -r m; do
 				plot="$plot${plot:+, }'$tmp/p$k-$m' using 1:2 with points pt 5 ps 1.2 title '$m'"
@@ -266,7 +267,7 @@ if [ -z "$eval_error" ]; then
 set terminal svg size 900,420 dynamic font "sans,11" background "white"
 set datafile separator "\t"
 set termoption noenhanced
-set output "$out/curve-$k.svg"
+set output "$site/curve-$k.svg"
 set title "$k-node chains: chains without interruption against mean overlap"
 set xlabel "mean overlap (hours)"; set ylabel "chains without interruption (%)"
 set xrange [0:*]; set yrange [0:105]; set grid; set key bottom right
@@ -283,7 +284,7 @@ html_table() { # html_table TSV: a table with the header row as th
 	END { print "</table>" }'
 }
 eval_table() { # the evaluation's columns that matter, in words and units
-	esc < "$out/eval.tsv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+	esc < "$site/eval.tsv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 		print "<table>\n<tr><th>method</th><th>chain nodes</th><th>episodes</th><th>without interruption</th><th>interruption mean (h)</th><th>interruption p90 (h)</th><th>overlap mean (h)</th><th>gap to the oracle (h)</th></tr>"; next }
 	{ printf "<tr><td>%s</td><td>%d</td><td>%d</td><td>%.1f%%</td><td>%.2f</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>\n",
 	    $1, $2, $3, 100 * int($c["no_interruption_share"] * $3 + 0.5) / $3, $c["interruption_mean_h"],
@@ -330,7 +331,7 @@ HTML
 		echo "<p>Up and to the left is better. A method with a threshold draws a line as the"
 		echo "threshold moves; the oracle bound is what knowing the future would reach.</p>"
 	fi
-	if [ -s "$out/loan.svg" ]; then
+	if [ -s "$site/loan.svg" ]; then
 		cat <<HTML
 <h2>Loaning</h2>
 <img src="loan.svg" alt="the inference pool's demand and the nodes it lent">
@@ -350,10 +351,26 @@ HTML
 <h2>Waits</h2>
 <img src="waits.svg" alt="wait distributions by job size">
 HTML
-	html_table "$out/waits.tsv"
+	html_table "$site/waits.tsv"
 	echo "</body></html>"
 } > "$tmp/index.html"
-mv "$tmp/index.html" "$out/index.html"
+# Publish: the files first (renames within one file system), the page
+# last, then the files of an older report that the new page does not
+# link.  A run stopped before this leaves the old report whole; one
+# stopped inside it leaves the old page, whose files all still exist.
+produced=$(cd "$site" && ls)
+for f in $produced; do
+	mv -f "$site/$f" "$out/$f"
+done
+mv -f "$tmp/index.html" "$out/index.html"
+for f in load.tsv waits.tsv eval.tsv curve.tsv loan.tsv loan-days.tsv \
+    load.svg waits.svg loan.svg "$out"/curve-*.svg; do
+	f=${f##*/}
+	case " $(echo $produced) " in
+	*" $f "*) ;;
+	*) rm -f "$out/$f" ;;
+	esac
+done
 say "wrote $out/index.html"
 if [ -n "$eval_error" ] || [ -n "$loan_error" ]; then
 	say "the page lacks ${eval_error:+the evaluation}${eval_error:+${loan_error:+ and }}${loan_error:+the loaning} (see above)"

@@ -95,6 +95,11 @@ sel=(-k "$sizes" ${from:+-f "$from"} ${count:+-N "$count"})
 mirage-features -q "${model[@]}" "${sel[@]}" -w 1 -o "$work/samples.mrs" "$work/jobs.mrs"
 mirage-split -F 0.8 -t "$work/train.mrs" -v "$work/valid.mrs" "$work/samples.mrs"
 mirage-train -q -a "$kind" -o "$work/new.mrm" "$work/train.mrs"
+# a model is installed only if it loads and scores (mirage-train -i)
+if ! why=$(mirage-train -i "$work/new.mrm" 2>&1 >/dev/null); then
+	say "the new model cannot be used ($why): nothing installed"
+	exit 1
+fi
 
 # the validation episodes: their first and last start
 read -r v0 v1 < <(mirage-cat "$work/valid.mrs" | awk -F'\t' '
@@ -105,11 +110,12 @@ read -r v0 v1 < <(mirage-cat "$work/valid.mrs" | awk -F'\t' '
 ms=(-M "$work/new.mrm")
 if [ -e "$dir/current.mrm" ]; then
 	cp "$dir/current.mrm" "$work/current.mrm"
-	# a model that cannot be read is the worst: it is replaced
+	# a model that cannot be read, loaded or scored is the worst: it
+	# is replaced
 	if why=$(mirage-train -i "$work/current.mrm" 2>&1 >/dev/null); then
 		ms+=(-M "$work/current.mrm")
 	else
-		say "the current model cannot be read ($why): it is replaced"
+		say "the current model cannot be used ($why): it is replaced"
 	fi
 fi
 mirage-eval -q "${model[@]}" -k "$sizes" -f "$v0" -u "$v1" "${ms[@]}" -F tsv \

@@ -10,11 +10,26 @@
 
 #include "learn/gbt.h"
 
+/* xgboost's last error, its first line (a stack trace follows) */
+static const char *
+xgb_error(char *buf, size_t cap)
+{
+	const char *e = XGBGetLastError(), *p;
+
+	/* "[04:16:48] ./src/...:407: Expecting ..." */
+	if (e[0] == '[' && (p = strchr(e, ' ')) != NULL)
+		e = p + 1;
+	snprintf(buf, cap, "%.*s", (int)strcspn(e, "\n"), e);
+	return buf;
+}
+
 static int
 xgb_fail(struct mg_diag *d, const char *what)
 {
+	char b[256];
+
 	return mg_diag_set(d, MG_EFORMAT, "xgboost: %s: %s", what,
-	    XGBGetLastError());
+	    xgb_error(b, sizeof(b)));
 }
 
 static int
@@ -171,9 +186,11 @@ mg_gbt_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
 		return xgb_fail(d, "cannot create a booster");
 	if (XGBoosterLoadModelFromBuffer(b, buf, (bst_ulong)len) ||
 	    XGBoosterSetParam(b, "nthread", "1")) {
+		char e[256];
+
 		XGBoosterFree(b);
 		return mg_diag_set(d, MG_ECORRUPT, "xgboost cannot load the "
-		    "model: %s", XGBGetLastError());
+		    "model: %s", xgb_error(e, sizeof(e)));
 	}
 	*h = b;
 	return 0;

@@ -16,6 +16,7 @@
 #include "base/mem.h"
 #include "base/stats.h"
 #include "learn/svr.h"
+#include "episode/episode.h"
 
 static const unsigned char magic[8] = { 0x89, 'M', 'R', 'M', '\r', '\n',
 	0x1a, '\n' };
@@ -1017,4 +1018,42 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 	}
 	*out = m;
 	return 0;
+}
+
+int
+mg_model_check(struct mg_model *m, struct mg_diag *d)
+{
+	struct mg_epconf e;
+	char **names = NULL;
+	size_t nn = 0, *col = NULL;
+	float *X = NULL;
+	double score = NAN;
+	int rv = 0;
+
+	if ((X = calloc(m->nfeat, sizeof(*X))) == NULL ||
+	    (col = calloc(m->nfeat, sizeof(*col))) == NULL) {
+		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+		goto out;
+	}
+	if (strcmp(m->kind, "relmas") != 0) {
+		memset(&e, 0, sizeof(e));
+		e.window = (int)m->window;
+		if (mg_episode_feature_names(&e, &names, &nn) != 0) {
+			rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+			goto out;
+		}
+		if ((rv = mg_model_bind(m, names, nn, col, d)) != 0)
+			goto out;
+	}
+	if (strcmp(m->kind, "relmas") != 0 &&
+	    (rv = mg_model_predict(m, X, 1, &score, d)) != 0)
+		goto out;
+	if (strcmp(m->kind, "relmas") != 0 && !isfinite(score))
+		rv = mg_diag_set(d, MG_ECORRUPT, "it scores a row of zeros "
+		    "as %g", score);
+out:
+	mg_names_free(names, nn);
+	free(col);
+	free(X);
+	return rv;
 }

@@ -168,4 +168,13 @@ int mg_model_field(const struct mg_model *m, const char *name);
 int mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
     size_t *col, struct mg_diag *d);
 
+/*
+ * mg_model_check: can m (read whole, with mg_model_read()) be used?  Its
+ * features are ones this build computes (mg_episode_feature_names() for
+ * its window), and it scores a row to a finite number.  A relmas model,
+ * whose features are the accelerator model's, is scored only.  Returns
+ * 0, or MG_ETYPE or MG_ECORRUPT with d saying why, or MG_ENOMEM.
+ */
+int mg_model_check(struct mg_model *m, struct mg_diag *d);
+
 #endif /* MG_MODEL_H */

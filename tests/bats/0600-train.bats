@@ -149,3 +149,22 @@ setup() {
 	run -2 --separate-stderr mirage-train -a relmas -s Load=x -o x.mrm
 	[[ "$stderr" == *"-s: bad value 'x' for Load"* ]]
 }
+
+@test "-i loads and scores the model: a booster xgboost cannot load, or a feature not computed here, is refused" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	mirage-features -q -f 2022-12-01 -N 10 -k 1 -w 2 -o s.mrs ls6.jobs
+	mirage-train -q -a gbt -o g.mrm s.mrs
+	run -0 mirage-train -i g.mrm
+	[ "${lines[-1]}" = "$(printf 'check\tloaded and scored: usable')" ]
+	python3 "$ROOT/tests/fixtures/badmodel.py" booster g.mrm bb.mrm
+	run -4 --separate-stderr mirage-train -i bb.mrm
+	[[ "$stderr" == "mirage-train: 'bb.mrm': xgboost cannot load the model: "*": it cannot be used" ]]
+	[[ "$stderr" != *"Stack trace"* ]]
+	python3 "$ROOT/tests/fixtures/badmodel.py" feature g.mrm bf.mrm
+	run -6 --separate-stderr mirage-train -i bf.mrm
+	[[ "$stderr" == *"'bf.mrm': the model needs the feature 'f_hour_sun', which is not computed here"*"it cannot be used" ]]
+	# mirage-advise says why it falls back, even under -q
+	printf 'JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY\n500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000\n' > q.txt
+	run -10 --separate-stderr mirage-advise -q -j 500 -m bb.mrm -n 88 -Q q.txt --now 2026-11-23T23:00:00
+	[[ "$stderr" == *"the reactive rule decided: 'bb.mrm': xgboost cannot load the model"* ]]
+}

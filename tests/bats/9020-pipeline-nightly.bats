@@ -40,9 +40,19 @@ setup() {
 	printf 'X' | dd of="d/$second" bs=1 seek=100 conv=notrunc 2>/dev/null
 	sleep 1
 	run -0 "${N[@]}" -D d -M 1000 -- -n 76
-	[[ "$output" == *"the current model cannot be read ("*"CRC32"*"): it is replaced"* ]]
+	[[ "$output" == *"the current model cannot be used ("*"CRC32"*"): it is replaced"* ]]
 	[[ "$output" == *"installed model-"* ]]
 	mirage-train -i d/current.mrm > /dev/null
+	# a sound container and checksum around a booster xgboost cannot
+	# load: mirage-train -i loads and scores it, so it is replaced too
+	third=$(readlink d/current.mrm)
+	python3 "$ROOT/tests/fixtures/badmodel.py" booster "d/$third" "d/$third"
+	run -4 mirage-train -i "d/$third"
+	sleep 1
+	run -0 "${N[@]}" -D d -M 1000 -- -n 76
+	[[ "$output" == *"the current model cannot be used ("*"xgboost cannot load the model"*"): it is replaced"* ]]
+	[[ "$output" == *"installed model-"* ]]
+	[ "$(readlink d/current.mrm)" != "$third" ]
 }
 
 @test "nightly: SIGTERM stops it with 143 and leaves no working files" {

@@ -159,3 +159,26 @@ render() {
 	grep -q "The replay with loaning could not run" q/index.html
 	grep -q "line 1: not &quot;TIME VALUE&quot;\|line 1: not \"TIME VALUE\"" q/index.html
 }
+
+@test "report: published whole or not at all; a run killed mid-evaluation leaves the old page with all its files" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	"$ROOT/pipelines/cluster-report.sh" -o r -n 84 -N 6 -k 1 -- -n 84 ls6.jobs 2>/dev/null
+	cp r/index.html old.html
+	# a second run, killed while mirage-eval runs
+	"$ROOT/pipelines/cluster-report.sh" -o r -n 84 -N 40 -k 1,8 -- -n 84 ls6.jobs 2>/dev/null &
+	pid=$!
+	for _ in $(seq 1 600); do
+		ls r/.work.*/eval.err >/dev/null 2>&1 && break
+		sleep 0.1
+	done
+	ls r/.work.*/eval.err
+	kill -9 "$pid"
+	pkill -9 -f 'mirage-eval.*\.work\.' || true
+	wait "$pid" || true
+	cmp r/index.html old.html
+	# every file the page links is there
+	for f in $(sed -n 's/.*\(src\|href\)="\([^":#]*\)".*/\2/p' r/index.html); do
+		[ -s "r/$f" ] || { echo "r/index.html links $f, which is gone"; return 1; }
+	done
+	grep -q 'src="curve-1.svg"' r/index.html
+}
