@@ -1572,6 +1572,11 @@ main(int argc, char *argv[])
 			*note = '\0';
 			if (nodes == 0 && (m != NULL || o.plan) && live)
 				nodes = sinfo_nodes(&o, note, sizeof(note));
+			if (o.s_nodes > 0 && nodes > 0 && o.s_nodes > nodes)
+				errx(MG_EXIT_USAGE, "the successor asks for %d "
+				    "nodes (-N or the script's #SBATCH -N), more "
+				    "than the cluster's %d: it could never start",
+				    (int)o.s_nodes, (int)nodes);
 			if ((m != NULL || o.plan) && nodes <= 0 &&
 			    *a.note == '\0')
 				snprintf(a.note, sizeof(a.note), "the cluster's "
@@ -1584,6 +1589,11 @@ main(int argc, char *argv[])
 				    "jobs (squeue's default or -l layout): give "
 				    "squeue -o '%s' or --json",
 				    mg_live_incomplete(&l, o.now), squeue_fmt);
+			else if ((m != NULL || o.plan) && a.p_limit <= 0 &&
+			    *a.note == '\0')
+				snprintf(a.note, sizeof(a.note), "job %s has no "
+				    "time limit (UNLIMITED): no limit ends it, so "
+				    "there is no end to submit ahead of", p_id);
 			else if (o.plan && nodes > 0) {
 				if (plan_decision(&o, &l, p_id, nodes, &a) == 0)
 					*a.note = '\0';
@@ -1598,8 +1608,9 @@ main(int argc, char *argv[])
 					fallback(&a, "no model (-m)");
 				a.rule = "reactive";
 				a.submit = 0;
-				snprintf(a.why, sizeof(a.why), "without a "
-				    "model: submit when %s ends", p_id);
+				snprintf(a.why, sizeof(a.why), "%s: submit "
+				    "when %s ends", m == NULL && !o.plan ?
+				    "without a model" : "the reactive rule", p_id);
 			}
 			if (!a.submit) {
 				a.next = o.now + PERIOD;

@@ -464,8 +464,9 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
-		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", path, d.msg);
 	if (dl_out != NULL)
 		write_dl(dl_out, &def, &t);
 	if (el_out != NULL)
@@ -1215,8 +1216,9 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
-		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", path, d.msg);
 	po->pc.cost = po->cost;
 	/* by default the world's own model (plain: not its options) */
 	if (!po->plan_model)

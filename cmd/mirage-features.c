@@ -466,8 +466,9 @@ main(int argc, char *argv[])
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if (mg_clusterdef_init(&def, &conf, &t, &d) != 0)
-		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if ((rv = mg_clusterdef_init(&def, &conf, &t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", path, d.msg);
 	if ((rv = mg_epsel_resolve(&o.sel, &def, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	o.e = o.sel.e;

@@ -368,8 +368,9 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
-	if (mg_clusterdef_init(&def, conf, &t, &d) != 0)
-		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", path, d.msg);
 	if ((rv = mg_epsel_resolve(sel, &def, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (cx.progress != MG_PROGRESS_OFF)

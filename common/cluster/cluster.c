@@ -102,17 +102,20 @@ read_byid(struct mg_clusterdef *def, const char *key, const char *path,
 	const struct mg_value *v;
 	struct mg_reader *r = NULL;
 	struct byid *by = malloc((t->n ? t->n : 1) * sizeof(*by));
+	uint64_t *seen = calloc(t->n ? t->n : 1, sizeof(*seen));
 	size_t i, lo, hi;
 	FILE *fp = fopen(path, "rb");
 	const char *bad;
 	char id[sizeof(t->job[0].id)];
 	int rv;
 
-	if (by == NULL || fp == NULL) {
+	if (by == NULL || seen == NULL || fp == NULL) {
 		free(by);
+		free(seen);
 		if (fp != NULL)
 			fclose(fp);
-		return by == NULL ? mg_diag_set(d, MG_ENOMEM, "out of memory") :
+		return by == NULL || seen == NULL ? mg_diag_set(d, MG_ENOMEM,
+		    "out of memory") :
 		    mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
 		    strerror(errno));
 	}
@@ -145,13 +148,24 @@ read_byid(struct mg_clusterdef *def, const char *key, const char *path,
 				hi = mid;
 		}
 		for (; rv == 0 && lo < t->n && strcmp(by[lo].id, id) == 0;
-		    lo++)
+		    lo++) {
+			/* one record a job: a second would silently win */
+			if (seen[by[lo].i] != 0) {
+				rv = mg_diag_set(d, MG_EFORMAT, "record %llu: "
+				    "job %s again (record %llu gave it)",
+				    (unsigned long long)mg_reader_count(r), id,
+				    (unsigned long long)seen[by[lo].i]);
+				break;
+			}
+			seen[by[lo].i] = mg_reader_count(r);
 			rv = put(def, by[lo].i, scratch,
 			    (size_t)mg_reader_count(r), d);
+		}
 	}
 	mg_reader_free(r);
 	fclose(fp);
 	free(by);
+	free(seen);
 	if (rv != 0)
 		mg_diag_prefix(d, "%s '%s'", key, path);
 	return rv;

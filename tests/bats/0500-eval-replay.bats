@@ -369,8 +369,12 @@ col() { # col FILE GROUP COLUMN
 	run -1 --separate-stderr mirage-eval --replay -q -m faithful -n 64 -s ElasticFile=all.mrs -o /dev/null ls6.jobs
 	[[ "$stderr" == *"ElasticFile 'all.mrs': record "*": job "*" of 64 nodes cannot run on 32 to 84 of the cluster's 64"* ]]
 	head -c 3000 el.mrs > cut.mrs
-	run -1 --separate-stderr mirage-eval --replay -q -m faithful -n 84 -s ElasticFile=cut.mrs -o /dev/null ls6.jobs
+	run -5 --separate-stderr mirage-eval --replay -q -m faithful -n 84 -s ElasticFile=cut.mrs -o /dev/null ls6.jobs
 	[[ "$stderr" == *"ElasticFile 'cut.mrs'"* ]]
+	# a job given twice (the stream concatenated with itself)
+	cat el.mrs el.mrs > twice.mrs
+	run -1 --separate-stderr mirage-eval --replay -q -m faithful -n 84 -s ElasticFile=twice.mrs -o /dev/null ls6.jobs
+	[[ "$stderr" == *"ElasticFile 'twice.mrs': record "*": job "*" again (record "*" gave it)"* ]]
 	run -2 --separate-stderr mirage-eval --replay -q -m faithful -n 84 --el-out x.mrs -o /dev/null ls6.jobs
 	[[ "$stderr" == *"--el-out needs elastic jobs"* ]]
 	# a measured curve that is linear gives the power law of 1
@@ -406,11 +410,14 @@ col() { # col FILE GROUP COLUMN
 	mirage-eval --replay -q "${pre[@]}" -s DLAttrSeed=2 -o r3.tsv ls6.jobs
 	! cmp -s r1.tsv r3.tsv
 	# a file that is not one, or cut short, is refused by name
-	run -1 --separate-stderr mirage-eval --replay "${pre[@]}" -s DLAttrFile=ls6.jobs ls6.jobs
+	run -6 --separate-stderr mirage-eval --replay "${pre[@]}" -s DLAttrFile=ls6.jobs ls6.jobs
 	[[ "$stderr" == *"ls6.jobs"*"dlattrs"* ]]
 	head -c 3000 a1.mrs > cut.mrs
-	run -1 --separate-stderr mirage-eval --replay "${pre[@]}" -s DLAttrFile=cut.mrs ls6.jobs
+	run -5 --separate-stderr mirage-eval --replay "${pre[@]}" -s DLAttrFile=cut.mrs ls6.jobs
 	[[ "$stderr" == *"cut.mrs"* ]]
+	cat a1.mrs a1.mrs > twice.mrs
+	run -1 --separate-stderr mirage-eval --replay "${pre[@]}" -s DLAttrFile=twice.mrs ls6.jobs
+	[[ "$stderr" == *"DLAttrFile 'twice.mrs': record 24778: job "*" again (record 1 gave it)"* ]]
 	run -2 --separate-stderr mirage-eval --replay -m faithful --dl-out x.mrs ls6.jobs
 	[[ "$stderr" == *"--dl-out needs preemption"* ]]
 	[ ! -e x.mrs ]

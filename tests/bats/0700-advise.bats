@@ -618,3 +618,16 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	run -0 --separate-stderr mirage-advise -j 500 -m "$M" -n 88 -H old.txt -Q "$FAKE/queue.txt" --now $NOW -T 100
 	[[ "$stderr" == *"the history (-H) ends at 2023-01-02T00:00:00, 1422 days before --now: give recent sacct dumps"* ]]
 }
+
+@test "a P without a time limit, and a successor larger than the cluster, are said, not guessed" {
+	cp "$FAKE/queue.txt" u.txt
+	echo '700|gpu|R|2026-11-20T23:00:00|2026-11-21T00:00:00|UNLIMITED|1|1000' >> u.txt
+	for p in "-m $M" "--plan 8 -H $BATS_FILE_TMPDIR/ls6.jobs"; do
+		run -10 --separate-stderr mirage-advise -j 700 $p -n 88 -Q u.txt --now $NOW
+		[[ "$output" == *"note:     job 700 has no time limit (UNLIMITED): no limit ends it"* ]]
+		[[ "$output" == *"why:      the reactive rule: submit when 700 ends"* ]]
+		[[ "$output" != *"ends in -"* ]]
+	done
+	run -2 --separate-stderr mirage-advise -j 500 -m "$M" -n 8 -N 9 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$stderr" == *"the successor asks for 9 nodes (-N or the script's #SBATCH -N), more than the cluster's 8: it could never start"* ]]
+}
