@@ -19,6 +19,7 @@
 #include "episode/episode.h"
 #include "episode/feature.h"
 #include "live/event.h"
+#include "live/hcache.h"
 #include "live/live.h"
 #include "mirage.h"
 #include "learn/model.h"
@@ -299,6 +300,76 @@ read_slurm(struct mg_live *l, const char *const argv[], const char *what,
 	free(out);
 	if (rv != 0) {
 		snprintf(note, cap, "%s", d.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The planner's four weeks of history, live.  With a state file, a cache
+ * beside it (state.history, live/hcache.h) holds the last run's: sacct
+ * is asked only for what changed since (from the cache's end, less ten
+ * minutes), and a cache that is damaged, or does not cover the window, is
+ * rebuilt from the whole window.  sa's -S argument is since.  0, or -1
+ * with note set (no history at all).
+ */
+static int
+plan_history(const struct opts *o, struct mg_live *l, const char *const sa[],
+    char *since, size_t scap, char *note, size_t ncap)
+{
+	struct mg_diag d = { "" };
+	struct mg_hcache old, c;
+	char path[4096], at[32];
+	int64_t win = o->now - PLAN_HISTORY, from;
+	size_t len = 0;
+	char *out;
+	int have = 0, rv;
+
+	memset(&old, 0, sizeof(old));
+	memset(&c, 0, sizeof(c));
+	snprintf(path, sizeof(path), "%s.history", o->state);
+	if ((have = mg_hcache_read(path, &old, &d)) < 0) {
+		if (!o->quiet)
+			warnx("%s: the history cache is rebuilt", d.msg);
+		have = 0;
+	}
+	if (have && (old.from > win + PERIOD || old.to < win ||
+	    old.to > o->now)) {
+		mg_hcache_release(&old);
+		have = 0;
+	}
+	from = have ? old.to - PERIOD : win;
+	format_tz(from, o->tz, since, scap);
+	if ((out = slurm(sa, &len, note, ncap)) == NULL) {
+		if (!have)
+			return -1;
+		/* sacct down: what the cache holds is still four weeks */
+		format_tz(old.to, o->tz, at, sizeof(at));
+		warnx("no new history (%s): the history cached up to %s is "
+		    "used", note, at);
+		rv = mg_live_read_mem(l, old.text, old.len, path, NULL, &d);
+		mg_hcache_release(&old);
+		if (rv != 0)
+			snprintf(note, ncap, "%s", d.msg);
+		return rv != 0 ? -1 : 0;
+	}
+	if ((rv = mg_hcache_merge(have ? &old : NULL, out, len, win, o->tz,
+	    &c, &d)) != 0) {
+		/* sacct's own answer, without the cache */
+		rv = mg_live_read_mem(l, out, len, "sacct", NULL, &d);
+	} else {
+		c.from = have && old.from > win ? old.from : win;
+		c.to = o->now;
+		rv = mg_live_read_mem(l, c.text, c.len, "sacct", NULL, &d);
+		if (rv == 0 && !o->dry_run && mg_hcache_write(path, &c,
+		    &d) != 0 && !o->quiet)
+			warnx("%s: the history is not cached", d.msg);
+	}
+	free(out);
+	mg_hcache_release(&old);
+	mg_hcache_release(&c);
+	if (rv != 0) {
+		snprintf(note, ncap, "%s", d.msg);
 		return -1;
 	}
 	return 0;
@@ -1373,8 +1444,10 @@ main(int argc, char *argv[])
 			/* without the history the model sees less; the
 			 * queue it cannot do without */
 			if ((m != NULL || o.plan) && o.nhist == 0 &&
-			    read_slurm(&l, sa,
-			    "sacct", note, sizeof(note)) != 0) {
+			    (o.plan && o.state != NULL ? plan_history(&o, &l,
+			    sa, since, sizeof(since), note, sizeof(note)) :
+			    read_slurm(&l, sa, "sacct", note, sizeof(note))) !=
+			    0) {
 				if (!o.quiet)
 					warnx("no history: %s", note);
 				*note = '\0';

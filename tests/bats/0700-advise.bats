@@ -631,3 +631,36 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	run -2 --separate-stderr mirage-advise -j 500 -m "$M" -n 8 -N 9 -Q "$FAKE/queue.txt" --now $NOW
 	[[ "$stderr" == *"the successor asks for 9 nodes (-N or the script's #SBATCH -N), more than the cluster's 8: it could never start"* ]]
 }
+
+@test "--plan with a state: the history is cached beside it; sacct is asked for minutes, not weeks" {
+	# 200 ended jobs of the last four weeks, one an hour or so
+	awk 'BEGIN { for (i = 1; i <= 200; i++) { e = 1795474800 - i * 3000; s = e - 7200; printf "%d|%d|gpu|COMPLETED|%d|%d|%d|2-00:00:00|1|u%d\n", 100 + i, 100 + i, s - 600, s, e, i % 7 } }' |
+	    while IFS='|' read -r a b c d s0 s1 e lim n u; do
+		printf '%s|%s|%s|%s|%s|%s|%s|%s|%s\n' "$a" "$b" "$c" "$d" "$(date -u -d @$s0 +%FT%T)" "$(date -u -d @$s1 +%FT%T)" "$(date -u -d @$e +%FT%T)" "$lim" "$n"
+	    done > "$FAKE/sacct.txt"
+	local V=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" --sinfo "$A/fake-sinfo" -j 500 -n 8 --plan 8 --events /dev/null)
+	run --separate-stderr mirage-advise "${V[@]}" --now $NOW
+	[[ "$output" == *"planner:  "* ]]
+	want=$(grep '^planner:' <<< "$output")
+	run --separate-stderr mirage-advise "${V[@]}" --now $NOW --submit job.sh --dry-run
+	[ ! -e job.sh.chain.history ]
+	run --separate-stderr mirage-advise "${V[@]}" --now $NOW --submit job.sh -T 100 -s st
+	[ "$(grep '^planner:' <<< "$output")" = "$want" ]
+	head -n 2 st.history | tr '\t' ' ' | grep -qx 'covers 1792969200 1795474800'
+	tail -n 1 "$FAKE/sacct.log" | grep -q -- '-S 2026-10-25T23:00:00 '
+	# five minutes on: sacct is asked from the cache's end, less 10 minutes
+	run --separate-stderr mirage-advise "${V[@]}" --now 2026-11-23T23:05:00 --submit job.sh -s st
+	tail -n 1 "$FAKE/sacct.log" | grep -q -- '-S 2026-11-23T22:50:00 '
+	[ "$(grep -c '|COMPLETED|' st.history)" -eq 200 ]
+	# sacct down: the cache is used, and said
+	FAKE_MODE=sacct-down run --separate-stderr mirage-advise "${V[@]}" --now 2026-11-23T23:10:00 --submit job.sh -s st
+	[[ "$stderr" == *"no new history ("*"): the history cached up to 2026-11-23T23:05:00 is used"* ]]
+	[[ "$stderr" != *"no history:"* ]]
+	# a damaged cache is rebuilt from the whole window
+	sed -i 's/|u1$/|u9/; 4s/COMPLETED/CANCELLED/' st.history
+	run --separate-stderr mirage-advise "${V[@]}" --now 2026-11-23T23:15:00 --submit job.sh -s st
+	[[ "$stderr" == *"'st.history': CRC32 mismatch: the history cache is rebuilt"* ]]
+	tail -n 1 "$FAKE/sacct.log" | grep -q -- '-S 2026-10-25T23:15:00 '
+	# jobs that ended before the window are dropped from it
+	[ "$(grep -c '|COMPLETED|' st.history)" -le 200 ]
+}
