@@ -107,6 +107,18 @@ digits(const char *s, int n, unsigned *out)
 static const unsigned char mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31,
     30, 31, 30, 31 };
 
+/*
+ * The zone's generation (mg_tz_use()), and the local hours read, each
+ * thread its own: a table by the hour's wall-clock number (its time as
+ * if it were UTC, in hours), of that hour's start
+ */
+#define HOURS	4096
+static unsigned tz_gen = 1;
+static _Thread_local struct {
+	unsigned gen;
+	int64_t hour, base;
+} hours[HOURS];
+
 int
 mg_parse_time(const char *s, size_t n, enum mg_tz tz, int64_t *out)
 {
@@ -138,17 +150,30 @@ mg_parse_time(const char *s, size_t n, enum mg_tz tz, int64_t *out)
 		    m * 60 + sec;
 		return 0;
 	}
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = (int)Y - 1900;
-	tm.tm_mon = (int)M - 1;
-	tm.tm_mday = (int)D;
-	tm.tm_hour = (int)h;
-	tm.tm_min = (int)m;
-	tm.tm_sec = (int)sec;
-	tm.tm_isdst = -1;
-	if ((t = mktime(&tm)) == (time_t)-1)
-		return MG_PARSE_BAD;
-	*out = (int64_t)t;
+	/*
+	 * mktime() looks the zone up again on every call (a stat of its
+	 * file): a local hour's start is kept, and a time within it is an
+	 * offset from it (zones change their offset on the hour)
+	 */
+	{
+		int64_t hour = mg_days_from_civil(Y, M, D) * 24 + h;
+		size_t k = (size_t)((uint64_t)hour % HOURS);
+
+		if (hours[k].gen != tz_gen || hours[k].hour != hour) {
+			memset(&tm, 0, sizeof(tm));
+			tm.tm_year = (int)Y - 1900;
+			tm.tm_mon = (int)M - 1;
+			tm.tm_mday = (int)D;
+			tm.tm_hour = (int)h;
+			tm.tm_isdst = -1;
+			if ((t = mktime(&tm)) == (time_t)-1)
+				return MG_PARSE_BAD;
+			hours[k].gen = tz_gen;
+			hours[k].hour = hour;
+			hours[k].base = (int64_t)t;
+		}
+		*out = hours[k].base + m * 60 + sec;
+	}
 	return 0;
 }
 
@@ -341,6 +366,7 @@ mg_tz_name(enum mg_tz tz, char *buf, size_t cap)
 int
 mg_tz_use(const char *zone, enum mg_tz *tz)
 {
+	tz_gen++;	/* the hours kept by mg_parse_time() are another zone's */
 	if (strcmp(zone, "UTC") == 0) {
 		*tz = MG_TZ_UTC;
 		return 0;
