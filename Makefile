@@ -14,10 +14,10 @@ B	?= build/default
 
 CC	?= cc
 CFLAGS	?= -O2 -g
-PKGS	= libarchive zlib json-c yaml-0.1 xgboost openblas
+PKGS	= libarchive zlib libdeflate json-c yaml-0.1 xgboost openblas
 CPPFLAGS += -Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ljson-c -lyaml -lxgboost -lopenblas)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ldeflate -ljson-c -lyaml -lxgboost -lopenblas)
 LDLIBS	+= $(PKG_LIBS) -lsvm -lm -pthread
 DEPFLAGS = -MMD -MP
 # a line per file; V=1 shows the commands, make -s nothing

@@ -21,12 +21,13 @@ need make has make
 if has pkg-config >/dev/null 2>&1; then
 	need libarchive-dev pc libarchive
 	need zlib1g-dev pc zlib
+	need libdeflate-dev pc libdeflate
 	need libjson-c-dev pc json-c
 	need libyaml-dev pc yaml-0.1
 	need libopenblas-dev pc openblas
 	need libxgboost-dev pc xgboost
 else
-	missing="$missing libarchive-dev zlib1g-dev libjson-c-dev libyaml-dev libopenblas-dev libxgboost-dev"
+	missing="$missing libarchive-dev zlib1g-dev libdeflate-dev libjson-c-dev libyaml-dev libopenblas-dev libxgboost-dev"
 fi
 need libsvm-dev test -f /usr/include/libsvm/svm.h
 need bats has bats
