@@ -171,7 +171,7 @@ summary() { # summary NAME DIR: the table and the curves' readings
 		}
 		printf "\n" } }' "$dir/curve.tsv"
 }
-# Preemption (issue 17): the same faithful cluster where 10% of the
+# Preemption: the same faithful cluster where 10% of the
 # trace's jobs are urgent and preempt best-effort ones (PickyMan's
 # victims, deep-learning overheads drawn with seed 1): the reactive
 # successor, and the reactive successor submitted as an urgent job, with
@@ -197,7 +197,7 @@ preempt() {
 		sed -n 's/^mirage-eval: reactive-preempt, /  reactive-preempt, /p' "$dir/cost.txt"
 	} | tee -a "$out/ls6-summary.txt"
 }
-# Inside the node (issue 19): DNN inference on a multi-accelerator
+# Inside the node: DNN inference on a multi-accelerator
 # system (2 WS + 2 RS sub-accelerators, 40 GB/s of DRAM) under
 # contention, the heuristic dispatchers against RELMAS, the learned one,
 # trained here on the accelerator model (held-out arrivals: seed 101).

@@ -160,7 +160,7 @@ awk -v r1="$t_r1" -v r10="$t_r10" -v f1="$t_f1" -v f10="$t_f10" -v fb="$t_fb" 'B
 }'
 
 # The fidelity of the best faithful model against the real LS6 waits
-# (the issue's targets: wait MAE <= 2 h, Spearman >= 0.6, also for the
+# (the targets: wait MAE <= 2 h, Spearman >= 0.6, also for the
 # 48-hour jobs), next to the reference model's (the original's figures).
 "$bin/mirage-eval" --replay -q -m faithful -n 84 -s MaxJobsPerUser=8 \
     -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 \
@@ -256,7 +256,7 @@ kill "$b1" "$b2" 2>/dev/null
 wait "$b1" "$b2" 2>/dev/null || true
 trap - EXIT
 
-# Preemption (issue 17): LS6 on 84 nodes, 10% urgent jobs, PreemptMode=
+# Preemption: LS6 on 84 nodes, 10% urgent jobs, PreemptMode=
 # REQUEUE, ten attribute seeds, with overheads that vary widely (epochs
 # log-uniform over 1-60 min) and with equal ones (the sanity check: the
 # gain should shrink).  For each policy the median over seeds of the
@@ -333,7 +333,7 @@ END {
 	}
 }'
 
-# Loaning and elastic jobs (issue 18): LS6 on 84 training nodes beside a
+# Loaning and elastic jobs: LS6 on 84 training nodes beside a
 # 40-node inference pool under a diurnal demand (noise seeds 1-10), 40%
 # of the jobs elastic (their half to twice their size, speedup n^0.8):
 # no loaning (the pool with nothing to spare, whose replay must be the
@@ -397,7 +397,7 @@ END {
 	printf "  nothing to spare: the plain replay to the byte: %s\n", same
 }' "$dir/loan-all.txt"
 
-# Inside the node (issue 19): the inference dispatchers of mirage-eval
+# Inside the node: the inference dispatchers of mirage-eval
 # --accel on one system (2 WS + 2 RS sub-accelerators, 40 GB/s of DRAM)
 # at light load (0.2) and under contention (0.45), on held-out arrival
 # seeds (101-105; training draws its own from its seed), and RELMAS, the

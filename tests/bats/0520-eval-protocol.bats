@@ -171,7 +171,7 @@ for r, t in zip(rows, tsv):
 		mirage-eval -q $opts -E cut.mrs -o /dev/null cut.jobs
 		[ "$(mirage-cat cut.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')" = "$t" ]
 	done
-	# so do the designs measured in session 11: arrivals scaled to the
+	# so do the other designs measured: arrivals scaled to the
 	# recent rate, the plan that waits judged on other futures, the
 	# same draws at every decision
 	local o2="$opts --plan-arrivals blocks:4,rate:48 --plan-cost risk-cv --plan-draws episode"

@@ -151,3 +151,21 @@ setup() {
 	done
 	[ ! -e v.mrs ]
 }
+
+@test "the project speaks of itself, not of its development: no session or issue numbers, no before-and-after" {
+	cd "$ROOT"
+	local files
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		files=$(git ls-files)
+	else
+		files=$(find . -type f ! -path './.git/*' ! -path './build/*' | sed 's|^\./||')
+	fi
+	# the project's own text: not the corpus, the fixtures or the data
+	files=$(printf '%s\n' "$files" | grep -v -E '^(tests/fuzz/corpus|tests/fixtures|data)/' |
+	    while read -r f; do [ -f "$f" ] && grep -Iq . "$f" && echo "$f"; done)
+	# (each word bracketed, so that this line does not match itself)
+	run grep -n -i -E '\bsess[i]ons? [0-9]|\biss[u]es? #?[0-9]|the iss[u]e'"'"'s|bef[o]re this change|aft[e]r this change|re-?meas[u]red|\bthis sess[i]on\b|\blast sess[i]on\b' $files
+	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
+	# the README is for users: short
+	[ "$(wc -l < README.md)" -le 250 ]
+}
