@@ -11,7 +11,7 @@
 #   - for standard input; a dump's times are read in zone (default: local, as
 #   sacct prints them)
 # Example crontab line (Mondays at 06:00, last 30 days):
-#   0 6 * * 1 sacct -a -X -P -S now-30days -o JobID,Submit,Start,End,Timelimit,NNodes,State | /usr/local/share/mirage/pipelines/cluster-report.sh -o /srv/www/ls6 -n 84 -M /var/lib/mirage/current.mrm -- -n 84 -
+#   0 6 * * 1 sacct -a -X -P -S now-30days -o JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes,User | /usr/local/share/mirage/pipelines/cluster-report.sh -o /srv/www/ls6 -n 84 -M /var/lib/mirage/current.mrm -- -n 84 -
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)

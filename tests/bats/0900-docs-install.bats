@@ -169,3 +169,13 @@ setup() {
 	# the README is for users: short
 	[ "$(wc -l < README.md)" -le 250 ]
 }
+
+@test "mirage-cluster(5) EXAMPLES: each configuration is read and replays the trace" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	awk '/^\.Sh EXAMPLES/ { e = 1 } e && /^\.Bd/ { b = 1; n++; next } e && /^\.Ed/ { b = 0; next } b { print > ("ex" n ".conf") }' "$ROOT/man/mirage-cluster.5"
+	[ -s ex1.conf ] && [ -s ex2.conf ]
+	for f in ex*.conf; do
+		mirage-eval --replay -q -c "$f" -o "$f.tsv" ls6.jobs
+		[ "$(wc -l < "$f.tsv")" -ge 2 ]
+	done
+}
