@@ -5,6 +5,7 @@
  * and move the chain on.  See mirage-advise(1) and mirage-chain(5).
  */
 #include <err.h>
+#include <pwd.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -20,6 +21,7 @@
 #include "episode/feature.h"
 #include "live/event.h"
 #include "live/hcache.h"
+#include "live/takeover.h"
 #include "live/live.h"
 #include "mirage.h"
 #include "learn/model.h"
@@ -59,7 +61,12 @@ struct opts {
 	const char *queue, *hist[8];
 	int nhist;
 	const char *prog_squeue, *prog_sacct, *prog_sbatch, *prog_sinfo;
-	const char *prog_sacctmgr;
+	const char *prog_sacctmgr, *prog_scancel;
+	int take_over;		/* --take-over: S's first step */
+	int handover;		/* --handover: the cron run's fallback */
+	const char *sig;	/* --signal */
+	int full;		/* --full */
+	int64_t grace;		/* --grace, seconds */
 	const char *events;	/* --events: a dump of sacctmgr show event */
 	char part_hosts[256];	/* -c's hostlist of -p's nodes, or "" */
 	char **script_args;
@@ -104,7 +111,9 @@ usage(int status)
 	    "           [-Q squeue-dump] [-H sacct-dump]... [-N nodes] "
 	    "[-L limit] [-T threshold]\n"
 	    "           [-F text|json] [--priority p] [--now time] [-z zone]\n"
-	    "           [--retries n]\n"
+	    "           [--retries n] [--handover [--signal sig] [--grace span]]\n"
+	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
+	    "           [--grace span]\n"
 	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
 	    "           [--submit script [-s state] [--dry-run] "
 	    "[-- script-args...]]\n"
@@ -133,6 +142,9 @@ usage(int status)
 		    "  -s state          the chain's state file (with --submit)\n"
 		    "  --dry-run         say what would be submitted, change nothing\n"
 		    "  --retries n       tries of a failing squeue or sacct (3)\n"
+		    "  --take-over       S's first step: stop P (MIRAGE_PREDECESSOR)\n"
+		    "  --handover        the chain hands over: a started S stops P\n"
+		    "  --signal sig, --full, --grace span  how P is asked to stop\n"
 		    "  --squeue, --sacct, --sbatch, --sinfo, --sacctmgr program\n"
 		    "                    run these instead\n"
 		    "  -q                no warnings\n"
@@ -1031,7 +1043,7 @@ submit(const struct opts *o, struct mg_chainstate *st, const char *p_id,
 {
 	struct mg_diag d = { "" };
 	struct mg_proc p;
-	char comment[64], dep[64], script[4096];
+	char comment[64], dep[64], script[4096], export[4200];
 	const char **argv;
 	int n = 0, i, rv;
 
@@ -1043,12 +1055,29 @@ submit(const struct opts *o, struct mg_chainstate *st, const char *p_id,
 	snprintf(comment, sizeof(comment), "--comment=mirage-advise:%s",
 	    st->token);
 	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", p_id);
-	if ((argv = calloc((size_t)o->nscript_args + 8, sizeof(*argv))) ==
+	if ((argv = calloc((size_t)o->nscript_args + 9, sizeof(*argv))) ==
 	    NULL)
 		err(MG_EXIT_FAIL, NULL);
 	argv[n++] = o->prog_sbatch;
 	argv[n++] = "--parsable";
 	argv[n++] = comment;
+	/* S's take-over finds P, and the chain's state, in its environment */
+	{
+		char cwd[2048] = "";
+
+		if (*o->state != '/' && getcwd(cwd, sizeof(cwd)) == NULL)
+			*cwd = '\0';
+		if (strchr(o->state, ',') == NULL && (*o->state == '/' ||
+		    *cwd))
+			snprintf(export, sizeof(export), "--export=ALL,"
+			    "MIRAGE_PREDECESSOR=%s,MIRAGE_CHAIN_STATE=%s%s%s",
+			    p_id, *o->state == '/' ? "" : cwd, *o->state ==
+			    '/' ? "" : "/", o->state);
+		else
+			snprintf(export, sizeof(export), "--export=ALL,"
+			    "MIRAGE_PREDECESSOR=%s", p_id);
+		argv[n++] = export;
+	}
 	if (dependency)
 		argv[n++] = dep;
 	/* a script named like an option reaches sbatch as a path */
@@ -1102,12 +1131,111 @@ submit(const struct opts *o, struct mg_chainstate *st, const char *p_id,
 	return 0;
 }
 
+/* the settings of a take-over of job p, as the options say */
+static void
+takeover_conf(const struct opts *o, const char *p, struct mg_takeover *t)
+{
+	const struct passwd *pw = getpwuid(getuid());
+
+	memset(t, 0, sizeof(*t));
+	t->job = p;
+	t->squeue = o->prog_squeue;
+	t->sacct = o->prog_sacct;
+	t->scancel = o->prog_scancel;
+	t->signal = o->sig;
+	t->full = o->full;
+	t->grace = o->grace;
+	t->poll = o->grace >= 50 ? 5 : 1;
+	t->tries = retries;
+	t->user = pw ? pw->pw_name : NULL;
+}
+
+/* the cron run's take-over of P (--handover), said on standard error */
+static void
+fallback_takeover(const struct opts *o, struct mg_chainstate *st,
+    const char *p)
+{
+	struct mg_takeover t;
+	struct mg_diag d = { "" };
+	char note[512] = "";
+	int outcome;
+
+	takeover_conf(o, p, &t);
+	if (mg_takeover_run(&t, &outcome, note, sizeof(note), &d) != 0) {
+		warnx("take-over from job %s: %s", p, d.msg);
+		return;
+	}
+	if (outcome != MG_TAKEOVER_GONE && !o->quiet)
+		warnx("successor %s runs: %s", st->current, note);
+	snprintf(st->handed, sizeof(st->handed), "%s", p);
+	st->handover_time = o->now;
+}
+
+/*
+ * --take-over: S's batch script runs it first.  P comes from -j or
+ * MIRAGE_PREDECESSOR (mirage-advise --submit sets it), the chain's state
+ * from -s or MIRAGE_CHAIN_STATE; the state's lock serialises take-overs,
+ * and the state records the handover.  Exit 0 once P is gone (or was
+ * gone), 1 when it cannot be stopped or told.
+ */
+static int
+take_over(const struct opts *o)
+{
+	struct mg_takeover t;
+	struct mg_chainstate st;
+	struct mg_diag d = { "" };
+	const char *p = o->job ? o->job : getenv("MIRAGE_PREDECESSOR");
+	const char *state = o->state ? o->state :
+	    getenv("MIRAGE_CHAIN_STATE");
+	char note[512] = "";
+	int lockfd = -1, have = 0, outcome, rv;
+
+	if (p == NULL || *p == '\0') {
+		printf("take-over: no predecessor (neither -j nor "
+		    "MIRAGE_PREDECESSOR): nothing to do\n");
+		return MG_EXIT_OK;
+	}
+	if (strlen(p) >= sizeof(st.handed) || strspn(p,
+	    "0123456789_+") != strlen(p))
+		errx(MG_EXIT_USAGE, "invalid job id '%s'", p);
+	if (state != NULL && *state != '\0') {
+		/* a concurrent take-over waits for this one, then finds P
+		 * gone */
+		if ((lockfd = mg_chain_lock(state, (int)o->grace + 180,
+		    &d)) < 0)
+			errx(mg_exit_status(lockfd), "%s", d.msg);
+		if ((rv = mg_chain_read(state, &st, &d)) < 0)
+			errx(mg_exit_status(rv), "%s (not acting on a damaged "
+			    "state: repair or remove it)", d.msg);
+		have = rv == 1;
+	}
+	takeover_conf(o, p, &t);
+	if ((rv = mg_takeover_run(&t, &outcome, note, sizeof(note), &d)) !=
+	    0) {
+		mg_chain_unlock(lockfd);
+		errx(MG_EXIT_FAIL, "take-over from job %s: %s", p, d.msg);
+	}
+	if (have && !o->dry_run && outcome != MG_TAKEOVER_GONE) {
+		snprintf(st.handed, sizeof(st.handed), "%s", p);
+		st.handover_time = (int64_t)time(NULL);
+		st.updated = st.handover_time;
+		if ((rv = mg_chain_write(state, &st, &d)) != 0 && !o->quiet)
+			warnx("%s: the handover is not recorded", d.msg);
+	}
+	mg_chain_unlock(lockfd);
+	printf("take-over: %s\n", note);
+	if (fflush(stdout) != 0 || ferror(stdout))
+		err(MG_EXIT_FAIL, "stdout");
+	return MG_EXIT_OK;
+}
+
 int
 main(int argc, char *argv[])
 {
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
 	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED, O_EVENTS,
-	    O_SACCTMGR, O_RETRIES };
+	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
+	    O_GRACE, O_SCANCEL };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
@@ -1129,6 +1257,12 @@ main(int argc, char *argv[])
 		{ "sacctmgr", required_argument, NULL, O_SACCTMGR },
 		{ "events", required_argument, NULL, O_EVENTS },
 		{ "retries", required_argument, NULL, O_RETRIES },
+		{ "take-over", no_argument, NULL, O_TAKEOVER },
+		{ "handover", no_argument, NULL, O_HANDOVER },
+		{ "signal", required_argument, NULL, O_SIGNAL },
+		{ "full", no_argument, NULL, O_FULL },
+		{ "grace", required_argument, NULL, O_GRACE },
+		{ "scancel", required_argument, NULL, O_SCANCEL },
 		{ "size", required_argument, NULL, 'N' },
 		{ "squeue", required_argument, NULL, O_SQUEUE },
 		{ "state", required_argument, NULL, 's' },
@@ -1164,6 +1298,9 @@ main(int argc, char *argv[])
 	o.prog_sbatch = "sbatch";
 	o.prog_sinfo = "sinfo";
 	o.prog_sacctmgr = "sacctmgr";
+	o.prog_scancel = "scancel";
+	o.sig = "USR1";
+	o.grace = 15 * 60;
 	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
@@ -1264,6 +1401,34 @@ main(int argc, char *argv[])
 		case O_EVENTS:
 			o.events = optarg;
 			break;
+		case O_TAKEOVER:
+			o.take_over = 1;
+			break;
+		case O_HANDOVER:
+			o.handover = 1;
+			break;
+		case O_SIGNAL: {
+			const char *c = optarg;
+
+			if (strncmp(c, "SIG", 3) == 0)
+				c += 3;
+			if (*c == '\0' || strlen(c) > 16 || strspn(c,
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") !=
+			    strlen(c))
+				errx(MG_EXIT_USAGE, "invalid signal '%s' (want "
+				    "e.g. USR1, TERM or 10)", optarg);
+			o.sig = c;
+			break;
+		}
+		case O_FULL:
+			o.full = 1;
+			break;
+		case O_GRACE:
+			o.grace = span_arg("grace", optarg);
+			break;
+		case O_SCANCEL:
+			o.prog_scancel = optarg;
+			break;
 		case O_RETRIES:
 			retries = count_arg("number of tries", optarg);
 			if (retries > 10)
@@ -1287,6 +1452,13 @@ main(int argc, char *argv[])
 	if (mg_tz_use(zone, &o.tz) != 0)
 		errx(MG_EXIT_USAGE, "-z: unknown time zone '%s' (not in the "
 		    "tz database)", zone);
+	if (o.take_over) {
+		if (o.script != NULL || o.plan || o.model != NULL ||
+		    o.queue != NULL)
+			errx(MG_EXIT_USAGE, "--take-over stops the predecessor; "
+			    "it takes no --submit, --plan, -m or -Q");
+		return take_over(&o);
+	}
 	if (now_arg != NULL) {
 		if (mg_parse_date(now_arg, o.tz, &o.now) != 0)
 			errx(MG_EXIT_USAGE, "invalid time '%s'", now_arg);
@@ -1518,11 +1690,20 @@ main(int argc, char *argv[])
 			    st.successor);
 
 			if (s != NULL && s->start >= 0 && s->start <= o.now) {
+				char old[sizeof(st.current)];
+
+				snprintf(old, sizeof(old), "%s", st.current);
 				snprintf(st.current, sizeof(st.current), "%s",
 				    st.successor);
 				snprintf(p_id, sizeof(p_id), "%s",
 				    st.successor);
 				st.successor[0] = '\0';
+				/* a chain that hands over: S runs, and P still
+				 * does with no take-over recorded (S's script
+				 * did not run one): stopped from here, once */
+				if (o.handover && live && !o.dry_run &&
+				    strcmp(st.handed, old) != 0)
+					fallback_takeover(&o, &st, old);
 			} else if (s != NULL && s->start < 0 && s->end >= 0 &&
 			    s->end <= o.now) {
 				/* cancelled (or failed) before it started: said,

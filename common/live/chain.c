@@ -27,13 +27,15 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	n = snprintf(buf, cap, "%s %d.%d\n"
 	    "current\t%s\nsuccessor\t%s\ntoken\t%s\ntoken_time\t%lld\n"
 	    "submitted\t%lld\nscript\t%s\nfailures\t%lld\nfailed\t%s\n"
-	    "retry_after\t%lld\nupdated\t%s\n",
+	    "retry_after\t%lld\nhanded\t%s\nhandover_time\t%lld\n"
+	    "updated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
 	    (long long)s->token_time, (long long)s->submitted,
 	    *s->script ? s->script : "-", (long long)s->failures,
-	    *s->failed ? s->failed : "-", (long long)s->retry_after, when);
+	    *s->failed ? s->failed : "-", (long long)s->retry_after,
+	    *s->handed ? s->handed : "-", (long long)s->handover_time, when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -57,7 +59,7 @@ mg_chain_write(const char *path, const struct mg_chainstate *s,
 	int fd, ok;
 
 	if (!plain(s->current) || !plain(s->successor) || !plain(s->token) ||
-	    !plain(s->script) || !plain(s->failed))
+	    !plain(s->script) || !plain(s->failed) || !plain(s->handed))
 		return mg_diag_set(d, MG_EINVAL, "'%s': a value with a tab, "
 		    "newline or control character cannot be kept", path);
 	if (n == 0 || n + 20 >= sizeof(buf))
@@ -159,7 +161,9 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		    (strcmp(line, "script") == 0 && copy(s->script,
 		    sizeof(s->script), tab)) ||
 		    (strcmp(line, "failed") == 0 && copy(s->failed,
-		    sizeof(s->failed), tab)))
+		    sizeof(s->failed), tab)) ||
+		    (strcmp(line, "handed") == 0 && copy(s->handed,
+		    sizeof(s->handed), tab)))
 			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
 			    "value too long", path, lineno);
 		if (strcmp(line, "token_time") == 0 &&
@@ -177,6 +181,11 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		    &s->failures) != 0)
 			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
 			    "failures", path, lineno);
+		if (strcmp(line, "handover_time") == 0 &&
+		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
+		    &s->handover_time) != 0)
+			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
+			    "handover_time", path, lineno);
 		if (strcmp(line, "retry_after") == 0 &&
 		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
 		    &s->retry_after) != 0)

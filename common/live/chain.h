@@ -31,6 +31,10 @@ struct mg_chainstate {
 	int64_t failures;
 	char failed[32];
 	int64_t retry_after;
+	/* 1.1: the last predecessor a successor took over from, and when
+	 * (mirage-advise --take-over, or the cron run's fallback) */
+	char handed[32];
+	int64_t handover_time;
 };
 
 /*

@@ -125,7 +125,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == *"decision: submitted"* ]]
 	[[ "$output" == *"submitted: 900"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
-	grep -q -- '^--parsable --comment=mirage-advise:[0-9a-f]* job.sh --resume$' "$FAKE/sbatch.log"
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL,MIRAGE_PREDECESSOR=500,MIRAGE_CHAIN_STATE=$PWD/job.sh.chain job.sh --resume$" "$FAKE/sbatch.log"
 	grep -qx 'successor	900' job.sh.chain
 	grep -qx 'current	500' job.sh.chain
 	for i in 1 2 3; do
@@ -663,4 +663,77 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	tail -n 1 "$FAKE/sacct.log" | grep -q -- '-S 2026-10-25T23:15:00 '
 	# jobs that ended before the window are dropped from it
 	[ "$(grep -c '|COMPLETED|' st.history)" -le 200 ]
+}
+
+@test "--take-over: P is signalled, leaves, and the state records it; gone, unknown or unset P is a note" {
+	local T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 3s)
+	run -0 env -u MIRAGE_PREDECESSOR mirage-advise "${T[@]}"
+	[[ "$output" == "take-over: no predecessor (neither -j nor MIRAGE_PREDECESSOR): nothing to do" ]]
+	[ ! -e "$FAKE/scancel.log" ]
+	# the chain's state, as --submit leaves it
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	grep -q -- "--export=ALL,MIRAGE_PREDECESSOR=500,MIRAGE_CHAIN_STATE=$PWD/job.sh.chain " "$FAKE/sbatch.log"
+	MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}"
+	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within 3 s" ]]
+	[ "$(cat "$FAKE/scancel.log")" = "--signal=USR1 --batch 500" ]
+	grep -qx 'handed	500' job.sh.chain
+	# run again: P is gone, nothing is sent
+	MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}"
+	[[ "$output" == "take-over: job 500 has ended (or Slurm knows no such job): nothing to take over" ]]
+	[ "$(wc -l < "$FAKE/scancel.log")" -eq 1 ]
+	# --full and another signal
+	run -0 mirage-advise "${T[@]}" -j 501 --signal TERM --full
+	tail -n 1 "$FAKE/scancel.log" | grep -qx -- '--signal=TERM --full 501'
+	run -2 --separate-stderr mirage-advise "${T[@]}" -j 501 --signal 'USR1;ls'
+	[[ "$stderr" == *"invalid signal"* ]]
+}
+
+@test "--take-over: an ignored signal is followed by a cancel; another user's job, or a Slurm that cannot be read, stops it" {
+	local T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 2s)
+	FAKE_MODE=signal-ignored run -0 mirage-advise "${T[@]}" -j 500
+	[[ "$output" == "take-over: job 500 still ran 2 s after SIGUSR1: cancelled" ]]
+	[ "$(cat "$FAKE/scancel.log")" = "$(printf -- '--signal=USR1 --batch 500\n500')" ]
+	! grep -q '^500|' "$FAKE/queue.txt"
+	# 501 is bob's
+	sed -i 's/^501|.*/&|bob/' "$FAKE/queue.txt"
+	run -1 --separate-stderr mirage-advise "${T[@]}" -j 501
+	[[ "$stderr" == *"take-over from job 501: job 501 belongs to bob, not to $(id -un): another user's job is not signalled"* ]]
+	[ "$(wc -l < "$FAKE/scancel.log")" -eq 2 ]
+	# squeue says nothing of 503 and sacct is down: it cannot tell
+	FAKE_MODE="squeue-empty sacct-down" run -1 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 503
+	[[ "$stderr" == *"cannot tell whether job 503 runs: "*"sacct"* ]]
+	# a pending P would run the service twice: cancelled
+	run -0 mirage-advise "${T[@]}" -j 503
+	[[ "$output" == "take-over: job 503 had not started: cancelled" ]]
+}
+
+@test "--take-over: two at once signal P once" {
+	mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh > /dev/null
+	local T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 3s -j 500 -s job.sh.chain)
+	mirage-advise "${T[@]}" > a.out &
+	mirage-advise "${T[@]}" > b.out &
+	wait
+	[ "$(grep -c -- '--signal' "$FAKE/scancel.log")" -eq 1 ]
+	cat a.out b.out | grep -q 'left within'
+	cat a.out b.out | grep -q 'has ended'
+	grep -qx 'handed	500' job.sh.chain
+}
+
+@test "--handover: the cron run stops a P that still runs once S has started, once" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh --handover
+	# 900 starts while 500 runs, and S's script took no part
+	sed -i 's/^900|gpu|PD|\(.*\)|N\/A|/900|gpu|R|\1|2026-11-23T23:00:00|/' "$FAKE/queue.txt"
+	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh --handover --grace 2s
+	[[ "$stderr" == *"successor 900 runs: job 500 was sent SIGUSR1 and left within 2 s"* ]]
+	grep -qx 'handed	500' job.sh.chain
+	grep -qx 'current	900' job.sh.chain
+	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh --handover --grace 2s
+	[ "$(wc -l < "$FAKE/scancel.log")" -eq 1 ]
+	# without --handover, a running P is never touched
+	rm -f job.sh.chain "$FAKE/scancel.log"
+	echo '500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000' >> "$FAKE/queue.txt"
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	sed -i 's/^901|gpu|PD|\(.*\)|N\/A|/901|gpu|R|\1|2026-11-23T23:00:00|/' "$FAKE/queue.txt"
+	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh
+	[ ! -e "$FAKE/scancel.log" ]
 }
