@@ -459,8 +459,11 @@ settle_token(const struct opts *o, const char *token, int64_t since,
 	char from[32], pst[32] = "";
 	const char *sq[] = { o->prog_squeue, "-a", "-h", "-o", "%i %k",
 	    NULL };
+	/* slurmdbd records the submission line at once, the comment only
+	 * when the job starts (and only with job_comment); a Slurm before
+	 * 22.05 has no SubmitLine */
 	const char *sa[] = { o->prog_sacct, "-a", "-X", "-n", "-P", "-S",
-	    from, "-o", "JobIDRaw,State,Comment", NULL };
+	    from, "-o", "JobIDRaw,State,Comment,SubmitLine", NULL };
 	size_t len = 0;
 	char *out;
 	int q_has_p = 0, a_has_p = 0;
@@ -473,7 +476,12 @@ settle_token(const struct opts *o, const char *token, int64_t since,
 	if (*id)
 		return 1;
 	format_tz(since - 600, o->tz, from, sizeof(from));
-	if ((out = slurm(sa, &len, note, ncap)) == NULL)
+	if ((out = slurm(sa, &len, note, ncap)) == NULL &&
+	    strstr(note, "SubmitLine") != NULL) {
+		sa[8] = "JobIDRaw,State,Comment";
+		out = slurm(sa, &len, note, ncap);
+	}
+	if (out == NULL)
 		return -1;
 	scan_token(out, '|', token, p, id, cap, &a_has_p, pst, sizeof(pst));
 	free(out);

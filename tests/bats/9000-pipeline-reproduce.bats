@@ -37,6 +37,9 @@ setup() {
 	# preemption: reactive and reactive-preempt for both sizes, and
 	# what reactive-preempt's preemptions cost
 	[[ "$output" == *"preemption: faithful-84 with 10% of the jobs urgent"* ]]
+	# the bottom line: a sentence per setting and size, against afterany
+	[[ "$output" == *"bottom line: which method to use, and what it brings over Slurm's afterany dependency"* ]]
+	[ "$(grep -Ec '^  (reference-88|reference-76|faithful-84), [18]-node chains: use .*: [0-9.]+% run without interruption(,| at a mean overlap of at most 1 h, against [0-9.]+% with afterany$| no method does better within 1 h of mean overlap$)' <<<"$output")" -eq 6 ]
 	[ "$(sed -n '/^preemption: faithful-84/,$p' <<<"$output" | grep -Ec '^  reactive(-preempt)? +[18] +[0-9.]+%')" -eq 4 ]
 	[ "$(grep -c '^  reactive-preempt, [18]-node chains: its preemptions cost other jobs [0-9.]* node-hours' <<<"$output")" -eq 2 ]
 	# inside the node: the heuristics and the learned dispatcher

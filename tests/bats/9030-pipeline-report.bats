@@ -46,7 +46,10 @@ render() {
 		python3 -c 'import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert r.tag.endswith("svg")' r/$f
 		grep -q '<path' r/$f
 	done
-	# the page: title escaped, both images, the tables
+	# the page: a bottom line first, title escaped, both images, the tables
+	grep -q '^<p class="bottom"><strong>Bottom line.</strong>$' r/index.html
+	grep -Eq "^For 1-node chains, (submit the next job with <b>[a-z-]+</b>: [0-9]+% of them ran without an interruption at a mean overlap of at most 1 h, against [0-9]+% with Slurm's afterany dependency|no method did better than Slurm's afterany dependency within 1 h of mean overlap: it ran [0-9]+% of them without an interruption)\.$" r/index.html
+	[ "$(grep -n 'class="bottom"' r/index.html | cut -d: -f1)" -lt "$(grep -n '<table>' r/index.html | head -n 1 | cut -d: -f1)" ]
 	grep -q '<title>LS6 &lt;A100&gt;</title>' r/index.html
 	grep -q '<img src="load.svg"' r/index.html
 	grep -q '<img src="waits.svg"' r/index.html
