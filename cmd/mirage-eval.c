@@ -103,6 +103,8 @@ usage(int status)
 		    "  --plan-runtimes class|user|recent[:N]  its run times by limit\n"
 		    "                    class, by user and class (user), or the user's\n"
 		    "                    last N of the class that outlasted the job (10)\n"
+		    "  --handover time   also what each method costs when the chain hands\n"
+		    "                    over in time: GPU time held twice, lease given up\n"
 		    "  --hybrid and|or|both|weight  also the planner with each -M model:\n"
 		    "                    submit where both would (and), either would (or),\n"
 		    "                    or both; or its futures weighed by the model (weight)\n"
@@ -900,12 +902,26 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 	free(score);
 }
 
+/* the share without interruption per load class, as text */
+static const char *
+load_text(const struct mg_summary *s)
+{
+	static char b[64];
+
+	snprintf(b, sizeof(b), "%.0f/%.0f/%.0f (%zu/%zu/%zu)",
+	    100 * s->no_int_load[0], 100 * s->no_int_load[1],
+	    100 * s->no_int_load[2], s->n_load[0], s->n_load[1],
+	    s->n_load[2]);
+	return b;
+}
+
 static void
 print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
-    const char *const *name)
+    const char *const *name, int64_t handover)
 {
 	struct json_object *arr = NULL;
 	struct mg_summary s;
+	double held = 0, lease = 0;
 	int i, m;
 
 	if (fmt == 1)
@@ -914,40 +930,50 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 		    "interruption_median_h\tinterruption_p90_h\t"
 		    "overlap_mean_h\toracle_gap_h\tepisodes_low\t"
 		    "episodes_medium\tepisodes_heavy\tno_interruption_low\t"
-		    "no_interruption_medium\tno_interruption_heavy\n");
+		    "no_interruption_medium\tno_interruption_heavy%s\n",
+		    handover > 0 ? "\theld_twice_nh\tlease_given_h" : "");
 	else if (fmt == 2)
 		arr = json_object_new_array();
 	for (i = 0; i < ntab; i++) {
 		if (fmt == 0)
 			fprintf(fp, "%s%-20s %5s %8s %9s %9s %9s %9s %9s %10s  "
-			    "%s\n", i ? "\n" : "", "method", "nodes",
+			    "%-*s%s\n", i ? "\n" : "", "method", "nodes",
 			    "episodes", "no-int %", "int mean", "int med",
 			    "int p90", "ovl mean", "oracle gap",
-			    "no-int % low/med/heavy");
+			    handover > 0 ? 26 : 0, "no-int % low/med/heavy",
+			    handover > 0 ? " held twice  lease given" : "");
 		for (m = 0; m < nmeth; m++) {
 			if (mg_summarize(tb[i].x[m], tb[i].x[K_ORACLE],
 			    tb[i].x[K_REACTIVE], tb[i].n, &s) != 0)
 				err(MG_EXIT_FAIL, NULL);
+			if (handover > 0)
+				mg_handover_costs(tb[i].x[m], tb[i].n,
+				    tb[i].nodes, handover, &held, &lease);
 			if (fmt == 0) {
+				char ho[48] = "";
+
+				if (handover > 0)
+					snprintf(ho, sizeof(ho), " %7.2f nh "
+					    "%8.2f h", held, lease);
 				fprintf(fp, "%-20s %5d %8zu %8.1f%% %7.2f h "
 				    "%7.2f h %7.2f h %7.2f h %8.2f h  "
-				    "%.0f/%.0f/%.0f (%zu/%zu/%zu)\n", name[m],
+				    "%-*s%s\n", name[m],
 				    tb[i].nodes, s.n, 100 * s.no_interruption,
 				    s.int_mean_h, s.int_median_h, s.int_p90_h,
-				    s.ovl_mean_h, s.oracle_gap_h,
-				    100 * s.no_int_load[0],
-				    100 * s.no_int_load[1],
-				    100 * s.no_int_load[2], s.n_load[0],
-				    s.n_load[1], s.n_load[2]);
+				    s.ovl_mean_h, s.oracle_gap_h, handover > 0 ?
+				    26 : 0, load_text(&s), ho);
 			} else if (fmt == 1) {
 				fprintf(fp, "%s\t%d\t%zu\t%.4f\t%.4f\t%.4f\t"
 				    "%.4f\t%.4f\t%.4f\t%.4f\t%zu\t%zu\t%zu\t"
-				    "%.4f\t%.4f\t%.4f\n", name[m], tb[i].nodes,
+				    "%.4f\t%.4f\t%.4f", name[m], tb[i].nodes,
 				    s.n, s.no_interruption, s.seamless,
 				    s.int_mean_h, s.int_median_h, s.int_p90_h,
 				    s.ovl_mean_h, s.oracle_gap_h, s.n_load[0],
 				    s.n_load[1], s.n_load[2], s.no_int_load[0],
 				    s.no_int_load[1], s.no_int_load[2]);
+				if (handover > 0)
+					fprintf(fp, "\t%.4f\t%.4f", held, lease);
+				fputc('\n', fp);
 			} else {
 				struct json_object *o = json_object_new_object();
 
@@ -968,6 +994,10 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 				JD("no_interruption_low", s.no_int_load[0]);
 				JD("no_interruption_medium", s.no_int_load[1]);
 				JD("no_interruption_heavy", s.no_int_load[2]);
+				if (handover > 0) {
+					JD("held_twice_nh", held);
+					JD("lease_given_h", lease);
+				}
 #undef JD
 				json_object_array_add(arr, o);
 			}
@@ -1100,6 +1130,7 @@ struct popts {
 	struct mg_planconf pc;
 	double lambda;
 	enum mg_plancost_kind cost;
+	int64_t handover;	/* --handover: seconds, 0 off */
 	char args[1024];
 };
 
@@ -1310,7 +1341,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	}
 	if (mg_out_open(&out, po->out_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	print_table(out.fp, po->fmt, tb, ntab, nmeth, name);
+	print_table(out.fp, po->fmt, tb, ntab, nmeth, name, po->handover);
 	if (mg_out_commit(&out, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (po->fitcal) {
@@ -1518,12 +1549,13 @@ main(int argc, char *argv[])
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
 	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
 	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
-	    O_PFITCAL };
+	    O_PFITCAL, O_HANDOVER };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
 		{ "hybrid", required_argument, NULL, O_HYBRID },
+		{ "handover", required_argument, NULL, O_HANDOVER },
 		{ "loan-out", required_argument, NULL, O_LOANOUT },
 		{ "el-out", required_argument, NULL, O_ELOUT },
 		{ "episodes", required_argument, NULL, 'E' },
@@ -1685,6 +1717,13 @@ main(int argc, char *argv[])
 			break;
 		case O_PROGRESS:
 			po.progress = 1;
+			break;
+		case O_HANDOVER:
+			if (mg_parse_span(optarg, &v) != 0 || v <= 0 ||
+			    v > 86400)
+				errx(MG_EXIT_USAGE, "--handover: invalid time "
+				    "'%s' (want e.g. 10m, at most a day)", optarg);
+			po.handover = v;
 			break;
 		case O_HYBRID:
 			if (strcmp(optarg, "and") == 0)

@@ -191,3 +191,20 @@ mg_summarize(const int64_t *x, const int64_t *x_oracle,
 	free(in);
 	return 0;
 }
+
+void
+mg_handover_costs(const int64_t *x, size_t n, int32_t nodes, int64_t c,
+    double *held, double *lease)
+{
+	double h = 0, l = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t early = x[i] < 0 ? -x[i] : 0;
+
+		h += (double)(early < c ? early : c);
+		l += (double)(early > c ? early - c : 0);
+	}
+	*held = n ? h * (double)nodes / 3600 / (double)n : 0;
+	*lease = n ? l / 3600 / (double)n : 0;
+}

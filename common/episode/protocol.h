@@ -86,4 +86,15 @@ int mg_frontier(const int64_t *ovl, const int64_t *intr, size_t n,
 int mg_summarize(const int64_t *x, const int64_t *x_oracle,
     const int64_t *x_reactive, size_t n, struct mg_summary *s);
 
+/*
+ * mg_handover_costs: what n outcomes x (seconds, S's start minus P's end)
+ * cost when the chain hands over in c seconds (S starts, P checkpoints
+ * and leaves c later; its nodes are freed then): *held, the mean
+ * node-hours both jobs hold (min(-x, c) x nodes when S starts first);
+ * *lease, the mean hours of P's limit given up (max(-x - c, 0)).  An
+ * interruption (x > 0) costs neither.
+ */
+void mg_handover_costs(const int64_t *x, size_t n, int32_t nodes, int64_t c,
+    double *held, double *lease);
+
 #endif /* MG_PROTOCOL_H */

@@ -337,3 +337,26 @@ for r, t in zip(rows, tsv):
 		$1 == "reactive" { m[k] = $c["interruption_mean_h"]; s[k] = $c["no_interruption_share"] }
 		END { exit !(m[2] < m[1] && s[2] > s[1]) }' n.tsv l.tsv
 }
+
+@test "--handover C: GPU time held twice and the lease given up, per method; the overlap splits into them" {
+	ls6
+	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv --handover 10m -o h.tsv ls6.jobs
+	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv -o p.tsv ls6.jobs
+	# the same table, two columns more
+	[ "$(cut -f1-16 h.tsv)" = "$(cat p.tsv)" ]
+	head -n 1 h.tsv | grep -q $'\theld_twice_nh\tlease_given_h$'
+	python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open("h.tsv"), delimiter="\t"))
+assert len(rows) >= 8, rows
+for r in rows:
+    n, held, lease, ovl = int(r["nodes"]), float(r["held_twice_nh"]), float(r["lease_given_h"]), float(r["overlap_mean_h"])
+    # at most C x nodes held twice a link; overlap = held / nodes + lease
+    assert held <= n * 10 / 60 + 1e-4, r
+    assert abs(held / n + lease - ovl) < 2e-4, r
+    if r["method"] == "reactive":
+        assert held == 0 and lease == 0, r
+'
+	run -2 --separate-stderr mirage-eval -m reference -n 76 -N 2 --handover 2d ls6.jobs
+	[[ "$stderr" == *"--handover: invalid time '2d'"* ]]
+}
