@@ -37,6 +37,9 @@ setup() {
 	# preemption: reactive and reactive-preempt for both sizes, and
 	# what reactive-preempt's preemptions cost
 	[[ "$output" == *"preemption: faithful-84 with 10% of the jobs urgent"* ]]
+	# the handover table of each setting: every method, both sizes
+	[ "$(grep -c '^  handing over in 10 minutes (mirage-eval --handover 10m):$' <<<"$output")" -eq 3 ]
+	[ "$(grep -Ec '^  (reactive|planner|gbt) +[18] +[0-9.]+% +[0-9.]+ nh +[0-9.]+ h$' <<<"$output")" -eq 18 ]
 	# the bottom line: a sentence per setting and size, against afterany
 	[[ "$output" == *"bottom line: which method to use, and what it brings over Slurm's afterany dependency"* ]]
 	[ "$(grep -Ec '^  (reference-88|reference-76|faithful-84), [18]-node chains: use .*: [0-9.]+% run without interruption(,| at a mean overlap of at most 1 h, against [0-9.]+% with afterany$| no method does better within 1 h of mean overlap$)' <<<"$output")" -eq 6 ]
