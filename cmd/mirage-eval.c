@@ -625,7 +625,26 @@ struct lmethod {
 	int preempt;		/* "reactive-preempt": S urgent at P's end */
 	int hybrid;		/* the planner and model m: HY_AND, HY_OR */
 	size_t src;		/* a hybrid's model's method */
+	int64_t lead;		/* "lead-Lh": S at P's end - L, seconds */
 };
+
+/* the leads of the fixed-lead baselines (--handover): what chains that
+ * submit at a fixed offset (after:P+M, --begin) do today */
+static const int lead_h[] = { 1, 4, 12, 24 };
+#define NLEAD	(sizeof(lead_h) / sizeof(lead_h[0]))
+
+/* the first decision tick at or after P's end - lead (the first tick if
+ * the ticks start later; the reactive time if there is none) */
+static size_t
+lead_pick(const struct mg_outcome *o, int64_t lead)
+{
+	size_t k;
+
+	for (k = 0; k < o->n; k++)
+		if (o->tick[k] && o->t[k] >= o->p_end - lead)
+			return k;
+	return o->k_reactive;
+}
 
 /* a hybrid submits where the planner and (or) the model would, or where
  * the planner would with its futures weighed by the model (weight);
@@ -872,6 +891,10 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 			pick = mg_choose_oracle(o);
 			break;
 		default:
+			if (lm[m - NBASE].lead > 0) {
+				pick = lead_pick(o, lm[m - NBASE].lead);
+				break;
+			}
 			if (lm[m - NBASE].preempt) {
 				tb->x[m][tb->n] = o->x_urgent;
 				tb->t[m][tb->n] = o->p_end;
@@ -1041,7 +1064,7 @@ print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
 	for (i = 0; i < ntab; i++)
 		for (m = 0; m < nmeth; m++)
 			if (m == K_ESTIMATE || (m >= NBASE &&
-			    !lm[m - NBASE].preempt))
+			    !lm[m - NBASE].preempt && !lm[m - NBASE].lead))
 				curve_rows(fp, name[m], &tb[i], tb[i].xc[m],
 				    m < NBASE ? curve_h : lm[m - NBASE].m ==
 				    NULL ? curve_l : lm[m - NBASE].m->classifier
@@ -1232,6 +1255,16 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		    "&" : op == HY_OR ? "|" : "~", lm[h->src].name);
 		memcpy(h->name, hname, sizeof(h->name));
 		name[nmeth++] = h->name;
+	}
+	/* with --handover, the fixed leads people use today */
+	for (k = 0; po->handover > 0 && k < (int)NLEAD; k++) {
+		struct lmethod *l = &lm[nmeth - NBASE];
+
+		if (nmeth >= MAXMETHODS - 1)
+			errx(MG_EXIT_USAGE, "--handover: too many methods");
+		l->lead = (int64_t)lead_h[k] * 3600;
+		snprintf(l->name, sizeof(l->name), "lead-%dh", lead_h[k]);
+		name[nmeth++] = l->name;
 	}
 	if (conf->mode == MG_MODE_FAITHFUL &&
 	    mg_slurmcfg_preempts(&conf->slurm)) {

@@ -342,8 +342,10 @@ for r, t in zip(rows, tsv):
 	ls6
 	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv --handover 10m -o h.tsv ls6.jobs
 	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv -o p.tsv ls6.jobs
-	# the same table, two columns more
-	[ "$(cut -f1-16 h.tsv)" = "$(cat p.tsv)" ]
+	# the same table, two columns more, and the fixed leads (S at P's
+	# end - L) after the methods
+	[ "$(grep -v '^lead-' h.tsv | cut -f1-16)" = "$(cat p.tsv)" ]
+	[ "$(cut -f1,2 h.tsv | grep -c '^lead-\(1\|4\|12\|24\)h	[18]$')" -eq 8 ]
 	head -n 1 h.tsv | grep -q $'\theld_twice_nh\tlease_given_h$'
 	python3 -c '
 import csv, sys
@@ -356,6 +358,10 @@ for r in rows:
     assert abs(held / n + lease - ovl) < 2e-4, r
     if r["method"] == "reactive":
         assert held == 0 and lease == 0, r
+    # S is submitted L before P ends: it cannot overlap P longer
+    if r["method"].startswith("lead-"):
+        L = float(r["method"][5:-1])
+        assert ovl <= L + 1 / 6 + 1e-4, r
 '
 	run -2 --separate-stderr mirage-eval -m reference -n 76 -N 2 --handover 2d ls6.jobs
 	[[ "$stderr" == *"--handover: invalid time '2d'"* ]]

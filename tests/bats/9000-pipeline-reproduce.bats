@@ -17,14 +17,15 @@ setup() {
 	[ "$(records out/ls6.jobs)" -eq 24777 ]
 	# the original simulator's figures on this trace (mirage-spec)
 	[[ "$output" == *"reference, 88 nodes (the original)"*"4.10 h"*"0.21"* ]]
-	# every setting: samples, six models, a table of 11 methods (the
-	# baselines, the models, the planner) x 2 sizes
+	# every setting: samples, six models, a table of 15 methods (the
+	# baselines, the models, the planner, the 4 fixed leads) x 2 sizes
 	for s in reference-88 reference-76 faithful-84; do
 		[ "$(records out/$s/train.mrs)" -gt $((24 * 2 * 7)) ]
 		for a in gbt rf clf svr dqn pg; do mirage-train -i out/$s/$a.mrm | grep -qx "kind	$a"; done
-		[ "$(tail -n +2 out/$s/table.tsv | wc -l)" -eq 22 ]
+		[ "$(tail -n +2 out/$s/table.tsv | wc -l)" -eq 30 ]
+		[ "$(cut -f1 out/$s/table.tsv | grep -c '^lead-')" -eq 8 ]
 		[ "$(cut -f1 out/$s/table.tsv | grep -c '^planner$')" -eq 2 ]
-		[ "$(records out/$s/episodes.mrs)" -eq $((12 * 2 * 11)) ]
+		[ "$(records out/$s/episodes.mrs)" -eq $((12 * 2 * 15)) ]
 		[[ "$output" == *"$s: 12 validation episodes from 2023-03-01 (trained on 24 from 2022-11-01)"* ]]
 	done
 	# the bound of every setting and size, from the curve
