@@ -61,7 +61,8 @@ render() {
 	# legends in words
 	grep -q '>1 node<' r/waits.svg
 	! grep -q '1_node' r/waits.svg
-	grep -q '>oracle bound (knowing the future)<' r/curve-1.svg
+	grep -q '>bound: knowing the future<' r/curve-1.svg
+	grep -q '>90% of chains<' r/curve-1.svg
 	grep -q '^24777 jobs submitted 2022-10-05 to ' <(sed -n 's/^<p>//p' r/index.html)
 	# the wait table: all jobs, and the size classes add up to them
 	[ "$(awk -F'\t' '$1 == "all" { print $2 }' r/waits.tsv)" = 24777 ]
