@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # cluster-report.sh: one HTML page about a cluster from its accounting:
 # load over time, wait-time distributions by job size and time limit,
-# and the evaluation of the chain methods (the baselines and any models:
-# a table and their curves), with SVG plots made by gnuplot.  A part
+# and the evaluation of the chain methods (the baselines, the planner
+# and any models: a table and their curves), with SVG plots made by
+# gnuplot.  A part
 # that fails is said on the page (exit 1).  See mirage-pipelines(7).
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
-#            [-f from] [-N count] [-k sizes] [-z zone] [-- cluster-model options] input
+#            [-P futures] [-f from] [-N count] [-k sizes] [-z zone]
+#            [-- cluster-model options] input
+#   -P: the planner's futures (8; 0: no planner)
 #   input: a jobs stream, or any dump mirage-parse reads (sacct, the LS6 trace);
 #   - for standard input; a dump's times are read in zone (default: local, as
 #   sacct prints them)
@@ -34,14 +37,15 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 out=report title="Cluster report" nodes= from= count=60 sizes=1,8 models=()
-zone=local
-while getopts o:t:n:M:f:N:k:z:h opt; do
+zone=local futures=8
+while getopts o:t:n:M:P:f:N:k:z:h opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) title=$OPTARG ;;
 	n) nodes=$OPTARG ;;
 	# a model by its own name, not its link's (current.mrm -> model-DATE.mrm)
 	M) models+=(-M "$(readlink -f "$OPTARG" || echo "$OPTARG")") ;;
+	P) futures=$OPTARG ;;
 	f) from=$OPTARG ;;
 	N) count=$OPTARG ;;
 	k) sizes=$OPTARG ;;
@@ -57,6 +61,9 @@ while [ $# -gt 1 ]; do cmodel+=("$1"); shift; done
 [ "${cmodel[0]:-}" != -- ] || cmodel=("${cmodel[@]:1}")
 input=$1
 [[ -z $nodes || $nodes =~ ^[1-9][0-9]*$ ]] || usage
+[[ $futures =~ ^[0-9]+$ ]] || usage
+plan=()
+[ "$futures" -eq 0 ] || plan=(--plan "$futures")
 command -v gnuplot >/dev/null || { echo "cluster-report: gnuplot is needed (apt-get install gnuplot-nox)" >&2; exit 1; }
 
 mkdir -p "$out"
@@ -159,10 +166,11 @@ if [ $((from + 5 * 86400)) -gt "$last" ]; then
 	# an episode is 2 days of warm-up and 3 of workload (mirage-eval(1))
 	eval_error="the accounting covers $(( (last - first) / 3600 )) hours from $(date -u -d @"$first" +%FT%TZ) to $(date -u -d @"$last" +%FT%TZ); an episode from $fromday needs 5 days of it"
 	say "no evaluation: $eval_error"
-elif say "evaluating $count episodes per size from $fromday" && ! mirage-eval -q "${cmodel[@]}" -f "$from" -N "$count" -k "$sizes" "${models[@]}" \
+elif say "evaluating $count episodes per size from $fromday" && ! mirage-eval -q "${cmodel[@]}" -f "$from" -N "$count" -k "$sizes" "${models[@]}" "${plan[@]}" \
     -F tsv -o "$tmp/eval.tsv" -C "$tmp/curve.tsv" "$tmp/jobs.mrs" 2> "$tmp/eval.err"; then
 	# mirage-eval's own words, naming the input rather than our copy of it
 	eval_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/eval.err" | tail -n 3)
+	[ -n "$eval_error" ] || eval_error="mirage-eval stopped without a message (killed?)"
 	say "the evaluation failed: $eval_error"
 else
 	mv "$tmp/eval.tsv" "$site/eval.tsv"
@@ -307,7 +315,7 @@ bottom_line() {
 	    END { for (i = 1; i <= n; i++) { z = k[i]
 		if ((z in b) && b[z] > r[z])
 			printf "For %d-node chains, submit the next job with <b>%s</b>: %.0f%% of them ran without an interruption at a mean overlap of at most 1 h, against %.0f%% with Slurm%ss afterany dependency.\n",
-			    z, m[z], 100 * b[z], 100 * r[z], "\047"
+			    z, m[z] == "planner" ? "the planner (mirage-advise --plan)" : m[z], 100 * b[z], 100 * r[z], "\047"
 		else
 			printf "For %d-node chains, no method did better than Slurm%ss afterany dependency within 1 h of mean overlap: it ran %.0f%% of them without an interruption.\n",
 			    z, "\047", 100 * r[z] } }' "$site/eval.tsv" "$site/curve.tsv" | esc
