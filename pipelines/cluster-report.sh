@@ -220,6 +220,9 @@ gnuplot <<GP
 $daily
 set output "$site/load.svg"
 set title "Load over time"
+# the dump's span: the days of its submissions, not the jobs that ran
+# before or after them
+set xrange ["$(date -u -d @"$first" +%F)":"$(date -u -d @"$last" +%F)"]
 $(if [ -n "$nodes" ]; then
 	echo 'set ylabel "nodes busy, % of '"$nodes"'"; set yrange [0:*]; set y2label "jobs submitted per day"; set y2tics; set ytics nomirror'
 	echo "plot '$tmp/load' using 1:3 with lines lw 2 title 'utilisation (%)', '' using 1:4 axes x1y2 with impulses title 'jobs submitted'"
