@@ -232,6 +232,7 @@ else
 fi)
 set output "$site/waits.svg"
 unset xdata; unset y2tics; unset y2label; set ytics mirror; set format x "%g"
+set autoscale x
 set title "Wait until start, by job size (cumulative share of jobs)"
 set logscale x; set xlabel "wait (hours, log scale; under 0.01 h shown at 0.01)"; set ylabel "share of jobs"
 set yrange [0:1]; set key bottom right
