@@ -164,7 +164,7 @@ setup() {
 	files=$(printf '%s\n' "$files" | grep -v -E '^(tests/fuzz/corpus|tests/fixtures|data)/' |
 	    while read -r f; do [ -f "$f" ] && grep -Iq . "$f" && echo "$f"; done)
 	# (each word bracketed, so that this line does not match itself)
-	run grep -n -i -E '\bsess[i]ons? [0-9]|\biss[u]es? #?[0-9]|the iss[u]e'"'"'s|bef[o]re this change|aft[e]r this change|re-?meas[u]red|\bthis sess[i]on\b|\blast sess[i]on\b' $files
+	run grep -n -i -E '\bsess[i]ons? [0-9]|\biss[u]es? #?[0-9]|the iss[u]e'"'"'s|bef[o]re this change|aft[e]r this change|re-?meas[u]red|\bthis sess[i]on\b|\blast sess[i]on\b|meas[u]red on [0-9]{4}-|bef[o]re [0-9]{4}-[0-9]{2}-[0-9]{2}\b' $files
 	[ "$status" -eq 1 ] || { echo "$output"; return 1; }
 	# the README is for users: short
 	[ "$(wc -l < README.md)" -le 250 ]
