@@ -267,15 +267,9 @@ slurm(const char *const argv[], size_t *len, char *note, size_t cap)
 	 * after 1 s, 2 s, ...  A program that cannot run, or that ran out
 	 * of its time, is not.
 	 */
-	for (k = 1; ; k++) {
-		if (mg_proc_run(argv, TIMEOUT, &p, &d) != 0) {
-			snprintf(note, cap, "%s", d.msg);
-			return NULL;
-		}
-		if (p.status == 0 || p.timedout || k >= retries)
-			break;
-		mg_proc_release(&p);
-		sleep(1u << (k - 1 < 5 ? k - 1 : 5));
+	if (mg_proc_run_tries(argv, TIMEOUT, retries, NULL, &p, &k, &d) != 0) {
+		snprintf(note, cap, "%s", d.msg);
+		return NULL;
 	}
 	if (p.status != 0) {
 		if (p.timedout)

@@ -158,6 +158,24 @@ out:
 	return rv;
 }
 
+int
+mg_proc_run_tries(const char *const argv[], int timeout, int tries,
+    const char *final, struct mg_proc *p, int *runs, struct mg_diag *d)
+{
+	int k, rv;
+
+	for (k = 1; ; k++) {
+		*runs = k;
+		if ((rv = mg_proc_run(argv, timeout, p, d)) != 0)
+			return rv;
+		if (p->status == 0 || p->timedout || k >= tries ||
+		    (final != NULL && strstr(p->err, final) != NULL))
+			return 0;
+		mg_proc_release(p);
+		sleep(1u << (k - 1 < 5 ? k - 1 : 5));
+	}
+}
+
 void
 mg_proc_release(struct mg_proc *p)
 {

@@ -28,6 +28,16 @@ struct mg_proc {
 int mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
     struct mg_diag *d);
 
+/*
+ * mg_proc_run_tries: mg_proc_run(), run again after 1 s, 2 s, 4 s ... (at
+ * most tries runs in all) while the program exits non-zero: not when it
+ * could not start or ran out of its time, nor when its standard error
+ * holds final (an answer, not a failure; NULL: none).  *runs gets the
+ * runs made.  Returns as mg_proc_run() does, with p the last run's.
+ */
+int mg_proc_run_tries(const char *const argv[], int timeout, int tries,
+    const char *final, struct mg_proc *p, int *runs, struct mg_diag *d);
+
 void mg_proc_release(struct mg_proc *p);
 
 #endif /* MG_PROC_H */

@@ -26,16 +26,11 @@ run(const struct mg_takeover *t, const char *const argv[], int *p_status,
 	int k;
 
 	*p_status = -1;
-	for (k = 1; ; k++) {
-		if (mg_proc_run(argv, TIMEOUT, &p, &d) != 0) {
-			snprintf(note, cap, "%s", d.msg);
-			return NULL;
-		}
-		if (p.status == 0 || p.timedout || k >= t->tries ||
-		    strstr(p.err, "Invalid job id") != NULL)
-			break;
-		mg_proc_release(&p);
-		sleep(1u << (k - 1 < 5 ? k - 1 : 5));
+	/* squeue's "Invalid job id" is an answer: the job left the queue */
+	if (mg_proc_run_tries(argv, TIMEOUT, t->tries, "Invalid job id", &p,
+	    &k, &d) != 0) {
+		snprintf(note, cap, "%s", d.msg);
+		return NULL;
 	}
 	*p_status = p.status;
 	if (p.status != 0) {
