@@ -601,9 +601,26 @@ static const double curve_p[] = { 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.25,
 static const double curve_l[] = { 0.02, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4,
 	0.5, 0.7, 1, 1.5, 2, 3, 5, 8, 15 };
 #define NCURVE	(sizeof(curve_h) / sizeof(curve_h[0]))
+/*
+ * Under --handover an early start costs only the lease given up, so the
+ * curves reach to the whole limit: hours of overlap accepted (and the
+ * fixed leads' hours), classifiers' accepted risk, the planner's price
+ * of an hour of lease given up
+ */
+static const double hcurve_h[NCURVE] = { 0, 0.5, 1, 1.5, 2, 3, 4, 6, 8, 10,
+	12, 16, 20, 24, 36, 48 };
+static const double hcurve_p[NCURVE] = { 0.5, 0.3, 0.2, 0.15, 0.1, 0.07,
+	0.05, 0.03, 0.02, 0.01, 0.007, 0.005, 0.003, 0.002, 0.001, 0.0001 };
+static const double hcurve_l[NCURVE] = { 1, 0.5, 0.3, 0.2, 0.15, 0.1, 0.07,
+	0.05, 0.03, 0.02, 0.015, 0.01, 0.007, 0.005, 0.003, 0.001 };
+/* the curves in use, and the handover time (seconds, 0: none) */
+static const double *cv_h = curve_h, *cv_p = curve_p, *cv_l = curve_l;
+static int64_t handing;
 /* mean overlap budgets (hours) of the oracle bound's curve */
 static const double budget_h[] = { 0, 0.25, 0.5, 1, 2, 4, 8 };
 #define NBUDGET	(sizeof(budget_h) / sizeof(budget_h[0]))
+/* and of mean lease given up, under a handover */
+static const double hbudget_h[NBUDGET] = { 0, 0.5, 1, 2, 4, 8, 16 };
 
 /*
  * the threshold rule fed the true outcome (mg_perfect_score()): of
@@ -633,15 +650,18 @@ struct lmethod {
 static const int lead_h[] = { 1, 4, 12, 24 };
 #define NLEAD	(sizeof(lead_h) / sizeof(lead_h[0]))
 
-/* the first decision tick at or after P's end - lead (the first tick if
- * the ticks start later; the reactive time if there is none) */
+/* the first decision tick at or after P's end - lead, and not before
+ * o->t_first (the reactive time if there is none, or if lead is 0) */
 static size_t
 lead_pick(const struct mg_outcome *o, int64_t lead)
 {
 	size_t k;
 
+	if (lead <= 0)		/* at P's end: the reactive rule */
+		return o->k_reactive;
 	for (k = 0; k < o->n; k++)
-		if (o->tick[k] && o->t[k] >= o->p_end - lead)
+		if (o->tick[k] && o->t[k] >= o->p_end - lead &&
+		    o->t[k] >= o->t_first)
 			return k;
 	return o->k_reactive;
 }
@@ -711,7 +731,7 @@ learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
 	model_scores(o, lm, score, nt);
 	for (c = 0; c < NCURVE; c++)
 		xc[c][at] = o->x[mg_choose_first(o, score, m->classifier ?
-		    curve_p[c] : -curve_h[c])];
+		    cv_p[c] : -cv_h[c])];
 	/* regressors: submit when x_hat >= -threshold hours */
 	return mg_choose_first(o, score, m->classifier ? m->threshold :
 	    sign * m->threshold);
@@ -726,7 +746,9 @@ planned(const struct mg_outcome *o, const struct mg_plancost *pc,
 	size_t j;
 
 	for (j = 0; j < nt; j++)
-		score[j] = mg_plan_submit_now(&pc[j], kind, lambda);
+		score[j] = handing > 0 ? mg_plan_submit_handover(&pc[j],
+		    kind, lambda, handing) : mg_plan_submit_now(&pc[j], kind,
+		    lambda);
 	return mg_choose_first(o, score, 0.5);
 }
 
@@ -785,7 +807,7 @@ hybrid(const struct mg_outcome *o, struct lmethod *lm, double *score,
 		ok[j] = score[j] >= th;
 	for (c = 0; c <= NCURVE; c++) {
 		/* the planner's own scores at this price, then combined */
-		planned(o, o->plan, lm->cost, c < NCURVE ? curve_l[c] :
+		planned(o, o->plan, lm->cost, c < NCURVE ? cv_l[c] :
 		    lm->lambda, score, nt);
 		for (j = 0; j < nt; j++)
 			score[j] = lm->hybrid == HY_AND ? score[j] >= 0.5 &&
@@ -808,7 +830,7 @@ planner(const struct mg_outcome *o, const struct mg_plancost *pc,
 	size_t c;
 
 	for (c = 0; c < NCURVE; c++)
-		xc[c][at] = o->x[planned(o, pc, lm->cost, curve_l[c], score,
+		xc[c][at] = o->x[planned(o, pc, lm->cost, cv_l[c], score,
 		    nt)];
 	return planned(o, pc, lm->cost, lm->lambda, score, nt);
 }
@@ -879,13 +901,16 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 			pick = o->k_reactive;
 			break;
 		case K_AVERAGE:
-			pick = o->k_avg;
+			/* not before P's start when handing over */
+			for (pick = o->k_avg; pick + 1 < o->n &&
+			    o->t[pick] < o->t_first; pick++)
+				;
 			break;
 		case K_ESTIMATE:
 			pick = mg_choose_first(o, score, 0);
 			for (c = 0; c < NCURVE; c++)
 				tb->xc[m][c][tb->n] = o->x[mg_choose_first(o,
-				    score, -curve_h[c])];
+				    score, -cv_h[c])];
 			break;
 		case K_ORACLE:
 			pick = mg_choose_oracle(o);
@@ -893,6 +918,9 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 		default:
 			if (lm[m - NBASE].lead > 0) {
 				pick = lead_pick(o, lm[m - NBASE].lead);
+				for (c = 0; c < NCURVE; c++)
+					tb->xc[m][c][tb->n] = o->x[lead_pick(o,
+					    (int64_t)(cv_h[c] * 3600))];
 				break;
 			}
 			if (lm[m - NBASE].preempt) {
@@ -918,7 +946,7 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 		mg_perfect_score(o, (size_t)m, score);
 		for (c = 0; c < NCURVE; c++)
 			tb->xp[m][c][tb->n] = o->x[mg_choose_first(o, score,
-			    -curve_h[c])];
+			    -cv_h[c])];
 	}
 	mg_oracle_bound(o, &tb->bovl[tb->n], &tb->bint[tb->n]);
 	tb->s0[tb->n++] = o->s0;
@@ -938,13 +966,205 @@ load_text(const struct mg_summary *s)
 	return b;
 }
 
+/* the first fixed-lead method: its curve is the leads' */
+static int
+first_lead(const struct lmethod *lm, int nmeth)
+{
+	int m;
+
+	for (m = NBASE; m < nmeth; m++)
+		if (lm[m - NBASE].lead)
+			return m;
+	return -1;
+}
+
+/*
+ * the least mean lease given up (hours) at which a curve brings a share
+ * of at least want of the chains through, or -1 if none of its points do
+ */
+static double
+reach(const struct table *tb, int64_t *const *x, double want)
+{
+	double best = -1, held, lease;
+	size_t c, k, ok;
+
+	for (c = 0; c < NCURVE; c++) {
+		for (k = ok = 0; k < tb->n; k++)
+			ok += x[c][k] <= 0;
+		if ((double)ok < want * (double)tb->n - 1e-9)
+			continue;
+		mg_handover_costs(x[c], tb->n, tb->nodes, handing, &held,
+		    &lease);
+		if (best < 0 || lease < best)
+			best = lease;
+	}
+	return best;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* the same for a method that knew the future: the cheapest leases */
+static double
+reach_bound(const struct table *tb, double want)
+{
+	int64_t *l = malloc((tb->n ? tb->n : 1) * sizeof(*l));
+	size_t k, m = 0, need = (size_t)ceil(want * (double)tb->n - 1e-9);
+	double sum = 0;
+
+	if (l == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (k = 0; k < tb->n; k++)
+		if (tb->bovl[k] >= 0)
+			l[m++] = tb->bovl[k] > handing ? tb->bovl[k] - handing :
+			    0;
+	qsort(l, m, sizeof(*l), cmp_i64);
+	for (k = 0; k < need && k < m; k++)
+		sum += (double)l[k];
+	free(l);
+	return need > m || tb->n == 0 ? -1 : sum / 3600 / (double)tb->n;
+}
+
+static const char *
+hours(double h, char *b, size_t len)
+{
+	if (h < 0)
+		snprintf(b, len, "never");
+	else
+		snprintf(b, len, "%.2f h", h);
+	return b;
+}
+
+/* a method's figures under --handover */
+struct hstat {
+	double held, lease;	/* mg_handover_costs() */
+	double reach[2];	/* the least mean lease given up with 99%
+				 * and 99.9% of the chains through, or -1 */
+	struct mg_service sv;
+};
+static const double reach_want[2] = { 0.99, 0.999 };
+
+/* the lease a single setting gives up if it reaches want, or -1 */
+static double
+reach_one(const struct table *tb, const int64_t *x, double want)
+{
+	int64_t *xc[NCURVE];
+	size_t c;
+
+	for (c = 0; c < NCURVE; c++)
+		xc[c] = (int64_t *)x;
+	return reach(tb, xc, want);
+}
+
+/*
+ * Each method's figures: a method with a curve (a model, the planner,
+ * the estimate, and the fixed leads over every lead from 0 to the
+ * whole limit) reaches 99% where its curve first does; the others at
+ * their one setting; the oracle's are the bound's (the least any method
+ * choosing among the same times gives up).  The 30 days are at each
+ * method's own setting.
+ */
+static struct hstat *
+handover_stats(const struct table *tb, int ntab, int nmeth,
+    const struct lmethod *lm, int64_t dur)
+{
+	struct hstat *hs = calloc((size_t)(ntab * nmeth), sizeof(*hs));
+	int i, m, w, lead = first_lead(lm, nmeth);
+
+	if (hs == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (i = 0; i < ntab; i++)
+		for (m = 0; m < nmeth; m++) {
+			struct hstat *h = &hs[i * nmeth + m];
+			int curve = m == K_ESTIMATE || (m >= NBASE &&
+			    !lm[m - NBASE].preempt);
+
+			mg_handover_costs(tb[i].x[m], tb[i].n, tb[i].nodes,
+			    handing, &h->held, &h->lease);
+			mg_service(tb[i].x[m], tb[i].n, tb[i].nodes, dur,
+			    handing, &h->sv);
+			for (w = 0; w < 2; w++)
+				h->reach[w] = m == K_ORACLE ?
+				    reach_bound(&tb[i], reach_want[w]) :
+				    !curve ? reach_one(&tb[i], tb[i].x[m],
+				    reach_want[w]) : reach(&tb[i], tb[i].xc[
+				    m >= NBASE && lm[m - NBASE].lead ? lead :
+				    m], reach_want[w]);
+		}
+	return hs;
+}
+
+/*
+ * Under --handover, after the table: where each method brings 99% and
+ * 99.9% of the chains through and at what lease given up, against the
+ * fixed leads; and what a service whose links fare as these episodes
+ * did costs over 30 days at each method's own setting.
+ */
+static void
+print_handover(FILE *fp, const struct table *tb, int ntab, int nmeth,
+    const char *const *name, const struct lmethod *lm,
+    const struct hstat *hs)
+{
+	char a[32], b[32];
+	int i, m, lead = first_lead(lm, nmeth);
+
+	for (i = 0; i < ntab; i++) {
+		const struct hstat *h = &hs[i * nmeth];
+		int best = -1;
+
+		fprintf(fp, "\nhanding over in %.0f min, %d-node chains: the "
+		    "least mean lease given up at which\neach method brings "
+		    "99%% and 99.9%% of the chains through (its curve)\n",
+		    (double)handing / 60, tb[i].nodes);
+		fprintf(fp, "  %-20s %10s %10s\n", "method", "99%", "99.9%");
+		for (m = 0; m < nmeth; m++) {
+			int islead = m >= NBASE && lm[m - NBASE].lead;
+
+			if ((m < NBASE && m != K_ESTIMATE) || (islead &&
+			    m != lead) || (m >= NBASE && lm[m - NBASE].preempt))
+				continue;
+			fprintf(fp, "  %-20s %10s %10s\n", islead ?
+			    "fixed lead" : name[m], hours(h[m].reach[0], a,
+			    sizeof(a)), hours(h[m].reach[1], b, sizeof(b)));
+			if (!islead && h[m].reach[0] >= 0 && (best < 0 ||
+			    h[m].reach[0] < h[best].reach[0]))
+				best = m;
+		}
+		fprintf(fp, "  %-20s %10s %10s\n", "oracle-bound",
+		    hours(h[K_ORACLE].reach[0], a, sizeof(a)),
+		    hours(h[K_ORACLE].reach[1], b, sizeof(b)));
+		if (best >= 0 && lead >= 0 && h[lead].reach[0] > 0)
+			fprintf(fp, "  at 99%%: %s gives up %.2f of the best "
+			    "fixed lead's lease\n", name[best],
+			    h[best].reach[0] / h[lead].reach[0]);
+		else if (lead >= 0)
+			fprintf(fp, "  at 99%%: %s\n", best < 0 ? "no method "
+			    "reaches it" : "no fixed lead reaches it");
+		fprintf(fp, "\n  over 30 days, links faring as these "
+		    "episodes did:\n  %-20s %8s %10s %17s %12s\n", "method",
+		    "down", "jobs/1000h", "wasted, run to end", "handing over");
+		for (m = 0; m < nmeth; m++)
+			if (m != K_ESTIMATE)
+				fprintf(fp, "  %-20s %6.1f h %10.1f %14.1f nh "
+				    "%9.1f nh\n", name[m], h[m].sv.down_h,
+				    h[m].sv.jobs_per_kh, h[m].sv.waste_nh,
+				    h[m].sv.handover_waste_nh);
+	}
+}
+
 static void
 print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
-    const char *const *name, int64_t handover)
+    const char *const *name, const struct hstat *hs)
 {
 	struct json_object *arr = NULL;
 	struct mg_summary s;
 	double held = 0, lease = 0;
+	int64_t handover = hs != NULL ? handing : 0;
 	int i, m;
 
 	if (fmt == 1)
@@ -954,7 +1174,9 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 		    "overlap_mean_h\toracle_gap_h\tepisodes_low\t"
 		    "episodes_medium\tepisodes_heavy\tno_interruption_low\t"
 		    "no_interruption_medium\tno_interruption_heavy%s\n",
-		    handover > 0 ? "\theld_twice_nh\tlease_given_h" : "");
+		    handover > 0 ? "\theld_twice_nh\tlease_given_h\t"
+		    "reach_99_lease_h\treach_999_lease_h\tdown_h_30d\t"
+		    "jobs_per_1000h\twasted_nh_30d\thandover_wasted_nh_30d" : "");
 	else if (fmt == 2)
 		arr = json_object_new_array();
 	for (i = 0; i < ntab; i++) {
@@ -969,9 +1191,10 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 			if (mg_summarize(tb[i].x[m], tb[i].x[K_ORACLE],
 			    tb[i].x[K_REACTIVE], tb[i].n, &s) != 0)
 				err(MG_EXIT_FAIL, NULL);
-			if (handover > 0)
-				mg_handover_costs(tb[i].x[m], tb[i].n,
-				    tb[i].nodes, handover, &held, &lease);
+			if (handover > 0) {
+				held = hs[i * nmeth + m].held;
+				lease = hs[i * nmeth + m].lease;
+			}
 			if (fmt == 0) {
 				char ho[48] = "";
 
@@ -994,8 +1217,17 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 				    s.ovl_mean_h, s.oracle_gap_h, s.n_load[0],
 				    s.n_load[1], s.n_load[2], s.no_int_load[0],
 				    s.no_int_load[1], s.no_int_load[2]);
-				if (handover > 0)
-					fprintf(fp, "\t%.4f\t%.4f", held, lease);
+				if (handover > 0) {
+					const struct hstat *h = &hs[i * nmeth +
+					    m];
+
+					fprintf(fp, "\t%.4f\t%.4f\t%.4f\t%.4f\t"
+					    "%.4f\t%.4f\t%.4f\t%.4f", held, lease,
+					    h->reach[0], h->reach[1],
+					    h->sv.down_h, h->sv.jobs_per_kh,
+					    h->sv.waste_nh,
+					    h->sv.handover_waste_nh);
+				}
 				fputc('\n', fp);
 			} else {
 				struct json_object *o = json_object_new_object();
@@ -1018,8 +1250,18 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 				JD("no_interruption_medium", s.no_int_load[1]);
 				JD("no_interruption_heavy", s.no_int_load[2]);
 				if (handover > 0) {
+					const struct hstat *h = &hs[i * nmeth +
+					    m];
+
 					JD("held_twice_nh", held);
 					JD("lease_given_h", lease);
+					JD("reach_99_lease_h", h->reach[0]);
+					JD("reach_999_lease_h", h->reach[1]);
+					JD("down_h_30d", h->sv.down_h);
+					JD("jobs_per_1000h", h->sv.jobs_per_kh);
+					JD("wasted_nh_30d", h->sv.waste_nh);
+					JD("handover_wasted_nh_30d",
+					    h->sv.handover_waste_nh);
 				}
 #undef JD
 				json_object_array_add(arr, o);
@@ -1045,45 +1287,79 @@ curve_rows(FILE *fp, const char *name, const struct table *tb,
 		if (mg_summarize(x[c], tb->x[K_ORACLE], tb->x[K_REACTIVE],
 		    tb->n, &s) != 0)
 			err(MG_EXIT_FAIL, NULL);
-		fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f\n", name,
+		fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f", name,
 		    tb->nodes, thr[c],
 		    s.no_interruption, s.int_mean_h, s.ovl_mean_h);
+		if (handing > 0) {
+			double held, lease;
+
+			mg_handover_costs(x[c], tb->n, tb->nodes, handing,
+			    &held, &lease);
+			fprintf(fp, "\t%.4f\t%.4f", lease, held);
+		}
+		fputc('\n', fp);
 	}
+}
+
+/* the oracle bound's point within a budget of mean overlap, or under a
+ * handover of mean lease given up (an overlap's part beyond it) */
+static void
+bound_row(FILE *fp, const struct table *tb, double budget)
+{
+	struct mg_summary s;
+	int64_t *ovl = tb->bovl;
+	size_t k;
+
+	if (handing > 0) {
+		if ((ovl = malloc((tb->n ? tb->n : 1) * sizeof(*ovl))) == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		for (k = 0; k < tb->n; k++)
+			ovl[k] = tb->bovl[k] < 0 ? -1 : tb->bovl[k] > handing ?
+			    tb->bovl[k] - handing : 0;
+	}
+	if (mg_frontier(ovl, tb->bint, tb->n, budget * 3600, &s) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	fprintf(fp, "oracle-bound\t%d\t%g\t%.4f\t%.4f\t%.4f", tb->nodes,
+	    budget, s.no_interruption, s.int_mean_h, handing > 0 ? NAN :
+	    s.ovl_mean_h);
+	if (handing > 0)
+		fprintf(fp, "\t%.4f\tnan", s.ovl_mean_h);
+	fputc('\n', fp);
+	if (ovl != tb->bovl)
+		free(ovl);
 }
 
 static void
 print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
     const char *const *name, const struct lmethod *lm)
 {
-	struct mg_summary s;
 	size_t c;
 	int i, m;
 
 	fprintf(fp, "method\tnodes\tthreshold\tno_interruption_share\t"
-	    "interruption_mean_h\toverlap_mean_h\n");
+	    "interruption_mean_h\toverlap_mean_h%s\n", handing > 0 ?
+	    "\tlease_given_h\theld_twice_nh" : "");
 	for (i = 0; i < ntab; i++)
 		for (m = 0; m < nmeth; m++)
 			if (m == K_ESTIMATE || (m >= NBASE &&
-			    !lm[m - NBASE].preempt && !lm[m - NBASE].lead))
-				curve_rows(fp, name[m], &tb[i], tb[i].xc[m],
-				    m < NBASE ? curve_h : lm[m - NBASE].m ==
-				    NULL ? curve_l : lm[m - NBASE].m->classifier
-				    ? curve_p : curve_h);
+			    !lm[m - NBASE].preempt && (!lm[m - NBASE].lead ||
+			    m == first_lead(lm, nmeth))))
+				curve_rows(fp, lm[m - NBASE].lead && m >=
+				    NBASE ? "lead" : name[m], &tb[i],
+				    tb[i].xc[m], m < NBASE ||
+				    lm[m - NBASE].lead ? cv_h :
+				    lm[m - NBASE].m == NULL ? cv_l :
+				    lm[m - NBASE].m->classifier ? cv_p : cv_h);
 	/* what a perfect predictor of the outcome gets from the same rule */
 	for (i = 0; i < ntab; i++)
 		for (m = 0; m < NPERFECT; m++)
 			curve_rows(fp, perfect_name[m], &tb[i], tb[i].xp[m],
-			    curve_h);
-	/* the bound: the best any method can do within each overlap budget */
+			    cv_h);
+	/* the bound: the best any method can do within each budget */
 	for (i = 0; i < ntab; i++)
-		for (c = 0; c < NBUDGET; c++) {
-			if (mg_frontier(tb[i].bovl, tb[i].bint, tb[i].n,
-			    budget_h[c] * 3600, &s) != 0)
-				err(MG_EXIT_FAIL, NULL);
-			fprintf(fp, "oracle-bound\t%d\t%g\t%.4f\t%.4f\t%.4f\n",
-			    tb[i].nodes, budget_h[c], s.no_interruption,
-			    s.int_mean_h, s.ovl_mean_h);
-		}
+		for (c = 0; c < NBUDGET; c++)
+			bound_row(fp, &tb[i], handing > 0 ? hbudget_h[c] :
+			    budget_h[c]);
 }
 
 static const struct mg_field outcome_fields[] = {
@@ -1154,6 +1430,7 @@ struct popts {
 	double lambda;
 	enum mg_plancost_kind cost;
 	int64_t handover;	/* --handover: seconds, 0 off */
+	int plan_window;	/* --plan-window given */
 	char args[1024];
 };
 
@@ -1201,6 +1478,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 
 	struct lmethod lm[MAXMETHODS - NBASE];
 	struct mg_plan *plan = NULL;
+	struct hstat *hs;
 	char **fnames;
 	size_t nfn;
 	int window = 1;
@@ -1284,6 +1562,25 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
 		    "'%s': %s", path, d.msg);
 	po->pc.cost = po->cost;
+	/* handing over, the planner plans over the whole of P */
+	if (po->handover > 0) {
+		handing = po->handover;
+		cv_h = hcurve_h;
+		cv_p = hcurve_p;
+		cv_l = hcurve_l;
+		if (!po->plan_window)
+			po->pc.window = po->sel.e.limit;
+		po->pc.handover = po->handover;
+	}
+	/* the planner's decisions after its latest price has submitted
+	 * are never read, unless a hybrid or a calibration reads them */
+	if (!po->hybrid && !po->fitcal) {
+		size_t c;
+
+		for (c = 0; c < NCURVE; c++)
+			po->pc.stop[po->pc.nstop++] = cv_l[c];
+		po->pc.stop[po->pc.nstop++] = po->lambda;
+	}
 	/* by default the world's own model (plain: not its options) */
 	if (!po->plan_model)
 		po->pc.model = conf->mode == MG_MODE_REFERENCE ?
@@ -1342,6 +1639,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		for (i = 0; i < nres; i++) {
 			if (res[i].n > 0 && po->fitcal)
 				calibration_add(&po->cal, &res[i]);
+			if (po->handover > 0)	/* S only for a P that runs */
+				res[i].t_first = res[i].p_start;
 			if (res[i].n > 0)	/* else skipped: an empty window */
 				table_add(&tb[(q + i) / po->sel.n], nmeth,
 				    &res[i], lm);
@@ -1374,7 +1673,12 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	}
 	if (mg_out_open(&out, po->out_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	print_table(out.fp, po->fmt, tb, ntab, nmeth, name, po->handover);
+	hs = po->handover > 0 ? handover_stats(tb, ntab, nmeth, lm,
+	    po->sel.e.p_dur) : NULL;
+	print_table(out.fp, po->fmt, tb, ntab, nmeth, name, hs);
+	if (hs != NULL && po->fmt == 0)
+		print_handover(out.fp, tb, ntab, nmeth, name, lm, hs);
+	free(hs);
 	if (mg_out_commit(&out, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (po->fitcal) {
@@ -1824,6 +2128,7 @@ main(int argc, char *argv[])
 				errx(MG_EXIT_USAGE, "invalid --plan-window '%s' "
 				    "(up to 4d)", optarg);
 			po.pc.window = v;
+			po.plan_window = 1;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
@@ -1846,6 +2151,9 @@ main(int argc, char *argv[])
 		errx(MG_EXIT_USAGE, "--loan-out goes with --replay");
 	if (!replaying && el_out)
 		errx(MG_EXIT_USAGE, "--el-out goes with --replay");
+	if (po.handover > 0 && po.cost == MG_PLAN_RISK_CV)
+		errx(MG_EXIT_USAGE, "--plan-cost risk-cv does not go with "
+		    "--handover (want risk or hours)");
 	if (po.hybrid && (!po.plan || po.nmodels == 0))
 		errx(MG_EXIT_USAGE, "--hybrid goes with --plan and -M models");
 	if (po.fitcal && (!po.plan || po.pc.ncal[0] > 0))

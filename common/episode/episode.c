@@ -421,7 +421,8 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 	size_t n = 0, k, nt, f = 0, nref;
 	double *buf = NULL;
 	char when[32];
-	int rv;
+	unsigned char done[MG_PLAN_MAXSTOP] = { 0 };
+	int rv, decided = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->s0 = s0;
@@ -493,9 +494,12 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 			for (i = 0; i < o->nfeat; i++)
 				o->feat[f * o->nfeat + i] = (float)buf[i];
 		}
-		if (plan != NULL && o->tick[k] &&
-		    (rv = plan_tick(ep, plan, o, t, &o->plan[f])) != 0)
-			goto fail;
+		if (plan != NULL && o->tick[k] && !decided) {
+			if ((rv = plan_tick(ep, plan, o, t, &o->plan[f])) != 0)
+				goto fail;
+			/* no later decision of it is read */
+			decided = mg_plan_decided(plan, &o->plan[f], done);
+		}
 		f += o->tick[k];
 		o->x[k] = MG_X_UNKNOWN;
 		if (probe != MG_PROBE_ALL && probe != k)

@@ -217,6 +217,9 @@ struct mg_outcome {
 	size_t nfeat;		/* features per tick, if asked */
 	float *feat;		/* ticks in order: own, then reference */
 	struct mg_plancost *plan;	/* per tick, with a planner */
+	int64_t t_first;	/* no decision before it (0: none); under a
+				 * handover, P's start: S is never submitted
+				 * for a P that has not started */
 };
 
 /* which times mg_episode_outcomes() probes: all, none, or one index */

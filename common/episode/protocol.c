@@ -21,7 +21,7 @@ mg_choose_first(const struct mg_outcome *o, const double *score,
 			fallback = k;
 			break;
 		}
-		if (score[j++] >= threshold)
+		if (score[j++] >= threshold && o->t[k] >= o->t_first)
 			return k;
 	}
 	return fallback;
@@ -59,7 +59,9 @@ mg_choose_oracle(const struct mg_outcome *o)
 {
 	size_t k, best = 0;
 
-	for (k = 1; k < o->n; k++) {
+	while (best + 1 < o->n && o->t[best] < o->t_first)
+		best++;
+	for (k = best + 1; k < o->n; k++) {
 		int64_t a = abs64(o->x[k]), b = abs64(o->x[best]);
 
 		if (a < b || (a == b && o->x[k] <= 0 && o->x[best] > 0))
@@ -75,6 +77,8 @@ mg_oracle_bound(const struct mg_outcome *o, int64_t *ovl, int64_t *intr)
 
 	*ovl = *intr = -1;
 	for (k = 0; k < o->n; k++) {
+		if (o->t[k] < o->t_first)
+			continue;
 		if (o->x[k] <= 0 && (*ovl < 0 || -o->x[k] < *ovl))
 			*ovl = -o->x[k];
 		if (o->x[k] >= 0 && (*intr < 0 || o->x[k] < *intr))
@@ -207,4 +211,30 @@ mg_handover_costs(const int64_t *x, size_t n, int32_t nodes, int64_t c,
 	}
 	*held = n ? h * (double)nodes / 3600 / (double)n : 0;
 	*lease = n ? l / 3600 / (double)n : 0;
+}
+
+void
+mg_service(const int64_t *x, size_t n, int32_t nodes, int64_t dur,
+    int64_t c, struct mg_service *s)
+{
+	double cycle = 0, down = 0, ovl = 0, held = 0;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < n; i++) {
+		int64_t early = x[i] < 0 ? -x[i] : 0;
+
+		cycle += (double)(dur + x[i]);
+		down += x[i] > 0 ? (double)x[i] : 0;
+		ovl += (double)early;
+		held += (double)(early < c ? early : c);
+	}
+	if (n == 0 || cycle <= 0)
+		return;
+	/* per cycle of a link (one job), in the long run */
+	s->down_h = 30 * 86400 * down / cycle / 3600;
+	s->waste_nh = 30 * 86400 * ovl / cycle / 3600 * nodes;
+	s->handover_waste_nh = 30 * 86400 * held / cycle / 3600 * nodes;
+	s->jobs_per_kh = cycle - down > 0 ?
+	    1000 * 3600 * (double)n / (cycle - down) : 0;
 }

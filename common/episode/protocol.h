@@ -19,14 +19,14 @@
 
 /*
  * mg_choose_first: the index into o->t of the first decision tick before
- * P's end whose score is at least threshold (score[j] for the j-th tick,
- * in order), or of the fallback tick.
+ * P's end, and not before o->t_first, whose score is at least threshold
+ * (score[j] for the j-th tick, in order), or of the fallback tick.
  */
 size_t mg_choose_first(const struct mg_outcome *o, const double *score,
     double threshold);
 
-/* mg_choose_oracle: the time with the smallest |x|; on a tie, no
- * interruption, then the earlier */
+/* mg_choose_oracle: the time, not before o->t_first, with the smallest
+ * |x|; on a tie, no interruption, then the earlier */
 size_t mg_choose_oracle(const struct mg_outcome *o);
 
 /*
@@ -96,5 +96,23 @@ int mg_summarize(const int64_t *x, const int64_t *x_oracle,
  */
 void mg_handover_costs(const int64_t *x, size_t n, int32_t nodes, int64_t c,
     double *held, double *lease);
+
+/*
+ * mg_service: a service that runs as a chain whose links fare as the n
+ * outcomes x (seconds) do, each job running dur seconds unless handed
+ * over: the links renew one another (a link lasts dur + x, from a job's
+ * start to its successor's), so over the long run, per 30 days of the
+ * calendar, the service is down_h hours down (x > 0); both jobs hold
+ * their nodes waste_nh node-hours when P runs to its end beside S (the
+ * whole overlap), or handover_waste_nh when it hands over in c seconds
+ * (at most c a link); and the chain needs jobs_per_kh jobs per 1,000
+ * hours of service.
+ */
+struct mg_service {
+	double down_h, waste_nh, handover_waste_nh, jobs_per_kh;
+};
+
+void mg_service(const int64_t *x, size_t n, int32_t nodes, int64_t dur,
+    int64_t c, struct mg_service *s);
 
 #endif /* MG_PROTOCOL_H */

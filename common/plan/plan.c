@@ -436,7 +436,8 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 	    pc->runtimes != MG_PLAN_RT_RECENT) ||
 	    (pc->runtimes == MG_PLAN_RT_RECENT && pc->recent < 1) ||
 	    pc->history <= 0 || pc->margin < 0 || pc->follow < 0 ||
-	    pc->window + pc->margin > 5 * DAY)
+	    pc->window + pc->margin > 5 * DAY || pc->handover < 0 ||
+	    pc->nstop < 0 || pc->nstop > MG_PLAN_MAXSTOP)
 		return MG_EINVAL;
 	if ((p = calloc(1, sizeof(*p))) == NULL)
 		return MG_ENOMEM;
@@ -1332,7 +1333,8 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 	int k, c, rv = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (p_end <= t || p_end > t + p->c.window)
+	if (p_end <= t || p_end > t + p->c.window ||
+	    (p->c.handover > 0 && ch->p_start < 0))
 		return 0;
 	horizon = p_end - t + p->c.margin;
 	out->n = candidates(t, p_end, out->at);
@@ -1447,6 +1449,48 @@ mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind kind,
 		if (intr[k] + lambda * c->ovl[k] < now - 1e-9)
 			return 0;
 	return 1;
+}
+
+int
+mg_plan_submit_handover(const struct mg_plancost *c,
+    enum mg_plancost_kind kind, double lambda, int64_t handover)
+{
+	const double *intr = kind == MG_PLAN_HOURS ? c->intr : c->pint;
+	double lease[MG_PLAN_MAXCAND], now;
+	int j, k;
+
+	if (c->n < 1 || c->k < 1)
+		return 0;
+	for (j = 0; j < c->n; j++) {
+		double l = 0;
+
+		for (k = 0; k < c->k; k++)
+			if (-(int64_t)c->xk[k][j] > handover)
+				l += (double)(-(int64_t)c->xk[k][j] - handover);
+		lease[j] = l / 3600 / c->k;
+	}
+	now = intr[0] + lambda * lease[0];
+	for (j = 1; j < c->n; j++)
+		if (intr[j] + lambda * lease[j] < now - 1e-9)
+			return 0;
+	return 1;
+}
+
+int
+mg_plan_decided(const struct mg_plan *p, const struct mg_plancost *c,
+    unsigned char *done)
+{
+	int i, all = p->c.nstop > 0;
+
+	for (i = 0; i < p->c.nstop; i++) {
+		if (!done[i])
+			done[i] = p->c.handover > 0 ?
+			    mg_plan_submit_handover(c, p->c.cost,
+			    p->c.stop[i], p->c.handover) : mg_plan_submit_now(c, p->c.cost,
+			    p->c.stop[i]);
+		all &= done[i];
+	}
+	return all;
 }
 
 double

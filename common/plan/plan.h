@@ -42,6 +42,7 @@
 #include "io/trace.h"
 
 #define MG_PLAN_MAXCAND	16	/* candidate times, now included */
+#define MG_PLAN_MAXSTOP	24	/* prices mg_plan_decided() follows */
 #define MG_PLAN_MAXK	64	/* futures */
 
 /* what an interruption costs */
@@ -152,6 +153,20 @@ struct mg_planconf {
 	double calp[2][MG_PLAN_MAXK + 1], calq[2][MG_PLAN_MAXK + 1];
 	unsigned truth;		/* diagnostics only (evaluation): what the
 				 * planner is told of the true future */
+	/*
+	 * handover > 0: the chain hands over in handover seconds (P
+	 * checkpoints and leaves that long after S starts): no plan
+	 * while P is pending, and a price is of an hour of P's limit
+	 * given up (mg_plan_submit_handover()); 0: none.
+	 */
+	int64_t handover;
+	/*
+	 * evaluation: an episode's decisions stop being planned once
+	 * submitting now has been chosen at every price of
+	 * stop[0..nstop) (mg_plan_decided()); nstop 0: every decision.
+	 */
+	double stop[MG_PLAN_MAXSTOP];
+	int nstop;
 };
 
 /* the true futures a diagnostic planner is told (mg_planconf.truth) */
@@ -269,6 +284,25 @@ int mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
  */
 int mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind k,
     double lambda);
+
+/*
+ * mg_plan_submit_handover: as mg_plan_submit_now() (MG_PLAN_RISK or
+ * MG_PLAN_HOURS), for a chain that hands over in handover seconds (P
+ * checkpoints and leaves that long after S starts): lambda prices an
+ * hour of P's limit given up (an overlap beyond the handover), not an
+ * hour of overlap.
+ */
+int mg_plan_submit_handover(const struct mg_plancost *c,
+    enum mg_plancost_kind kind, double lambda, int64_t handover);
+
+/*
+ * mg_plan_decided: marks in done[0..nstop) the prices of the planner's
+ * stop set (mg_planconf) at which c chooses to submit now; 1 once every
+ * one has been marked (at this decision or an earlier one of the same
+ * episode, done kept between them), 0 otherwise and without a stop set.
+ */
+int mg_plan_decided(const struct mg_plan *p, const struct mg_plancost *c,
+    unsigned char *done);
 
 /*
  * mg_plan_risk_next: the estimated chance of an interruption if S is

@@ -340,13 +340,32 @@ for r, t in zip(rows, tsv):
 
 @test "--handover C: GPU time held twice and the lease given up, per method; the overlap splits into them" {
 	ls6
-	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv --handover 10m -o h.tsv ls6.jobs
-	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv -o p.tsv ls6.jobs
-	# the same table, two columns more, and the fixed leads (S at P's
-	# end - L) after the methods
-	[ "$(grep -v '^lead-' h.tsv | cut -f1-16)" = "$(cat p.tsv)" ]
+	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv --handover 10m -o h.tsv -E h.mrs ls6.jobs
+	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv -o p.tsv -E p.mrs ls6.jobs
+	# the same methods, two columns more, and the fixed leads (S at P's
+	# end - L) after them
+	[ "$(grep -v '^lead-' h.tsv | cut -f1,2)" = "$(cut -f1,2 p.tsv)" ]
 	[ "$(cut -f1,2 h.tsv | grep -c '^lead-\(1\|4\|12\|24\)h	[18]$')" -eq 8 ]
-	head -n 1 h.tsv | grep -q $'\theld_twice_nh\tlease_given_h$'
+	# handing over, no successor is submitted before P starts (P runs its
+	# 48 h limit, so it starts 48 h before the reactive submission)
+	mirage-cat -T h.mrs | awk -F'\t' 'NR > 1 { t[$1, $4] = $5; m[$4] = 1; e[$1] = 1 }
+		END { for (i in e) for (k in m) if (t[i, k] < t[i, "reactive"] - 48 * 3600) exit 1 }'
+	# by hand: P waits behind a 2-node job until 06:05; the oracle and
+	# the average wait would submit S while P is pending, but handing
+	# over nothing is submitted before P runs
+	printf 'JobID|User|Partition|Submit|Start|End|Timelimit|NNodes|State\n%s\n%s\n' \
+	    '1|u|p|2023-01-01T00:30:00|2023-01-01T00:30:00|2023-01-01T06:05:00|05:35:00|2|COMPLETED' \
+	    '2|v|p|2023-01-01T03:00:00|2023-01-01T08:05:00|2023-01-01T12:05:00|04:00:00|2|COMPLETED' > w.txt
+	mirage-parse -q w.txt -o w.jobs
+	for h in "" "--handover 10m"; do
+		mirage-eval -q -n 2 -f 2023-01-01 -N 1 --warmup 1h --workload 6h --limit 2h $h -E w.mrs -o /dev/null w.jobs
+		mirage-cat -T w.mrs | cut -f4,5 | sort > "w${h:+h}.tsv"
+	done
+	grep -qx $'oracle\t2023-01-01T01:50:00' w.tsv
+	grep -qx $'average-wait\t2023-01-01T05:33:00' w.tsv
+	[ "$(awk -F'\t' 'NR > 1 && $2 < "2023-01-01T06:05:00"' wh.tsv | wc -l)" -eq 0 ]
+	grep -qx $'oracle\t2023-01-01T06:10:00' wh.tsv
+	head -n 1 h.tsv | grep -q $'\theld_twice_nh\tlease_given_h\treach_99_lease_h\treach_999_lease_h\tdown_h_30d\tjobs_per_1000h\twasted_nh_30d\thandover_wasted_nh_30d$'
 	python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open("h.tsv"), delimiter="\t"))
@@ -358,6 +377,13 @@ for r in rows:
     assert abs(held / n + lease - ovl) < 2e-4, r
     if r["method"] == "reactive":
         assert held == 0 and lease == 0, r
+    # 30 days: the waste of a chain that runs P out is the whole
+    # overlap, handing over at most 10 minutes a link; never less
+    w, hw = float(r["wasted_nh_30d"]), float(r["handover_wasted_nh_30d"])
+    assert hw <= w + 1e-4 and (ovl == 0) == (w == 0), r
+    # a share it never reaches says -1; one it does, a lease >= 0
+    for c in ("reach_99_lease_h", "reach_999_lease_h"):
+        assert float(r[c]) == -1 or float(r[c]) >= 0, r
     # S is submitted L before P ends: it cannot overlap P longer
     if r["method"].startswith("lead-"):
         L = float(r["method"][5:-1])
@@ -365,4 +391,49 @@ for r in rows:
 '
 	run -2 --separate-stderr mirage-eval -m reference -n 76 -N 2 --handover 2d ls6.jobs
 	[[ "$stderr" == *"--handover: invalid time '2d'"* ]]
+}
+
+@test "--handover C: curves to the whole limit against the lease given up, where each method reaches 99%, and 30 days of service" {
+	ls6
+	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 --plan 2 --handover 10m \
+	    -C c.tsv -o t.txt ls6.jobs
+	head -n 1 c.tsv | grep -q $'\toverlap_mean_h\tlease_given_h\theld_twice_nh$'
+	# the fixed leads' curve: 0 to 48 h before P's end, 16 points a size;
+	# at 0 it is the reactive rule (nothing given up, its share)
+	[ "$(awk -F'\t' '$1 == "lead" && $2 == 8' c.tsv | wc -l)" -eq 16 ]
+	awk -F'\t' '$1 == "lead" && $3 == 0 && $7 != 0 { exit 1 }
+		$1 == "lead" && $3 == 48 { top++ } END { exit top != 2 }' c.tsv
+	mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 12 -k 1,8 -F tsv -o r.tsv ls6.jobs
+	[ "$(awk -F'\t' '$1 == "lead" && $3 == 0 { print $2, $4 }' c.tsv)" = \
+	  "$(awk -F'\t' '$1 == "reactive" { print $2, $4 }' r.tsv)" ]
+	# every curve's lease is its overlap less at most 10 minutes a chain
+	awk -F'\t' 'NR > 1 && $1 != "oracle-bound" && ($7 > $6 + 1e-4 || $7 < $6 - 1 / 6 - 1e-4) { exit 1 }' c.tsv
+	# the summary: 99% and 99.9% per method against the fixed leads, and
+	# the 30-day service figures of every method but the estimate
+	grep -q '^handing over in 10 min, 1-node chains: the least mean lease given up at which$' t.txt
+	grep -q '^handing over in 10 min, 8-node chains' t.txt
+	grep -Eq '^  fixed lead +([0-9.]+ h|never) +([0-9.]+ h|never)$' t.txt
+	grep -Eq '^  planner +([0-9.]+ h|never) +([0-9.]+ h|never)$' t.txt
+	grep -Eq '^  oracle-bound +[0-9.]+ h +[0-9.]+ h$' t.txt
+	[ "$(grep -c '^  over 30 days, links faring as these episodes did:$' t.txt)" -eq 2 ]
+	# reactive never overlaps: it wastes nothing
+	awk '/^  reactive  / && NF == 8 { if ($5 != "0.0" || $7 != "0.0") exit 1; n++ }
+		END { exit n != 2 }' t.txt
+	# the oracle bound's 99% is read from the same episodes: never above
+	# what the fixed leads need
+	awk '$1 == "fixed" && $2 == "lead" { l = $3 } $1 == "oracle-bound" { b = $2 }
+		b != "" && l != "" && l != "never" { if (b + 0 > l + 0) exit 1; b = l = "" }' t.txt
+}
+
+@test "the planner's decisions are the same when every one of them is planned (a hybrid reads them all)" {
+	ls6
+	mirage-train -q -a gbt -o gbt.mrm <(mirage-features -q -m reference -n 76 -f 2022-11-01 -N 12 -k 1 -w 1 -p 7 ls6.jobs)
+	for h in "" "--handover 10m"; do
+		mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 8 -k 1,8 --plan 2 $h -E a.mrs -C a.tsv -F tsv -o a.txt ls6.jobs
+		mirage-eval -q -m reference -n 76 -f 2023-03-01 -N 8 -k 1,8 --plan 2 $h -M gbt.mrm --hybrid and \
+		    -E b.mrs -C b.tsv -F tsv -o b.txt ls6.jobs
+		diff <(mirage-cat -T a.mrs | awk -F'\t' '$4 == "planner"') <(mirage-cat -T b.mrs | awk -F'\t' '$4 == "planner"')
+		diff <(grep '^planner	' a.tsv) <(grep '^planner	' b.tsv)
+		diff <(grep '^planner	' a.txt) <(grep '^planner	' b.txt)
+	done
 }

@@ -17,15 +17,19 @@ setup() {
 	[ "$(records out/ls6.jobs)" -eq 24777 ]
 	# the original simulator's figures on this trace (mirage-spec)
 	[[ "$output" == *"reference, 88 nodes (the original)"*"4.10 h"*"0.21"* ]]
-	# every setting: samples, six models, a table of 15 methods (the
-	# baselines, the models, the planner, the 4 fixed leads) x 2 sizes
+	# every setting: samples, six models, a table of 11 methods (the
+	# baselines, the models, the planner) x 2 sizes; handing over, the
+	# 4 fixed leads too
 	for s in reference-88 reference-76 faithful-84; do
 		[ "$(records out/$s/train.mrs)" -gt $((24 * 2 * 7)) ]
 		for a in gbt rf clf svr dqn pg; do mirage-train -i out/$s/$a.mrm | grep -qx "kind	$a"; done
-		[ "$(tail -n +2 out/$s/table.tsv | wc -l)" -eq 30 ]
-		[ "$(cut -f1 out/$s/table.tsv | grep -c '^lead-')" -eq 8 ]
+		[ "$(tail -n +2 out/$s/table.tsv | wc -l)" -eq 22 ]
 		[ "$(cut -f1 out/$s/table.tsv | grep -c '^planner$')" -eq 2 ]
-		[ "$(records out/$s/episodes.mrs)" -eq $((12 * 2 * 15)) ]
+		[ "$(records out/$s/episodes.mrs)" -eq $((12 * 2 * 11)) ]
+		[ "$(tail -n +2 out/$s/handover.tsv | wc -l)" -eq 30 ]
+		[ "$(cut -f1 out/$s/handover.tsv | grep -c '^lead-')" -eq 8 ]
+		[ "$(records out/$s/handover.mrs)" -eq $((12 * 2 * 15)) ]
+		[ "$(grep -c '^lead	' out/$s/handover-curve.tsv)" -eq 32 ]
 		[[ "$output" == *"$s: 12 validation episodes from 2023-03-01 (trained on 24 from 2022-11-01)"* ]]
 	done
 	# the bound of every setting and size, from the curve
@@ -40,10 +44,12 @@ setup() {
 	[[ "$output" == *"preemption: faithful-84 with 10% of the jobs urgent"* ]]
 	# the handover table of each setting: every method, both sizes
 	[ "$(grep -c '^  handing over in 10 minutes (mirage-eval --handover 10m):$' <<<"$output")" -eq 3 ]
-	[ "$(grep -Ec '^  (reactive|planner|gbt) +[18] +[0-9.]+% +[0-9.]+ nh +[0-9.]+ h$' <<<"$output")" -eq 18 ]
+	[ "$(grep -Ec '^  (reactive|planner|gbt) +[18] +[0-9.]+% +[0-9.]+ nh +[0-9.]+ h +([0-9.]+ h|never) +[0-9.]+ h / +[0-9.]+ nh$' <<<"$output")" -eq 18 ]
 	# the bottom line: a sentence per setting and size, against afterany
 	[[ "$output" == *"bottom line: which method to use, and what it brings over Slurm's afterany dependency"* ]]
 	[ "$(grep -Ec '^  (reference-88|reference-76|faithful-84), [18]-node chains: use .*: [0-9.]+% run without interruption(,| at a mean overlap of at most 1 h, against [0-9.]+% with afterany$| no method does better within 1 h of mean overlap$)' <<<"$output")" -eq 6 ]
+	# and handing over: the method, its lease, the fixed lead's, afterany's
+	[ "$(grep -Ec '^  (reference-88|reference-76|faithful-84), [18]-node chains, handing over in 10 min: use .*: [0-9.]+% without interruption, [0-9.]+ h of lease given up a link; a fixed lead [0-9.]+% \([0-9.]+ h\), afterany [0-9.]+%$' <<<"$output")" -eq 6 ]
 	[ "$(sed -n '/^preemption: faithful-84/,$p' <<<"$output" | grep -Ec '^  reactive(-preempt)? +[18] +[0-9.]+%')" -eq 4 ]
 	[ "$(grep -c '^  reactive-preempt, [18]-node chains: its preemptions cost other jobs [0-9.]* node-hours' <<<"$output")" -eq 2 ]
 	# inside the node: the heuristics and the learned dispatcher

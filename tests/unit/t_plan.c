@@ -185,6 +185,36 @@ main(void)
 	ok(!mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1), "a time safe on "
 	    "both halves: risk-cv waits");
 
+	/* handing over in 10 minutes, two futures: an overlap within the
+	 * handover gives up no lease, so it costs nothing */
+	memset(&c2, 0, sizeof(c2));
+	c2.n = 2;
+	c2.k = 2;
+	c2.xk[0][0] = c2.xk[1][0] = -600;
+	c2.xk[0][1] = c2.xk[1][1] = -300;
+	c2.ovl[0] = 600.0 / H, c2.ovl[1] = 300.0 / H;
+	ok(!mg_plan_submit_now(&c2, MG_PLAN_RISK, 1) &&
+	    mg_plan_submit_handover(&c2, MG_PLAN_RISK, 1, 600), "10 minutes "
+	    "early: overlap to a chain that runs P out, free to one that "
+	    "hands over in 10");
+	/* now: 3 h 10 min early in both futures (3 h of lease); a later
+	 * time 1 h early but interrupted in one future; P's end: 2 h late
+	 * in one, 10 minutes early in the other */
+	c2.n = 3;
+	c2.xk[0][0] = c2.xk[1][0] = -(3 * H + 600);
+	c2.xk[0][1] = -H, c2.xk[1][1] = 3600;
+	c2.xk[0][2] = 2 * H, c2.xk[1][2] = -600;
+	c2.pint[0] = 0, c2.pint[1] = c2.pint[2] = 0.5;
+	c2.intr[0] = 0, c2.intr[1] = 0.5, c2.intr[2] = 1;
+	ok(mg_plan_submit_handover(&c2, MG_PLAN_RISK, 0.1, 600) &&
+	    !mg_plan_submit_handover(&c2, MG_PLAN_RISK, 1, 600), "3 h of lease "
+	    "against one future in two interrupted: given up at 0.1 an hour, "
+	    "not at 1");
+	ok(mg_plan_submit_handover(&c2, MG_PLAN_HOURS, 0.1, 600) &&
+	    !mg_plan_submit_handover(&c2, MG_PLAN_HOURS, 0.2, 600), "priced "
+	    "against the hours of interruption: 0.3 < 0.5 + 0.42 x 0.1, but "
+	    "0.6 > 0.5 + 0.42 x 0.2");
+
 	/* futures weighed: two futures, x at now and at a later time;
 	 * all the weight on the first gives its outcomes, equal weights
 	 * the means */
@@ -271,6 +301,28 @@ main(void)
 	    !mg_plan_submit_now(&c, MG_PLAN_RISK, 1), "30 h before P's end (window 24 h): "
 	    "no plan, wait");
 	mg_view_release(&v);
+	{
+		/* handing over, the planner plans over the whole of P, but
+		 * never for a P still pending */
+		struct mg_planconf ph = pc;
+		struct mg_planchain pend = ch;
+		struct mg_plan *p2;
+
+		ph.window = 48 * H;
+		ph.handover = 600;
+		pend.p_start = -1;
+		view(&v, 1, T0 - 12 * H);
+		ok(mg_plan_new(&ph, &t, &p2) == 0 && mg_plan_costs(p2, &v, &ch,
+		    T0 - 12 * H, 1, &c) == 0 && c.n > 0 && mg_plan_costs(p2,
+		    &v, &pend, T0 - 12 * H, 1, &c2) == 0 && c2.n == 0,
+		    "handing over: a plan 30 h before P's end (window 48 h), "
+		    "none while P is pending");
+		mg_view_release(&v);
+		mg_plan_free(p2);
+		ph.nstop = MG_PLAN_MAXSTOP + 1;
+		ok(mg_plan_new(&ph, &t, &p2) == MG_EINVAL, "too many prices to "
+		    "stop at: refused");
+	}
 
 	/* two nodes: the second is free, so S submitted early overlaps P;
 	 * nobody competes, so the planner waits to P's end */

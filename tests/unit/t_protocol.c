@@ -3,6 +3,7 @@
  * first tick over a threshold, the oracle, and the bound of what any
  * method can reach within an overlap budget.
  */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -29,6 +30,30 @@ episode(struct mg_outcome *o, int64_t *t, int64_t *x, unsigned char *tick,
 	o->t = t;
 	o->x = x;
 	o->tick = tick;
+}
+
+/* a service whose links last 48 h unless the next starts early */
+static void
+service(void)
+{
+	struct mg_service sv;
+	/* 2 h early, 4 h late, on time, 1 h early */
+	static const int64_t x[4] = { -2 * H, 4 * H, 0, -H };
+	double cycle = (46 + 52 + 48 + 47) / 4.0;
+
+	mg_service(x, 4, 8, 48 * H, 600, &sv);
+	ok(fabs(sv.down_h - 720 * (4 / 4.0) / cycle) < 1e-9, "down: 4 h a "
+	    "cycle of 4 links, per 30 days (%g h)", sv.down_h);
+	ok(fabs(sv.waste_nh - 720 * 8 * (3 / 4.0) / cycle) < 1e-9, "run to "
+	    "its end, P holds its 8 nodes beside S for the whole overlap");
+	ok(fabs(sv.handover_waste_nh - 720 * 8 * (2 * 600.0 / H / 4) /
+	    cycle) < 1e-9, "handing over in 10 minutes: 10 minutes a link "
+	    "that starts early (%g nh)", sv.handover_waste_nh);
+	ok(fabs(sv.jobs_per_kh - 1000 / ((cycle * 4 - 4) / 4)) < 1e-9,
+	    "jobs per 1,000 hours of service: the hours down are not "
+	    "service (%g)", sv.jobs_per_kh);
+	mg_service(x, 0, 8, 48 * H, 600, &sv);
+	ok(sv.down_h == 0 && sv.jobs_per_kh == 0, "no link, no figure");
 }
 
 int
@@ -107,5 +132,27 @@ main(void)
 	ok(score[0] == -1.5 && score[1] == 1 && score[2] == 2,
 	    "the next tick, not the next time (%g %g %g)", score[0],
 	    score[1], score[2]);
+
+	/* under a handover, nothing before P's start (here 8 h) */
+	tick[1] = 1;
+	episode(&o, t, x, tick, a);
+	o.t_first = 8 * H;
+	score[0] = score[1] = 1;
+	score[2] = score[3] = 0;
+	ok(mg_choose_first(&o, score, 0.5) == 4, "decisions begin at P's "
+	    "start: the early yes is not taken, the fallback is");
+	score[3] = 1;
+	ok(mg_choose_first(&o, score, 0.5) == 3, "the first yes at or after "
+	    "P's start");
+	ok(mg_choose_oracle(&o) == 3, "the oracle, too, only from P's start");
+	mg_oracle_bound(&o, &ovl[0], &intr[0]);
+	ok(ovl[0] == 3 * H / 2 && intr[0] == H, "bound from P's start: 1.5 h "
+	    "overlap at 8 h, 1 h interruption at 9 h");
+	o.t_first = 9 * H;
+	mg_oracle_bound(&o, &ovl[0], &intr[0]);
+	ok(ovl[0] == -1 && intr[0] == H, "from 9 h no time is free of "
+	    "interruption");
+
+	service();
 	return tap_done();
 }
