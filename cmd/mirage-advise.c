@@ -80,7 +80,17 @@ struct opts {
 	int plan;		/* --plan: decide with the planner */
 	struct mg_planconf pc;
 	double lambda;
+	int lambda_given;
 };
+
+/*
+ * Handing over, the planner prices an hour of P's limit given up beyond
+ * HANDOVER_TIME of both jobs holding their nodes, at HANDOVER_LAMBDA
+ * unless --lambda says (plan-folds.sh -T 0.99 --handover 10m on the
+ * training period; mirage-advise(1))
+ */
+#define HANDOVER_TIME	600
+#define HANDOVER_LAMBDA	0.001
 
 /* the decision and what it rests on */
 struct advice {
@@ -851,6 +861,7 @@ plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
 	struct mg_planconf pc = o->pc;
 	struct mg_capacity cap = { 0 };
 	char at[32], up[64] = "";
+	double lambda, cost[MG_PLAN_MAXCAND];
 	int rv = -1, k;
 
 	if (mg_live_history(l, o->now, &tr) != 0)
@@ -861,6 +872,12 @@ plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
 		    "4 weeks of sacct (live, it asks sacct for them)", tr.n,
 		    PLAN_MIN_JOBS);
 		goto out;
+	}
+	/* handing over: over the whole of P, priced by the lease */
+	if (o->handover) {
+		pc.handover = HANDOVER_TIME;
+		if (p->limit > pc.window)
+			pc.window = p->limit;
 	}
 	/* the nodes up now and before, as the nodes' events record them */
 	capacity(o, nodes, &cap);
@@ -897,27 +914,36 @@ plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
 		snprintf(a->why, sizeof(a->why), "%s ends in %.1f h, beyond "
 		    "the planner's window of %.0f h: wait", p_id,
 		    (double)(ch.p_end - o->now) / 3600,
-		    (double)o->pc.window / 3600);
+		    (double)pc.window / 3600);
 		goto out;
 	}
-	a->submit = mg_plan_submit_now(&c, MG_PLAN_RISK, o->lambda);
+	lambda = o->handover && !o->lambda_given ? HANDOVER_LAMBDA :
+	    o->lambda;
+	a->submit = o->handover ? mg_plan_submit_handover(&c, MG_PLAN_RISK,
+	    lambda, HANDOVER_TIME) : mg_plan_submit_now(&c, MG_PLAN_RISK,
+	    lambda);
 	a->risk = mg_plan_risk_next(&c);
-	/* the cheapest later time, to say what waiting buys */
+	/* the cheapest later time, to say what waiting buys; what an
+	 * early start costs: overlap, or handing over the lease given up */
+	for (k = 0; k < c.n; k++)
+		cost[k] = o->handover ? mg_plan_lease(&c, k, HANDOVER_TIME) :
+		    c.ovl[k];
 	{
 		int best = c.n > 1 ? 1 : 0;
 
 		for (k = 1; k < c.n; k++)
-			if (c.pint[k] + o->lambda * c.ovl[k] < c.pint[best] +
-			    o->lambda * c.ovl[best])
+			if (c.pint[k] + lambda * cost[k] < c.pint[best] +
+			    lambda * cost[best])
 				best = k;
 		format_tz(c.at[best], o->tz, at, sizeof(at));
 		snprintf(a->why, sizeof(a->why), "in %d futures drawn from "
 		    "the queue and the last 4 weeks%s: submitted now, %.0f%% "
-		    "interrupted and %.1f h of overlap; submitted at %s, "
-		    "%.0f%% and %.1f h (an hour of overlap weighs %.2f "
+		    "interrupted and %.1f h of %s; submitted at %s, "
+		    "%.0f%% and %.1f h (an hour of %s weighs %.3g "
 		    "interruptions): %s", o->pc.k, up, 100 * c.pint[0],
-		    c.ovl[0], at, 100 * c.pint[best], c.ovl[best], o->lambda,
-		    a->submit ? "submit now" : "wait");
+		    cost[0], o->handover ? "lease given up" : "overlap", at,
+		    100 * c.pint[best], cost[best], o->handover ? "lease" :
+		    "overlap", lambda, a->submit ? "submit now" : "wait");
 	}
 	rv = 0;
 out:
@@ -1373,6 +1399,7 @@ main(int argc, char *argv[])
 			    optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			o.plan |= ch == O_PLAN;
+			o.lambda_given |= ch == O_LAMBDA;
 			break;
 		case O_SUBMIT:
 			o.script = optarg;

@@ -613,6 +613,9 @@ static const double hcurve_p[NCURVE] = { 0.5, 0.3, 0.2, 0.15, 0.1, 0.07,
 	0.05, 0.03, 0.02, 0.01, 0.007, 0.005, 0.003, 0.002, 0.001, 0.0001 };
 static const double hcurve_l[NCURVE] = { 1, 0.5, 0.3, 0.2, 0.15, 0.1, 0.07,
 	0.05, 0.03, 0.02, 0.015, 0.01, 0.007, 0.005, 0.003, 0.001 };
+/* the planner's price of an hour of lease given up, handing over
+ * (plan-folds.sh -T 0.99 --handover on the training period) */
+#define HANDOVER_LAMBDA	0.001
 /* the curves in use, and the handover time (seconds, 0: none) */
 static const double *cv_h = curve_h, *cv_p = curve_p, *cv_l = curve_l;
 static int64_t handing;
@@ -1431,6 +1434,7 @@ struct popts {
 	enum mg_plancost_kind cost;
 	int64_t handover;	/* --handover: seconds, 0 off */
 	int plan_window;	/* --plan-window given */
+	int lambda_given;	/* --lambda given */
 	char args[1024];
 };
 
@@ -1485,6 +1489,8 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 
 	for (k = 0; k < NBASE; k++)
 		name[k] = base_name[k];
+	if (po->handover > 0 && !po->lambda_given)
+		po->lambda = HANDOVER_LAMBDA;
 	memset(lm, 0, sizeof(lm));
 	for (k = 0; k < po->nmodels; k++) {
 		const char *mp = po->model_path[k], *base;
@@ -2041,6 +2047,7 @@ main(int argc, char *argv[])
 			    optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			po.plan |= ch == O_PLAN;
+			po.lambda_given |= ch == O_LAMBDA;
 			po.plan_model |= ch == O_PMODEL;
 			po.plan_limits |= ch == O_PLIMITS;
 			epopt = 1;

@@ -6,12 +6,16 @@
 # block's choice is the lambda with the least mean overlap among those
 # that bring the target share of chains through without interruption;
 # the choice is the median of the blocks' (the largest lambda, the least
-# overlap, if no lambda reaches the target in a block).
+# overlap, if no lambda reaches the target in a block).  With
+# --handover among the options, the cost is the mean lease given up,
+# and a block that no lambda brings to the target chooses the smallest
+# (the most chains through).
 #
 # Usage: plan-folds.sh [-f from] [-N count] [-e every] [-F folds] [-K futures]
 #            [-k sizes] [-T target] [-- cluster-model options] jobs
 # Example (the LS6 training period of the demo, every 12 hours):
 #   plan-folds.sh -f 2022-11-01 -N 228 -e 12h -F 4 -- -m reference -n 76 ls6.jobs
+#   plan-folds.sh -T 0.99 -f 2022-11-01 -N 228 -e 12h -F 4 -- -m reference -n 76 --handover 10m ls6.jobs
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -67,10 +71,12 @@ for ((i = 0; i < folds; i++)); do
 done
 # each block's choice per chain size, then the median over the blocks
 for ((i = 0; i < folds; i++)); do
-	awk -F'\t' -v b=$((i + 1)) -v t="$target" '$1 == "planner" {
+	awk -F'\t' -v b=$((i + 1)) -v t="$target" '
+	    NR == 1 { cost = 6; for (j = 1; j <= NF; j++) if ($j == "lease_given_h") cost = j; next }
+	    $1 == "planner" {
 		if (!($2 in best)) { best[$2] = "-"; ovl[$2] = 1e9; top[$2] = $3 }
-		if ($3 > top[$2]) top[$2] = $3
-		if ($4 >= t && $6 < ovl[$2]) { best[$2] = $3; ovl[$2] = $6 } }
+		if (cost == 6 ? $3 > top[$2] : $3 < top[$2]) top[$2] = $3
+		if ($4 >= t && $cost < ovl[$2]) { best[$2] = $3; ovl[$2] = $cost } }
 	    END { for (n in best) printf "%s\t%d\t%s\n", b, n, best[n] == "-" ? top[n] : best[n] }' \
 	    "$tmp/curve$i.tsv"
 done | sort -k2,2n -k1,1n > "$tmp/choice.tsv"

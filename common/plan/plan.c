@@ -1451,27 +1451,32 @@ mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind kind,
 	return 1;
 }
 
+double
+mg_plan_lease(const struct mg_plancost *c, int j, int64_t handover)
+{
+	double l = 0;
+	int k;
+
+	for (k = 0; k < c->k; k++)
+		if (-(int64_t)c->xk[k][j] > handover)
+			l += (double)(-(int64_t)c->xk[k][j] - handover);
+	return c->k > 0 ? l / 3600 / c->k : 0;
+}
+
 int
 mg_plan_submit_handover(const struct mg_plancost *c,
     enum mg_plancost_kind kind, double lambda, int64_t handover)
 {
 	const double *intr = kind == MG_PLAN_HOURS ? c->intr : c->pint;
-	double lease[MG_PLAN_MAXCAND], now;
-	int j, k;
+	double now;
+	int j;
 
 	if (c->n < 1 || c->k < 1)
 		return 0;
-	for (j = 0; j < c->n; j++) {
-		double l = 0;
-
-		for (k = 0; k < c->k; k++)
-			if (-(int64_t)c->xk[k][j] > handover)
-				l += (double)(-(int64_t)c->xk[k][j] - handover);
-		lease[j] = l / 3600 / c->k;
-	}
-	now = intr[0] + lambda * lease[0];
+	now = intr[0] + lambda * mg_plan_lease(c, 0, handover);
 	for (j = 1; j < c->n; j++)
-		if (intr[j] + lambda * lease[j] < now - 1e-9)
+		if (intr[j] + lambda * mg_plan_lease(c, j, handover) <
+		    now - 1e-9)
 			return 0;
 	return 1;
 }

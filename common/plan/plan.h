@@ -295,6 +295,11 @@ int mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind k,
 int mg_plan_submit_handover(const struct mg_plancost *c,
     enum mg_plancost_kind kind, double lambda, int64_t handover);
 
+/* mg_plan_lease: the mean hours of P's limit given up over c's futures
+ * if S is submitted at candidate j and the chain hands over in
+ * handover seconds */
+double mg_plan_lease(const struct mg_plancost *c, int j, int64_t handover);
+
 /*
  * mg_plan_decided: marks in done[0..nstop) the prices of the planner's
  * stop set (mg_planconf) at which c chooses to submit now; 1 once every

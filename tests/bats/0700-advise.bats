@@ -346,6 +346,23 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$stderr" == *"invalid number of futures '0'"* ]]
 }
 
+@test "--plan --handover: the planner plans over the whole of P and prices the lease given up" {
+	local L=$BATS_FILE_TMPDIR/ls6.jobs
+	# the quiet Sunday: 3.6 h of overlap now is 3.4 h of lease given up
+	# when P leaves 10 minutes after S starts; still nothing to fear
+	run -10 mirage-advise -j 554353 -Q "$L" -n 84 --now 2022-11-20T12:00:00 --plan 8 --handover
+	[[ "$output" == *"why:      in 8 futures drawn from the queue and the last 4 weeks: submitted now, 0% interrupted and 3.4 h of lease given up;"* ]]
+	[[ "$output" == *"(an hour of lease weighs 0.001 interruptions): wait"* ]]
+	run -10 mirage-advise -j 554353 -Q "$L" -n 84 --now 2022-11-20T12:00:00 --plan 8 --handover --lambda 0.5
+	[[ "$output" == *"(an hour of lease weighs 0.5 interruptions): wait"* ]]
+	# 29.4 h before P's end: beyond the plain planner's 24 h, within
+	# P's 48 h limit when it hands over
+	run -10 mirage-advise -j 726655 -Q "$L" -n 84 --now 2023-03-01T12:00:00 --plan 8
+	[[ "$output" == *"726655 ends in 29.4 h, beyond the planner's window of 24 h: wait"* ]]
+	run -10 mirage-advise -j 726655 -Q "$L" -n 84 --now 2023-03-01T12:00:00 --plan 8 --handover
+	[[ "$output" == *"submitted now, 0% interrupted and 4.4 h of lease given up"* ]]
+}
+
 @test "--plan: the nodes' events (sacctmgr show event) give the capacity now and before" {
 	local L=$BATS_FILE_TMPDIR/ls6.jobs d n
 	# P = 554353 on a quiet Sunday, 1.7 h left at 13:55; an 8-node S

@@ -26,6 +26,14 @@ setup() {
 	done
 }
 
+@test "plan-folds: handing over, the price of an hour of lease, chosen on the lease given up" {
+	run -0 --separate-stderr "$ROOT/pipelines/plan-folds.sh" -T 0.99 -f 2023-01-05 -N 4 -e 1d -F 2 -K 2 -- -m reference -n 76 --handover 10m ls6.jobs
+	[ "$(grep -c '^[12]	[18]	' <<<"$output")" -eq 4 ]
+	[ "$(grep -c '^median	[18]	' <<<"$output")" -eq 2 ]
+	# the handover's prices (mirage-eval(1): 1 to 0.001 an hour of lease)
+	awk -F'\t' 'NR > 1 { if (!($3 >= 0.001 && $3 <= 1)) exit 1 }' <<<"$output"
+}
+
 @test "plan-folds: bad options are usage errors" {
 	run -2 "$ROOT/pipelines/plan-folds.sh" -F 0 -- ls6.jobs
 	[[ "$output" == *"Usage: plan-folds.sh"* ]]
