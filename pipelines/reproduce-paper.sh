@@ -283,4 +283,6 @@ protocol "faithful-84" $faithful
 preempt
 inside
 bottom_line | tee -a "$out/ls6-summary.txt"
+# the run's wall time, for make bench (not for a summary printed again)
+[ "${MIRAGE_REUSE:-0}" = 1 ] || echo "$SECONDS" > "$out/demo-seconds"
 echo "(summary also in $out/ls6-summary.txt; tables, curves and models in $out/*/; look at any stage with mirage-cat)" >&2

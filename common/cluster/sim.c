@@ -74,6 +74,8 @@ struct mg_sim {
 	size_t cappick;
 	struct run *run;
 	size_t nrun, caprun;
+	int64_t next_free;	/* no running job frees its nodes before
+				 * (a lower bound: 0 looks) */
 	int64_t *wait;		/* ring of the last wait_hist waits */
 	size_t nwait, headwait;
 	int new_pending;	/* re-sort before scheduling */
@@ -319,6 +321,8 @@ mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
 			continue;	/* ended: its nodes are free */
 		u = &s->run[s->nrun++];
 		u->free_at = free_at;
+		if (free_at < s->next_free)
+			s->next_free = free_at;
 		u->exp_end = j->start + j->limit;
 		u->nodes = j->nodes;
 		u->j = (mg_jobref)i;
@@ -426,6 +430,8 @@ start_job(struct mg_sim *s, mg_jobref r)
 	/* capacity was grown before the pass */
 	u = &s->run[s->nrun++];
 	u->free_at = s->t + occ * 60;
+	if (u->free_at < s->next_free)
+		s->next_free = u->free_at;
 	u->exp_end = s->t + j->limit;
 	u->nodes = j->nodes;
 	u->j = r;
@@ -434,6 +440,59 @@ start_job(struct mg_sim *s, mg_jobref r)
 
 #define LO_MAX	256	/* job widths whose first fitting slot is kept */
 #define FAIL_MAX 64	/* shapes that found no window, kept in a pass */
+
+/*
+ * the first of slots v[cur .. end) with fewer than w nodes free, or end:
+ * eight at a time, which the compiler turns into one vector comparison
+ * (most windows are long: 48 hours is 288 slots)
+ */
+static int
+first_short(const int32_t *v, int cur, int end, int32_t w)
+{
+	int i, m;
+
+	for (; cur + 8 <= end; cur += 8) {
+		for (i = m = 0; i < 8; i++)
+			m |= v[cur + i] < w;
+		if (m)
+			break;
+	}
+	for (; cur < end; cur++)
+		if (v[cur] < w)
+			return cur;
+	return end;
+}
+
+/* the first of slots v[cur .. end) with at least w nodes free, or end */
+static int
+first_fit(const int32_t *v, int cur, int end, int32_t w)
+{
+	int i, m;
+
+	for (; cur + 8 <= end; cur += 8) {
+		for (i = m = 0; i < 8; i++)
+			m |= v[cur + i] >= w;
+		if (m)
+			break;
+	}
+	for (; cur < end; cur++)
+		if (v[cur] >= w)
+			return cur;
+	return end;
+}
+
+/* slots v[from .. end) reserved for a job of w nodes */
+static void
+take(int32_t *v, int from, int end, int32_t w)
+{
+	int i;
+
+	for (; from + 8 <= end; from += 8)
+		for (i = 0; i < 8; i++)
+			v[from + i] -= w;
+	for (; from < end; from++)
+		v[from] -= w;
+}
 
 /* the original's backfill pass: conservative reservations in slots */
 static size_t
@@ -444,7 +503,9 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	int lo[LO_MAX + 1] = { 0 };
 	int32_t failw[FAIL_MAX];
 	int failn[FAIL_MAX], nfail = 0, f, w;
-	int minfail[LO_MAX + 1];	/* the shortest failed at most this wide */
+	/* 1 + the shortest need that failed at most this wide, or 0 */
+	int minfail[LO_MAX + 1] = { 0 };
+	int32_t acc;
 	size_t i, n = 0, tested;
 	int64_t res = s->c.bf_resolution;
 
@@ -460,12 +521,10 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		if (e > 0)
 			freev[e - 1] += s->run[i].nodes;
 	}
-	for (k = L - 1; k >= 0; k--)
-		freev[k] += freev[k + 1];
-	for (k = 0; k < L; k++)
-		freev[k] = s->c.nodes - freev[k];
-	for (w = 0; w <= LO_MAX; w++)
-		minfail[w] = INT_MAX;
+	for (k = L - 1, acc = 0; k >= 0; k--) {
+		acc += freev[k];
+		freev[k] = s->c.nodes - acc;
+	}
 	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
 	    (size_t)s->c.bf_max_job_test;
 	for (i = 0; i < tested; i++) {
@@ -474,7 +533,8 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 
 		/* slots only fill during a pass: a job at least as wide and
 		 * as long as one that found no window finds none either */
-		if (need >= minfail[j->nodes <= LO_MAX ? j->nodes : LO_MAX])
+		w = j->nodes <= LO_MAX ? j->nodes : LO_MAX;
+		if (minfail[w] > 0 && need + 1 >= minfail[w])
 			continue;
 		for (f = 0; f < nfail; f++)
 			if (j->nodes >= failw[f] && need >= failn[f])
@@ -483,20 +543,15 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 			continue;
 		/* slots only fill during a pass, so a slot that did not fit a
 		 * job this wide still does not: the search starts past them */
-		cur = j->nodes <= LO_MAX ? lo[j->nodes] : 0;
-		while (cur < L && freev[cur] < j->nodes)
-			cur++;
+		cur = first_fit(freev, j->nodes <= LO_MAX ? lo[j->nodes] : 0,
+		    L, j->nodes);
 		if (j->nodes <= LO_MAX)
 			lo[j->nodes] = cur;
 		while (cur < L) {
-			while (cur < L && freev[cur] < j->nodes)
-				cur++;
-			if (cur >= L)
+			if ((cur = first_fit(freev, cur, L, j->nodes)) >= L)
 				break;
 			end = cur + need < L ? cur + need : L;
-			for (k = cur; k < end; k++)
-				if (freev[k] < j->nodes)
-					break;
+			k = first_short(freev, cur, end, j->nodes);
 			if (k == end) {
 				found = cur;
 				break;
@@ -506,8 +561,8 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		if (found < 0) {
 			if (j->nodes <= LO_MAX)
 				for (w = j->nodes; w <= LO_MAX; w++)
-					if (minfail[w] > need)
-						minfail[w] = need;
+					if (minfail[w] == 0 || minfail[w] > need + 1)
+						minfail[w] = need + 1;
 			if (j->nodes > LO_MAX && nfail < FAIL_MAX) {
 				failw[nfail] = j->nodes;
 				failn[nfail++] = need;
@@ -515,8 +570,7 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 			continue;
 		}
 		end = found + need < L ? found + need : L;
-		for (k = found; k < end; k++)
-			freev[k] -= j->nodes;
+		take(freev, found, end, j->nodes);
 		if (found == 0)
 			pick[n++] = s->pend[i].j;
 	}
@@ -588,11 +642,17 @@ schedule_and_advance(struct mg_sim *s)
 	s->t += 60;
 	s->steps++;
 	s->aged++;		/* pending jobs age: see prio_now() */
+	if (s->t < s->next_free)
+		return;		/* no job ends this minute */
+	s->next_free = INT64_MAX;
 	for (i = k = 0; i < s->nrun; i++) {
 		if (s->run[i].free_at <= s->t)
 			s->free += s->run[i].nodes;
-		else
+		else {
+			if (s->run[i].free_at < s->next_free)
+				s->next_free = s->run[i].free_at;
 			s->run[k++] = s->run[i];
+		}
 	}
 	s->nrun = k;
 }

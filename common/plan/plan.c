@@ -657,8 +657,18 @@ push(struct future *f, const struct mg_tjob *j)
 		f->cap = cap;
 	}
 	f->job[f->n] = *j;
-	/* ids in the order of pushing: the view's order among equals */
-	snprintf(f->job[f->n].id, sizeof(f->job[f->n].id), "%010zu", f->n);
+	/* ids in the order of pushing: the view's order among equals; ten
+	 * digits with leading zeros, as "%010zu" (a future holds far fewer
+	 * than 10^10 jobs), made by hand: a future pushes thousands */
+	{
+		char *id = f->job[f->n].id;
+		size_t v = f->n;
+		int i;
+
+		for (i = 9; i >= 0; i--, v /= 10)
+			id[i] = (char)('0' + v % 10);
+		id[10] = '\0';
+	}
 	if (j->nodes > f->most)
 		f->most = j->nodes;
 	f->n++;
