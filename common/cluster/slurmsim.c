@@ -946,7 +946,11 @@ pent_set(struct mg_slurmsim *s, struct pent *e)
 	int64_t from = j->eligible > j->submit ? j->eligible : j->submit;
 
 	e->prio = prio_submit(s, j);
-	e->moving = s->c.w_fairshare > 0 || s->now - from < s->c.max_age;
+	/* only age and fair-share change a priority once set: without an
+	 * age weight (the planner's model: the view's priorities, fixed),
+	 * setting it again gives the same number */
+	e->moving = s->c.w_fairshare > 0 || (s->c.w_age != 0 &&
+	    s->now - from < s->c.max_age);
 }
 
 /*
