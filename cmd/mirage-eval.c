@@ -981,26 +981,33 @@ first_lead(const struct lmethod *lm, int nmeth)
 	return -1;
 }
 
-/*
- * the least mean lease given up (hours) at which a curve brings a share
- * of at least want of the chains through, or -1 if none of its points do
- */
+/* the mean lease given up (hours) by outcomes x if they bring a share of
+ * at least want of the chains through, or -1 */
+static double
+reach_one(const struct table *tb, const int64_t *x, double want)
+{
+	double held, lease;
+	size_t k, ok;
+
+	for (k = ok = 0; k < tb->n; k++)
+		ok += x[k] <= 0;
+	if ((double)ok < want * (double)tb->n - 1e-9)
+		return -1;
+	mg_handover_costs(x, tb->n, tb->nodes, handing, &held, &lease);
+	return lease;
+}
+
+/* the least of that over a curve's points, or -1 if none reaches want */
 static double
 reach(const struct table *tb, int64_t *const *x, double want)
 {
-	double best = -1, held, lease;
-	size_t c, k, ok;
+	double best = -1, r;
+	size_t c;
 
-	for (c = 0; c < NCURVE; c++) {
-		for (k = ok = 0; k < tb->n; k++)
-			ok += x[c][k] <= 0;
-		if ((double)ok < want * (double)tb->n - 1e-9)
-			continue;
-		mg_handover_costs(x[c], tb->n, tb->nodes, handing, &held,
-		    &lease);
-		if (best < 0 || lease < best)
-			best = lease;
-	}
+	for (c = 0; c < NCURVE; c++)
+		if ((r = reach_one(tb, x[c], want)) >= 0 && (best < 0 ||
+		    r < best))
+			best = r;
 	return best;
 }
 
@@ -1051,18 +1058,6 @@ struct hstat {
 	struct mg_service sv;
 };
 static const double reach_want[2] = { 0.99, 0.999 };
-
-/* the lease a single setting gives up if it reaches want, or -1 */
-static double
-reach_one(const struct table *tb, const int64_t *x, double want)
-{
-	int64_t *xc[NCURVE];
-	size_t c;
-
-	for (c = 0; c < NCURVE; c++)
-		xc[c] = (int64_t *)x;
-	return reach(tb, xc, want);
-}
 
 /*
  * Each method's figures: a method with a curve (a model, the planner,
@@ -1347,8 +1342,8 @@ print_curve(FILE *fp, struct table *tb, int ntab, int nmeth,
 			if (m == K_ESTIMATE || (m >= NBASE &&
 			    !lm[m - NBASE].preempt && (!lm[m - NBASE].lead ||
 			    m == first_lead(lm, nmeth))))
-				curve_rows(fp, lm[m - NBASE].lead && m >=
-				    NBASE ? "lead" : name[m], &tb[i],
+				curve_rows(fp, m >= NBASE &&
+				    lm[m - NBASE].lead ? "lead" : name[m], &tb[i],
 				    tb[i].xc[m], m < NBASE ||
 				    lm[m - NBASE].lead ? cv_h :
 				    lm[m - NBASE].m == NULL ? cv_l :

@@ -75,7 +75,7 @@ struct mg_sim {
 	struct run *run;
 	size_t nrun, caprun;
 	int64_t next_free;	/* no running job frees its nodes before
-				 * (a lower bound: 0 looks) */
+				 * (a lower bound; 0 at the start) */
 	int64_t *wait;		/* ring of the last wait_hist waits */
 	size_t nwait, headwait;
 	int new_pending;	/* re-sort before scheduling */
