@@ -391,6 +391,8 @@ for r in rows:
 '
 	run -2 --separate-stderr mirage-eval -m reference -n 76 -N 2 --handover 2d ls6.jobs
 	[[ "$stderr" == *"--handover: invalid time '2d'"* ]]
+	run -2 --separate-stderr mirage-eval -m reference -n 76 -N 2 --plan 2 --plan-cost risk-cv --handover 10m ls6.jobs
+	[[ "$stderr" == *"--plan-cost risk-cv does not go with --handover (want risk or hours)"* ]]
 }
 
 @test "--handover C: curves to the whole limit against the lease given up, where each method reaches 99%, and 30 days of service" {
