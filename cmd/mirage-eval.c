@@ -1475,7 +1475,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	struct mg_outcome *res;
 	struct mg_out out, eout, cout;
 	const char *name[MAXMETHODS];
-	size_t q, i, all, batch, done = 0;
+	size_t q, i, j, nt, all, batch, done = 0, decided = 0;
 	enum mg_progress pr = mg_cli_progress(po->quiet, po->progress);
 	int rv, k, nmeth = NBASE, ntab;
 
@@ -1649,6 +1649,12 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 			if (res[i].n > 0)	/* else skipped: an empty window */
 				table_add(&tb[(q + i) / po->sel.n], nmeth,
 				    &res[i], lm);
+			/* the decisions the planner planned */
+			for (j = nt = 0; res[i].plan != NULL && j < res[i].n;
+			    j++)
+				nt += res[i].tick[j];
+			for (j = 0; j < nt; j++)
+				decided += res[i].plan[j].k > 0;
 			mg_outcome_release(&res[i]);
 		}
 		done += nres;
@@ -1697,6 +1703,9 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 			    "on these episodes: --plan-calibration '%s'\n",
 			    knots);
 	}
+	if (po->plan && !po->quiet)
+		fprintf(stderr, "mirage-eval: the planner planned %zu decisions "
+		    "of %d futures each\n", decided, po->pc.k);
 	for (k = 0; k < ntab && !po->quiet; k++)
 		if (nmeth > NBASE && lm[nmeth - 1 - NBASE].preempt &&
 		    tb[k].n > 0)

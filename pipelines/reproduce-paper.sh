@@ -4,17 +4,26 @@
 # It parses the trace into a jobs stream and prints what the trace holds
 # (the statistics the Mirage paper's simulator starts from), measures the
 # cluster model against the real waits, then runs the paper's protocol
-# in three settings (reference mode at 88 nodes, at 76 nodes, faithful
-# mode): episodes, features and labels, training of every model, and the
-# evaluation table against the baselines and the oracle.
-# Usage: pipelines/reproduce-paper.sh [OUTDIR]   (MIRAGE_QUICK=1: small;
-#   MIRAGE_REUSE=1: print again the summary of the results in OUTDIR)
+# in the loaded setting (reference mode at 76 nodes): episodes, features
+# and labels, training of every model, and the evaluation table against
+# the baselines, the oracle and the planner, without and with handing
+# over; it ends with a bottom line in words.  With --all, the protocol
+# runs in all three settings (reference at 88 and 76 nodes, faithful),
+# with preemption and inside the node.
+# Usage: pipelines/reproduce-paper.sh [--all] [OUTDIR]   (MIRAGE_QUICK=1:
+#   small; MIRAGE_REUSE=1: print again the summary of the results in OUTDIR)
 # Environment: B, the build directory with the tools (build/default).
 set -euo pipefail
+all=0
 case ${1:-} in
 -h | --help)
 	sed -n '/^# Usage:/,/^# Environment:/p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0 ;;
+-a | --all)
+	all=1
+	shift ;;
+esac
+case ${1:-} in
 -*)
 	echo "usage: $(sed -n 's/^# Usage: //p' "$0")" >&2
 	exit 2 ;;
@@ -27,8 +36,10 @@ PATH=$bin:$PATH
 out=${1:-$root/build/results}
 mkdir -p "$out"
 export LC_ALL=C
+# each stage on standard error, with the time since the start
+stage() { printf '== %d:%02d %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
-echo "== mirage-parse: data/ls6-a100.log.gz -> $out/ls6.jobs" >&2
+stage "mirage-parse: data/ls6-a100.log.gz -> $out/ls6.jobs" >&2
 # the trace's times are read as UTC, as the reference simulator reads
 # them (no daylight-saving shifts): results do not depend on TZ
 mirage-parse -z UTC "$root/data/ls6-a100.log.gz" -o "$out/ls6.jobs"
@@ -117,7 +128,7 @@ protocol() { # protocol NAME MODEL-OPTIONS...
 		summary "$name" "$dir" | tee -a "$out/ls6-summary.txt"
 		return
 	fi
-	echo "== $name: mirage-features, mirage-train (gbt rf clf svr dqn pg), mirage-eval (and the planner)" >&2
+	stage "$name: mirage-features, mirage-train (gbt rf clf svr dqn pg), mirage-eval (and the planner)" >&2
 	# (progress on a terminal only; a log gets the summaries)
 	mirage-features "$@" -f 2022-11-01 -N $ntrain -k 1,8 -w 1 -p 7 --probe-every 30m \
 	    -o "$dir/train.mrs" "$out/ls6.jobs"
@@ -130,10 +141,12 @@ protocol() { # protocol NAME MODEL-OPTIONS...
 	done
 	models=(-M "$dir/gbt.mrm" -M "$dir/rf.mrm" -M "$dir/clf.mrm" -M "$dir/svr.mrm"
 	    -M "$dir/dqn.mrm" -M "$dir/pg.mrm")
+	stage "$name: mirage-eval, $nvalid episodes x 2 sizes"
 	mirage-eval "$@" -f 2023-03-01 -N $nvalid -k 1,8 "${models[@]}" --plan $futures \
 	    -F tsv -o "$dir/table.tsv" -C "$dir/curve.tsv" -E "$dir/episodes.mrs" "$out/ls6.jobs"
 	# the chain hands over in 10 minutes: decisions from P's start,
 	# priced by the lease given up, beside the fixed leads
+	stage "$name: mirage-eval --handover 10m, $nvalid episodes x 2 sizes"
 	mirage-eval "$@" -f 2023-03-01 -N $nvalid -k 1,8 "${models[@]}" --plan $futures --handover 10m \
 	    -F tsv -o "$dir/handover.tsv" -C "$dir/handover-curve.tsv" -E "$dir/handover.mrs" "$out/ls6.jobs"
 	summary "$name" "$dir" | tee -a "$out/ls6-summary.txt"
@@ -198,7 +211,7 @@ preempt() {
 	local dir=$out/preempt-84
 	mkdir -p "$dir"
 	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$dir/table.tsv" ] && [ -s "$dir/cost.txt" ]; }; then
-		echo "== preemption: mirage-eval, the baselines and reactive-preempt" >&2
+		stage "preemption: mirage-eval, the baselines and reactive-preempt" >&2
 		# shellcheck disable=SC2086
 		mirage-eval $faithful -s PreemptMode=REQUEUE -s VictimPolicy=pickyman \
 		    -s DLAttrSeed=1 -f 2023-03-01 -N $nvalid -k 1,8 -F tsv \
@@ -223,7 +236,7 @@ inside() {
 	local dir=$out/accel
 	mkdir -p "$dir"
 	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$dir/relmas.mrm" ]; }; then
-		echo "== inside the node: mirage-train -a relmas" >&2
+		stage "inside the node: mirage-train -a relmas" >&2
 		mirage-train -a relmas -q -s Bandwidth=40 --play "$rplay" -o "$dir/relmas.mrm"
 	fi
 	mirage-eval --accel -q -s Bandwidth=40 -s Load=0.45 -s ArrivalSeed=101 \
@@ -240,11 +253,11 @@ inside() {
 # that brings the most chains through without interruption at a mean
 # overlap of at most 1 h, next to Slurm's afterany dependency (the
 # reactive rule).
-bottom_line() {
+bottom_line() { # bottom_line SETTING...
 	local s
 	echo
 	echo "bottom line: which method to use, and what it brings over Slurm's afterany dependency"
-	for s in reference-88 reference-76 faithful-84; do
+	for s in "$@"; do
 		[ -s "$out/$s/curve.tsv" ] || continue
 		awk -F'\t' -v s="$s" '
 		    FNR == 1 { f++; next }
@@ -276,13 +289,20 @@ bottom_line() {
 		    "$out/$s/handover.tsv" "$out/$s/handover-curve.tsv"
 	done
 }
-protocol "reference-88" -m reference -n 88
-protocol "reference-76" -m reference -n 76
-# shellcheck disable=SC2086
-protocol "faithful-84" $faithful
-preempt
-inside
-bottom_line | tee -a "$out/ls6-summary.txt"
+if [ $all = 1 ]; then
+	protocol "reference-88" -m reference -n 88
+	protocol "reference-76" -m reference -n 76
+	# shellcheck disable=SC2086
+	protocol "faithful-84" $faithful
+	preempt
+	inside
+	bottom_line reference-88 reference-76 faithful-84 | tee -a "$out/ls6-summary.txt"
+else
+	protocol "reference-76" -m reference -n 76
+	bottom_line reference-76 | tee -a "$out/ls6-summary.txt"
+fi
 # the run's wall time, for make bench (not for a summary printed again)
-[ "${MIRAGE_REUSE:-0}" = 1 ] || echo "$SECONDS" > "$out/demo-seconds"
+[ "${MIRAGE_REUSE:-0}" = 1 ] || echo "$SECONDS" > "$out/$([ $all = 1 ] && echo reproduce || echo demo)-seconds"
+stage "done"
 echo "(summary also in $out/ls6-summary.txt; tables, curves and models in $out/*/; look at any stage with mirage-cat)" >&2
+[ $all = 1 ] || echo "(make reproduce runs the protocol in all three settings, with preemption and inside the node)" >&2

@@ -160,6 +160,11 @@ for r, t in zip(rows, tsv):
 	mirage-eval -q ${opts/-t 2/-t 1} -E again.mrs -F tsv -o again.txt ls6.jobs
 	cmp full.txt again.txt
 	cmp <(mirage-cat full.mrs) <(mirage-cat again.mrs)
+	# its summary says how many decisions it planned: one a tick at
+	# most (every 10 minutes of P's last 24 hours), some at least
+	run -0 --separate-stderr mirage-eval $opts -o /dev/null ls6.jobs
+	n=$(sed -n 's/^mirage-eval: the planner planned \([0-9]*\) decisions of 2 futures each$/\1/p' <<<"$stderr")
+	[ "$n" -gt 0 ] && [ "$n" -le $((2 * 145)) ]
 	# the trace cut just after the planner's submission: the same
 	# submission (every decision up to it saw only the past)
 	local ep t r

@@ -8,8 +8,30 @@ setup() {
 	mg_setup
 }
 
-@test "reproduce-paper.sh: the trace's summary, the model's fidelity, the protocol in three settings (quick)" {
+@test "reproduce-paper.sh (make demo): the loaded setting in full, each stage timed, a bottom line (quick)" {
 	run -0 --separate-stderr env B="$MIRAGE_BIN" MIRAGE_QUICK=1 "$ROOT/pipelines/reproduce-paper.sh" "$PWD/out"
+	[[ "$output" == *"jobs                24777"* ]]
+	[[ "$output" == *"reference, 88 nodes (the original)"*"4.10 h"*"0.21"* ]]
+	# one setting, the loaded one, without and with handing over
+	[[ "$output" == *"reference-76: 12 validation episodes from 2023-03-01 (trained on 24 from 2022-11-01)"* ]]
+	[[ "$output" != *"reference-88:"* && "$output" != *"faithful-84"* && "$output" != *"preemption:"* ]]
+	[ ! -e out/reference-88 ] && [ ! -e out/faithful-84 ]
+	[ "$(tail -n +2 out/reference-76/table.tsv | wc -l)" -eq 22 ]
+	[ "$(tail -n +2 out/reference-76/handover.tsv | wc -l)" -eq 30 ]
+	[ "$(grep -c '^  handing over in 10 minutes (mirage-eval --handover 10m):$' <<<"$output")" -eq 1 ]
+	# the bottom line, in words: per chain size, without and with handing over
+	[ "$(sed -n '/^bottom line: which method to use/,$p' <<<"$output" | grep -Ec '^  reference-76, [18]-node chains: use .*: [0-9.]+% run without interruption')" -eq 2 ]
+	[ "$(sed -n '/^bottom line: which method to use/,$p' <<<"$output" | grep -Ec '^  reference-76, [18]-node chains, handing over in 10 min: use .*: [0-9.]+% without interruption, [0-9.]+ h of lease given up a link; a fixed lead [0-9.]+% \([0-9.]+ h\), afterany [0-9.]+%$')" -eq 2 ]
+	# each stage on standard error with the time since the start, and
+	# the run's wall time for make bench
+	[ "$(grep -Ec '^== [0-9]+:[0-5][0-9] reference-76: mirage-eval' <<<"$stderr")" -eq 2 ]
+	[[ "$stderr" == *"make reproduce runs the protocol in all three settings"* ]]
+	grep -Eqx '[0-9]+' out/demo-seconds && [ ! -e out/reproduce-seconds ]
+	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
+}
+
+@test "reproduce-paper.sh --all (make reproduce): the trace's summary, the model's fidelity, the protocol in three settings (quick)" {
+	run -0 --separate-stderr env B="$MIRAGE_BIN" MIRAGE_QUICK=1 "$ROOT/pipelines/reproduce-paper.sh" --all "$PWD/out"
 	[[ "$output" == *"jobs                24777"* ]]
 	[[ "$output" == *"users               367"* ]]
 	[[ "$output" == *"wait (start-submit) mean 4.07 h; p25 0.00 p50 0.007 p75 1.32 p90 11.9 p99 48.0 max 932.8 h"* ]]
@@ -58,7 +80,8 @@ setup() {
 	cmp out/ls6-summary.txt <(printf '%s\n' "$output")
 	# MIRAGE_REUSE=1 prints the same summary from the results, at once
 	cp out/ls6-summary.txt first.txt
-	run -0 --separate-stderr env B="$MIRAGE_BIN" MIRAGE_QUICK=1 MIRAGE_REUSE=1 "$ROOT/pipelines/reproduce-paper.sh" "$PWD/out"
+	run -0 --separate-stderr env B="$MIRAGE_BIN" MIRAGE_QUICK=1 MIRAGE_REUSE=1 "$ROOT/pipelines/reproduce-paper.sh" --all "$PWD/out"
 	cmp first.txt <(printf '%s\n' "$output")
 	[[ "$stderr" != *"mirage-features"* ]]
+	grep -Eqx '[0-9]+' out/reproduce-seconds && [ ! -e out/demo-seconds ]
 }
