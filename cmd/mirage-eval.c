@@ -19,13 +19,9 @@
 #include "episode/episode.h"
 #include "episode/protocol.h"
 #include "learn/model.h"
-#include "cluster/sim.h"
 #include "cluster/simconf.h"
-#include "cluster/slurmsim.h"
 #include "cluster/preempt.h"
 #include "base/stats.h"
-#include "accel/accel.h"
-#include "learn/relmas.h"
 
 #define NGROUP 12
 #define NPLAIN 10	/* the last two: with preemption only */
@@ -113,8 +109,6 @@ usage(int status)
 		    "                    submit where both would (and), either would (or),\n"
 		    "                    or both; or its futures weighed by the model (weight)\n"
 		    "  --replay          replay the trace and compare waits with the real ones\n"
-		    "  --accel           inside the node: the DNN-inference dispatchers on\n"
-		    "                    a multi-accelerator system (-s keys of mirage-eval(1))\n"
 		    "  -j jobs.tsv       with --replay: the per-job comparison\n"
 		    "  --dl-out attrs.mrs  with --replay and preemption: write the\n"
 		    "                    jobs' deep-learning attributes (a dlattrs stream)\n"
@@ -179,76 +173,6 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
 	free(r);
 	free(s);
 	free(e);
-}
-
-/* the simulated (first) start of every trace job, and with preemption
- * each one's life in pj; 0 or -1 */
-/* the loaning hour by hour, copied out of a replay */
-struct hours {
-	int64_t from;
-	double *lent, *used;
-	size_t n;
-};
-
-static int
-replay_all(const struct mg_simconf *conf, const struct mg_trace *t,
-    int64_t first, int64_t last, int64_t *starts, struct mg_slurmsim_pjob *pj,
-    struct mg_slurmsim_loan *ls, struct hours *hr)
-{
-	size_t i;
-
-	if (conf->mode == MG_MODE_REFERENCE) {
-		struct mg_sim *s;
-		int64_t end = last;
-
-		if (mg_sim_new(&conf->ref, t, first, first, last, &s) != 0)
-			return -1;
-		/* every job fits, so every job starts within the limits */
-		for (i = 0; i < t->n; i++)
-			end += t->job[i].limit + 60;
-		while (mg_sim_started(s) < mg_sim_njobs(s) &&
-		    mg_sim_time(s) < end)
-			mg_sim_step(s);
-		for (i = 0; i < t->n; i++)
-			starts[i] = mg_sim_job_start(s, (mg_jobref)i);
-		mg_sim_free(s);
-	} else {
-		struct mg_slurmsim *s;
-
-		if (mg_slurmsim_new(&conf->slurm, t, first, first, last, &s) !=
-		    0 || mg_slurmsim_run_all(s) != 0)
-			return -1;
-		for (i = 0; i < t->n; i++) {
-			struct mg_slurmsim_pjob x;
-
-			mg_slurmsim_job_preempt(s, i, &x);
-			starts[i] = x.first_start;
-			if (pj != NULL)
-				pj[i] = x;
-		}
-		mg_slurmsim_loan_stats(s, ls);
-		if (hr != NULL) {
-			const double *a, *b;
-
-			hr->n = mg_slurmsim_loan_hours(s, &hr->from, &a, &b);
-			hr->lent = malloc((hr->n ? hr->n : 1) * sizeof(double));
-			hr->used = malloc((hr->n ? hr->n : 1) * sizeof(double));
-			if (hr->lent == NULL || hr->used == NULL)
-				err(MG_EXIT_FAIL, NULL);
-			if (hr->n > 0) {
-				memcpy(hr->lent, a, hr->n * sizeof(double));
-				memcpy(hr->used, b, hr->n * sizeof(double));
-			}
-		}
-		mg_slurmsim_free(s);
-	}
-	for (i = 0; i < t->n; i++)
-		if (starts[i] < 0) {
-			warnx("job %s (%d nodes) never starts in this model",
-			    t->job[i].id, t->job[i].nodes);
-			return -1;
-		}
-	return 0;
 }
 
 /*
@@ -394,7 +318,7 @@ fill_el(const struct mg_clusterdef *def, const struct mg_trace *t, size_t i,
 {
 	if (!def->el[i].elastic)
 		return 0;
-	mg_eattr_to_record(&def->el[i], t->job[i].id, strlen(t->job[i].id),
+	mg_elastic_attr_to_record(&def->el[i], t->job[i].id, strlen(t->job[i].id),
 	    v);
 	return 1;
 }
@@ -418,13 +342,13 @@ write_el(const char *path, const struct mg_clusterdef *def,
 	if (def->el == NULL)
 		errx(MG_EXIT_USAGE, "--el-out needs elastic jobs (-s "
 		    "ElasticShare=s or ElasticFile=f, Mode=faithful)");
-	write_side(path, mg_eattr_schema(), def, t, fill_el);
+	write_side(path, mg_elastic_attr_schema(), def, t, fill_el);
 }
 
 /* the inference pool hour by hour: its demand, the nodes lent, used */
 static void
 write_hours(const char *path, const struct mg_clusterdef *def,
-    const struct hours *hr)
+    const struct mg_replay *hr)
 {
 	struct mg_diag d = { "" };
 	struct mg_out out;
@@ -433,8 +357,8 @@ write_hours(const char *path, const struct mg_clusterdef *def,
 	if (mg_out_open(&out, path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	fprintf(out.fp, "time\tdemand_nodes\tlent_nodes\tlent_used_nodes\n");
-	for (k = 0; k < hr->n; k++) {
-		int64_t t = hr->from + (int64_t)k * 3600;
+	for (k = 0; k < hr->nhours; k++) {
+		int64_t t = hr->hour0 + (int64_t)k * 3600;
 
 		while (q < def->conf.slurm.dem_n &&
 		    def->conf.slurm.dem_time[q] <= t)
@@ -459,10 +383,9 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	int64_t *starts;
 	double *real, *simw;
 	unsigned char *grp;
-	struct mg_slurmsim_pjob *pj = NULL;
+	struct mg_slurmsim_pjob *pj;
 	int64_t first, last;
-	struct mg_slurmsim_loan ls;
-	struct hours hr = { 0, NULL, NULL, 0 };
+	struct mg_replay rp;
 	int rv, g, preempt, loan;
 	size_t i;
 
@@ -491,14 +414,13 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	if (loan_out != NULL && !loan)
 		errx(MG_EXIT_USAGE, "--loan-out needs loaning (-s "
 		    "InferenceNodes=N, Mode=faithful)");
-	if ((starts = malloc(t.n * sizeof(*starts))) == NULL ||
-	    ((preempt || loan) && (pj = malloc(t.n * sizeof(*pj))) == NULL))
-		err(MG_EXIT_FAIL, NULL);
-	memset(&ls, 0, sizeof(ls));
-	if (replay_all(&def.conf, &t, first, last, starts, pj, &ls,
-	    loan_out != NULL ? &hr : NULL) != 0)
-		errx(MG_EXIT_FAIL, "'%s': the replay did not start every job",
-		    path);
+	if ((rv = mg_cluster_replay(&def, first, last, (preempt || loan ?
+	    MG_REPLAY_LIFE : 0) | (loan_out != NULL ? MG_REPLAY_HOURS : 0),
+	    &rp, &d)) != 0)
+		errx(MG_EXIT_FAIL, "'%s': %s; the replay did not start every "
+		    "job", path, d.msg);
+	starts = rp.start;
+	pj = rp.life;
 
 	real = malloc(t.n * sizeof(*real));
 	simw = malloc(t.n * sizeof(*simw));
@@ -562,17 +484,15 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	if (!quiet && preempt)
 		preempt_summary(&t, starts, pj, &def.conf);
 	if (!quiet && loan)
-		loan_summary(&t, starts, pj, &def.conf, &ls);
+		loan_summary(&t, starts, pj, &def.conf, &rp.loan);
 	if (!quiet && def.conf.mode == MG_MODE_FAITHFUL &&
 	    def.conf.slurm.el != NULL)
 		fprintf(stderr, "mirage-eval: elastic jobs grew %lld times and "
-		    "shrank %lld\n", (long long)ls.grows, (long long)ls.shrinks);
+		    "shrank %lld\n", (long long)rp.loan.grows,
+		    (long long)rp.loan.shrinks);
 	if (loan_out != NULL)
-		write_hours(loan_out, &def, &hr);
-	free(hr.lent);
-	free(hr.used);
-	free(starts);
-	free(pj);
+		write_hours(loan_out, &def, &rp);
+	mg_cluster_replay_release(&rp);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	free(real);
@@ -737,10 +657,10 @@ learned(const struct mg_outcome *o, struct lmethod *lm, double *score,
 
 	model_scores(o, lm, score, nt);
 	for (c = 0; c < NCURVE; c++)
-		xc[c][at] = o->x[mg_choose_first(o, score, m->classifier ?
+		xc[c][at] = o->x[mg_protocol_choose_first(o, score, m->classifier ?
 		    cv_p[c] : -cv_h[c])];
 	/* regressors: submit when x_hat >= -threshold hours */
-	return mg_choose_first(o, score, m->classifier ? m->threshold :
+	return mg_protocol_choose_first(o, score, m->classifier ? m->threshold :
 	    sign * m->threshold);
 }
 
@@ -756,7 +676,7 @@ planned(const struct mg_outcome *o, const struct mg_plancost *pc,
 		score[j] = handing > 0 ? mg_plan_submit_handover(&pc[j],
 		    kind, lambda, handing) : mg_plan_submit_now(&pc[j], kind,
 		    lambda);
-	return mg_choose_first(o, score, 0.5);
+	return mg_protocol_choose_first(o, score, 0.5);
 }
 
 /*
@@ -819,7 +739,7 @@ hybrid(const struct mg_outcome *o, struct lmethod *lm, double *score,
 		for (j = 0; j < nt; j++)
 			score[j] = lm->hybrid == HY_AND ? score[j] >= 0.5 &&
 			    ok[j] : score[j] >= 0.5 || ok[j];
-		pick = mg_choose_first(o, score, 0.5);
+		pick = mg_protocol_choose_first(o, score, 0.5);
 		if (c < NCURVE)
 			xc[c][at] = o->x[pick];
 	}
@@ -914,9 +834,9 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 				;
 			break;
 		case K_ESTIMATE:
-			pick = mg_choose_first(o, score, 0);
+			pick = mg_protocol_choose_first(o, score, 0);
 			for (c = 0; c < NCURVE; c++)
-				tb->xc[m][c][tb->n] = o->x[mg_choose_first(o,
+				tb->xc[m][c][tb->n] = o->x[mg_protocol_choose_first(o,
 				    score, -cv_h[c])];
 			break;
 		case K_ORACLE:
@@ -952,7 +872,7 @@ table_add(struct table *tb, int nmeth, const struct mg_outcome *o,
 	for (m = 0; m < NPERFECT; m++) {
 		mg_perfect_score(o, (size_t)m, score);
 		for (c = 0; c < NCURVE; c++)
-			tb->xp[m][c][tb->n] = o->x[mg_choose_first(o, score,
+			tb->xp[m][c][tb->n] = o->x[mg_protocol_choose_first(o, score,
 			    -cv_h[c])];
 	}
 	mg_oracle_bound(o, &tb->bovl[tb->n], &tb->bint[tb->n]);
@@ -1190,7 +1110,7 @@ print_table(FILE *fp, int fmt, struct table *tb, int ntab, int nmeth,
 			    handover > 0 ? 26 : 0, "no-int % low/med/heavy",
 			    handover > 0 ? " held twice  lease given" : "");
 		for (m = 0; m < nmeth; m++) {
-			if (mg_summarize(tb[i].x[m], tb[i].x[K_ORACLE],
+			if (mg_protocol_summarize(tb[i].x[m], tb[i].x[K_ORACLE],
 			    tb[i].x[K_REACTIVE], tb[i].n, &s) != 0)
 				err(MG_EXIT_FAIL, NULL);
 			if (handover > 0) {
@@ -1286,7 +1206,7 @@ curve_rows(FILE *fp, const char *name, const struct table *tb,
 	size_t c;
 
 	for (c = 0; c < NCURVE; c++) {
-		if (mg_summarize(x[c], tb->x[K_ORACLE], tb->x[K_REACTIVE],
+		if (mg_protocol_summarize(x[c], tb->x[K_ORACLE], tb->x[K_REACTIVE],
 		    tb->n, &s) != 0)
 			err(MG_EXIT_FAIL, NULL);
 		fprintf(fp, "%s\t%d\t%g\t%.4f\t%.4f\t%.4f", name,
@@ -1319,7 +1239,7 @@ bound_row(FILE *fp, const struct table *tb, double budget)
 			ovl[k] = tb->bovl[k] < 0 ? -1 : tb->bovl[k] > handing ?
 			    tb->bovl[k] - handing : 0;
 	}
-	if (mg_frontier(ovl, tb->bint, tb->n, budget * 3600, &s) != 0)
+	if (mg_protocol_frontier(ovl, tb->bint, tb->n, budget * 3600, &s) != 0)
 		err(MG_EXIT_FAIL, NULL);
 	fprintf(fp, "oracle-bound\t%d\t%g\t%.4f\t%.4f\t%.4f", tb->nodes,
 	    budget, s.no_interruption, s.int_mean_h, handing > 0 ? NAN :
@@ -1741,159 +1661,6 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	return MG_EXIT_OK;
 }
 
-/* ---- inside the node: the multi-accelerator dispatchers ------------ */
-
-/*
- * mirage-eval --accel [-q] [-o file] [-s key=value]...: every dispatcher
- * on the same requests of the scenario, a row each (accel.h)
- */
-static int
-accel_main(int argc, char *argv[])
-{
-	struct mg_ascen sc;
-	struct mg_net nets[MG_NNETS];
-	struct mg_arequest *req = NULL;
-	struct mg_arun run[MG_AP_N + 16];
-	struct mg_model *mod[16];
-	const char *mpath[16];
-	int nmod = 0;
-	struct mg_diag d = { "" };
-	struct mg_out out;
-	const char *out_path = NULL;
-	double secs[MG_AP_N + 16];
-	size_t nn = 0, k;
-	int ch, quiet = 0, p, rv;
-
-	mg_ascen_default(&sc);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "M:o:qs:", (struct option[]){
-	    { "accel", no_argument, NULL, 'A' }, { NULL, 0, NULL, 0 } },
-	    NULL)) != -1)
-		switch (ch) {
-		case 'A':
-			break;
-		case 'M': {
-			FILE *mf;
-
-			if (nmod == 16)
-				errx(MG_EXIT_USAGE, "-M: at most 16 models");
-			if ((mf = fopen(optarg, "rb")) == NULL)
-				err(MG_EXIT_FAIL, "'%s'", optarg);
-			if ((rv = mg_model_read(mf, optarg, &mod[nmod], &d)) != 0)
-				errx(mg_exit_status(rv), "%s", d.msg);
-			fclose(mf);
-			if (strcmp(mod[nmod]->kind, "relmas") != 0)
-				errx(MG_EXIT_USAGE, "-M '%s': a %s model decides "
-				    "when to submit; --accel takes relmas models "
-				    "(mirage-train -a relmas)", optarg,
-				    mod[nmod]->kind);
-			mpath[nmod++] = optarg;
-			break;
-		}
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 's':
-			if (mg_ascen_set(&sc, optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "-s: %s", d.msg);
-			break;
-		default:
-			errx(MG_EXIT_USAGE, "--accel takes -M, -o, -q and -s "
-			    "key=value (mirage-eval(1))");
-		}
-	if (optind != argc)
-		errx(MG_EXIT_USAGE, "--accel reads no file");
-	if ((rv = mg_ascen_nets(&sc, nets, &d)) < 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_USAGE : MG_EXIT_FAIL, "%s",
-		    d.msg);
-	nn = (size_t)rv;
-	if (mg_arrivals(&sc.hw, nets, nn, sc.requests, sc.load, sc.q, sc.seed,
-	    &req) != 0)
-		err(MG_EXIT_FAIL, NULL);
-	for (p = 0; p < MG_AP_N; p++) {
-		struct timespec a, b;
-
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		if ((rv = mg_accel_run(&sc.hw, nets, nn, req, sc.requests,
-		    (enum mg_apolicy)p, sc.seed, &run[p])) != 0)
-			errx(MG_EXIT_FAIL, "--accel: %s", mg_strerror(rv));
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		secs[p] = (double)(b.tv_sec - a.tv_sec) + 1e-9 *
-		    (double)(b.tv_nsec - a.tv_nsec);
-	}
-	for (k = 0; k < (size_t)nmod; k++) {
-		struct mg_relmas_run st;
-		struct mg_ahook h;
-		struct timespec a, b;
-
-		memset(&st, 0, sizeof(st));
-		st.net = mod[k]->impl;
-		st.mean = mod[k]->mean;
-		st.scale = mod[k]->scale;
-		mg_relmas_hook(&st, mod[k]->params != NULL &&
-		    strstr(mod[k]->params, "no_bw=1") != NULL,
-		    mod[k]->params != NULL && strstr(mod[k]->params,
-		    "budget=1") != NULL, mod[k]->params != NULL &&
-		    strstr(mod[k]->params, "window=feasible") != NULL, &h);
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		if ((rv = mg_accel_run_hook(&sc.hw, nets, nn, req, sc.requests,
-		    &h, &run[MG_AP_N + k])) != 0)
-			errx(MG_EXIT_FAIL, "--accel: '%s': %s", mpath[k],
-			    mg_strerror(rv));
-		clock_gettime(CLOCK_MONOTONIC, &b);
-		secs[MG_AP_N + k] = (double)(b.tv_sec - a.tv_sec) + 1e-9 *
-		    (double)(b.tv_nsec - a.tv_nsec);
-		mg_relmas_run_free(&st);
-	}
-	if (mg_out_open(&out, out_path, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	fprintf(out.fp, "policy\trequests\tmet_share\tlatency_mean_ms\t"
-	    "latency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed"
-	    "\tlayers\n");
-	for (p = 0; p < MG_AP_N + nmod; p++)
-		fprintf(out.fp, "%s\t%zu\t%.4f\t%.3f\t%.3f\t%.3f\t%.4f\t%.4f"
-		    "\t%llu\n", p < MG_AP_N ?
-		    mg_apolicy_name((enum mg_apolicy)p) : nmod == 1 ? "relmas" :
-		    mpath[p - MG_AP_N],
-		    run[p].requests, (double)run[p].met /
-		    (double)run[p].requests, run[p].lat_mean * 1e3,
-		    run[p].lat_p95 * 1e3, run[p].energy, run[p].energy /
-		    run[MG_AP_EDF].energy, run[p].makespan > 0 ?
-		    run[p].oversub / run[p].makespan : 0,
-		    (unsigned long long)run[p].decisions);
-	if (mg_out_commit(&out, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (!quiet) {
-		double all = 0;
-		uint64_t dec = 0;
-
-		for (p = 0; p < MG_AP_N; p++) {
-			all += secs[p];
-			dec += run[p].decisions;
-		}
-		for (p = MG_AP_N; p < MG_AP_N + nmod; p++)
-			fprintf(stderr, "mirage-eval: --accel: %s: %.2f us per "
-			    "layer dispatched, its network's scoring included\n",
-			    nmod == 1 ? "relmas" : mpath[p - MG_AP_N],
-			    run[p].decisions ? 1e6 * secs[p] /
-			    (double)run[p].decisions : 0);
-		fprintf(stderr, "mirage-eval: --accel: %zu requests of %zu "
-		    "networks on %d sub-accelerators, load %.2f, deadlines at "
-		    "%.2f x the isolated latency; %.2f us of simulation per "
-		    "layer dispatched\n", sc.requests, nn, sc.hw.nsa, sc.load,
-		    sc.q, dec ? 1e6 * all / (double)dec : 0);
-	}
-	for (k = 0; k < nn; k++)
-		mg_net_free(&nets[k]);
-	for (k = 0; k < (size_t)nmod; k++)
-		mg_model_free(mod[k]);
-	free(req);
-	return MG_EXIT_OK;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -1949,12 +1716,6 @@ main(int argc, char *argv[])
 	int ch, rv, replaying = 0, epopt = 0;
 	int64_t v;
 
-	for (ch = 1; ch < argc && strcmp(argv[ch], "--") != 0; ch++)
-		if (strcmp(argv[ch], "--accel") == 0) {
-			if (mg_cli_init(argv) != 0)
-				err(MG_EXIT_FAIL, NULL);
-			return accel_main(argc, argv);
-		}
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	mg_simconf_init(&conf);

@@ -17,8 +17,6 @@
 #include "cluster/cluster.h"
 #include "episode/episode.h"
 #include "learn/rl.h"
-#include "learn/relmas.h"
-#include "accel/accel.h"
 #include <unistd.h>
 #include <cblas.h>
 
@@ -145,16 +143,10 @@ usage(int status)
 	    "[--hidden n] [--lr r]\n"
 	    "           [--w-int w] [--w-ovl w] [-S seed] [-t threads] "
 	    "[-o model] [jobs]\n"
-	    "       mirage-train -a relmas [-q] [-s key=value] [--play n] "
-	    "[--hidden n] [--lr r]\n"
-	    "           [--context d] [--budget] [--window w] "
-	    "[--no-bw-features] "
-	    "[--no-bw-penalty] [-S seed] [-o model]\n"
 	    "       mirage-train -i model\n");
 	if (status == 0)
 		fputs("options:\n"
-		    "  -a kind           gbt, rf, clf, svr (from samples) or dqn, pg (from jobs),\n"
-		    "                    or relmas (the dispatcher inside the node)\n"
+		    "  -a kind           gbt, rf, clf, svr (from samples) or dqn, pg (from jobs)\n"
 		    "  -F features       which columns: own, ref, all, or names and PREFIX*\n"
 		    "  -r rounds, -d depth, --eta e, --trees n, --subsample f, --colsample f\n"
 		    "                    the boosted trees' and the forest's settings\n"
@@ -173,14 +165,6 @@ usage(int status)
 		    "  -t threads        threads (one per CPU)\n"
 		    "  -o file           write the model to file (default: stdout)\n"
 		    "  -i model          print a model's header and exit\n"
-		    "  --context d       relmas: the attention encoder's context size (8;\n"
-		    "                    0: no encoder)\n"
-		    "  --budget          relmas: choose only among the pairs whose bandwidth\n"
-		    "                    fits in what is left of the DRAM's, when any does\n"
-		    "  --window w        relmas: its candidates, the most urgent requests by\n"
-		    "                    deadline, or the feasible ones first (feasible)\n"
-		    "  --no-bw-features, --no-bw-penalty\n"
-		    "                    relmas's ablations; its -s keys are mirage-eval --accel's\n"
 		    "  --progress        dqn, pg: progress lines, also in a log\n"
 		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -460,148 +444,6 @@ num(const char *what, const char *arg, double min, double max)
 	return v;
 }
 
-/* relmas's progress: an episode's share of deadlines met */
-static void
-relmas_progress(void *ctx, int done, int total, double met)
-{
-	(void)ctx;
-	if (done % 50 == 0 || done == total)
-		fprintf(stderr, "mirage-train: relmas: %d/%d episodes, the last "
-		    "met %.1f%% of its deadlines\n", done, total, 100 * met);
-}
-
-/*
- * mirage-train -a relmas [-q] [-o model] [-S seed] [-s key=value]...
- * [--play episodes] [--hidden n] [--lr x] [--context d] [--no-bw-features]
- * [--no-bw-penalty]: the learned dispatcher inside the node, trained on
- * the accelerator model of mirage-eval --accel's keys
- */
-static int
-relmas_main(int argc, char *argv[])
-{
-	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX,
-	    O_BUDGET, O_WINDOW };
-	static const struct option lo[] = {
-		{ "algorithm", required_argument, NULL, 'a' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "set", required_argument, NULL, 's' },
-		{ "play", required_argument, NULL, O_PLAY },
-		{ "hidden", required_argument, NULL, O_HIDDEN },
-		{ "lr", required_argument, NULL, O_LR },
-		{ "no-bw-features", no_argument, NULL, O_NOBWF },
-		{ "no-bw-penalty", no_argument, NULL, O_NOBWP },
-		{ "context", required_argument, NULL, O_CTX },
-		{ "budget", no_argument, NULL, O_BUDGET },
-		{ "window", required_argument, NULL, O_WINDOW },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct mg_ascen sc;
-	struct mg_relmas_opts o;
-	struct mg_net nets[MG_NNETS];
-	struct mg_diag d = { "" };
-	struct mg_model *m;
-	const char *out_path = NULL;
-	char args[1024];
-	char *names[MG_AFEAT];
-	size_t nn = 0, k;
-	int ch, quiet = 0, rv;
-	clock_t t0 = clock();
-
-	mg_ascen_default(&sc);
-	mg_relmas_opts_init(&o);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "a:o:qS:s:", lo, NULL)) != -1)
-		switch (ch) {
-		case 'a':
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'S':
-			o.seed = (uint64_t)num("seed", optarg, 0, 4294967295.0);
-			break;
-		case 's':
-			if (mg_ascen_set(&sc, optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "-s: %s", d.msg);
-			break;
-		case O_PLAY:
-			o.episodes = (int)num("episode count", optarg, 1, 1e6);
-			break;
-		case O_HIDDEN:
-			o.hidden = (int)num("hidden units", optarg, 1, 4096);
-			break;
-		case O_LR:
-			o.lr = num("learning rate", optarg, 1e-7, 1);
-			break;
-		case O_NOBWF:
-			o.no_bw = 1;
-			break;
-		case O_NOBWP:
-			o.beta = 0;
-			break;
-		case O_CTX:
-			o.context = (int)num("context size", optarg, 0, 64);
-			break;
-		case O_BUDGET:
-			o.budget = 1;
-			break;
-		case O_WINDOW:
-			if (strcmp(optarg, "deadline") == 0)
-				o.feasible = 0;
-			else if (strcmp(optarg, "feasible") == 0)
-				o.feasible = 1;
-			else
-				errx(MG_EXIT_USAGE, "invalid --window '%s' "
-				    "(deadline or feasible)", optarg);
-			break;
-		default:
-			errx(MG_EXIT_USAGE, "-a relmas takes -o, -q, -S, -s "
-			    "key=value, --play, --hidden, --lr, --context, "
-			    "--budget, --window, --no-bw-features and "
-			    "--no-bw-penalty "
-			    "(mirage-train(1))");
-		}
-	if (optind != argc)
-		errx(MG_EXIT_USAGE, "-a relmas reads no file: it plays the "
-		    "accelerator model");
-	if (out_path == NULL && isatty(STDOUT_FILENO))
-		errx(MG_EXIT_USAGE, "refusing to write a model to a terminal "
-		    "(use -o file)");
-	mg_cli_args(argc, argv, args, sizeof(args));
-	/* its matrices are small: one BLAS thread does them fastest */
-	openblas_set_num_threads(1);
-	if ((rv = mg_ascen_nets(&sc, nets, &d)) < 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_USAGE : MG_EXIT_FAIL, "%s",
-		    d.msg);
-	nn = (size_t)rv;
-	for (k = 0; k < MG_AFEAT; k++)
-		names[k] = (char *)mg_afeat_names[k];
-	if ((rv = mg_model_new("relmas", names, MG_AFEAT, &m, &d)) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	provenance(m, NAN, args);
-	if (!quiet) {
-		o.progress = relmas_progress;
-		fprintf(stderr, "mirage-train: relmas: %d episodes of %zu "
-		    "requests on %d sub-accelerators\n", o.episodes, o.requests,
-		    sc.hw.nsa);
-	}
-	if ((rv = mg_model_train_relmas(m, &sc, nets, nn, &o, &d)) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	save(m, out_path);
-	if (!quiet)
-		fprintf(stderr, "mirage-train: relmas (%s) in %.1f s of CPU\n",
-		    m->params, (double)(clock() - t0) / CLOCKS_PER_SEC);
-	mg_model_free(m);
-	for (k = 0; k < nn; k++)
-		mg_net_free(&nets[k]);
-	return MG_EXIT_OK;
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -669,12 +511,6 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
-	for (ch = 1; ch < argc; ch++)
-		if (strcmp(argv[ch], "--algorithm=relmas") == 0 ||
-		    strcmp(argv[ch], "-arelmas") == 0 || (ch + 1 < argc &&
-		    (strcmp(argv[ch], "-a") == 0 || strcmp(argv[ch],
-		    "--algorithm") == 0) && strcmp(argv[ch + 1], "relmas") == 0))
-			return relmas_main(argc, argv);
 	mg_trainopts_init(&to);
 	mg_rlopts_init(&ro);
 	mg_simconf_init(&conf);
@@ -784,6 +620,9 @@ main(int argc, char *argv[])
 	if (kind == NULL)
 		errx(MG_EXIT_USAGE, "-a algorithm is needed: gbt, rf, clf, svr, "
 		    "dqn or pg (try --help)");
+	if (strcmp(kind, "relmas") == 0)
+		errx(MG_EXIT_USAGE, "-a relmas: the dispatcher inside the node "
+		    "is trained by mirage-accel train (mirage-accel(1))");
 	if (strcmp(kind, "gbt") && strcmp(kind, "rf") && strcmp(kind, "clf") &&
 	    strcmp(kind, "svr") && strcmp(kind, "dqn") && strcmp(kind, "pg"))
 		errx(MG_EXIT_USAGE, "unknown model kind '%s' (want gbt, rf, "

@@ -39,7 +39,7 @@ export LC_ALL=C
 # each stage on standard error, with the time since the start
 stage() { printf '== %d:%02d %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
-stage "mirage-parse: data/ls6-a100.log.gz -> $out/ls6.jobs" >&2
+stage "mirage-parse: data/ls6-a100.log.gz -> $out/ls6.jobs"
 # the trace's times are read as UTC, as the reference simulator reads
 # them (no daylight-saving shifts): results do not depend on TZ
 mirage-parse -z UTC "$root/data/ls6-a100.log.gz" -o "$out/ls6.jobs"
@@ -93,6 +93,7 @@ function msort(a, lo, hi,   mid, i, j, k, t) {
 	for (i = 1; i <= k; i++) a[lo + i - 1] = t[i]
 }' | tee "$out/ls6-summary.txt"
 # the cluster model against the trace's real waits
+stage "mirage-eval --replay: the cluster models against the real waits"
 {
 	echo
 	printf 'cluster model replaying the trace      sim mean wait   wait MAE   Spearman\n'
@@ -128,7 +129,7 @@ protocol() { # protocol NAME MODEL-OPTIONS...
 		summary "$name" "$dir" | tee -a "$out/ls6-summary.txt"
 		return
 	fi
-	stage "$name: mirage-features, mirage-train (gbt rf clf svr dqn pg), mirage-eval (and the planner)" >&2
+	stage "$name: mirage-features, mirage-train (gbt rf clf svr dqn pg)"
 	# (progress on a terminal only; a log gets the summaries)
 	mirage-features "$@" -f 2022-11-01 -N $ntrain -k 1,8 -w 1 -p 7 --probe-every 30m \
 	    -o "$dir/train.mrs" "$out/ls6.jobs"
@@ -211,7 +212,7 @@ preempt() {
 	local dir=$out/preempt-84
 	mkdir -p "$dir"
 	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$dir/table.tsv" ] && [ -s "$dir/cost.txt" ]; }; then
-		stage "preemption: mirage-eval, the baselines and reactive-preempt" >&2
+		stage "preemption: mirage-eval, the baselines and reactive-preempt"
 		# shellcheck disable=SC2086
 		mirage-eval $faithful -s PreemptMode=REQUEUE -s VictimPolicy=pickyman \
 		    -s DLAttrSeed=1 -f 2023-03-01 -N $nvalid -k 1,8 -F tsv \
@@ -236,10 +237,10 @@ inside() {
 	local dir=$out/accel
 	mkdir -p "$dir"
 	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$dir/relmas.mrm" ]; }; then
-		stage "inside the node: mirage-train -a relmas" >&2
-		mirage-train -a relmas -q -s Bandwidth=40 --play "$rplay" -o "$dir/relmas.mrm"
+		stage "inside the node: mirage-accel train"
+		mirage-accel train -q -s Bandwidth=40 --play "$rplay" -o "$dir/relmas.mrm"
 	fi
-	mirage-eval --accel -q -s Bandwidth=40 -s Load=0.45 -s ArrivalSeed=101 \
+	mirage-accel eval -q -s Bandwidth=40 -s Load=0.45 -s ArrivalSeed=101 \
 	    -s Requests="$rreq" -M "$dir/relmas.mrm" -o "$dir/table.tsv"
 	{
 		echo

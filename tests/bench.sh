@@ -398,7 +398,7 @@ END {
 }' "$dir/loan-all.txt"
 
 # Inside the node: the inference dispatchers of mirage-eval
-# --accel on one system (2 WS + 2 RS sub-accelerators, 40 GB/s of DRAM)
+# mirage-accel on one system (2 WS + 2 RS sub-accelerators, 40 GB/s of DRAM)
 # at light load (0.2) and under contention (0.45), on held-out arrival
 # seeds (101-105; training draws its own from its seed), and RELMAS, the
 # learned dispatcher, trained here (timed), with its ablations (no
@@ -410,23 +410,23 @@ END {
 # dispatch, the network's scoring included.
 sys=(-s Bandwidth=40)
 t0=$(date +%s.%N)
-"$bin/mirage-train" -a relmas -q "${sys[@]}" -o "$dir/relmas.mrm"
+"$bin/mirage-accel" train -q "${sys[@]}" -o "$dir/relmas.mrm"
 t1=$(date +%s.%N)
-"$bin/mirage-train" -a relmas -q "${sys[@]}" --no-bw-features -o "$dir/relmas-nobwf.mrm"
-"$bin/mirage-train" -a relmas -q "${sys[@]}" --no-bw-penalty -o "$dir/relmas-nobwp.mrm"
-"$bin/mirage-train" -a relmas -q "${sys[@]}" --context 0 -o "$dir/relmas-noenc.mrm"
-"$bin/mirage-train" -a relmas -q "${sys[@]}" --budget -o "$dir/relmas-budget.mrm"
-"$bin/mirage-train" -a relmas -q "${sys[@]}" --window deadline -o "$dir/relmas-deadline.mrm"
+"$bin/mirage-accel" train -q "${sys[@]}" --no-bw-features -o "$dir/relmas-nobwf.mrm"
+"$bin/mirage-accel" train -q "${sys[@]}" --no-bw-penalty -o "$dir/relmas-nobwp.mrm"
+"$bin/mirage-accel" train -q "${sys[@]}" --context 0 -o "$dir/relmas-noenc.mrm"
+"$bin/mirage-accel" train -q "${sys[@]}" --budget -o "$dir/relmas-budget.mrm"
+"$bin/mirage-accel" train -q "${sys[@]}" --window deadline -o "$dir/relmas-deadline.mrm"
 for sc in light contention; do
 	load=0.2
 	[ "$sc" = contention ] && load=0.45
 	for seed in 101 102 103 104 105; do
-		"$bin/mirage-eval" --accel "${sys[@]}" -s Load=$load -s ArrivalSeed=$seed \
+		"$bin/mirage-accel" eval "${sys[@]}" -s Load=$load -s ArrivalSeed=$seed \
 		    -M "$dir/relmas.mrm" -M "$dir/relmas-nobwf.mrm" -M "$dir/relmas-nobwp.mrm" \
 		    -M "$dir/relmas-noenc.mrm" -M "$dir/relmas-budget.mrm" \
 		    -M "$dir/relmas-deadline.mrm" \
 		    -o "$dir/accel.tsv" 2> "$dir/accel.err"
-		us=$(sed -n "s|.*--accel: $dir/relmas.mrm: \([0-9.]*\) us per layer.*|\1|p" "$dir/accel.err")
+		us=$(sed -n "s|.*eval: $dir/relmas.mrm: \([0-9.]*\) us per layer.*|\1|p" "$dir/accel.err")
 		awk -F'\t' -v sc="$sc" -v us="$us" -v d="$dir/" 'NR > 1 { n = $1; sub(d, "", n); sub(/\.mrm$/, "", n); print sc, n, $3, $7, us }' "$dir/accel.tsv"
 	done
 done > "$dir/accel-all.txt"

@@ -38,7 +38,7 @@ mg_apolicy_name(enum mg_apolicy p)
 }
 
 void
-mg_acfg_default(struct mg_acfg *c)
+mg_accel_config_default(struct mg_accel_config *c)
 {
 	int i;
 
@@ -53,7 +53,7 @@ mg_acfg_default(struct mg_acfg *c)
 }
 
 int
-mg_arrivals(const struct mg_acfg *c, const struct mg_net *nets,
+mg_arrivals(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, size_t n, double load, double q, uint64_t seed,
     struct mg_arequest **out)
 {
@@ -84,7 +84,7 @@ mg_arrivals(const struct mg_acfg *c, const struct mg_net *nets,
 
 /* the run's state */
 struct run {
-	const struct mg_acfg *c;
+	const struct mg_accel_config *c;
 	const struct mg_net *nets;
 	struct mg_arequest *req;
 	size_t n;
@@ -366,8 +366,8 @@ enwait(struct run *r, size_t i)
 }
 
 static int
-run_all(const struct mg_acfg *c, const struct mg_net *nets, size_t nnets,
-    struct mg_arequest *req, size_t n, enum mg_apolicy p, uint64_t seed,
+run_all(const struct mg_accel_config *c, const struct mg_net *nets,
+    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p, uint64_t seed,
     const struct mg_ahook *hook, struct mg_arun *out)
 {
 	struct run r;
@@ -525,7 +525,7 @@ out:
 }
 
 int
-mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
+mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
     uint64_t seed, struct mg_arun *out)
 {
@@ -533,7 +533,7 @@ mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
 }
 
 int
-mg_accel_run_hook(const struct mg_acfg *c, const struct mg_net *nets,
+mg_accel_run_hook(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, struct mg_arequest *req, size_t n,
     const struct mg_ahook *h, struct mg_arun *out)
 {
@@ -543,9 +543,9 @@ mg_accel_run_hook(const struct mg_acfg *c, const struct mg_net *nets,
 }
 
 void
-mg_ascen_default(struct mg_ascen *sc)
+mg_accel_scenario_default(struct mg_accel_scenario *sc)
 {
-	mg_acfg_default(&sc->hw);
+	mg_accel_config_default(&sc->hw);
 	sc->load = 0.5;
 	sc->q = 2;
 	sc->requests = 5000;
@@ -556,7 +556,7 @@ mg_ascen_default(struct mg_ascen *sc)
 
 /* the dataflows of nws WS and nrs RS sub-accelerators */
 static int
-layout(struct mg_acfg *c, int nws, int nrs)
+layout(struct mg_accel_config *c, int nws, int nrs)
 {
 	int i;
 
@@ -570,7 +570,8 @@ layout(struct mg_acfg *c, int nws, int nrs)
 }
 
 int
-mg_ascen_set(struct mg_ascen *sc, const char *kv, struct mg_diag *d)
+mg_accel_scenario_set(struct mg_accel_scenario *sc,
+    const char *kv, struct mg_diag *d)
 {
 	const char *eq = strchr(kv, '='), *v;
 	size_t kl;
@@ -640,7 +641,7 @@ bad:
 }
 
 int
-mg_ascen_nets(const struct mg_ascen *sc, struct mg_net *nets,
+mg_accel_scenario_nets(const struct mg_accel_scenario *sc, struct mg_net *nets,
     struct mg_diag *d)
 {
 	char list[256], *tok, *save = NULL;

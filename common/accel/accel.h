@@ -48,7 +48,7 @@ enum mg_apolicy {
 int mg_apolicy_parse(const char *s, enum mg_apolicy *p);
 const char *mg_apolicy_name(enum mg_apolicy p);
 
-struct mg_acfg {
+struct mg_accel_config {
 	int nsa;
 	int df[MG_ACCEL_MAXSA];	/* each one's dataflow */
 	int pes;		/* MAC units of each */
@@ -57,8 +57,8 @@ struct mg_acfg {
 	double static_w;	/* watts of each, idle or not */
 };
 
-/* mg_acfg_default: 2 WS and 2 RS of 1024 PEs, 64 GB/s, 0.5 W each. */
-void mg_acfg_default(struct mg_acfg *c);
+/* mg_accel_config_default: 2 WS and 2 RS of 1024 PEs, 64 GB/s, 0.5 W each. */
+void mg_accel_config_default(struct mg_accel_config *c);
 
 struct mg_arequest {
 	int net;		/* index into the networks */
@@ -75,7 +75,7 @@ struct mg_arequest {
  * uniform, deadlines at q times the isolated latency; from seed.
  * *out allocated.  Returns 0, MG_EINVAL or MG_ENOMEM.
  */
-int mg_arrivals(const struct mg_acfg *c, const struct mg_net *nets,
+int mg_arrivals(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, size_t n, double load, double q, uint64_t seed,
     struct mg_arequest **out);
 
@@ -95,7 +95,7 @@ struct mg_arun {
  * filled) with policy p (rng seed for random).  Returns 0 and *out, or
  * MG_EINVAL / MG_ENOMEM.  Deterministic.
  */
-int mg_accel_run(const struct mg_acfg *c, const struct mg_net *nets,
+int mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
     uint64_t seed, struct mg_arun *out);
 
@@ -145,13 +145,14 @@ struct mg_ahook {
  * mg_accel_run_hook: mg_accel_run() with the learned dispatcher h.
  * Returns as it, or the status score() returned.
  */
-int mg_accel_run_hook(const struct mg_acfg *c, const struct mg_net *nets,
+int mg_accel_run_hook(const struct mg_accel_config *c,
+    const struct mg_net *nets,
     size_t nnets, struct mg_arequest *req, size_t n,
     const struct mg_ahook *h, struct mg_arun *out);
 
 /* a scenario: the system, the load, the networks */
-struct mg_ascen {
-	struct mg_acfg hw;
+struct mg_accel_scenario {
+	struct mg_accel_config hw;
 	double load;		/* offered work over capacity */
 	double q;		/* deadline tightness */
 	size_t requests;
@@ -163,24 +164,26 @@ struct mg_ascen {
 };
 
 /*
- * mg_ascen_nets: the scenario's networks into nets (room for MG_NNETS)
+ * mg_accel_scenario_nets: the scenario's networks into nets (room for MG_NNETS)
  * with its measured cost tables; their count, or < 0 with d saying why
  * (an unknown network, a bad table).  Free each with mg_net_free().
  */
-int mg_ascen_nets(const struct mg_ascen *sc, struct mg_net *nets,
+int mg_accel_scenario_nets(const struct mg_accel_scenario *sc,
+    struct mg_net *nets,
     struct mg_diag *d);
 
-/* mg_ascen_default: 2 WS + 2 RS, load 0.5, q 2, 5000 requests of all
+/* mg_accel_scenario_default: 2 WS + 2 RS, load 0.5, q 2, 5000 requests of all
  * five networks, seed 1. */
-void mg_ascen_default(struct mg_ascen *sc);
+void mg_accel_scenario_default(struct mg_accel_scenario *sc);
 
 /*
- * mg_ascen_set: one "Key=value": AccelWS, AccelRS (how many of each),
+ * mg_accel_scenario_set: one "Key=value": AccelWS, AccelRS (how many of each),
  * AccelPEs, Bandwidth and TransferBandwidth (GB/s), StaticWatts, Load,
  * Tightness, Requests, ArrivalSeed, Networks, Costs (network:file, a
  * measured table; again for another network).  Returns 0 or MG_EINVAL
  * with d saying why.
  */
-int mg_ascen_set(struct mg_ascen *sc, const char *kv, struct mg_diag *d);
+int mg_accel_scenario_set(struct mg_accel_scenario *sc,
+    const char *kv, struct mg_diag *d);
 
 #endif /* MG_ACCEL_H */

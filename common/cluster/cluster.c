@@ -19,6 +19,8 @@ struct mg_cluster {
 	enum mg_simmode mode;
 	struct mg_sim *ref;
 	struct mg_slurmsim *fs;
+	int future;		/* a planner's future (mg_futuredef) */
+	double chain_prio;	/* a future's chain jobs', faithful mode */
 };
 
 static int
@@ -200,14 +202,14 @@ read_dl(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 static int
 el_from(const struct mg_value *v, void *x, const char **bad)
 {
-	return mg_eattr_from_record(v, x, bad);
+	return mg_elastic_attr_from_record(v, x, bad);
 }
 
 static int
 el_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec,
     struct mg_diag *d)
 {
-	const struct mg_eattr *a = x;
+	const struct mg_elastic_attr *a = x;
 	int32_t n = def->trace->job[i].nodes;
 
 	if (a->min > n || a->max < n || a->max > def->conf.slurm.nodes)
@@ -223,7 +225,7 @@ el_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec,
 static int
 read_el(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 {
-	struct mg_eattr a;
+	struct mg_elastic_attr a;
 	size_t i;
 
 	for (i = 0; i < def->trace->n; i++) {
@@ -231,8 +233,8 @@ read_el(struct mg_clusterdef *def, const char *path, struct mg_diag *d)
 		def->el[i].min = def->el[i].max = def->trace->job[i].nodes;
 		def->el[i].alpha = 1;
 	}
-	return read_byid(def, "ElasticFile", path, mg_eattr_schema(), el_from,
-	    el_put, &a, d);
+	return read_byid(def, "ElasticFile", path, mg_elastic_attr_schema(),
+	    el_from, el_put, &a, d);
 }
 
 /*
@@ -303,7 +305,7 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 	if (faithful)
 		def->nodes = def->conf.slurm.nodes;	/* partitions add up */
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 
 		if (faithful && def->conf.slurm.nparts > 0 && j->part >= 0 &&
 		    j->nodes > def->conf.slurm.part_nodes[j->part])
@@ -369,7 +371,8 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 				return mg_diag_set(d, MG_ENOMEM, "out of "
 				    "memory");
 			for (i = 0; i < t->n; i++)
-				mg_eattr_draw(conf->el_share, conf->el_alpha,
+				mg_elastic_attr_draw(conf->el_share,
+				    conf->el_alpha,
 				    conf->dl_seed, t->job[i].id,
 				    strlen(t->job[i].id), t->job[i].nodes,
 				    def->conf.slurm.nodes, &def->el[i]);
@@ -466,6 +469,54 @@ mg_cluster_new(const struct mg_clusterdef *def, int64_t t0, int64_t to,
 	return 0;
 }
 
+int
+mg_cluster_new_future(const struct mg_futuredef *fd, const struct mg_trace *t,
+    int64_t t0, int64_t to, struct mg_cluster **out)
+{
+	struct mg_cluster *c = calloc(1, sizeof(*c));
+	struct mg_simcfg rc;
+	struct mg_slurmcfg fc;
+	size_t i;
+	int rv;
+
+	*out = NULL;
+	if (c == NULL)
+		return MG_ENOMEM;
+	c->mode = fd->mode;
+	c->future = 1;
+	c->chain_prio = fd->chain_prio;
+	if (fd->mode == MG_MODE_REFERENCE) {
+		mg_simcfg_reference(&rc, fd->nodes);
+		if ((rv = mg_sim_new_warm(&rc, t, t0, to, &c->ref)) != 0)
+			goto fail;
+		mg_sim_set_bf_next(c->ref, fd->bf_next);
+		for (i = 0; i < t->n; i++)
+			if (t->job[i].submit < t0 && t->job[i].start >= t0)
+				mg_sim_set_prio(c->ref, (mg_jobref)i,
+				    (double)t->job[i].prio / fd->prio_scale);
+	} else {
+		mg_slurmcfg_default(&fc, fd->nodes);
+		fc.w_age = 0;
+		fc.w_size = 0;
+		fc.w_trace = 1.0 / fd->prio_scale;
+		fc.bf_interval = fd->bf_interval;
+		fc.max_jobs_per_user = fd->max_jobs_pu;
+		fc.max_nodes_per_user = fd->max_nodes_pu;
+		if (fd->cap_n > 1) {
+			fc.cap_time = fd->cap_time;
+			fc.cap_nodes = fd->cap_nodes;
+			fc.cap_n = fd->cap_n;
+		}
+		if ((rv = mg_slurmsim_new_warm(&fc, t, t0, to, &c->fs)) != 0)
+			goto fail;
+	}
+	*out = c;
+	return 0;
+fail:
+	free(c);
+	return rv;
+}
+
 struct mg_cluster *
 mg_cluster_copy(const struct mg_cluster *c)
 {
@@ -474,6 +525,8 @@ mg_cluster_copy(const struct mg_cluster *c)
 	if (d == NULL)
 		return NULL;
 	d->mode = c->mode;
+	d->future = c->future;
+	d->chain_prio = c->chain_prio;
 	if (c->ref && (d->ref = mg_sim_copy(c->ref)) == NULL)
 		goto fail;
 	if (c->fs && (d->fs = mg_slurmsim_copy(c->fs)) == NULL)
@@ -498,7 +551,8 @@ int
 mg_cluster_run(struct mg_cluster *c, int64_t t)
 {
 	if (c->ref) {
-		while (mg_sim_time(c->ref) < t)
+		/* a future: to the minute that holds t */
+		while (mg_sim_time(c->ref) + (c->future ? 60 : 1) <= t)
 			mg_sim_step(c->ref);
 		return 0;
 	}
@@ -517,10 +571,17 @@ int32_t
 mg_cluster_add_job(struct mg_cluster *c, const char *id, int32_t nodes,
     int64_t limit, int64_t dur, int64_t submit, int32_t pred)
 {
+	int32_t j;
+	int rv;
+
 	if (c->ref)
 		return mg_sim_add_chain_job(c->ref, id, nodes, limit, dur,
-		    submit, pred, submit > mg_sim_time(c->ref));
-	return mg_slurmsim_add_job(c->fs, nodes, limit, dur, submit, pred, -1);
+		    submit, pred, !c->future && submit > mg_sim_time(c->ref));
+	j = mg_slurmsim_add_job(c->fs, nodes, limit, dur, submit, pred, -1);
+	if (j >= 0 && c->future && (rv = mg_slurmsim_set_prio(c->fs, j,
+	    c->chain_prio)) != 0)
+		return rv;
+	return j;
 }
 
 int
@@ -613,4 +674,113 @@ mg_cluster_view(const struct mg_cluster *c, int32_t s_nodes, int64_t recent,
 	rv = mg_slurmsim_view(c->fs, s_nodes, recent, v);
 	v->t = mg_cluster_time(c);
 	return rv;
+}
+
+/* a reference replay: every job fits, so each starts within the limits */
+static int
+replay_ref(const struct mg_clusterdef *def, int64_t first, int64_t last,
+    struct mg_replay *r)
+{
+	const struct mg_trace *t = def->trace;
+	struct mg_sim *s;
+	int64_t end = last;
+	size_t i;
+	int rv;
+
+	if ((rv = mg_sim_new(&def->conf.ref, t, first, first, last, &s)) != 0)
+		return rv;
+	for (i = 0; i < t->n; i++)
+		end += t->job[i].limit + 60;
+	while (mg_sim_started(s) < mg_sim_njobs(s) && mg_sim_time(s) < end)
+		mg_sim_step(s);
+	for (i = 0; i < t->n; i++)
+		r->start[i] = mg_sim_job_start(s, (mg_jobref)i);
+	mg_sim_free(s);
+	return 0;
+}
+
+static int
+replay_faithful(const struct mg_clusterdef *def, int64_t first,
+    int64_t last, int flags, struct mg_replay *r)
+{
+	const struct mg_trace *t = def->trace;
+	struct mg_slurmsim *s;
+	struct mg_slurmsim_pjob x;
+	const double *a, *b;
+	size_t i, n;
+	int rv;
+
+	if ((rv = mg_slurmsim_new(&def->conf.slurm, t, first, first, last,
+	    &s)) != 0)
+		return rv;
+	if ((rv = mg_slurmsim_run_all(s)) != 0)
+		goto out;
+	for (i = 0; i < t->n; i++) {
+		mg_slurmsim_job_preempt(s, i, &x);
+		r->start[i] = x.first_start;
+		if (r->life != NULL)
+			r->life[i] = x;
+	}
+	mg_slurmsim_loan_stats(s, &r->loan);
+	if (flags & MG_REPLAY_HOURS) {
+		n = mg_slurmsim_loan_hours(s, &r->hour0, &a, &b);
+		r->lent = malloc((n ? n : 1) * sizeof(double));
+		r->used = malloc((n ? n : 1) * sizeof(double));
+		if (r->lent == NULL || r->used == NULL) {
+			rv = MG_ENOMEM;
+			goto out;
+		}
+		r->nhours = n;
+		if (n > 0) {
+			memcpy(r->lent, a, n * sizeof(double));
+			memcpy(r->used, b, n * sizeof(double));
+		}
+	}
+out:
+	mg_slurmsim_free(s);
+	return rv;
+}
+
+int
+mg_cluster_replay(const struct mg_clusterdef *def, int64_t first,
+    int64_t last, int flags, struct mg_replay *r, struct mg_diag *d)
+{
+	const struct mg_trace *t = def->trace;
+	size_t i;
+	int rv;
+
+	memset(r, 0, sizeof(*r));
+	if ((r->start = malloc((t->n ? t->n : 1) * sizeof(*r->start))) ==
+	    NULL || ((flags & MG_REPLAY_LIFE) && def->conf.mode ==
+	    MG_MODE_FAITHFUL && (r->life = malloc((t->n ? t->n : 1) *
+	    sizeof(*r->life))) == NULL)) {
+		rv = MG_ENOMEM;
+		goto fail;
+	}
+	rv = def->conf.mode == MG_MODE_REFERENCE ? replay_ref(def, first, last,
+	    r) : replay_faithful(def, first, last, flags, r);
+	if (rv != 0)
+		goto fail;
+	for (i = 0; i < t->n; i++)
+		if (r->start[i] < 0) {
+			rv = mg_diag_set(d, MG_EINVAL,
+			    "job %s (%d nodes) never "
+			    "starts in this model", t->job[i].id,
+			    t->job[i].nodes);
+			goto fail;
+		}
+	return 0;
+fail:
+	mg_cluster_replay_release(r);
+	return rv;
+}
+
+void
+mg_cluster_replay_release(struct mg_replay *r)
+{
+	free(r->start);
+	free(r->life);
+	free(r->lent);
+	free(r->used);
+	memset(r, 0, sizeof(*r));
 }

@@ -33,7 +33,8 @@ struct mg_clusterdef {
 	int64_t *resv_time;	/* reserved nodes over time, owned */
 	int32_t *resv_nodes;
 	struct mg_dlattr *dl;	/* preemption: each trace job's, owned */
-	struct mg_eattr *el;	/* elastic jobs: each trace job's, owned */
+	struct mg_elastic_attr *el;	/* elastic jobs: each trace job's,
+	    owned */
 	int64_t *dem_time;	/* loaning: the inference demand, owned */
 	int32_t *dem_nodes;
 };
@@ -80,7 +81,7 @@ int mg_cluster_run(struct mg_cluster *c, int64_t t);
 int64_t mg_cluster_time(const struct mg_cluster *c);
 
 /*
- * mg_cluster_add_job: a chain job of nodes nodes, limit and run time
+ * mg_cluster_add_job: a chain job of `nodes` nodes, limit and run time
  * (seconds), successor of pred (-1: none).  If submit is the current
  * time it is submitted now, ahead of the trace jobs arriving then in
  * reference mode (as the original submits S); later times join the
@@ -130,6 +131,70 @@ double mg_cluster_caused(const struct mg_cluster *c, int32_t j);
  * Returns 0 or MG_ENOMEM.
  */
 int mg_cluster_avg_wait(const struct mg_cluster *c, int64_t *sec);
+
+/*
+ * A future: the planner's model of what may come after now, a cluster
+ * made from a drawn trace, job i of the trace being job i of the model.
+ * Reference mode starts from the trace's queue at t0 (its jobs pending
+ * then with their recorded priorities over prio_scale, the backfill
+ * passes falling from bf_next).  Faithful mode runs Slurm's schedulers
+ * with the priorities as recorded (over prio_scale: no age or size
+ * weight; new jobs behind them), a backfill pass every bf_interval
+ * seconds, the limits per user (0: none) and, when cap_n > 1, the
+ * capacity over time from now.  In a future a chain job is submitted
+ * at the time the run has reached (mg_cluster_add_job()), with priority
+ * chain_prio in faithful mode, and mg_cluster_run(c, t) brings a
+ * reference run to the minute that holds t.
+ */
+struct mg_futuredef {
+	enum mg_simmode mode;
+	int32_t nodes;
+	double prio_scale;
+	int64_t bf_next;		/* reference */
+	double chain_prio;		/* faithful, from here on */
+	int64_t bf_interval;
+	int max_jobs_pu, max_nodes_pu;
+	const int64_t *cap_time;
+	const int32_t *cap_nodes;
+	size_t cap_n;
+};
+
+/*
+ * mg_cluster_new_future: the future fd of trace t (which must outlive
+ * it) from t0, seeing the jobs submitted up to to.  Returns 0 and *out,
+ * or a negative status.
+ */
+int mg_cluster_new_future(const struct mg_futuredef *fd,
+    const struct mg_trace *t, int64_t t0, int64_t to,
+    struct mg_cluster **out);
+
+/*
+ * A replay of the whole trace of a definition in its model: every job
+ * from first, the jobs submitted up to last (mirage-eval --replay).
+ */
+struct mg_replay {
+	int64_t *start;		/* each trace job's (first) start */
+	struct mg_slurmsim_pjob *life;	/* with MG_REPLAY_LIFE (faithful
+					 * mode): each job's */
+	struct mg_slurmsim_loan loan;	/* faithful mode: what loaning did */
+	int64_t hour0;		/* with MG_REPLAY_HOURS: the loaning hour by */
+	double *lent, *used;	/* hour from hour0 (faithful mode) */
+	size_t nhours;
+};
+
+#define MG_REPLAY_LIFE	1
+#define MG_REPLAY_HOURS	2
+
+/*
+ * mg_cluster_replay: replay def's trace into *r (what flags asks for
+ * besides the starts).  Returns 0; MG_EINVAL with d naming a job that
+ * never starts in the model; or MG_ENOMEM.  Release with
+ * mg_cluster_replay_release().
+ */
+int mg_cluster_replay(const struct mg_clusterdef *def, int64_t first,
+    int64_t last, int flags, struct mg_replay *r, struct mg_diag *d);
+
+void mg_cluster_replay_release(struct mg_replay *r);
 
 /* mg_cluster_view: see mg_sim_view(); 0 or MG_ENOMEM */
 int mg_cluster_view(const struct mg_cluster *c, int32_t s_nodes,

@@ -11,8 +11,8 @@
 #include "base/rand.h"
 
 void
-mg_eattr_draw(double share, double alpha, uint64_t seed, const char *id,
-    size_t idlen, int32_t nodes, int32_t cluster, struct mg_eattr *out)
+mg_elastic_attr_draw(double share, double alpha, uint64_t seed, const char *id,
+    size_t idlen, int32_t nodes, int32_t cluster, struct mg_elastic_attr *out)
 {
 	uint64_t s = seed ^ 0xD1B54A32D192ED03ULL, h = 1469598103934665603ULL;
 	size_t i;
@@ -225,14 +225,14 @@ static const struct mg_field fields[] = {
 static const struct mg_schema schema = { "elastic", MG_EL_NFIELDS, fields };
 
 const struct mg_schema *
-mg_eattr_schema(void)
+mg_elastic_attr_schema(void)
 {
 	return &schema;
 }
 
 void
-mg_eattr_to_record(const struct mg_eattr *a, const char *id, size_t idlen,
-    struct mg_value *rec)
+mg_elastic_attr_to_record(const struct mg_elastic_attr *a, const char *id,
+    size_t idlen, struct mg_value *rec)
 {
 	memset(rec, 0, MG_EL_NFIELDS * sizeof(*rec));
 	rec[MG_EL_JOBID].s = id;
@@ -243,7 +243,8 @@ mg_eattr_to_record(const struct mg_eattr *a, const char *id, size_t idlen,
 }
 
 int
-mg_eattr_from_record(const struct mg_value *rec, struct mg_eattr *a,
+mg_elastic_attr_from_record(const struct mg_value *rec,
+    struct mg_elastic_attr *a,
     const char **bad)
 {
 	if (rec[MG_EL_JOBID].null || rec[MG_EL_JOBID].len == 0) {

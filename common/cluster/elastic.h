@@ -64,15 +64,15 @@ struct mg_ejob {
  * nodes runs on ceil(n / 2) to min(2 n, the cluster) nodes, at
  * speedup n^alpha.  A rigid job has min = max = n.
  */
-struct mg_eattr {
+struct mg_elastic_attr {
 	int elastic;
 	int32_t min, max;
 	double alpha;
 };
 
-void mg_eattr_draw(double share, double alpha, uint64_t seed,
+void mg_elastic_attr_draw(double share, double alpha, uint64_t seed,
     const char *id, size_t idlen, int32_t nodes, int32_t cluster,
-    struct mg_eattr *out);
+    struct mg_elastic_attr *out);
 
 /*
  * The record type "elastic" (mirage-stream(5)): a job that is elastic,
@@ -80,17 +80,18 @@ void mg_eattr_draw(double share, double alpha, uint64_t seed,
  */
 enum { MG_EL_JOBID, MG_EL_MIN, MG_EL_MAX, MG_EL_ALPHA, MG_EL_NFIELDS };
 
-/* mg_eattr_schema: the schema of an elastic stream. */
-const struct mg_schema *mg_eattr_schema(void);
+/* mg_elastic_attr_schema: the schema of an elastic stream. */
+const struct mg_schema *mg_elastic_attr_schema(void);
 
 /*
- * mg_eattr_to_record, mg_eattr_from_record: one record, its job id
- * borrowed; from_record returns 0, or -1 with *bad naming the field
+ * mg_elastic_attr_to_record, mg_elastic_attr_from_record: one record, its
+ * job id borrowed; from_record returns 0, or -1 with *bad naming the field
  * (min at least 1, max at least min, alpha in (0, 1]).
  */
-void mg_eattr_to_record(const struct mg_eattr *a, const char *id,
+void mg_elastic_attr_to_record(const struct mg_elastic_attr *a, const char *id,
     size_t idlen, struct mg_value *rec);
-int mg_eattr_from_record(const struct mg_value *rec, struct mg_eattr *a,
+int mg_elastic_attr_from_record(const struct mg_value *rec,
+    struct mg_elastic_attr *a,
     const char **bad);
 
 /* mg_elastic_value: v_j(k) above. */

@@ -32,7 +32,7 @@ struct mg_loangen {
 	uint64_t seed;
 };
 
-/* mg_loangen_default: a pool of nodes nodes, idle a third of the day. */
+/* mg_loangen_default: a pool of `nodes` nodes, idle a third of the day. */
 void mg_loangen_default(struct mg_loangen *g, int32_t nodes);
 
 /*

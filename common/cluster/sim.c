@@ -128,7 +128,7 @@ mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t, int64_t t0,
 		goto nomem;
 	/* the trace is sorted by (minute, id): the window is a slice */
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *tj = &t->job[i];
+		const struct mg_trace_job *tj = &t->job[i];
 		struct sjob *j;
 
 		if (tj->submit < from || tj->submit > to)
@@ -305,7 +305,7 @@ mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
 	}
 	for (i = 0; i < s->njob; i++) {
 		struct sjob *j = &s->job[i];
-		const struct mg_tjob *tj = &t->job[j->trace];
+		const struct mg_trace_job *tj = &t->job[j->trace];
 		int64_t occ = (j->dur + 59) / 60, free_at;
 		struct run *u;
 

@@ -33,7 +33,7 @@ struct mg_simcfg {
 	int wait_hist;		/* started jobs in the average-wait window */
 };
 
-/* mg_simcfg_reference: the original's settings, with nodes nodes. */
+/* mg_simcfg_reference: the original's settings, with `nodes` nodes. */
 void mg_simcfg_reference(struct mg_simcfg *c, int nodes);
 
 struct mg_sim;
@@ -137,7 +137,7 @@ int mg_sim_stats_after_start(const struct mg_sim *s, int64_t *avg_wait_min,
  * mg_sim_view: fill v with the state at the start of the current minute
  * (before its arrivals and its scheduling): pending jobs in priority
  * order, running jobs, and jobs started in the last recent seconds;
- * s_prio is the priority a job of s_nodes nodes would get now.  Returns
+ * s_prio is the priority a job of `s_nodes` nodes would get now.  Returns
  * 0 or MG_ENOMEM.
  */
 int mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,

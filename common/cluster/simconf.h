@@ -93,7 +93,7 @@ struct mg_simconf {
 	struct mg_slurmcfg slurm;	/* faithful mode */
 	/*
 	 * PartitionName= lines, matched to a trace's partitions later:
-	 * part_nodes nodes; named by the hostlist part_hosts, or a count
+	 * `part_nodes` nodes; named by the hostlist part_hosts, or a count
 	 * of their own if it is empty
 	 */
 	int nparts;
@@ -103,7 +103,7 @@ struct mg_simconf {
 	double part_prio[MG_SLURM_MAXPART];	/* PriorityJobFactor */
 	int part_tier[MG_SLURM_MAXPART];	/* PriorityTier */
 	char node_names[4096];		/* NodeName= hostlists, by commas */
-	/* ReservationName= lines: resv_nodes nodes out of [start, end) */
+	/* ReservationName= lines: `resv_nodes` nodes out of [start, end) */
 	int nresv;
 	int64_t resv_start[MG_SIMCONF_MAXRESV], resv_end[MG_SIMCONF_MAXRESV];
 	int32_t resv_nodes[MG_SIMCONF_MAXRESV];

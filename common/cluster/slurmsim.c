@@ -320,7 +320,7 @@ first_submits(struct mg_slurmsim *s)
 	for (i = 0; i < n; i++)
 		s->hfirst[i] = INT64_MAX;
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *tj = &t->job[i];
+		const struct mg_trace_job *tj = &t->job[i];
 		int32_t a = tj->account >= 0 && (size_t)tj->account <
 		    t->naccts ? tj->account : -1;
 		int32_t h = holder_of(s, tj->user, a, tj->assoc >= 0 &&
@@ -460,7 +460,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		return MG_ENOMEM;
 	}
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *tj = &t->job[i];
+		const struct mg_trace_job *tj = &t->job[i];
 		int keep = tj->submit >= from && tj->submit <= to;
 		struct fjob *j;
 
@@ -995,17 +995,21 @@ recalc(struct mg_slurmsim *s)
 	 */
 	i = s->c.w_fairshare > 0 ? 0 : s->moving;
 	for (s->moving = s->npend; i < s->npend; i++) {
-		struct pent x;
+		struct pent *e = &s->pend[i], x;
 
-		if (!s->pend[i].moving && s->c.w_fairshare <= 0)
+		if (!e->moving && s->c.w_fairshare <= 0)
 			continue;
-		x = s->pend[i];
-		if (x.moving)
-			pent_set(s, &x);
-		for (k = i; k > 0 && pent_cmp(&s->pend[k - 1], &x) > 0; k--)
-			s->pend[k] = s->pend[k - 1];
-		s->pend[k] = x;
-		if (x.moving && k < s->moving)
+		/* set in place: most entries stay where they are */
+		if (e->moving)
+			pent_set(s, e);
+		k = i;
+		if (i > 0 && pent_cmp(&s->pend[i - 1], e) > 0) {
+			x = *e;
+			for (; k > 0 && pent_cmp(&s->pend[k - 1], &x) > 0; k--)
+				s->pend[k] = s->pend[k - 1];
+			s->pend[k] = x;
+		}
+		if (s->pend[k].moving && k < s->moving)
 			s->moving = k;
 	}
 	s->next_calc = s->now + cp;
@@ -1134,7 +1138,7 @@ pools_sum(const int32_t *f, int np, uint32_t mask)
 }
 
 /*
- * take[] of nodes nodes from the pools of mask that have avail[] nodes,
+ * take[] of `nodes` nodes from the pools of mask that have avail[] nodes,
  * the first pools first; what they lack (a warm start on fewer nodes
  * than the trace ran) comes from the last pool of the mask
  */
@@ -2166,7 +2170,7 @@ build_timeline(struct mg_slurmsim *s, size_t *m)
 
 /*
  * The earliest breakpoint, up to horizon, from which the pools of mask
- * have nodes nodes free together throughout len seconds; mn[] gets each
+ * have `nodes` nodes free together throughout len seconds; mn[] gets each
  * pool's fewest free nodes over that window.  -1 if there is none.
  */
 static int64_t

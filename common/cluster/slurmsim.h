@@ -191,7 +191,7 @@ struct mg_slurmcfg {
 				 * on the true ones */
 	/*
 	 * loaning (Aryl; a cluster of one pool): an inference pool of
-	 * inf_nodes nodes needs dem_nodes[k] of them from dem_time[k] on
+	 * `inf_nodes` nodes needs dem_nodes[k] of them from dem_time[k] on
 	 * (borrowed; 0 before the first).  Every loan_interval seconds
 	 * (from t0) the spare ones, inf_nodes - demand - loan_headroom,
 	 * are lent to this cluster: more spare, more lent at once; less,
@@ -223,7 +223,7 @@ struct mg_slurmcfg {
 	 * that does not fit, and a reclaim, shrink them first.  Each resize
 	 * costs the job its resume loss (dl) in time without progress.
 	 */
-	const struct mg_eattr *el;	/* per trace job (borrowed) */
+	const struct mg_elastic_attr *el;	/* per trace job (borrowed) */
 	int el_greedy;
 	const struct mg_eprofile *el_prof;	/* a measured speedup curve
 						 * for every elastic job, or
@@ -232,7 +232,7 @@ struct mg_slurmcfg {
 				 * first phase), before every other factor */
 };
 
-/* mg_slurmcfg_default: Slurm's defaults, on nodes nodes. */
+/* mg_slurmcfg_default: Slurm's defaults, on `nodes` nodes. */
 void mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes);
 
 /* mg_slurmcfg_preempts: whether c's PreemptMode and PreemptType are on */
@@ -327,7 +327,7 @@ void mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
     struct mg_slurmsim_pjob *out);
 
 /*
- * mg_slurmsim_add_job: a job of a chain (P, S, ...) of nodes nodes, limit
+ * mg_slurmsim_add_job: a job of a chain (P, S, ...) of `nodes` nodes, limit
  * and run time in seconds, arriving at submit (not before now), after
  * the trace jobs of the same second; pred is its chain predecessor (-1)
  * and user its user's index (-1).  Returns its index, or MG_EINVAL /
@@ -374,7 +374,7 @@ int64_t mg_slurmsim_avg_wait(const struct mg_slurmsim *s, size_t n);
  * mg_slurmsim_view: fill v with the state now (after every event up to
  * now): pending jobs in priority order, running jobs, and jobs started
  * in the last recent seconds; s_prio is the priority a new job of
- * s_nodes nodes (no user, no recorded priority) would get now.  Fair-
+ * `s_nodes` nodes (no user, no recorded priority) would get now.  Fair-
  * share usage is taken as of the last event; s is not changed.  Returns
  * 0 or MG_ENOMEM.
  */

@@ -37,7 +37,7 @@ struct mg_epconf {
 				 * the window as it is when S starts */
 };
 
-/* mg_epconf_paper: the paper's episodes for chains of nodes nodes. */
+/* mg_epconf_paper: the paper's episodes for chains of `nodes` nodes. */
 void mg_epconf_paper(struct mg_epconf *e, int32_t nodes);
 
 /*

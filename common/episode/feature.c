@@ -244,15 +244,16 @@ build(const struct mg_view *v, struct profile *p, double ratio)
 }
 
 int64_t
-mg_plan_start(const struct mg_view *v, int32_t nodes, int64_t limit,
+mg_feature_plan_start(const struct mg_view *v, int32_t nodes, int64_t limit,
     double prio, int64_t *p_start)
 {
-	return mg_plan_start_expected(v, nodes, limit, prio, 1, p_start);
+	return mg_feature_plan_start_expected(v, nodes, limit, prio, 1,
+	    p_start);
 }
 
 int64_t
-mg_plan_start_expected(const struct mg_view *v, int32_t nodes, int64_t limit,
-    double prio, double ratio, int64_t *p_start)
+mg_feature_plan_start_expected(const struct mg_view *v, int32_t nodes,
+    int64_t limit, double prio, double ratio, int64_t *p_start)
 {
 	struct profile p = { 0 };
 	size_t i, planned = 0;
@@ -305,7 +306,8 @@ mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
 	out[1] = cos(pi2 * fmod(t, 86400) / 86400);
 	out[2] = sin(pi2 * fmod(t + 3 * 86400, 7 * 86400) / (7 * 86400));
 	out[3] = cos(pi2 * fmod(t + 3 * 86400, 7 * 86400) / (7 * 86400));
-	s_at = mg_plan_start(v, c->s_nodes, c->s_limit, v->s_prio, &p_at);
+	s_at = mg_feature_plan_start(v, c->s_nodes, c->s_limit, v->s_prio,
+	    &p_at);
 	if (s_at < 0)
 		return MG_ENOMEM;
 	out[4] = c->p_start >= 0;
@@ -375,7 +377,7 @@ mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
 	out[29] = age / HOUR;
 	/* the plan again, with the run times jobs have had of late */
 	out[30] = mg_runtime_ratio(v);
-	if ((s_at = mg_plan_start_expected(v, c->s_nodes, c->s_limit,
+	if ((s_at = mg_feature_plan_start_expected(v, c->s_nodes, c->s_limit,
 	    v->s_prio, out[30], &p_at)) < 0)
 		return MG_ENOMEM;
 	if (c->p_start < 0)

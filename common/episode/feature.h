@@ -74,22 +74,23 @@ int mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
     double out[MG_OWN]);
 
 /*
- * mg_plan_start: the backfill plan's start for a job of nodes nodes and
- * limit seconds submitted now at priority prio: every pending job of
+ * mg_feature_plan_start: the backfill plan's start for a job of `nodes`
+ * nodes and limit seconds submitted now at priority prio: every pending job of
  * higher priority (and the chain's pending jobs) gets the earliest
  * window of its limit in a timeline of free nodes where running jobs end
  * at their limits, then the job does.  *p_start is set to the planned
  * start of the first pending chain job (P), or -1.  Returns the start
  * time, t + 30 days if it never fits, or MG_ENOMEM as a negative value.
  */
-int64_t mg_plan_start(const struct mg_view *v, int32_t nodes, int64_t limit,
-    double prio, int64_t *p_start);
+int64_t mg_feature_plan_start(const struct mg_view *v, int32_t nodes,
+    int64_t limit, double prio, int64_t *p_start);
 
 /*
- * mg_plan_start_expected: the same plan where every other job runs ratio
- * of its limit (running jobs end then, or in a minute if already past).
+ * mg_feature_plan_start_expected: the same plan where every other job
+ * runs ratio of its limit (running jobs end then, or in a minute if
+ * already past).
  */
-int64_t mg_plan_start_expected(const struct mg_view *v, int32_t nodes,
+int64_t mg_feature_plan_start_expected(const struct mg_view *v, int32_t nodes,
     int64_t limit, double prio, double ratio, int64_t *p_start);
 
 /* mg_runtime_ratio: the median run time / limit of v's ended jobs, or 1 */

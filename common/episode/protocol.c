@@ -9,7 +9,7 @@
 #include "base/status.h"
 
 size_t
-mg_choose_first(const struct mg_outcome *o, const double *score,
+mg_protocol_choose_first(const struct mg_outcome *o, const double *score,
     double threshold)
 {
 	size_t k, j = 0, fallback = o->n - 1;
@@ -98,7 +98,7 @@ cmp_bound(const void *a, const void *b)
 }
 
 int
-mg_frontier(const int64_t *ovl, const int64_t *intr, size_t n,
+mg_protocol_frontier(const int64_t *ovl, const int64_t *intr, size_t n,
     double budget, struct mg_summary *s)
 {
 	struct bound *e = malloc((n ? n : 1) * sizeof(*e));
@@ -157,7 +157,7 @@ mg_load_name(enum mg_load l)
 }
 
 int
-mg_summarize(const int64_t *x, const int64_t *x_oracle,
+mg_protocol_summarize(const int64_t *x, const int64_t *x_oracle,
     const int64_t *x_reactive, size_t n, struct mg_summary *s)
 {
 	double *in = malloc((n ? n : 1) * sizeof(*in));

@@ -18,11 +18,11 @@
 #include "episode/episode.h"
 
 /*
- * mg_choose_first: the index into o->t of the first decision tick before
- * P's end, and not before o->t_first, whose score is at least threshold
+ * mg_protocol_choose_first: the index into o->t of the first decision
+ * tick before P's end, and not before o->t_first, whose score is at least threshold
  * (score[j] for the j-th tick, in order), or of the fallback tick.
  */
-size_t mg_choose_first(const struct mg_outcome *o, const double *score,
+size_t mg_protocol_choose_first(const struct mg_outcome *o, const double *score,
     double threshold);
 
 /* mg_choose_oracle: the time, not before o->t_first, with the smallest
@@ -31,7 +31,7 @@ size_t mg_choose_oracle(const struct mg_outcome *o);
 
 /*
  * mg_perfect_score: the scores of a predictor that knows every outcome,
- * for mg_choose_first(): score[j], for the j-th decision tick, is the
+ * for mg_protocol_choose_first(): score[j], for the j-th decision tick, is the
  * largest x (hours) of ticks j .. j + ahead (those at or after P's end
  * included).  With ahead 0, the threshold rule fed the true outcome of
  * submitting now (a reference, not a bound: a predictor whose errors
@@ -68,22 +68,22 @@ void mg_oracle_bound(const struct mg_outcome *o, int64_t *ovl,
     int64_t *intr);
 
 /*
- * mg_frontier: the most chains of n that any method choosing among
+ * mg_protocol_frontier: the most chains of n that any method choosing among
  * those times can bring through without interruption at a mean overlap
  * of at most budget seconds, from each episode's mg_oracle_bound():
  * the episodes whose overlap is cheapest come through, the others take
  * their smallest interruption.  Fills s's n, no_interruption,
  * int_mean_h and ovl_mean_h.  Returns 0 or MG_ENOMEM.
  */
-int mg_frontier(const int64_t *ovl, const int64_t *intr, size_t n,
+int mg_protocol_frontier(const int64_t *ovl, const int64_t *intr, size_t n,
     double budget, struct mg_summary *s);
 
 /*
- * mg_summarize: the metrics of n outcomes x (seconds), with the oracle's
- * and the reactive baseline's outcomes of the same episodes.  Returns 0
+ * mg_protocol_summarize: the metrics of n outcomes x (seconds), with the
+ * oracle's and the reactive baseline's outcomes of the same episodes.  Returns 0
  * or MG_ENOMEM.
  */
-int mg_summarize(const int64_t *x, const int64_t *x_oracle,
+int mg_protocol_summarize(const int64_t *x, const int64_t *x_oracle,
     const int64_t *x_reactive, size_t n, struct mg_summary *s);
 
 /*

@@ -9,7 +9,7 @@
 #include "io/trace.h"
 
 int
-mg_tjob_cmp(const struct mg_tjob *a, const struct mg_tjob *b)
+mg_trace_job_cmp(const struct mg_trace_job *a, const struct mg_trace_job *b)
 {
 	int64_t ma = a->submit / 60, mb = b->submit / 60;
 
@@ -21,7 +21,7 @@ mg_tjob_cmp(const struct mg_tjob *a, const struct mg_tjob *b)
 static int
 cmp(const void *a, const void *b)
 {
-	return mg_tjob_cmp(a, b);
+	return mg_trace_job_cmp(a, b);
 }
 
 /* a name's index in a list, adding it (in order of appearance) */
@@ -132,7 +132,7 @@ number_assocs(struct mg_trace *t, struct mg_diag *d)
 	if (t->n > 0)	/* qsort(NULL, 0): undefined */
 		qsort(p, t->n, sizeof(*p), pair_cmp);
 	for (i = 0; i < t->n; i++) {
-		struct mg_tjob *j = &t->job[p[i].i];
+		struct mg_trace_job *j = &t->job[p[i].i];
 
 		if (p[i].user < 0) {
 			j->assoc = -1;
@@ -168,7 +168,7 @@ check_span(const struct mg_trace *t, struct mg_diag *d)
 	lo = t->job[t->n / 100].submit - OUTLIER;
 	hi = t->job[t->n - 1 - t->n / 100].submit + OUTLIER;
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 		char a[32], b[32], c[32];
 
 		if (j->submit >= lo && j->submit <= hi && j->start >= lo &&
@@ -199,7 +199,7 @@ mg_trace_load(struct mg_reader *r, struct mg_trace *t, struct mg_diag *d)
 		return mg_diag_set(d, MG_ETYPE, "not a jobs stream of this "
 		    "version");
 	while ((rv = mg_reader_next(r, &v, d)) == 1) {
-		struct mg_tjob *j;
+		struct mg_trace_job *j;
 
 		if (v[MG_JOB_SUBMIT].null || v[MG_JOB_START].null ||
 		    v[MG_JOB_END].null || v[MG_JOB_TIMELIMIT].null ||
@@ -340,7 +340,7 @@ mg_trace_infer_deps(struct mg_trace *t, int64_t gap, int64_t min_wait,
 		qsort(e, n, sizeof(*e), ev_cmp);
 	for (i = 0; i < n; i++) {
 		int32_t u = e[i].user;
-		struct mg_tjob *j = &t->job[e[i].job];
+		struct mg_trace_job *j = &t->job[e[i].job];
 
 		if (e[i].kind == 0) {
 			run[u]--;
@@ -398,7 +398,7 @@ mg_trace_capacity(const struct mg_trace *t, int32_t nodes, int64_t window,
 	/* windows that some job waited through, by a difference array;
 	 * the real starts and ends as events, ends first at a tie */
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 
 		w0 = (j->submit - t0 + window - 1) / window;
 		w1 = (j->start - t0) / window;	/* windows [w0, w1) */

@@ -12,7 +12,7 @@
 
 #include "io/stream.h"
 
-struct mg_tjob {
+struct mg_trace_job {
 	int64_t submit;		/* seconds since the epoch */
 	int64_t start;		/* when it really started */
 	int64_t dur;		/* run time, seconds, clamped to the limit */
@@ -33,7 +33,7 @@ struct mg_tjob {
 };
 
 struct mg_trace {
-	struct mg_tjob *job;
+	struct mg_trace_job *job;
 	size_t n;
 	size_t skipped;		/* jobs without start, end, limit or size */
 	size_t nusers;		/* distinct uids */
@@ -93,7 +93,8 @@ int mg_trace_capacity(const struct mg_trace *t, int32_t nodes,
     int64_t window, int32_t slack, int64_t **times, int32_t **caps,
     size_t *n);
 
-/* mg_tjob_cmp: the arrival order: submit minute, then id as a string. */
-int mg_tjob_cmp(const struct mg_tjob *a, const struct mg_tjob *b);
+/* mg_trace_job_cmp: the arrival order: submit minute, then id as a string. */
+int mg_trace_job_cmp(const struct mg_trace_job *a,
+    const struct mg_trace_job *b);
 
 #endif /* MG_TRACE_H */

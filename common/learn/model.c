@@ -155,7 +155,7 @@ mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
 	if (strcmp(m->kind, "relmas") == 0)
 		return mg_diag_set(d, MG_ETYPE, "a relmas model dispatches DNN "
 		    "inference inside a node, it does not decide when to "
-		    "submit: give it to mirage-eval --accel -M");
+		    "submit: give it to mirage-accel eval -M");
 	for (i = 0; i < m->nfeat; i++) {
 		for (j = 0; j < n; j++)
 			if (strcmp(names[j], m->names[i]) == 0)
@@ -278,7 +278,7 @@ mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
 
 /* the sub-accelerators of dataflow df in sc */
 static int
-accel_count(const struct mg_ascen *sc, int df)
+accel_count(const struct mg_accel_scenario *sc, int df)
 {
 	int i, k = 0;
 
@@ -548,7 +548,7 @@ mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
 }
 
 int
-mg_model_train_relmas(struct mg_model *m, const struct mg_ascen *sc,
+mg_model_train_relmas(struct mg_model *m, const struct mg_accel_scenario *sc,
     const struct mg_net *nets, size_t nnets,
     const struct mg_relmas_opts *o, struct mg_diag *d)
 {

@@ -80,7 +80,7 @@ struct mg_trainopts {
 
 void mg_trainopts_init(struct mg_trainopts *o);
 
-struct mg_ascen;
+struct mg_accel_scenario;
 struct mg_net;
 struct mg_relmas_opts;
 
@@ -89,7 +89,8 @@ struct mg_relmas_opts;
  * mg_afeat_names) on scenario sc: the learned dispatcher (relmas.h).
  * Returns 0, or a status with d saying why.
  */
-int mg_model_train_relmas(struct mg_model *m, const struct mg_ascen *sc,
+int mg_model_train_relmas(struct mg_model *m,
+    const struct mg_accel_scenario *sc,
     const struct mg_net *nets, size_t nnets,
     const struct mg_relmas_opts *o, struct mg_diag *d);
 

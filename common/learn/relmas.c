@@ -270,7 +270,7 @@ rec_reward(void *ctx, double r)
 }
 
 int
-mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
+mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
     size_t nnets, const struct mg_relmas_opts *o, struct mg_relmas_net *net,
     double *mean, double *scale)
 {

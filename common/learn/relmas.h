@@ -72,7 +72,8 @@ void mg_relmas_opts_init(struct mg_relmas_opts *o);
  * and the features' standardisation (mean, scale: MG_AFEAT each).
  * Returns 0 and *net (free with mg_relmas_net_free()), or < 0.
  */
-int mg_relmas_train(const struct mg_ascen *sc, const struct mg_net *nets,
+int mg_relmas_train(const struct mg_accel_scenario *sc,
+    const struct mg_net *nets,
     size_t nnets, const struct mg_relmas_opts *o, struct mg_relmas_net *net,
     double *mean, double *scale);
 

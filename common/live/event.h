@@ -30,7 +30,7 @@ struct mg_capacity {
 };
 
 /*
- * mg_events_read: the capacity of a cluster of nodes nodes from since to
+ * mg_events_read: the capacity of a cluster of `nodes` nodes from since to
  * now, from the events in the file at path ("-": standard input; plain
  * or compressed, as io/input.h reads it); times in zone tz.  With only
  * (a Slurm hostlist, "gpu[001-084]"), the events of other nodes are left

@@ -474,7 +474,7 @@ mg_live_incomplete(struct mg_live *l, int64_t now)
 static int
 tjob_cmp(const void *a, const void *b)
 {
-	return mg_tjob_cmp(a, b);
+	return mg_trace_job_cmp(a, b);
 }
 
 int
@@ -488,7 +488,7 @@ mg_live_history(struct mg_live *l, int64_t t, struct mg_trace *tr)
 		return MG_ENOMEM;
 	for (i = 0; i < l->n; i++) {
 		const struct mg_ljob *j = &l->job[i];
-		struct mg_tjob *x = &tr->job[tr->n];
+		struct mg_trace_job *x = &tr->job[tr->n];
 
 		if (j->submit < 0 || j->start < j->submit || j->end < j->start ||
 		    j->end > t || j->limit <= 0 || j->nodes <= 0)

@@ -67,7 +67,7 @@ int mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
 const struct mg_ljob *mg_live_find(struct mg_live *l, const char *jobid);
 
 /*
- * mg_live_view: the view at time t <= now of a cluster of nodes nodes:
+ * mg_live_view: the view at time t <= now of a cluster of `nodes` nodes:
  * pending jobs (submitted, not started, not ended by t) in Slurm's
  * priority order when the dump shows priorities (else by submission),
  * running jobs, and the jobs that started and ended in (t - recent, t].

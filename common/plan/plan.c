@@ -9,8 +9,7 @@
 #include "base/mem.h"
 #include "base/parse.h"
 #include "base/rand.h"
-#include "cluster/sim.h"
-#include "cluster/slurmsim.h"
+#include "cluster/cluster.h"
 #include "plan/plan.h"
 
 #define DAY		86400
@@ -283,7 +282,7 @@ by_user(struct mg_plan *p)
 	    (fill = malloc((p->nkeys + 1) * sizeof(*fill))) == NULL)
 		return MG_ENOMEM;
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 
 		if (j->limit > 0 && j->dur >= 0 && j->start >= 0 && j->user >= 0)
 			p->uoff[(size_t)j->user * NCLS +
@@ -293,7 +292,7 @@ by_user(struct mg_plan *p)
 		p->uoff[k + 1] += p->uoff[k];
 	memcpy(fill, p->uoff, (p->nkeys + 1) * sizeof(*fill));
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 		struct rt x;
 
 		if (j->limit <= 0 || j->dur < 0 || j->start < 0 || j->user < 0)
@@ -351,7 +350,7 @@ followers(struct mg_plan *p)
 		return MG_ENOMEM;
 	}
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 
 		p->fol[i] = p->pred[i] = -1;
 		if (j->user < 0 || (size_t)j->user >= nu)
@@ -382,7 +381,7 @@ followers(struct mg_plan *p)
 		qsort(p->uend + p->ueoff[u], p->ueoff[u + 1] - p->ueoff[u],
 		    sizeof(*p->uend), uend_cmp);
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 		int64_t end;
 		size_t lo, hi;
 
@@ -450,7 +449,7 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 			return MG_ENOMEM;
 		}
 	for (i = 0; i < t->n; i++) {
-		const struct mg_tjob *j = &t->job[i];
+		const struct mg_trace_job *j = &t->job[i];
 		struct rt x;
 
 		if (j->limit <= 0 || j->dur < 0 || j->start < 0)
@@ -628,7 +627,7 @@ user_of(const struct mg_plan *p, int32_t user)
 			 * most 5 days in blocks of 1 hour or more */
 
 struct future {
-	struct mg_tjob *job;
+	struct mg_trace_job *job;
 	size_t n, cap;
 	int32_t most;		/* the largest job */
 	/* the arrivals' blocks: [from, to) came from lag seconds before */
@@ -645,11 +644,11 @@ struct future {
 };
 
 static int
-push(struct future *f, const struct mg_tjob *j)
+push(struct future *f, const struct mg_trace_job *j)
 {
 	if (f->n == f->cap) {
 		size_t cap = f->cap ? 2 * f->cap : 256;
-		struct mg_tjob *x = realloc(f->job, cap * sizeof(*x));
+		struct mg_trace_job *x = realloc(f->job, cap * sizeof(*x));
 
 		if (x == NULL)
 			return MG_ENOMEM;
@@ -678,7 +677,7 @@ push(struct future *f, const struct mg_tjob *j)
 static int
 tjob_cmp(const void *a, const void *b)
 {
-	return mg_tjob_cmp(a, b);
+	return mg_trace_job_cmp(a, b);
 }
 
 /* the jobs submitted over the last w seconds before t over those over
@@ -705,7 +704,7 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
     int64_t from, int64_t to, int64_t lag, uint64_t *rs, struct future *f)
 {
 	const struct mg_trace *tr = p->t;
-	struct mg_tjob j;
+	struct mg_trace_job j;
 	double r = p->c.rate > 0 ? rate_ratio(tr, t, p->c.rate, lag) : 1;
 	size_t i;
 	int rv;
@@ -721,7 +720,7 @@ arrive(const struct mg_plan *p, const struct mg_view *v, int64_t t,
 	j.eligible = -1;
 	for (i = submitted_from(tr, from - lag); i < tr->n &&
 	    tr->job[i].submit < to - lag; i++) {
-		const struct mg_tjob *a = &tr->job[i];
+		const struct mg_trace_job *a = &tr->job[i];
 		int copies = 1, c;
 
 		if (a->submit < from - lag)
@@ -922,7 +921,7 @@ follow(const struct mg_plan *p, const struct mg_view *v,
 {
 	const struct mg_trace *tr = p->t;
 	const struct uend *e;
-	struct mg_tjob j;
+	struct mg_trace_job j;
 	size_t lo, hi, n, k;
 	int32_t b, a;
 
@@ -967,7 +966,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
     struct future *f)
 {
 	const struct mg_trace *tr = p->t;
-	struct mg_tjob j;
+	struct mg_trace_job j;
 	int64_t lag = (int64_t)(1 + below(rs, 4)) * WEEK;	/* drawn always:
 				 * the diagnostics keep the other draws */
 	int fol = p->c.follow > 0 && !(p->c.truth & MG_PLAN_TRUE_ARRIVALS);
@@ -1038,7 +1037,7 @@ draw_future(const struct mg_plan *p, const struct mg_view *v,
 		for (i = submitted_from(tr, t); i < tr->n &&
 		    tr->job[i].submit < t + horizon &&
 		    tr->job[i].submit <= ch->world_end; i++) {
-			const struct mg_tjob *a = &tr->job[i];
+			const struct mg_trace_job *a = &tr->job[i];
 
 			if (a->submit < t)	/* the view's (it is before
 						 * anything at t) */
@@ -1118,67 +1117,6 @@ outcome(const struct mg_plan *p, int64_t start, int64_t p_end)
 	    MAXWAIT;
 }
 
-/* simulate() in the reference model: its minutes, its priorities */
-static int
-simulate_ref(const struct mg_plan *p, const struct mg_view *v,
-    const struct mg_planchain *ch, int64_t t, int64_t horizon,
-    const struct future *f, const int64_t *at, int n, int64_t *x)
-{
-	struct mg_trace tr;
-	struct mg_simcfg cfg;
-	struct mg_sim *s = NULL, *c;
-	mg_jobref pref = -1, sref;
-	size_t i;
-	int k, rv;
-
-	memset(&tr, 0, sizeof(tr));
-	tr.job = f->job;
-	tr.n = f->n;
-	mg_simcfg_reference(&cfg, model_nodes(v, ch, f));
-	if ((rv = mg_sim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
-		return rv;
-	mg_sim_set_bf_next(s, v->bf_next);
-	for (i = 0; i < f->n; i++)
-		if (f->job[i].submit < t && f->job[i].start >= t)
-			mg_sim_set_prio(s, (mg_jobref)i,
-			    (double)f->job[i].prio / PRIO_SCALE);
-	if (ch->p_start < 0 && (pref = mg_sim_add_chain_job(s, "P", ch->p_nodes,
-	    ch->p_limit, ch->p_dur, t, -1, 0)) < 0) {
-		mg_sim_free(s);
-		return pref;
-	}
-	for (k = 0; k < n; k++) {
-		int64_t p_end = ch->p_end, limit;
-
-		while (mg_sim_time(s) + 60 <= at[k])
-			mg_sim_step(s);
-		if ((c = mg_sim_copy(s)) == NULL) {
-			rv = MG_ENOMEM;
-			break;
-		}
-		if ((sref = mg_sim_add_chain_job(c, "S", ch->nodes, ch->s_limit,
-		    ch->s_dur, at[k], pref, 0)) < 0) {
-			mg_sim_free(c);
-			rv = sref;
-			break;
-		}
-		/* as in simulate(); a start in P's last minute is in time */
-		limit = pref < 0 && p->c.cost != MG_PLAN_HOURS ? ch->p_end + 1 :
-		    at[k] + MAXWAIT;
-		mg_sim_run_until_start(c, sref, limit);
-		if (pref >= 0) {
-			mg_sim_run_until_start(c, pref, at[k] + MAXWAIT);
-			if (mg_sim_job_start(c, pref) >= 0)
-				p_end = mg_sim_job_start(c, pref) + ch->p_dur;
-		}
-		x[k] = outcome(p, mg_sim_job_start(c, sref), p_end);
-		mg_sim_free(c);
-		rv = 0;
-	}
-	mg_sim_free(s);
-	return rv;
-}
-
 /* S's outcome x in one future for each candidate time */
 static int
 simulate(const struct mg_plan *p, const struct mg_view *v,
@@ -1186,79 +1124,77 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
     const struct future *f, const int64_t *at, int n, int64_t *x)
 {
 	struct mg_trace tr;
-	struct mg_slurmcfg cfg;
-	struct mg_slurmsim *s = NULL, *c;
+	struct mg_futuredef fd;
+	struct mg_cluster *s = NULL, *c;
 	int32_t pref = -1, sref;
 	int k, rv;
 
-	if (p->c.model == MG_PLAN_REFERENCE)
-		return simulate_ref(p, v, ch, t, horizon, f, at, n, x);
 	memset(&tr, 0, sizeof(tr));
 	tr.job = f->job;
 	tr.n = f->n;
-	/* Slurm's schedulers; the order of the pending jobs is that of
-	 * their priorities now, new jobs behind them */
-	mg_slurmcfg_default(&cfg, model_nodes(v, ch, f));
-	cfg.w_age = 0;
-	cfg.w_size = 0;
-	cfg.w_trace = 1.0 / PRIO_SCALE;
-	cfg.bf_interval = BF_INTERVAL;
-	cfg.max_jobs_per_user = p->c.max_jobs_pu;
-	cfg.max_nodes_per_user = p->c.max_nodes_pu;
 	tr.nusers = p->t->nusers;
+	/* the faithful model: Slurm's schedulers; the order of the pending
+	 * jobs is that of their priorities now, new jobs behind them */
+	memset(&fd, 0, sizeof(fd));
+	fd.mode = p->c.model == MG_PLAN_REFERENCE ? MG_MODE_REFERENCE :
+	    MG_MODE_FAITHFUL;
+	fd.nodes = model_nodes(v, ch, f);
+	fd.prio_scale = PRIO_SCALE;
+	fd.bf_next = v->bf_next;
+	fd.chain_prio = (double)scaled(v->s_prio);
+	fd.bf_interval = BF_INTERVAL;
+	fd.max_jobs_pu = p->c.max_jobs_pu;
+	fd.max_nodes_pu = p->c.max_nodes_pu;
 	if (f->cn > 1) {
 		/* from now's capacity (the first point) */
-		cfg.cap_time = f->ctime;
-		cfg.cap_nodes = f->cnodes;
-		cfg.cap_n = f->cn;
-		if (cfg.nodes < f->cmost)
-			cfg.nodes = f->cmost;
+		fd.cap_time = f->ctime;
+		fd.cap_nodes = f->cnodes;
+		fd.cap_n = f->cn;
+		if (fd.mode == MG_MODE_FAITHFUL && fd.nodes < f->cmost)
+			fd.nodes = f->cmost;
 	}
-	if ((rv = mg_slurmsim_new_warm(&cfg, &tr, t, t + horizon, &s)) != 0)
+	if ((rv = mg_cluster_new_future(&fd, &tr, t, t + horizon, &s)) != 0)
 		return rv;
-	if (ch->p_start < 0) {
-		if ((pref = mg_slurmsim_add_job(s, ch->p_nodes, ch->p_limit,
-		    ch->p_dur, t, -1, -1)) < 0) {
-			mg_slurmsim_free(s);
-			return pref;
-		}
-		mg_slurmsim_set_prio(s, pref, (double)scaled(v->s_prio));
+	if (ch->p_start < 0 && (pref = mg_cluster_add_job(s, "P",
+	    ch->p_nodes, ch->p_limit, ch->p_dur, t, -1)) < 0) {
+		mg_cluster_free(s);
+		return pref;
 	}
 	for (k = 0; k < n; k++) {
-		int64_t p_end = ch->p_end;
+		int64_t p_end = ch->p_end, limit;
 
-		if ((rv = mg_slurmsim_run(s, at[k] - 1)) != 0)
+		if ((rv = mg_cluster_run(s, at[k])) != 0)
 			break;
-		if ((c = mg_slurmsim_copy(s)) == NULL) {
+		if ((c = mg_cluster_copy(s)) == NULL) {
 			rv = MG_ENOMEM;
 			break;
 		}
-		sref = mg_slurmsim_add_job(c, ch->nodes, ch->s_limit,
-		    ch->s_dur, at[k], pref, -1);
-		if (sref < 0) {
-			mg_slurmsim_free(c);
+		if ((sref = mg_cluster_add_job(c, "S", ch->nodes, ch->s_limit,
+		    ch->s_dur, at[k], pref)) < 0) {
+			mg_cluster_free(c);
 			rv = sref;
 			break;
 		}
-		mg_slurmsim_set_prio(c, sref, (double)scaled(v->s_prio));
 		/* at the risk of an interruption, nothing after P's end
-		 * matters: S has not started by then, or it has */
-		rv = mg_slurmsim_run_until_start(c, sref, pref < 0 &&
-		    p->c.cost != MG_PLAN_HOURS ? ch->p_end : at[k] + MAXWAIT);
+		 * matters: S has not started by then (a start in its last
+		 * second, or minute, is in time), or it has */
+		limit = pref < 0 && p->c.cost != MG_PLAN_HOURS ? ch->p_end + 1 :
+		    at[k] + MAXWAIT + 1;
+		rv = mg_cluster_run_until_start(c, sref, limit);
 		if (rv >= 0 && pref >= 0)
-			rv = mg_slurmsim_run_until_start(c, pref, at[k] +
-			    MAXWAIT);
+			rv = mg_cluster_run_until_start(c, pref, at[k] +
+			    MAXWAIT + 1);
 		if (rv < 0) {
-			mg_slurmsim_free(c);
+			mg_cluster_free(c);
 			break;
 		}
-		if (pref >= 0 && mg_slurmsim_job_start(c, pref) >= 0)
-			p_end = mg_slurmsim_job_start(c, pref) + ch->p_dur;
-		x[k] = outcome(p, mg_slurmsim_job_start(c, sref), p_end);
-		mg_slurmsim_free(c);
+		if (pref >= 0 && mg_cluster_job_start(c, pref) >= 0)
+			p_end = mg_cluster_job_start(c, pref) + ch->p_dur;
+		x[k] = outcome(p, mg_cluster_job_start(c, sref), p_end);
+		mg_cluster_free(c);
 		rv = 0;
 	}
-	mg_slurmsim_free(s);
+	mg_cluster_free(s);
 	return rv;
 }
 

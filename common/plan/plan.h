@@ -255,7 +255,7 @@ void mg_plan_weigh(const struct mg_plancost *c, const double *w,
 struct mg_plan;
 
 /*
- * mg_plan_new: a planner for a cluster of nodes nodes (its node count
+ * mg_plan_new: a planner for a cluster of `nodes` nodes (its node count
  * now is the view's), with the history of trace t (borrowed; it must
  * outlive the planner).  Returns 0, MG_EINVAL for a bad configuration,
  * or MG_ENOMEM.  A planner is read-only once made: threads may share it.

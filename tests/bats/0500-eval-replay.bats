@@ -423,58 +423,6 @@ col() { # col FILE GROUP COLUMN
 	[ ! -e x.mrs ]
 }
 
-@test "--accel: the inference dispatchers on a multi-accelerator system, a row each, the same for the same seed" {
-	run -0 --separate-stderr mirage-eval --accel -s Requests=2000 -o a.tsv
-	[[ "$stderr" == *"--accel: 2000 requests of 5 networks on 4 sub-accelerators, load 0.50, deadlines at 2.00 x the isolated latency; "*" us of simulation per layer dispatched"* ]]
-	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers')" ]
-	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random" ]
-	# every request served by every policy, the same layers dispatched
-	[ "$(awk -F'\t' 'NR > 1 { print $2 "-" $9 }' a.tsv | sort -u | wc -l)" -eq 1 ]
-	# under load EDF meets more deadlines than FCFS; EDF's energy is 1
-	awk -F'\t' '$1 == "fcfs" { f = $3 } $1 == "edf" { e = $3; x = $7 } END { exit !(e > f && x == 1) }' a.tsv
-	mirage-eval --accel -q -s Requests=2000 -o b.tsv
-	cmp a.tsv b.tsv
-	mirage-eval --accel -q -s Requests=2000 -s ArrivalSeed=2 -o c.tsv
-	! cmp -s a.tsv c.tsv
-	# more bandwidth, less oversubscription
-	mirage-eval --accel -q -s Requests=2000 -s Bandwidth=1000 -o d.tsv
-	awk -F'\t' 'FNR == 2 { v[FILENAME] = $8 } END { exit !(v["d.tsv"] < v["a.tsv"]) }' a.tsv d.tsv
-	run -2 --separate-stderr mirage-eval --accel -s Cores=4
-	[[ "$stderr" == *"-s: unknown key 'Cores' (AccelWS, AccelRS, "* ]]
-	run -2 --separate-stderr mirage-eval --accel -s Networks=alexnet
-	[[ "$stderr" == *"'alexnet' is not resnet50, mobilenetv2, vgg16, bert or lstm"* ]]
-	run -2 --separate-stderr mirage-eval --accel ls6.jobs
-	[[ "$stderr" == *"--accel reads no file"* ]]
-	# a measured table for a network's layers changes its costs
-	printf '# layer,dataflow,seconds,bytes,joules\n0,ws,0.002,1e6,0.01\n0,rs,0.002,1e6,0.01\n' > vgg.csv
-	mirage-eval --accel -q -s Requests=2000 -s Costs=vgg16:vgg.csv -o m.tsv
-	! cmp -s a.tsv m.tsv
-	printf '0,ws,0.002,1e6,0.01\n99,rs,1,1,1\n' > bad.csv
-	run -1 --separate-stderr mirage-eval --accel -s Costs=vgg16:bad.csv
-	[[ "$stderr" == *"'bad.csv': line 2: not \"layer,ws|rs,seconds,bytes,joules\" of one of vgg16's 16 layers"* ]]
-	run -2 --separate-stderr mirage-eval --accel -s Costs=alexnet:vgg.csv
-	[[ "$stderr" == *"-s Costs: 'alexnet' is not one of the networks"* ]]
-}
-
-@test "--accel: a cost table of impossible, infinite or binary values, or without end, is refused by file and line" {
-	for v in 'inf,1e6,0.01' '1e308,1e6,0.01' '0.002,1e6,inf' '0.002,nan,0.01' '0.002,1e6,-1'; do
-		printf '0,ws,0.002,1e6,0.01
-0,rs,%s
-' "$v" > c.csv
-		run -1 --separate-stderr mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:c.csv
-		[[ "$stderr" == *"'c.csv': line 2: "* ]]
-		[[ "$stderr" != *inf* || "$stderr" == *"line 2: a layer takes"* ]]
-	done
-	head -c 4096 /dev/zero > z.csv
-	run -1 --separate-stderr mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:z.csv
-	[[ "$stderr" == *"'z.csv': line 1: a NUL byte: not a cost table"* ]]
-	run -1 --separate-stderr timeout 20 mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:/dev/zero
-	[[ "$stderr" == *"'/dev/zero': line 1: a NUL byte"* ]]
-	yes '# a comment' | head -n 200000 > long.csv
-	run -1 --separate-stderr timeout 20 mirage-eval --accel -q -s Requests=200 -s Costs=vgg16:long.csv
-	[[ "$stderr" == *"'long.csv': line 100001: more lines than any table has"* ]]
-}
-
 @test "a job dated years away from the rest of the trace is refused, by its id" {
 	zcat "$ROOT/data/ls6-a100.log.gz" | sed 's/^478729\t\(.*\)\t2022-11-01T15:34:14\t2022-10-05T11:52:48\t2022-11-03T15:34:15\t/478729\t\1\t2199-11-01T15:34:14\t2199-10-05T11:52:48\t2199-11-03T15:34:15\t/' > far.txt
 	grep -q '^478729.*2199-10-05' far.txt

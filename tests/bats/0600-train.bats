@@ -97,57 +97,18 @@ setup() {
 	[[ "$output" == "usage: mirage-train "* ]]
 }
 
-@test "mirage-train -a relmas: the learned dispatcher inside the node, a model file mirage-eval --accel -M reads" {
-	run -0 --separate-stderr mirage-train -a relmas --play 12 -S 3 -o r.mrm
-	[[ "$stderr" == *"mirage-train: relmas: 12 episodes of 600 requests on 4 sub-accelerators"* ]]
-	[[ "$stderr" == *"mirage-train: relmas (episodes=12 "*" context=8 "*"softmax-actor-critic+attention) in "* ]]
-	mirage-train -i r.mrm | grep -q $'^kind\trelmas$'
-	mirage-train -a relmas --play 12 -S 3 -q -o r2.mrm
-	cmp <(mirage-train -i r.mrm | grep -v -e '^file' -e '^args') <(mirage-train -i r2.mrm | grep -v -e '^file' -e '^args')
-	# its row beside the heuristics', on the same requests
-	run -0 --separate-stderr mirage-eval --accel -s Requests=1000 -M r.mrm -o a.tsv
-	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random relmas" ]
-	[[ "$stderr" == *"relmas: "*" us per layer dispatched, its network's scoring included"* ]]
-	awk -F'\t' '$1 == "relmas" && $2 == 1000 && $3 >= 0 && $3 <= 1 { ok = 1 } END { exit !ok }' a.tsv
-	# the ablations are recorded in the model
-	mirage-train -a relmas --play 4 --no-bw-features --no-bw-penalty -q -o nb.mrm
-	mirage-train -i nb.mrm | grep -q 'beta=0 .*no_bw=1'
-	# without the attention encoder: a smaller file, read and run the same way
-	mirage-train -a relmas --play 4 --context 0 -q -o ne.mrm
-	mirage-train -i ne.mrm | grep -q 'context=0 .*softmax-actor-critic$'
-	[ "$(stat -c %s ne.mrm)" -lt "$(stat -c %s nb.mrm)" ]
-	mirage-eval --accel -s Requests=300 -M ne.mrm -M nb.mrm -o b.tsv 2> /dev/null
-	[ "$(cut -f1 b.tsv | sed 1d | tail -2 | paste -sd' ')" = "ne.mrm nb.mrm" ]
-	# decoded under the bandwidth budget: recorded, and run so
-	mirage-train -a relmas --play 4 --budget -q -o bu.mrm
-	mirage-train -i bu.mrm | grep -q 'context=8 budget=1 '
-	mirage-eval --accel -s Requests=300 -M bu.mrm -o c.tsv 2> /dev/null
-	[ "$(tail -1 c.tsv | cut -f1)" = relmas ]
-	# its candidates by deadline alone, or the feasible first: recorded,
-	# and a different dispatcher on the same requests
-	mirage-train -a relmas --play 4 --window deadline -q -o wd.mrm
-	mirage-train -a relmas --play 4 --window feasible -q -o wf.mrm
-	mirage-train -i wd.mrm | grep -q ' window=deadline '
-	mirage-train -i wf.mrm | grep -q ' window=feasible '
-	mirage-eval --accel -s Requests=1000 -s Load=0.6 -M wd.mrm -M wf.mrm -o w.tsv 2> /dev/null
-	[ "$(sed -n '10p;11p' w.tsv | cut -f1 | paste -sd' ')" = "wd.mrm wf.mrm" ]
-	[ "$(sed -n 10p w.tsv | cut -f3-6)" != "$(sed -n 11p w.tsv | cut -f3-6)" ]
-	run -2 --separate-stderr mirage-train -a relmas --window soon -o x.mrm
-	[[ "$stderr" == *"invalid --window 'soon' (deadline or feasible)"* ]]
-	run -2 --separate-stderr mirage-train -a relmas --context 65 -o x.mrm
-	[[ "$stderr" == *"invalid context size '65'"* ]]
-	# a model of when to submit is not a dispatcher; bad uses say why
-	mirage-train -a gbt -r 5 -q -o g.mrm "$BATS_FILE_TMPDIR/tr.mrs"
-	run -2 --separate-stderr mirage-eval --accel -M g.mrm
-	[[ "$stderr" == *"-M 'g.mrm': a gbt model decides when to submit; --accel takes relmas models (mirage-train -a relmas)"* ]]
-	# and a dispatcher is not a model of when to submit
+@test "a dispatcher inside the node is not a model of when to submit, nor the reverse" {
+	mirage-accel train --play 4 -q -o r.mrm
 	run --separate-stderr mirage-eval -q -m reference -n 88 -f 2023-03-01 -N 2 -k 1 -M r.mrm "$BATS_FILE_TMPDIR/ls6.jobs"
 	[ "$status" -ne 0 ]
-	[[ "$stderr" == *"a relmas model dispatches DNN inference inside a node, it does not decide when to submit: give it to mirage-eval --accel -M"* ]]
-	run -2 --separate-stderr mirage-train -a relmas -o x.mrm samples.mrs
-	[[ "$stderr" == *"-a relmas reads no file"* ]]
-	run -2 --separate-stderr mirage-train -a relmas -s Load=x -o x.mrm
-	[[ "$stderr" == *"-s: bad value 'x' for Load"* ]]
+	[[ "$stderr" == *"a relmas model dispatches DNN inference inside a node, it does not decide when to submit: give it to mirage-accel eval -M"* ]]
+	mirage-train -a gbt -r 5 -q -o g.mrm "$TR"
+	run -2 --separate-stderr mirage-accel eval -M g.mrm
+	[[ "$stderr" == *"-M 'g.mrm': a gbt model decides when to submit; eval takes relmas models (mirage-accel train)"* ]]
+	run -2 --separate-stderr mirage-train -a relmas -o x.mrm
+	[[ "$stderr" == *"-a relmas: the dispatcher inside the node is trained by mirage-accel train"* ]]
+	run -2 --separate-stderr mirage-eval --accel
+	[[ "$stderr" == *"unrecognized option '--accel'"* ]]
 }
 
 @test "-i loads and scores the model: a booster xgboost cannot load, or a feature not computed here, is refused" {

@@ -91,7 +91,7 @@ setup() {
 
 @test "--help: on standard output, exit 0, a line for every option of the synopsis, the man page named" {
 	local t opt
-	for t in mirage-parse mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-cat; do
+	for t in mirage-parse mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-cat mirage-accel; do
 		run -0 --separate-stderr "$t" --help
 		[ -z "$stderr" ]
 		[[ "$output" == "usage: $t "* ]]
@@ -133,7 +133,7 @@ setup() {
 
 @test "every tool answers --version and --help; none writes binary to a terminal" {
 	local t
-	for t in mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise; do
+	for t in mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-accel; do
 		run -0 $t --version
 		[ "$output" = "$t 0.1.0" ]
 		run -0 $t --help
@@ -145,7 +145,8 @@ setup() {
 	# script(1) gives each a terminal as its standard output
 	for c in "mirage-parse $ROOT/data/ls6-a100.log.gz" \
 	    "mirage-features -f 2022-12-01 -N 4 -k 1 -w 2 ls6.jobs" \
-	    "mirage-split -F 0.2 -t - -v v.mrs s.mrs" "mirage-train -a gbt s.mrs"; do
+	    "mirage-split -F 0.2 -t - -v v.mrs s.mrs" "mirage-train -a gbt s.mrs" \
+	    "mirage-accel train --play 1"; do
 		run -2 script -qec "$c" /dev/null
 		[[ "$output" == *"refusing to write a "*" to a terminal"* ]]
 	done

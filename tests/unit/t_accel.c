@@ -48,7 +48,7 @@ greedy_bw(void *ctx, const double *feat, size_t n, double *out)
 int
 main(void)
 {
-	struct mg_acfg c;
+	struct mg_accel_config c;
 	struct mg_net nets[MG_NNETS], sy[2];
 	struct mg_arequest req[4], *rq;
 	struct mg_arun run, run2;
@@ -68,7 +68,7 @@ main(void)
 
 	/* one sub-accelerator, bandwidth without limit: FCFS serves a
 	 * request in the sum of its layers, the second after the first */
-	mg_acfg_default(&c);
+	mg_accel_config_default(&c);
 	c.nsa = 1;
 	c.bw = 1e30;
 	memset(req, 0, sizeof(req));
@@ -157,7 +157,7 @@ main(void)
 	free(rq);
 
 	/* the same seed, the same run; random differs from FCFS */
-	mg_acfg_default(&c);
+	mg_accel_config_default(&c);
 	mg_arrivals(&c, nets, MG_NNETS, 2000, 0.9, 2, 5, &rq);
 	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run);
 	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run2);
@@ -213,7 +213,7 @@ main(void)
 
 		synth(&sy[0], 0, 1, 1.0, 8e9);
 		synth(&sy[1], 1, 1, 1.0, 1e9);
-		mg_acfg_default(&c);
+		mg_accel_config_default(&c);
 		c.nsa = 2;
 		c.bw = 10e9;
 		for (b = 0; b < 2; b++) {

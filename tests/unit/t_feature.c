@@ -179,16 +179,16 @@ test_plan(void)
 	toy(&v);
 	/* free: 0 until 1100, 2 until 1300, then 4; J (3 nodes) reserves
 	 * [1300, 1500) */
-	ok(mg_plan_start(&v, 2, 100, 5, &p) == 1100 && p == -1,
+	ok(mg_feature_plan_start(&v, 2, 100, 5, &p) == 1100 && p == -1,
 	    "plan: S backfills before the reservation of the job ahead");
-	ok(mg_plan_start(&v, 2, 250, 5, &p) == 1500,
+	ok(mg_feature_plan_start(&v, 2, 250, 5, &p) == 1500,
 	    "plan: a longer S waits behind the reservation");
-	ok(mg_plan_start(&v, 2, 250, 20, &p) == 1100,
+	ok(mg_feature_plan_start(&v, 2, 250, 20, &p) == 1100,
 	    "plan: at a higher priority S goes first (2 nodes from 1100 on)");
-	ok(mg_plan_start(&v, 5, 100, 5, &p) == 1000 + 30 * 86400,
+	ok(mg_feature_plan_start(&v, 5, 100, 5, &p) == 1000 + 30 * 86400,
 	    "plan: a job bigger than the cluster never fits");
 	v.pend[0].chain = 1;
-	mg_plan_start(&v, 2, 100, 50, &p);
+	mg_feature_plan_start(&v, 2, 100, 50, &p);
 	ok(p == 1300, "plan: the chain's pending P is planned, ahead of S");
 	v.pend[0].chain = 0;
 	c.t = 1000;

@@ -15,14 +15,14 @@
 #define DAY	86400
 #define T0	(1700000000 / DAY * DAY + 100 * DAY)	/* a midnight */
 
-static struct mg_tjob jobs[512];
+static struct mg_trace_job jobs[512];
 
 /* a history job, ended (or not) as the arguments say */
 static void
 job(struct mg_trace *t, int64_t submit, int64_t start, int64_t dur,
     int64_t limit, int32_t nodes)
 {
-	struct mg_tjob *j = &jobs[t->n];
+	struct mg_trace_job *j = &jobs[t->n];
 
 	memset(j, 0, sizeof(*j));
 	j->submit = submit;
@@ -39,7 +39,7 @@ job(struct mg_trace *t, int64_t submit, int64_t start, int64_t dur,
 static int
 by_submit(const void *a, const void *b)
 {
-	return mg_tjob_cmp(a, b);
+	return mg_trace_job_cmp(a, b);
 }
 
 /*
@@ -476,7 +476,7 @@ main(void)
 	{
 		struct mg_trace cut;
 		struct mg_plan *pcut;
-		static struct mg_tjob keep[512];
+		static struct mg_trace_job keep[512];
 		size_t n = 0, i;
 		int same;
 

@@ -72,9 +72,9 @@ main(void)
 	static const int64_t c[5] = { 5 * H, 4 * H, 3 * H, 2 * H, H };
 
 	episode(&o, t, x, tick, a);
-	ok(mg_choose_first(&o, score, 0.5) == 2, "first tick over the "
+	ok(mg_protocol_choose_first(&o, score, 0.5) == 2, "first tick over the "
 	    "threshold");
-	ok(mg_choose_first(&o, score, 2) == 4, "no tick over it: the "
+	ok(mg_protocol_choose_first(&o, score, 2) == 4, "no tick over it: the "
 	    "fallback at P's end");
 	ok(mg_choose_oracle(&o) == 3, "the oracle: the smallest |x| (1 h "
 	    "interruption)");
@@ -94,19 +94,19 @@ main(void)
 	intr[3] = 3 * H;
 
 	/* four chains: overlaps 1.5 h, 0, none, 0.5 h */
-	ok(mg_frontier(ovl, intr, 4, 0, &s) == 0, "the frontier");
+	ok(mg_protocol_frontier(ovl, intr, 4, 0, &s) == 0, "the frontier");
 	ok(s.no_interruption ==
 	    0.25 && s.ovl_mean_h == 0 && s.int_mean_h == (1 + 1 + 3) / 4.0,
 	    "no budget: only the seamless chain (%g, %g h)",
 	    s.no_interruption, s.int_mean_h);
-	mg_frontier(ovl, intr, 4, 0.125 * H, &s);
+	mg_protocol_frontier(ovl, intr, 4, 0.125 * H, &s);
 	ok(s.no_interruption == 0.5 && s.ovl_mean_h == 0.125 &&
 	    s.int_mean_h == 2 / 4.0, "an eighth of an hour each: the 0.5 h "
 	    "overlap too (%g)", s.no_interruption);
-	mg_frontier(ovl, intr, 4, 0.49 * H, &s);
+	mg_protocol_frontier(ovl, intr, 4, 0.49 * H, &s);
 	ok(s.no_interruption == 0.5, "just under 0.5 h each: not the 1.5 h "
 	    "one");
-	mg_frontier(ovl, intr, 4, 8 * H, &s);
+	mg_protocol_frontier(ovl, intr, 4, 8 * H, &s);
 	ok(s.no_interruption == 0.75 && s.ovl_mean_h == 0.5 &&
 	    s.int_mean_h == 0.25, "any budget: all but the chain that is "
 	    "always interrupted");
@@ -117,13 +117,15 @@ main(void)
 	mg_perfect_score(&o, 0, score);
 	ok(score[0] == -3 && score[1] == -2 && score[2] == -1.5 &&
 	    score[3] == 1, "perfect predictor: the true outcome, in hours");
-	ok(mg_choose_first(&o, score, 0) == 3, "fed the truth, the rule "
+	ok(mg_protocol_choose_first(&o, score, 0) == 3,
+	    "fed the truth, the rule "
 	    "waits for x >= 0 and is interrupted");
 	mg_perfect_score(&o, 1, score);
 	ok(score[0] == -2 && score[1] == -1.5 && score[2] == 1 &&
 	    score[3] == 2, "one tick ahead: the worse of now and the next "
 	    "tick, the fallback's included");
-	ok(mg_choose_first(&o, score, 0) == 2, "looking ahead, it submits "
+	ok(mg_protocol_choose_first(&o, score, 0) == 2,
+	    "looking ahead, it submits "
 	    "before the interruption (1.5 h overlap)");
 	/* a time that is not a decision tick (the average-wait baseline's)
 	 * is not looked at */
@@ -139,10 +141,12 @@ main(void)
 	o.t_first = 8 * H;
 	score[0] = score[1] = 1;
 	score[2] = score[3] = 0;
-	ok(mg_choose_first(&o, score, 0.5) == 4, "decisions begin at P's "
+	ok(mg_protocol_choose_first(&o, score, 0.5) == 4,
+	    "decisions begin at P's "
 	    "start: the early yes is not taken, the fallback is");
 	score[3] = 1;
-	ok(mg_choose_first(&o, score, 0.5) == 3, "the first yes at or after "
+	ok(mg_protocol_choose_first(&o, score, 0.5) == 3,
+	    "the first yes at or after "
 	    "P's start");
 	ok(mg_choose_oracle(&o) == 3, "the oracle, too, only from P's start");
 	mg_oracle_bound(&o, &ovl[0], &intr[0]);

@@ -198,7 +198,7 @@ main(void)
 
 	{
 		/* a short training: twice the same, another seed another */
-		struct mg_ascen sc;
+		struct mg_accel_scenario sc;
 		struct mg_net nets[2];
 		struct mg_relmas_opts o;
 		struct mg_relmas_net a1, a2, a3;
@@ -206,7 +206,7 @@ main(void)
 		double m3[MG_AFEAT], s3[MG_AFEAT];
 		int same;
 
-		mg_ascen_default(&sc);
+		mg_accel_scenario_default(&sc);
 		mg_net_build("mobilenetv2", 1024, &nets[0]);
 		mg_net_build("lstm", 1024, &nets[1]);
 		mg_relmas_opts_init(&o);

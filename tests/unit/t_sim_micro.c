@@ -19,7 +19,7 @@ struct spec {
 	int32_t nodes;
 };
 
-static struct mg_tjob jobs[32];
+static struct mg_trace_job jobs[32];
 static struct mg_trace trace;
 
 static void

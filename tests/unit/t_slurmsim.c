@@ -20,7 +20,7 @@ struct spec {
 	int32_t nodes, user;
 };
 
-static struct mg_tjob jobs[32];
+static struct mg_trace_job jobs[32];
 static struct mg_trace trace;
 
 static void
@@ -1220,7 +1220,7 @@ main(void)
 		 * paused, 150-200 at 2 (850 left), 200-250 paused, then 425 s
 		 * at 4: it ends at 675.
 		 */
-		static struct mg_eattr el[2];
+		static struct mg_elastic_attr el[2];
 		static struct mg_dlattr dl[2];
 		struct spec s[] = {
 			{ 0, 3000, 1000, 2, 0 },	/* E */
@@ -1232,8 +1232,8 @@ main(void)
 
 		memset(el, 0, sizeof(el));
 		memset(dl, 0, sizeof(dl));
-		el[0] = (struct mg_eattr){ 1, 1, 4, 1.0 };
-		el[1] = (struct mg_eattr){ 0, 2, 2, 1.0 };
+		el[0] = (struct mg_elastic_attr){ 1, 1, 4, 1.0 };
+		el[1] = (struct mg_elastic_attr){ 0, 2, 2, 1.0 };
 		make(s, 2, 2);
 		mg_slurmcfg_default(&c, 4);
 		c.bf_interval = 100000;

@@ -1,0 +1,121 @@
+#!/usr/bin/env bats
+# 0800-accel.bats: mirage-accel: inside the node, the dispatchers of DNN
+# inference on a multi-accelerator system, and RELMAS trained on it.
+
+setup() {
+	load test_helper
+	mg_setup
+}
+
+@test "eval: the inference dispatchers on a multi-accelerator system, a row each, the same for the same seed" {
+	run -0 --separate-stderr mirage-accel eval -s Requests=2000 -o a.tsv
+	[[ "$stderr" == *"mirage-accel: eval: 2000 requests of 5 networks on 4 sub-accelerators, load 0.50, deadlines at 2.00 x the isolated latency; "*" us of simulation per layer dispatched"* ]]
+	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers')" ]
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random" ]
+	# every request served by every policy, the same layers dispatched
+	[ "$(awk -F'\t' 'NR > 1 { print $2 "-" $9 }' a.tsv | sort -u | wc -l)" -eq 1 ]
+	# under load EDF meets more deadlines than FCFS; EDF's energy is 1
+	awk -F'\t' '$1 == "fcfs" { f = $3 } $1 == "edf" { e = $3; x = $7 } END { exit !(e > f && x == 1) }' a.tsv
+	mirage-accel eval -q -s Requests=2000 -o b.tsv
+	cmp a.tsv b.tsv
+	mirage-accel eval -q -s Requests=2000 -s ArrivalSeed=2 -o c.tsv
+	! cmp -s a.tsv c.tsv
+	# more bandwidth, less oversubscription
+	mirage-accel eval -q -s Requests=2000 -s Bandwidth=1000 -o d.tsv
+	awk -F'\t' 'FNR == 2 { v[FILENAME] = $8 } END { exit !(v["d.tsv"] < v["a.tsv"]) }' a.tsv d.tsv
+	run -2 --separate-stderr mirage-accel eval -s Cores=4
+	[[ "$stderr" == *"-s: unknown key 'Cores' (AccelWS, AccelRS, "* ]]
+	run -2 --separate-stderr mirage-accel eval -s Networks=alexnet
+	[[ "$stderr" == *"'alexnet' is not resnet50, mobilenetv2, vgg16, bert or lstm"* ]]
+	run -2 --separate-stderr mirage-accel eval ls6.jobs
+	[[ "$stderr" == *"eval reads no file: it plays the accelerator model"* ]]
+	# a measured table for a network's layers changes its costs
+	printf '# layer,dataflow,seconds,bytes,joules\n0,ws,0.002,1e6,0.01\n0,rs,0.002,1e6,0.01\n' > vgg.csv
+	mirage-accel eval -q -s Requests=2000 -s Costs=vgg16:vgg.csv -o m.tsv
+	! cmp -s a.tsv m.tsv
+	printf '0,ws,0.002,1e6,0.01\n99,rs,1,1,1\n' > bad.csv
+	run -1 --separate-stderr mirage-accel eval -s Costs=vgg16:bad.csv
+	[[ "$stderr" == *"'bad.csv': line 2: not \"layer,ws|rs,seconds,bytes,joules\" of one of vgg16's 16 layers"* ]]
+	run -2 --separate-stderr mirage-accel eval -s Costs=alexnet:vgg.csv
+	[[ "$stderr" == *"-s Costs: 'alexnet' is not one of the networks"* ]]
+}
+
+@test "eval: a cost table of impossible, infinite or binary values, or without end, is refused by file and line" {
+	for v in 'inf,1e6,0.01' '1e308,1e6,0.01' '0.002,1e6,inf' '0.002,nan,0.01' '0.002,1e6,-1'; do
+		printf '0,ws,0.002,1e6,0.01
+0,rs,%s
+' "$v" > c.csv
+		run -1 --separate-stderr mirage-accel eval -q -s Requests=200 -s Costs=vgg16:c.csv
+		[[ "$stderr" == *"'c.csv': line 2: "* ]]
+		[[ "$stderr" != *inf* || "$stderr" == *"line 2: a layer takes"* ]]
+	done
+	head -c 4096 /dev/zero > z.csv
+	run -1 --separate-stderr mirage-accel eval -q -s Requests=200 -s Costs=vgg16:z.csv
+	[[ "$stderr" == *"'z.csv': line 1: a NUL byte: not a cost table"* ]]
+	run -1 --separate-stderr timeout 20 mirage-accel eval -q -s Requests=200 -s Costs=vgg16:/dev/zero
+	[[ "$stderr" == *"'/dev/zero': line 1: a NUL byte"* ]]
+	yes '# a comment' | head -n 200000 > long.csv
+	run -1 --separate-stderr timeout 20 mirage-accel eval -q -s Requests=200 -s Costs=vgg16:long.csv
+	[[ "$stderr" == *"'long.csv': line 100001: more lines than any table has"* ]]
+}
+
+@test "train: RELMAS, the learned dispatcher, a model file eval -M reads" {
+	run -0 --separate-stderr mirage-accel train --play 12 -S 3 -o r.mrm
+	[[ "$stderr" == *"mirage-accel: train: 12 episodes of 600 requests on 4 sub-accelerators"* ]]
+	[[ "$stderr" == *"mirage-accel: train: relmas (episodes=12 "*" context=8 "*"softmax-actor-critic+attention) in "* ]]
+	mirage-train -i r.mrm | grep -q $'^kind\trelmas$'
+	mirage-accel train --play 12 -S 3 -q -o r2.mrm
+	cmp <(mirage-train -i r.mrm | grep -v -e '^file' -e '^args') <(mirage-train -i r2.mrm | grep -v -e '^file' -e '^args')
+	# its row beside the heuristics', on the same requests
+	run -0 --separate-stderr mirage-accel eval -s Requests=1000 -M r.mrm -o a.tsv
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random relmas" ]
+	[[ "$stderr" == *"relmas: "*" us per layer dispatched, its network's scoring included"* ]]
+	awk -F'\t' '$1 == "relmas" && $2 == 1000 && $3 >= 0 && $3 <= 1 { ok = 1 } END { exit !ok }' a.tsv
+	# the ablations are recorded in the model
+	mirage-accel train --play 4 --no-bw-features --no-bw-penalty -q -o nb.mrm
+	mirage-train -i nb.mrm | grep -q 'beta=0 .*no_bw=1'
+	# without the attention encoder: a smaller file, read and run the same way
+	mirage-accel train --play 4 --context 0 -q -o ne.mrm
+	mirage-train -i ne.mrm | grep -q 'context=0 .*softmax-actor-critic$'
+	[ "$(stat -c %s ne.mrm)" -lt "$(stat -c %s nb.mrm)" ]
+	mirage-accel eval -s Requests=300 -M ne.mrm -M nb.mrm -o b.tsv 2> /dev/null
+	[ "$(cut -f1 b.tsv | sed 1d | tail -2 | paste -sd' ')" = "ne.mrm nb.mrm" ]
+	# decoded under the bandwidth budget: recorded, and run so
+	mirage-accel train --play 4 --budget -q -o bu.mrm
+	mirage-train -i bu.mrm | grep -q 'context=8 budget=1 '
+	mirage-accel eval -s Requests=300 -M bu.mrm -o c.tsv 2> /dev/null
+	[ "$(tail -1 c.tsv | cut -f1)" = relmas ]
+	# its candidates by deadline alone, or the feasible first: recorded,
+	# and a different dispatcher on the same requests
+	mirage-accel train --play 4 --window deadline -q -o wd.mrm
+	mirage-accel train --play 4 --window feasible -q -o wf.mrm
+	mirage-train -i wd.mrm | grep -q ' window=deadline '
+	mirage-train -i wf.mrm | grep -q ' window=feasible '
+	mirage-accel eval -s Requests=1000 -s Load=0.6 -M wd.mrm -M wf.mrm -o w.tsv 2> /dev/null
+	[ "$(sed -n '10p;11p' w.tsv | cut -f1 | paste -sd' ')" = "wd.mrm wf.mrm" ]
+	[ "$(sed -n 10p w.tsv | cut -f3-6)" != "$(sed -n 11p w.tsv | cut -f3-6)" ]
+	run -2 --separate-stderr mirage-accel train --window soon -o x.mrm
+	[[ "$stderr" == *"invalid --window 'soon' (deadline or feasible)"* ]]
+	run -2 --separate-stderr mirage-accel train --context 65 -o x.mrm
+	[[ "$stderr" == *"invalid context size '65'"* ]]
+	run -2 --separate-stderr mirage-accel train -o x.mrm samples.mrs
+	[[ "$stderr" == *"train reads no file: it plays the accelerator model"* ]]
+	run -2 --separate-stderr mirage-accel train -s Load=x -o x.mrm
+	[[ "$stderr" == *"-s: bad value 'x' for Load"* ]]
+}
+
+@test "usage: a command is needed; each command takes its own options; --help and --version" {
+	run -2 --separate-stderr mirage-accel
+	[[ "$stderr" == "usage: mirage-accel train "* ]]
+	run -2 --separate-stderr mirage-accel fit
+	[[ "$stderr" == *"unknown command 'fit' (train or eval)"* ]]
+	run -2 --separate-stderr mirage-accel eval --play 4
+	[[ "$stderr" == *"eval takes no option '--play'"* ]]
+	run -2 --separate-stderr mirage-accel train -M x.mrm -o y.mrm
+	[[ "$stderr" == *"train takes no option '-M'"* ]]
+	[ ! -e y.mrm ]
+	run -0 mirage-accel --help
+	[[ "$output" == "usage: mirage-accel train "* && "$output" == *"See mirage-accel(1)."* ]]
+	run -0 mirage-accel --version
+	[[ "$output" =~ ^mirage-accel\ [0-9] ]]
+}
