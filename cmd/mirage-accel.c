@@ -17,7 +17,7 @@
 #include "mirage.h"
 #include "accel/accel.h"
 #include "learn/model.h"
-#include "learn/relmas.h"
+#include "accel/relmas.h"
 
 #define MAXMOD	16
 
@@ -243,7 +243,7 @@ train(struct opts *o, const struct mg_net *nets, size_t nn,
 		    "requests on %d sub-accelerators\n", o->ro.episodes,
 		    o->ro.requests, o->sc.hw.nsa);
 	}
-	if (mg_model_train_relmas(*m, &o->sc, nets, nn, &o->ro, &d) != 0)
+	if (mg_relmas_train_model(*m, &o->sc, nets, nn, &o->ro, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (!o->quiet)
 		fprintf(stderr, "mirage-accel: train: relmas (%s) in %.1f s of "

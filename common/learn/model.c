@@ -12,7 +12,7 @@
 #include "learn/gbt.h"
 #include "learn/nn.h"
 #include "learn/rl.h"
-#include "learn/relmas.h"
+#include "learn/pairnet.h"
 #include "base/mem.h"
 #include "base/stats.h"
 #include "learn/svr.h"
@@ -99,7 +99,7 @@ mg_model_free(struct mg_model *m)
 	if (m->impl && is_tree(m->kind))
 		mg_gbt_free(m->impl);
 	else if (m->impl && strcmp(m->kind, "relmas") == 0) {
-		mg_relmas_net_free(m->impl);
+		mg_pairnet_free(m->impl);
 		free(m->impl);
 	} else if (m->impl && is_rl(m->kind))
 		mg_mlp_free(m->impl);
@@ -257,7 +257,7 @@ mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
 		double *buf = NULL;
 		size_t cap = 0;
 
-		i = mg_relmas_score(m->impl, in, n, out, &buf, &cap) != 0;
+		i = mg_pairnet_score(m->impl, in, n, out, &buf, &cap) != 0;
 		free(buf);
 		free(in);
 		free(o);
@@ -274,17 +274,6 @@ mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
 	free(in);
 	free(o);
 	return 0;
-}
-
-/* the sub-accelerators of dataflow df in sc */
-static int
-accel_count(const struct mg_accel_scenario *sc, int df)
-{
-	int i, k = 0;
-
-	for (i = 0; i < sc->hw.nsa; i++)
-		k += sc->hw.df[i] == df;
-	return k;
 }
 
 /* an MLP as bytes: layer count, sizes, parameters (little-endian) */
@@ -335,10 +324,10 @@ f64_read(const unsigned char *buf, size_t np, double *p)
 	}
 }
 
-/* relmas: the actor; with an encoder (the actor reads more than
- * MG_AFEAT numbers), its embedding and its query after it */
+/* relmas: the actor; with an encoder (the actor reads more than the
+ * model's features), its embedding and its query after it */
 static int
-relmas_save(struct mg_relmas_net *net, unsigned char **buf, size_t *len)
+relmas_save(struct mg_pairnet *net, unsigned char **buf, size_t *len)
 {
 	int rv;
 
@@ -439,10 +428,10 @@ mlp_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
 }
 
 static int
-relmas_load(const unsigned char *buf, size_t len, void **h,
+relmas_load(const unsigned char *buf, size_t len, int nf, void **h,
     struct mg_diag *d)
 {
-	struct mg_relmas_net *net = calloc(1, sizeof(*net));
+	struct mg_pairnet *net = calloc(1, sizeof(*net));
 	struct mg_mlp *f = NULL;
 	int sizes[MG_MLP_MAXLAYERS + 1], fs[MG_MLP_MAXLAYERS + 1], nl, fl;
 	size_t used, at;
@@ -455,15 +444,16 @@ relmas_load(const unsigned char *buf, size_t len, void **h,
 		goto bad;
 	at = used;
 	nl = mg_mlp_layers(net->actor, sizes);
-	if (sizes[0] < MG_AFEAT || sizes[nl - 1] != 1)
+	net->nfeat = (size_t)nf;
+	if (sizes[0] < nf || sizes[nl - 1] != 1)
 		goto bad;
-	if (sizes[0] > MG_AFEAT) {
-		/* the encoder: MG_AFEAT in, the context's size out */
+	if (sizes[0] > nf) {
+		/* the encoder: the features in, the context's size out */
 		if (mlp_parse(buf + at, len - at, &used, &f) != 0)
 			goto bad;
 		at += used;
 		fl = mg_mlp_layers(f, fs);
-		if (fs[0] != MG_AFEAT || fs[fl - 1] != sizes[0] - MG_AFEAT ||
+		if (fs[0] != nf || fs[fl - 1] != sizes[0] - nf ||
 		    fs[fl - 1] > 64 || len - at != 8 * (size_t)fs[fl - 1])
 			goto bad;
 		f64_read(buf + at, (size_t)fs[fl - 1], w);
@@ -478,7 +468,7 @@ relmas_load(const unsigned char *buf, size_t len, void **h,
 	return 0;
 bad:
 	mg_mlp_free(f);
-	mg_relmas_net_free(net);
+	mg_pairnet_free(net);
 	free(net);
 	return mg_diag_set(d, MG_ECORRUPT, "the network's bytes are malformed");
 }
@@ -548,46 +538,13 @@ mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
 }
 
 int
-mg_model_train_relmas(struct mg_model *m, const struct mg_accel_scenario *sc,
-    const struct mg_net *nets, size_t nnets,
-    const struct mg_relmas_opts *o, struct mg_diag *d)
+mg_model_set_pairnet(struct mg_model *m, struct mg_pairnet *net)
 {
-	struct mg_relmas_net *n;
-	char params[640];
 	int rv;
 
-	if (strcmp(m->kind, "relmas") != 0 || m->nfeat != MG_AFEAT)
-		return mg_diag_set(d, MG_EINVAL, "not a relmas model of the "
-		    "dispatcher's features");
-	if ((n = calloc(1, sizeof(*n))) == NULL)
-		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	if ((rv = mg_relmas_train(sc, nets, nnets, o, n, m->mean,
-	    m->scale)) != 0) {
-		free(n);
-		return mg_diag_set(d, rv, "relmas training failed: %s",
-		    mg_strerror(rv));
-	}
-	if ((rv = relmas_save(n, &m->payload, &m->npayload)) != 0) {
-		mg_relmas_net_free(n);
-		free(n);
+	if ((rv = relmas_save(net, &m->payload, &m->npayload)) != 0)
 		return rv;
-	}
-	m->impl = n;
-	m->seed = o->seed;
-	m->nsamples = (uint64_t)o->episodes;
-	snprintf(params, sizeof(params), "episodes=%d requests=%zu load=%g-%g "
-	    "hidden=%d lr=%g gamma=%g beta=%g mix=%g no_bw=%d context=%d "
-	    "budget=%d window=%s "
-	    "networks=%s ws=%d rs=%d pes=%d bandwidth=%g q=%g "
-	    "softmax-actor-critic%s", o->episodes, o->requests, o->load_lo,
-	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->mix, o->no_bw,
-	    o->context, o->budget, o->feasible ? "feasible" : "deadline",
-	    sc->nets, accel_count(sc,
-	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
-	    sc->q, o->context > 0 ? "+attention" : "");
-	free(m->params);
-	if ((m->params = strdup(params)) == NULL)
-		return MG_ENOMEM;
+	m->impl = net;
 	return 0;
 }
 
@@ -1007,7 +964,8 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 	else
 		rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload,
 		    &m->impl, d) : strcmp(m->kind, "relmas") == 0 ?
-		    relmas_load(m->payload, m->npayload, &m->impl, d) :
+		    relmas_load(m->payload, m->npayload, (int)m->nfeat,
+		    &m->impl, d) :
 		    is_rl(m->kind) ? mlp_load(m->payload,
 		    m->npayload, &m->impl, d) : mg_svr_load(m->payload,
 		    m->npayload, &m->impl, d);

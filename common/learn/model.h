@@ -80,19 +80,13 @@ struct mg_trainopts {
 
 void mg_trainopts_init(struct mg_trainopts *o);
 
-struct mg_accel_scenario;
-struct mg_net;
-struct mg_relmas_opts;
+struct mg_pairnet;
 
 /*
- * mg_model_train_relmas: train a "relmas" model (features: accel.h's
- * mg_afeat_names) on scenario sc: the learned dispatcher (relmas.h).
- * Returns 0, or a status with d saying why.
+ * mg_model_set_pairnet: net, trained, as the scorer of "relmas" model m
+ * (accel/relmas.h), which then owns it.  0 or MG_ENOMEM.
  */
-int mg_model_train_relmas(struct mg_model *m,
-    const struct mg_accel_scenario *sc,
-    const struct mg_net *nets, size_t nnets,
-    const struct mg_relmas_opts *o, struct mg_diag *d);
+int mg_model_set_pairnet(struct mg_model *m, struct mg_pairnet *net);
 
 /* mg_model_new: an empty model of kind with n features (names copied) */
 int mg_model_new(const char *kind, char *const *names, size_t n,

@@ -13,7 +13,7 @@
 
 #include "accel/accel.h"
 #include "learn/attn.h"
-#include "learn/relmas.h"
+#include "accel/relmas.h"
 #include "base/rand.h"
 #include "tap.h"
 
@@ -26,7 +26,7 @@ static const double adv[NDEC] = { 0.5, -1, 2, -0.3, 1.2 };
 
 /* -sum_t adv[t] log p(a_t), each decision scored alone */
 static double
-loss(struct mg_relmas_net *net, const double *X)
+loss(struct mg_pairnet *net, const double *X)
 {
 	double s[8], l = 0, *buf = NULL;
 	size_t t, i, at = 0, cap = 0;
@@ -34,7 +34,7 @@ loss(struct mg_relmas_net *net, const double *X)
 	for (t = 0; t < NDEC; t++) {
 		double mx = -INFINITY, z = 0;
 
-		mg_relmas_score(net, X + at * MG_AFEAT, cnt[t], s, &buf, &cap);
+		mg_pairnet_score(net, X + at * MG_AFEAT, cnt[t], s, &buf, &cap);
 		for (i = 0; i < cnt[t]; i++)
 			mx = s[i] > mx ? s[i] : mx;
 		for (i = 0; i < cnt[t]; i++)
@@ -84,7 +84,7 @@ check(double *p, const double *g, size_t np, double (*f)(void *), void *arg)
 }
 
 struct arg {
-	struct mg_relmas_net *net;
+	struct mg_pairnet *net;
 	struct mg_attn *enc;
 	const double *X, *r;
 };
@@ -118,7 +118,7 @@ int
 main(void)
 {
 	int sz[4] = { MG_AFEAT, 8, 8, 1 }, szc[4] = { MG_AFEAT + 4, 8, 8, 1 };
-	struct mg_relmas_net net = { NULL, NULL };
+	struct mg_pairnet net = { NULL, NULL, MG_AFEAT };
 	struct mg_mlp *f;
 	struct arg x;
 	double X[ROWS * MG_AFEAT], r[NDEC * 4], C[NDEC * 4], *g, *gf, *gw;
@@ -136,14 +136,14 @@ main(void)
 	mg_mlp_new(sz, 4, 3, &net.actor);
 	x.net = &net;
 	mg_mlp_zero_grad(net.actor);
-	mg_relmas_policy_grad(&net, X, cnt, act, adv, NDEC);
+	mg_pairnet_policy_grad(&net, X, cnt, act, adv, NDEC);
 	np = mg_mlp_nparams(net.actor);
 	g = copy(mg_mlp_grads(net.actor), np);
 	ok(check(mg_mlp_params(net.actor), g, np, f_loss, &x) < 1e-5, "the "
 	    "softmax policy's gradient over pairs matches finite differences "
 	    "on all %zu parameters", np);
 	free(g);
-	mg_relmas_net_free(&net);
+	mg_pairnet_free(&net);
 
 	/* the attention layer alone, with a query away from 0 */
 	mg_attn_new(MG_AFEAT, 8, 4, 5, &x.enc);
@@ -180,7 +180,7 @@ main(void)
 	net.enc = x.enc;
 	mg_mlp_zero_grad(net.actor);
 	mg_attn_zero_grad(net.enc);
-	mg_relmas_policy_grad(&net, X, cnt, act, adv, NDEC);
+	mg_pairnet_policy_grad(&net, X, cnt, act, adv, NDEC);
 	np = mg_mlp_nparams(net.actor);
 	g = copy(mg_mlp_grads(net.actor), np);
 	gf = copy(mg_mlp_grads(f), mg_mlp_nparams(f));
@@ -194,14 +194,14 @@ main(void)
 	free(g);
 	free(gf);
 	free(gw);
-	mg_relmas_net_free(&net);
+	mg_pairnet_free(&net);
 
 	{
 		/* a short training: twice the same, another seed another */
 		struct mg_accel_scenario sc;
 		struct mg_net nets[2];
 		struct mg_relmas_opts o;
-		struct mg_relmas_net a1, a2, a3;
+		struct mg_pairnet a1, a2, a3;
 		double m1[MG_AFEAT], s1[MG_AFEAT], m2[MG_AFEAT], s2[MG_AFEAT];
 		double m3[MG_AFEAT], s3[MG_AFEAT];
 		int same;
@@ -228,9 +228,9 @@ main(void)
 		    mg_mlp_params(a3.actor), mg_mlp_nparams(a1.actor) *
 		    sizeof(double)) != 0, "training with the encoder: the same "
 		    "seed gives the same networks, another seed another");
-		mg_relmas_net_free(&a1);
-		mg_relmas_net_free(&a2);
-		mg_relmas_net_free(&a3);
+		mg_pairnet_free(&a1);
+		mg_pairnet_free(&a2);
+		mg_pairnet_free(&a3);
 		mg_net_free(&nets[0]);
 		mg_net_free(&nets[1]);
 	}

@@ -3,7 +3,7 @@
  * accelerator system (RELMAS, Blanco et al., DAC 2024), trained on the
  * accelerator model (accel.h).
  *
- * The actor, an MLP on the RL core (nn.h), scores each pair of a waiting
+ * The actor, a pair scorer of learn (pairnet.h), scores each pair of a waiting
  * request and an idle sub-accelerator from its features (accel.h's
  * MG_AFEAT) and, with the encoder, the decision's context: attention
  * pooling (attn.h) over all the decision's pairs, so that a pair's score
@@ -29,16 +29,7 @@
 #include <stdint.h>
 
 #include "accel/accel.h"
-#include "learn/attn.h"
-#include "learn/nn.h"
-
-/* the dispatcher's networks */
-struct mg_relmas_net {
-	struct mg_mlp *actor;	/* inputs: MG_AFEAT, and the context's */
-	struct mg_attn *enc;	/* the encoder of the pairs; NULL: none */
-};
-
-void mg_relmas_net_free(struct mg_relmas_net *net);
+#include "learn/pairnet.h"
 
 struct mg_relmas_opts {
 	int episodes;		/* 400 */
@@ -70,27 +61,30 @@ void mg_relmas_opts_init(struct mg_relmas_opts *o);
  * mg_relmas_train: the actor (and encoder) for scenario sc (its system
  * and its networks nets[0..nnets); its load and seed are the options'),
  * and the features' standardisation (mean, scale: MG_AFEAT each).
- * Returns 0 and *net (free with mg_relmas_net_free()), or < 0.
+ * Returns 0 and *net (free with mg_pairnet_free()), or < 0.
  */
 int mg_relmas_train(const struct mg_accel_scenario *sc,
     const struct mg_net *nets,
-    size_t nnets, const struct mg_relmas_opts *o, struct mg_relmas_net *net,
+    size_t nnets, const struct mg_relmas_opts *o, struct mg_pairnet *net,
     double *mean, double *scale);
 
+struct mg_model;
+
 /*
- * mg_relmas_score: the scores out[0..n) of the n candidate pairs of one
- * decision, X their standardised features (n x MG_AFEAT), with scratch
- * *buf of *cap numbers (grown).  0 or MG_ENOMEM.
+ * mg_relmas_train_model: train "relmas" model m (features: accel.h's
+ * mg_afeat_names) on scenario sc: the dispatcher, its standardisation
+ * and its parameters.  Returns 0, or a status with d saying why.
  */
-int mg_relmas_score(struct mg_relmas_net *net, const double *X, size_t n,
-    double *out, double **buf, size_t *cap);
+int mg_relmas_train_model(struct mg_model *m,
+    const struct mg_accel_scenario *sc, const struct mg_net *nets,
+    size_t nnets, const struct mg_relmas_opts *o, struct mg_diag *d);
 
 /*
  * mg_relmas_hook: the run-time dispatcher of actor (the best pair):
  * fills h (ctx points into st, which must outlive the runs).
  */
 struct mg_relmas_run {
-	struct mg_relmas_net *net;
+	struct mg_pairnet *net;
 	const double *mean, *scale;
 	double *x, *buf;	/* scratch */
 	size_t capx, capbuf;
@@ -98,14 +92,5 @@ struct mg_relmas_run {
 void mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
     int feasible, struct mg_ahook *h);
 void mg_relmas_run_free(struct mg_relmas_run *st);
-
-/*
- * mg_relmas_policy_grad: the gradient of -sum_t adv[t] log p(a_t) over
- * decisions t, each of n[t] candidate rows of X (ndec decisions, rows
- * consecutive), p the softmax of the scores: added to the actor's and
- * the encoder's gradients.  Exposed for the gradient check.  0 or < 0.
- */
-int mg_relmas_policy_grad(struct mg_relmas_net *net, const double *X,
-    const size_t *n, const size_t *a, const double *adv, size_t ndec);
 
 #endif /* MG_RELMAS_H */

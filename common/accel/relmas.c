@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "learn/relmas.h"
+#include "accel/relmas.h"
 #include "base/mem.h"
 #include "base/rand.h"
+#include "learn/model.h"
+#include <stdio.h>
 
 void
 mg_relmas_opts_init(struct mg_relmas_opts *o)
@@ -27,59 +29,6 @@ mg_relmas_opts_init(struct mg_relmas_opts *o)
 	o->seed = 1;
 }
 
-void
-mg_relmas_net_free(struct mg_relmas_net *net)
-{
-	mg_mlp_free(net->actor);
-	mg_attn_free(net->enc);
-	net->actor = NULL;
-	net->enc = NULL;
-}
-
-/* the context's size: 0 without an encoder */
-static size_t
-ctx_dim(const struct mg_relmas_net *net)
-{
-	return net->enc != NULL ? (size_t)mg_attn_dim(net->enc) : 0;
-}
-
-/* rows of the actor's inputs: each row's features, then the context of
- * its decision (C: a context per decision) */
-static void
-join(const double *X, const size_t *n, size_t ndec, const double *C,
-    size_t d, double *XA)
-{
-	size_t t, i, at = 0, f = MG_AFEAT + d;
-
-	for (t = 0; t < ndec; t++)
-		for (i = 0; i < n[t]; i++, at++) {
-			memcpy(XA + at * f, X + at * MG_AFEAT, MG_AFEAT *
-			    sizeof(*X));
-			memcpy(XA + at * f + MG_AFEAT, C + t * d, d *
-			    sizeof(*C));
-		}
-}
-
-int
-mg_relmas_score(struct mg_relmas_net *net, const double *X, size_t n,
-    double *out, double **buf, size_t *cap)
-{
-	size_t d = ctx_dim(net);
-	int rv;
-
-	if (n == 0)
-		return 0;
-	if (d == 0)
-		return mg_mlp_forward(net->actor, X, n, out);
-	if (mg_grow((void **)buf, cap, d + n * (MG_AFEAT + d),
-	    sizeof(**buf)) != 0)
-		return MG_ENOMEM;
-	if ((rv = mg_attn_forward(net->enc, X, &n, 1, *buf)) != 0)
-		return rv;
-	join(X, &n, 1, *buf, d, *buf + d);
-	return mg_mlp_forward(net->actor, *buf + d, n, out);
-}
-
 /* the features a network reads: standardised, and clipped to +-8 */
 static void
 standardise(const double *f, size_t n, const double *mean,
@@ -95,76 +44,9 @@ standardise(const double *f, size_t n, const double *mean,
 		}
 }
 
-int
-mg_relmas_policy_grad(struct mg_relmas_net *net, const double *X,
-    const size_t *n, const size_t *a, const double *adv, size_t ndec)
-{
-	size_t rows = 0, t, i, k, at = 0, dim = ctx_dim(net);
-	size_t f = MG_AFEAT + dim;
-	double *s, *d, *C = NULL, *XA = NULL, *dXA = NULL, *dC = NULL;
-	const double *in = X;
-	int rv = MG_ENOMEM;
-
-	for (t = 0; t < ndec; t++)
-		rows += n[t];
-	if (rows == 0)
-		return 0;
-	s = malloc(rows * sizeof(*s));
-	d = malloc(rows * sizeof(*d));
-	if (s == NULL || d == NULL)
-		goto out;
-	if (dim > 0) {
-		/* the contexts, and the actor's inputs that carry them */
-		if ((C = malloc(ndec * dim * sizeof(*C))) == NULL ||
-		    (dC = calloc(ndec * dim, sizeof(*dC))) == NULL ||
-		    (XA = malloc(rows * f * sizeof(*XA))) == NULL ||
-		    (dXA = malloc(rows * f * sizeof(*dXA))) == NULL)
-			goto out;
-		if ((rv = mg_attn_forward(net->enc, X, n, ndec, C)) != 0)
-			goto out;
-		join(X, n, ndec, C, dim, XA);
-		in = XA;
-	}
-	if ((rv = mg_mlp_forward(net->actor, in, rows, s)) != 0)
-		goto out;
-	for (t = 0; t < ndec; t++) {
-		double mx = -INFINITY, z = 0;
-
-		for (i = 0; i < n[t]; i++)
-			if (s[at + i] > mx)
-				mx = s[at + i];
-		for (i = 0; i < n[t]; i++)
-			z += exp(s[at + i] - mx);
-		/* d(-adv log p_a)/d s_i = adv (p_i - [i = a]) */
-		for (i = 0; i < n[t]; i++)
-			d[at + i] = adv[t] * (exp(s[at + i] - mx) / z -
-			    (i == a[t] ? 1 : 0));
-		at += n[t];
-	}
-	if (dim == 0) {
-		mg_mlp_backward(net->actor, d);
-		goto out;
-	}
-	/* back through the actor to the contexts, then the encoder */
-	mg_mlp_backward_input(net->actor, d, dXA);
-	for (t = at = 0; t < ndec; t++)
-		for (i = 0; i < n[t]; i++, at++)
-			for (k = 0; k < dim; k++)
-				dC[t * dim + k] += dXA[at * f + MG_AFEAT + k];
-	mg_attn_backward(net->enc, dC);
-out:
-	free(s);
-	free(d);
-	free(C);
-	free(dC);
-	free(XA);
-	free(dXA);
-	return rv;
-}
-
 /* an episode's record, as the dispatcher decides */
 struct rec {
-	struct mg_relmas_net *net;
+	struct mg_pairnet *net;
 	const double *mean, *scale;
 	int fixed;		/* standardisation set */
 	uint64_t rng;
@@ -194,7 +76,7 @@ rec_score(void *ctx, const double *feat, size_t n, double *out)
 	} else {
 		standardise(feat, n, c->mean, c->scale, c->x);
 	}
-	return mg_relmas_score(c->net, c->x, n, out, &c->buf, &c->capbuf);
+	return mg_pairnet_score(c->net, c->x, n, out, &c->buf, &c->capbuf);
 }
 
 static size_t
@@ -271,7 +153,7 @@ rec_reward(void *ctx, double r)
 
 int
 mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
-    size_t nnets, const struct mg_relmas_opts *o, struct mg_relmas_net *net,
+    size_t nnets, const struct mg_relmas_opts *o, struct mg_pairnet *net,
     double *mean, double *scale)
 {
 	int asz[4] = { MG_AFEAT + (o->context > 0 ? o->context : 0),
@@ -288,6 +170,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	size_t t, k;
 
 	memset(net, 0, sizeof(*net));
+	net->nfeat = MG_AFEAT;
 	memset(&c, 0, sizeof(c));
 	if ((rv = mg_mlp_new(asz, 4, o->seed, &net->actor)) != 0 ||
 	    (rv = mg_mlp_new(csz, 4, o->seed + 1, &critic)) != 0 ||
@@ -396,7 +279,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 		mg_mlp_zero_grad(net->actor);
 		if (net->enc != NULL)
 			mg_attn_zero_grad(net->enc);
-		if ((rv = mg_relmas_policy_grad(net, c.x, c.n, c.a, adv,
+		if ((rv = mg_pairnet_policy_grad(net, c.x, c.n, c.a, adv,
 		    c.ndec)) != 0)
 			goto out;
 		mg_mlp_adam(net->actor, o->lr, 1);
@@ -409,7 +292,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	rv = 0;
 out:
 	if (rv != 0)
-		mg_relmas_net_free(net);
+		mg_pairnet_free(net);
 	mg_mlp_free(critic);
 	free(req);
 	free(G);
@@ -437,7 +320,7 @@ run_score(void *ctx, const double *feat, size_t n, double *out)
 	    sizeof(*st->x)) != 0)
 		return MG_ENOMEM;
 	standardise(feat, n, st->mean, st->scale, st->x);
-	return mg_relmas_score(st->net, st->x, n, out, &st->buf, &st->capbuf);
+	return mg_pairnet_score(st->net, st->x, n, out, &st->buf, &st->capbuf);
 }
 
 void
@@ -459,4 +342,58 @@ mg_relmas_run_free(struct mg_relmas_run *st)
 	free(st->buf);
 	st->x = st->buf = NULL;
 	st->capx = st->capbuf = 0;
+}
+
+/* the sub-accelerators of dataflow df in sc */
+static int
+accel_count(const struct mg_accel_scenario *sc, int df)
+{
+	int i, k = 0;
+
+	for (i = 0; i < sc->hw.nsa; i++)
+		k += sc->hw.df[i] == df;
+	return k;
+}
+
+int
+mg_relmas_train_model(struct mg_model *m, const struct mg_accel_scenario *sc,
+    const struct mg_net *nets, size_t nnets,
+    const struct mg_relmas_opts *o, struct mg_diag *d)
+{
+	struct mg_pairnet *n;
+	char params[640];
+	int rv;
+
+	if (strcmp(m->kind, "relmas") != 0 || m->nfeat != MG_AFEAT)
+		return mg_diag_set(d, MG_EINVAL, "not a relmas model of the "
+		    "dispatcher's features");
+	if ((n = calloc(1, sizeof(*n))) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if ((rv = mg_relmas_train(sc, nets, nnets, o, n, m->mean,
+	    m->scale)) != 0) {
+		free(n);
+		return mg_diag_set(d, rv, "relmas training failed: %s",
+		    mg_strerror(rv));
+	}
+	if ((rv = mg_model_set_pairnet(m, n)) != 0) {
+		mg_pairnet_free(n);
+		free(n);
+		return rv;
+	}
+	m->seed = o->seed;
+	m->nsamples = (uint64_t)o->episodes;
+	snprintf(params, sizeof(params), "episodes=%d requests=%zu load=%g-%g "
+	    "hidden=%d lr=%g gamma=%g beta=%g mix=%g no_bw=%d context=%d "
+	    "budget=%d window=%s "
+	    "networks=%s ws=%d rs=%d pes=%d bandwidth=%g q=%g "
+	    "softmax-actor-critic%s", o->episodes, o->requests, o->load_lo,
+	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->mix, o->no_bw,
+	    o->context, o->budget, o->feasible ? "feasible" : "deadline",
+	    sc->nets, accel_count(sc,
+	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
+	    sc->q, o->context > 0 ? "+attention" : "");
+	free(m->params);
+	if ((m->params = strdup(params)) == NULL)
+		return MG_ENOMEM;
+	return 0;
 }
