@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cluster/slurmsim.h"
+#include "cluster/slurmsim_int.h"
 #include "cluster/preempt.h"
 #include "base/mem.h"
 #include "base/rand.h"
@@ -15,161 +16,6 @@
 #define NEVER INT64_MAX
 #define RECLAIMED (-2)		/* for_job of a job a reclaim preempts */
 
-struct fjob {
-	int64_t submit, dur, limit, start;
-	double tprio;		/* recorded priority, 0 if none */
-	int32_t nodes;
-	int32_t trace;
-	int32_t user;
-	int32_t after;		/* a job that must end first, or -1 */
-	int32_t pred;		/* chain predecessor, or -1 */
-	int32_t part;		/* its pool */
-	int32_t qos;		/* index into the configured QOS, or -1 */
-	int32_t account;	/* the trace's account index, or -1 */
-	int32_t fsh;		/* its fair-share holder, or -1 */
-	int64_t eligible;	/* not before (a --begin time), or -1 */
-	int64_t end;		/* when it ended, -1 */
-	/* preemption */
-	int urgent;		/* an urgent job; else best-effort */
-	int releasing;		/* preempted: its nodes come free at its
-				 * run's end */
-	int64_t first_start;	/* its first start, -1 */
-	int64_t work_left;	/* a releasing job's work after release */
-	double res;		/* its resume loss, seconds */
-	double prio;		/* its priority when it started */
-	int32_t for_job;	/* the urgent job it is released for */
-	int32_t promised;	/* an urgent job: nodes being released */
-	int32_t npreempt;	/* times preempted */
-	double lost;		/* node-seconds of work lost to them */
-	double caused;		/* an urgent job: node-seconds its victims
-				 * lost */
-	double ran;		/* node-seconds run before its last start */
-	/* PreemptMode=SUSPEND */
-	int64_t lim_used;	/* seconds of its limit run before its last
-				 * start */
-	int64_t susp_at;	/* a victim: when it was suspended */
-	int64_t suspended;	/* seconds suspended in all */
-	int32_t given;		/* a victim: its nodes its preemptor uses */
-	int32_t susp_by;	/* a victim: its preemptor, or -1 */
-	int32_t susp_next;	/* the preemptor's next victim, or -1 */
-	int32_t susp_head;	/* a preemptor: its first victim, or -1 */
-	/* an elastic job (slurmsim.h); nodes is its minimum while it waits,
-	 * its nodes while it runs */
-	int elastic;
-	int32_t emin, emax, nreq;
-	int32_t nresize;
-	double alpha;
-	double ework;		/* work left, seconds at nreq nodes */
-	double ework0;		/* all its work */
-	double elimw;		/* its limit, seconds of work */
-	double eat;		/* its progress (re)starts then */
-	double epause;		/* seconds without progress at its next
-				 * start (a resume) */
-	double erestart;	/* what a resize costs it, seconds */
-	double eredo;		/* seconds of its last run's work lost to a
-				 * kill at a reclaim's grace */
-};
-
-/* a pending job: its sort key (pent_cmp's order) and whether its
- * priority can still change (the age factor is not yet at its cap, or
- * fair-share is on) */
-struct pent {
-	double prio;
-	int64_t submit;
-	int32_t trace, j;
-	int32_t moving;
-};
-
-/* a running job's nodes in one pool; a job in several pools has an
- * entry for each, the first its head */
-struct frun {
-	int64_t end, exp_end;
-	int64_t exp_round;	/* exp_end rounded up to bf_resolution */
-	int32_t nodes, j, pool;
-	int32_t head;
-};
-
-struct mg_slurmsim {
-	struct mg_slurmcfg c;
-	const struct mg_trace *t;
-	int64_t now, next_sched, next_bf;
-	/* backfill runs only when a job, node or reservation changed since
-	 * its last pass (Slurm's _more_work()): upd is the last change */
-	int64_t upd, last_bf;
-	struct fjob *job;
-	size_t njob, capjob;
-	int32_t *arr;		/* arrival order: (submit, trace order) */
-	size_t narr, caparr;
-	size_t next_arr;
-	struct pent *pbuf;	/* pending jobs in priority order are */
-	struct pent *pend;	/* pend[0..npend), pend = pbuf + phead: */
-	size_t phead, npend, cappend;	/* started ones leave the head */
-	size_t moving;		/* no job before pend[moving] can move */
-	uint64_t prng;		/* random victims */
-	int preempt;		/* preemption is on */
-	int elastic;		/* some jobs are elastic */
-	/* loaning (slurmsim.h) */
-	int loan;		/* it is on */
-	int32_t lent;		/* nodes lent now */
-	int32_t owed;		/* reclaimed nodes no job could free yet */
-	int64_t next_loan;	/* the next loan tick, NEVER after the last */
-	int64_t owed_since;
-	size_t next_dem;
-	struct mg_slurmsim_loan ls;
-	double *hlent, *hused;	/* per hour from hour0 */
-	size_t nhours, caphours;
-	int64_t hour0;
-	struct mg_ejob *ej;	/* scratch of the elastic jobs' second */
-	int32_t *ek, *ejob;	/* phase: candidates, shares, jobs */
-	size_t capej;
-	int32_t *held;		/* requeued jobs held until their */
-	size_t nheld, capheld;	/* Eligible times */
-	int32_t *resume;	/* preemptors that ended this second, */
-	size_t nresume, capresume;	/* their victims to resume */
-	int64_t next_calc;	/* when priorities are next set */
-	double *fsf;		/* each holder's fair-share factor then */
-	struct frun *run;
-	size_t nrun, caprun;
-	int32_t free[MG_SLURM_MAXPOOL];	/* free nodes of each pool */
-	int npools;
-	uint32_t pmask[MG_SLURM_MAXPART];	/* each partition's pools */
-	size_t nstarted;
-	int32_t *urun;		/* running jobs per user */
-	int32_t *unodes;	/* nodes they hold */
-	int32_t *uqrun;		/* running jobs per user and QOS */
-	int32_t *uqnodes;	/* nodes they hold; [user * nqos + qos] */
-	int32_t *hnodes;	/* nodes held per fair-share holder */
-	size_t naccts;
-	double *usage;		/* decayed node-seconds, for fair-share, per
-				 * holder: user, account or association */
-	int64_t *charged;	/* each holder's usage counts its nodes
-				 * until then */
-	int64_t calc_at;	/* the last PriorityCalcPeriod's start */
-	int64_t calcs;		/* how many there have been */
-	int64_t *fsf_at;	/* fsf[h] is of the calcs-th, if equal */
-	double fs_total;	/* all usage then */
-	size_t fs_known;	/* the holders known then */
-	double *fst;		/* Fair Tree's factor of each holder */
-	int64_t *hfirst;	/* each holder's first submission in the
-				 * trace, INT64_MAX if none: a holder is known
-				 * from then on, as sacctmgr would list it */
-	int64_t *hsorted;	/* the same, ascending */
-	int64_t fst_at;		/* when computed; -1: not yet */
-	size_t nusers;
-	int32_t cap;		/* nodes now */
-	size_t stuck_at;	/* nstarted when only ticks were left */
-	int has_elig;		/* some job has an Eligible time */
-	double qos_top;		/* the largest QOS priority */
-	double part_top;	/* the largest PriorityJobFactor */
-	size_t next_cap;	/* next capacity change */
-	size_t next_resv;	/* next change of the reserved nodes */
-	int32_t resv;		/* nodes reserved now */
-	/* backfill timeline, scratch: free nodes of every pool (a row of
-	 * npools) from each breakpoint on */
-	int64_t *tt;
-	int32_t *tf;
-	size_t tcap;
-};
 
 /* an elastic job's speed on n nodes, relative to its own size */
 static double
@@ -213,24 +59,6 @@ mg_slurmcfg_preempts(const struct mg_slurmcfg *c)
 	    c->preempt_type != MG_PTYPE_NONE;
 }
 
-/* the pending order: priority, then submission, then trace order */
-static int
-pent_cmp(const struct pent *x, const struct pent *y)
-{
-	if (x->prio != y->prio)
-		return x->prio > y->prio ? -1 : 1;
-	if (x->submit != y->submit)
-		return x->submit < y->submit ? -1 : 1;
-	return x->trace < y->trace ? -1 : x->trace > y->trace;
-}
-
-static int
-pent_qcmp(const void *a, const void *b)
-{
-	return pent_cmp(a, b);
-}
-
-/* jobs idx[0..n) in arrival order: submission, then trace order */
 static int
 sort_arrivals(const struct mg_slurmsim *s, int32_t *idx, size_t n)
 {
@@ -245,7 +73,7 @@ sort_arrivals(const struct mg_slurmsim *s, int32_t *idx, size_t n)
 		k[i].trace = s->job[idx[i]].trace;
 		k[i].j = idx[i];
 	}
-	qsort(k, n, sizeof(*k), pent_qcmp);
+	qsort(k, n, sizeof(*k), mg_slurmprio_qcmp);
 	for (i = 0; i < n; i++)
 		idx[i] = k[i].j;
 	free(k);
@@ -253,86 +81,6 @@ sort_arrivals(const struct mg_slurmsim *s, int32_t *idx, size_t n)
 }
 
 static int start(struct mg_slurmsim *, int32_t, const int32_t *);
-
-/* Fair Tree over associations, or over users if the trace has none */
-static int
-by_assoc(const struct mg_slurmsim *s)
-{
-	return s->c.fs_by == MG_FS_TREE && s->t->nassoc > 0;
-}
-
-/* the fair-share holder of a job of this user, account and association */
-static int32_t
-holder_of(const struct mg_slurmsim *s, int32_t user, int32_t account,
-    int32_t assoc)
-{
-	return s->c.fs_by == MG_FS_ACCOUNT ? account : by_assoc(s) ? assoc :
-	    user;
-}
-
-/* holders of fair-share usage: users, accounts or associations (at
- * least one) */
-static size_t
-holders(const struct mg_slurmsim *s)
-{
-	size_t n = s->c.fs_by == MG_FS_ACCOUNT ? s->t->naccts : by_assoc(s) ?
-	    s->t->nassoc : s->t->nusers;
-
-	return n ? n : 1;
-}
-
-/* the holders known now: those that have submitted a job by now (at
- * least one), so that nothing submitted later changes a factor */
-static size_t
-known(const struct mg_slurmsim *s)
-{
-	size_t lo = 0, hi = holders(s);
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->hsorted[mid] <= s->now)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? lo : 1;
-}
-
-static int
-time_cmp(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* each holder's first submission in the whole trace (hfirst, hsorted) */
-static int
-first_submits(struct mg_slurmsim *s)
-{
-	const struct mg_trace *t = s->t;
-	size_t n = holders(s), i;
-
-	if ((s->hfirst = malloc(n * sizeof(*s->hfirst))) == NULL ||
-	    (s->hsorted = malloc(n * sizeof(*s->hsorted))) == NULL)
-		return MG_ENOMEM;
-	for (i = 0; i < n; i++)
-		s->hfirst[i] = INT64_MAX;
-	for (i = 0; i < t->n; i++) {
-		const struct mg_trace_job *tj = &t->job[i];
-		int32_t a = tj->account >= 0 && (size_t)tj->account <
-		    t->naccts ? tj->account : -1;
-		int32_t h = holder_of(s, tj->user, a, tj->assoc >= 0 &&
-		    (size_t)tj->assoc < t->nassoc ? tj->assoc : -1);
-
-		if (h >= 0 && (size_t)h < n && tj->submit < s->hfirst[h])
-			s->hfirst[h] = tj->submit;
-	}
-	memcpy(s->hsorted, s->hfirst, n * sizeof(*s->hsorted));
-	qsort(s->hsorted, n, sizeof(*s->hsorted), time_cmp);
-	return 0;
-}
 
 /* slots of the per-user, per-QOS counts (at least one) */
 static size_t
@@ -348,13 +96,6 @@ static size_t
 uq(const struct mg_slurmsim *s, const struct fjob *j)
 {
 	return (size_t)j->user * (size_t)s->c.nqos + (size_t)j->qos;
-}
-
-/* Slurm's QOS factor: the QOS's priority over the largest one's */
-static double
-qos_factor(const struct mg_slurmsim *s, int32_t q)
-{
-	return s->qos_top > 0 ? s->c.qos_prio[q] / s->qos_top : 0;
 }
 
 /*
@@ -423,13 +164,13 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
 	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
 	s->naccts = t->naccts;
-	s->usage = calloc(holders(s), sizeof(*s->usage));
-	s->hnodes = calloc(holders(s), sizeof(*s->hnodes));
-	s->fst = calloc(holders(s), sizeof(*s->fst));
-	s->fsf = calloc(holders(s), sizeof(*s->fsf));
+	s->usage = calloc(mg_slurmprio_holders(s), sizeof(*s->usage));
+	s->hnodes = calloc(mg_slurmprio_holders(s), sizeof(*s->hnodes));
+	s->fst = calloc(mg_slurmprio_holders(s), sizeof(*s->fst));
+	s->fsf = calloc(mg_slurmprio_holders(s), sizeof(*s->fsf));
 	s->fst_at = -1;
 	s->next_calc = t0;	/* priorities are set at the first event */
-	if (first_submits(s) != 0) {
+	if (mg_slurmprio_first_submits(s) != 0) {
 		mg_slurmsim_free(s);
 		return MG_ENOMEM;
 	}
@@ -444,9 +185,10 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->elastic = c->el != NULL && s->npools == 1;
 	s->next_loan = s->loan ? t0 : NEVER;
 	s->hour0 = t0 - ((t0 % 3600) + 3600) % 3600;
-	s->charged = malloc(holders(s) * sizeof(*s->charged));
-	s->fsf_at = malloc(holders(s) * sizeof(*s->fsf_at));
-	for (i = 0; s->charged && s->fsf_at && i < holders(s); i++) {
+	s->charged = malloc(mg_slurmprio_holders(s) * sizeof(*s->charged));
+	s->fsf_at = malloc(mg_slurmprio_holders(s) * sizeof(*s->fsf_at));
+	for (i = 0; s->charged && s->fsf_at && i < mg_slurmprio_holders(s);
+	    i++) {
 		s->charged[i] = t0;
 		s->fsf_at[i] = -1;
 	}
@@ -492,8 +234,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
 		j->account = tj->account >= 0 && (size_t)tj->account <
 		    t->naccts ? tj->account : -1;
-		j->fsh = holder_of(s, j->user, j->account, tj->assoc >= 0 &&
-		    (size_t)tj->assoc < t->nassoc ? tj->assoc : -1);
+		j->fsh = mg_slurmprio_holder_of(s, j->user, j->account,
+		    tj->assoc >= 0 && (size_t)tj->assoc < t->nassoc ?
+		    tj->assoc : -1);
 		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 		s->has_elig |= j->eligible >= 0;
 		j->urgent = s->preempt && c->dl[i].urgent;
@@ -609,17 +352,17 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	    sizeof(*d->pend));
 	d->phead = 0;
 	d->cappend = s->npend ? s->npend : 1;
-	d->fsf = malloc(holders(s) * sizeof(*d->fsf));
-	d->fsf_at = malloc(holders(s) * sizeof(*d->fsf_at));
-	d->charged = malloc(holders(s) * sizeof(*d->charged));
+	d->fsf = malloc(mg_slurmprio_holders(s) * sizeof(*d->fsf));
+	d->fsf_at = malloc(mg_slurmprio_holders(s) * sizeof(*d->fsf_at));
+	d->charged = malloc(mg_slurmprio_holders(s) * sizeof(*d->charged));
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
 	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
-	d->usage = malloc(holders(s) * sizeof(*d->usage));
-	d->hnodes = malloc(holders(s) * sizeof(*d->hnodes));
-	d->fst = malloc(holders(s) * sizeof(*d->fst));
-	d->hfirst = malloc(holders(s) * sizeof(*d->hfirst));
-	d->hsorted = malloc(holders(s) * sizeof(*d->hsorted));
+	d->usage = malloc(mg_slurmprio_holders(s) * sizeof(*d->usage));
+	d->hnodes = malloc(mg_slurmprio_holders(s) * sizeof(*d->hnodes));
+	d->fst = malloc(mg_slurmprio_holders(s) * sizeof(*d->fst));
+	d->hfirst = malloc(mg_slurmprio_holders(s) * sizeof(*d->hfirst));
+	d->hsorted = malloc(mg_slurmprio_holders(s) * sizeof(*d->hsorted));
 	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
@@ -636,14 +379,22 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
 	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
 	mg_copy(d->unodes, s->unodes, s->nusers, sizeof(*d->unodes));
-	mg_copy(d->usage, s->usage, holders(s), sizeof(*d->usage));
-	mg_copy(d->hnodes, s->hnodes, holders(s), sizeof(*d->hnodes));
-	mg_copy(d->fst, s->fst, holders(s), sizeof(*d->fst));
-	mg_copy(d->fsf, s->fsf, holders(s), sizeof(*d->fsf));
-	mg_copy(d->fsf_at, s->fsf_at, holders(s), sizeof(*d->fsf_at));
-	mg_copy(d->charged, s->charged, holders(s), sizeof(*d->charged));
-	mg_copy(d->hfirst, s->hfirst, holders(s), sizeof(*d->hfirst));
-	mg_copy(d->hsorted, s->hsorted, holders(s), sizeof(*d->hsorted));
+	mg_copy(d->usage, s->usage, mg_slurmprio_holders(s),
+	    sizeof(*d->usage));
+	mg_copy(d->hnodes, s->hnodes, mg_slurmprio_holders(s),
+	    sizeof(*d->hnodes));
+	mg_copy(d->fst, s->fst, mg_slurmprio_holders(s),
+	    sizeof(*d->fst));
+	mg_copy(d->fsf, s->fsf, mg_slurmprio_holders(s),
+	    sizeof(*d->fsf));
+	mg_copy(d->fsf_at, s->fsf_at, mg_slurmprio_holders(s),
+	    sizeof(*d->fsf_at));
+	mg_copy(d->charged, s->charged, mg_slurmprio_holders(s),
+	    sizeof(*d->charged));
+	mg_copy(d->hfirst, s->hfirst, mg_slurmprio_holders(s),
+	    sizeof(*d->hfirst));
+	mg_copy(d->hsorted, s->hsorted, mg_slurmprio_holders(s),
+	    sizeof(*d->hsorted));
 	mg_copy(d->uqrun, s->uqrun, qslots(s), sizeof(*d->uqrun));
 	mg_copy(d->uqnodes, s->uqnodes, qslots(s), sizeof(*d->uqnodes));
 	return d;
@@ -680,441 +431,6 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->ejob);
 	free(s->held);
 	free(s);
-}
-
-/* ---- priority ------------------------------------------------------- */
-
-/*
- * Fair-share usage: node-seconds, as Slurm's decay thread keeps it: at
- * each PriorityCalcPeriod's start every holder's usage is halved every
- * PriorityDecayHalfLife (decay(), with the running jobs' node-seconds
- * since the last one added after it), and a holder's usage is charged
- * when the nodes it holds change (a job's start or end; Slurm charges a
- * job's last part at its end).  Between two periods the fair-share
- * factors stay those of the last one.
- */
-static double fs_factor(struct mg_slurmsim *, int32_t);
-
-static void
-charge(struct mg_slurmsim *s, int32_t h)
-{
-	if (h < 0 || s->c.w_fairshare <= 0 || s->now <= s->charged[h])
-		return;
-	(void)fs_factor(s, h);	/* the period's, before usage moves */
-	s->usage[h] += (double)s->hnodes[h] * (double)(s->now -
-	    s->charged[h]);
-	s->charged[h] = s->now;
-}
-
-static void
-decay(struct mg_slurmsim *s)
-{
-	double k, total = 0;
-	size_t u;
-
-	if (s->c.w_fairshare <= 0)
-		return;
-	k = s->now > s->calc_at ? exp2(-(double)(s->now - s->calc_at) /
-	    (double)s->c.decay_half_life) : 1;
-	for (u = 0; u < holders(s); u++) {
-		s->usage[u] *= k;
-		if (s->now > s->charged[u]) {
-			s->usage[u] += (double)s->hnodes[u] *
-			    (double)(s->now - s->charged[u]);
-			s->charged[u] = s->now;
-		}
-		total += s->usage[u];
-	}
-	s->fs_total = total;	/* for the factors of this period */
-}
-
-/* fair-share as of one scheduler pass, or one view */
-struct fsnow {
-	double total;		/* all holders' usage */
-	const double *tree;	/* Fair Tree: each holder's factor; or NULL */
-	double *own;		/* tree, if computed for this pass alone */
-};
-
-/* an association's account (the trace's, or one for all) and usage */
-struct fsa {
-	int32_t acct, a;
-	double level;		/* its LevelFS within its account */
-	double acct_level;	/* its account's LevelFS */
-};
-
-static int
-fsa_cmp(const void *x, const void *y)
-{
-	const struct fsa *p = x, *q = y;
-
-	/* accounts by LevelFS, highest first; within one, or within
-	 * accounts of the same LevelFS (merged, as Slurm merges them),
-	 * users by LevelFS */
-	if (p->acct_level != q->acct_level)
-		return p->acct_level > q->acct_level ? -1 : 1;
-	if (p->level != q->level)
-		return p->level > q->level ? -1 : 1;
-	return (p->a > q->a) - (p->a < q->a);
-}
-
-/*
- * Slurm's Fair Tree with equal shares: LevelFS = share among siblings /
- * usage share among siblings (infinite without usage); a depth-first
- * walk, accounts then their users in descending LevelFS (the users of
- * accounts that tie sorted together), ranks users from n down to 1
- * (ties share a rank); the factor is rank / n, n the holders known now.
- */
-static int
-fair_tree(const struct mg_slurmsim *s, double *f)
-{
-	size_t nh = holders(s), na = s->naccts + 1, n = 0, i, k;
-	struct fsa *e = malloc(nh * sizeof(*e));
-	double *au = calloc(na, sizeof(*au)), total = 0;
-	size_t *cnt = calloc(na, sizeof(*cnt)), accounts = 0;
-
-	if (e == NULL || au == NULL || cnt == NULL) {
-		free(e);
-		free(au);
-		free(cnt);
-		return MG_ENOMEM;
-	}
-	/* only the holders known now take part; one not yet seen ranks at
-	 * the top when it comes, as one without usage does */
-	for (i = 0; i < nh; i++) {
-		int32_t acct = by_assoc(s) ? s->t->assoc_acct[i] : -1;
-
-		f[i] = 1;
-		if (s->hfirst[i] > s->now)
-			continue;
-		e[n].acct = acct >= 0 && (size_t)acct < s->naccts ? acct :
-		    (int32_t)s->naccts;
-		e[n].a = (int32_t)i;
-		au[e[n].acct] += s->usage[i];
-		accounts += cnt[e[n].acct]++ == 0;
-		total += s->usage[i];
-		n++;
-	}
-	for (i = 0; i < n; i++) {
-		double u = s->usage[e[i].a], ua = au[e[i].acct];
-
-		e[i].acct_level = ua > 0 ? (1.0 / (double)accounts) /
-		    (ua / total) : INFINITY;
-		e[i].level = u > 0 ? (1.0 / (double)cnt[e[i].acct]) /
-		    (u / ua) : INFINITY;
-	}
-	qsort(e, n, sizeof(*e), fsa_cmp);
-	for (i = k = 0; i < n; i++) {
-		if (i == 0 || e[i].acct_level != e[i - 1].acct_level ||
-		    e[i].level != e[i - 1].level)
-			k = i;		/* a new rank; ties keep the first's */
-		f[e[i].a] = (double)(n - k) / (double)n;
-	}
-	free(e);
-	free(au);
-	free(cnt);
-	return 0;
-}
-
-static double
-total_usage(const struct mg_slurmsim *s)
-{
-	double total = 0;
-	size_t i;
-
-	if (s->c.w_fairshare > 0)
-		for (i = 0; i < holders(s); i++)
-			total += s->usage[i];
-	return total;
-}
-
-/* the fair-share of a pass: 0, or MG_ENOMEM; release with fs_done() */
-static int
-fs_prepare(const struct mg_slurmsim *s, struct fsnow *fs)
-{
-	fs->total = total_usage(s);
-	fs->tree = fs->own = NULL;
-	if (s->c.w_fairshare <= 0 || s->c.fs_by != MG_FS_TREE)
-		return 0;
-	if (s->fst_at >= 0) {
-		fs->tree = s->fst;
-		return 0;
-	}
-	/* a view before any pass */
-	if ((fs->own = malloc(holders(s) * sizeof(*fs->own))) == NULL)
-		return MG_ENOMEM;
-	fs->tree = fs->own;
-	return fair_tree(s, fs->own);
-}
-
-static void
-fs_done(struct fsnow *fs)
-{
-	free(fs->own);
-	fs->tree = fs->own = NULL;
-}
-
-/*
- * The fair-share factor of holder who: Fair Tree's, or Slurm's classic
- * factor with equal shares, 2^(-U/S), U the holder's share of all usage,
- * S = 1 / the holders known now.
- */
-static double
-fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
-{
-	if (who < 0)
-		return 1;
-	if (fs->tree != NULL)
-		return fs->tree[who];
-	if (fs->total <= 0)
-		return 1;
-	return exp2(-(s->usage[who] / fs->total) * (double)known(s));
-}
-
-/* Slurm's multifactor priority now: age capped at PriorityMaxAge, size,
- * fair-share (its factor fsf given), partition, QOS, recorded priority */
-static double
-prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf)
-{
-	int64_t age = s->now - (j->eligible > j->submit ? j->eligible :
-	    j->submit);
-	double p;
-
-	if (age < 0)
-		age = 0;
-	if (age > s->c.max_age)
-		age = s->c.max_age;
-	p = s->c.w_age * (double)age / (double)s->c.max_age +
-	    s->c.w_size * (double)j->nodes / (double)s->c.nodes +
-	    s->c.w_trace * j->tprio;
-	if (s->c.w_fairshare > 0)
-		p += s->c.w_fairshare * fsf;
-	if (s->c.w_qos > 0 && j->qos >= 0)
-		p += s->c.w_qos * qos_factor(s, j->qos);
-	if (s->c.w_part > 0 && s->part_top > 0 && s->c.nparts > 0)
-		p += s->c.w_part * s->c.part_prio[j->part] / s->part_top;
-	if (j->urgent)
-		p += s->c.w_urgent;
-	if (s->c.sjf)		/* shortest first, before any other factor */
-		p += 1e8 * (1 - (double)(j->limit < 2592000 ? j->limit :
-		    2592000) / 2592000);
-	return p;
-}
-
-static double
-priority(const struct mg_slurmsim *s, const struct fjob *j,
-    const struct fsnow *fs)
-{
-	return prio_of(s, j, fairshare(s, j->fsh, fs));
-}
-
-/*
- * holder h's fair-share factor as of the last PriorityCalcPeriod's
- * start, computed when first asked for (Fair Tree's ranks are computed
- * at the period's start)
- */
-static double
-fs_factor(struct mg_slurmsim *s, int32_t h)
-{
-	if (h < 0 || s->c.w_fairshare <= 0)
-		return 1;
-	if (s->fsf_at[h] != s->calcs) {
-		if (s->c.fs_by == MG_FS_TREE)
-			s->fsf[h] = s->fst[h];
-		else if (s->fs_total <= 0)
-			s->fsf[h] = 1;
-		else
-			s->fsf[h] = exp2(-(s->usage[h] / s->fs_total) *
-			    (double)s->fs_known);
-		s->fsf_at[h] = s->calcs;
-	}
-	return s->fsf[h];
-}
-
-/* the priority Slurm gives j on its submission: fair-share as of the
- * last PriorityCalcPeriod */
-static double
-prio_submit(struct mg_slurmsim *s, const struct fjob *j)
-{
-	return prio_of(s, j, fs_factor(s, j->fsh));
-}
-
-/* e's priority as its job's is set now */
-static void
-pent_set(struct mg_slurmsim *s, struct pent *e)
-{
-	const struct fjob *j = &s->job[e->j];
-	int64_t from = j->eligible > j->submit ? j->eligible : j->submit;
-
-	e->prio = prio_submit(s, j);
-	/* only age and fair-share change a priority once set: without an
-	 * age weight (the planner's model: the view's priorities, fixed),
-	 * setting it again gives the same number */
-	e->moving = s->c.w_fairshare > 0 || (s->c.w_age != 0 &&
-	    s->now - from < s->c.max_age);
-}
-
-/*
- * Slurm sets the pending jobs' priorities every PriorityCalcPeriod (the
- * multifactor plugin's decay thread) and a job's on its submission;
- * the schedulers use them as set.  This is that thread's run at the
- * last period's start at or before now (usage is exact there: it was
- * last brought up to date at an event before it): usage decays, the
- * fair-share factors and every pending job's priority are set, and the
- * list is sorted again (it is nearly sorted).
- */
-static int
-recalc(struct mg_slurmsim *s)
-{
-	int64_t now = s->now, cp = s->c.calc_period > 0 ? s->c.calc_period :
-	    300;
-	size_t i, k;
-
-	s->now = now - ((now % cp) + cp) % cp;
-	if (s->now < s->calc_at)
-		s->now = now;	/* a warm start inside a period */
-	decay(s);
-	s->calc_at = s->now;
-	s->calcs++;
-	if (s->npend > 0)	/* each pending job's priority is set */
-		s->upd = now;
-	if (s->c.w_fairshare > 0) {
-		if (s->c.fs_by == MG_FS_TREE) {
-			if (fair_tree(s, s->fst) != 0) {
-				s->now = now;
-				return MG_ENOMEM;
-			}
-			s->fst_at = s->now;
-		}
-		s->fs_known = known(s);
-	}
-	/*
-	 * A job whose age factor reached its cap keeps its priority (when
-	 * fair-share is off), and stays behind every job before it, which
-	 * kept or raised theirs; the others rise, a little.  The list stays
-	 * nearly in order, and insertion sort is linear on it.
-	 */
-	i = s->c.w_fairshare > 0 ? 0 : s->moving;
-	for (s->moving = s->npend; i < s->npend; i++) {
-		struct pent *e = &s->pend[i], x;
-
-		if (!e->moving && s->c.w_fairshare <= 0)
-			continue;
-		/* set in place: most entries stay where they are */
-		if (e->moving)
-			pent_set(s, e);
-		k = i;
-		if (i > 0 && pent_cmp(&s->pend[i - 1], e) > 0) {
-			x = *e;
-			for (; k > 0 && pent_cmp(&s->pend[k - 1], &x) > 0; k--)
-				s->pend[k] = s->pend[k - 1];
-			s->pend[k] = x;
-		}
-		if (s->pend[k].moving && k < s->moving)
-			s->moving = k;
-	}
-	s->next_calc = s->now + cp;
-	s->now = now;
-	return 0;
-}
-
-/* room for n pending jobs from pend[0] */
-static int
-reserve_pending(struct mg_slurmsim *s, size_t n)
-{
-	struct pent *p = mg_reserve_head((void **)&s->pbuf, &s->cappend,
-	    &s->phead, s->npend, n, sizeof(*s->pbuf));
-
-	if (p == NULL)
-		return MG_ENOMEM;
-	s->pend = p;
-	return 0;
-}
-
-/* a job enters the pending list at its priority's place */
-static int
-enqueue(struct mg_slurmsim *s, int32_t jr)
-{
-	struct pent x;
-	size_t lo = 0, hi = s->npend, mid;
-
-	if (reserve_pending(s, s->npend + 1))
-		return MG_ENOMEM;
-	x.j = jr;
-	x.submit = s->job[jr].submit;
-	x.trace = s->job[jr].trace;
-	pent_set(s, &x);
-	s->upd = s->now;
-	while (lo < hi) {	/* the first job that comes after it */
-		mid = lo + (hi - lo) / 2;
-		if (pent_cmp(&s->pend[mid], &x) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(s->pend + lo + 1, s->pend + lo, (s->npend - lo) *
-	    sizeof(*s->pend));
-	s->pend[lo] = x;
-	s->npend++;
-	if (s->moving >= lo && (x.moving || s->moving > lo))
-		s->moving = x.moving ? lo : s->moving + 1;
-	return 0;
-}
-
-/* a batch's entry and its arrival rank (ties keep arrival order) */
-struct bent {
-	struct pent p;
-	size_t rank;
-};
-
-static int
-bent_cmp(const void *a, const void *b)
-{
-	const struct bent *x = a, *y = b;
-	int c = pent_cmp(&x->p, &y->p);
-
-	return c != 0 ? c : x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
-/*
- * The m jobs jr[] arrive now at once (a warm start's queue: thousands):
- * the same list as m calls of enqueue(), each placed after every entry
- * that does not come after it, in O((n + m) log m) instead of O(n m):
- * the batch sorted (ties in arrival order), then merged, old entries
- * before new ones on ties.
- */
-static int
-enqueue_batch(struct mg_slurmsim *s, const int32_t *jr, size_t m)
-{
-	struct bent *x = malloc(m * sizeof(*x));
-	size_t i, k, w, n = s->npend;
-
-	if (x == NULL || reserve_pending(s, n + m)) {
-		free(x);
-		return MG_ENOMEM;
-	}
-	for (k = 0; k < m; k++) {
-		x[k].p.j = jr[k];
-		x[k].p.submit = s->job[jr[k]].submit;
-		x[k].p.trace = s->job[jr[k]].trace;
-		pent_set(s, &x[k].p);
-		x[k].rank = k;
-	}
-	qsort(x, m, sizeof(*x), bent_cmp);
-	for (i = n, k = m, w = n + m; k > 0; ) {
-		if (i > 0 && pent_cmp(&s->pend[i - 1], &x[k - 1].p) > 0)
-			s->pend[--w] = s->pend[--i];
-		else
-			s->pend[--w] = x[--k].p;
-	}
-	free(x);
-	s->npend = n + m;
-	s->upd = s->now;
-	/* every entry before the first moving one is not moving */
-	for (i = 0; i < s->npend && !s->pend[i].moving; i++)
-		;
-	if (i < s->moving)
-		s->moving = i;
-	return 0;
 }
 
 static int64_t
@@ -1224,7 +540,7 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	}
 	s->nstarted++;
 	if (j->fsh >= 0) {
-		charge(s, j->fsh);
+		mg_slurmprio_charge(s, j->fsh);
 		s->hnodes[j->fsh] += j->nodes;
 	}
 	if (j->user >= 0) {
@@ -1551,7 +867,7 @@ released(struct mg_slurmsim *s, int32_t jr)
 			return MG_ENOMEM;
 		s->held[s->nheld++] = jr;
 	}
-	return enqueue(s, jr);
+	return mg_slurmprio_enqueue(s, jr);
 }
 
 /* ---- elastic jobs --------------------------------------------------- */
@@ -1602,7 +918,7 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 
 	el_progress(s, j, r->nodes);
 	if (j->fsh >= 0) {
-		charge(s, j->fsh);
+		mg_slurmprio_charge(s, j->fsh);
 		s->hnodes[j->fsh] += delta;
 	}
 	if (j->user >= 0) {
@@ -2401,7 +1717,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			s->upd = s->now;
 		s->nheld = w;
 		/* priorities as of the last PriorityCalcPeriod */
-		if (s->now >= s->next_calc && (rv = recalc(s)) != 0)
+		if (s->now >= s->next_calc &&
+		    (rv = mg_slurmprio_recalc(s)) != 0)
 			return rv;
 		changed = 0;
 		for (i = w = 0; i < s->nrun; i++) {
@@ -2433,7 +1750,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 					s->resume[s->nresume++] = r->j;
 				}
 				if (e->fsh >= 0) {
-					charge(s, e->fsh);
+					mg_slurmprio_charge(s, e->fsh);
 					s->hnodes[e->fsh] -= e->nodes;
 				}
 				if (u >= 0) {
@@ -2481,7 +1798,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			    s->job[s->arr[s->next_arr + m]].submit <= s->now)
 				m++;
 			if (m >= 64) {	/* a warm start's queue */
-				if (enqueue_batch(s, s->arr + s->next_arr, m))
+				if (mg_slurmprio_enqueue_batch(s,
+				    s->arr + s->next_arr, m))
 					return MG_ENOMEM;
 				s->next_arr += m;
 				changed = 1;
@@ -2489,7 +1807,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		}
 		while (s->next_arr < s->narr &&
 		    s->job[s->arr[s->next_arr]].submit <= s->now) {
-			if (enqueue(s, s->arr[s->next_arr++]) != 0)
+			if (mg_slurmprio_enqueue(s, s->arr[s->next_arr++]) != 0)
 				return MG_ENOMEM;
 			changed = 1;
 		}
@@ -2660,7 +1978,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->part = 0;
 	j->qos = -1;
 	j->account = -1;
-	j->fsh = holder_of(s, user, -1, -1);
+	j->fsh = mg_slurmprio_holder_of(s, user, -1, -1);
 	j->eligible = -1;
 	j->first_start = -1;
 	j->for_job = -1;
@@ -2688,7 +2006,7 @@ mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio)
 			    1) * sizeof(*s->pend));
 			s->npend--;
 			s->moving = 0;
-			return enqueue(s, j);
+			return mg_slurmprio_enqueue(s, j);
 		}
 	return 0;
 }
@@ -2754,23 +2072,23 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 	for (v->free = 0, p = 0; p < s->npools; p++)
 		v->free += s->free[p] > 0 ? s->free[p] : 0;
 	/* usage as of the last event: the view must not change the state */
-	if (fs_prepare(s, &fs) != 0)
+	if (mg_slurmprio_fs_prepare(s, &fs) != 0)
 		return MG_ENOMEM;
 	memset(&fresh, 0, sizeof(fresh));
 	fresh.submit = s->now;
 	fresh.nodes = s_nodes;
 	fresh.user = -1;
 	fresh.fsh = -1;
-	v->s_prio = priority(s, &fresh, &fs);
+	v->s_prio = mg_slurmprio_priority(s, &fresh, &fs);
 	for (i = 0; i < s->npend; i++) {
 		vjob(s, s->pend[i].j, &x);
 		x.prio = s->pend[i].prio;	/* as squeue shows it */
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x)) {
-			fs_done(&fs);
+			mg_slurmprio_fs_done(&fs);
 			return MG_ENOMEM;
 		}
 	}
-	fs_done(&fs);
+	mg_slurmprio_fs_done(&fs);
 	mg_view_sort_pending(v);
 	for (i = 0; i < s->nrun; i++) {
 		if (!s->run[i].head)
