@@ -153,21 +153,19 @@ overlap_after_r(const struct mg_planconf *pc, const struct mg_trace *t,
 	return ovl;
 }
 
-int
-main(void)
+/* the state the scenarios share, in the order they run */
+static struct mg_planconf pc;
+static struct mg_plan *p;
+static struct mg_trace t;
+static struct mg_view v;
+static struct mg_planchain ch;
+static struct mg_plancost c, c2;
+static int64_t now;
+static int k, all_wait = 1;
+
+static void
+optimizers_curse(void)
 {
-	struct mg_planconf pc;
-	struct mg_plan *p;
-	struct mg_trace t;
-	struct mg_view v;
-	struct mg_planchain ch;
-	struct mg_plancost c, c2;
-	int64_t now;
-	int k, all_wait = 1;
-
-	mg_planconf_default(&pc);
-	chain(&ch);
-
 	/* the optimizer's curse: two later times each look safe on one
 	 * half of the futures only; their means (0.375) undercut now's
 	 * (0.5), so the plain rule waits, but each judged on the half it
@@ -184,7 +182,11 @@ main(void)
 	c.hpint[1][1] = 0, c.pint[1] = 0;
 	ok(!mg_plan_submit_now(&c, MG_PLAN_RISK_CV, 1), "a time safe on "
 	    "both halves: risk-cv waits");
+}
 
+static void
+handing_over_prices_the_lease(void)
+{
 	/* handing over in 10 minutes, two futures: an overlap within the
 	 * handover gives up no lease, so it costs nothing */
 	memset(&c2, 0, sizeof(c2));
@@ -214,7 +216,11 @@ main(void)
 	    !mg_plan_submit_handover(&c2, MG_PLAN_HOURS, 0.2, 600), "priced "
 	    "against the hours of interruption: 0.3 < 0.5 + 0.42 x 0.1, but "
 	    "0.6 > 0.5 + 0.42 x 0.2");
+}
 
+static void
+futures_weighed(void)
+{
 	/* futures weighed: two futures, x at now and at a later time;
 	 * all the weight on the first gives its outcomes, equal weights
 	 * the means */
@@ -235,7 +241,11 @@ main(void)
 		    o.hpint[0][1] == 0.5 && o.hovl[1][0] == 1.5, "equal "
 		    "weights: the means, the halves the whole's");
 	}
+}
 
+static void
+calibration_knots(void)
+{
 	/* a calibration: observed frequencies, made nondecreasing by
 	 * pooling (0.3 then 0.2 become 0.25 twice), as knots the option
 	 * reads back */
@@ -274,7 +284,11 @@ main(void)
 		    "knots out of order or range, or without '/': refused (%s)",
 		    d.msg);
 	}
+}
 
+static void
+no_competition_waits(void)
+{
 	/* one node, P on it, no competition: S cannot start before P ends
 	 * and no one gets ahead of it, so waiting costs nothing: the
 	 * planner waits, and its costs say why */
@@ -323,7 +337,11 @@ main(void)
 		ok(mg_plan_new(&ph, &t, &p2) == MG_EINVAL, "too many prices to "
 		    "stop at: refused");
 	}
+}
 
+static void
+free_node_waits_to_p_end(void)
+{
 	/* two nodes: the second is free, so S submitted early overlaps P;
 	 * nobody competes, so the planner waits to P's end */
 	all_wait = 1;
@@ -339,7 +357,11 @@ main(void)
 	ok(all_wait, "a free node and no competition: overlap now, none "
 	    "later: wait");
 	mg_plan_free(p);
+}
 
+static void
+submits_before_a_burst(void)
+{
 	/* one node and a 24-hour job that arrives every day at 21:00: P
 	 * ends at 18:00, so a burst job submitted ahead of S does not delay
 	 * it; with P ending at 22:00 it does, by 24 hours, for S submitted
@@ -464,13 +486,21 @@ main(void)
 		pc.model = MG_PLAN_FAITHFUL;
 		ch.p_limit = 48 * H;
 	}
+}
 
+static void
+same_seed_same_draws(void)
+{
 	/* the same seed, the same draws; another stream may differ */
 	view(&v, 1, now);
 	mg_plan_costs(p, &v, &ch, now, 1, &c2);
 	ok(memcmp(&c, &c2, sizeof(c)) == 0, "deterministic for a seed");
 	mg_view_release(&v);
+}
 
+static void
+nothing_after_decision_time(void)
+{
 	/* nothing after the decision time: the history cut at now gives the
 	 * same plan, and so does one with other jobs after now */
 	{
@@ -537,313 +567,355 @@ main(void)
 		mg_view_release(&v);
 	}
 	mg_plan_free(p);
+}
 
-	{
-		/* run times by user: user 0's 8-hour jobs run an hour, user
-		 * 1's the whole 8 hours.  R, user 0's, has run 30 minutes
-		 * on the node S needs; P holds the other until 4 hours on.
-		 * By user, R ends in 30 minutes in every future (S overlaps
-		 * P by 3.5 hours); by class, in about half of them */
-		int64_t d;
-		int i;
+static void
+runtimes_by_user(void)
+{
+	/* run times by user: user 0's 8-hour jobs run an hour, user
+	 * 1's the whole 8 hours.  R, user 0's, has run 30 minutes
+	 * on the node S needs; P holds the other until 4 hours on.
+	 * By user, R ends in 30 minutes in every future (S overlaps
+	 * P by 3.5 hours); by class, in about half of them */
+	int64_t d;
+	int i;
 
-		memset(&t, 0, sizeof(t));
-		t.job = jobs;
-		for (d = T0 - 40 * DAY; d < T0; d += 4 * DAY)
-			for (i = 0; i < 20; i++) {
-				job(&t, d + i * 600, d + i * 600,
-				    i % 2 ? 8 * H : H, 8 * H, 1);
-				jobs[t.n - 1].user = i % 2;
-			}
-		qsort(t.job, t.n, sizeof(*t.job), by_submit);
-		pc.k = 32;
-		for (i = 0; i < 2; i++) {
-			double o;
-
-			pc.runtimes = i ? MG_PLAN_RT_USER : MG_PLAN_RT_CLASS;
-			o = overlap_after_r(&pc, &t, T0 + 10 * H, H / 2);
-			ok(i ? o > 3.49 : o < 3, "run times by %s: S submitted "
-			    "now overlaps P by %.2f h on average", i ?
-			    "user (3.5)" : "class (less)", o);
+	memset(&t, 0, sizeof(t));
+	t.job = jobs;
+	for (d = T0 - 40 * DAY; d < T0; d += 4 * DAY)
+		for (i = 0; i < 20; i++) {
+			job(&t, d + i * 600, d + i * 600,
+			    i % 2 ? 8 * H : H, 8 * H, 1);
+			jobs[t.n - 1].user = i % 2;
 		}
-		pc.runtimes = MG_PLAN_RT_CLASS;
-		pc.k = 8;
+	qsort(t.job, t.n, sizeof(*t.job), by_submit);
+	pc.k = 32;
+	for (i = 0; i < 2; i++) {
+		double o;
+
+		pc.runtimes = i ? MG_PLAN_RT_USER : MG_PLAN_RT_CLASS;
+		o = overlap_after_r(&pc, &t, T0 + 10 * H, H / 2);
+		ok(i ? o > 3.49 : o < 3, "run times by %s: S submitted "
+		    "now overlaps P by %.2f h on average", i ?
+		    "user (3.5)" : "class (less)", o);
 	}
-	{
-		/* recent run times: user 0's 8-hour jobs ran all 8 hours
-		 * until ten days ago, an hour since.  R, user 0's, has run
-		 * 30 minutes on the node S needs.  By the user's last ten, R
-		 * ends in 30 minutes in every future (S overlaps P by 3.5
-		 * hours); by the user's 30 days, in about a third.  R having
-		 * run 2 hours, longer than any of the last ten, the recent
-		 * model falls back to the user's 30 days. */
-		int64_t d;
-		int i;
+	pc.runtimes = MG_PLAN_RT_CLASS;
+	pc.k = 8;
+}
 
-		memset(&t, 0, sizeof(t));
-		t.job = jobs;
-		for (d = T0 - 29 * DAY; d < T0; d += DAY) {
-			job(&t, d, d, d >= T0 - 10 * DAY ? H : 8 * H, 8 * H, 1);
-			jobs[t.n - 1].user = 0;
-		}
-		pc.k = 32;
-		for (i = 0; i < 3; i++) {
-			double o;
+static void
+recent_runtimes(void)
+{
+	/* recent run times: user 0's 8-hour jobs ran all 8 hours
+	 * until ten days ago, an hour since.  R, user 0's, has run
+	 * 30 minutes on the node S needs.  By the user's last ten, R
+	 * ends in 30 minutes in every future (S overlaps P by 3.5
+	 * hours); by the user's 30 days, in about a third.  R having
+	 * run 2 hours, longer than any of the last ten, the recent
+	 * model falls back to the user's 30 days. */
+	int64_t d;
+	int i;
 
-			pc.runtimes = i ? MG_PLAN_RT_RECENT : MG_PLAN_RT_USER;
-			o = overlap_after_r(&pc, &t, T0 + 10 * H, i == 2 ? 2 * H :
-			    H / 2);
-			ok(i == 1 ? o > 3.49 : o < 3, "run times %s: S "
-			    "submitted now overlaps P by %.2f h on average",
-			    i == 0 ? "by user (less than 3.5)" : i == 1 ?
-			    "recent (3.5)" : "recent, R past them all (less)", o);
-		}
-		pc.runtimes = MG_PLAN_RT_CLASS;
-		pc.k = 8;
+	memset(&t, 0, sizeof(t));
+	t.job = jobs;
+	for (d = T0 - 29 * DAY; d < T0; d += DAY) {
+		job(&t, d, d, d >= T0 - 10 * DAY ? H : 8 * H, 8 * H, 1);
+		jobs[t.n - 1].user = 0;
 	}
-	{
-		struct mg_planconf q;
-		struct mg_diag dg;
+	pc.k = 32;
+	for (i = 0; i < 3; i++) {
+		double o;
 
-		mg_planconf_default(&q);
-		ok(mg_plan_option(&q, NULL, "plan-runtimes", "recent:3",
-		    &dg) == 0 && q.runtimes == MG_PLAN_RT_RECENT &&
-		    q.recent == 3, "--plan-runtimes recent:3");
-		ok(mg_plan_option(&q, NULL, "plan-runtimes", "recent:0",
-		    &dg) == MG_EINVAL && strstr(dg.msg, "recent:N") != NULL,
-		    "recent:0 is refused: %s", dg.msg);
+		pc.runtimes = i ? MG_PLAN_RT_RECENT : MG_PLAN_RT_USER;
+		o = overlap_after_r(&pc, &t, T0 + 10 * H, i == 2 ? 2 * H :
+		    H / 2);
+		ok(i == 1 ? o > 3.49 : o < 3, "run times %s: S "
+		    "submitted now overlaps P by %.2f h on average",
+		    i == 0 ? "by user (less than 3.5)" : i == 1 ?
+		    "recent (3.5)" : "recent, R past them all (less)", o);
 	}
+	pc.runtimes = MG_PLAN_RT_CLASS;
+	pc.k = 8;
+}
 
-	{
-		/* nodes drained every day from 16:00 to 22:00 (the
-		 * cluster's capacity history): a 2-node S submitted after
-		 * 16:00 waits until 22:00, so the planner submits before;
-		 * without the history, or told the capacity stays, it
-		 * waits until P's end.  The records after now change
-		 * nothing. */
-		static int64_t ct[64];
-		static int32_t cn[64];
-		struct mg_planconf q;
-		struct mg_plancost c3;
-		size_t n = 0;
-		int64_t d, at = T0 + 10 * H;
-		int i, ok1 = 1, same;
+static void
+option_errors(void)
+{
+	struct mg_planconf q;
+	struct mg_diag dg;
 
-		for (d = T0 - 30 * DAY; d <= T0; d += DAY) {
-			ct[n] = d + 16 * H, cn[n++] = 1;
-			ct[n] = d + 22 * H, cn[n++] = 3;
-		}
-		history(&t, 0, T0);
-		mg_planconf_default(&q);
-		chain(&ch);
-		ch.nodes = 2;
-		for (i = 0; i < 3; i++) {
-			q.cap_time = ct;
-			q.cap_nodes = cn;
-			q.cap_n = i == 0 ? 0 : n - 2;	/* up to yesterday */
-			q.cap_model = i == 2 ? MG_PLAN_CAP_DELTA :
-			    MG_PLAN_CAP_DAY;
-			view(&v, 3, at);
-			if (mg_plan_new(&q, &t, &p) != 0 || mg_plan_costs(p,
-			    &v, &ch, at, 1, &c) != 0 || c.n < 3)
-				ok1 = 0;
-			if (c.n < 3)
-				;
-			else if (i == 0)
-				ok1 &= c.pint[c.n - 1] == 0 && c.ovl[c.n - 1] ==
-				    0 && !mg_plan_submit_now(&c, MG_PLAN_RISK, 1);
-			else	/* at 14:00 in time, from 16:00 too late */
-				for (k = 0; k < c.n; k++)
-					ok1 &= c.pint[k] == (c.at[k] >= T0 +
-					    16 * H) && (c.at[k] != T0 + 14 * H ||
-					    c.ovl[k] == 4);
-			if (i == 1) {
-				/* today's records, after now */
-				q.cap_n = n;
-				cn[n - 2] = 3;
-				mg_plan_free(p);
-				mg_plan_new(&q, &t, &p);
-				mg_plan_costs(p, &v, &ch, at, 1, &c3);
-				same = memcmp(&c, &c3, sizeof(c)) == 0;
-				ok(same, "capacity records after now: the "
-				    "same plan");
-				cn[n - 2] = 1;
-			}
+	mg_planconf_default(&q);
+	ok(mg_plan_option(&q, NULL, "plan-runtimes", "recent:3",
+	    &dg) == 0 && q.runtimes == MG_PLAN_RT_RECENT &&
+	    q.recent == 3, "--plan-runtimes recent:3");
+	ok(mg_plan_option(&q, NULL, "plan-runtimes", "recent:0",
+	    &dg) == MG_EINVAL && strstr(dg.msg, "recent:N") != NULL,
+	    "recent:0 is refused: %s", dg.msg);
+}
+
+static void
+capacity_history(void)
+{
+	/* nodes drained every day from 16:00 to 22:00 (the
+	 * cluster's capacity history): a 2-node S submitted after
+	 * 16:00 waits until 22:00, so the planner submits before;
+	 * without the history, or told the capacity stays, it
+	 * waits until P's end.  The records after now change
+	 * nothing. */
+	static int64_t ct[64];
+	static int32_t cn[64];
+	struct mg_planconf q;
+	struct mg_plancost c3;
+	size_t n = 0;
+	int64_t d, at = T0 + 10 * H;
+	int i, ok1 = 1, same;
+
+	for (d = T0 - 30 * DAY; d <= T0; d += DAY) {
+		ct[n] = d + 16 * H, cn[n++] = 1;
+		ct[n] = d + 22 * H, cn[n++] = 3;
+	}
+	history(&t, 0, T0);
+	mg_planconf_default(&q);
+	chain(&ch);
+	ch.nodes = 2;
+	for (i = 0; i < 3; i++) {
+		q.cap_time = ct;
+		q.cap_nodes = cn;
+		q.cap_n = i == 0 ? 0 : n - 2;	/* up to yesterday */
+		q.cap_model = i == 2 ? MG_PLAN_CAP_DELTA :
+		    MG_PLAN_CAP_DAY;
+		view(&v, 3, at);
+		if (mg_plan_new(&q, &t, &p) != 0 || mg_plan_costs(p,
+		    &v, &ch, at, 1, &c) != 0 || c.n < 3)
+			ok1 = 0;
+		if (c.n < 3)
+			;
+		else if (i == 0)
+			ok1 &= c.pint[c.n - 1] == 0 && c.ovl[c.n - 1] ==
+			    0 && !mg_plan_submit_now(&c, MG_PLAN_RISK, 1);
+		else	/* at 14:00 in time, from 16:00 too late */
+			for (k = 0; k < c.n; k++)
+				ok1 &= c.pint[k] == (c.at[k] >= T0 +
+				    16 * H) && (c.at[k] != T0 + 14 * H ||
+				    c.ovl[k] == 4);
+		if (i == 1) {
+			/* today's records, after now */
+			q.cap_n = n;
+			cn[n - 2] = 3;
 			mg_plan_free(p);
-			mg_view_release(&v);
+			mg_plan_new(&q, &t, &p);
+			mg_plan_costs(p, &v, &ch, at, 1, &c3);
+			same = memcmp(&c, &c3, sizeof(c)) == 0;
+			ok(same, "capacity records after now: the "
+			    "same plan");
+			cn[n - 2] = 1;
 		}
-		ok(ok1, "nodes drained daily from 16:00: S submitted after "
-		    "waits until 22:00, before it starts; without the "
-		    "history no time interrupts");
-		/* at 15:50, the last tick before the drain, it submits,
-		 * with the history only */
-		at = T0 + 15 * H + 50 * 60;
-		for (i = 0, ok1 = 1; i < 2; i++) {
-			q.cap_n = i ? n - 2 : 0;
-			view(&v, 3, at);
-			ok1 &= mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p,
-			    &v, &ch, at, 1, &c) == 0 && mg_plan_submit_now(&c,
-			    MG_PLAN_RISK, 0.1) == i;
-			mg_plan_free(p);
-			mg_view_release(&v);
-		}
-		ok(ok1, "at 15:50, overlap at 0.1 an hour, it submits with the "
-		    "capacity history, and waits without");
+		mg_plan_free(p);
+		mg_view_release(&v);
 	}
+	ok(ok1, "nodes drained daily from 16:00: S submitted after "
+	    "waits until 22:00, before it starts; without the "
+	    "history no time interrupts");
+	/* at 15:50, the last tick before the drain, it submits,
+	 * with the history only */
+	at = T0 + 15 * H + 50 * 60;
+	for (i = 0, ok1 = 1; i < 2; i++) {
+		q.cap_n = i ? n - 2 : 0;
+		view(&v, 3, at);
+		ok1 &= mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p,
+		    &v, &ch, at, 1, &c) == 0 && mg_plan_submit_now(&c,
+		    MG_PLAN_RISK, 0.1) == i;
+		mg_plan_free(p);
+		mg_view_release(&v);
+	}
+	ok(ok1, "at 15:50, overlap at 0.1 an hour, it submits with the "
+	    "capacity history, and waits without");
+}
 
-	{
-		/* limits per user: user 0 runs R, and Q waits ahead of S
-		 * for the one free node; at one running job a user, Q is
-		 * held and S starts now, overlapping P; without the limit
-		 * Q takes the node and S starts at P's end */
-		struct mg_vjob r = { 0 };
-		struct mg_planconf q;
-		struct mg_diag dg;
-		double ovl[2];
-		int i;
+static void
+limits_per_user(void)
+{
+	/* limits per user: user 0 runs R, and Q waits ahead of S
+	 * for the one free node; at one running job a user, Q is
+	 * held and S starts now, overlapping P; without the limit
+	 * Q takes the node and S starts at P's end */
+	struct mg_vjob r = { 0 };
+	struct mg_planconf q;
+	struct mg_diag dg;
+	double ovl[2];
+	int i;
 
-		history(&t, 0, T0);
-		t.nusers = 1;
-		chain(&ch);
-		for (i = 0; i < 2; i++) {
-			mg_planconf_default(&q);
-			ok(mg_plan_option(&q, NULL, "plan-limits", i ? "1" :
-			    "none", &dg) == 0, "--plan-limits %s", i ? "1" :
-			    "none");
-			view(&v, 3, T0 + 14 * H);
-			r.submit = r.start = T0;
-			r.limit = 48 * H;
+	history(&t, 0, T0);
+	t.nusers = 1;
+	chain(&ch);
+	for (i = 0; i < 2; i++) {
+		mg_planconf_default(&q);
+		ok(mg_plan_option(&q, NULL, "plan-limits", i ? "1" :
+		    "none", &dg) == 0, "--plan-limits %s", i ? "1" :
+		    "none");
+		view(&v, 3, T0 + 14 * H);
+		r.submit = r.start = T0;
+		r.limit = 48 * H;
+		r.end = -1;
+		r.nodes = 1;
+		r.user = 0;
+		r.trace = -1;
+		mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
+		r.start = -1;
+		r.submit = T0 + 13 * H;
+		r.prio = 1000;
+		mg_view_add(&v.pend, &v.npend, &v.cappend, &r);
+		ovl[i] = NAN;
+		if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v,
+		    &ch, T0 + 14 * H, 1, &c) == 0 && c.n > 0)
+			ovl[i] = c.ovl[0];
+		mg_plan_free(p);
+		mg_view_release(&v);
+	}
+	ok(ovl[0] == 0 && ovl[1] == 4, "S submitted at 14:00 overlaps "
+	    "P by %.1f h without the limit (0), %.1f h with it (4)",
+	    ovl[0], ovl[1]);
+	ok(mg_plan_option(&q, NULL, "plan-limits", "8:x", &dg) ==
+	    MG_EINVAL && mg_plan_option(&q, NULL, "plan-limits", "-1",
+	    &dg) == MG_EINVAL, "bad limits refused: %s", dg.msg);
+}
+
+static void
+resubmissions(void)
+{
+	/*
+	 * Resubmissions: user 0 runs 4-hour jobs of an 8-hour limit
+	 * back to back, each submitted as the one before ends.  Two
+	 * nodes: P on one until 18:00, user 0's R on the other from
+	 * 10:00 (it ends at 14:00).  At 12:00, S submitted at 15:00
+	 * starts at once on R's node (3 h of overlap) unless the
+	 * planner knows that user 0 resubmits: then R's follower
+	 * holds it, and S starts at P's end.  With a job of user 0
+	 * already pending (submitted since R started, 24-hour limit)
+	 * that is R's follower: none is added, so S still starts at
+	 * P's end (with a follower added too it would wait behind
+	 * it, 4 h after P's end).
+	 */
+	struct mg_vjob r = { 0 };
+	struct mg_planconf q;
+	struct mg_diag dg;
+	int64_t d, at = T0 + 12 * H;
+	double ovl[3], pint[3];
+	int i, j, idx;
+
+	memset(&t, 0, sizeof(t));
+	t.job = jobs;
+	for (d = T0 - 60 * DAY; d < T0; d += 4 * H) {
+		job(&t, d, d, 4 * H, 8 * H, 1);
+		jobs[t.n - 1].user = 0;
+	}
+	t.nusers = 1;
+	chain(&ch);
+	for (i = 0; i < 3; i++) {
+		mg_planconf_default(&q);
+		ok(mg_plan_option(&q, NULL, "plan-followers", i ? "10" :
+		    "none", &dg) == 0, "--plan-followers %s",
+		    i ? "10" : "none");
+		user0_running(&v, at);
+		if (i == 2) {
+			r.start = -1;
+			r.submit = at - H;
 			r.end = -1;
 			r.nodes = 1;
 			r.user = 0;
 			r.trace = -1;
-			mg_view_add(&v.run, &v.nrun, &v.caprun, &r);
-			r.start = -1;
-			r.submit = T0 + 13 * H;
+			r.limit = 24 * H;
 			r.prio = 1000;
 			mg_view_add(&v.pend, &v.npend, &v.cappend, &r);
-			ovl[i] = NAN;
-			if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v,
-			    &ch, T0 + 14 * H, 1, &c) == 0 && c.n > 0)
-				ovl[i] = c.ovl[0];
-			mg_plan_free(p);
-			mg_view_release(&v);
 		}
-		ok(ovl[0] == 0 && ovl[1] == 4, "S submitted at 14:00 overlaps "
-		    "P by %.1f h without the limit (0), %.1f h with it (4)",
-		    ovl[0], ovl[1]);
-		ok(mg_plan_option(&q, NULL, "plan-limits", "8:x", &dg) ==
-		    MG_EINVAL && mg_plan_option(&q, NULL, "plan-limits", "-1",
-		    &dg) == MG_EINVAL, "bad limits refused: %s", dg.msg);
-	}
-
-	{
-		/*
-		 * Resubmissions: user 0 runs 4-hour jobs of an 8-hour limit
-		 * back to back, each submitted as the one before ends.  Two
-		 * nodes: P on one until 18:00, user 0's R on the other from
-		 * 10:00 (it ends at 14:00).  At 12:00, S submitted at 15:00
-		 * starts at once on R's node (3 h of overlap) unless the
-		 * planner knows that user 0 resubmits: then R's follower
-		 * holds it, and S starts at P's end.  With a job of user 0
-		 * already pending (submitted since R started, 24-hour limit)
-		 * that is R's follower: none is added, so S still starts at
-		 * P's end (with a follower added too it would wait behind
-		 * it, 4 h after P's end).
-		 */
-		struct mg_vjob r = { 0 };
-		struct mg_planconf q;
-		struct mg_diag dg;
-		int64_t d, at = T0 + 12 * H;
-		double ovl[3], pint[3];
-		int i, j, idx;
-
-		memset(&t, 0, sizeof(t));
-		t.job = jobs;
-		for (d = T0 - 60 * DAY; d < T0; d += 4 * H) {
-			job(&t, d, d, 4 * H, 8 * H, 1);
-			jobs[t.n - 1].user = 0;
-		}
-		t.nusers = 1;
-		chain(&ch);
-		for (i = 0; i < 3; i++) {
-			mg_planconf_default(&q);
-			ok(mg_plan_option(&q, NULL, "plan-followers", i ? "10" :
-			    "none", &dg) == 0, "--plan-followers %s",
-			    i ? "10" : "none");
-			user0_running(&v, at);
-			if (i == 2) {
-				r.start = -1;
-				r.submit = at - H;
-				r.end = -1;
-				r.nodes = 1;
-				r.user = 0;
-				r.trace = -1;
-				r.limit = 24 * H;
-				r.prio = 1000;
-				mg_view_add(&v.pend, &v.npend, &v.cappend, &r);
-			}
-			ovl[i] = pint[i] = NAN;
-			if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v,
-			    &ch, at, 1, &c) == 0)
-				for (j = 0, idx = -1; j < c.n; j++)
-					if (c.at[j] == at + 3 * H) {
-						idx = j;
-						ovl[i] = c.ovl[idx];
-						pint[i] = c.pint[idx];
-					}
-			mg_plan_free(p);
-			mg_view_release(&v);
-		}
-		ok(ovl[0] == 3 && pint[0] == 0, "without followers S submitted "
-		    "at 15:00 takes R's node: %.1f h of overlap (3)", ovl[0]);
-		ok(ovl[1] == 0 && pint[1] == 0, "with them R's follower takes "
-		    "it: %.1f h (0), no interruption", ovl[1]);
-		ok(ovl[2] == 0 && pint[2] == 0, "a job of R's user already "
-		    "pending is its follower: %.1f h, chance of an "
-		    "interruption %.2f (0, 0)", ovl[2], pint[2]);
-		/*
-		 * The arrivals drawn from a past day leave out the
-		 * followers of the jobs that ran at that day's now: user 0
-		 * now runs one 08:00-12:00 job a day, followed by a
-		 * 12:00-16:00 one.  At 11:00 R (from 09:00) runs on one
-		 * node, P on the other until 18:00; R's follower, if drawn
-		 * (from half of the past jobs), holds it until 17:00.  A
-		 * 2-node S submitted at 17:00 starts at P's end, unless
-		 * the past day's 12:00 job came too: it would hold the node
-		 * first, and R's follower after it.
-		 */
-		memset(&t, 0, sizeof(t));
-		t.job = jobs;
-		for (d = T0 - 60 * DAY; d < T0; d += DAY) {
-			job(&t, d + 8 * H, d + 8 * H, 4 * H, 8 * H, 1);
-			jobs[t.n - 1].user = 0;
-			job(&t, d + 12 * H, d + 12 * H, 4 * H, 8 * H, 1);
-			jobs[t.n - 1].user = 0;
-		}
-		t.nusers = 1;
-		chain(&ch);
-		ch.nodes = 2;
-		at = T0 + 11 * H;
-		user0_running(&v, at);
-		pint[0] = NAN;
-		if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v, &ch,
-		    at, 1, &c) == 0)
-			for (j = 0; j < c.n; j++)
-				if (c.at[j] == at + 6 * H)
-					pint[0] = c.pint[j];
+		ovl[i] = pint[i] = NAN;
+		if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v,
+		    &ch, at, 1, &c) == 0)
+			for (j = 0, idx = -1; j < c.n; j++)
+				if (c.at[j] == at + 3 * H) {
+					idx = j;
+					ovl[i] = c.ovl[idx];
+					pint[i] = c.pint[idx];
+				}
 		mg_plan_free(p);
 		mg_view_release(&v);
-		ok(pint[0] == 0, "a past day's follower of a job running at "
-		    "its now is left out: S submitted at 17:00 is interrupted "
-		    "with a chance of %.2f (0)", pint[0]);
-		ok(mg_plan_option(&q, NULL, "plan-followers", "0", &dg) ==
-		    MG_EINVAL && mg_plan_option(&q, NULL, "plan-followers",
-		    "1441", &dg) == MG_EINVAL, "bad followers refused: %s",
-		    dg.msg);
 	}
+	ok(ovl[0] == 3 && pint[0] == 0, "without followers S submitted "
+	    "at 15:00 takes R's node: %.1f h of overlap (3)", ovl[0]);
+	ok(ovl[1] == 0 && pint[1] == 0, "with them R's follower takes "
+	    "it: %.1f h (0), no interruption", ovl[1]);
+	ok(ovl[2] == 0 && pint[2] == 0, "a job of R's user already "
+	    "pending is its follower: %.1f h, chance of an "
+	    "interruption %.2f (0, 0)", ovl[2], pint[2]);
+	/*
+	 * The arrivals drawn from a past day leave out the
+	 * followers of the jobs that ran at that day's now: user 0
+	 * now runs one 08:00-12:00 job a day, followed by a
+	 * 12:00-16:00 one.  At 11:00 R (from 09:00) runs on one
+	 * node, P on the other until 18:00; R's follower, if drawn
+	 * (from half of the past jobs), holds it until 17:00.  A
+	 * 2-node S submitted at 17:00 starts at P's end, unless
+	 * the past day's 12:00 job came too: it would hold the node
+	 * first, and R's follower after it.
+	 */
+	memset(&t, 0, sizeof(t));
+	t.job = jobs;
+	for (d = T0 - 60 * DAY; d < T0; d += DAY) {
+		job(&t, d + 8 * H, d + 8 * H, 4 * H, 8 * H, 1);
+		jobs[t.n - 1].user = 0;
+		job(&t, d + 12 * H, d + 12 * H, 4 * H, 8 * H, 1);
+		jobs[t.n - 1].user = 0;
+	}
+	t.nusers = 1;
+	chain(&ch);
+	ch.nodes = 2;
+	at = T0 + 11 * H;
+	user0_running(&v, at);
+	pint[0] = NAN;
+	if (mg_plan_new(&q, &t, &p) == 0 && mg_plan_costs(p, &v, &ch,
+	    at, 1, &c) == 0)
+		for (j = 0; j < c.n; j++)
+			if (c.at[j] == at + 6 * H)
+				pint[0] = c.pint[j];
+	mg_plan_free(p);
+	mg_view_release(&v);
+	ok(pint[0] == 0, "a past day's follower of a job running at "
+	    "its now is left out: S submitted at 17:00 is interrupted "
+	    "with a chance of %.2f (0)", pint[0]);
+	ok(mg_plan_option(&q, NULL, "plan-followers", "0", &dg) ==
+	    MG_EINVAL && mg_plan_option(&q, NULL, "plan-followers",
+	    "1441", &dg) == MG_EINVAL, "bad followers refused: %s",
+	    dg.msg);
+}
 
+static void
+no_futures_refused(void)
+{
 	pc.k = 0;
 	ok(mg_plan_new(&pc, &t, &p) == MG_EINVAL, "no futures: refused");
+}
+
+int
+main(void)
+{
+	mg_planconf_default(&pc);
+	chain(&ch);
+
+	optimizers_curse();
+	handing_over_prices_the_lease();
+	futures_weighed();
+	calibration_knots();
+	no_competition_waits();
+	free_node_waits_to_p_end();
+	submits_before_a_burst();
+	same_seed_same_draws();
+	nothing_after_decision_time();
+	runtimes_by_user();
+	recent_runtimes();
+	option_errors();
+	capacity_history();
+	limits_per_user();
+	resubmissions();
+	no_futures_refused();
 	return tap_done();
 }
