@@ -1257,8 +1257,26 @@ take_over(const struct opts *o)
 	return MG_EXIT_OK;
 }
 
-int
-main(int argc, char *argv[])
+/* one run: what it read, the chain's state, the decision */
+struct run {
+	struct mg_live l;
+	struct mg_model *m;
+	struct mg_chainstate st;
+	struct advice a;
+	char p_id[32];
+	char note[MG_DIAG_MAX + 256];
+	char fate[128];
+	int lockfd;		/* the state's lock, or -1 */
+	int have_state;		/* the state file named the chain */
+	int live;		/* squeue and sacct, not -Q */
+	int queue_ok;		/* the queue could be read */
+	int dependency;		/* submit with afterany on P */
+};
+
+/* the options into *o, the time and zone given into *now_arg, *zone */
+static void
+parse(int argc, char *argv[], struct opts *o, const char **now_arg,
+    const char **zone)
 {
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
 	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED, O_EVENTS,
@@ -1303,138 +1321,127 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct opts o;
 	struct mg_diag d = { "" };
-	struct mg_live l;
-	struct mg_model *m = NULL;
-	struct mg_chainstate st;
-	struct advice a;
-	char p_id[32], statebuf[4096], note[MG_DIAG_MAX + 256] = "";
-	char fate[128] = "";
-	const char *decision, *now_arg = NULL, *zone = "local";
-	int ch, rv, lockfd = -1, have_state = 0, live, dependency = 0, i;
-	int status;
+	int ch;
 
-	if (mg_cli_init(argv) != 0)
-		return MG_EXIT_FAIL;
-	memset(&o, 0, sizeof(o));
-	o.threshold = o.prio = NAN;
-	mg_planconf_default(&o.pc);
-	o.lambda = 1.5;	/* plan-folds.sh on the training period */
-	o.prog_squeue = "squeue";
-	o.prog_sacct = "sacct";
-	o.prog_sbatch = "sbatch";
-	o.prog_sinfo = "sinfo";
-	o.prog_sacctmgr = "sacctmgr";
-	o.prog_scancel = "scancel";
-	o.sig = "USR1";
-	o.grace = 15 * 60;
+	memset(o, 0, sizeof(*o));
+	o->threshold = o->prio = NAN;
+	mg_planconf_default(&o->pc);
+	o->lambda = 1.5;	/* plan-folds.sh on the training period */
+	o->prog_squeue = "squeue";
+	o->prog_sacct = "sacct";
+	o->prog_sbatch = "sbatch";
+	o->prog_sinfo = "sinfo";
+	o->prog_sacctmgr = "sacctmgr";
+	o->prog_scancel = "scancel";
+	o->sig = "USR1";
+	o->grace = 15 * 60;
 	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			o.config = optarg;
+			o->config = optarg;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
 				errx(MG_EXIT_USAGE, "invalid format '%s' (want "
 				    "text or json)", optarg);
-			o.json = strcmp(optarg, "json") == 0;
+			o->json = strcmp(optarg, "json") == 0;
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
 		case 'H':
-			if (o.nhist == 8)
+			if (o->nhist == 8)
 				errx(MG_EXIT_USAGE, "at most 8 -H files");
-			o.hist[o.nhist++] = optarg;
+			o->hist[o->nhist++] = optarg;
 			break;
 		case 'j':
-			if (strlen(optarg) >= sizeof(p_id) || !*optarg)
+			if (strlen(optarg) >= sizeof(((struct run *)NULL)->p_id) || !*optarg)
 				errx(MG_EXIT_USAGE, "invalid job id '%s'",
 				    optarg);
-			o.job = optarg;
+			o->job = optarg;
 			break;
 		case 'L':
-			o.s_limit = span_arg("limit", optarg);
+			o->s_limit = span_arg("limit", optarg);
 			break;
 		case 'm':
-			o.model = optarg;
+			o->model = optarg;
 			break;
 		case 'n':
-			o.nodes = count_arg("node count", optarg);
+			o->nodes = count_arg("node count", optarg);
 			break;
 		case 'N':
-			o.s_nodes = count_arg("successor size", optarg);
+			o->s_nodes = count_arg("successor size", optarg);
 			break;
 		case 'p':
-			o.partition = optarg;
+			o->partition = optarg;
 			break;
 		case 'q':
-			o.quiet = 1;
+			o->quiet = 1;
 			break;
 		case 'Q':
-			o.queue = optarg;
+			o->queue = optarg;
 			break;
 		case 's':
-			o.state = optarg;
+			o->state = optarg;
 			break;
 		case 'T':
-			if (mg_parse_f64(optarg, strlen(optarg), &o.threshold)
-			    != 0 || fabs(o.threshold) > 1000)
+			if (mg_parse_f64(optarg, strlen(optarg), &o->threshold)
+			    != 0 || fabs(o->threshold) > 1000)
 				errx(MG_EXIT_USAGE, "invalid threshold '%s'",
 				    optarg);
 			break;
 		case 'V':
 			printf("mirage-advise %s\n", MG_VERSION);
-			return MG_EXIT_OK;
+			exit(MG_EXIT_OK);
 		case 'z':
-			zone = optarg;
+			*zone = optarg;
 			break;
 		case O_PLAN:
 		case O_LAMBDA:
 		case O_PSEED:
-			if (mg_plan_option(&o.pc, &o.lambda, ch == O_PLAN ?
+			if (mg_plan_option(&o->pc, &o->lambda, ch == O_PLAN ?
 			    "plan" : ch == O_LAMBDA ? "lambda" : "plan-seed",
 			    optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
-			o.plan |= ch == O_PLAN;
-			o.lambda_given |= ch == O_LAMBDA;
+			o->plan |= ch == O_PLAN;
+			o->lambda_given |= ch == O_LAMBDA;
 			break;
 		case O_SUBMIT:
-			o.script = optarg;
+			o->script = optarg;
 			break;
 		case O_DRY:
-			o.dry_run = 1;
+			o->dry_run = 1;
 			break;
 		case O_NOW:
-			now_arg = optarg;
+			*now_arg = optarg;
 			break;
 		case O_PRIO:
-			if (mg_parse_f64(optarg, strlen(optarg), &o.prio) != 0)
+			if (mg_parse_f64(optarg, strlen(optarg), &o->prio) != 0)
 				errx(MG_EXIT_USAGE, "invalid priority '%s'",
 				    optarg);
 			break;
 		case O_SQUEUE:
-			o.prog_squeue = optarg;
+			o->prog_squeue = optarg;
 			break;
 		case O_SACCT:
-			o.prog_sacct = optarg;
+			o->prog_sacct = optarg;
 			break;
 		case O_SBATCH:
-			o.prog_sbatch = optarg;
+			o->prog_sbatch = optarg;
 			break;
 		case O_SACCTMGR:
-			o.prog_sacctmgr = optarg;
+			o->prog_sacctmgr = optarg;
 			break;
 		case O_EVENTS:
-			o.events = optarg;
+			o->events = optarg;
 			break;
 		case O_TAKEOVER:
-			o.take_over = 1;
+			o->take_over = 1;
 			break;
 		case O_HANDOVER:
-			o.handover = 1;
+			o->handover = 1;
 			break;
 		case O_SIGNAL: {
 			const char *c = optarg;
@@ -1446,17 +1453,17 @@ main(int argc, char *argv[])
 			    strlen(c))
 				errx(MG_EXIT_USAGE, "invalid signal '%s' (want "
 				    "e.g. USR1, TERM or 10)", optarg);
-			o.sig = c;
+			o->sig = c;
 			break;
 		}
 		case O_FULL:
-			o.full = 1;
+			o->full = 1;
 			break;
 		case O_GRACE:
-			o.grace = span_arg("grace", optarg);
+			o->grace = span_arg("grace", optarg);
 			break;
 		case O_SCANCEL:
-			o.prog_scancel = optarg;
+			o->prog_scancel = optarg;
 			break;
 		case O_RETRIES:
 			retries = count_arg("number of tries", optarg);
@@ -1464,12 +1471,18 @@ main(int argc, char *argv[])
 				errx(MG_EXIT_USAGE, "--retries: at most 10");
 			break;
 		case O_SINFO:
-			o.prog_sinfo = optarg;
+			o->prog_sinfo = optarg;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
 		}
 	}
+}
+
+/* the commands' time format and zone */
+static void
+environment(struct opts *o, const char *zone)
+{
 	/*
 	 * The commands run print their times as they are read: a user's
 	 * SLURM_TIME_FORMAT ("relative", "%a %H:%M") would give dates that
@@ -1478,456 +1491,519 @@ main(int argc, char *argv[])
 	if (setenv("SLURM_TIME_FORMAT", "standard", 1) != 0)
 		err(MG_EXIT_FAIL, "setenv");
 	/* times as the commands print them: TZ, or -z */
-	if (mg_tz_use(zone, &o.tz) != 0)
+	if (mg_tz_use(zone, &o->tz) != 0)
 		errx(MG_EXIT_USAGE, "-z: unknown time zone '%s' (not in the "
 		    "tz database)", zone);
-	if (o.take_over) {
-		if (o.script != NULL || o.plan || o.model != NULL ||
-		    o.queue != NULL)
-			errx(MG_EXIT_USAGE, "--take-over stops the predecessor; "
-			    "it takes no --submit, --plan, -m or -Q");
-		return take_over(&o);
-	}
+}
+
+/* the time, the script, the cluster's configuration */
+static void
+validate(struct opts *o, int argc, char *argv[], const char *now_arg)
+{
+	static char statebuf[4096];
+	struct mg_diag d = { "" };
+	int rv;
+
 	if (now_arg != NULL) {
-		if (mg_parse_date(now_arg, o.tz, &o.now) != 0)
+		if (mg_parse_date(now_arg, o->tz, &o->now) != 0)
 			errx(MG_EXIT_USAGE, "invalid time '%s'", now_arg);
-		o.now_given = 1;
+		o->now_given = 1;
 	}
-	o.script_args = argv + optind;
-	o.nscript_args = argc - optind;
-	if (o.nscript_args > 0 && o.script == NULL)
+	o->script_args = argv + optind;
+	o->nscript_args = argc - optind;
+	if (o->nscript_args > 0 && o->script == NULL)
 		errx(MG_EXIT_USAGE, "arguments after the options are the "
 		    "script's: give --submit script");
-	if (o.state != NULL && o.script == NULL)
+	if (o->state != NULL && o->script == NULL)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
-	if (o.events != NULL && !o.plan)
+	if (o->events != NULL && !o->plan)
 		errx(MG_EXIT_USAGE, "--events goes with --plan");
-	if (o.script != NULL) {
+	if (o->script != NULL) {
 		const char *c;
 
-		for (c = o.script; *c; c++)
+		for (c = o->script; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				errx(MG_EXIT_USAGE, "--submit: a script name "
 				    "with a control character (tab, newline) "
 				    "is refused");
-		if (access(o.script, R_OK) != 0)
-			err(MG_EXIT_USAGE, "'%s'", o.script);
-		script_request(o.script, &o.s_nodes, &o.s_limit);
-		if (o.state == NULL) {
+		if (access(o->script, R_OK) != 0)
+			err(MG_EXIT_USAGE, "'%s'", o->script);
+		script_request(o->script, &o->s_nodes, &o->s_limit);
+		if (o->state == NULL) {
 			snprintf(statebuf, sizeof(statebuf), "%s.chain",
-			    o.script);
-			o.state = statebuf;
+			    o->script);
+			o->state = statebuf;
 		}
 	}
-	if (o.config != NULL) {
+	if (o->config != NULL) {
 		/* the cluster model's configuration: its partition's nodes,
 		 * the limits per user the planner keeps */
 		struct mg_simconf sc;
 		int k;
 
 		mg_simconf_init(&sc);
-		if ((rv = mg_simconf_load(&sc, o.config, &d)) != 0)
+		if ((rv = mg_simconf_load(&sc, o->config, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
-		if (o.nodes == 0) {
-			o.nodes = sc.mode == MG_MODE_FAITHFUL ?
+		if (o->nodes == 0) {
+			o->nodes = sc.mode == MG_MODE_FAITHFUL ?
 			    sc.slurm.nodes : sc.ref.nodes;
-			for (k = 0; k < sc.nparts && o.partition; k++)
-				if (strcmp(sc.part_name[k], o.partition) == 0)
-					o.nodes = sc.part_nodes[k];
+			for (k = 0; k < sc.nparts && o->partition; k++)
+				if (strcmp(sc.part_name[k], o->partition) == 0)
+					o->nodes = sc.part_nodes[k];
 		}
-		for (k = 0; k < sc.nparts && o.partition; k++)
-			if (strcmp(sc.part_name[k], o.partition) == 0)
-				snprintf(o.part_hosts, sizeof(o.part_hosts),
+		for (k = 0; k < sc.nparts && o->partition; k++)
+			if (strcmp(sc.part_name[k], o->partition) == 0)
+				snprintf(o->part_hosts, sizeof(o->part_hosts),
 				    "%s", sc.part_hosts[k]);
-		o.pc.max_jobs_pu = sc.slurm.max_jobs_per_user;
-		o.pc.max_nodes_pu = sc.slurm.max_nodes_per_user;
+		o->pc.max_jobs_pu = sc.slurm.max_jobs_per_user;
+		o->pc.max_nodes_pu = sc.slurm.max_nodes_per_user;
 	}
-	if (o.now == 0)
-		o.now = (int64_t)time(NULL);
-	live = o.queue == NULL;
+	if (o->now == 0)
+		o->now = (int64_t)time(NULL);
+}
+
+/* the chain's state (locked) and its job */
+static void
+chain_open(const struct opts *o, struct run *r)
+{
+	struct mg_diag d = { "" };
+	int rv;
 
 	/* the chain: its state file, or -j */
-	memset(&st, 0, sizeof(st));
-	if (o.state != NULL) {
+	memset(&r->st, 0, sizeof(r->st));
+	if (o->state != NULL) {
 		/* a dry run changes nothing, not even a lock file; it reads
 		 * the state, which a writer replaces whole (rename) */
-		if (!o.dry_run &&
-		    (lockfd = mg_chain_lock(o.state, 30, &d)) < 0)
-			errx(mg_exit_status(lockfd), "%s", d.msg);
-		if ((rv = mg_chain_read(o.state, &st, &d)) < 0)
+		if (!o->dry_run &&
+		    (r->lockfd = mg_chain_lock(o->state, 30, &d)) < 0)
+			errx(mg_exit_status(r->lockfd), "%s", d.msg);
+		if ((rv = mg_chain_read(o->state, &r->st, &d)) < 0)
 			errx(mg_exit_status(rv), "%s (not acting on a damaged "
 			    "state: repair or remove it)", d.msg);
-		have_state = rv == 1;
+		r->have_state = rv == 1;
 		/* never act for one chain on the state of another */
-		if (have_state && o.job && strcmp(o.job, st.current) != 0 &&
-		    strcmp(o.job, st.successor) != 0)
+		if (r->have_state && o->job && strcmp(o->job, r->st.current) != 0 &&
+		    strcmp(o->job, r->st.successor) != 0)
 			errx(MG_EXIT_USAGE, "'%s' follows job %s%s%s, not -j "
 			    "%s: to start a new chain from %s, remove '%s' "
 			    "or give another state file with -s; to go on "
-			    "with this chain, leave out -j", o.state,
-			    st.current, *st.successor ? " and its successor "
-			    : "", st.successor, o.job, o.job, o.state);
+			    "with this chain, leave out -j", o->state,
+			    r->st.current, *r->st.successor ? " and its successor "
+			    : "", r->st.successor, o->job, o->job, o->state);
 	}
-	if (have_state)
-		snprintf(p_id, sizeof(p_id), "%s", st.current);
-	else if (o.job)
-		snprintf(p_id, sizeof(p_id), "%s", o.job);
+	if (r->have_state)
+		snprintf(r->p_id, sizeof(r->p_id), "%s", r->st.current);
+	else if (o->job)
+		snprintf(r->p_id, sizeof(r->p_id), "%s", o->job);
 	else
 		errx(MG_EXIT_USAGE, "which chain? give -j jobid (or a state "
 		    "file that names it)");
-	if (!have_state) {
-		snprintf(st.current, sizeof(st.current), "%s", p_id);
-		if (o.script)
-			snprintf(st.script, sizeof(st.script), "%s", o.script);
+	if (!r->have_state) {
+		snprintf(r->st.current, sizeof(r->st.current), "%s", r->p_id);
+		if (o->script)
+			snprintf(r->st.script, sizeof(r->st.script), "%s", o->script);
 	}
 
+}
+
+/* the model, or a note why there is none */
+static void
+model_open(const struct opts *o, struct run *r)
+{
+	struct mg_diag d = { "" };
+	int rv;
+
 	/* the model: without one, or with a broken one, the reactive rule */
-	if (o.model != NULL) {
-		FILE *fp = fopen(o.model, "rb");
+	if (o->model != NULL) {
+		FILE *fp = fopen(o->model, "rb");
 
 		if (fp == NULL)
-			snprintf(note, sizeof(note), "model '%s': %s", o.model,
+			snprintf(r->note, sizeof(r->note), "model '%s': %s", o->model,
 			    strerror(errno));
-		else if ((rv = mg_model_read(fp, o.model, &m, &d)) != 0)
-			snprintf(note, sizeof(note), "%s", d.msg);
+		else if ((rv = mg_model_read(fp, o->model, &r->m, &d)) != 0)
+			snprintf(r->note, sizeof(r->note), "%s", d.msg);
 		if (fp)
 			fclose(fp);
 	}
 
+}
+
+/* the history (-H), then the queue: squeue and sacct, or -Q */
+static void
+read_cluster(const struct opts *o, struct run *r)
+{
+	struct mg_diag d = { "" };
+	int rv, i;
+
 	/* what the cluster shows: history first, the queue last */
-	memset(&l, 0, sizeof(l));
-	l.partition = o.partition;
-	l.now = o.now;
-	l.tz = o.tz;
-	for (i = 0; i < o.nhist; i++)
-		if ((rv = mg_live_read(&l, o.hist[i], NULL, &d)) != 0)
+	memset(&r->l, 0, sizeof(r->l));
+	r->l.partition = o->partition;
+	r->l.now = o->now;
+	r->l.tz = o->tz;
+	for (i = 0; i < o->nhist; i++)
+		if ((rv = mg_live_read(&r->l, o->hist[i], NULL, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
-	if (o.nhist > 0 && !o.quiet) {
+	if (o->nhist > 0 && !o->quiet) {
 		/* a history of another time is another cluster's */
 		int64_t last = -1;
 		size_t k;
 
-		for (k = 0; k < l.n; k++)
-			if (l.job[k].end > last)
-				last = l.job[k].end;
-		if (last >= 0 && o.now - last > 30 * DAY) {
+		for (k = 0; k < r->l.n; k++)
+			if (r->l.job[k].end > last)
+				last = r->l.job[k].end;
+		if (last >= 0 && o->now - last > 30 * DAY) {
 			char at[32];
 
-			format_tz(last, o.tz, at, sizeof(at));
+			format_tz(last, o->tz, at, sizeof(at));
 			warnx("the history (-H) ends at %s, %.0f days before "
 			    "%s: give recent sacct dumps (or --now the time "
-			    "of the dumps)", at, (double)(o.now - last) / DAY,
-			    o.now_given ? "--now" : "now");
+			    "of the dumps)", at, (double)(o->now - last) / DAY,
+			    o->now_given ? "--now" : "now");
 		}
 	}
 
-	{
-		int queue_ok = 1;
+	if (r->live) {
+		char since[32], fmt[64];
+		const char *sa[] = { o->prog_sacct, "-a", "-X", "-P",
+		    "-S", since, "-o", sacct_fields, NULL,
+		    NULL, NULL };
+		const char *sq[] = { o->prog_squeue, "-a", "-o", fmt,
+		    NULL, NULL, NULL };
+		char part[256];
 
-		if (live) {
-			char since[32], fmt[64];
-			const char *sa[] = { o.prog_sacct, "-a", "-X", "-P",
-			    "-S", since, "-o", sacct_fields, NULL,
-			    NULL, NULL };
-			const char *sq[] = { o.prog_squeue, "-a", "-o", fmt,
-			    NULL, NULL, NULL };
-			char part[256];
+		format_tz(o->now - (o->plan ? PLAN_HISTORY : DAY), o->tz,
+		    since, sizeof(since));
+		snprintf(fmt, sizeof(fmt), "%s", squeue_fmt);
+		if (o->partition) {
+			snprintf(part, sizeof(part), "--partition=%s",
+			    o->partition);
+			sa[8] = part;
+			sq[4] = part;
+		}
+		/* without the history the model sees less; the
+		 * queue it cannot do without */
+		if ((r->m != NULL || o->plan) && o->nhist == 0 &&
+		    (o->plan && o->state != NULL ? plan_history(o, &r->l,
+		    sa, since, sizeof(since), r->note, sizeof(r->note)) :
+		    read_slurm(&r->l, sa, "sacct", r->note, sizeof(r->note))) !=
+		    0) {
+			if (!o->quiet)
+				warnx("no history: %s", r->note);
+			*r->note = '\0';
+		}
+		if (read_slurm(&r->l, sq, "squeue", r->note,
+		    sizeof(r->note)) != 0)
+			r->queue_ok = 0;
+	} else if ((rv = mg_live_read(&r->l, o->queue, NULL, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if (*r->l.zone_note)	/* hours off: said even under -q */
+		warnx("%s", r->l.zone_note);
+	memset(&r->a, 0, sizeof(r->a));
+	r->a.score = r->a.p10 = r->a.p90 = r->a.risk = NAN;
+	snprintf(r->a.note, sizeof(r->a.note), "%s", r->note);
 
-			format_tz(o.now - (o.plan ? PLAN_HISTORY : DAY), o.tz,
-			    since, sizeof(since));
-			snprintf(fmt, sizeof(fmt), "%s", squeue_fmt);
-			if (o.partition) {
-				snprintf(part, sizeof(part), "--partition=%s",
-				    o.partition);
-				sa[8] = part;
-				sq[4] = part;
-			}
-			/* without the history the model sees less; the
-			 * queue it cannot do without */
-			if ((m != NULL || o.plan) && o.nhist == 0 &&
-			    (o.plan && o.state != NULL ? plan_history(&o, &l,
-			    sa, since, sizeof(since), note, sizeof(note)) :
-			    read_slurm(&l, sa, "sacct", note, sizeof(note))) !=
-			    0) {
-				if (!o.quiet)
-					warnx("no history: %s", note);
-				*note = '\0';
-			}
-			if (read_slurm(&l, sq, "squeue", note,
-			    sizeof(note)) != 0)
-				queue_ok = 0;
-		} else if ((rv = mg_live_read(&l, o.queue, NULL, &d)) != 0)
+}
+
+/*
+ * The chain's state against the queue: a submission not confirmed is
+ * settled by evidence, a successor that started becomes the chain's
+ * job, one that ended before it started is counted.  Returns -1 to go
+ * on, or the exit status of a run that ends here.
+ */
+static int
+reconcile(const struct opts *o, struct run *r)
+{
+	struct mg_diag d = { "" };
+	int rv;
+
+	/* a submission that was started and not confirmed */
+	if (*r->st.token) {
+		char id[32];
+
+		rv = r->live ? settle_token(o, r->st.token, r->st.token_time,
+		    r->p_id, id, sizeof(id), r->note, sizeof(r->note)) : -1;
+		if (rv < 0)
+			errx(MG_EXIT_FAIL, "'%s': a submission started "
+			    "at %lld is not confirmed and cannot be "
+			    "settled (%s); not submitting again until "
+			    "squeue or sacct shows where it went (look "
+			    "for comment mirage-advise:%s in squeue -o "
+			    "'%%i %%k' or sacct -o JobID,Comment)",
+			    o->state, (long long)r->st.token_time, r->live ?
+			    r->note : "-Q given", r->st.token);
+		*r->note = '\0';
+		if (*id) {
+			snprintf(r->st.successor, sizeof(r->st.successor),
+			    "%s", id);
+			r->st.submitted++;
+			if (!o->quiet)
+				warnx("the submission of %s started at "
+				    "%lld was found as job %s",
+				    o->script, (long long)r->st.token_time,
+				    id);
+		} else if (!o->quiet)
+			warnx("the submission started at %lld is in "
+			    "neither squeue nor sacct: trying again",
+			    (long long)r->st.token_time);
+		r->st.token[0] = '\0';
+		r->st.token_time = 0;
+	}
+
+	/*
+	 * A successor that started is the chain's job now.  One the
+	 * queue does not show (an empty answer of a controller in
+	 * trouble, another partition) is looked up in sacct, in any
+	 * partition; if it is in no dump it stays the successor:
+	 * never submitted twice.
+	 */
+	if (*r->st.successor && r->queue_ok && r->live &&
+	    mg_live_find(&r->l, r->st.successor) == NULL) {
+		const char *sj[] = { o->prog_sacct, "-a", "-X", "-P",
+		    "-j", r->st.successor, "-o", sacct_fields, NULL };
+		char why[MG_DIAG_MAX + 256] = "";
+
+		r->l.partition = NULL;
+		(void)read_slurm(&r->l, sj, "sacct", why, sizeof(why));
+		r->l.partition = o->partition;
+	}
+	if (*r->st.successor && r->queue_ok) {
+		const struct mg_ljob *s = mg_live_find(&r->l,
+		    r->st.successor);
+
+		if (s != NULL && s->start >= 0 && s->start <= o->now) {
+			char old[sizeof(r->st.current)];
+
+			snprintf(old, sizeof(old), "%s", r->st.current);
+			snprintf(r->st.current, sizeof(r->st.current), "%s",
+			    r->st.successor);
+			snprintf(r->p_id, sizeof(r->p_id), "%s",
+			    r->st.successor);
+			r->st.successor[0] = '\0';
+			/* a chain that hands over: S runs, and P still
+			 * does with no take-over recorded (S's script
+			 * did not run one): stopped from here, once */
+			if (o->handover && r->live && !o->dry_run &&
+			    strcmp(r->st.handed, old) != 0)
+				fallback_takeover(o, &r->st, old);
+		} else if (s != NULL && s->start < 0 && s->end >= 0 &&
+		    s->end <= o->now) {
+			/* cancelled (or failed) before it started: said,
+			 * counted once, and the chain goes on from P */
+			failed(&r->st, s, o->now, r->fate, sizeof(r->fate));
+			warnx("successor %s ended before it started (%s)%s",
+			    s->jobid, *s->state ? s->state : "no state",
+			    r->st.failures >= MAX_FAILURES ? "" :
+			    ": deciding again for the chain's job");
+			r->st.successor[0] = '\0';
+		}
+	}
+	if (o->state != NULL && !o->dry_run) {
+		r->st.updated = o->now;
+		if ((rv = mg_chain_write(o->state, &r->st, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
-		if (*l.zone_note)	/* hours off: said even under -q */
-			warnx("%s", l.zone_note);
-		memset(&a, 0, sizeof(a));
-		a.score = a.p10 = a.p90 = a.risk = NAN;
-		snprintf(a.note, sizeof(a.note), "%s", note);
-
-		/* a submission that was started and not confirmed */
-		if (*st.token) {
-			char id[32];
-
-			rv = live ? settle_token(&o, st.token, st.token_time,
-			    p_id, id, sizeof(id), note, sizeof(note)) : -1;
-			if (rv < 0)
-				errx(MG_EXIT_FAIL, "'%s': a submission started "
-				    "at %lld is not confirmed and cannot be "
-				    "settled (%s); not submitting again until "
-				    "squeue or sacct shows where it went (look "
-				    "for comment mirage-advise:%s in squeue -o "
-				    "'%%i %%k' or sacct -o JobID,Comment)",
-				    o.state, (long long)st.token_time, live ?
-				    note : "-Q given", st.token);
-			*note = '\0';
-			if (*id) {
-				snprintf(st.successor, sizeof(st.successor),
-				    "%s", id);
-				st.submitted++;
-				if (!o.quiet)
-					warnx("the submission of %s started at "
-					    "%lld was found as job %s",
-					    o.script, (long long)st.token_time,
-					    id);
-			} else if (!o.quiet)
-				warnx("the submission started at %lld is in "
-				    "neither squeue nor sacct: trying again",
-				    (long long)st.token_time);
-			st.token[0] = '\0';
-			st.token_time = 0;
-		}
-
-		/*
-		 * A successor that started is the chain's job now.  One the
-		 * queue does not show (an empty answer of a controller in
-		 * trouble, another partition) is looked up in sacct, in any
-		 * partition; if it is in no dump it stays the successor:
-		 * never submitted twice.
-		 */
-		if (*st.successor && queue_ok && live &&
-		    mg_live_find(&l, st.successor) == NULL) {
-			const char *sj[] = { o.prog_sacct, "-a", "-X", "-P",
-			    "-j", st.successor, "-o", sacct_fields, NULL };
-			char why[MG_DIAG_MAX + 256] = "";
-
-			l.partition = NULL;
-			(void)read_slurm(&l, sj, "sacct", why, sizeof(why));
-			l.partition = o.partition;
-		}
-		if (*st.successor && queue_ok) {
-			const struct mg_ljob *s = mg_live_find(&l,
-			    st.successor);
-
-			if (s != NULL && s->start >= 0 && s->start <= o.now) {
-				char old[sizeof(st.current)];
-
-				snprintf(old, sizeof(old), "%s", st.current);
-				snprintf(st.current, sizeof(st.current), "%s",
-				    st.successor);
-				snprintf(p_id, sizeof(p_id), "%s",
-				    st.successor);
-				st.successor[0] = '\0';
-				/* a chain that hands over: S runs, and P still
-				 * does with no take-over recorded (S's script
-				 * did not run one): stopped from here, once */
-				if (o.handover && live && !o.dry_run &&
-				    strcmp(st.handed, old) != 0)
-					fallback_takeover(&o, &st, old);
-			} else if (s != NULL && s->start < 0 && s->end >= 0 &&
-			    s->end <= o.now) {
-				/* cancelled (or failed) before it started: said,
-				 * counted once, and the chain goes on from P */
-				failed(&st, s, o.now, fate, sizeof(fate));
-				warnx("successor %s ended before it started (%s)%s",
-				    s->jobid, *s->state ? s->state : "no state",
-				    st.failures >= MAX_FAILURES ? "" :
-				    ": deciding again for the chain's job");
-				st.successor[0] = '\0';
-			}
-		}
-		if (o.state != NULL && !o.dry_run) {
-			st.updated = o.now;
-			if ((rv = mg_chain_write(o.state, &st, &d)) != 0)
-				errx(mg_exit_status(rv), "%s", d.msg);
-		}
-		if (*st.successor) {
-			a.rule = "state";
-			find_p(&l, p_id, o.now, &a);
-			snprintf(a.why, sizeof(a.why), "successor %s was "
-			    "submitted already and has not started%s",
-			    st.successor, mg_live_find(&l, st.successor) ?
-			    "" : " (it is in no dump: not submitting again)");
-			report(&o, p_id, o.now, &a, "already-submitted");
-			mg_chain_unlock(lockfd);
-			mg_live_release(&l);
-			mg_model_free(m);
-			return EXIT_DONE;
-		}
-
-		find_p(&l, p_id, o.now, &a);
-		if (queue_ok && a.p_state == 0 && live) {
-			/* not in the queue: has it ended, or is it unknown?
-			 * sacct -j looks through all time */
-			const char *sj[] = { o.prog_sacct, "-a", "-X", "-P",
-			    "-j", p_id, "-o", sacct_fields, NULL };
-			char why[MG_DIAG_MAX + 256] = "";
-
-			if (read_slurm(&l, sj, "sacct", why, sizeof(why)) != 0)
-				queue_ok = 0;	/* cannot tell: keep the chain */
-			else
-				find_p(&l, p_id, o.now, &a);
-		}
-		if (!live && !o.now_given && a.p_state == 2 && a.p_end > 0 &&
-		    a.p_end <= o.now)
-			snprintf(a.note, sizeof(a.note), "the dump is older than "
-			    "%s's end by its limit: give --now the time of the "
-			    "dump", p_id);
-		if (queue_ok && a.p_state == 0) {
-			a.rule = "unknown";
-			snprintf(a.why, sizeof(a.why), "job %s is in no dump "
-			    "(squeue%s): a mistyped id? nothing to do", p_id,
-			    live ? ", sacct -j" : o.nhist ? ", -Q, -H" : ", -Q");
-			report(&o, p_id, o.now, &a, "unknown-job");
-			mg_chain_unlock(lockfd);
-			mg_live_release(&l);
-			mg_model_free(m);
-			return EXIT_UNKNOWN;
-		}
-		/*
-		 * The chain's job ended in failure: counted once; one that
-		 * ran its course, or has run an hour, clears the count.
-		 */
-		if (o.state != NULL && queue_ok && (a.p_state == 2 ||
-		    a.p_state == 3)) {
-			const struct mg_ljob *pj = mg_live_find(&l, p_id);
-
-			if (a.p_state == 3 && failure_state(pj))
-				failed(&st, pj, o.now, fate, sizeof(fate));
-			else if (st.failures > 0 && (a.p_state == 3 ||
-			    (o.now - pj->start >= SETTLED && pj->start >=
-			    st.retry_after - backoff(st.failures)))) {
-				st.failures = 0;
-				st.retry_after = 0;
-			}
-			if (!o.dry_run && (rv = mg_chain_write(o.state, &st,
-			    &d)) != 0)
-				errx(mg_exit_status(rv), "%s", d.msg);
-		}
-		if (o.state != NULL && st.failures >= MAX_FAILURES) {
-			warnx("'%s': the chain's last %lld jobs failed (the "
-			    "last: %s): not submitting another; mend the "
-			    "script, then remove '%s' and start the chain "
-			    "again with -j", o.state, (long long)st.failures,
-			    *fate ? fate : st.failed, o.state);
-			a.rule = "stopped";
-			snprintf(a.why, sizeof(a.why), "%lld successors in a "
-			    "row failed (the last: %s): the chain is stopped",
-			    (long long)st.failures, *fate ? fate : st.failed);
-			report(&o, p_id, o.now, &a, "stopped");
-			mg_chain_unlock(lockfd);
-			mg_live_release(&l);
-			mg_model_free(m);
-			return EXIT_STOPPED;
-		}
-		if (!queue_ok) {
-			/* cannot see P: a dependency keeps the chain */
-			a.rule = "dependency";
-			a.p_state = 4;
-			a.submit = 1;
-			dependency = 1;
-			snprintf(a.why, sizeof(a.why), "the queue cannot be "
-			    "read: submit with an afterany dependency on %s "
-			    "(the reactive outcome, without watching)", p_id);
-		} else if (a.p_state == 3) {
-			a.rule = "reactive";
-			a.submit = 1;
-			snprintf(a.why, sizeof(a.why), "%s has ended: "
-			    "submit now", p_id);
-		} else if (a.p_state == 1) {
-			a.rule = "pending";
-			a.submit = 0;
-			a.next = o.now + PERIOD;
-			snprintf(a.why, sizeof(a.why), "%s has not started: "
-			    "wait", p_id);
-		} else {
-			int32_t nodes = o.nodes;
-
-			*note = '\0';
-			if (nodes == 0 && (m != NULL || o.plan) && live)
-				nodes = sinfo_nodes(&o, note, sizeof(note));
-			if (o.s_nodes > 0 && nodes > 0 && o.s_nodes > nodes)
-				errx(MG_EXIT_USAGE, "the successor asks for %d "
-				    "nodes (-N or the script's #SBATCH -N), more "
-				    "than the cluster's %d: it could never start",
-				    (int)o.s_nodes, (int)nodes);
-			if ((m != NULL || o.plan) && nodes <= 0 &&
-			    *a.note == '\0')
-				snprintf(a.note, sizeof(a.note), "the cluster's "
-				    "node count is unknown (give -n)%s%.400s",
-				    *note ? ": " : "", note);
-			else if ((m != NULL || o.plan) && *a.note == '\0' &&
-			    mg_live_incomplete(&l, o.now) > 0)
-				snprintf(a.note, sizeof(a.note), "the queue shows "
-				    "no time limit or no submission time for %zu "
-				    "jobs (squeue's default or -l layout): give "
-				    "squeue -o '%s' or --json",
-				    mg_live_incomplete(&l, o.now), squeue_fmt);
-			else if ((m != NULL || o.plan) && a.p_limit <= 0 &&
-			    *a.note == '\0')
-				snprintf(a.note, sizeof(a.note), "job %s has no "
-				    "time limit (UNLIMITED): no limit ends it, so "
-				    "there is no end to submit ahead of", p_id);
-			else if (o.plan && nodes > 0) {
-				if (plan_decision(&o, &l, p_id, nodes, &a) == 0)
-					*a.note = '\0';
-			} else if (m != NULL && model_decision(&o, m, &l, p_id,
-			    o.now, nodes, &a) == 0) {
-				spread(m, &a);
-				*a.note = '\0';
-			}
-			if (strcmp(a.rule ? a.rule : "", "model") != 0 &&
-			    strcmp(a.rule ? a.rule : "", "planner") != 0) {
-				if (m == NULL && o.model == NULL && !o.plan)
-					fallback(&a, "no model (-m)");
-				a.rule = "reactive";
-				a.submit = 0;
-				snprintf(a.why, sizeof(a.why), "%s: submit "
-				    "when %s ends", m == NULL && !o.plan ?
-				    "without a model" : "the reactive rule", p_id);
-			}
-			if (!a.submit) {
-				a.next = o.now + PERIOD;
-				if (a.p_end > o.now && a.p_end < a.next)
-					a.next = a.p_end;
-			}
-		}
+	}
+	if (*r->st.successor) {
+		r->a.rule = "state";
+		find_p(&r->l, r->p_id, o->now, &r->a);
+		snprintf(r->a.why, sizeof(r->a.why), "successor %s was "
+		    "submitted already and has not started%s",
+		    r->st.successor, mg_live_find(&r->l, r->st.successor) ?
+		    "" : " (it is in no dump: not submitting again)");
+		report(o, r->p_id, o->now, &r->a, "already-submitted");
+		mg_chain_unlock(r->lockfd);
+		mg_live_release(&r->l);
+		mg_model_free(r->m);
+		return EXIT_DONE;
 	}
 
-	if (a.submit && o.state != NULL && o.now < st.retry_after) {
+	return -1;
+}
+
+/* the chain's job: in a dump, ended, failing?  -1 or an exit status */
+static int
+check_p(const struct opts *o, struct run *r)
+{
+	struct mg_diag d = { "" };
+	int rv;
+
+	find_p(&r->l, r->p_id, o->now, &r->a);
+	if (r->queue_ok && r->a.p_state == 0 && r->live) {
+		/* not in the queue: has it ended, or is it unknown?
+		 * sacct -j looks through all time */
+		const char *sj[] = { o->prog_sacct, "-a", "-X", "-P",
+		    "-j", r->p_id, "-o", sacct_fields, NULL };
+		char why[MG_DIAG_MAX + 256] = "";
+
+		if (read_slurm(&r->l, sj, "sacct", why, sizeof(why)) != 0)
+			r->queue_ok = 0;	/* cannot tell: keep the chain */
+		else
+			find_p(&r->l, r->p_id, o->now, &r->a);
+	}
+	if (!r->live && !o->now_given && r->a.p_state == 2 && r->a.p_end > 0 &&
+	    r->a.p_end <= o->now)
+		snprintf(r->a.note, sizeof(r->a.note), "the dump is older than "
+		    "%s's end by its limit: give --now the time of the "
+		    "dump", r->p_id);
+	if (r->queue_ok && r->a.p_state == 0) {
+		r->a.rule = "unknown";
+		snprintf(r->a.why, sizeof(r->a.why), "job %s is in no dump "
+		    "(squeue%s): a mistyped id? nothing to do", r->p_id,
+		    r->live ? ", sacct -j" : o->nhist ? ", -Q, -H" : ", -Q");
+		report(o, r->p_id, o->now, &r->a, "unknown-job");
+		mg_chain_unlock(r->lockfd);
+		mg_live_release(&r->l);
+		mg_model_free(r->m);
+		return EXIT_UNKNOWN;
+	}
+	/*
+	 * The chain's job ended in failure: counted once; one that
+	 * ran its course, or has run an hour, clears the count.
+	 */
+	if (o->state != NULL && r->queue_ok && (r->a.p_state == 2 ||
+	    r->a.p_state == 3)) {
+		const struct mg_ljob *pj = mg_live_find(&r->l, r->p_id);
+
+		if (r->a.p_state == 3 && failure_state(pj))
+			failed(&r->st, pj, o->now, r->fate, sizeof(r->fate));
+		else if (r->st.failures > 0 && (r->a.p_state == 3 ||
+		    (o->now - pj->start >= SETTLED && pj->start >=
+		    r->st.retry_after - backoff(r->st.failures)))) {
+			r->st.failures = 0;
+			r->st.retry_after = 0;
+		}
+		if (!o->dry_run && (rv = mg_chain_write(o->state, &r->st,
+		    &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
+	}
+	if (o->state != NULL && r->st.failures >= MAX_FAILURES) {
+		warnx("'%s': the chain's last %lld jobs failed (the "
+		    "last: %s): not submitting another; mend the "
+		    "script, then remove '%s' and start the chain "
+		    "again with -j", o->state, (long long)r->st.failures,
+		    *r->fate ? r->fate : r->st.failed, o->state);
+		r->a.rule = "stopped";
+		snprintf(r->a.why, sizeof(r->a.why), "%lld successors in a "
+		    "row failed (the last: %s): the chain is stopped",
+		    (long long)r->st.failures, *r->fate ? r->fate : r->st.failed);
+		report(o, r->p_id, o->now, &r->a, "stopped");
+		mg_chain_unlock(r->lockfd);
+		mg_live_release(&r->l);
+		mg_model_free(r->m);
+		return EXIT_STOPPED;
+	}
+	return -1;
+}
+
+/* the rule that decides, and its decision */
+static void
+decide(const struct opts *o, struct run *r)
+{
+	if (!r->queue_ok) {
+		/* cannot see P: a dependency keeps the chain */
+		r->a.rule = "dependency";
+		r->a.p_state = 4;
+		r->a.submit = 1;
+		r->dependency = 1;
+		snprintf(r->a.why, sizeof(r->a.why), "the queue cannot be "
+		    "read: submit with an afterany dependency on %s "
+		    "(the reactive outcome, without watching)", r->p_id);
+	} else if (r->a.p_state == 3) {
+		r->a.rule = "reactive";
+		r->a.submit = 1;
+		snprintf(r->a.why, sizeof(r->a.why), "%s has ended: "
+		    "submit now", r->p_id);
+	} else if (r->a.p_state == 1) {
+		r->a.rule = "pending";
+		r->a.submit = 0;
+		r->a.next = o->now + PERIOD;
+		snprintf(r->a.why, sizeof(r->a.why), "%s has not started: "
+		    "wait", r->p_id);
+	} else {
+		int32_t nodes = o->nodes;
+
+		*r->note = '\0';
+		if (nodes == 0 && (r->m != NULL || o->plan) && r->live)
+			nodes = sinfo_nodes(o, r->note, sizeof(r->note));
+		if (o->s_nodes > 0 && nodes > 0 && o->s_nodes > nodes)
+			errx(MG_EXIT_USAGE, "the successor asks for %d "
+			    "nodes (-N or the script's #SBATCH -N), more "
+			    "than the cluster's %d: it could never start",
+			    (int)o->s_nodes, (int)nodes);
+		if ((r->m != NULL || o->plan) && nodes <= 0 &&
+		    *r->a.note == '\0')
+			snprintf(r->a.note, sizeof(r->a.note), "the cluster's "
+			    "node count is unknown (give -n)%s%.400s",
+			    *r->note ? ": " : "", r->note);
+		else if ((r->m != NULL || o->plan) && *r->a.note == '\0' &&
+		    mg_live_incomplete(&r->l, o->now) > 0)
+			snprintf(r->a.note, sizeof(r->a.note), "the queue shows "
+			    "no time limit or no submission time for %zu "
+			    "jobs (squeue's default or -l layout): give "
+			    "squeue -o '%s' or --json",
+			    mg_live_incomplete(&r->l, o->now), squeue_fmt);
+		else if ((r->m != NULL || o->plan) && r->a.p_limit <= 0 &&
+		    *r->a.note == '\0')
+			snprintf(r->a.note, sizeof(r->a.note), "job %s has no "
+			    "time limit (UNLIMITED): no limit ends it, so "
+			    "there is no end to submit ahead of", r->p_id);
+		else if (o->plan && nodes > 0) {
+			if (plan_decision(o, &r->l, r->p_id, nodes, &r->a) == 0)
+				*r->a.note = '\0';
+		} else if (r->m != NULL && model_decision(o, r->m, &r->l, r->p_id,
+		    o->now, nodes, &r->a) == 0) {
+			spread(r->m, &r->a);
+			*r->a.note = '\0';
+		}
+		if (strcmp(r->a.rule ? r->a.rule : "", "model") != 0 &&
+		    strcmp(r->a.rule ? r->a.rule : "", "planner") != 0) {
+			if (r->m == NULL && o->model == NULL && !o->plan)
+				fallback(&r->a, "no model (-m)");
+			r->a.rule = "reactive";
+			r->a.submit = 0;
+			snprintf(r->a.why, sizeof(r->a.why), "%s: submit "
+			    "when %s ends", r->m == NULL && !o->plan ?
+			    "without a model" : "the reactive rule", r->p_id);
+		}
+		if (!r->a.submit) {
+			r->a.next = o->now + PERIOD;
+			if (r->a.p_end > o->now && r->a.p_end < r->a.next)
+				r->a.next = r->a.p_end;
+		}
+	}
+}
+
+/* the decision carried out (sbatch with --submit) and reported */
+static int
+act(const struct opts *o, struct run *r)
+{
+	const char *decision;
+	int rv, status;
+
+	if (r->a.submit && o->state != NULL && o->now < r->st.retry_after) {
 		char at[32];
 
-		format_tz(st.retry_after, o.tz, at, sizeof(at));
-		a.submit = 0;
-		a.next = st.retry_after;
-		snprintf(a.note, sizeof(a.note), "%lld successor%s failed in "
+		format_tz(r->st.retry_after, o->tz, at, sizeof(at));
+		r->a.submit = 0;
+		r->a.next = r->st.retry_after;
+		snprintf(r->a.note, sizeof(r->a.note), "%lld successor%s failed in "
 		    "a row (the last: %s): the next is submitted at %s at the "
-		    "earliest", (long long)st.failures, st.failures > 1 ?
-		    "s" : "", *fate ? fate : st.failed, at);
+		    "earliest", (long long)r->st.failures, r->st.failures > 1 ?
+		    "s" : "", *r->fate ? r->fate : r->st.failed, at);
 	}
-	decision = !a.submit ? "wait" : dependency ?
+	decision = !r->a.submit ? "wait" : r->dependency ?
 	    "submit-with-dependency" : "submit";
-	status = !a.submit ? EXIT_WAIT : dependency ? EXIT_DEPEND :
+	status = !r->a.submit ? EXIT_WAIT : r->dependency ? EXIT_DEPEND :
 	    EXIT_SUBMIT;
-	if (a.submit && o.script != NULL) {
-		if (o.dry_run) {
-			snprintf(a.note + strlen(a.note), sizeof(a.note) -
-			    strlen(a.note), "%sdry run: would run %s "
-			    "--parsable%s %s", *a.note ? "; " : "",
-			    o.prog_sbatch, dependency ? " --dependency="
-			    "afterany:<job>" : "", o.script);
-		} else if ((rv = submit(&o, &st, p_id, dependency, o.now,
-		    &a)) != 0) {
-			mg_chain_unlock(lockfd);
+	if (r->a.submit && o->script != NULL) {
+		if (o->dry_run) {
+			snprintf(r->a.note + strlen(r->a.note), sizeof(r->a.note) -
+			    strlen(r->a.note), "%sdry run: would run %s "
+			    "--parsable%s %s", *r->a.note ? "; " : "",
+			    o->prog_sbatch, r->dependency ? " --dependency="
+			    "afterany:<job>" : "", o->script);
+		} else if ((rv = submit(o, &r->st, r->p_id, r->dependency, o->now,
+		    &r->a)) != 0) {
+			mg_chain_unlock(r->lockfd);
 			return rv;
 		} else {
 			decision = "submitted";
@@ -1936,14 +2012,49 @@ main(int argc, char *argv[])
 	}
 	/* what kept the model or the planner from deciding is said, even
 	 * under -q: a fallback is not the decision that was asked for */
-	if (*a.note && a.rule != NULL && (dependency ||
-	    (strcmp(a.rule, "reactive") == 0 && (o.model || o.plan))))
-		warnx("the %s rule decided: %s", a.rule, a.note);
-	report(&o, p_id, o.now, &a, decision);
+	if (*r->a.note && r->a.rule != NULL && (r->dependency ||
+	    (strcmp(r->a.rule, "reactive") == 0 && (o->model || o->plan))))
+		warnx("the %s rule decided: %s", r->a.rule, r->a.note);
+	report(o, r->p_id, o->now, &r->a, decision);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "stdout");
-	mg_chain_unlock(lockfd);
-	mg_live_release(&l);
-	mg_model_free(m);
+	mg_chain_unlock(r->lockfd);
+	mg_live_release(&r->l);
+	mg_model_free(r->m);
+	return status;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct opts o;
+	struct run r;
+	const char *now_arg = NULL, *zone = "local";
+	int status;
+
+	if (mg_cli_init(argv) != 0)
+		return MG_EXIT_FAIL;
+	parse(argc, argv, &o, &now_arg, &zone);
+	environment(&o, zone);
+	if (o.take_over) {
+		if (o.script != NULL || o.plan || o.model != NULL ||
+		    o.queue != NULL)
+			errx(MG_EXIT_USAGE, "--take-over stops the predecessor; "
+			    "it takes no --submit, --plan, -m or -Q");
+		return take_over(&o);
+	}
+	validate(&o, argc, argv, now_arg);
+	memset(&r, 0, sizeof(r));
+	r.lockfd = -1;
+	r.live = o.queue == NULL;
+	r.queue_ok = 1;
+	chain_open(&o, &r);
+	model_open(&o, &r);
+	read_cluster(&o, &r);
+	if ((status = reconcile(&o, &r)) < 0 &&
+	    (status = check_p(&o, &r)) < 0) {
+		decide(&o, &r);
+		status = act(&o, &r);
+	}
 	return status;
 }
