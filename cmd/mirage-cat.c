@@ -263,8 +263,24 @@ info(const char *name, const struct mg_stream_info *si)
 		    mg_type_name(si->schema.fields[i].type));
 }
 
-int
-main(int argc, char *argv[])
+/* the command line */
+struct copts {
+	enum mode m;
+	const char *type, *target;	/* -t, -c */
+	int header, iso;
+};
+
+/* what the inputs so far have given */
+struct cat {
+	struct mg_reader *first;	/* kept open: owns the schema */
+	struct stat_col *st;
+	struct columns cols;
+	int tk;				/* -c's field */
+	size_t nf;
+};
+
+static void
+parse(int argc, char *argv[], struct copts *o)
 {
 	static const struct option longopts[] = {
 		{ "correlate", required_argument, NULL, 'c' },
@@ -278,179 +294,202 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct mg_reader *first = NULL;	/* kept open: owns the schema */
-	struct stat_col *st = NULL;
-	const char *type = NULL, *target = NULL;
-	struct columns cols = { NULL, 0, 0, 0 };
-	int tk = -1;
-	enum mode m = TSV;
-	struct mg_diag d = { "" };
-	int ch, header = 1, iso = 0, i, rv = 0;
-	size_t k, nf = 0;
+	int ch;
 
-	if (mg_cli_init(argv) != 0)
-		return MG_EXIT_FAIL;
+	memset(o, 0, sizeof(*o));
+	o->m = TSV;
+	o->header = 1;
 	while ((ch = getopt_long(argc, argv, "c:HhijsTt:V", longopts, NULL)) !=
 	    -1) {
 		switch (ch) {
 		case 'V':
 			printf("mirage-cat %s\n", MG_VERSION);
-			return MG_EXIT_OK;
+			exit(MG_EXIT_OK);
 		case 'c':
-			m = CORR;
-			target = optarg;
+			o->m = CORR;
+			o->target = optarg;
 			break;
 		case 'H':
-			header = 0;
+			o->header = 0;
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
 		case 'i':
-			m = INFO;
+			o->m = INFO;
 			break;
 		case 'j':
-			m = JSON;
+			o->m = JSON;
 			break;
 		case 's':
-			m = STATS;
+			o->m = STATS;
 			break;
 		case 'T':
-			iso = 1;
+			o->iso = 1;
 			break;
 		case 't':
-			type = optarg;
+			o->type = optarg;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
 		}
 	}
+}
+
+/* one record: into the statistics, or printed as TSV or JSON */
+static void
+put_record(const struct copts *o, struct cat *c, const struct mg_field *f,
+    const struct mg_value *v)
+{
+	size_t k;
+
+	for (k = 0; k < c->nf; k++) {
+		if (o->m == STATS) {
+			struct stat_col *s = &c->st[k];
+			double x;
+
+			s->n++;
+			if (v[k].null) {
+				s->nulls++;
+				continue;
+			}
+			x = f[k].type == MG_T_I64 ? (double)v[k].i :
+			    f[k].type == MG_T_F64 ? v[k].f : (double)v[k].len;
+			if (s->n - s->nulls == 1 || x < s->min)
+				s->min = x;
+			if (s->n - s->nulls == 1 || x > s->max)
+				s->max = x;
+			s->sum += x;
+			continue;
+		}
+		if (o->m == JSON) {
+			printf(k ? "," : "{");
+			json_str(f[k].name, strlen(f[k].name));
+			putchar(':');
+		} else if (k) {
+			putchar('\t');
+		}
+		value(&f[k], &v[k], o->m, o->iso);
+	}
+	if (o->m == JSON)
+		puts("}");
+	else if (o->m == TSV)
+		putchar('\n');
+}
+
+/* -s: a line per field */
+static void
+print_stats(const struct cat *c, const struct mg_field *f)
+{
+	size_t k;
+
+	printf("field\ttype\trecords\tnulls\tmin\tmean\tmax\n");
+	for (k = 0; k < c->nf; k++) {
+		const struct stat_col *s = &c->st[k];
+		uint64_t nn = s->n - s->nulls;
+
+		printf("%s\t%s\t%llu\t%llu\t", f[k].name,
+		    f[k].type == MG_T_STR ? "str(len)" :
+		    mg_type_name(f[k].type), (unsigned long long)s->n,
+		    (unsigned long long)s->nulls);
+		if (nn)
+			printf("%.10g\t%.10g\t%.10g\n", s->min,
+			    s->sum / (double)nn, s->max);
+		else
+			printf("\t\t\n");
+	}
+}
+
+/* one input, the last if last; 0 or a status (said on stderr) */
+static int
+cat_one(const struct copts *o, struct cat *c, const char *path, int last)
+{
+	const char *name = strcmp(path, "-") ? path : "<stdin>";
+	const struct mg_stream_info *si;
+	const struct mg_field *f;
+	const struct mg_value *v;
+	struct mg_reader *r;
+	struct mg_diag d = { "" };
+	FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t k;
+	int rv;
+
+	if (fp == NULL)
+		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+	if ((rv = mg_reader_open(fp, name, o->type, &r, &d)) != 0) {
+		warnx("'%s': %s", name, d.msg);
+		return rv;
+	}
+	si = mg_reader_info(r);
+	f = si->schema.fields;
+	if (c->first == NULL) {
+		c->nf = si->schema.nfields;
+		c->st = calloc(c->nf, sizeof(*c->st));
+		c->cols.nf = c->nf;
+		c->cols.v = calloc(c->nf, sizeof(*c->cols.v));
+		if (c->st == NULL || c->cols.v == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		if (o->m == CORR && ((c->tk = mg_schema_field(&si->schema,
+		    o->target)) < 0 || f[c->tk].type == MG_T_STR))
+			errx(MG_EXIT_USAGE, "'%s': no numeric field '%s'",
+			    name, o->target);
+		if (o->m == TSV && o->header)
+			for (k = 0; k < c->nf; k++)
+				printf("%s%s", f[k].name, k + 1 < c->nf ?
+				    "\t" : "\n");
+	} else if (o->m != INFO && !mg_schema_equal(&si->schema,
+	    &mg_reader_info(c->first)->schema)) {
+		warnx("'%s': holds '%s' records of another schema than the "
+		    "first input ('%s')", name, si->schema.type,
+		    mg_reader_info(c->first)->schema.type);
+		mg_reader_free(r);
+		return MG_ETYPE;
+	}
+	if (o->m == INFO)
+		info(name, si);	/* read to the end: a broken stream fails */
+	while ((rv = mg_reader_next(r, &v, &d)) == 1)
+		if (o->m == CORR)
+			col_add(&c->cols, f, v);
+		else if (o->m != INFO)
+			put_record(o, c, f, v);
+	if (rv < 0)
+		warnx("'%s': %s", name, d.msg);
+	else
+		rv = 0;
+	if (o->m == STATS && rv == 0 && last)
+		print_stats(c, f);
+	if (o->m == CORR && rv == 0 && last)
+		correlate(&c->cols, f, (size_t)c->tk);
+	if (c->first == NULL)
+		c->first = r;
+	else
+		mg_reader_free(r);
+	if (fp != stdin)
+		fclose(fp);
+	return rv;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct copts o;
+	struct cat c = { NULL, NULL, { NULL, 0, 0, 0 }, -1, 0 };
+	int i, n, rv = 0;
+	size_t k;
+
+	if (mg_cli_init(argv) != 0)
+		return MG_EXIT_FAIL;
+	parse(argc, argv, &o);
 	argc -= optind;
 	argv += optind;
-
-	for (i = 0; i < (argc ? argc : 1) && rv == 0; i++) {
-		const char *path = argc ? argv[i] : "-";
-		const char *name = strcmp(path, "-") ? path : "<stdin>";
-		const struct mg_stream_info *si;
-		const struct mg_field *f;
-		const struct mg_value *v;
-		struct mg_reader *r;
-		FILE *fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-
-		if (fp == NULL)
-			err(MG_EXIT_FAIL, "cannot open '%s'", path);
-		if ((rv = mg_reader_open(fp, name, type, &r, &d)) != 0) {
-			warnx("'%s': %s", name, d.msg);
-			break;
-		}
-		si = mg_reader_info(r);
-		f = si->schema.fields;
-		if (first == NULL) {
-			nf = si->schema.nfields;
-			st = calloc(nf, sizeof(*st));
-			cols.nf = nf;
-			cols.v = calloc(nf, sizeof(*cols.v));
-			if (st == NULL || cols.v == NULL)
-				err(MG_EXIT_FAIL, NULL);
-			if (m == CORR && ((tk = mg_schema_field(&si->schema,
-			    target)) < 0 || f[tk].type == MG_T_STR))
-				errx(MG_EXIT_USAGE, "'%s': no numeric field '%s'",
-				    name, target);
-			if (m == TSV && header)
-				for (k = 0; k < nf; k++)
-					printf("%s%s", f[k].name, k + 1 < nf ?
-					    "\t" : "\n");
-		} else if (m != INFO && !mg_schema_equal(&si->schema,
-		    &mg_reader_info(first)->schema)) {
-			warnx("'%s': holds '%s' records of another schema than "
-			    "the first input ('%s')", name, si->schema.type,
-			    mg_reader_info(first)->schema.type);
-			rv = MG_ETYPE;
-			mg_reader_free(r);
-			break;
-		}
-		if (m == INFO) {
-			info(name, si);
-			/* read to the end: a broken stream still fails */
-		}
-		while ((rv = mg_reader_next(r, &v, &d)) == 1) {
-			if (m == INFO)
-				continue;
-			if (m == CORR) {
-				col_add(&cols, f, v);
-				continue;
-			}
-			for (k = 0; k < nf; k++) {
-				if (m == STATS) {
-					struct stat_col *s = &st[k];
-					double x;
-
-					s->n++;
-					if (v[k].null) {
-						s->nulls++;
-						continue;
-					}
-					x = f[k].type == MG_T_I64 ?
-					    (double)v[k].i : f[k].type ==
-					    MG_T_F64 ? v[k].f :
-					    (double)v[k].len;
-					if (s->n - s->nulls == 1 || x < s->min)
-						s->min = x;
-					if (s->n - s->nulls == 1 || x > s->max)
-						s->max = x;
-					s->sum += x;
-					continue;
-				}
-				if (m == JSON) {
-					printf(k ? "," : "{");
-					json_str(f[k].name, strlen(f[k].name));
-					putchar(':');
-				} else if (k) {
-					putchar('\t');
-				}
-				value(&f[k], &v[k], m, iso);
-			}
-			if (m == JSON)
-				puts("}");
-			else if (m == TSV)
-				putchar('\n');
-		}
-		if (rv < 0)
-			warnx("'%s': %s", name, d.msg);
-		else
-			rv = 0;
-		if (m == STATS && rv == 0 && i + 1 == (argc ? argc : 1)) {
-			printf("field\ttype\trecords\tnulls\tmin\tmean\tmax\n");
-			for (k = 0; k < nf; k++) {
-				struct stat_col *s = &st[k];
-				uint64_t nn = s->n - s->nulls;
-
-				printf("%s\t%s\t%llu\t%llu\t", f[k].name,
-				    f[k].type == MG_T_STR ? "str(len)" :
-				    mg_type_name(f[k].type),
-				    (unsigned long long)s->n,
-				    (unsigned long long)s->nulls);
-				if (nn)
-					printf("%.10g\t%.10g\t%.10g\n", s->min,
-					    s->sum / (double)nn, s->max);
-				else
-					printf("\t\t\n");
-			}
-		}
-		if (m == CORR && rv == 0 && i + 1 == (argc ? argc : 1))
-			correlate(&cols, f, (size_t)tk);
-		if (first == NULL)
-			first = r;
-		else
-			mg_reader_free(r);
-		if (fp != stdin)
-			fclose(fp);
-	}
-	mg_reader_free(first);
-	free(st);
-	for (k = 0; k < cols.nf; k++)
-		free(cols.v[k]);
-	free(cols.v);
+	n = argc ? argc : 1;
+	for (i = 0; i < n && rv == 0; i++)
+		rv = cat_one(&o, &c, argc ? argv[i] : "-", i + 1 == n);
+	mg_reader_free(c.first);
+	free(c.st);
+	for (k = 0; k < c.cols.nf; k++)
+		free(c.cols.v[k]);
+	free(c.cols.v);
 	if (rv == 0 && (fflush(stdout) != 0 || ferror(stdout))) {
 		warn("write error");
 		return MG_EXIT_FAIL;

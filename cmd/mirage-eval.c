@@ -1661,8 +1661,17 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	return MG_EXIT_OK;
 }
 
-int
-main(int argc, char *argv[])
+/* the command line: the cluster model, the method options, the files */
+struct eopts {
+	const char *jobs_path, *path, *dl_out, *loan_out, *el_out;
+	struct mg_simconf conf;
+	struct popts po;
+	int replaying;		/* --replay */
+	int epopt;		/* an episode or method option was given */
+};
+
+static void
+parse(int argc, char *argv[], struct eopts *e)
 {
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
 	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
@@ -1708,29 +1717,25 @@ main(int argc, char *argv[])
 		MG_EPSEL_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *jobs_path = NULL, *path = "-", *dl_out = NULL;
-	const char *loan_out = NULL, *el_out = NULL;
 	struct mg_diag d = { "" };
-	struct mg_simconf conf;
-	struct popts po;
-	int ch, rv, replaying = 0, epopt = 0;
+	int ch, rv;
 	int64_t v;
 
-	if (mg_cli_init(argv) != 0)
-		return MG_EXIT_FAIL;
-	mg_simconf_init(&conf);
-	memset(&po, 0, sizeof(po));
-	mg_epsel_init(&po.sel);
-	mg_planconf_default(&po.pc);
-	po.lambda = 1.5;	/* plan-folds.sh on the training period */
-	po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	mg_cli_args(argc, argv, po.args, sizeof(po.args));
+	memset(e, 0, sizeof(*e));
+	e->path = "-";
+	mg_simconf_init(&e->conf);
+	memset(&e->po, 0, sizeof(e->po));
+	mg_epsel_init(&e->po.sel);
+	mg_planconf_default(&e->po.pc);
+	e->po.lambda = 1.5;	/* plan-folds.sh on the training period */
+	e->po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	mg_cli_args(argc, argv, e->po.args, sizeof(e->po.args));
 	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:M:m:n:o:qs:t:V"
 	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
-		if ((rv = mg_epsel_option(&po.sel, ch, optarg, &d)) != 0) {
+		if ((rv = mg_epsel_option(&e->po.sel, ch, optarg, &d)) != 0) {
 			if (rv < 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
-			epopt = 1;
+			e->epopt = 1;
 			continue;
 		}
 		switch (ch) {
@@ -1738,69 +1743,69 @@ main(int argc, char *argv[])
 		case 'm':
 		case 'n':
 		case 's':
-			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
+			if (mg_simconf_option(&e->conf, ch, optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
 		case 'C':
-			po.curve_path = optarg;
-			epopt = 1;
+			e->po.curve_path = optarg;
+			e->epopt = 1;
 			break;
 		case 'E':
-			po.ep_path = optarg;
-			epopt = 1;
+			e->po.ep_path = optarg;
+			e->epopt = 1;
 			break;
 		case 'F':
 			if (strcmp(optarg, "text") == 0)
-				po.fmt = 0;
+				e->po.fmt = 0;
 			else if (strcmp(optarg, "tsv") == 0)
-				po.fmt = 1;
+				e->po.fmt = 1;
 			else if (strcmp(optarg, "json") == 0)
-				po.fmt = 2;
+				e->po.fmt = 2;
 			else
 				errx(MG_EXIT_USAGE, "invalid format '%s' (want "
 				    "text, tsv or json)", optarg);
-			epopt = 1;
+			e->epopt = 1;
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
 		case O_DLOUT:
-			dl_out = optarg;
+			e->dl_out = optarg;
 			break;
 		case O_LOANOUT:
-			loan_out = optarg;
+			e->loan_out = optarg;
 			break;
 		case O_ELOUT:
-			el_out = optarg;
+			e->el_out = optarg;
 			break;
 		case 'j':
-			jobs_path = optarg;
+			e->jobs_path = optarg;
 			break;
 		case 'M':
-			if (po.nmodels == MAXMETHODS - NBASE - 2)
+			if (e->po.nmodels == MAXMETHODS - NBASE - 2)
 				errx(MG_EXIT_USAGE, "at most %d models",
 				    MAXMETHODS - NBASE - 2);
-			po.model_path[po.nmodels++] = optarg;
-			epopt = 1;
+			e->po.model_path[e->po.nmodels++] = optarg;
+			e->epopt = 1;
 			break;
 		case 'o':
-			po.out_path = optarg;
+			e->po.out_path = optarg;
 			break;
 		case 'q':
-			po.quiet = 1;
+			e->po.quiet = 1;
 			break;
 		case 'R':
-			replaying = 1;
+			e->replaying = 1;
 			break;
 		case 't':
 			if (mg_parse_i64(optarg, strlen(optarg), 1, 256, &v) != 0)
 				errx(MG_EXIT_USAGE, "invalid thread count '%s'",
 				    optarg);
-			po.threads = (int)v;
+			e->po.threads = (int)v;
 			break;
 		case 'V':
 			printf("mirage-eval %s\n", MG_VERSION);
-			return MG_EXIT_OK;
+			exit(MG_EXIT_OK);
 		case O_PLAN:
 		case O_LAMBDA:
 		case O_PSEED:
@@ -1808,90 +1813,90 @@ main(int argc, char *argv[])
 		case O_PLIMITS:
 		case O_PARR:
 		case O_PRT:
-			if (mg_plan_option(&po.pc, &po.lambda, ch == O_PLAN ?
+			if (mg_plan_option(&e->po.pc, &e->po.lambda, ch == O_PLAN ?
 			    "plan" : ch == O_LAMBDA ? "lambda" : ch == O_PSEED ?
 			    "plan-seed" : ch == O_PMODEL ? "plan-model" :
 			    ch == O_PLIMITS ? "plan-limits" :
 			    ch == O_PARR ? "plan-arrivals" : "plan-runtimes",
 			    optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
-			po.plan |= ch == O_PLAN;
-			po.lambda_given |= ch == O_LAMBDA;
-			po.plan_model |= ch == O_PMODEL;
-			po.plan_limits |= ch == O_PLIMITS;
-			epopt = 1;
+			e->po.plan |= ch == O_PLAN;
+			e->po.lambda_given |= ch == O_LAMBDA;
+			e->po.plan_model |= ch == O_PMODEL;
+			e->po.plan_limits |= ch == O_PLIMITS;
+			e->epopt = 1;
 			break;
 		case O_PCAP:
 		case O_PFOL:
-			if (mg_plan_option(&po.pc, NULL, ch == O_PCAP ?
+			if (mg_plan_option(&e->po.pc, NULL, ch == O_PCAP ?
 			    "plan-capacity" : "plan-followers", optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
-			epopt = 1;
+			e->epopt = 1;
 			break;
 		case O_PROGRESS:
-			po.progress = 1;
+			e->po.progress = 1;
 			break;
 		case O_HANDOVER:
 			if (mg_parse_span(optarg, &v) != 0 || v <= 0 ||
 			    v > 86400)
 				errx(MG_EXIT_USAGE, "--handover: invalid time "
 				    "'%s' (want e.g. 10m, at most a day)", optarg);
-			po.handover = v;
+			e->po.handover = v;
 			break;
 		case O_HYBRID:
 			if (strcmp(optarg, "and") == 0)
-				po.hybrid = HY_AND;
+				e->po.hybrid = HY_AND;
 			else if (strcmp(optarg, "or") == 0)
-				po.hybrid = HY_OR;
+				e->po.hybrid = HY_OR;
 			else if (strcmp(optarg, "both") == 0)
-				po.hybrid = HY_BOTH;
+				e->po.hybrid = HY_BOTH;
 			else if (strcmp(optarg, "weight") == 0)
-				po.hybrid = HY_WEIGHT;
+				e->po.hybrid = HY_WEIGHT;
 			else
 				errx(MG_EXIT_USAGE, "invalid --hybrid '%s' (want "
 				    "and, or, both or weight)", optarg);
-			epopt = 1;
+			e->epopt = 1;
 			break;
 		case O_PCOST:
 			if (strcmp(optarg, "risk") == 0)
-				po.cost = MG_PLAN_RISK;
+				e->po.cost = MG_PLAN_RISK;
 			else if (strcmp(optarg, "hours") == 0)
-				po.cost = MG_PLAN_HOURS;
+				e->po.cost = MG_PLAN_HOURS;
 			else if (strcmp(optarg, "risk-cv") == 0)
-				po.cost = MG_PLAN_RISK_CV;
+				e->po.cost = MG_PLAN_RISK_CV;
 			else
 				errx(MG_EXIT_USAGE, "invalid --plan-cost '%s' "
 				    "(want risk, hours or risk-cv)", optarg);
 			break;
 		case O_PCAL:
-			if (mg_plan_option(&po.pc, &po.lambda,
+			if (mg_plan_option(&e->po.pc, &e->po.lambda,
 			    "plan-calibration", optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
-			epopt = 1;
+			e->epopt = 1;
 			break;
 		case O_PFITCAL:
-			po.fitcal = 1;
-			epopt = 1;
+			e->po.fitcal = 1;
+			e->epopt = 1;
 			break;
 		case O_PDRAWS:
 			if (strcmp(optarg, "decision") == 0)
-				po.pc.episode_draws = 0;
+				e->po.pc.episode_draws = 0;
 			else if (strcmp(optarg, "episode") == 0)
-				po.pc.episode_draws = 1;
+				e->po.pc.episode_draws = 1;
 			else
 				errx(MG_EXIT_USAGE, "invalid --plan-draws '%s' "
 				    "(want decision or episode)", optarg);
-			epopt = 1;
+			e->epopt = 1;
 			break;
 		case O_PTRUTH:
 			if (strcmp(optarg, "none") == 0)
-				po.pc.truth = 0;
+				e->po.pc.truth = 0;
 			else if (strcmp(optarg, "runtimes") == 0)
-				po.pc.truth = MG_PLAN_TRUE_RUNTIMES;
+				e->po.pc.truth = MG_PLAN_TRUE_RUNTIMES;
 			else if (strcmp(optarg, "arrivals") == 0)
-				po.pc.truth = MG_PLAN_TRUE_ARRIVALS;
+				e->po.pc.truth = MG_PLAN_TRUE_ARRIVALS;
 			else if (strcmp(optarg, "both") == 0)
-				po.pc.truth = MG_PLAN_TRUE_RUNTIMES |
+				e->po.pc.truth = MG_PLAN_TRUE_RUNTIMES |
 				    MG_PLAN_TRUE_ARRIVALS;
 			else
 				errx(MG_EXIT_USAGE, "invalid --plan-truth '%s' "
@@ -1903,8 +1908,8 @@ main(int argc, char *argv[])
 			    v > 4 * 86400)
 				errx(MG_EXIT_USAGE, "invalid --plan-window '%s' "
 				    "(up to 4d)", optarg);
-			po.pc.window = v;
-			po.plan_window = 1;
+			e->po.pc.window = v;
+			e->po.plan_window = 1;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
@@ -1915,29 +1920,46 @@ main(int argc, char *argv[])
 	if (argc > 1)
 		usage(MG_EXIT_USAGE);
 	if (argc == 1)
-		path = argv[0];
-	if (replaying && epopt)
+		e->path = argv[0];
+}
+
+/* options that do not go together */
+static void
+validate(struct eopts *e)
+{
+	if (e->replaying && e->epopt)
 		errx(MG_EXIT_USAGE, "--replay takes no episode or method "
 		    "options");
-	if (!replaying && jobs_path)
+	if (!e->replaying && e->jobs_path)
 		errx(MG_EXIT_USAGE, "-j goes with --replay");
-	if (!replaying && dl_out)
+	if (!e->replaying && e->dl_out)
 		errx(MG_EXIT_USAGE, "--dl-out goes with --replay");
-	if (!replaying && loan_out)
+	if (!e->replaying && e->loan_out)
 		errx(MG_EXIT_USAGE, "--loan-out goes with --replay");
-	if (!replaying && el_out)
+	if (!e->replaying && e->el_out)
 		errx(MG_EXIT_USAGE, "--el-out goes with --replay");
-	if (po.handover > 0 && po.cost == MG_PLAN_RISK_CV)
+	if (e->po.handover > 0 && e->po.cost == MG_PLAN_RISK_CV)
 		errx(MG_EXIT_USAGE, "--plan-cost risk-cv does not go with "
 		    "--handover (want risk or hours)");
-	if (po.hybrid && (!po.plan || po.nmodels == 0))
+	if (e->po.hybrid && (!e->po.plan || e->po.nmodels == 0))
 		errx(MG_EXIT_USAGE, "--hybrid goes with --plan and -M models");
-	if (po.fitcal && (!po.plan || po.pc.ncal[0] > 0))
+	if (e->po.fitcal && (!e->po.plan || e->po.pc.ncal[0] > 0))
 		errx(MG_EXIT_USAGE, "--plan-fit-calibration goes with --plan, "
 		    "without --plan-calibration (it fits the raw chances)");
-	po.cal.k = po.pc.k;
-	if (replaying)
-		return replay(path, &conf, po.out_path, jobs_path, dl_out, loan_out,
-		    el_out, po.quiet);
-	return protocol(path, &conf, &po);
+	e->po.cal.k = e->po.pc.k;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct eopts e;
+
+	if (mg_cli_init(argv) != 0)
+		return MG_EXIT_FAIL;
+	parse(argc, argv, &e);
+	validate(&e);
+	if (e.replaying)
+		return replay(e.path, &e.conf, e.po.out_path, e.jobs_path,
+		    e.dl_out, e.loan_out, e.el_out, e.po.quiet);
+	return protocol(e.path, &e.conf, &e.po);
 }
