@@ -341,8 +341,10 @@ make_schema(const struct opts *o, char ***names, size_t *nf)
 	return f;
 }
 
-int
-main(int argc, char *argv[])
+/* the options into *o and *conf, the output and the input's paths */
+static void
+parse(int argc, char *argv[], struct opts *o, struct mg_simconf *conf,
+    const char **out_path, const char **path)
 {
 	enum { O_EVERY = 256,
 		O_NEAR, O_ATSTART, O_PROGRESS };
@@ -364,34 +366,18 @@ main(int argc, char *argv[])
 		MG_EPSEL_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *out_path = NULL, *path = "-";
 	struct mg_diag d = { "" };
-	struct mg_simconf conf;
-	struct mg_clusterdef def;
-	struct mg_trace t;
-	struct mg_schema schema;
-	struct mg_writer_opts wo;
-	struct mg_writer *wr;
-	struct mg_out out;
-	struct mg_value *vals;
-	struct work w, wk[2];
-	struct sink sink;
-	struct opts o;
-	pthread_t *tid;
-	int ch, rv, k;
-	size_t i, j, nf, nep, total = 0, batch, q;
-	char args[1024], cluster[512], *colon, **names;
+	char *colon, count[16];
+	int ch, rv;
 
-	if (mg_cli_init(argv) != 0)
-		return MG_EXIT_FAIL;
-	mg_simconf_init(&conf);
-	memset(&o, 0, sizeof(o));
-	mg_epsel_init(&o.sel);
-	o.probes = 7;
-	o.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	mg_simconf_init(conf);
+	memset(o, 0, sizeof(*o));
+	mg_epsel_init(&o->sel);
+	o->probes = 7;
+	o->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	while ((ch = getopt_long(argc, argv, "c:hm:n:o:p:qs:t:V"
 	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
-		if ((rv = mg_epsel_option(&o.sel, ch, optarg, &d)) != 0) {
+		if ((rv = mg_epsel_option(&o->sel, ch, optarg, &d)) != 0) {
 			if (rv < 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			continue;
@@ -401,48 +387,51 @@ main(int argc, char *argv[])
 		case 'm':
 		case 'n':
 		case 's':
-			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
+			if (mg_simconf_option(conf, ch, optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
 		case 'o':
-			out_path = optarg;
+			*out_path = optarg;
 			break;
 		case 'p':
-			o.probes = (int)int_arg("probe count", optarg, 0,
+			o->probes = (int)int_arg("probe count", optarg, 0,
 			    MAXPROBES / 4);
 			break;
 		case 'q':
-			o.quiet = 1;
+			o->quiet = 1;
 			break;
 		case 't':
-			o.threads = (int)int_arg("thread count", optarg, 1, 256);
+			o->threads = (int)int_arg("thread count", optarg, 1, 256);
 			break;
 		case 'V':
 			printf("mirage-features %s\n", MG_VERSION);
-			return MG_EXIT_OK;
+			exit(MG_EXIT_OK);
 		case O_EVERY:
-			o.probe_every = span_arg("probe interval", optarg);
-			if (o.probe_every % o.sel.e.period)
+			o->probe_every = span_arg("probe interval", optarg);
+			if (o->probe_every % o->sel.e.period)
 				errx(MG_EXIT_USAGE, "--probe-every must be a "
 				    "multiple of the decision period (10m)");
 			break;
 		case O_PROGRESS:
-			o.progress = 1;
+			o->progress = 1;
 			break;
 		case O_NEAR:
-			if ((colon = strchr(optarg, ':')) == NULL)
+			/* a copy: the stream's header records the argument */
+			if ((colon = strchr(optarg, ':')) == NULL ||
+			    (size_t)(colon - optarg) >= sizeof(count))
 				errx(MG_EXIT_USAGE, "invalid --near-end '%s' "
 				    "(want count:span, e.g. 6:2h)", optarg);
-			*colon = '\0';
-			o.near_n = (int)int_arg("near-end count", optarg, 1,
+			memcpy(count, optarg, (size_t)(colon - optarg));
+			count[colon - optarg] = '\0';
+			o->near_n = (int)int_arg("near-end count", count, 1,
 			    MAXPROBES / 4);
-			o.near_span = span_arg("near-end span", colon + 1);
+			o->near_span = span_arg("near-end span", colon + 1);
 			break;
 		case O_ATSTART:
-			o.sel.e.at_start = 1;
+			o->sel.e.at_start = 1;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
@@ -450,18 +439,91 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if ((out_path == NULL || strcmp(out_path, "-") == 0) &&
+	if ((*out_path == NULL || strcmp(*out_path, "-") == 0) &&
 	    isatty(STDOUT_FILENO))
 		errx(MG_EXIT_USAGE, "refusing to write a binary stream to a "
 		    "terminal (use -o file or a pipe)");
 	if (argc > 1)
 		usage(MG_EXIT_USAGE);
 	if (argc == 1)
-		path = argv[0];
-	if (o.probes == 0 && o.probe_every == 0 && o.near_n == 0)
+		*path = argv[0];
+	if (o->probes == 0 && o->probe_every == 0 && o->near_n == 0)
 		errx(MG_EXIT_USAGE, "no probes: give -p, --probe-every or "
 		    "--near-end");
+}
 
+/*
+ * The episodes in batches computed in parallel and written in order:
+ * the previous batch is written while the next one is computed.
+ */
+static void
+run(const struct opts *o, const struct work *w, struct sink *sink)
+{
+	struct work wk[2];
+	pthread_t *tid;
+	size_t i, j, q, batch, nep = o->sel.n;
+	int k;
+
+	batch = (size_t)o->threads * 16;
+	for (k = 0; k < 2; k++) {
+		wk[k] = *w;
+		if ((wk[k].res = calloc(batch, sizeof(*wk[k].res))) == NULL)
+			err(MG_EXIT_FAIL, NULL);
+		pthread_mutex_init(&wk[k].mu, NULL);
+	}
+	if ((tid = calloc((size_t)o->threads, sizeof(*tid))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	for (q = 0, k = 0; q < sink->all; q += batch, k ^= 1) {
+		struct work *cur = &wk[k];
+
+		cur->nres = sink->all - q < batch ? sink->all - q : batch;
+		cur->next = 0;
+		for (i = 0; i < cur->nres; i++) {
+			size_t e = (q + i) % nep;
+
+			memset(&cur->res[i], 0, sizeof(cur->res[i]));
+			cur->res[i].nodes = o->sel.sizes[(q + i) / nep];
+			cur->res[i].episode = (long)mg_epsel_index(&o->sel, e);
+			cur->res[i].s0 = mg_epsel_start(&o->sel, e);
+		}
+		for (j = 0; j < (size_t)o->threads; j++)
+			if (pthread_create(&tid[j], NULL, worker, cur))
+				errx(MG_EXIT_FAIL, "cannot start a thread");
+		if (q > 0)
+			write_batch(sink, &wk[k ^ 1]);
+		for (j = 0; j < (size_t)o->threads; j++)
+			pthread_join(tid[j], NULL);
+	}
+	write_batch(sink, &wk[k ^ 1]);
+	for (k = 0; k < 2; k++) {
+		pthread_mutex_destroy(&wk[k].mu);
+		free(wk[k].res);
+	}
+	free(tid);
+}
+
+int
+main(int argc, char *argv[])
+{
+	const char *out_path = NULL, *path = "-";
+	struct mg_diag d = { "" };
+	struct mg_simconf conf;
+	struct mg_clusterdef def;
+	struct mg_trace t;
+	struct mg_schema schema;
+	struct mg_writer_opts wo;
+	struct mg_writer *wr;
+	struct mg_out out;
+	struct work w;
+	struct sink sink;
+	struct opts o;
+	int rv;
+	size_t nf;
+	char args[1024], cluster[512], **names;
+
+	if (mg_cli_init(argv) != 0)
+		return MG_EXIT_FAIL;
+	parse(argc, argv, &o, &conf, &out_path, &path);
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
@@ -472,8 +534,8 @@ main(int argc, char *argv[])
 	if ((rv = mg_epsel_resolve(&o.sel, &def, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	o.e = o.sel.e;
-	nep = o.sel.n;
 
+	/* the samples stream */
 	memset(&w, 0, sizeof(w));
 	w.def = &def;
 	w.o = &o;
@@ -483,12 +545,13 @@ main(int argc, char *argv[])
 	schema.fields = make_schema(&o, &names, &nf);
 	schema.nfields = nf;
 	mg_writer_opts_init(&wo);
-	mg_cli_args(argc + optind, argv - optind, args, sizeof(args));
+	mg_cli_args(argc, argv, args, sizeof(args));
 	wo.producer = "mirage-features " MG_VERSION;
 	wo.args = args;
 	mg_clusterdef_describe(&def, cluster, sizeof(cluster));
 	wo.cluster = cluster;
-	if ((vals = calloc(nf, sizeof(*vals))) == NULL)
+	memset(&sink, 0, sizeof(sink));
+	if ((sink.vals = calloc(nf, sizeof(*sink.vals))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	if (mg_out_open(&out, out_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
@@ -496,68 +559,28 @@ main(int argc, char *argv[])
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	}
-	/*
-	 * Batches of episodes, computed in parallel and written in order;
-	 * the previous batch is written while the next one is computed.
-	 */
-	batch = (size_t)o.threads * 16;
-	for (k = 0; k < 2; k++) {
-		wk[k] = w;
-		if ((wk[k].res = calloc(batch, sizeof(*wk[k].res))) == NULL)
-			err(MG_EXIT_FAIL, NULL);
-		pthread_mutex_init(&wk[k].mu, NULL);
-	}
-	if ((tid = calloc((size_t)o.threads, sizeof(*tid))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	memset(&sink, 0, sizeof(sink));
 	sink.wr = wr;
 	sink.out = &out;
-	sink.vals = vals;
 	sink.path = path;
-	sink.all = nep * (size_t)o.sel.nsizes;
+	sink.all = o.sel.n * (size_t)o.sel.nsizes;
 	sink.progress = mg_cli_progress(o.quiet, o.progress);
-	for (q = 0, k = 0; q < sink.all; q += batch, k ^= 1) {
-		struct work *cur = &wk[k];
+	run(&o, &w, &sink);
 
-		cur->nres = sink.all - q < batch ? sink.all - q : batch;
-		cur->next = 0;
-		for (i = 0; i < cur->nres; i++) {
-			size_t e = (q + i) % nep;
-
-			memset(&cur->res[i], 0, sizeof(cur->res[i]));
-			cur->res[i].nodes = o.sel.sizes[(q + i) / nep];
-			cur->res[i].episode = (long)mg_epsel_index(&o.sel, e);
-			cur->res[i].s0 = mg_epsel_start(&o.sel, e);
-		}
-		for (j = 0; j < (size_t)o.threads; j++)
-			if (pthread_create(&tid[j], NULL, worker, cur))
-				errx(MG_EXIT_FAIL, "cannot start a thread");
-		if (q > 0)
-			write_batch(&sink, &wk[k ^ 1]);
-		for (j = 0; j < (size_t)o.threads; j++)
-			pthread_join(tid[j], NULL);
-	}
-	write_batch(&sink, &wk[k ^ 1]);
-	total = sink.total;
+	/* committed whole, or not at all */
 	if (mg_writer_close(wr, &d) != 0 || mg_out_commit(&out, &d) != 0) {
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	}
 	if (!o.quiet)
 		fprintf(stderr, "mirage-features: %zu samples from %zu "
-		    "episodes (%s mode, %d nodes, %d threads)%s\n", total,
-		    nep * (size_t)o.sel.nsizes - sink.skipped,
+		    "episodes (%s mode, %d nodes, %d threads)%s\n", sink.total,
+		    o.sel.n * (size_t)o.sel.nsizes - sink.skipped,
 		    conf.mode == MG_MODE_REFERENCE ? "reference" : "faithful",
 		    def.nodes, o.threads, sink.skipped ? "; skipped those "
 		    "without a job in their window" : "");
-	for (k = 0; k < 2; k++) {
-		pthread_mutex_destroy(&wk[k].mu);
-		free(wk[k].res);
-	}
 	mg_names_free(names, nf - NMETA);
 	free((void *)schema.fields);
-	free(vals);
-	free(tid);
+	free(sink.vals);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;

@@ -44,6 +44,8 @@ colval() {
 	# P runs 48 h from its submission: a probe every hour after it
 	[ "$(records ph.mrs)" -eq 48 ]
 	mirage-features -q -f 2023-03-01 -N 1 -w 1 -p 0 --near-end 12:2h -o pn.mrs ls6.jobs
+	# the header records the arguments as given
+	mirage-cat -i pn.mrs | grep -q -- '--near-end 12:2h -o pn.mrs'
 	[ "$(records pn.mrs)" -eq 12 ]
 	mirage-cat pn.mrs | awk -F'\t' 'NR > 1 { d = $9 - $6; if (d <= 0 || d > 7200) exit 1 }'
 	# labels move with the submission time: earlier, more overlap
