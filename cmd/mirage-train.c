@@ -444,8 +444,33 @@ num(const char *what, const char *arg, double min, double max)
 	return v;
 }
 
-int
-main(int argc, char *argv[])
+/* the command line */
+struct topts {
+	const char *kind, *sel, *path, *out_path;
+	struct mg_trainopts to;
+	struct mg_rlopts ro;
+	struct mg_simconf conf;
+	struct mg_epsel esel;
+	double w_int, w_ovl, clip, threshold, maxs;
+	int quiet, progress_asked;
+	char args[1024];
+};
+
+/* the labelled samples of a stream, and what they span */
+struct samples {
+	float *X, *y;		/* n rows of nf features; labels */
+	size_t n, cap, nf;
+	char **names;		/* the features' (the stream's) */
+	int *col;		/* their columns */
+	int window;		/* reference snapshots they read */
+	int64_t from, to_;	/* their episodes' starts */
+	char *cluster;		/* the stream's cluster */
+	struct mg_reader *r;	/* open: it owns the names */
+	FILE *fp;
+};
+
+static void
+parse(int argc, char *argv[], struct topts *o)
 {
 	enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
 		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT,
@@ -486,38 +511,23 @@ main(int argc, char *argv[])
 		MG_EPSEL_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *kind = NULL, *sel = "own", *path = "-", *out_path = NULL;
-	char *cluster = NULL;
-	const char *name;
-	struct mg_trainopts to;
-	struct mg_rlopts ro;
-	struct mg_simconf conf;
-	struct mg_epsel esel;
-	double w_int = 1, w_ovl = 0.25;
 	struct mg_diag d = { "" };
-	struct mg_reader *r;
-	const struct mg_stream_info *info;
-	const struct mg_value *v;
-	struct mg_model *m;
-	double clip = 12, threshold = NAN, maxs = 0;
-	int *col = NULL, kx, ks, ch, rv, window = 0;
-	char **names = NULL, args[1024];
-	size_t nf = 0, i, n = 0, cap = 0, k, step = 1;
-	float *X = NULL, *y = NULL;
-	int64_t from = INT64_MAX, to_ = INT64_MIN;
-	FILE *fp;
-	clock_t t0 = clock();
-	int quiet = 0, progress_asked = 0;
+	int ch, rv;
 
-	if (mg_cli_init(argv) != 0)
-		return MG_EXIT_FAIL;
-	mg_trainopts_init(&to);
-	mg_rlopts_init(&ro);
-	mg_simconf_init(&conf);
-	mg_epsel_init(&esel);
+	memset(o, 0, sizeof(*o));
+	o->sel = "own";
+	o->path = "-";
+	o->w_int = 1;
+	o->w_ovl = 0.25;
+	o->clip = 12;
+	o->threshold = NAN;
+	mg_trainopts_init(&o->to);
+	mg_rlopts_init(&o->ro);
+	mg_simconf_init(&o->conf);
+	mg_epsel_init(&o->esel);
 	while ((ch = getopt_long(argc, argv, "a:C:c:d:F:hi:m:n:o:qr:S:s:t:T:V"
 	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
-		if ((rv = mg_epsel_option(&esel, ch, optarg, &d)) != 0) {
+		if ((rv = mg_epsel_option(&o->esel, ch, optarg, &d)) != 0) {
 			if (rv < 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			continue;
@@ -527,229 +537,278 @@ main(int argc, char *argv[])
 		case 'm':
 		case 'n':
 		case 's':
-			if (mg_simconf_option(&conf, ch, optarg, &d) != 0)
+			if (mg_simconf_option(&o->conf, ch, optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			break;
 		case O_PLAY:
-			ro.episodes = (long)num("episode count", optarg, 1, 1e8);
+			o->ro.episodes = (long)num("episode count", optarg, 1, 1e8);
 			break;
 		case O_HIDDEN:
-			ro.hidden = (int)num("hidden units", optarg, 1, 4096);
+			o->ro.hidden = (int)num("hidden units", optarg, 1, 4096);
 			break;
 		case O_LR:
-			ro.lr = num("learning rate", optarg, 1e-7, 1);
+			o->ro.lr = num("learning rate", optarg, 1e-7, 1);
 			break;
 		case O_WINT:
-			w_int = num("interruption weight", optarg, 0, 1000);
+			o->w_int = num("interruption weight", optarg, 0, 1000);
 			break;
 		case O_WOVL:
-			w_ovl = num("overlap weight", optarg, 0, 1000);
+			o->w_ovl = num("overlap weight", optarg, 0, 1000);
 			break;
 		case 'a':
-			kind = optarg;
+			o->kind = optarg;
 			break;
 		case 'C':
-			to.C = num("cost", optarg, 1e-6, 1e6);
+			o->to.C = num("cost", optarg, 1e-6, 1e6);
 			break;
 		case 'd':
-			to.depth = (int)num("depth", optarg, 1, 20);
+			o->to.depth = (int)num("depth", optarg, 1, 20);
 			break;
 		case 'F':
-			sel = optarg;
+			o->sel = optarg;
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
 		case 'i':
-			return model_info(optarg);
+			exit(model_info(optarg));
 		case 'o':
-			out_path = optarg;
+			o->out_path = optarg;
 			break;
 		case 'q':
-			quiet = 1;
+			o->quiet = 1;
 			break;
 		case 'r':
-			to.rounds = (int)num("rounds", optarg, 1, 100000);
+			o->to.rounds = (int)num("rounds", optarg, 1, 100000);
 			break;
 		case 'S':
-			to.seed = (uint64_t)num("seed", optarg, 0, 4294967295.0);
+			o->to.seed = (uint64_t)num("seed", optarg, 0, 4294967295.0);
 			break;
 		case 't':
-			to.threads = (int)num("threads", optarg, 1, 256);
+			o->to.threads = (int)num("threads", optarg, 1, 256);
 			break;
 		case 'T':
-			threshold = num("threshold", optarg, -1000, 1000);
+			o->threshold = num("threshold", optarg, -1000, 1000);
 			break;
 		case 'V':
 			printf("mirage-train %s\n", MG_VERSION);
-			return MG_EXIT_OK;
+			exit(MG_EXIT_OK);
 		case O_ETA:
-			to.eta = num("eta", optarg, 1e-6, 1);
+			o->to.eta = num("eta", optarg, 1e-6, 1);
 			break;
 		case O_TREES:
-			to.trees = (int)num("trees", optarg, 1, 10000);
+			o->to.trees = (int)num("trees", optarg, 1, 10000);
 			break;
 		case O_SUB:
-			to.subsample = num("subsample", optarg, 0.01, 1);
+			o->to.subsample = num("subsample", optarg, 0.01, 1);
 			break;
 		case O_COL:
-			to.colsample = num("colsample", optarg, 0.01, 1);
+			o->to.colsample = num("colsample", optarg, 0.01, 1);
 			break;
 		case O_EPS:
-			to.epsilon = num("epsilon", optarg, 0, 100);
+			o->to.epsilon = num("epsilon", optarg, 0, 100);
 			break;
 		case O_GAMMA:
-			to.gamma = num("gamma", optarg, 0, 1e6);
+			o->to.gamma = num("gamma", optarg, 0, 1e6);
 			break;
 		case O_CLIP:
-			clip = num("clip", optarg, 0.01, 1e6);
+			o->clip = num("clip", optarg, 0.01, 1e6);
 			break;
 		case O_MAX:
-			maxs = num("max-samples", optarg, 2, 1e9);
+			o->maxs = num("max-samples", optarg, 2, 1e9);
 			break;
 		case O_PROGRESS:
-			progress_asked = 1;
+			o->progress_asked = 1;
 			break;
 		case O_QUANT:
-			to.quantile = num("quantile", optarg, 0.01, 0.99);
+			o->to.quantile = num("quantile", optarg, 0.01, 0.99);
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
 		}
 	}
-	if (kind == NULL)
+	if (o->kind == NULL)
 		errx(MG_EXIT_USAGE, "-a algorithm is needed: gbt, rf, clf, svr, "
 		    "dqn or pg (try --help)");
-	if (strcmp(kind, "relmas") == 0)
+	if (strcmp(o->kind, "relmas") == 0)
 		errx(MG_EXIT_USAGE, "-a relmas: the dispatcher inside the node "
 		    "is trained by mirage-accel train (mirage-accel(1))");
-	if (strcmp(kind, "gbt") && strcmp(kind, "rf") && strcmp(kind, "clf") &&
-	    strcmp(kind, "svr") && strcmp(kind, "dqn") && strcmp(kind, "pg"))
+	if (strcmp(o->kind, "gbt") && strcmp(o->kind, "rf") && strcmp(o->kind, "clf") &&
+	    strcmp(o->kind, "svr") && strcmp(o->kind, "dqn") && strcmp(o->kind, "pg"))
 		errx(MG_EXIT_USAGE, "unknown model kind '%s' (want gbt, rf, "
-		    "clf, svr, dqn or pg)", kind);
+		    "clf, svr, dqn or pg)", o->kind);
 	if (argc - optind > 1)
 		errx(MG_EXIT_USAGE, "one input at most (try --help)");
 	if (optind < argc)
-		path = argv[optind];
-	name = strcmp(path, "-") ? path : "<stdin>";
-	if ((out_path == NULL || strcmp(out_path, "-") == 0) &&
+		o->path = argv[optind];
+	if ((o->out_path == NULL || strcmp(o->out_path, "-") == 0) &&
 	    isatty(STDOUT_FILENO))
 		errx(MG_EXIT_USAGE, "refusing to write a model to a terminal "
 		    "(use -o file)");
-	mg_cli_args(argc, argv, args, sizeof(args));
-	if (strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0) {
-		ro.seed = to.seed;
-		return train_rl(kind, path, &conf, &esel, &ro, w_int, w_ovl,
-		    to.threads > 1 ? to.threads :
-		    (int)sysconf(_SC_NPROCESSORS_ONLN), threshold, out_path,
-		    args, quiet, progress_asked);
-	}
+	mg_cli_args(argc, argv, o->args, sizeof(o->args));
+}
 
-	fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+/* the samples of o->path with a label, the features o->sel picks */
+static void
+read_samples(const struct topts *o, const char *name, struct samples *s)
+{
+	struct mg_diag d = { "" };
+	struct mg_reader *r;
+	const struct mg_stream_info *info;
+	const struct mg_value *v;
+	size_t i, k;
+	int kx, ks, rv;
+	FILE *fp;
+
+	/* the reader stays open: the features' names are its schema's */
+	memset(s, 0, sizeof(*s));
+	s->from = INT64_MAX;
+	s->to_ = INT64_MIN;
+	fp = strcmp(o->path, "-") ? fopen(o->path, "rb") : stdin;
 	if (fp == NULL)
-		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+		err(MG_EXIT_FAIL, "cannot open '%s'", o->path);
 	if ((rv = mg_reader_open(fp, name, "samples", &r, &d)) != 0)
 		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
 	info = mg_reader_info(r);
-	if ((cluster = strdup(info->cluster)) == NULL)
+	if ((s->cluster = strdup(info->cluster)) == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	kx = mg_schema_field(&info->schema, "x");
 	ks = mg_schema_field(&info->schema, "ep_start");
 	if (kx < 0 || ks < 0)
 		errx(MG_EXIT_TYPE, "'%s': samples without x or ep_start", name);
-	if ((col = malloc(info->schema.nfields * sizeof(*col))) == NULL ||
-	    (names = malloc(info->schema.nfields * sizeof(*names))) == NULL)
+	if ((s->col = malloc(info->schema.nfields * sizeof(*s->col))) ==
+	    NULL || (s->names = malloc(info->schema.nfields *
+	    sizeof(*s->names))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	for (i = 0; i < info->schema.nfields; i++) {
 		const struct mg_field *f = &info->schema.fields[i];
 		int lag;
 
-		if (f->type != MG_T_F64 || !selected(f->name, sel))
+		if (f->type != MG_T_F64 || !selected(f->name, o->sel))
 			continue;
-		col[nf] = (int)i;
-		names[nf++] = (char *)f->name;
+		s->col[s->nf] = (int)i;
+		s->names[s->nf++] = (char *)f->name;
 		if (f->name[0] == 'r' && sscanf(f->name, "r%d_", &lag) == 1 &&
-		    lag + 1 > window)
-			window = lag + 1;
+		    lag + 1 > s->window)
+			s->window = lag + 1;
 	}
-	if (nf == 0)
+	if (s->nf == 0)
 		errx(MG_EXIT_USAGE, "'%s': no feature matches '%s' (try own, "
 		    "ref, all, or names and PREFIX* separated by commas)", name,
-		    sel);
-	if (strcmp(kind, "svr") == 0 && maxs == 0)
-		maxs = 4000;	/* libsvm's training is quadratic */
+		    o->sel);
 	while ((rv = mg_reader_next(r, &v, &d)) == 1) {
 		if (v[kx].null)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 4096;
-			if ((X = realloc(X, cap * nf * sizeof(*X))) == NULL ||
-			    (y = realloc(y, cap * sizeof(*y))) == NULL)
+		if (s->n == s->cap) {
+			s->cap = s->cap ? 2 * s->cap : 4096;
+			if ((s->X = realloc(s->X, s->cap * s->nf *
+			    sizeof(*s->X))) == NULL || (s->y = realloc(s->y,
+			    s->cap * sizeof(*s->y))) == NULL)
 				err(MG_EXIT_FAIL, NULL);
 		}
-		for (k = 0; k < nf; k++)
-			X[n * nf + k] = v[col[k]].null ? NAN :
-			    (float)v[col[k]].f;
-		if (strcmp(kind, "clf") == 0) {
-			y[n] = v[kx].i > 0;
+		for (k = 0; k < s->nf; k++)
+			s->X[s->n * s->nf + k] = v[s->col[k]].null ? NAN :
+			    (float)v[s->col[k]].f;
+		if (strcmp(o->kind, "clf") == 0) {
+			s->y[s->n] = v[kx].i > 0;
 		} else {
 			double h = (double)v[kx].i / 3600;
 
-			y[n] = (float)(h > clip ? clip : h < -clip ? -clip : h);
+			s->y[s->n] = (float)(h > o->clip ? o->clip :
+			    h < -o->clip ? -o->clip : h);
 		}
-		if (v[ks].i < from)
-			from = v[ks].i;
-		if (v[ks].i > to_)
-			to_ = v[ks].i;
-		n++;
+		if (v[ks].i < s->from)
+			s->from = v[ks].i;
+		if (v[ks].i > s->to_)
+			s->to_ = v[ks].i;
+		s->n++;
 	}
 	if (rv < 0)
 		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
-	if (n < 2)
+	if (s->n < 2)
 		errx(MG_EXIT_FAIL, "'%s': %zu labelled samples, too few to "
-		    "train on", name, n);
+		    "train on", name, s->n);
+	s->r = r;
+	s->fp = fp;
+}
+
+/* a model of kind o->kind on the samples s, written to o->out_path */
+static void
+train(const struct topts *o, struct samples *s, double maxs, clock_t t0)
+{
+	struct mg_diag d = { "" };
+	struct mg_model *m;
+	size_t i, step = 1;
+	int rv;
+
 	/* an even subsample, in order, when asked (svr by default) */
-	if (maxs > 0 && (double)n > maxs) {
+	if (maxs > 0 && (double)s->n > maxs) {
 		size_t w = 0;
 
-		step = (size_t)ceil((double)n / maxs);
-		for (i = 0; i < n; i += step, w++) {
-			memmove(X + w * nf, X + i * nf, nf * sizeof(*X));
-			y[w] = y[i];
+		step = (size_t)ceil((double)s->n / maxs);
+		for (i = 0; i < s->n; i += step, w++) {
+			memmove(s->X + w * s->nf, s->X + i * s->nf, s->nf *
+			    sizeof(*s->X));
+			s->y[w] = s->y[i];
 		}
-		n = w;
+		s->n = w;
 	}
-	if ((rv = mg_model_new(kind, names, nf, &m, &d)) != 0)
+	if ((rv = mg_model_new(o->kind, s->names, s->nf, &m, &d)) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
-	m->window = (uint32_t)window;
-	m->from = from;
-	m->to = to_;
-	m->cluster = cluster;	/* the samples stream's: owned by m now */
-	provenance(m, threshold, args);
-	if (!quiet)
+	m->window = (uint32_t)s->window;
+	m->from = s->from;
+	m->to = s->to_;
+	m->cluster = s->cluster;	/* the samples stream's: owned by m */
+	s->cluster = NULL;
+	provenance(m, o->threshold, o->args);
+	if (!o->quiet)
 		fprintf(stderr, "mirage-train: %s on %zu samples x %zu "
-		    "features%s\n", kind, n, nf, step > 1 ?
+		    "features%s\n", o->kind, s->n, s->nf, step > 1 ?
 		    " (every nth, --max-samples)" : "");
-	if ((rv = mg_model_train(m, X, y, n, &to, &d)) != 0)
+	if ((rv = mg_model_train(m, s->X, s->y, s->n, &o->to, &d)) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (!m->classifier)
-		residuals(m, X, y, n, nf, &to);
+		residuals(m, s->X, s->y, s->n, s->nf, &o->to);
 	else
-		calibrate(m, X, y, n, nf, &to);
-	if (!quiet && m->classifier)
+		calibrate(m, s->X, s->y, s->n, s->nf, &o->to);
+	if (!o->quiet && m->classifier)
 		fprintf(stderr, "mirage-train: calibration of %zu knots\n",
 		    m->ncal);
-	save(m, out_path);
-	if (!quiet)
+	save(m, o->out_path);
+	if (!o->quiet)
 		fprintf(stderr, "mirage-train: %s (%s) in %.1f s of CPU\n",
-		    kind, m->params, (double)(clock() - t0) / CLOCKS_PER_SEC);
+		    o->kind, m->params, (double)(clock() - t0) /
+		    CLOCKS_PER_SEC);
 	mg_model_free(m);
-	mg_reader_free(r);
-	if (fp != stdin)
-		fclose(fp);
-	free(X);
-	free(y);
-	free(col);
-	free(names);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct topts o;
+	struct samples s;
+	clock_t t0 = clock();
+
+	if (mg_cli_init(argv) != 0)
+		return MG_EXIT_FAIL;
+	parse(argc, argv, &o);
+	if (strcmp(o.kind, "dqn") == 0 || strcmp(o.kind, "pg") == 0) {
+		o.ro.seed = o.to.seed;
+		return train_rl(o.kind, o.path, &o.conf, &o.esel, &o.ro,
+		    o.w_int, o.w_ovl, o.to.threads > 1 ? o.to.threads :
+		    (int)sysconf(_SC_NPROCESSORS_ONLN), o.threshold,
+		    o.out_path, o.args, o.quiet, o.progress_asked);
+	}
+	read_samples(&o, strcmp(o.path, "-") ? o.path : "<stdin>", &s);
+	/* libsvm's training is quadratic: svr subsamples by default */
+	train(&o, &s, strcmp(o.kind, "svr") == 0 && o.maxs == 0 ? 4000 :
+	    o.maxs, t0);
+	mg_reader_free(s.r);
+	if (s.fp != stdin)
+		fclose(s.fp);
+	free(s.X);
+	free(s.y);
+	free(s.col);
+	free(s.names);
 	return MG_EXIT_OK;
 }
