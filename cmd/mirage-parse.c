@@ -553,27 +553,29 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-int
-main(int argc, char *argv[])
-{
+/* the command line, beside the run's context */
+struct popts {
 	struct mg_sacct_opts so;
-	struct mg_writer_opts wo;
-	struct mg_out out;
-	struct ctx c;
-	const char *output = NULL, *since = NULL, *until = NULL;
-	char producer[64], args[4096], zone[256];
-	int ch, fflag = 0, i, rv = 0;
-	int64_t level = 1;
+	const char *output, *since, *until;
+	int fflag;		/* -f: binary to a terminal */
+	int64_t level;		/* -l: compression */
+	char args[4096];
+};
 
-	if (mg_cli_init(argv) != 0)
-		return MG_EXIT_FAIL;
-	memset(&c, 0, sizeof(c));
-	c.since = INT64_MIN;
-	c.until = INT64_MAX;
-	mg_sacct_opts_init(&so);
+static void
+parse(int argc, char *argv[], struct popts *o, struct ctx *c)
+{
+	int ch;
+
+	memset(o, 0, sizeof(*o));
+	o->level = 1;
+	memset(c, 0, sizeof(*c));
+	c->since = INT64_MIN;
+	c->until = INT64_MAX;
+	mg_sacct_opts_init(&o->so);
 	/* sacct prints wall-clock times in its own zone, TZ's: so do we */
-	(void)mg_tz_use("local", &so.tz);
-	mg_cli_args(argc, argv, args, sizeof(args));
+	(void)mg_tz_use("local", &o->so.tz);
+	mg_cli_args(argc, argv, o->args, sizeof(o->args));
 
 	while ((ch = getopt_long(argc, argv, "d:E:F:fhk:l:o:p:qS:st:z:",
 	    longopts, NULL)) != -1) {
@@ -582,70 +584,70 @@ main(int argc, char *argv[])
 			if (strlen(optarg) != 1 || optarg[0] == '\n')
 				errx(MG_EXIT_USAGE, "invalid delimiter '%s' "
 				    "(one character)", optarg);
-			so.delim = optarg[0];
+			o->so.delim = optarg[0];
 			break;
 		case 'E':
-			until = optarg;
+			o->until = optarg;
 			break;
 		case 'F':
 			if (strcmp(optarg, "auto") == 0)
-				so.format = MG_FMT_AUTO;
+				o->so.format = MG_FMT_AUTO;
 			else if (strcmp(optarg, "delimited") == 0)
-				so.format = MG_FMT_DELIM;
+				o->so.format = MG_FMT_DELIM;
 			else if (strcmp(optarg, "fixed") == 0)
-				so.format = MG_FMT_FIXED;
+				o->so.format = MG_FMT_FIXED;
 			else if (strcmp(optarg, "swf") == 0)
-				so.format = MG_FMT_SWF;
+				o->so.format = MG_FMT_SWF;
 			else if (strcmp(optarg, "json") == 0)
-				so.format = MG_FMT_JSON;
+				o->so.format = MG_FMT_JSON;
 			else if (strcmp(optarg, "yaml") == 0)
-				so.format = MG_FMT_YAML;
+				o->so.format = MG_FMT_YAML;
 			else
 				errx(MG_EXIT_USAGE, "invalid format '%s' (auto,"
 				    " delimited, fixed, swf, json, yaml)", optarg);
 			break;
 		case 'f':
-			fflag = 1;
+			o->fflag = 1;
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;
 		case 'k':
-			so.fields = optarg;
+			o->so.fields = optarg;
 			break;
 		case 'l':
-			if (mg_parse_i64(optarg, strlen(optarg), 0, 9, &level))
+			if (mg_parse_i64(optarg, strlen(optarg), 0, 9, &o->level))
 				errx(MG_EXIT_USAGE, "invalid level '%s' (0-9)",
 				    optarg);
 			break;
 		case 'o':
-			output = optarg;
+			o->output = optarg;
 			break;
 		case 'p':
-			split_list(&c.parts, optarg);
+			split_list(&c->parts, optarg);
 			break;
 		case 'q':
-			c.quiet = 1;
+			c->quiet = 1;
 			break;
 		case 'S':
-			since = optarg;
+			o->since = optarg;
 			break;
 		case 's':
-			c.strict = 1;
+			c->strict = 1;
 			break;
 		case 't':
-			split_list(&c.states, optarg);
+			split_list(&c->states, optarg);
 			break;
 		case 'z':
-			if (mg_tz_use(optarg, &so.tz) != 0)
+			if (mg_tz_use(optarg, &o->so.tz) != 0)
 				errx(MG_EXIT_USAGE, "-z: unknown time zone '%s' "
 				    "(not in the tz database)", optarg);
 			break;
 		case OPT_DUPS:
 			if (strcmp(optarg, "last") == 0)
-				c.keep_dups = 0;
+				c->keep_dups = 0;
 			else if (strcmp(optarg, "keep") == 0)
-				c.keep_dups = 1;
+				c->keep_dups = 1;
 			else
 				errx(MG_EXIT_USAGE, "invalid --duplicates '%s'"
 				    " (last or keep)", optarg);
@@ -657,58 +659,82 @@ main(int argc, char *argv[])
 			    &v) != 0)
 				errx(MG_EXIT_USAGE, "invalid "
 				    "--swf-cpus-per-node '%s'", optarg);
-			so.swf_cpus_per_node = v;
+			o->so.swf_cpus_per_node = v;
 			break;
 		}
 		case OPT_VERSION:
 			printf("mirage-parse %s\n", MG_VERSION);
-			return MG_EXIT_OK;
+			exit(MG_EXIT_OK);
 		default:
 			usage(MG_EXIT_USAGE);
 		}
 	}
-	argc -= optind;
-	argv += optind;
-	if (since)
-		c.since = parse_when(since, so.tz, "--since");
-	if (until)
-		c.until = parse_when(until, so.tz, "--until");
-	if (output == NULL && !fflag && isatty(STDOUT_FILENO))
+	if (o->since)
+		c->since = parse_when(o->since, o->so.tz, "--since");
+	if (o->until)
+		c->until = parse_when(o->until, o->so.tz, "--until");
+	if (o->output == NULL && !o->fflag && isatty(STDOUT_FILENO))
 		errx(MG_EXIT_USAGE, "refusing to write a binary stream to a "
 		    "terminal (use -o file, a pipe, or -f)");
+}
 
-	c.spill_fd = -1;
-	if (!c.keep_dups) {
-		int fd = temp_file(c.quiet);
+/*
+ * --duplicates last: the records go to a temporary stream (a file, or
+ * memory), the last of each job kept, and are written when all are read
+ */
+static void
+open_dedup(struct ctx *c)
+{
+	c->spill_fd = -1;
+	if (!c->keep_dups) {
+		int fd = temp_file(c->quiet);
 
-		if (mg_recbuf_new(mg_job_schema(), &c.rb) != 0)
+		if (mg_recbuf_new(mg_job_schema(), &c->rb) != 0)
 			err(MG_EXIT_FAIL, NULL);
-		if (fd >= 0 && (c.opt = fdopen(fd, "w+")) == NULL)
+		if (fd >= 0 && (c->opt = fdopen(fd, "w+")) == NULL)
 			err(MG_EXIT_FAIL, "fdopen");
-		if (c.opt == NULL && (c.opt = open_memstream(&c.optbuf,
-		    &c.optlen)) == NULL)
+		if (c->opt == NULL && (c->opt = open_memstream(&c->optbuf,
+		    &c->optlen)) == NULL)
 			err(MG_EXIT_FAIL, "open_memstream");
-		if (fd >= 0 && (c.spill_fd = temp_file(c.quiet)) >= 0 &&
-		    mg_recbuf_spill(c.rb, c.spill_fd) != 0)
+		if (fd >= 0 && (c->spill_fd = temp_file(c->quiet)) >= 0 &&
+		    mg_recbuf_spill(c->rb, c->spill_fd) != 0)
 			errx(MG_EXIT_FAIL, "cannot use the temporary file");
 	}
-	if (mg_out_open(&out, output, &c.diag) != 0)
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct popts o;
+	struct mg_writer_opts wo;
+	struct mg_out out;
+	struct ctx c;
+	char producer[64], zone[256];
+	int i, n, rv = 0;
+
+	if (mg_cli_init(argv) != 0)
+		return MG_EXIT_FAIL;
+	parse(argc, argv, &o, &c);
+	argc -= optind;
+	argv += optind;
+	open_dedup(&c);
+	if (mg_out_open(&out, o.output, &c.diag) != 0)
 		errx(MG_EXIT_FAIL, "%s", c.diag.msg);
 	mg_writer_opts_init(&wo);
 	snprintf(producer, sizeof(producer), "mirage-parse %s", MG_VERSION);
 	wo.producer = producer;
-	wo.args = args;
-	wo.level = (int)level;
-	mg_tz_name(so.tz, zone, sizeof(zone));
+	wo.args = o.args;
+	wo.level = (int)o.level;
+	mg_tz_name(o.so.tz, zone, sizeof(zone));
 	wo.tz = zone;
 	if ((rv = mg_writer_open(c.keep_dups ? out.fp : c.opt,
 	    mg_job_schema(), &wo, &c.w, &c.diag)) != 0)
 		goto fail;
 
-	for (i = 0; i < (argc ? argc : 1); i++)
-		if ((rv = parse_file(&c, argc ? argv[i] : "-", &so)) != 0)
+	n = argc ? argc : 1;
+	for (i = 0; i < n; i++)
+		if ((rv = parse_file(&c, argc ? argv[i] : "-", &o.so)) != 0)
 			goto fail;
-
 	/* rows, and every one of them bad: not a dump to trust */
 	if (c.total_jobs == 0 && c.total_bad > 0) {
 		rv = mg_diag_set(&c.diag, MG_EFORMAT, "no job read: all %llu "
