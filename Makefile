@@ -84,9 +84,15 @@ $(LIB): $(LIB_OBJ)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $(LIB_OBJ)
 
-$(B)/mirage-%: cmd/mirage-%.c $(LIB) $(HDRS) $(B)/build.flags
+# each tool is one file, with the option groups they share (cmd/options)
+$(B)/cmd/options.o: cmd/options.c cmd/options.h $(HDRS) $(B)/build.flags
+	@mkdir -p $(@D)
+	$(say) CC $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
+
+$(B)/mirage-%: cmd/mirage-%.c cmd/options.h $(B)/cmd/options.o $(LIB) $(HDRS) $(B)/build.flags
 	$(say) LINK $@
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(LIB) $(LDLIBS) -o $@
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< $(B)/cmd/options.o $(LIB) $(LDLIBS) -o $@
 
 $(B)/tests/t_%: tests/unit/t_%.c tests/unit/tap.h $(LIB) $(HDRS) $(B)/build.flags
 	@mkdir -p $(@D)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "mirage.h"
+#include "options.h"
 #include "cluster/cluster.h"
 #include "episode/episode.h"
 #include "episode/protocol.h"
@@ -1678,7 +1679,6 @@ parse(int argc, char *argv[], struct eopts *e)
 	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
 	    O_PFITCAL, O_HANDOVER };
 	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
 		{ "hybrid", required_argument, NULL, O_HYBRID },
@@ -1689,9 +1689,7 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
-		{ "mode", required_argument, NULL, 'm' },
 		{ "model", required_argument, NULL, 'M' },
-		{ "nodes", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "plan", required_argument, NULL, O_PLAN },
 		{ "lambda", required_argument, NULL, O_LAMBDA },
@@ -1711,14 +1709,14 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "replay", no_argument, NULL, 'R' },
-		{ "set", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
-		MG_EPSEL_LONGOPTS,
+		CLUSTER_LONGOPTS,
+		EPISODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mg_diag d = { "" };
-	int ch, rv;
+	int ch;
 	int64_t v;
 
 	memset(e, 0, sizeof(*e));
@@ -1730,22 +1728,15 @@ parse(int argc, char *argv[], struct eopts *e)
 	e->po.lambda = 1.5;	/* plan-folds.sh on the training period */
 	e->po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	mg_cli_args(argc, argv, e->po.args, sizeof(e->po.args));
-	while ((ch = getopt_long(argc, argv, "C:c:E:F:hj:M:m:n:o:qs:t:V"
-	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
-		if ((rv = mg_epsel_option(&e->po.sel, ch, optarg, &d)) != 0) {
-			if (rv < 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
+	while ((ch = getopt_long(argc, argv, "C:E:F:hj:M:o:qt:V"
+	    CLUSTER_SHORTOPTS EPISODE_SHORTOPTS, longopts, NULL)) != -1) {
+		if (episode_option(&e->po.sel, ch, optarg)) {
 			e->epopt = 1;
 			continue;
 		}
+		if (cluster_option(&e->conf, ch, optarg))
+			continue;
 		switch (ch) {
-		case 'c':
-		case 'm':
-		case 'n':
-		case 's':
-			if (mg_simconf_option(&e->conf, ch, optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			break;
 		case 'C':
 			e->po.curve_path = optarg;
 			e->epopt = 1;

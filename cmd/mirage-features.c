@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mirage.h"
+#include "options.h"
 #include "cluster/cluster.h"
 #include "episode/episode.h"
 
@@ -350,46 +351,33 @@ parse(int argc, char *argv[], struct opts *o, struct mg_simconf *conf,
 		O_NEAR, O_ATSTART, O_PROGRESS };
 	static const struct option longopts[] = {
 		{ "at-start", no_argument, NULL, O_ATSTART },
-		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "mode", required_argument, NULL, 'm' },
 		{ "near-end", required_argument, NULL, O_NEAR },
-		{ "nodes", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "probe-every", required_argument, NULL, O_EVERY },
 		{ "probes", required_argument, NULL, 'p' },
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "set", required_argument, NULL, 's' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
-		MG_EPSEL_LONGOPTS,
+		CLUSTER_LONGOPTS,
+		EPISODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct mg_diag d = { "" };
 	char *colon, count[16];
-	int ch, rv;
+	int ch;
 
 	mg_simconf_init(conf);
 	memset(o, 0, sizeof(*o));
 	mg_epsel_init(&o->sel);
 	o->probes = 7;
 	o->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	while ((ch = getopt_long(argc, argv, "c:hm:n:o:p:qs:t:V"
-	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
-		if ((rv = mg_epsel_option(&o->sel, ch, optarg, &d)) != 0) {
-			if (rv < 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
+	while ((ch = getopt_long(argc, argv, "ho:p:qt:V"
+	    CLUSTER_SHORTOPTS EPISODE_SHORTOPTS, longopts, NULL)) != -1) {
+		if (episode_option(&o->sel, ch, optarg) ||
+		    cluster_option(conf, ch, optarg))
 			continue;
-		}
 		switch (ch) {
-		case 'c':
-		case 'm':
-		case 'n':
-		case 's':
-			if (mg_simconf_option(conf, ch, optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			break;
 		case 'h':
 			usage(MG_EXIT_OK);
 			break;

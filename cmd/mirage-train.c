@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "mirage.h"
+#include "options.h"
 #include "learn/model.h"
 #include "base/stats.h"
 #include "cluster/cluster.h"
@@ -504,15 +505,11 @@ parse(int argc, char *argv[], struct topts *o)
 		{ "lr", required_argument, NULL, O_LR },
 		{ "w-int", required_argument, NULL, O_WINT },
 		{ "w-ovl", required_argument, NULL, O_WOVL },
-		{ "config", required_argument, NULL, 'c' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "set", required_argument, NULL, 's' },
-		MG_EPSEL_LONGOPTS,
+		CLUSTER_LONGOPTS,
+		EPISODE_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct mg_diag d = { "" };
-	int ch, rv;
+	int ch;
 
 	memset(o, 0, sizeof(*o));
 	o->sel = "own";
@@ -525,21 +522,12 @@ parse(int argc, char *argv[], struct topts *o)
 	mg_rlopts_init(&o->ro);
 	mg_simconf_init(&o->conf);
 	mg_epsel_init(&o->esel);
-	while ((ch = getopt_long(argc, argv, "a:C:c:d:F:hi:m:n:o:qr:S:s:t:T:V"
-	    MG_EPSEL_SHORTOPTS, longopts, NULL)) != -1) {
-		if ((rv = mg_epsel_option(&o->esel, ch, optarg, &d)) != 0) {
-			if (rv < 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
+	while ((ch = getopt_long(argc, argv, "a:C:d:F:hi:o:qr:S:t:T:V"
+	    CLUSTER_SHORTOPTS EPISODE_SHORTOPTS, longopts, NULL)) != -1) {
+		if (episode_option(&o->esel, ch, optarg) ||
+		    cluster_option(&o->conf, ch, optarg))
 			continue;
-		}
 		switch (ch) {
-		case 'c':
-		case 'm':
-		case 'n':
-		case 's':
-			if (mg_simconf_option(&o->conf, ch, optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			break;
 		case O_PLAY:
 			o->ro.episodes = (long)num("episode count", optarg, 1, 1e8);
 			break;

@@ -1068,26 +1068,25 @@ mg_simconf_load(struct mg_simconf *c, const char *path, struct mg_diag *d)
 }
 
 int
-mg_simconf_option(struct mg_simconf *c, int opt, const char *arg,
+mg_simconf_option(struct mg_simconf *c, const char *name, const char *arg,
     struct mg_diag *d)
 {
 	char kv[256];
 
-	switch (opt) {
-	case 'c':
+	if (strcmp(name, "config") == 0)
 		return mg_simconf_load(c, arg, d);
-	case 'm':
+	if (strcmp(name, "mode") == 0) {
 		snprintf(kv, sizeof(kv), "Mode=%s", arg);
 		return mg_simconf_set(c, kv, d);
-	case 'n':
+	}
+	if (strcmp(name, "nodes") == 0) {
 		snprintf(kv, sizeof(kv), "Nodes=%s", arg);
 		if (mg_simconf_set(c, kv, NULL) != 0)
 			return mg_diag_set(d, MG_EINVAL, "invalid node count "
 			    "'%s'", arg);
 		return 0;
-	case 's':
-		return mg_simconf_set(c, arg, d);
-	default:
-		return mg_diag_set(d, MG_EINVAL, "no such option");
 	}
+	if (strcmp(name, "set") == 0)
+		return mg_simconf_set(c, arg, d);
+	return mg_diag_set(d, MG_EINVAL, "no cluster setting '%s'", name);
 }

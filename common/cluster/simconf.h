@@ -163,13 +163,13 @@ int mg_simconf_load(struct mg_simconf *c, const char *path,
     struct mg_diag *d);
 
 /*
- * mg_simconf_option: the options every command that runs the model
- * takes: 'c' (a config file), 'm' (Mode=), 'n' (Nodes=), 's' (any
- * Key=Value), applied in the order given.  Returns 0, or MG_EINVAL /
- * MG_EIO with d set.
+ * mg_simconf_option: the settings every command that runs the model
+ * takes, by name: "config" (a file), "mode" (Mode=), "nodes" (Nodes=),
+ * "set" (any Key=Value), applied in the order given.  Returns 0, or
+ * MG_EINVAL / MG_EIO with d set.
  */
-int mg_simconf_option(struct mg_simconf *c, int opt, const char *arg,
-    struct mg_diag *d);
+int mg_simconf_option(struct mg_simconf *c, const char *name,
+    const char *arg, struct mg_diag *d);
 
 /*
  * mg_hostlist: the names of Slurm's hostlist s[0..n) ("gpu[001-004,9]",

@@ -666,51 +666,48 @@ sizes(struct mg_epsel *s, const char *arg, int gpus, struct mg_diag *d)
 }
 
 int
-mg_epsel_option(struct mg_epsel *s, int opt, const char *arg,
+mg_epsel_set(struct mg_epsel *s, const char *name, const char *arg,
     struct mg_diag *d)
 {
 	int64_t v;
 	int rv;
 
-	switch (opt) {
-	case 'f':
+	if (strcmp(name, "from") == 0) {
 		if (mg_parse_date(arg, MG_TZ_UTC, &s->from) != 0)
 			return mg_diag_set(d, MG_EINVAL, "invalid date '%s' "
 			    "(want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)", arg);
 		s->have_from = 1;
-		return 1;
-	case 'u':
+		return 0;
+	}
+	if (strcmp(name, "until") == 0) {
 		if (mg_parse_date(arg, MG_TZ_UTC, &s->until) != 0)
 			return mg_diag_set(d, MG_EINVAL, "invalid date '%s' "
 			    "(want YYYY-MM-DD or YYYY-MM-DDTHH:MM:SS)", arg);
 		s->have_until = 1;
-		return 1;
-	case 'N':
+		return 0;
+	}
+	if (strcmp(name, "count") == 0) {
 		rv = integer("count", arg, 1, 1000000, &v, d);
 		s->count = (long)v;
-		return rv;
-	case 'e':
-		return span("interval", arg, 1, &s->every, d);
-	case 'k':
-	case 'g':
-		return sizes(s, arg, opt == 'g', d);
-	case 'w':
+	} else if (strcmp(name, "every") == 0)
+		rv = span("interval", arg, 1, &s->every, d);
+	else if (strcmp(name, "sizes") == 0 || strcmp(name, "gpus") == 0)
+		rv = sizes(s, arg, strcmp(name, "gpus") == 0, d);
+	else if (strcmp(name, "window") == 0) {
 		rv = integer("window", arg, 1, 200, &v, d);
 		s->e.window = (int)v;
-		return rv;
-	case MG_EPOPT_CHAIN:
+	} else if (strcmp(name, "chain") == 0) {
 		rv = integer("chain length", arg, 2, 100, &v, d);
 		s->e.chain = (int)v;
-		return rv;
-	case MG_EPOPT_WORKLOAD:
-		return span("workload", arg, 1, &s->e.workload, d);
-	case MG_EPOPT_WARMUP:
-		return span("warm-up", arg, 0, &s->e.warmup, d);
-	case MG_EPOPT_LIMIT:
-		return span("limit", arg, 1, &s->e.limit, d);
-	case MG_EPOPT_PRUN:
-		return span("run time", arg, 0, &s->p_dur, d);
-	case MG_EPOPT_SHARD: {
+	} else if (strcmp(name, "workload") == 0)
+		rv = span("workload", arg, 1, &s->e.workload, d);
+	else if (strcmp(name, "warmup") == 0)
+		rv = span("warm-up", arg, 0, &s->e.warmup, d);
+	else if (strcmp(name, "limit") == 0)
+		rv = span("limit", arg, 1, &s->e.limit, d);
+	else if (strcmp(name, "p-runtime") == 0)
+		rv = span("run time", arg, 0, &s->p_dur, d);
+	else if (strcmp(name, "shard") == 0) {
 		const char *slash = strchr(arg, '/');
 		int64_t i, n;
 
@@ -723,11 +720,11 @@ mg_epsel_option(struct mg_epsel *s, int opt, const char *arg,
 			    arg);
 		s->shard = (int)i;
 		s->shards = (int)n;
-		return 1;
-	}
-	default:
 		return 0;
-	}
+	} else
+		return mg_diag_set(d, MG_EINVAL, "no episode setting '%s'",
+		    name);
+	return rv < 0 ? rv : 0;
 }
 
 int

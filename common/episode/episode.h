@@ -49,32 +49,10 @@ int mg_epconf_check(const struct mg_epconf *e, const struct mg_clusterdef *def,
 
 /*
  * Which episodes a command runs: episode i starts at from + i every, for
- * each chain size.  The options are shared by the commands that run
- * episodes; MG_EPSEL_LONGOPTS gives their getopt_long entries (short
- * letters f N u e k g w, and long-only ones).
+ * each chain size.  The commands that run episodes share the settings,
+ * by name (mg_epsel_set()).
  */
 #define MG_EPSEL_MAXSIZES 8
-
-enum {
-	MG_EPOPT_CHAIN = 300, MG_EPOPT_WORKLOAD, MG_EPOPT_WARMUP,
-	MG_EPOPT_LIMIT, MG_EPOPT_PRUN, MG_EPOPT_SHARD
-};
-
-#define MG_EPSEL_SHORTOPTS "f:N:u:e:k:g:w:"
-#define MG_EPSEL_LONGOPTS \
-	{ "from", required_argument, NULL, 'f' }, \
-	{ "count", required_argument, NULL, 'N' }, \
-	{ "until", required_argument, NULL, 'u' }, \
-	{ "every", required_argument, NULL, 'e' }, \
-	{ "sizes", required_argument, NULL, 'k' }, \
-	{ "gpus", required_argument, NULL, 'g' }, \
-	{ "window", required_argument, NULL, 'w' }, \
-	{ "chain", required_argument, NULL, MG_EPOPT_CHAIN }, \
-	{ "workload", required_argument, NULL, MG_EPOPT_WORKLOAD }, \
-	{ "warmup", required_argument, NULL, MG_EPOPT_WARMUP }, \
-	{ "limit", required_argument, NULL, MG_EPOPT_LIMIT }, \
-	{ "p-runtime", required_argument, NULL, MG_EPOPT_PRUN }, \
-	{ "shard", required_argument, NULL, MG_EPOPT_SHARD }
 
 struct mg_epsel {
 	struct mg_epconf e;	/* nodes set per size */
@@ -97,11 +75,11 @@ struct mg_epsel {
 void mg_epsel_init(struct mg_epsel *s);
 
 /*
- * mg_epsel_option: apply one option (its short letter or MG_EPOPT_ code)
- * with its argument.  Returns 1 if applied, 0 if opt is not an episode
- * option, or MG_EINVAL with d naming the bad value.
+ * mg_epsel_set: setting name (from, count, until, every, sizes, gpus,
+ * window, chain, workload, warmup, limit, p-runtime, shard) to arg.
+ * Returns 0, or MG_EINVAL with d naming the bad value or setting.
  */
-int mg_epsel_option(struct mg_epsel *s, int opt, const char *arg,
+int mg_epsel_set(struct mg_epsel *s, const char *name, const char *arg,
     struct mg_diag *d);
 
 /*

@@ -1,0 +1,50 @@
+/*
+ * options.c: the option groups the tools share; see options.h.
+ */
+#include <err.h>
+#include <stddef.h>
+
+#include "options.h"
+
+static const struct option cluster_opts[] = { CLUSTER_LONGOPTS };
+static const struct option episode_opts[] = { EPISODE_LONGOPTS };
+
+/* the name of option ch in opts[0..n), or NULL */
+static const char *
+name_of(const struct option *opts, size_t n, int ch)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (opts[i].val == ch)
+			return opts[i].name;
+	return NULL;
+}
+
+int
+cluster_option(struct mg_simconf *c, int ch, const char *arg)
+{
+	struct mg_diag d = { "" };
+	const char *name = name_of(cluster_opts, sizeof(cluster_opts) /
+	    sizeof(cluster_opts[0]), ch);
+
+	if (name == NULL)
+		return 0;
+	if (mg_simconf_option(c, name, arg, &d) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	return 1;
+}
+
+int
+episode_option(struct mg_epsel *s, int ch, const char *arg)
+{
+	struct mg_diag d = { "" };
+	const char *name = name_of(episode_opts, sizeof(episode_opts) /
+	    sizeof(episode_opts[0]), ch);
+
+	if (name == NULL)
+		return 0;
+	if (mg_epsel_set(s, name, arg, &d) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	return 1;
+}

@@ -1,0 +1,52 @@
+/*
+ * options.h: the option groups the tools share, in getopt_long's terms,
+ * and their dispatch to the library's settings, which take names: the
+ * cluster model (-c -m -n -s; mirage-cluster(5)) and the episodes (-f -N
+ * -u -e -k -g -w and long-only ones; mirage-features(1)).
+ */
+#ifndef MIRAGE_OPTIONS_H
+#define MIRAGE_OPTIONS_H
+
+#include <getopt.h>
+
+#include "mirage.h"
+#include "cluster/simconf.h"
+#include "episode/episode.h"
+
+#define CLUSTER_SHORTOPTS "c:m:n:s:"
+#define CLUSTER_LONGOPTS \
+	{ "config", required_argument, NULL, 'c' }, \
+	{ "mode", required_argument, NULL, 'm' }, \
+	{ "nodes", required_argument, NULL, 'n' }, \
+	{ "set", required_argument, NULL, 's' }
+
+enum {
+	OPT_CHAIN = 300, OPT_WORKLOAD, OPT_WARMUP, OPT_LIMIT, OPT_PRUN,
+	OPT_SHARD
+};
+
+#define EPISODE_SHORTOPTS "f:N:u:e:k:g:w:"
+#define EPISODE_LONGOPTS \
+	{ "from", required_argument, NULL, 'f' }, \
+	{ "count", required_argument, NULL, 'N' }, \
+	{ "until", required_argument, NULL, 'u' }, \
+	{ "every", required_argument, NULL, 'e' }, \
+	{ "sizes", required_argument, NULL, 'k' }, \
+	{ "gpus", required_argument, NULL, 'g' }, \
+	{ "window", required_argument, NULL, 'w' }, \
+	{ "chain", required_argument, NULL, OPT_CHAIN }, \
+	{ "workload", required_argument, NULL, OPT_WORKLOAD }, \
+	{ "warmup", required_argument, NULL, OPT_WARMUP }, \
+	{ "limit", required_argument, NULL, OPT_LIMIT }, \
+	{ "p-runtime", required_argument, NULL, OPT_PRUN }, \
+	{ "shard", required_argument, NULL, OPT_SHARD }
+
+/*
+ * cluster_option, episode_option: ch, as getopt_long returned it, with
+ * its argument: 1 if it is of the group (applied; a bad value exits with
+ * a usage error that names it), 0 if not.
+ */
+int cluster_option(struct mg_simconf *c, int ch, const char *arg);
+int episode_option(struct mg_epsel *s, int ch, const char *arg);
+
+#endif /* MIRAGE_OPTIONS_H */
