@@ -43,8 +43,6 @@
 #define PERIOD		600	/* decisions and snapshots: 10 minutes */
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
 #define MAX_FAILURES	3	/* failed successors in a row, then stop */
-#define SETTLED		3600	/* a job that ran this long did not fail
-				 * at its start */
 
 /* tries of a command that reads (squeue, sacct, sinfo, sacctmgr) that
  * fails: 1 s, 2 s, 4 s ... between them (--retries) */
@@ -498,49 +496,6 @@ settle_token(const struct opts *o, const char *token, int64_t since,
 		return -1;
 	}
 	return 0;
-}
-
-/* a failure state: the job did not do its work (TIMEOUT is a chain's
- * ordinary end, CANCELLED a person's choice unless before the start) */
-static int
-failure_state(const struct mg_ljob *j)
-{
-	static const char *const bad[] = { "FAILED", "NODE_FAIL",
-	    "BOOT_FAIL", "OUT_OF_MEMORY", "DEADLINE", NULL };
-	int i;
-
-	if (j->start < 0 && j->end >= 0)
-		return 1;	/* ended before it started */
-	for (i = 0; bad[i]; i++)
-		if (strcmp(j->state, bad[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* the wait after the n-th failure in a row: 10 minutes, 20, 40 ... */
-static int64_t
-backoff(int64_t n)
-{
-	return (int64_t)PERIOD << (n < 1 ? 0 : n > 10 ? 9 : n - 1);
-}
-
-/*
- * Count the failure of job j once (the state names the last counted),
- * and hold the next submission back 10 minutes, then 20, ...; fate says
- * what happened.
- */
-static void
-failed(struct mg_chainstate *st, const struct mg_ljob *j, int64_t now,
-    char *fate, size_t cap)
-{
-	if (strcmp(st->failed, j->jobid) == 0)
-		return;
-	snprintf(st->failed, sizeof(st->failed), "%s", j->jobid);
-	st->failures++;
-	st->retry_after = (j->end > 0 ? j->end : now) + backoff(st->failures);
-	snprintf(fate, cap, "job %s %s (%s)", j->jobid, j->start < 0 ?
-	    "ended before it started" : "failed", *j->state ? j->state :
-	    "no state");
 }
 
 /* the chain's P in the dumps: its state for the decision */
@@ -1770,31 +1725,28 @@ reconcile(const struct opts *o, struct run *r)
 		const struct mg_ljob *s = mg_live_find(&r->l,
 		    r->st.successor);
 
-		if (s != NULL && s->start >= 0 && s->start <= o->now) {
-			char old[sizeof(r->st.current)];
+		char old[sizeof(r->st.current)];
 
-			snprintf(old, sizeof(old), "%s", r->st.current);
-			snprintf(r->st.current, sizeof(r->st.current), "%s",
-			    r->st.successor);
+		switch (mg_chain_step(&r->st, s, o->now, old, sizeof(old),
+		    r->fate, sizeof(r->fate))) {
+		case MG_CHAIN_STARTED:
 			snprintf(r->p_id, sizeof(r->p_id), "%s",
-			    r->st.successor);
-			r->st.successor[0] = '\0';
+			    r->st.current);
 			/* a chain that hands over: S runs, and P still
 			 * does with no take-over recorded (S's script
 			 * did not run one): stopped from here, once */
 			if (o->handover && r->live && !o->dry_run &&
 			    strcmp(r->st.handed, old) != 0)
 				fallback_takeover(o, &r->st, old);
-		} else if (s != NULL && s->start < 0 && s->end >= 0 &&
-		    s->end <= o->now) {
-			/* cancelled (or failed) before it started: said,
-			 * counted once, and the chain goes on from P */
-			failed(&r->st, s, o->now, r->fate, sizeof(r->fate));
+			break;
+		case MG_CHAIN_LOST:
 			warnx("successor %s ended before it started (%s)%s",
 			    s->jobid, *s->state ? s->state : "no state",
 			    r->st.failures >= MAX_FAILURES ? "" :
 			    ": deciding again for the chain's job");
-			r->st.successor[0] = '\0';
+			break;
+		case MG_CHAIN_SAME:
+			break;
 		}
 	}
 	if (o->state != NULL && !o->dry_run) {
@@ -1863,14 +1815,8 @@ check_p(const struct opts *o, struct run *r)
 	    r->a.p_state == 3)) {
 		const struct mg_ljob *pj = mg_live_find(&r->l, r->p_id);
 
-		if (r->a.p_state == 3 && failure_state(pj))
-			failed(&r->st, pj, o->now, r->fate, sizeof(r->fate));
-		else if (r->st.failures > 0 && (r->a.p_state == 3 ||
-		    (o->now - pj->start >= SETTLED && pj->start >=
-		    r->st.retry_after - backoff(r->st.failures)))) {
-			r->st.failures = 0;
-			r->st.retry_after = 0;
-		}
+		mg_chain_job(&r->st, pj, r->a.p_state == 3, o->now, r->fate,
+		    sizeof(r->fate));
 		if (!o->dry_run && (rv = mg_chain_write(o->state, &r->st,
 		    &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);

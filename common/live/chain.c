@@ -276,3 +276,77 @@ mg_chain_unlock(int fd)
 	if (fd >= 0)
 		close(fd);
 }
+
+int64_t
+mg_chain_backoff(int64_t n)
+{
+	return (int64_t)MG_CHAIN_BACKOFF << (n < 1 ? 0 : n > 10 ? 9 : n - 1);
+}
+
+/* a failure state: the job did not do its work (TIMEOUT is a chain's
+ * ordinary end, CANCELLED a person's choice unless before the start) */
+static int
+failure_state(const struct mg_ljob *j)
+{
+	static const char *const bad[] = { "FAILED", "NODE_FAIL",
+	    "BOOT_FAIL", "OUT_OF_MEMORY", "DEADLINE", NULL };
+	int i;
+
+	if (j->start < 0 && j->end >= 0)
+		return 1;	/* ended before it started */
+	for (i = 0; bad[i]; i++)
+		if (strcmp(j->state, bad[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* job j failed: counted once, and the back-off set */
+static void
+failed(struct mg_chainstate *st, const struct mg_ljob *j, int64_t now,
+    char *fate, size_t cap)
+{
+	if (strcmp(st->failed, j->jobid) == 0)
+		return;
+	snprintf(st->failed, sizeof(st->failed), "%s", j->jobid);
+	st->failures++;
+	st->retry_after = (j->end > 0 ? j->end : now) +
+	    mg_chain_backoff(st->failures);
+	snprintf(fate, cap, "job %s %s (%s)", j->jobid, j->start < 0 ?
+	    "ended before it started" : "failed", *j->state ? j->state :
+	    "no state");
+}
+
+enum mg_chain_step
+mg_chain_step(struct mg_chainstate *st, const struct mg_ljob *s,
+    int64_t now, char *old, size_t oldcap, char *fate, size_t fatecap)
+{
+	if (s != NULL && s->start >= 0 && s->start <= now) {
+		snprintf(old, oldcap, "%s", st->current);
+		snprintf(st->current, sizeof(st->current), "%s",
+		    st->successor);
+		st->successor[0] = '\0';
+		return MG_CHAIN_STARTED;
+	}
+	if (s != NULL && s->start < 0 && s->end >= 0 && s->end <= now) {
+		/* cancelled (or failed) before it started: counted once,
+		 * and the chain goes on from its job */
+		failed(st, s, now, fate, fatecap);
+		st->successor[0] = '\0';
+		return MG_CHAIN_LOST;
+	}
+	return MG_CHAIN_SAME;
+}
+
+void
+mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p, int ended,
+    int64_t now, char *fate, size_t fatecap)
+{
+	if (ended && failure_state(p))
+		failed(st, p, now, fate, fatecap);
+	else if (st->failures > 0 && (ended || (now - p->start >=
+	    MG_CHAIN_SETTLED && p->start >= st->retry_after -
+	    mg_chain_backoff(st->failures)))) {
+		st->failures = 0;
+		st->retry_after = 0;
+	}
+}

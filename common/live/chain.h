@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "base/status.h"
+#include "live/live.h"
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
@@ -63,5 +64,43 @@ int mg_chain_write(const char *path, const struct mg_chainstate *s,
  */
 int mg_chain_lock(const char *path, int wait, struct mg_diag *d);
 void mg_chain_unlock(int fd);
+
+/*
+ * The state against what the cluster shows.  A successor that failed
+ * counts once (the last one counted is named); after n failures in a
+ * row the next successor waits MG_CHAIN_BACKOFF << (n - 1) seconds
+ * (capped at 2^9 of it) after the failure; a job that ran
+ * MG_CHAIN_SETTLED seconds did not fail at its start.
+ */
+#define MG_CHAIN_BACKOFF	600
+#define MG_CHAIN_SETTLED	3600
+
+enum mg_chain_step {
+	MG_CHAIN_SAME,		/* no change */
+	MG_CHAIN_STARTED,	/* the successor started: the chain's job */
+	MG_CHAIN_LOST		/* the successor ended before it started */
+};
+
+/*
+ * mg_chain_step: the successor as job s of the dumps shows it at now
+ * (NULL: in none): if it has started it becomes the chain's job (its
+ * predecessor's id into old), if it ended before it started it is
+ * counted as failed (fate says how) and dropped; else nothing changes.
+ */
+enum mg_chain_step mg_chain_step(struct mg_chainstate *st,
+    const struct mg_ljob *s, int64_t now, char *old, size_t oldcap,
+    char *fate, size_t fatecap);
+
+/*
+ * mg_chain_job: the chain's job p, running or ended at now: one that
+ * ended in failure (or before it started) is counted once; one that ran
+ * its course, or has run MG_CHAIN_SETTLED since its back-off, clears
+ * the count.
+ */
+void mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p,
+    int ended, int64_t now, char *fate, size_t fatecap);
+
+/* mg_chain_backoff: the wait after n failures in a row, seconds */
+int64_t mg_chain_backoff(int64_t n);
 
 #endif /* MG_CHAIN_H */

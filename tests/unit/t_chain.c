@@ -1,0 +1,107 @@
+/*
+ * t_chain.c: a chain's state against what the cluster shows, worked out
+ * by hand: a successor that started becomes the chain's job, one that
+ * ended before it started is counted once and backs the next off, a job
+ * that ran an hour (or its course) clears the count.
+ */
+#include <string.h>
+
+#include "live/chain.h"
+#include "mirage.h"
+#include "tap.h"
+
+static struct mg_ljob
+job(const char *id, int64_t start, int64_t end, const char *state)
+{
+	struct mg_ljob j;
+
+	memset(&j, 0, sizeof(j));
+	snprintf(j.jobid, sizeof(j.jobid), "%s", id);
+	j.start = start;
+	j.end = end;
+	snprintf(j.state, sizeof(j.state), "%s", state);
+	return j;
+}
+
+static void
+successor_started(void)
+{
+	struct mg_chainstate st;
+	struct mg_ljob s = job("101", 1000, -1, "RUNNING");
+	char old[32] = "", fate[128] = "";
+
+	memset(&st, 0, sizeof(st));
+	strcpy(st.current, "100");
+	strcpy(st.successor, "101");
+	ok(mg_chain_step(&st, &s, 999, old, sizeof(old), fate,
+	    sizeof(fate)) == MG_CHAIN_SAME && strcmp(st.current, "100") == 0,
+	    "a successor that starts after now: no change");
+	ok(mg_chain_step(&st, &s, 1000, old, sizeof(old), fate,
+	    sizeof(fate)) == MG_CHAIN_STARTED && strcmp(st.current,
+	    "101") == 0 && *st.successor == '\0' && strcmp(old, "100") == 0,
+	    "started: the chain's job, its predecessor named (%s, %s)",
+	    st.current, old);
+	strcpy(st.successor, "102");
+	ok(mg_chain_step(&st, NULL, 5000, old, sizeof(old), fate,
+	    sizeof(fate)) == MG_CHAIN_SAME && strcmp(st.successor,
+	    "102") == 0, "a successor in no dump stays the successor");
+}
+
+static void
+successor_lost(void)
+{
+	struct mg_chainstate st;
+	struct mg_ljob s = job("101", -1, 2000, "CANCELLED");
+	char old[32] = "", fate[128] = "";
+
+	memset(&st, 0, sizeof(st));
+	strcpy(st.current, "100");
+	strcpy(st.successor, "101");
+	ok(mg_chain_step(&st, &s, 2500, old, sizeof(old), fate,
+	    sizeof(fate)) == MG_CHAIN_LOST && *st.successor == '\0' &&
+	    st.failures == 1 && st.retry_after == 2000 + 600 &&
+	    strcmp(st.current, "100") == 0, "cancelled before it started: "
+	    "dropped, counted, 10 minutes of back-off (%s)", fate);
+	strcpy(st.successor, "101");
+	mg_chain_step(&st, &s, 2600, old, sizeof(old), fate, sizeof(fate));
+	ok(st.failures == 1, "the same job is counted once");
+	s = job("103", -1, 3000, "CANCELLED");
+	strcpy(st.successor, "103");
+	mg_chain_step(&st, &s, 3100, old, sizeof(old), fate, sizeof(fate));
+	ok(st.failures == 2 && st.retry_after == 3000 + 1200, "the second "
+	    "in a row: 20 minutes (%lld)", (long long)st.retry_after);
+	ok(mg_chain_backoff(1) == 600 && mg_chain_backoff(3) == 2400 &&
+	    mg_chain_backoff(50) == 600 << 9, "back-off doubles, capped");
+}
+
+static void
+chain_job(void)
+{
+	struct mg_chainstate st;
+	struct mg_ljob p = job("100", 1000, 1010, "FAILED");
+	char fate[128] = "";
+
+	memset(&st, 0, sizeof(st));
+	mg_chain_job(&st, &p, 1, 2000, fate, sizeof(fate));
+	ok(st.failures == 1 && strstr(fate, "failed (FAILED)") != NULL,
+	    "the chain's job failed: counted (%s)", fate);
+	p = job("104", 5000, -1, "RUNNING");
+	mg_chain_job(&st, &p, 0, 5000 + 1800, fate, sizeof(fate));
+	ok(st.failures == 1, "running half an hour: still counted");
+	mg_chain_job(&st, &p, 0, 5000 + 3600, fate, sizeof(fate));
+	ok(st.failures == 0 && st.retry_after == 0, "running an hour: the "
+	    "count is cleared");
+	st.failures = 2;
+	p = job("105", 9000, 9500, "TIMEOUT");
+	mg_chain_job(&st, &p, 1, 9600, fate, sizeof(fate));
+	ok(st.failures == 0, "TIMEOUT is a chain's ordinary end: cleared");
+}
+
+int
+main(void)
+{
+	successor_started();
+	successor_lost();
+	chain_job();
+	return tap_done();
+}
