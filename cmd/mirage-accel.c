@@ -15,6 +15,7 @@
 #include <cblas.h>
 
 #include "mirage.h"
+#include "options.h"
 #include "accel/accel.h"
 #include "learn/model.h"
 #include "accel/relmas.h"
@@ -69,17 +70,6 @@ usage(int status)
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-accel(1).\n", stdout);
 	exit(status);
-}
-
-static double
-num(const char *what, const char *arg, double min, double max)
-{
-	double v;
-
-	if (mg_parse_f64(arg, strlen(arg), &v) != 0 || !(v >= min && v <= max))
-		errx(MG_EXIT_USAGE, "invalid %s '%s' (want %g to %g)", what, arg,
-		    min, max);
-	return v;
 }
 
 static void
@@ -157,7 +147,7 @@ parse(int argc, char *argv[], struct opts *o)
 			o->quiet = 1;
 			break;
 		case 'S':
-			o->ro.seed = (uint64_t)num("seed", optarg, 0,
+			o->ro.seed = (uint64_t)number_arg("seed", optarg, 0,
 			    4294967295.0);
 			break;
 		case 's':
@@ -168,14 +158,16 @@ parse(int argc, char *argv[], struct opts *o)
 			printf("mirage-accel %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
 		case O_PLAY:
-			o->ro.episodes = (int)num("episode count", optarg, 1,
+			o->ro.episodes = (int)number_arg("episode count",
+			    optarg, 1,
 			    1e6);
 			break;
 		case O_HIDDEN:
-			o->ro.hidden = (int)num("hidden units", optarg, 1, 4096);
+			o->ro.hidden = (int)number_arg("hidden units", optarg,
+			    1, 4096);
 			break;
 		case O_LR:
-			o->ro.lr = num("learning rate", optarg, 1e-7, 1);
+			o->ro.lr = number_arg("learning rate", optarg, 1e-7, 1);
 			break;
 		case O_NOBWF:
 			o->ro.no_bw = 1;
@@ -184,7 +176,8 @@ parse(int argc, char *argv[], struct opts *o)
 			o->ro.beta = 0;
 			break;
 		case O_CTX:
-			o->ro.context = (int)num("context size", optarg, 0, 64);
+			o->ro.context = (int)number_arg("context size", optarg,
+			    0, 64);
 			break;
 		case O_BUDGET:
 			o->ro.budget = 1;

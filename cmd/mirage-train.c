@@ -434,17 +434,6 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	return MG_EXIT_OK;
 }
 
-static double
-num(const char *what, const char *arg, double min, double max)
-{
-	double v;
-
-	if (mg_parse_f64(arg, strlen(arg), &v) != 0 || !(v >= min && v <= max))
-		errx(MG_EXIT_USAGE, "invalid %s '%s' (want %g to %g)", what, arg,
-		    min, max);
-	return v;
-}
-
 /* the command line */
 struct topts {
 	const char *kind, *sel, *path, *out_path;
@@ -529,28 +518,32 @@ parse(int argc, char *argv[], struct topts *o)
 			continue;
 		switch (ch) {
 		case O_PLAY:
-			o->ro.episodes = (long)num("episode count", optarg, 1, 1e8);
+			o->ro.episodes = (long)number_arg("episode count",
+			    optarg, 1, 1e8);
 			break;
 		case O_HIDDEN:
-			o->ro.hidden = (int)num("hidden units", optarg, 1, 4096);
+			o->ro.hidden = (int)number_arg("hidden units", optarg,
+			    1, 4096);
 			break;
 		case O_LR:
-			o->ro.lr = num("learning rate", optarg, 1e-7, 1);
+			o->ro.lr = number_arg("learning rate", optarg, 1e-7, 1);
 			break;
 		case O_WINT:
-			o->w_int = num("interruption weight", optarg, 0, 1000);
+			o->w_int = number_arg("interruption weight", optarg, 0,
+			    1000);
 			break;
 		case O_WOVL:
-			o->w_ovl = num("overlap weight", optarg, 0, 1000);
+			o->w_ovl = number_arg("overlap weight", optarg, 0,
+			    1000);
 			break;
 		case 'a':
 			o->kind = optarg;
 			break;
 		case 'C':
-			o->to.C = num("cost", optarg, 1e-6, 1e6);
+			o->to.C = number_arg("cost", optarg, 1e-6, 1e6);
 			break;
 		case 'd':
-			o->to.depth = (int)num("depth", optarg, 1, 20);
+			o->to.depth = (int)number_arg("depth", optarg, 1, 20);
 			break;
 		case 'F':
 			o->sel = optarg;
@@ -567,49 +560,57 @@ parse(int argc, char *argv[], struct topts *o)
 			o->quiet = 1;
 			break;
 		case 'r':
-			o->to.rounds = (int)num("rounds", optarg, 1, 100000);
+			o->to.rounds = (int)number_arg("rounds", optarg, 1,
+			    100000);
 			break;
 		case 'S':
-			o->to.seed = (uint64_t)num("seed", optarg, 0, 4294967295.0);
+			o->to.seed = (uint64_t)number_arg("seed", optarg, 0,
+			    4294967295.0);
 			break;
 		case 't':
-			o->to.threads = (int)num("threads", optarg, 1, 256);
+			o->to.threads = (int)number_arg("threads", optarg, 1,
+			    256);
 			break;
 		case 'T':
-			o->threshold = num("threshold", optarg, -1000, 1000);
+			o->threshold = number_arg("threshold", optarg, -1000,
+			    1000);
 			break;
 		case 'V':
 			printf("mirage-train %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
 		case O_ETA:
-			o->to.eta = num("eta", optarg, 1e-6, 1);
+			o->to.eta = number_arg("eta", optarg, 1e-6, 1);
 			break;
 		case O_TREES:
-			o->to.trees = (int)num("trees", optarg, 1, 10000);
+			o->to.trees = (int)number_arg("trees", optarg, 1,
+			    10000);
 			break;
 		case O_SUB:
-			o->to.subsample = num("subsample", optarg, 0.01, 1);
+			o->to.subsample = number_arg("subsample", optarg, 0.01,
+			    1);
 			break;
 		case O_COL:
-			o->to.colsample = num("colsample", optarg, 0.01, 1);
+			o->to.colsample = number_arg("colsample", optarg, 0.01,
+			    1);
 			break;
 		case O_EPS:
-			o->to.epsilon = num("epsilon", optarg, 0, 100);
+			o->to.epsilon = number_arg("epsilon", optarg, 0, 100);
 			break;
 		case O_GAMMA:
-			o->to.gamma = num("gamma", optarg, 0, 1e6);
+			o->to.gamma = number_arg("gamma", optarg, 0, 1e6);
 			break;
 		case O_CLIP:
-			o->clip = num("clip", optarg, 0.01, 1e6);
+			o->clip = number_arg("clip", optarg, 0.01, 1e6);
 			break;
 		case O_MAX:
-			o->maxs = num("max-samples", optarg, 2, 1e9);
+			o->maxs = number_arg("max-samples", optarg, 2, 1e9);
 			break;
 		case O_PROGRESS:
 			o->progress_asked = 1;
 			break;
 		case O_QUANT:
-			o->to.quantile = num("quantile", optarg, 0.01, 0.99);
+			o->to.quantile = number_arg("quantile", optarg, 0.01,
+			    0.99);
 			break;
 		default:
 			usage(MG_EXIT_USAGE);

@@ -3,6 +3,7 @@
  */
 #include <err.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "options.h"
 
@@ -47,4 +48,15 @@ episode_option(struct mg_epsel *s, int ch, const char *arg)
 	if (mg_epsel_set(s, name, arg, &d) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	return 1;
+}
+
+double
+number_arg(const char *what, const char *arg, double min, double max)
+{
+	double v;
+
+	if (mg_parse_f64(arg, strlen(arg), &v) != 0 || !(v >= min && v <= max))
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (want %g to %g)", what,
+		    arg, min, max);
+	return v;
 }

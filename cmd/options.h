@@ -49,4 +49,9 @@ enum {
 int cluster_option(struct mg_simconf *c, int ch, const char *arg);
 int episode_option(struct mg_epsel *s, int ch, const char *arg);
 
+/* number_arg: arg as a number from min to max, or a usage error that
+ * names what it is */
+double number_arg(const char *what, const char *arg, double min,
+    double max);
+
 #endif /* MIRAGE_OPTIONS_H */
