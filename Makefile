@@ -111,15 +111,10 @@ deps:
 
 # The main job on the bundled data: the loaded setting in full; make
 # reproduce runs the paper's protocol in all three settings.
-demo: deps
+demo reproduce: deps
 	@echo "== make all (the tools, quietly)" >&2
 	@$(MAKE) -s --no-print-directory all
-	@B=$(B) pipelines/reproduce-paper.sh
-
-reproduce: deps
-	@echo "== make all (the tools, quietly)" >&2
-	@$(MAKE) -s --no-print-directory all
-	@B=$(B) pipelines/reproduce-paper.sh --all
+	@B=$(B) pipelines/reproduce-paper.sh $(if $(filter reproduce,$@),--all)
 
 # Every test, in a -Werror build and in a sanitizer build (the pipeline
 # suites, whole protocols, in the first only); the last line of the

@@ -42,6 +42,7 @@
 #define PLAN_MIN_JOBS	100	/* ended jobs it needs to learn from */
 #define PERIOD		600	/* decisions and snapshots: 10 minutes */
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
+#define JOBID_MAX	32	/* a job id's bytes, its NUL included */
 #define MAX_FAILURES	3	/* failed successors in a row, then stop */
 
 /* tries of a command that reads (squeue, sacct, sinfo, sacctmgr) that
@@ -1218,7 +1219,7 @@ struct run {
 	struct mg_model *m;
 	struct mg_chainstate st;
 	struct advice a;
-	char p_id[32];
+	char p_id[JOBID_MAX];
 	char note[MG_DIAG_MAX + 256];
 	char fate[128];
 	int lockfd;		/* the state's lock, or -1 */
@@ -1312,7 +1313,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			o->hist[o->nhist++] = optarg;
 			break;
 		case 'j':
-			if (strlen(optarg) >= sizeof(((struct run *)NULL)->p_id) || !*optarg)
+			if (strlen(optarg) >= JOBID_MAX || !*optarg)
 				errx(MG_EXIT_USAGE, "invalid job id '%s'",
 				    optarg);
 			o->job = optarg;
@@ -1537,14 +1538,15 @@ chain_open(const struct opts *o, struct run *r)
 			    "state: repair or remove it)", d.msg);
 		r->have_state = rv == 1;
 		/* never act for one chain on the state of another */
-		if (r->have_state && o->job && strcmp(o->job, r->st.current) != 0 &&
-		    strcmp(o->job, r->st.successor) != 0)
+		if (r->have_state && o->job && strcmp(o->job,
+		    r->st.current) != 0 && strcmp(o->job, r->st.successor) != 0)
 			errx(MG_EXIT_USAGE, "'%s' follows job %s%s%s, not -j "
 			    "%s: to start a new chain from %s, remove '%s' "
 			    "or give another state file with -s; to go on "
 			    "with this chain, leave out -j", o->state,
-			    r->st.current, *r->st.successor ? " and its successor "
-			    : "", r->st.successor, o->job, o->job, o->state);
+			    r->st.current, *r->st.successor ?
+			    " and its successor " : "", r->st.successor, o->job,
+			    o->job, o->state);
 	}
 	if (r->have_state)
 		snprintf(r->p_id, sizeof(r->p_id), "%s", r->st.current);
@@ -1556,7 +1558,8 @@ chain_open(const struct opts *o, struct run *r)
 	if (!r->have_state) {
 		snprintf(r->st.current, sizeof(r->st.current), "%s", r->p_id);
 		if (o->script)
-			snprintf(r->st.script, sizeof(r->st.script), "%s", o->script);
+			snprintf(r->st.script, sizeof(r->st.script), "%s",
+			    o->script);
 	}
 
 }
@@ -1573,8 +1576,8 @@ model_open(const struct opts *o, struct run *r)
 		FILE *fp = fopen(o->model, "rb");
 
 		if (fp == NULL)
-			snprintf(r->note, sizeof(r->note), "model '%s': %s", o->model,
-			    strerror(errno));
+			snprintf(r->note, sizeof(r->note), "model '%s': %s",
+			    o->model, strerror(errno));
 		else if ((rv = mg_model_read(fp, o->model, &r->m, &d)) != 0)
 			snprintf(r->note, sizeof(r->note), "%s", d.msg);
 		if (fp)
@@ -1762,9 +1765,6 @@ reconcile(const struct opts *o, struct run *r)
 		    r->st.successor, mg_live_find(&r->l, r->st.successor) ?
 		    "" : " (it is in no dump: not submitting again)");
 		report(o, r->p_id, o->now, &r->a, "already-submitted");
-		mg_chain_unlock(r->lockfd);
-		mg_live_release(&r->l);
-		mg_model_free(r->m);
 		return EXIT_DONE;
 	}
 
@@ -1787,7 +1787,7 @@ check_p(const struct opts *o, struct run *r)
 		char why[MG_DIAG_MAX + 256] = "";
 
 		if (read_slurm(&r->l, sj, "sacct", why, sizeof(why)) != 0)
-			r->queue_ok = 0;	/* cannot tell: keep the chain */
+			r->queue_ok = 0;	/* cannot tell: keep it */
 		else
 			find_p(&r->l, r->p_id, o->now, &r->a);
 	}
@@ -1802,9 +1802,6 @@ check_p(const struct opts *o, struct run *r)
 		    "(squeue%s): a mistyped id? nothing to do", r->p_id,
 		    r->live ? ", sacct -j" : o->nhist ? ", -Q, -H" : ", -Q");
 		report(o, r->p_id, o->now, &r->a, "unknown-job");
-		mg_chain_unlock(r->lockfd);
-		mg_live_release(&r->l);
-		mg_model_free(r->m);
 		return EXIT_UNKNOWN;
 	}
 	/*
@@ -1830,11 +1827,9 @@ check_p(const struct opts *o, struct run *r)
 		r->a.rule = "stopped";
 		snprintf(r->a.why, sizeof(r->a.why), "%lld successors in a "
 		    "row failed (the last: %s): the chain is stopped",
-		    (long long)r->st.failures, *r->fate ? r->fate : r->st.failed);
+		    (long long)r->st.failures, *r->fate ? r->fate :
+		    r->st.failed);
 		report(o, r->p_id, o->now, &r->a, "stopped");
-		mg_chain_unlock(r->lockfd);
-		mg_live_release(&r->l);
-		mg_model_free(r->m);
 		return EXIT_STOPPED;
 	}
 	return -1;
@@ -1882,8 +1877,8 @@ decide(const struct opts *o, struct run *r)
 			    *r->note ? ": " : "", r->note);
 		else if ((r->m != NULL || o->plan) && *r->a.note == '\0' &&
 		    mg_live_incomplete(&r->l, o->now) > 0)
-			snprintf(r->a.note, sizeof(r->a.note), "the queue shows "
-			    "no time limit or no submission time for %zu "
+			snprintf(r->a.note, sizeof(r->a.note), "the queue "
+			    "shows no time limit or no submission time for %zu "
 			    "jobs (squeue's default or -l layout): give "
 			    "squeue -o '%s' or --json",
 			    mg_live_incomplete(&r->l, o->now), squeue_fmt);
@@ -1895,8 +1890,8 @@ decide(const struct opts *o, struct run *r)
 		else if (o->plan && nodes > 0) {
 			if (plan_decision(o, &r->l, r->p_id, nodes, &r->a) == 0)
 				*r->a.note = '\0';
-		} else if (r->m != NULL && model_decision(o, r->m, &r->l, r->p_id,
-		    o->now, nodes, &r->a) == 0) {
+		} else if (r->m != NULL && model_decision(o, r->m, &r->l,
+		    r->p_id, o->now, nodes, &r->a) == 0) {
 			spread(r->m, &r->a);
 			*r->a.note = '\0';
 		}
@@ -1931,8 +1926,8 @@ act(const struct opts *o, struct run *r)
 		format_tz(r->st.retry_after, o->tz, at, sizeof(at));
 		r->a.submit = 0;
 		r->a.next = r->st.retry_after;
-		snprintf(r->a.note, sizeof(r->a.note), "%lld successor%s failed in "
-		    "a row (the last: %s): the next is submitted at %s at the "
+		snprintf(r->a.note, sizeof(r->a.note), "%lld successor%s "
+		    "failed in a row (the last: %s): the next is submitted at %s at the "
 		    "earliest", (long long)r->st.failures, r->st.failures > 1 ?
 		    "s" : "", *r->fate ? r->fate : r->st.failed, at);
 	}
@@ -1942,14 +1937,13 @@ act(const struct opts *o, struct run *r)
 	    EXIT_SUBMIT;
 	if (r->a.submit && o->script != NULL) {
 		if (o->dry_run) {
-			snprintf(r->a.note + strlen(r->a.note), sizeof(r->a.note) -
-			    strlen(r->a.note), "%sdry run: would run %s "
-			    "--parsable%s %s", *r->a.note ? "; " : "",
+			snprintf(r->a.note + strlen(r->a.note),
+			    sizeof(r->a.note) - strlen(r->a.note), "%sdry run: "
+			    "would run %s --parsable%s %s", *r->a.note ? "; " : "",
 			    o->prog_sbatch, r->dependency ? " --dependency="
 			    "afterany:<job>" : "", o->script);
-		} else if ((rv = submit(o, &r->st, r->p_id, r->dependency, o->now,
-		    &r->a)) != 0) {
-			mg_chain_unlock(r->lockfd);
+		} else if ((rv = submit(o, &r->st, r->p_id, r->dependency,
+		    o->now, &r->a)) != 0) {
 			return rv;
 		} else {
 			decision = "submitted";
@@ -1964,9 +1958,6 @@ act(const struct opts *o, struct run *r)
 	report(o, r->p_id, o->now, &r->a, decision);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "stdout");
-	mg_chain_unlock(r->lockfd);
-	mg_live_release(&r->l);
-	mg_model_free(r->m);
 	return status;
 }
 
@@ -1985,8 +1976,9 @@ main(int argc, char *argv[])
 	if (o.take_over) {
 		if (o.script != NULL || o.plan || o.model != NULL ||
 		    o.queue != NULL)
-			errx(MG_EXIT_USAGE, "--take-over stops the predecessor; "
-			    "it takes no --submit, --plan, -m or -Q");
+			errx(MG_EXIT_USAGE, "--take-over stops the "
+			    "predecessor; it takes no --submit, --plan, -m or "
+			    "-Q");
 		return take_over(&o);
 	}
 	validate(&o, argc, argv, now_arg);
@@ -2002,5 +1994,8 @@ main(int argc, char *argv[])
 		decide(&o, &r);
 		status = act(&o, &r);
 	}
+	mg_chain_unlock(r.lockfd);
+	mg_live_release(&r.l);
+	mg_model_free(r.m);
 	return status;
 }

@@ -418,8 +418,8 @@ replay(const char *path, const struct mg_simconf *conf, const char *out_path,
 	if ((rv = mg_cluster_replay(&def, first, last, (preempt || loan ?
 	    MG_REPLAY_LIFE : 0) | (loan_out != NULL ? MG_REPLAY_HOURS : 0),
 	    &rp, &d)) != 0)
-		errx(MG_EXIT_FAIL, "'%s': %s; the replay did not start every "
-		    "job", path, d.msg);
+		errx(MG_EXIT_FAIL, "'%s': %s%s", path, d.msg, rv == MG_EINVAL ?
+		    "; the replay did not start every job" : "");
 	starts = rp.start;
 	pj = rp.life;
 

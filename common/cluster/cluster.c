@@ -503,9 +503,13 @@ mg_cluster_new_future(const struct mg_futuredef *fd, const struct mg_trace *t,
 		fc.max_jobs_per_user = fd->max_jobs_pu;
 		fc.max_nodes_per_user = fd->max_nodes_pu;
 		if (fd->cap_n > 1) {
+			/* nodes enough for the most the capacity reaches */
 			fc.cap_time = fd->cap_time;
 			fc.cap_nodes = fd->cap_nodes;
 			fc.cap_n = fd->cap_n;
+			for (i = 0; i < fd->cap_n; i++)
+				if (fc.nodes < fd->cap_nodes[i])
+					fc.nodes = fd->cap_nodes[i];
 		}
 		if ((rv = mg_slurmsim_new_warm(&fc, t, t0, to, &c->fs)) != 0)
 			goto fail;
@@ -763,16 +767,15 @@ mg_cluster_replay(const struct mg_clusterdef *def, int64_t first,
 		goto fail;
 	for (i = 0; i < t->n; i++)
 		if (r->start[i] < 0) {
-			rv = mg_diag_set(d, MG_EINVAL,
-			    "job %s (%d nodes) never "
-			    "starts in this model", t->job[i].id,
+			mg_cluster_replay_release(r);
+			return mg_diag_set(d, MG_EINVAL, "job %s (%d nodes) "
+			    "never starts in this model", t->job[i].id,
 			    t->job[i].nodes);
-			goto fail;
 		}
 	return 0;
 fail:
 	mg_cluster_replay_release(r);
-	return rv;
+	return mg_diag_set(d, rv, "the replay: %s", mg_strerror(rv));
 }
 
 void

@@ -141,7 +141,7 @@ int mg_cluster_avg_wait(const struct mg_cluster *c, int64_t *sec);
  * with the priorities as recorded (over prio_scale: no age or size
  * weight; new jobs behind them), a backfill pass every bf_interval
  * seconds, the limits per user (0: none) and, when cap_n > 1, the
- * capacity over time from now.  In a future a chain job is submitted
+ * capacity over time from now (the nodes at least its most).  In a future a chain job is submitted
  * at the time the run has reached (mg_cluster_add_job()), with priority
  * chain_prio in faithful mode, and mg_cluster_run(c, t) brings a
  * reference run to the minute that holds t.

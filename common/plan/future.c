@@ -287,8 +287,6 @@ cap_push(struct future *f, int64_t when, int32_t nodes)
 		return MG_ENOMEM;
 	f->ctime[f->cn] = when;
 	f->cnodes[f->cn++] = nodes;
-	if (nodes > f->cmost)
-		f->cmost = nodes;
 	return 0;
 }
 
@@ -310,7 +308,6 @@ future_capacity(const struct mg_plan *p, const struct mg_view *v,
 	size_t i;
 
 	f->cn = 0;
-	f->cmost = 0;
 	if (p->c.cap_n == 0 || p->c.cap_model == MG_PLAN_CAP_NOW)
 		return 0;
 	if ((rv = cap_push(f, t, v->nodes)) != 0)

@@ -319,8 +319,8 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	tr.job = f->job;
 	tr.n = f->n;
 	tr.nusers = p->t->nusers;
-	/* the faithful model: Slurm's schedulers; the order of the pending
-	 * jobs is that of their priorities now, new jobs behind them */
+	/* the view's priorities as the model's integers; in the faithful
+	 * model the pending jobs keep their order now, new jobs behind */
 	memset(&fd, 0, sizeof(fd));
 	fd.mode = p->c.model == MG_PLAN_REFERENCE ? MG_MODE_REFERENCE :
 	    MG_MODE_FAITHFUL;
@@ -331,14 +331,10 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	fd.bf_interval = BF_INTERVAL;
 	fd.max_jobs_pu = p->c.max_jobs_pu;
 	fd.max_nodes_pu = p->c.max_nodes_pu;
-	if (f->cn > 1) {
-		/* from now's capacity (the first point) */
-		fd.cap_time = f->ctime;
-		fd.cap_nodes = f->cnodes;
-		fd.cap_n = f->cn;
-		if (fd.mode == MG_MODE_FAITHFUL && fd.nodes < f->cmost)
-			fd.nodes = f->cmost;
-	}
+	/* from now's capacity (the first point) */
+	fd.cap_time = f->ctime;
+	fd.cap_nodes = f->cnodes;
+	fd.cap_n = f->cn;
 	if ((rv = mg_cluster_new_future(&fd, &tr, t, t + horizon, &s)) != 0)
 		return rv;
 	if (ch->p_start < 0 && (pref = mg_cluster_add_job(s, "P",

@@ -71,7 +71,6 @@ struct future {
 	int64_t *ctime;
 	int32_t *cnodes;
 	size_t cn, ccap[2];
-	int32_t cmost;		/* the most nodes of its capacity */
 	unsigned char *claim;	/* the view's pending jobs taken as
 				 * followers already there */
 	size_t claimcap;
