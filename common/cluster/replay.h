@@ -1,0 +1,72 @@
+/*
+ * replay.h: what a replay of a trace (mg_cluster_replay()) says about
+ * the cluster model and about the cluster it models: each job's
+ * simulated wait beside its real one, summarised by group (the model's
+ * fidelity) or listed job by job; the waits, preemptions and completion
+ * times it produced; the inference pool hour by hour; and the
+ * attributes it drew for its jobs, as streams a later run can read.
+ * The writers format onto the stream the caller gives.
+ */
+#ifndef MG_REPLAY_H
+#define MG_REPLAY_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/status.h"
+#include "cluster/cluster.h"
+#include "io/stream.h"
+#include "io/trace.h"
+
+/*
+ * mg_replay_write_fidelity: the fidelity table (mirage-eval(1)): per
+ * group of jobs (all, by size, by limit, and with classes by urgent and
+ * best-effort), the real and simulated mean waits, their errors, bias,
+ * rank correlation and the shares within 10 minutes and an hour.
+ * classes needs r->life.
+ */
+int mg_replay_write_fidelity(FILE *fp, const struct mg_trace *t,
+    const struct mg_replay *r, int classes, struct mg_diag *d);
+
+/* mg_replay_write_jobs: the same job by job, with r->life's class,
+ * preemptions, loss and end when lives is set */
+void mg_replay_write_jobs(FILE *fp, const struct mg_trace *t,
+    const struct mg_replay *r, int lives);
+
+/* waits (hours) of a class of jobs */
+struct mg_replaywait {
+	size_t n;
+	double mean_h, median_h, p95_h;
+};
+
+/* what the replayed cluster did (from r->life) */
+struct mg_replaystats {
+	size_t preemptions;
+	double lost_h;		/* node-hours lost, GPU-hours with GPUs */
+	double makespan_h;	/* first submission to last end */
+	struct mg_replaywait wait[3];	/* urgent, best-effort, all */
+	double jct_mean_h;	/* completion time: submission to end */
+};
+
+/* mg_replay_stats: s from a replay with lives of t on def */
+int mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
+    const struct mg_replay *r, struct mg_replaystats *s);
+
+/* mg_replay_write_hours: with MG_REPLAY_HOURS, the inference pool hour
+ * by hour, as TSV: its demand, the nodes lent and those used */
+void mg_replay_write_hours(FILE *fp, const struct mg_clusterdef *def,
+    const struct mg_replay *r);
+
+/*
+ * mg_replay_write_dl, mg_replay_write_el: the deep-learning attributes
+ * def drew for t's jobs (preemption), or its elastic jobs' (a dlattrs or
+ * an elastic stream, mirage-stream(5)); MG_EINVAL if def has none
+ */
+int mg_replay_write_dl(FILE *fp, const struct mg_clusterdef *def,
+    const struct mg_trace *t, const struct mg_writer_opts *wo,
+    struct mg_diag *d);
+int mg_replay_write_el(FILE *fp, const struct mg_clusterdef *def,
+    const struct mg_trace *t, const struct mg_writer_opts *wo,
+    struct mg_diag *d);
+
+#endif /* MG_REPLAY_H */

@@ -1,0 +1,119 @@
+/*
+ * compare.h: the ways of deciding when to submit a chain's successor,
+ * compared on the same episodes (episode.h): the baselines (reactive,
+ * average-wait, scheduler-estimate, the oracle), the models, the planner
+ * and its hybrids with the models, the fixed leads (with a handover) and
+ * reactive-preempt (with preemption); each one's outcome episode by
+ * episode, its curve as its threshold moves, and the reports made of
+ * them (mirage-eval(1)).
+ *
+ * A comparison is made from its methods (mg_compare_new()), told the
+ * episodes' sizes and the features an outcome carries
+ * (mg_compare_begin()), fed every outcome in the order of the episodes
+ * (mg_compare_add()), then written: the table, the curves, the outcome
+ * stream.  The writers format onto the stream the caller gives.
+ */
+#ifndef MG_COMPARE_H
+#define MG_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/status.h"
+#include "episode/episode.h"
+#include "io/stream.h"
+#include "learn/model.h"
+#include "plan/plan.h"
+
+#define MG_COMPARE_NBASE	4	/* the baselines, always compared */
+#define MG_COMPARE_MAX		(MG_COMPARE_NBASE + 16)	/* methods in all */
+/* models, the planner and reactive-preempt left room for */
+#define MG_COMPARE_MAXMODELS	(MG_COMPARE_MAX - MG_COMPARE_NBASE - 2)
+
+/* a hybrid submits where the planner and (or) a model would, or where
+ * the planner would with its futures weighed by the model (weight) */
+enum mg_hybrid {
+	MG_HYBRID_AND = 1,
+	MG_HYBRID_OR = 2,
+	MG_HYBRID_BOTH = MG_HYBRID_AND | MG_HYBRID_OR,
+	MG_HYBRID_WEIGHT = 4
+};
+
+/* the table's formats */
+enum mg_compare_format { MG_COMPARE_TEXT, MG_COMPARE_TSV, MG_COMPARE_JSON };
+
+struct mg_compareconf {
+	struct mg_model *model[MG_COMPARE_MAXMODELS];	/* the caller's */
+	const char *name[MG_COMPARE_MAXMODELS];		/* their names */
+	int nmodels;
+	int plan;		/* the planner is a method */
+	int hybrid;		/* enum mg_hybrid bits, 0: none */
+	double lambda;		/* the planner's price (plan.h) */
+	enum mg_plancost_kind cost;
+	int64_t handover;	/* the handover time (seconds), 0: none */
+	int preempt;		/* reactive-preempt: S urgent at P's end */
+};
+
+struct mg_compare;
+
+/*
+ * mg_compare_new: a comparison of the baselines and conf's methods.  The
+ * models stay the caller's, and must outlive it.  MG_EINVAL when the
+ * hybrids or the fixed leads make more methods than MG_COMPARE_MAX.
+ */
+int mg_compare_new(const struct mg_compareconf *conf,
+    struct mg_compare **out, struct mg_diag *d);
+
+/*
+ * mg_compare_begin: the episodes compared (sel's sizes: a table each;
+ * its P's duration for the service figures) and the names of the nfn
+ * features of their outcomes, which each model is bound to.  On a model
+ * that needs a feature not there, *bad is its index and d says which.
+ */
+int mg_compare_begin(struct mg_compare *c, const struct mg_epsel *sel,
+    char *const *fnames, size_t nfn, int *bad, struct mg_diag *d);
+
+/*
+ * mg_compare_prices: the planner's prices whose decisions the
+ * comparison reads (its curve's, then its own); at most
+ * MG_PLAN_MAXSTOP into price.  Returns how many.
+ */
+size_t mg_compare_prices(const struct mg_compare *c, double *price);
+
+/* mg_compare_add: every method's decision on outcome o, into the
+ * table'th table (o->n > 0) */
+int mg_compare_add(struct mg_compare *c, int table,
+    const struct mg_outcome *o, struct mg_diag *d);
+
+/*
+ * mg_compare_write: the table (one row per method and size); in text,
+ * with a handover, followed by the reach of each method (the least mean
+ * lease given up with 99% and 99.9% of the chains through) and 30 days
+ * of service.
+ */
+int mg_compare_write(const struct mg_compare *c, FILE *fp,
+    enum mg_compare_format fmt, struct mg_diag *d);
+
+/* mg_compare_write_curve: each curve, the perfect predictors' and the
+ * oracle bound's, as TSV (mirage-eval(1)) */
+int mg_compare_write_curve(const struct mg_compare *c, FILE *fp,
+    struct mg_diag *d);
+
+/*
+ * mg_compare_write_outcomes: every method's outcome per episode, as an
+ * outcomes stream (mirage-stream(5)) with the writer options wo; the
+ * episodes numbered by their start in sel
+ */
+int mg_compare_write_outcomes(const struct mg_compare *c, FILE *fp,
+    const struct mg_epsel *sel, const struct mg_writer_opts *wo,
+    struct mg_diag *d);
+
+/* mg_compare_caused: the table'th table's size and episodes, and the
+ * node-seconds reactive-preempt's victims lost; 0 if it has none */
+int mg_compare_caused(const struct mg_compare *c, int table,
+    int32_t *nodes, size_t *n, double *lost);
+
+void mg_compare_free(struct mg_compare *c);
+
+#endif /* MG_COMPARE_H */
