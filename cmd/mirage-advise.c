@@ -7,7 +7,6 @@
 #include <err.h>
 #include <pwd.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,16 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "live/advise.h"
 #include "live/chain.h"
-#include "episode/episode.h"
-#include "episode/feature.h"
 #include "live/event.h"
-#include "live/hcache.h"
 #include "live/takeover.h"
 #include "live/live.h"
+#include "live/slurm.h"
 #include "mirage.h"
 #include "learn/model.h"
-#include "base/proc.h"
 #include "plan/plan.h"
 #include "cluster/simconf.h"
 
@@ -40,27 +37,18 @@
 #define DAY		86400
 #define PLAN_HISTORY	(29 * DAY)	/* sacct for the planner: 4 weeks + */
 #define PLAN_MIN_JOBS	100	/* ended jobs it needs to learn from */
-#define PERIOD		600	/* decisions and snapshots: 10 minutes */
+#define PERIOD		MG_ADVISE_PERIOD	/* decisions: 10 minutes */
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
 #define JOBID_MAX	32	/* a job id's bytes, its NUL included */
 #define MAX_FAILURES	3	/* failed successors in a row, then stop */
 
-/* tries of a command that reads (squeue, sacct, sinfo, sacctmgr) that
- * fails: 1 s, 2 s, 4 s ... between them (--retries) */
-static int retries = 3;
-
-/* what squeue must show: mirage-parse(1) reads its header */
-static const char squeue_fmt[] = "%i|%P|%t|%V|%S|%e|%l|%D|%Q|%u";
-static const char sacct_fields[] =
-    "JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes,User";
 
 struct opts {
 	const char *job, *model, *partition, *state, *script;
 	const char *config;
 	const char *queue, *hist[8];
 	int nhist;
-	const char *prog_squeue, *prog_sacct, *prog_sbatch, *prog_sinfo;
-	const char *prog_sacctmgr, *prog_scancel;
+	const char *scancel;	/* --scancel; the others in sl */
 	int take_over;		/* --take-over: S's first step */
 	int handover;		/* --handover: the cron run's fallback */
 	const char *sig;	/* --signal */
@@ -80,36 +68,16 @@ struct opts {
 	struct mg_planconf pc;
 	double lambda;
 	int lambda_given;
+	struct mg_slurm sl;	/* the commands run, their zone, tries */
 };
 
 /*
  * Handing over, the planner prices an hour of P's limit given up beyond
- * HANDOVER_TIME of both jobs holding their nodes, at HANDOVER_LAMBDA
+ * MG_ADVISE_HANDOVER of both jobs holding their nodes at HANDOVER_LAMBDA
  * unless --lambda says (plan-folds.sh -T 0.99 --handover 10m on the
  * training period; mirage-advise(1))
  */
-#define HANDOVER_TIME	600
 #define HANDOVER_LAMBDA	0.001
-
-/* the decision and what it rests on */
-struct advice {
-	int submit;		/* 1 submit now, 0 wait */
-	const char *rule;	/* model, reactive, dependency, pending */
-	char why[512];
-	char note[MG_DIAG_MAX + 256];	/* a fallback's reason, or "" */
-	double score;		/* the model's output, NAN without one */
-	double p10, p90;	/* a regressor's residual spread, or NAN */
-	double risk;		/* the planner's chance of an interruption
-				 * if it waits, or NAN */
-	int classifier;
-	int64_t next;		/* the next useful check */
-	int64_t p_start, p_limit, p_end;	/* -1 if unknown */
-	int32_t p_nodes;
-	int p_state;		/* 0 in no dump, 1 pending, 2 running,
-				 * 3 ended, 4 unknown (no queue) */
-	char submitted[32];	/* a job submitted by this run */
-	int dependency;		/* submitted with afterany on P */
-};
 
 static void
 usage(int status)
@@ -162,18 +130,6 @@ usage(int status)
 	exit(status);
 }
 
-/* t as sacct -S reads it: wall-clock time in the zone of the dumps */
-static void
-format_tz(int64_t t, enum mg_tz tz, char *buf, size_t cap)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	if (tz == MG_TZ_UTC || localtime_r(&tt, &tm) == NULL ||
-	    strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm) == 0)
-		mg_format_time(t, buf, cap);
-}
-
 static int64_t
 span_arg(const char *what, const char *s)
 {
@@ -195,525 +151,6 @@ count_arg(const char *what, const char *s)
 	return (int32_t)v;
 }
 
-/* #SBATCH -N/--nodes and -t/--time of a batch script, if it says */
-static void
-script_request(const char *path, int32_t *nodes, int64_t *limit)
-{
-	FILE *fp = fopen(path, "r");
-	char line[1024];
-	int first = 1;
-
-	if (fp == NULL)
-		err(MG_EXIT_FAIL, "'%s'", path);
-	while (fgets(line, sizeof(line), fp)) {
-		char *p = line, *v = NULL, *e;
-		int isn = 0, ist = 0;
-
-		if (first && strncmp(line, "#!", 2) == 0) {
-			first = 0;
-			continue;
-		}
-		first = 0;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\n' || *p == '\0')
-			continue;
-		if (*p != '#')
-			break;		/* sbatch stops at the first command */
-		if (strncmp(p, "#SBATCH", 7) != 0)
-			continue;
-		p += 7;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (strncmp(p, "--nodes", 7) == 0 && (p[7] == '=' ||
-		    p[7] == ' '))
-			isn = 1, v = p + 8;
-		else if (strncmp(p, "-N", 2) == 0)
-			isn = 1, v = p + 2;
-		else if (strncmp(p, "--time", 6) == 0 && (p[6] == '=' ||
-		    p[6] == ' '))
-			ist = 1, v = p + 7;
-		else if (strncmp(p, "-t", 2) == 0)
-			ist = 1, v = p + 2;
-		if (v == NULL)
-			continue;
-		while (*v == ' ' || *v == '\t' || *v == '=')
-			v++;
-		for (e = v; *e && *e != ' ' && *e != '\t' && *e != '\n' &&
-		    *e != '#'; e++)
-			;
-		if (isn && *nodes == 0) {
-			int64_t n;
-			const char *dash = memchr(v, '-', (size_t)(e - v));
-
-			if (mg_parse_i64(v, (size_t)((dash ? dash : e) - v), 1,
-			    1000000, &n) == 0)
-				*nodes = (int32_t)n;
-		}
-		if (ist && *limit == 0) {
-			int64_t t;
-
-			if (mg_parse_duration(v, (size_t)(e - v), &t) == 0 &&
-			    t > 0)
-				*limit = t;
-		}
-	}
-	fclose(fp);
-}
-
-/* run a Slurm command; its output or NULL with the reason in note */
-static char *
-slurm(const char *const argv[], size_t *len, char *note, size_t cap)
-{
-	struct mg_diag d = { "" };
-	struct mg_proc p;
-	char *out;
-	int k;
-
-	/*
-	 * A failure with an exit status (a controller that did not answer
-	 * in time, "Socket timed out") is often transient: tried again,
-	 * after 1 s, 2 s, ...  A program that cannot run, or that ran out
-	 * of its time, is not.
-	 */
-	if (mg_proc_run_tries(argv, TIMEOUT, retries, NULL, &p, &k, &d) != 0) {
-		snprintf(note, cap, "%s", d.msg);
-		return NULL;
-	}
-	if (p.status != 0) {
-		if (p.timedout)
-			snprintf(note, cap, "%s timed out (killed after %d s): "
-			    "%.200s", argv[0], TIMEOUT, *p.err ? p.err :
-			    "no message");
-		else
-			snprintf(note, cap, "%s failed (exit %d, %d %s): "
-			    "%.200s", argv[0], p.status, k, k > 1 ? "tries" :
-			    "try", *p.err ? p.err : "no message");
-		mg_proc_release(&p);
-		return NULL;
-	}
-	out = p.out;
-	*len = p.outlen;
-	p.out = NULL;
-	mg_proc_release(&p);
-	return out;
-}
-
-/* the jobs of a Slurm command's output; 0, or -1 with note set */
-static int
-read_slurm(struct mg_live *l, const char *const argv[], const char *what,
-    char *note, size_t cap)
-{
-	struct mg_diag d = { "" };
-	size_t len = 0;
-	char *out = slurm(argv, &len, note, cap);
-	int rv;
-
-	if (out == NULL)
-		return -1;
-	rv = mg_live_read_mem(l, out, len, what, NULL, &d);
-	free(out);
-	if (rv != 0) {
-		snprintf(note, cap, "%s", d.msg);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The planner's four weeks of history, live.  With a state file, a cache
- * beside it (state.history, live/hcache.h) holds the last run's: sacct
- * is asked only for what changed since (from the cache's end, less ten
- * minutes), and a cache that is damaged, or does not cover the window, is
- * rebuilt from the whole window.  sa's -S argument is since.  0, or -1
- * with note set (no history at all).
- */
-static int
-plan_history(const struct opts *o, struct mg_live *l, const char *const sa[],
-    char *since, size_t scap, char *note, size_t ncap)
-{
-	struct mg_diag d = { "" };
-	struct mg_hcache old, c;
-	char path[4096], at[32];
-	int64_t win = o->now - PLAN_HISTORY, from;
-	size_t len = 0;
-	char *out;
-	int have = 0, rv;
-
-	memset(&old, 0, sizeof(old));
-	memset(&c, 0, sizeof(c));
-	snprintf(path, sizeof(path), "%s.history", o->state);
-	if ((have = mg_hcache_read(path, &old, &d)) < 0) {
-		if (!o->quiet)
-			warnx("%s: the history cache is rebuilt", d.msg);
-		have = 0;
-	}
-	if (have && (old.from > win + PERIOD || old.to < win ||
-	    old.to > o->now)) {
-		mg_hcache_release(&old);
-		have = 0;
-	}
-	from = have ? old.to - PERIOD : win;
-	format_tz(from, o->tz, since, scap);
-	if ((out = slurm(sa, &len, note, ncap)) == NULL) {
-		if (!have)
-			return -1;
-		/* sacct down: what the cache holds is still four weeks */
-		format_tz(old.to, o->tz, at, sizeof(at));
-		warnx("no new history (%s): the history cached up to %s is "
-		    "used", note, at);
-		rv = mg_live_read_mem(l, old.text, old.len, path, NULL, &d);
-		mg_hcache_release(&old);
-		if (rv != 0)
-			snprintf(note, ncap, "%s", d.msg);
-		return rv != 0 ? -1 : 0;
-	}
-	if ((rv = mg_hcache_merge(have ? &old : NULL, out, len, win, o->tz,
-	    &c, &d)) != 0) {
-		/* sacct's own answer, without the cache */
-		rv = mg_live_read_mem(l, out, len, "sacct", NULL, &d);
-	} else {
-		c.from = have && old.from > win ? old.from : win;
-		c.to = o->now;
-		rv = mg_live_read_mem(l, c.text, c.len, "sacct", NULL, &d);
-		if (rv == 0 && !o->dry_run && mg_hcache_write(path, &c,
-		    &d) != 0 && !o->quiet)
-			warnx("%s: the history is not cached", d.msg);
-	}
-	free(out);
-	mg_hcache_release(&old);
-	mg_hcache_release(&c);
-	if (rv != 0) {
-		snprintf(note, ncap, "%s", d.msg);
-		return -1;
-	}
-	return 0;
-}
-
-/* the nodes sinfo counts (in the partition); 0 with note set if none */
-static int32_t
-sinfo_nodes(const struct opts *o, char *note, size_t cap)
-{
-	const char *si[] = { o->prog_sinfo, "-h", "-o", "%D", NULL, NULL };
-	char part[256], *out, *q;
-	size_t len = 0;
-	int32_t nodes = 0;
-
-	if (o->partition) {
-		snprintf(part, sizeof(part), "-p%s", o->partition);
-		si[4] = part;
-	}
-	if ((out = slurm(si, &len, note, cap)) == NULL)
-		return 0;
-	/* one count a line (a line a node state) */
-	for (q = out; *q >= '0' && *q <= '9'; ) {
-		nodes += (int32_t)strtol(q, &q, 10);
-		while (*q == '\n' || *q == ' ')
-			q++;
-	}
-	free(out);
-	return nodes;
-}
-
-/* the line of out[] that holds token (its first field in id), and
- * whether one starts with job p (the chain's current job) */
-static void
-scan_token(char *out, char sep, const char *token, const char *p,
-    char *id, size_t cap, int *has_p, char *p_state, size_t scap)
-{
-	char *line, *next;
-	size_t np = strlen(p);
-
-	for (line = out; line && *line; line = next) {
-		char *sp;
-
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if ((sp = strchr(line, sep)) == NULL)
-			continue;
-		if ((size_t)(sp - line) == np && strncmp(line, p, np) == 0) {
-			*has_p = 1;
-			if (p_state != NULL) {
-				size_t k = strcspn(sp + 1, "|");
-
-				snprintf(p_state, scap, "%.*s", (int)k, sp + 1);
-			}
-		}
-		if (*id == '\0' && strstr(sp + 1, token)) {
-			*sp = '\0';
-			snprintf(id, cap, "%s", line);
-		}
-	}
-}
-
-/*
- * Where did the submission with this token go?  Settled by evidence: the
- * token in squeue, else in sacct (its Comment), since the submission.
- * Returns 1 with id set if either shows it; 0 if both answered without
- * it and squeue's answer is whole (it lists the chain's job p, or sacct
- * shows p ended): the job never reached the controller; -1 with note
- * set if that cannot be told (a source down, or an empty queue that
- * does not even show p, as an overloaded controller answers).
- */
-static int
-settle_token(const struct opts *o, const char *token, int64_t since,
-    const char *p, char *id, size_t cap, char *note, size_t ncap)
-{
-	char from[32], pst[32] = "";
-	const char *sq[] = { o->prog_squeue, "-a", "-h", "-o", "%i %k",
-	    NULL };
-	/* slurmdbd records the submission line at once, the comment only
-	 * when the job starts (and only with job_comment); a Slurm before
-	 * 22.05 has no SubmitLine */
-	const char *sa[] = { o->prog_sacct, "-a", "-X", "-n", "-P", "-S",
-	    from, "-o", "JobIDRaw,State,Comment,SubmitLine", NULL };
-	size_t len = 0;
-	char *out;
-	int q_has_p = 0, a_has_p = 0;
-
-	*id = '\0';
-	if ((out = slurm(sq, &len, note, ncap)) == NULL)
-		return -1;
-	scan_token(out, ' ', token, p, id, cap, &q_has_p, NULL, 0);
-	free(out);
-	if (*id)
-		return 1;
-	format_tz(since - 600, o->tz, from, sizeof(from));
-	if ((out = slurm(sa, &len, note, ncap)) == NULL &&
-	    strstr(note, "SubmitLine") != NULL) {
-		sa[8] = "JobIDRaw,State,Comment";
-		out = slurm(sa, &len, note, ncap);
-	}
-	if (out == NULL)
-		return -1;
-	scan_token(out, '|', token, p, id, cap, &a_has_p, pst, sizeof(pst));
-	free(out);
-	if (*id)
-		return 1;
-	if (!q_has_p && (!a_has_p || strcmp(pst, "RUNNING") == 0 ||
-	    strcmp(pst, "PENDING") == 0 || *pst == '\0')) {
-		snprintf(note, ncap, "squeue answers a queue without job %s, "
-		    "which sacct does not show ended", p);
-		return -1;
-	}
-	return 0;
-}
-
-/* the chain's P in the dumps: its state for the decision */
-static void
-find_p(struct mg_live *l, const char *jobid, int64_t now, struct advice *a)
-{
-	const struct mg_ljob *j = mg_live_find(l, jobid);
-
-	a->p_start = a->p_limit = a->p_end = -1;
-	a->p_nodes = 0;
-	a->p_state = 0;
-	if (j == NULL)
-		return;
-	a->p_limit = j->limit;
-	a->p_nodes = j->nodes;
-	if (j->end >= 0 && j->end <= now) {
-		a->p_state = 3;
-		a->p_end = j->end;
-	} else if (j->start >= 0 && j->start <= now) {
-		a->p_state = 2;
-		a->p_start = j->start;
-		if (j->limit > 0)
-			a->p_end = j->start + j->limit;
-	} else
-		a->p_state = 1;
-}
-
-static void
-fallback(struct advice *a, const char *why)
-{
-	if (*a->note == '\0')
-		snprintf(a->note, sizeof(a->note), "%s", why);
-}
-
-/* the value of key in a "key=value ..." string, or "" */
-static void
-kv(const char *s, const char *key, char *out, size_t cap)
-{
-	size_t n = strlen(key);
-	const char *p;
-
-	*out = '\0';
-	for (p = s; p && *p; p = strchr(p, ' ')) {
-		while (*p == ' ')
-			p++;
-		if (strncmp(p, key, n) == 0 && p[n] == '=') {
-			snprintf(out, cap, "%.*s", (int)strcspn(p + n + 1, " "),
-			    p + n + 1);
-			return;
-		}
-	}
-}
-
-#define MIN_SAMPLES	1000	/* fewer, and a model has seen little */
-#define STALE_DAYS	90	/* a trace older than this, another time */
-
-/*
- * Say where a model does not fit the cluster it decides for: trained
- * for another node count (by a quarter or more), partition or on a
- * trace that ended long before now, or on few samples.
- */
-static void
-misfit(const struct opts *o, const struct mg_model *m, int32_t nodes)
-{
-	char v[256], parts[256];
-	int64_t t;
-
-	if (m->cluster == NULL || *m->cluster == '\0') {
-		warnx("model '%s' does not record the cluster it was trained "
-		    "on: train it again to have it checked", o->model);
-		return;
-	}
-	kv(m->cluster, "nodes", v, sizeof(v));
-	if (nodes > 0 && *v && (atof(v) < 0.8 * nodes || atof(v) > 1.25 *
-	    nodes))
-		warnx("model '%s' was trained for %s nodes, this cluster has "
-		    "%d: its features measure another queue", o->model, v,
-		    (int)nodes);
-	kv(m->cluster, "partitions", parts, sizeof(parts));
-	if (o->partition != NULL && *parts && strcmp(parts, "-") != 0) {
-		const char *p = strstr(parts, o->partition);
-		size_t n = strlen(o->partition);
-
-		if (p == NULL || (p != parts && p[-1] != ',') ||
-		    (p[n] != '\0' && p[n] != ','))
-			warnx("model '%s' was trained on partitions %s, not "
-			    "%s", o->model, parts, o->partition);
-	}
-	kv(m->cluster, "trace_to", v, sizeof(v));
-	if (*v && mg_parse_date(v, MG_TZ_UTC, &t) == 0 && o->now - t >
-	    (int64_t)STALE_DAYS * DAY)
-		warnx("model '%s' was trained on a trace that ends %s, %.0f "
-		    "days before %s: retrain it on recent history "
-		    "(nightly-retrain.sh)", o->model, v, (double)(o->now - t) /
-		    DAY, o->now_given ? "--now" : "now");
-	if (m->nsamples < MIN_SAMPLES && strcmp(m->kind, "dqn") != 0 &&
-	    strcmp(m->kind, "pg") != 0)
-		warnx("model '%s' was trained on %llu samples only (%d or "
-		    "more are usual)", o->model, (unsigned long long)
-		    m->nsamples, MIN_SAMPLES);
-}
-
-/* the model's decision for a running P; 0, or -1 with a->note set */
-static int
-model_decision(const struct opts *o, struct mg_model *m, struct mg_live *l,
-    const char *p_id, int64_t now, int32_t nodes, struct advice *a)
-{
-	const struct mg_ljob *p = mg_live_find(l, p_id);
-	struct mg_epconf e;
-	struct mg_chainnow cn;
-	struct mg_view v = { 0 };
-	struct mg_diag d = { "" };
-	char **names = NULL;
-	size_t nn = 0, *col = NULL, i;
-	double *feat = NULL, *scratch = NULL;
-	float *X = NULL;
-	int rv = -1;
-	uint32_t k;
-
-	if (!o->quiet)
-		misfit(o, m, nodes);
-	memset(&e, 0, sizeof(e));
-	e.window = (int)m->window;
-	e.period = PERIOD;
-	memset(&cn, 0, sizeof(cn));
-	cn.t = now;
-	cn.p_submit = p->submit >= 0 ? p->submit : p->start;
-	cn.p_start = p->start;
-	cn.p_elapsed = now - p->start;
-	cn.p_limit = p->limit > 0 ? p->limit : 48 * 3600;
-	cn.p_nodes = p->nodes > 0 ? p->nodes : 1;
-	cn.s_nodes = o->s_nodes > 0 ? o->s_nodes : cn.p_nodes;
-	cn.s_limit = o->s_limit > 0 ? o->s_limit : cn.p_limit;
-	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
-	    (col = calloc(m->nfeat, sizeof(*col))) == NULL ||
-	    (feat = calloc(nn, sizeof(*feat))) == NULL ||
-	    (X = calloc(m->nfeat, sizeof(*X))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	if (mg_model_bind(m, names, nn, col, &d) != 0) {
-		snprintf(a->note, sizeof(a->note), "model '%s': %s", o->model,
-		    d.msg);
-		goto out;
-	}
-	if (mg_live_view(l, now, nodes, DAY, p_id, isnan(o->prio) ?
-	    mg_live_fresh_prio(l) : o->prio, &v) != 0 ||
-	    mg_own_features(&v, &cn, feat) != 0)
-		err(MG_EXIT_FAIL, NULL);
-	/* the reference window: r0 now, r1 ten minutes ago, ... */
-	for (k = 0; k < m->window; k++) {
-		if (mg_live_view(l, now - (int64_t)k * PERIOD, nodes, DAY,
-		    p_id, 0, &v) != 0)
-			err(MG_EXIT_FAIL, NULL);
-		free(scratch);
-		if ((scratch = malloc((v.npend + v.nrun + 1) *
-		    sizeof(*scratch))) == NULL)
-			err(MG_EXIT_FAIL, NULL);
-		mg_ref_snapshot(&v, scratch, feat + MG_OWN +
-		    (size_t)(m->window - 1 - k) * MG_REF_SNAP);
-	}
-	mg_ref_chain(&cn, feat + MG_OWN + (size_t)m->window * MG_REF_SNAP);
-	for (i = 0; i < m->nfeat; i++)
-		X[i] = (float)feat[col[i]];
-	if (mg_model_predict(m, X, 1, &a->score, &d) != 0) {
-		snprintf(a->note, sizeof(a->note), "model '%s': %s", o->model,
-		    d.msg);
-		goto out;
-	}
-	a->classifier = m->classifier;
-	a->rule = "model";
-	{
-		double thr = isnan(o->threshold) ? m->threshold : o->threshold;
-
-		if (m->classifier) {
-			a->submit = a->score >= thr;
-			snprintf(a->why, sizeof(a->why), "the %s model gives %.2f "
-			    "for submitting now (%s the threshold %.2f)",
-			    m->kind, a->score, a->submit ? "at or above" :
-			    "below", thr);
-		} else {
-			/* a successor cannot start before now: at most the
-			 * time P has left can overlap it */
-			double left = (double)(p->start + cn.p_limit - now) /
-			    3600;
-
-			if (left >= 0 && a->score < -left)
-				a->score = -left;
-			a->submit = a->score >= -thr;
-			snprintf(a->why, sizeof(a->why), "if submitted now the "
-			    "successor would start %.1f h %s %s ends (the %s "
-			    "model); it is submitted when that overlap is at "
-			    "most %.1f h: %s", fabs(a->score), a->score >= 0 ?
-			    "after" : "before", p_id, m->kind, thr,
-			    a->submit ? "submit" : "wait");
-		}
-	}
-	rv = 0;
-out:
-	mg_view_release(&v);
-	mg_names_free(names, nn);
-	free(col);
-	free(feat);
-	free(X);
-	free(scratch);
-	return rv;
-}
-
-/* a stream of the planner's draws for this chain's job */
-static uint64_t
-id_stream(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /*
  * The capacity over the planner's history: from --events, else live
  * from sacctmgr show event (of the partition's nodes, as sinfo lists
@@ -724,12 +161,7 @@ static void
 capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 {
 	struct mg_diag d = { "" };
-	char since[32], end[32], ss[48], es[48], part[256];
-	char *buf, *nodelist = NULL, note[MG_DIAG_MAX];
-	const char *ev[] = { o->prog_sacctmgr, "-n", "-P", "show", "event",
-	    "Event=Node", ss, es, "format=NodeName,TimeStart,TimeEnd,State",
-	    NULL, NULL };
-	size_t len = 0;
+	char note[MG_DIAG_MAX + 256];
 	int rv;
 
 	memset(c, 0, sizeof(*c));
@@ -750,359 +182,45 @@ capacity(const struct opts *o, int32_t nodes, struct mg_capacity *c)
 	}
 	if (o->queue != NULL)	/* dumps, not a live cluster */
 		return;
-	format_tz(o->now - PLAN_HISTORY, o->tz, since, sizeof(since));
-	format_tz(o->now, o->tz, end, sizeof(end));
-	snprintf(ss, sizeof(ss), "Start=%s", since);
-	snprintf(es, sizeof(es), "End=%s", end);
-	if (o->partition != NULL) {
-		/* the partition's nodes, as hostlists */
-		const char *si[] = { o->prog_sinfo, "-h", "-o", "%N", part,
-		    NULL };
-		char *out, *q;
-		size_t n = 0;
-
-		snprintf(part, sizeof(part), "-p%s", o->partition);
-		if ((out = slurm(si, &n, note, sizeof(note))) == NULL) {
-			if (!o->quiet)
-				warnx("no history of the nodes: %s", note);
-			return;
-		}
-		for (q = out; *q; q++)
-			if (*q == '\n' || *q == ' ')
-				*q = ',';
-		while (q > out && q[-1] == ',')
-			*--q = '\0';
-		if (*out == '\0') {
-			if (!o->quiet)
-				warnx("no history of the nodes: sinfo lists no "
-				    "node in partition '%s'", o->partition);
-			free(out);
-			return;
-		}
-		if ((nodelist = malloc(strlen(out) + 7)) == NULL)
-			err(MG_EXIT_FAIL, NULL);
-		sprintf(nodelist, "Nodes=%s", out);
-		free(out);
-		ev[9] = nodelist;
-	}
-	buf = slurm(ev, &len, note, sizeof(note));
-	if (buf == NULL) {
-		free(nodelist);
-		if (!o->quiet)
-			warnx("no history of the nodes: %s", note);
-		return;
-	}
-	rv = mg_events_parse(buf, len, o->prog_sacctmgr, o->tz, nodes,
-	    nodelist ? nodelist + 6 : NULL, o->now - PLAN_HISTORY, o->now, c,
-	    &d);
-	free(buf);
-	free(nodelist);
-	if (rv == MG_ENOMEM)
+	if ((rv = mg_slurm_capacity(&o->sl, nodes, o->now - PLAN_HISTORY,
+	    o->now, c, note, sizeof(note))) == MG_ENOMEM)
 		err(MG_EXIT_FAIL, NULL);
 	if (rv != 0 && !o->quiet)
-		warnx("no history of the nodes: %s", d.msg);
-}
-
-/* the planner's decision for a running P; 0, or -1 with a->note set */
-static int
-plan_decision(const struct opts *o, struct mg_live *l, const char *p_id,
-    int32_t nodes, struct advice *a)
-{
-	const struct mg_ljob *p = mg_live_find(l, p_id);
-	struct mg_trace tr;
-	struct mg_plan *pl = NULL;
-	struct mg_view v = { 0 };
-	struct mg_planchain ch;
-	struct mg_plancost c;
-	struct mg_planconf pc = o->pc;
-	struct mg_capacity cap = { 0 };
-	char at[32], up[64] = "";
-	double lambda, cost[MG_PLAN_MAXCAND];
-	int rv = -1, k;
-
-	if (mg_live_history(l, o->now, &tr) != 0)
-		err(MG_EXIT_FAIL, NULL);
-	if (tr.n < PLAN_MIN_JOBS) {
-		snprintf(a->note, sizeof(a->note), "the history holds %zu "
-		    "ended jobs, the planner needs %d: give -H with the last "
-		    "4 weeks of sacct (live, it asks sacct for them)", tr.n,
-		    PLAN_MIN_JOBS);
-		goto out;
-	}
-	/* handing over: over the whole of P, priced by the lease */
-	if (o->handover) {
-		pc.handover = HANDOVER_TIME;
-		if (p->limit > pc.window)
-			pc.window = p->limit;
-	}
-	/* the nodes up now and before, as the nodes' events record them */
-	capacity(o, nodes, &cap);
-	if (cap.n > 0) {
-		pc.cap_time = cap.time;
-		pc.cap_nodes = cap.nodes;
-		pc.cap_n = cap.n;
-		snprintf(up, sizeof(up), ", %d of %d nodes up", cap.now, nodes);
-		nodes = cap.now > 0 ? cap.now : 1;
-	}
-	if (mg_plan_new(&pc, &tr, &pl) != 0 || mg_live_view(l, o->now,
-	    nodes, DAY, p_id, isnan(o->prio) ? mg_live_fresh_prio(l) :
-	    o->prio, &v) != 0)
-		err(MG_EXIT_FAIL, NULL);
-	memset(&ch, 0, sizeof(ch));
-	ch.p_start = p->start;
-	ch.p_limit = p->limit > 0 ? p->limit : 48 * 3600;
-	ch.p_end = p->start + ch.p_limit;
-	ch.p_dur = ch.p_limit;
-	ch.p_nodes = p->nodes > 0 ? p->nodes : 1;
-	ch.nodes = o->s_nodes > 0 ? o->s_nodes : ch.p_nodes;
-	ch.s_limit = ch.s_dur = o->s_limit > 0 ? o->s_limit : ch.p_limit;
-	ch.world_end = INT64_MAX;
-	if ((rv = mg_plan_costs(pl, &v, &ch, o->now, id_stream(p_id), &c)) !=
-	    0) {
-		snprintf(a->note, sizeof(a->note), "planner: %s",
-		    mg_strerror(rv));
-		rv = -1;
-		goto out;
-	}
-	a->rule = "planner";
-	if (c.n == 0) {
-		a->submit = 0;
-		snprintf(a->why, sizeof(a->why), "%s ends in %.1f h, beyond "
-		    "the planner's window of %.0f h: wait", p_id,
-		    (double)(ch.p_end - o->now) / 3600,
-		    (double)pc.window / 3600);
-		goto out;
-	}
-	lambda = o->handover && !o->lambda_given ? HANDOVER_LAMBDA :
-	    o->lambda;
-	a->submit = o->handover ? mg_plan_submit_handover(&c, MG_PLAN_RISK,
-	    lambda, HANDOVER_TIME) : mg_plan_submit_now(&c, MG_PLAN_RISK,
-	    lambda);
-	a->risk = mg_plan_risk_next(&c);
-	/* the cheapest later time, to say what waiting buys; what an
-	 * early start costs: overlap, or handing over the lease given up */
-	for (k = 0; k < c.n; k++)
-		cost[k] = o->handover ? mg_plan_lease(&c, k, HANDOVER_TIME) :
-		    c.ovl[k];
-	{
-		int best = c.n > 1 ? 1 : 0;
-
-		for (k = 1; k < c.n; k++)
-			if (c.pint[k] + lambda * cost[k] < c.pint[best] +
-			    lambda * cost[best])
-				best = k;
-		format_tz(c.at[best], o->tz, at, sizeof(at));
-		snprintf(a->why, sizeof(a->why), "in %d futures drawn from "
-		    "the queue and the last 4 weeks%s: submitted now, %.0f%% "
-		    "interrupted and %.1f h of %s; submitted at %s, "
-		    "%.0f%% and %.1f h (an hour of %s weighs %.3g "
-		    "interruptions): %s", o->pc.k, up, 100 * c.pint[0],
-		    cost[0], o->handover ? "lease given up" : "overlap", at,
-		    100 * c.pint[best], cost[best], o->handover ? "lease" :
-		    "overlap", lambda, a->submit ? "submit now" : "wait");
-	}
-	rv = 0;
-out:
-	mg_view_release(&v);
-	mg_plan_free(pl);
-	mg_trace_release(&tr);
-	mg_capacity_release(&cap);
-	return rv;
-}
-
-/* a regressor's residual spread from its parameters */
-static void
-spread(const struct mg_model *m, struct advice *a)
-{
-	(void)mg_model_spread(m, &a->p10, &a->p90);
-}
-
-static void
-json_str(FILE *fp, const char *key, const char *s, int comma)
-{
-	fprintf(fp, "  \"%s\": \"", key);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(fp, "\\u%04x", *s);
-		else
-			fputc(*s, fp);
-	}
-	fprintf(fp, "\"%s\n", comma ? "," : "");
-}
-
-static void
-json_num(FILE *fp, const char *key, double v, int comma)
-{
-	if (isnan(v))
-		fprintf(fp, "  \"%s\": null%s\n", key, comma ? "," : "");
-	else
-		fprintf(fp, "  \"%s\": %.4g%s\n", key, v, comma ? "," : "");
-}
-
-static void
-report(const struct opts *o, const char *p_id, int64_t now,
-    const struct advice *a, const char *decision)
-{
-	char next[32], end[32];
-	static const char *const pst[] = { "in no dump", "pending",
-	    "running", "ended", "unknown (no queue)" };
-
-	format_tz(a->next, o->tz, next, sizeof(next));
-	format_tz(a->p_end, o->tz, end, sizeof(end));
-	if (o->json) {
-		printf("{\n");
-		json_str(stdout, "decision", decision, 1);
-		json_str(stdout, "rule", a->rule, 1);
-		json_str(stdout, "job", p_id, 1);
-		json_str(stdout, "job_state", pst[a->p_state], 1);
-		json_num(stdout, "job_left_h", a->p_state == 2 && a->p_end >
-		    now ? (double)(a->p_end - now) / 3600 : NAN, 1);
-		json_num(stdout, a->classifier ? "score" :
-		    "predicted_gap_h", a->score, 1);
-		json_num(stdout, "gap_p10_h", isnan(a->p10) ? NAN :
-		    a->score + a->p10, 1);
-		json_num(stdout, "gap_p90_h", isnan(a->p90) ? NAN :
-		    a->score + a->p90, 1);
-		json_num(stdout, "risk_if_wait", a->risk, 1);
-		json_str(stdout, "next_check", a->next > 0 ? next : "", 1);
-		json_str(stdout, "submitted", a->submitted, 1);
-		json_str(stdout, "note", a->note, 1);
-		json_str(stdout, "why", a->why, 0);
-		printf("}\n");
-		return;
-	}
-	printf("decision: %s\n", decision);
-	printf("job:      %s %s", p_id, pst[a->p_state]);
-	if (a->p_state == 2 && a->p_end > now)
-		printf(", ends by %s (%.1f h left)", end,
-		    (double)(a->p_end - now) / 3600);
-	else if (a->p_state == 2 && a->p_end > 0)
-		printf(", its limit ran out at %s, before %s", end,
-		    o->now_given ? "--now" : "now");
-	printf("\n");
-	if (!isnan(a->score)) {
-		if (a->classifier)
-			printf("model:    score %.3f\n", a->score);
-		else if (!isnan(a->p10))
-			printf("model:    gap %+.1f h (held-out errors "
-			    "put 80%% within %+.1f to %+.1f h)\n", a->score,
-			    a->score + a->p10, a->score + a->p90);
-		else
-			printf("model:    gap %+.1f h\n", a->score);
-	}
-	if (!isnan(a->risk))
-		printf("planner:  %.0f%% chance of an interruption if it waits "
-		    "10 minutes\n", 100 * a->risk);
-	if (*a->submitted)
-		printf("submitted: %s%s\n", a->submitted, a->dependency ?
-		    " (afterany dependency on the current job)" : "");
-	if (a->next > 0)
-		printf("next:     %s\n", next);
-	if (*a->note)
-		printf("note:     %s\n", a->note);
-	printf("why:      %s\n", a->why);
-}
-
-static void
-token_new(char *buf, size_t cap)
-{
-	unsigned char r[8];
-	int fd = open("/dev/urandom", O_RDONLY), i;
-	uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-
-	if (fd < 0 || read(fd, r, sizeof(r)) != (ssize_t)sizeof(r))
-		memcpy(r, &x, sizeof(r));
-	if (fd >= 0)
-		close(fd);
-	for (i = 0; i < 8 && (size_t)(2 * i + 2) < cap; i++)
-		snprintf(buf + 2 * i, 3, "%02x", r[i]);
+		warnx("no history of the nodes: %s", note);
 }
 
 /* sbatch the successor; 0, or the exit status with a message printed */
 static int
 submit(const struct opts *o, struct mg_chainstate *st, const char *p_id,
-    int dependency, int64_t now, struct advice *a)
+    int dependency, int64_t now, struct mg_advice *a)
 {
 	struct mg_diag d = { "" };
-	struct mg_proc p;
-	char comment[64], dep[64], script[4096], export[4200];
-	const char **argv;
-	int n = 0, i, rv;
+	struct mg_sbatch b;
+	char note[MG_DIAG_MAX + 256];
+	int rv;
 
-	token_new(st->token, sizeof(st->token));
+	mg_chain_token(st->token, sizeof(st->token));
 	st->token_time = now;
 	st->updated = now;
 	if ((rv = mg_chain_write(o->state, st, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
-	snprintf(comment, sizeof(comment), "--comment=mirage-advise:%s",
-	    st->token);
-	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", p_id);
-	if ((argv = calloc((size_t)o->nscript_args + 9, sizeof(*argv))) ==
-	    NULL)
-		err(MG_EXIT_FAIL, NULL);
-	argv[n++] = o->prog_sbatch;
-	argv[n++] = "--parsable";
-	argv[n++] = comment;
-	/* S's take-over finds P, and the chain's state, in its environment */
-	{
-		char cwd[2048] = "";
-
-		if (*o->state != '/' && getcwd(cwd, sizeof(cwd)) == NULL)
-			*cwd = '\0';
-		if (strchr(o->state, ',') == NULL && (*o->state == '/' ||
-		    *cwd))
-			snprintf(export, sizeof(export), "--export=ALL,"
-			    "MIRAGE_PREDECESSOR=%s,MIRAGE_CHAIN_STATE=%s%s%s",
-			    p_id, *o->state == '/' ? "" : cwd, *o->state ==
-			    '/' ? "" : "/", o->state);
-		else
-			snprintf(export, sizeof(export), "--export=ALL,"
-			    "MIRAGE_PREDECESSOR=%s", p_id);
-		argv[n++] = export;
-	}
-	if (dependency)
-		argv[n++] = dep;
-	/* a script named like an option reaches sbatch as a path */
-	snprintf(script, sizeof(script), "%s%s", *o->script == '-' ? "./" :
-	    "", o->script);
-	argv[n++] = script;
-	for (i = 0; i < o->nscript_args; i++)
-		argv[n++] = o->script_args[i];
-	rv = mg_proc_run(argv, TIMEOUT, &p, &d);
-	free((void *)argv);
-	if (rv != 0 || p.status != 0) {
-		/*
-		 * sbatch failed, was killed or timed out.  Even a failure
-		 * with a message may have queued the job ("Socket timed out
-		 * on send/recv"): the token stays, and the next run looks
-		 * for it in the queue before it submits again.
-		 */
-		int killed = rv == 0 && (p.timedout || p.status > 128);
-
-		warnx("sbatch of '%s' %s: %s; the next run looks for it in "
-		    "the queue before trying again", o->script, rv ? "could "
-		    "not run" : killed ? "was killed" : "failed", rv ? d.msg :
-		    *p.err ? p.err : "no message");
-		if (rv == 0)
-			mg_proc_release(&p);
+	memset(&b, 0, sizeof(b));
+	b.script = o->script;
+	b.args = o->script_args;
+	b.nargs = o->nscript_args;
+	b.token = st->token;
+	b.after = p_id;
+	b.dependency = dependency;
+	b.state = o->state;
+	if ((rv = mg_slurm_submit(&o->sl, &b, st->successor,
+	    sizeof(st->successor), note, sizeof(note))) != 0) {
+		/* even a failure with a message may have queued the job
+		 * ("Socket timed out on send/recv"): the token stays */
+		warnx("%s; the next run looks for %s", note, rv == MG_EFORMAT ?
+		    "the submission in the queue" : "it in the queue before "
+		    "trying again");
 		return MG_EXIT_FAIL;
 	}
-	{
-		size_t k = strcspn(p.out, ";\n");
-		int64_t id;
-
-		if (mg_parse_i64(p.out, k, 1, INT64_MAX, &id) != 0) {
-			warnx("sbatch printed '%.40s', not a job id; the next "
-			    "run looks for the submission in the queue", p.out);
-			mg_proc_release(&p);
-			return MG_EXIT_FAIL;
-		}
-		snprintf(st->successor, sizeof(st->successor), "%lld",
-		    (long long)id);
-	}
-	mg_proc_release(&p);
 	snprintf(a->submitted, sizeof(a->submitted), "%s", st->successor);
 	a->dependency = dependency;
 	st->token[0] = '\0';
@@ -1123,14 +241,14 @@ takeover_conf(const struct opts *o, const char *p, struct mg_takeover *t)
 
 	memset(t, 0, sizeof(*t));
 	t->job = p;
-	t->squeue = o->prog_squeue;
-	t->sacct = o->prog_sacct;
-	t->scancel = o->prog_scancel;
+	t->squeue = o->sl.squeue;
+	t->sacct = o->sl.sacct;
+	t->scancel = o->scancel;
 	t->signal = o->sig;
 	t->full = o->full;
 	t->grace = o->grace;
 	t->poll = o->grace >= 50 ? 5 : 1;
-	t->tries = retries;
+	t->tries = o->sl.tries;
 	t->user = pw ? pw->pw_name : NULL;
 }
 
@@ -1218,7 +336,7 @@ struct run {
 	struct mg_live l;
 	struct mg_model *m;
 	struct mg_chainstate st;
-	struct advice a;
+	struct mg_advice a;
 	char p_id[JOBID_MAX];
 	char note[MG_DIAG_MAX + 256];
 	char fate[128];
@@ -1228,6 +346,94 @@ struct run {
 	int queue_ok;		/* the queue could be read */
 	int dependency;		/* submit with afterany on P */
 };
+
+/* what the library works around, said unless -q (or when loud) */
+static void
+warning(void *arg, int loud, const char *msg)
+{
+	const struct opts *o = arg;
+
+	if (loud || !o->quiet)
+		warnx("%s", msg);
+}
+
+/* the question the library answers: P's decision on nodes nodes */
+static void
+question(const struct opts *o, const char *p_id, int32_t nodes,
+    struct mg_advise *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->job = p_id;
+	q->now = o->now;
+	q->now_given = o->now_given;
+	q->nodes = nodes;
+	q->s_nodes = o->s_nodes;
+	q->s_limit = o->s_limit;
+	q->prio = o->prio;
+	q->threshold = o->threshold;
+	q->model = o->model;
+	q->partition = o->partition;
+	q->handover = o->handover;
+	q->lambda = o->handover && !o->lambda_given ? HANDOVER_LAMBDA :
+	    o->lambda;
+	q->tz = o->tz;
+}
+
+/* the run's decision, reported on standard output */
+static void
+tell(const struct opts *o, const struct run *r, const char *decision)
+{
+	struct mg_advise q;
+
+	question(o, r->p_id, o->nodes, &q);
+	mg_advise_write(stdout, &q, &r->a, decision, o->json);
+}
+
+/* the model's decision, its misfits said first; 0, or -1 with a note */
+static int
+by_model(const struct opts *o, struct run *r, int32_t nodes)
+{
+	char msg[4][512];
+	struct mg_advise q;
+	int k, n, rv;
+
+	question(o, r->p_id, nodes, &q);
+	n = o->quiet ? 0 : mg_advise_misfit(&q, r->m, msg, 4);
+	for (k = 0; k < n; k++)
+		warnx("%s", msg[k]);
+	if ((rv = mg_advise_model(&q, r->m, &r->l, &r->a)) == MG_ENOMEM)
+		err(MG_EXIT_FAIL, NULL);
+	return rv;
+}
+
+/* the planner's decision on the history and the nodes' capacity; 0, or
+ * -1 with a note */
+static int
+by_plan(const struct opts *o, struct run *r, int32_t nodes)
+{
+	struct mg_capacity cap = { 0 };
+	struct mg_advise q;
+	struct mg_trace tr;
+	int rv = -1;
+
+	if (mg_live_history(&r->l, o->now, &tr) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	if (tr.n < PLAN_MIN_JOBS)
+		snprintf(r->a.note, sizeof(r->a.note), "the history holds %zu "
+		    "ended jobs, the planner needs %d: give -H with the last "
+		    "4 weeks of sacct (live, it asks sacct for them)", tr.n,
+		    PLAN_MIN_JOBS);
+	else {
+		capacity(o, nodes, &cap);
+		question(o, r->p_id, nodes, &q);
+		if ((rv = mg_advise_plan(&q, &o->pc, &r->l, &tr, &cap,
+		    &r->a)) == MG_ENOMEM)
+			err(MG_EXIT_FAIL, NULL);
+	}
+	mg_trace_release(&tr);
+	mg_capacity_release(&cap);
+	return rv;
+}
 
 /* the options into *o, the time and zone given into *now_arg, *zone */
 static void
@@ -1284,14 +490,17 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	o->threshold = o->prio = NAN;
 	mg_planconf_default(&o->pc);
 	o->lambda = 1.5;	/* plan-folds.sh on the training period */
-	o->prog_squeue = "squeue";
-	o->prog_sacct = "sacct";
-	o->prog_sbatch = "sbatch";
-	o->prog_sinfo = "sinfo";
-	o->prog_sacctmgr = "sacctmgr";
-	o->prog_scancel = "scancel";
+	o->sl.squeue = "squeue";
+	o->sl.sacct = "sacct";
+	o->sl.sbatch = "sbatch";
+	o->sl.sinfo = "sinfo";
+	o->sl.sacctmgr = "sacctmgr";
+	o->scancel = "scancel";
 	o->sig = "USR1";
 	o->grace = 15 * 60;
+	/* tries of a command that reads (squeue, sacct, sinfo, sacctmgr)
+	 * that fails: 1 s, 2 s, 4 s ... between them */
+	o->sl.tries = 3;
 	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
@@ -1379,16 +588,16 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 				    optarg);
 			break;
 		case O_SQUEUE:
-			o->prog_squeue = optarg;
+			o->sl.squeue = optarg;
 			break;
 		case O_SACCT:
-			o->prog_sacct = optarg;
+			o->sl.sacct = optarg;
 			break;
 		case O_SBATCH:
-			o->prog_sbatch = optarg;
+			o->sl.sbatch = optarg;
 			break;
 		case O_SACCTMGR:
-			o->prog_sacctmgr = optarg;
+			o->sl.sacctmgr = optarg;
 			break;
 		case O_EVENTS:
 			o->events = optarg;
@@ -1419,15 +628,15 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			o->grace = span_arg("grace", optarg);
 			break;
 		case O_SCANCEL:
-			o->prog_scancel = optarg;
+			o->scancel = optarg;
 			break;
 		case O_RETRIES:
-			retries = count_arg("number of tries", optarg);
-			if (retries > 10)
+			o->sl.tries = count_arg("number of tries", optarg);
+			if (o->sl.tries > 10)
 				errx(MG_EXIT_USAGE, "--retries: at most 10");
 			break;
 		case O_SINFO:
-			o->prog_sinfo = optarg;
+			o->sl.sinfo = optarg;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
@@ -1450,6 +659,11 @@ environment(struct opts *o, const char *zone)
 	if (mg_tz_use(zone, &o->tz) != 0)
 		errx(MG_EXIT_USAGE, "-z: unknown time zone '%s' (not in the "
 		    "tz database)", zone);
+	o->sl.timeout = TIMEOUT;
+	o->sl.tz = o->tz;
+	o->sl.partition = o->partition;
+	o->sl.warn = warning;
+	o->sl.arg = o;
 }
 
 /* the time, the script, the cluster's configuration */
@@ -1484,7 +698,9 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 				    "is refused");
 		if (access(o->script, R_OK) != 0)
 			err(MG_EXIT_USAGE, "'%s'", o->script);
-		script_request(o->script, &o->s_nodes, &o->s_limit);
+		if (mg_slurm_script_request(o->script, &o->s_nodes,
+		    &o->s_limit) != 0)
+			err(MG_EXIT_FAIL, "'%s'", o->script);
 		if (o->state == NULL) {
 			snprintf(statebuf, sizeof(statebuf), "%s.chain",
 			    o->script);
@@ -1612,7 +828,7 @@ read_cluster(const struct opts *o, struct run *r)
 		if (last >= 0 && o->now - last > 30 * DAY) {
 			char at[32];
 
-			format_tz(last, o->tz, at, sizeof(at));
+			mg_slurm_time(last, o->tz, at, sizeof(at));
 			warnx("the history (-H) ends at %s, %.0f days before "
 			    "%s: give recent sacct dumps (or --now the time "
 			    "of the dumps)", at, (double)(o->now - last) / DAY,
@@ -1621,43 +837,30 @@ read_cluster(const struct opts *o, struct run *r)
 	}
 
 	if (r->live) {
-		char since[32], fmt[64];
-		const char *sa[] = { o->prog_sacct, "-a", "-X", "-P",
-		    "-S", since, "-o", sacct_fields, NULL,
-		    NULL, NULL };
-		const char *sq[] = { o->prog_squeue, "-a", "-o", fmt,
-		    NULL, NULL, NULL };
-		char part[256];
+		char cache[4200];
 
-		format_tz(o->now - (o->plan ? PLAN_HISTORY : DAY), o->tz,
-		    since, sizeof(since));
-		snprintf(fmt, sizeof(fmt), "%s", squeue_fmt);
-		if (o->partition) {
-			snprintf(part, sizeof(part), "--partition=%s",
-			    o->partition);
-			sa[8] = part;
-			sq[4] = part;
-		}
-		/* without the history the model sees less; the
-		 * queue it cannot do without */
+		/* without the history the model sees less; the queue it
+		 * cannot do without */
+		snprintf(cache, sizeof(cache), "%s.history", o->state ?
+		    o->state : "");
 		if ((r->m != NULL || o->plan) && o->nhist == 0 &&
-		    (o->plan && o->state != NULL ? plan_history(o, &r->l,
-		    sa, since, sizeof(since), r->note, sizeof(r->note)) :
-		    read_slurm(&r->l, sa, "sacct", r->note, sizeof(r->note))) !=
-		    0) {
+		    (o->plan && o->state != NULL ? mg_slurm_history(&o->sl,
+		    cache, o->dry_run, o->now, PLAN_HISTORY, PERIOD, &r->l,
+		    r->note, sizeof(r->note)) : mg_slurm_jobs(&o->sl, &r->l,
+		    o->now - (o->plan ? PLAN_HISTORY : DAY), r->note,
+		    sizeof(r->note))) != 0) {
 			if (!o->quiet)
 				warnx("no history: %s", r->note);
 			*r->note = '\0';
 		}
-		if (read_slurm(&r->l, sq, "squeue", r->note,
+		if (mg_slurm_queue(&o->sl, &r->l, r->note,
 		    sizeof(r->note)) != 0)
 			r->queue_ok = 0;
 	} else if ((rv = mg_live_read(&r->l, o->queue, NULL, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (*r->l.zone_note)	/* hours off: said even under -q */
 		warnx("%s", r->l.zone_note);
-	memset(&r->a, 0, sizeof(r->a));
-	r->a.score = r->a.p10 = r->a.p90 = r->a.risk = NAN;
+	mg_advice_init(&r->a);
 	snprintf(r->a.note, sizeof(r->a.note), "%s", r->note);
 
 }
@@ -1678,7 +881,7 @@ reconcile(const struct opts *o, struct run *r)
 	if (*r->st.token) {
 		char id[32];
 
-		rv = r->live ? settle_token(o, r->st.token, r->st.token_time,
+		rv = r->live ? mg_slurm_settle(&o->sl, r->st.token, r->st.token_time,
 		    r->p_id, id, sizeof(id), r->note, sizeof(r->note)) : -1;
 		if (rv < 0)
 			errx(MG_EXIT_FAIL, "'%s': a submission started "
@@ -1716,12 +919,11 @@ reconcile(const struct opts *o, struct run *r)
 	 */
 	if (*r->st.successor && r->queue_ok && r->live &&
 	    mg_live_find(&r->l, r->st.successor) == NULL) {
-		const char *sj[] = { o->prog_sacct, "-a", "-X", "-P",
-		    "-j", r->st.successor, "-o", sacct_fields, NULL };
 		char why[MG_DIAG_MAX + 256] = "";
 
 		r->l.partition = NULL;
-		(void)read_slurm(&r->l, sj, "sacct", why, sizeof(why));
+		(void)mg_slurm_job(&o->sl, &r->l, r->st.successor, why,
+		    sizeof(why));
 		r->l.partition = o->partition;
 	}
 	if (*r->st.successor && r->queue_ok) {
@@ -1759,12 +961,12 @@ reconcile(const struct opts *o, struct run *r)
 	}
 	if (*r->st.successor) {
 		r->a.rule = "state";
-		find_p(&r->l, r->p_id, o->now, &r->a);
+		mg_advise_find(&r->l, r->p_id, o->now, &r->a);
 		snprintf(r->a.why, sizeof(r->a.why), "successor %s was "
 		    "submitted already and has not started%s",
 		    r->st.successor, mg_live_find(&r->l, r->st.successor) ?
 		    "" : " (it is in no dump: not submitting again)");
-		report(o, r->p_id, o->now, &r->a, "already-submitted");
+		tell(o, r, "already-submitted");
 		return EXIT_DONE;
 	}
 
@@ -1778,18 +980,16 @@ check_p(const struct opts *o, struct run *r)
 	struct mg_diag d = { "" };
 	int rv;
 
-	find_p(&r->l, r->p_id, o->now, &r->a);
+	mg_advise_find(&r->l, r->p_id, o->now, &r->a);
 	if (r->queue_ok && r->a.p_state == 0 && r->live) {
 		/* not in the queue: has it ended, or is it unknown?
 		 * sacct -j looks through all time */
-		const char *sj[] = { o->prog_sacct, "-a", "-X", "-P",
-		    "-j", r->p_id, "-o", sacct_fields, NULL };
 		char why[MG_DIAG_MAX + 256] = "";
 
-		if (read_slurm(&r->l, sj, "sacct", why, sizeof(why)) != 0)
+		if (mg_slurm_job(&o->sl, &r->l, r->p_id, why, sizeof(why)) != 0)
 			r->queue_ok = 0;	/* cannot tell: keep it */
 		else
-			find_p(&r->l, r->p_id, o->now, &r->a);
+			mg_advise_find(&r->l, r->p_id, o->now, &r->a);
 	}
 	if (!r->live && !o->now_given && r->a.p_state == 2 && r->a.p_end > 0 &&
 	    r->a.p_end <= o->now)
@@ -1801,7 +1001,7 @@ check_p(const struct opts *o, struct run *r)
 		snprintf(r->a.why, sizeof(r->a.why), "job %s is in no dump "
 		    "(squeue%s): a mistyped id? nothing to do", r->p_id,
 		    r->live ? ", sacct -j" : o->nhist ? ", -Q, -H" : ", -Q");
-		report(o, r->p_id, o->now, &r->a, "unknown-job");
+		tell(o, r, "unknown-job");
 		return EXIT_UNKNOWN;
 	}
 	/*
@@ -1829,7 +1029,7 @@ check_p(const struct opts *o, struct run *r)
 		    "row failed (the last: %s): the chain is stopped",
 		    (long long)r->st.failures, *r->fate ? r->fate :
 		    r->st.failed);
-		report(o, r->p_id, o->now, &r->a, "stopped");
+		tell(o, r, "stopped");
 		return EXIT_STOPPED;
 	}
 	return -1;
@@ -1839,78 +1039,31 @@ check_p(const struct opts *o, struct run *r)
 static void
 decide(const struct opts *o, struct run *r)
 {
-	if (!r->queue_ok) {
-		/* cannot see P: a dependency keeps the chain */
-		r->a.rule = "dependency";
-		r->a.p_state = 4;
-		r->a.submit = 1;
-		r->dependency = 1;
-		snprintf(r->a.why, sizeof(r->a.why), "the queue cannot be "
-		    "read: submit with an afterany dependency on %s "
-		    "(the reactive outcome, without watching)", r->p_id);
-	} else if (r->a.p_state == 3) {
-		r->a.rule = "reactive";
-		r->a.submit = 1;
-		snprintf(r->a.why, sizeof(r->a.why), "%s has ended: "
-		    "submit now", r->p_id);
-	} else if (r->a.p_state == 1) {
-		r->a.rule = "pending";
-		r->a.submit = 0;
-		r->a.next = o->now + PERIOD;
-		snprintf(r->a.why, sizeof(r->a.why), "%s has not started: "
-		    "wait", r->p_id);
-	} else {
-		int32_t nodes = o->nodes;
+	struct mg_advise q;
+	int32_t nodes = o->nodes;
+	int asked = r->m != NULL || o->plan;
 
-		*r->note = '\0';
-		if (nodes == 0 && (r->m != NULL || o->plan) && r->live)
-			nodes = sinfo_nodes(o, r->note, sizeof(r->note));
-		if (o->s_nodes > 0 && nodes > 0 && o->s_nodes > nodes)
-			errx(MG_EXIT_USAGE, "the successor asks for %d "
-			    "nodes (-N or the script's #SBATCH -N), more "
-			    "than the cluster's %d: it could never start",
-			    (int)o->s_nodes, (int)nodes);
-		if ((r->m != NULL || o->plan) && nodes <= 0 &&
-		    *r->a.note == '\0')
-			snprintf(r->a.note, sizeof(r->a.note), "the cluster's "
-			    "node count is unknown (give -n)%s%.400s",
-			    *r->note ? ": " : "", r->note);
-		else if ((r->m != NULL || o->plan) && *r->a.note == '\0' &&
-		    mg_live_incomplete(&r->l, o->now) > 0)
-			snprintf(r->a.note, sizeof(r->a.note), "the queue "
-			    "shows no time limit or no submission time for %zu "
-			    "jobs (squeue's default or -l layout): give "
-			    "squeue -o '%s' or --json",
-			    mg_live_incomplete(&r->l, o->now), squeue_fmt);
-		else if ((r->m != NULL || o->plan) && r->a.p_limit <= 0 &&
-		    *r->a.note == '\0')
-			snprintf(r->a.note, sizeof(r->a.note), "job %s has no "
-			    "time limit (UNLIMITED): no limit ends it, so "
-			    "there is no end to submit ahead of", r->p_id);
-		else if (o->plan && nodes > 0) {
-			if (plan_decision(o, &r->l, r->p_id, nodes, &r->a) == 0)
+	question(o, r->p_id, nodes, &q);
+	r->dependency = !r->queue_ok;	/* submit with afterany on P */
+	if (mg_advise_rule(&q, r->queue_ok, &r->a))
+		return;
+	*r->note = '\0';
+	if (nodes == 0 && asked && r->live)
+		nodes = mg_slurm_nodes(&o->sl, r->note, sizeof(r->note));
+	if (o->s_nodes > 0 && nodes > 0 && o->s_nodes > nodes)
+		errx(MG_EXIT_USAGE, "the successor asks for %d nodes (-N or "
+		    "the script's #SBATCH -N), more than the cluster's %d: it "
+		    "could never start", (int)o->s_nodes, (int)nodes);
+	q.nodes = nodes;
+	if (asked && mg_advise_ready(&q, &r->l, r->note, &r->a)) {
+		if (o->plan && nodes > 0) {
+			if (by_plan(o, r, nodes) == 0)
 				*r->a.note = '\0';
-		} else if (r->m != NULL && model_decision(o, r->m, &r->l,
-		    r->p_id, o->now, nodes, &r->a) == 0) {
-			spread(r->m, &r->a);
+		} else if (r->m != NULL && by_model(o, r, nodes) == 0)
 			*r->a.note = '\0';
-		}
-		if (strcmp(r->a.rule ? r->a.rule : "", "model") != 0 &&
-		    strcmp(r->a.rule ? r->a.rule : "", "planner") != 0) {
-			if (r->m == NULL && o->model == NULL && !o->plan)
-				fallback(&r->a, "no model (-m)");
-			r->a.rule = "reactive";
-			r->a.submit = 0;
-			snprintf(r->a.why, sizeof(r->a.why), "%s: submit "
-			    "when %s ends", r->m == NULL && !o->plan ?
-			    "without a model" : "the reactive rule", r->p_id);
-		}
-		if (!r->a.submit) {
-			r->a.next = o->now + PERIOD;
-			if (r->a.p_end > o->now && r->a.p_end < r->a.next)
-				r->a.next = r->a.p_end;
-		}
 	}
+	mg_advise_reactive(&q, r->m == NULL && !o->plan, r->m == NULL &&
+	    o->model == NULL && !o->plan, &r->a);
 }
 
 /* the decision carried out (sbatch with --submit) and reported */
@@ -1923,7 +1076,7 @@ act(const struct opts *o, struct run *r)
 	if (r->a.submit && o->state != NULL && o->now < r->st.retry_after) {
 		char at[32];
 
-		format_tz(r->st.retry_after, o->tz, at, sizeof(at));
+		mg_slurm_time(r->st.retry_after, o->tz, at, sizeof(at));
 		r->a.submit = 0;
 		r->a.next = r->st.retry_after;
 		snprintf(r->a.note, sizeof(r->a.note), "%lld successor%s "
@@ -1940,7 +1093,7 @@ act(const struct opts *o, struct run *r)
 			snprintf(r->a.note + strlen(r->a.note),
 			    sizeof(r->a.note) - strlen(r->a.note), "%sdry run: "
 			    "would run %s --parsable%s %s", *r->a.note ? "; " : "",
-			    o->prog_sbatch, r->dependency ? " --dependency="
+			    o->sl.sbatch, r->dependency ? " --dependency="
 			    "afterany:<job>" : "", o->script);
 		} else if ((rv = submit(o, &r->st, r->p_id, r->dependency,
 		    o->now, &r->a)) != 0) {
@@ -1955,7 +1108,7 @@ act(const struct opts *o, struct run *r)
 	if (*r->a.note && r->a.rule != NULL && (r->dependency ||
 	    (strcmp(r->a.rule, "reactive") == 0 && (o->model || o->plan))))
 		warnx("the %s rule decided: %s", r->a.rule, r->a.note);
-	report(o, r->p_id, o->now, &r->a, decision);
+	tell(o, r, decision);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "stdout");
 	return status;

@@ -350,3 +350,18 @@ mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p, int ended,
 		st->retry_after = 0;
 	}
 }
+
+void
+mg_chain_token(char *buf, size_t cap)
+{
+	unsigned char r[8];
+	int fd = open("/dev/urandom", O_RDONLY), i;
+	uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+
+	if (fd < 0 || read(fd, r, sizeof(r)) != (ssize_t)sizeof(r))
+		memcpy(r, &x, sizeof(r));
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < 8 && (size_t)(2 * i + 2) < cap; i++)
+		snprintf(buf + 2 * i, 3, "%02x", r[i]);
+}

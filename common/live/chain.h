@@ -103,4 +103,7 @@ void mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p,
 /* mg_chain_backoff: the wait after n failures in a row, seconds */
 int64_t mg_chain_backoff(int64_t n);
 
+/* mg_chain_token: a new submission's token, 16 hex digits (random) */
+void mg_chain_token(char *buf, size_t cap);
+
 #endif /* MG_CHAIN_H */
