@@ -1,0 +1,102 @@
+/*
+ * drive.h: one run for a chain on a live cluster, as mirage-advise makes
+ * it (mirage-advise(1)): the chain's state, locked; what the cluster
+ * shows (squeue and sacct, or dumps); a submission not confirmed
+ * settled by evidence, a successor that started made the chain's job;
+ * the chain's job found; the decision (advise.h); and with a script,
+ * the successor submitted, exactly once.  And the successor's first
+ * step when the chain hands over: the take-over of its predecessor.
+ *
+ * What goes wrong and is worked around is said through d->sl.warn;
+ * what stops a run is returned, with a message, and nothing is
+ * submitted after it.
+ */
+#ifndef MG_DRIVE_H
+#define MG_DRIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/status.h"
+#include "live/advise.h"
+#include "live/slurm.h"
+#include "plan/plan.h"
+
+/* the outcome of a run: mirage-advise's exit status for it */
+enum mg_drive_outcome {
+	MG_DRIVE_SUBMIT = 0,	/* submit now, or submitted */
+	MG_DRIVE_WAIT = 10,
+	MG_DRIVE_DONE = 11,	/* a successor was submitted already */
+	MG_DRIVE_DEPEND = 12,	/* submit only with afterany on P */
+	MG_DRIVE_UNKNOWN = 13,	/* P is in no dump: mistyped, or too old */
+	MG_DRIVE_STOPPED = 14	/* successors keep failing: stopped */
+};
+
+#define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
+#define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */
+
+struct mg_drive {
+	const char *job;	/* the chain's job, or NULL: the state's */
+	const char *state;	/* the chain's state file, or NULL */
+	const char *script;	/* the successor's batch script, or NULL */
+	char **script_args;	/* its arguments */
+	int nscript_args;
+	const char *model;	/* a model file, or NULL */
+	int plan;		/* decide with the planner, settings pc */
+	struct mg_planconf pc;
+	double lambda;		/* its price (lambda_given: as asked) */
+	int lambda_given;
+	double threshold, prio;	/* NAN: the model's, the queue's median */
+	int32_t nodes;		/* the cluster's; 0: as sinfo counts them */
+	int32_t s_nodes;	/* the successor's nodes and limit, 0: P's */
+	int64_t s_limit;
+	int64_t now;
+	int now_given;		/* now is --now, not the clock */
+	const char *partition;	/* only its jobs and nodes, or NULL */
+	const char *queue;	/* a squeue dump, or NULL: the live cluster */
+	const char *hist[8];	/* sacct dumps or jobs streams */
+	int nhist;
+	const char *events;	/* a dump of sacctmgr show event, or NULL */
+	char part_hosts[256];	/* the partition's nodes, or "" */
+	int handover;		/* the chain hands over: a started S stops P */
+	const char *scancel;	/* the take-over's scancel */
+	const char *sig;	/* the signal P is asked to stop with */
+	int full;		/* scancel --full */
+	int64_t grace;		/* seconds P has to leave */
+	int dry_run;		/* change nothing, submit nothing */
+	int quiet;		/* say only what stops or decides the run */
+	struct mg_slurm sl;	/* the commands, their zone, warnings */
+};
+
+/* the answer of a run */
+struct mg_driven {
+	char job[MG_DRIVE_JOBID];	/* the chain's job now (P) */
+	struct mg_advice a;		/* the decision */
+	const char *decision;	/* "submit", "wait", "submitted", ... */
+};
+
+/*
+ * mg_drive_run: one run for the chain d describes.  Returns its outcome
+ * (enum mg_drive_outcome, >= 0) with r set, or a negative status with
+ * diag saying why: a damaged or foreign state, an unreadable dump, a
+ * submission that cannot be settled, sbatch failing (the token stays
+ * for the next run to settle), a state that cannot be written.
+ */
+int mg_drive_run(const struct mg_drive *d, struct mg_driven *r,
+    struct mg_diag *diag);
+
+/*
+ * mg_drive_takeover: the successor's take-over of job p (live/takeover.h)
+ * with d's settings; with d->state, its lock serialises take-overs (a
+ * concurrent one waits for this one, then finds P gone) and the state
+ * records the handover.  0 with note saying what happened, or a
+ * negative status with diag saying why.
+ */
+int mg_drive_takeover(const struct mg_drive *d, const char *p, char *note,
+    size_t cap, struct mg_diag *diag);
+
+/* mg_drive_question: the question of advise.h for job p on nodes */
+void mg_drive_question(const struct mg_drive *d, const char *p,
+    int32_t nodes, struct mg_advise *q);
+
+#endif /* MG_DRIVE_H */
