@@ -111,6 +111,25 @@ usage(int status)
 	exit(status);
 }
 
+/* the trace at path (- stdin) and the cluster model of it; the name
+ * of the trace in messages */
+static const char *
+open_trace(const char *path, const struct mg_simconf *conf,
+    struct mg_trace *t, struct mg_clusterdef *def)
+{
+	struct mg_diag d = { "" };
+	int rv;
+
+	if ((rv = mg_trace_read(path, t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if (strcmp(path, "-") == 0)
+		path = "<stdin>";
+	if ((rv = mg_clusterdef_init(def, conf, t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", path, d.msg);
+	return path;
+}
+
 /* what preemption did, on standard error: waits by class (mean,
  * median, p95), the makespan, preemptions and what they cost */
 static void
@@ -234,13 +253,7 @@ replay(const struct ropts *o, const struct mg_simconf *conf)
 	int rv, preempt, loan;
 	size_t i;
 
-	if ((rv = mg_trace_read(path, &t, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-	if (strcmp(path, "-") == 0)
-		path = "<stdin>";
-	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
-		    "'%s': %s", path, d.msg);
+	path = open_trace(path, conf, &t, &def);
 	if (o->dl_out != NULL && def.dl == NULL)
 		errx(MG_EXIT_USAGE, "--dl-out needs preemption (-s "
 		    "PreemptMode=REQUEUE or CANCEL, Mode=faithful)");
@@ -519,13 +532,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	if (window > 200)
 		errx(MG_EXIT_TYPE, "a model needs %d reference snapshots; at "
 		    "most 200 can be computed", window);
-	if ((rv = mg_trace_read(path, &t, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-	if (strcmp(path, "-") == 0)
-		path = "<stdin>";
-	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
-		    "'%s': %s", path, d.msg);
+	path = open_trace(path, conf, &t, &def);
 	plan_settings(po, conf, &def, cmp);
 	if (po->plan && (rv = mg_plan_new(&po->pc, &t, &plan)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,

@@ -17,7 +17,7 @@
  *     four weeks before), shifted to now (their run times known if they
  *     had ended by t, else drawn as above);
  * and runs each future in a cluster model started from the view: the
- * faithful one (slurmsim.h), or the reference one (sim.h) for a world
+ * faithful one (Slurm's schedulers), or the reference one for a world
  * in reference mode; running jobs hold their nodes until their drawn
  * end, pending jobs keep their priorities now.  One forward run
  * per future, copied at each candidate time, gives x = S's start - P's
@@ -58,10 +58,10 @@ enum mg_plancost_kind {
 
 /* the cluster model the futures run in */
 enum mg_planmodel {
-	MG_PLAN_FAITHFUL,	/* Slurm's schedulers (slurmsim.h), the
+	MG_PLAN_FAITHFUL,	/* Slurm's schedulers (cluster.h), the
 				 * pending jobs in the order of their
 				 * priorities now: for a real cluster */
-	MG_PLAN_REFERENCE	/* the original's (sim.h), its priorities
+	MG_PLAN_REFERENCE	/* the original's scheduler, its priorities
 				 * taken from the view: in evaluation, the
 				 * reference world's own model */
 };
