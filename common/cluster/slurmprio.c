@@ -389,6 +389,165 @@ pent_set(struct mg_slurmsim *s, struct pent *e)
 	    s->now - from < s->c.max_age);
 }
 
+/* room for n positions in s->midx */
+static int
+midx_reserve(struct mg_slurmsim *s, size_t n)
+{
+	size_t *p;
+
+	if (n <= s->capmidx)
+		return 0;
+	n = n < 2 * s->capmidx ? 2 * s->capmidx : n < 64 ? 64 : n;
+	if ((p = realloc(s->midx, n * sizeof(*p))) == NULL)
+		return MG_ENOMEM;
+	s->midx = p;
+	s->capmidx = n;
+	return 0;
+}
+
+/* the moving entries' positions, from a walk of the list */
+static int
+midx_build(struct mg_slurmsim *s)
+{
+	size_t i, n = 0;
+
+	for (i = s->moving; i < s->npend; i++)
+		n += s->pend[i].moving != 0;
+	if (midx_reserve(s, n) != 0)
+		return MG_ENOMEM;
+	for (i = s->moving, n = 0; i < s->npend; i++)
+		if (s->pend[i].moving)
+			s->midx[n++] = i;
+	s->nmidx = n;
+	s->midx_ok = 1;
+	return 0;
+}
+
+/* an entry (moving or not) entered the list at position lo */
+static int
+midx_insert(struct mg_slurmsim *s, size_t lo, int moving)
+{
+	size_t a = 0, b = s->nmidx, mid;
+
+	if (!s->midx_ok)
+		return 0;
+	if (moving && midx_reserve(s, s->nmidx + 1) != 0)
+		return MG_ENOMEM;
+	while (a < b) {		/* the first position at or after lo */
+		mid = a + (b - a) / 2;
+		if (s->midx[mid] < lo)
+			a = mid + 1;
+		else
+			b = mid;
+	}
+	for (b = a; b < s->nmidx; b++)
+		s->midx[b]++;
+	if (moving) {
+		memmove(s->midx + a + 1, s->midx + a, (s->nmidx - a) *
+		    sizeof(*s->midx));
+		s->midx[a] = lo;
+		s->nmidx++;
+	}
+	return 0;
+}
+
+void
+mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w)
+{
+	size_t a, i, m = 0, rest;
+
+	if (!s->midx_ok || w == 0)
+		return;
+	/* the first n entries are now the n - w at [0, n - w); the moving
+	 * ones among them were among the first a positions */
+	for (a = 0; a < s->nmidx && s->midx[a] < n; a++)
+		;
+	for (i = 0; i < n - w; i++)
+		m += s->pend[i].moving != 0;
+	rest = s->nmidx - a;
+	memmove(s->midx + m, s->midx + a, rest * sizeof(*s->midx));
+	for (i = m; i < m + rest; i++)
+		s->midx[i] -= w;
+	for (i = 0, m = 0; i < n - w; i++)
+		if (s->pend[i].moving)
+			s->midx[m++] = i;
+	s->nmidx = m + rest;
+}
+
+/*
+ * the first position in the sorted pend[0..hi] whose entry comes after
+ * x, given that pend[hi] does: galloping back from hi (an entry moves
+ * up a few places, or past a long run of capped equals), then a binary
+ * search
+ */
+static size_t
+upper(const struct pent *pend, size_t hi, const struct pent *x)
+{
+	size_t lo, step = 1, mid;
+
+	/* pend[hi] comes after x; find lo with pend[lo - 1] not after */
+	for (;;) {
+		if (step > hi) {
+			lo = 0;
+			break;
+		}
+		if (pent_cmp(&pend[hi - step], x) <= 0) {
+			lo = hi - step + 1;
+			break;
+		}
+		hi -= step;
+		step *= 2;
+	}
+	while (lo < hi) {	/* pend[hi] comes after x */
+		mid = lo + (hi - lo) / 2;
+		if (pent_cmp(&pend[mid], x) > 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return hi;
+}
+
+/*
+ * Without fair-share only the moving entries are set again: each, in
+ * the list's order, is set and moves up past the entries it now comes
+ * before, as in the walk of the whole list (the capped entries it
+ * skips keep their priorities); an entry's move shifts only the ones it
+ * passed, so the positions of those not yet set hold.
+ */
+static void
+resort_moving(struct mg_slurmsim *s)
+{
+	size_t q, w = 0, a, k, p;
+
+	for (q = 0; q < s->nmidx; q++) {
+		struct pent *e, x;
+
+		p = s->midx[q];
+		e = &s->pend[p];
+		pent_set(s, e);
+		k = p;
+		if (p > 0 && pent_cmp(&s->pend[p - 1], e) > 0) {
+			x = *e;
+			k = upper(s->pend, p - 1, &x);
+			memmove(s->pend + k + 1, s->pend + k, (p - k) *
+			    sizeof(*s->pend));
+			s->pend[k] = x;
+		}
+		/* the moving entries it passed moved down one */
+		for (a = w; a > 0 && s->midx[a - 1] >= k; a--)
+			s->midx[a - 1]++;
+		if (s->pend[k].moving) {
+			memmove(s->midx + a + 1, s->midx + a, (w - a) *
+			    sizeof(*s->midx));
+			s->midx[a] = k;
+			w++;
+		}
+	}
+	s->nmidx = w;
+	s->moving = w > 0 ? s->midx[0] : s->npend;
+}
+
 /*
  * Slurm sets the pending jobs' priorities every PriorityCalcPeriod (the
  * multifactor plugin's decay thread) and a job's on its submission;
@@ -429,12 +588,19 @@ mg_slurmprio_recalc(struct mg_slurmsim *s)
 	 * kept or raised theirs; the others rise, a little.  The list stays
 	 * nearly in order, and insertion sort is linear on it.
 	 */
-	i = s->c.w_fairshare > 0 ? 0 : s->moving;
-	for (s->moving = s->npend; i < s->npend; i++) {
+	if (s->c.w_fairshare <= 0) {
+		if (!s->midx_ok && midx_build(s) != 0) {
+			s->now = now;
+			return MG_ENOMEM;
+		}
+		resort_moving(s);
+		s->next_calc = s->now + cp;
+		s->now = now;
+		return 0;
+	}
+	for (i = 0, s->moving = s->npend; i < s->npend; i++) {
 		struct pent *e = &s->pend[i], x;
 
-		if (!e->moving && s->c.w_fairshare <= 0)
-			continue;
 		/* set in place: most entries stay where they are */
 		if (e->moving)
 			pent_set(s, e);
@@ -493,7 +659,7 @@ mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr)
 	s->npend++;
 	if (s->moving >= lo && (x.moving || s->moving > lo))
 		s->moving = x.moving ? lo : s->moving + 1;
-	return 0;
+	return midx_insert(s, lo, x.moving != 0);
 }
 
 /* a batch's entry and its arrival rank (ties keep arrival order) */
@@ -546,6 +712,7 @@ mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr, size_t m)
 	free(x);
 	s->npend = n + m;
 	s->upd = s->now;
+	s->midx_ok = 0;		/* found again by the next walk */
 	/* every entry before the first moving one is not moving */
 	for (i = 0; i < s->npend && !s->pend[i].moving; i++)
 		;

@@ -338,6 +338,9 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->tf = NULL;
 	d->tcap = 0;
 	d->hlent = d->hused = NULL;	/* a copy keeps no hours */
+	d->midx = NULL;		/* nor the moving entries' positions */
+	d->nmidx = d->capmidx = 0;
+	d->midx_ok = 0;
 	d->ej = NULL;		/* nor scratch */
 	d->ek = d->ejob = NULL;
 	d->capej = 0;
@@ -408,6 +411,7 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->job);
 	free(s->arr);
 	free(s->pbuf);
+	free(s->midx);
 	free(s->fsf);
 	free(s->fsf_at);
 	free(s->charged);
@@ -601,6 +605,7 @@ drop_started(struct mg_slurmsim *s, size_t n)
 	s->phead += w;
 	s->npend -= w;
 	s->moving = s->moving >= n ? s->moving - w : 0;
+	mg_slurmprio_dropped(s, n, w);
 }
 
 /* the most nodes reservations hold in [now, until) */
@@ -2006,6 +2011,7 @@ mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio)
 			    1) * sizeof(*s->pend));
 			s->npend--;
 			s->moving = 0;
+			s->midx_ok = 0;
 			return mg_slurmprio_enqueue(s, j);
 		}
 	return 0;

@@ -103,6 +103,12 @@ struct mg_slurmsim {
 	struct pent *pend;	/* pend[0..npend), pend = pbuf + phead: */
 	size_t phead, npend, cappend;	/* started ones leave the head */
 	size_t moving;		/* no job before pend[moving] can move */
+	/* without fair-share, the positions of the entries of pend that
+	 * can move (moving set), ascending, when midx_ok: what a
+	 * PriorityCalcPeriod sets again, without a walk of the long tail of
+	 * capped entries between them */
+	size_t *midx, nmidx, capmidx;
+	int midx_ok;
 	uint64_t prng;		/* random victims */
 	int preempt;		/* preemption is on */
 	int elastic;		/* some jobs are elastic */
@@ -206,6 +212,8 @@ int mg_slurmprio_recalc(struct mg_slurmsim *s);
 /* job jr (or the m jobs jr[], arriving together) into the pending list
  * at its priority's place.  0 or MG_ENOMEM */
 int mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr);
+/* mg_slurmprio_dropped: the first n entries lost w started ones */
+void mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w);
 int mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr,
     size_t m);
 
