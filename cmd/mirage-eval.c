@@ -489,14 +489,14 @@ report(const struct popts *po, const struct mg_compare *cmp,
 			    knots);
 	}
 	if (po->plan && !po->quiet)
-		fprintf(stderr, "mirage-eval: the planner planned %zu decisions "
-		    "of %d futures each\n", decided, po->pc.k);
+		fprintf(stderr, "mirage-eval: the planner planned %zu "
+		    "decisions of %d futures each\n", decided, po->pc.k);
 	for (k = 0; k < po->sel.nsizes && !po->quiet; k++)
 		if (mg_compare_caused(cmp, k, &nodes, &n, &lost) && n > 0)
-			fprintf(stderr, "mirage-eval: reactive-preempt, %d-node "
-			    "chains: its preemptions cost other jobs %.1f "
-			    "node-hours (%.2f a chain)\n", nodes, lost / 3600,
-			    lost / 3600 / (double)n);
+			fprintf(stderr, "mirage-eval: reactive-preempt, "
+			    "%d-node chains: its preemptions cost other jobs "
+			    "%.1f node-hours (%.2f a chain)\n", nodes,
+			    lost / 3600, lost / 3600 / (double)n);
 }
 
 static int

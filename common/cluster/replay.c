@@ -70,8 +70,8 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
 	else
 		fprintf(out, "%s\t%zu\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t"
 		    "%.3f\t%.3f\n", group_name[g], k, sr / k / 3600,
-		    ss / k / 3600, sae / k / 3600, mg_quantile(e, k, 0.5) / 3600,
-		    sb / k / 3600, mg_spearman(r, s, k), w10 / k, w60 / k);
+		    ss / k / 3600, sae / k / 3600,
+		    mg_quantile(e, k, 0.5) / 3600, sb / k / 3600, mg_spearman(r, s, k), w10 / k, w60 / k);
 	free(r);
 	free(s);
 	free(e);

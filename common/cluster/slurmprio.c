@@ -306,12 +306,14 @@ fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 	return exp2(-(s->usage[who] / fs->total) * (double)known(s));
 }
 
-/* Slurm's multifactor priority now: age capped at PriorityMaxAge, size,
- * fair-share (its factor fsf given), partition, QOS, recorded priority */
+/* Slurm's multifactor priority at time now: age capped at
+ * PriorityMaxAge, size, fair-share (its factor fsf given), partition,
+ * QOS, recorded priority */
 static double
-prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf)
+prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf,
+    int64_t now)
 {
-	int64_t age = s->now - (j->eligible > j->submit ? j->eligible :
+	int64_t age = now - (j->eligible > j->submit ? j->eligible :
 	    j->submit);
 	double p;
 
@@ -340,7 +342,7 @@ double
 mg_slurmprio_priority(const struct mg_slurmsim *s, const struct fjob *j,
     const struct fsnow *fs)
 {
-	return prio_of(s, j, fairshare(s, j->fsh, fs));
+	return prio_of(s, j, fairshare(s, j->fsh, fs), s->now);
 }
 
 /*
@@ -371,7 +373,7 @@ fs_factor(struct mg_slurmsim *s, int32_t h)
 static double
 prio_submit(struct mg_slurmsim *s, const struct fjob *j)
 {
-	return prio_of(s, j, fs_factor(s, j->fsh));
+	return prio_of(s, j, fs_factor(s, j->fsh), s->now);
 }
 
 /* e's priority as its job's is set now */
@@ -387,13 +389,98 @@ pent_set(struct mg_slurmsim *s, struct pent *e)
 	 * setting it again gives the same number */
 	e->moving = s->c.w_fairshare > 0 || (s->c.w_age != 0 &&
 	    s->now - from < s->c.max_age);
+	e->calcs = (uint32_t)s->calcs;
 }
 
-/* room for n positions in s->midx */
+/*
+ * e's priority as set now: as set on its submission or at the last
+ * PriorityCalcPeriod; a moving entry that the last period did not set
+ * (without fair-share, one known to keep its place) has the priority of
+ * the period's start, computed here as the period would have
+ */
+static double
+value(const struct mg_slurmsim *s, const struct pent *e)
+{
+	if (!e->moving || e->calcs == (uint32_t)s->calcs)
+		return e->prio;
+	return prio_of(s, &s->job[e->j], 1, s->calc_at);
+}
+
+double
+mg_slurmprio_value(const struct mg_slurmsim *s, const struct pent *e)
+{
+	return value(s, e);
+}
+
+void
+mg_slurmprio_fix(struct mg_slurmsim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->npend; i++) {
+		s->pend[i].prio = value(s, &s->pend[i]);
+		s->pend[i].calcs = (uint32_t)s->calcs;
+	}
+	s->midx_ok = 0;
+}
+
+/* the pending order on the priorities as set now */
+
+static int
+vcmp(const struct mg_slurmsim *s, const struct pent *x, const struct pent *y)
+{
+	double a = value(s, x), b = value(s, y);
+
+	if (a != b)
+		return a > b ? -1 : 1;
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return x->trace < y->trace ? -1 : x->trace > y->trace;
+}
+
+/* a moving entry's slot: its age factor reaches its cap at cap */
+static struct mslot
+mslot_of(const struct mg_slurmsim *s, const struct pent *e, size_t pos)
+{
+	const struct fjob *j = &s->job[e->j];
+	struct mslot m;
+
+	m.pos = pos;
+	m.j = e->j;
+	m.prev = -1;
+	m.cap = (j->eligible > j->submit ? j->eligible : j->submit) +
+	    s->c.max_age;
+	return m;
+}
+
+/*
+ * whether moving entries a and b (a before b) keep their order while
+ * both move: their priorities rise alike (the age factor's), so they
+ * do unless rounding can close the gap between them; or they are
+ * computed from the same numbers (twins: the same eligible time, size
+ * and other factors), and stay equal
+ */
+static int
+keeps_order(const struct mg_slurmsim *s, const struct pent *a,
+    const struct pent *b)
+{
+	const struct fjob *x = &s->job[a->j], *y = &s->job[b->j];
+	double pa = value(s, a), pb = value(s, b);
+
+	if (pa - pb > 1e-9 * (fabs(pa) + fabs(pb) + 1))
+		return 1;
+	return pa == pb && (x->eligible > x->submit ? x->eligible :
+	    x->submit) == (y->eligible > y->submit ? y->eligible :
+	    y->submit) && x->nodes == y->nodes && x->tprio == y->tprio &&
+	    x->qos == y->qos && x->part == y->part && x->urgent == y->urgent &&
+	    (!s->c.sjf || x->limit == y->limit);
+}
+
+/* room for n slots in s->midx */
 static int
 midx_reserve(struct mg_slurmsim *s, size_t n)
 {
-	size_t *p;
+	struct mslot *p;
 
 	if (n <= s->capmidx)
 		return 0;
@@ -405,7 +492,8 @@ midx_reserve(struct mg_slurmsim *s, size_t n)
 	return 0;
 }
 
-/* the moving entries' positions, from a walk of the list */
+/* the moving entries' slots, from a walk of the list: none known to
+ * keep its place */
 static int
 midx_build(struct mg_slurmsim *s)
 {
@@ -417,7 +505,7 @@ midx_build(struct mg_slurmsim *s)
 		return MG_ENOMEM;
 	for (i = s->moving, n = 0; i < s->npend; i++)
 		if (s->pend[i].moving)
-			s->midx[n++] = i;
+			s->midx[n++] = mslot_of(s, &s->pend[i], i);
 	s->nmidx = n;
 	s->midx_ok = 1;
 	return 0;
@@ -433,19 +521,19 @@ midx_insert(struct mg_slurmsim *s, size_t lo, int moving)
 		return 0;
 	if (moving && midx_reserve(s, s->nmidx + 1) != 0)
 		return MG_ENOMEM;
-	while (a < b) {		/* the first position at or after lo */
+	while (a < b) {		/* the first slot at or after lo */
 		mid = a + (b - a) / 2;
-		if (s->midx[mid] < lo)
+		if (s->midx[mid].pos < lo)
 			a = mid + 1;
 		else
 			b = mid;
 	}
 	for (b = a; b < s->nmidx; b++)
-		s->midx[b]++;
+		s->midx[b].pos++;
 	if (moving) {
 		memmove(s->midx + a + 1, s->midx + a, (s->nmidx - a) *
 		    sizeof(*s->midx));
-		s->midx[a] = lo;
+		s->midx[a] = mslot_of(s, &s->pend[lo], lo);
 		s->nmidx++;
 	}
 	return 0;
@@ -459,18 +547,18 @@ mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w)
 	if (!s->midx_ok || w == 0)
 		return;
 	/* the first n entries are now the n - w at [0, n - w); the moving
-	 * ones among them were among the first a positions */
-	for (a = 0; a < s->nmidx && s->midx[a] < n; a++)
+	 * ones among them had the first a slots */
+	for (a = 0; a < s->nmidx && s->midx[a].pos < n; a++)
 		;
 	for (i = 0; i < n - w; i++)
 		m += s->pend[i].moving != 0;
 	rest = s->nmidx - a;
 	memmove(s->midx + m, s->midx + a, rest * sizeof(*s->midx));
 	for (i = m; i < m + rest; i++)
-		s->midx[i] -= w;
+		s->midx[i].pos -= w;
 	for (i = 0, m = 0; i < n - w; i++)
 		if (s->pend[i].moving)
-			s->midx[m++] = i;
+			s->midx[m++] = mslot_of(s, &s->pend[i], i);
 	s->nmidx = m + rest;
 }
 
@@ -481,17 +569,17 @@ mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w)
  * search
  */
 static size_t
-upper(const struct pent *pend, size_t hi, const struct pent *x)
+upper(const struct mg_slurmsim *s, size_t hi, const struct pent *x)
 {
+	const struct pent *pend = s->pend;
 	size_t lo, step = 1, mid;
 
-	/* pend[hi] comes after x; find lo with pend[lo - 1] not after */
 	for (;;) {
 		if (step > hi) {
 			lo = 0;
 			break;
 		}
-		if (pent_cmp(&pend[hi - step], x) <= 0) {
+		if (vcmp(s, &pend[hi - step], x) <= 0) {
 			lo = hi - step + 1;
 			break;
 		}
@@ -500,7 +588,7 @@ upper(const struct pent *pend, size_t hi, const struct pent *x)
 	}
 	while (lo < hi) {	/* pend[hi] comes after x */
 		mid = lo + (hi - lo) / 2;
-		if (pent_cmp(&pend[mid], x) > 0)
+		if (vcmp(s, &pend[mid], x) > 0)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -509,11 +597,14 @@ upper(const struct pent *pend, size_t hi, const struct pent *x)
 }
 
 /*
- * Without fair-share only the moving entries are set again: each, in
- * the list's order, is set and moves up past the entries it now comes
- * before, as in the walk of the whole list (the capped entries it
- * skips keep their priorities); an entry's move shifts only the ones it
- * passed, so the positions of those not yet set hold.
+ * Without fair-share only the moving entries can change places, and
+ * among them only those that can pass the entry before them: a moving
+ * entry after a moving one it is known to stay behind keeps its place
+ * (both rise alike) and is not set (value() gives its priority); the
+ * others, and those whose age factor reaches its cap now, are set and
+ * move up past the entries they now come before, in the list's order,
+ * as in a walk of the whole list.  An entry's move shifts only the ones
+ * it passed, so the positions of those not yet looked at hold.
  */
 static void
 resort_moving(struct mg_slurmsim *s)
@@ -521,31 +612,42 @@ resort_moving(struct mg_slurmsim *s)
 	size_t q, w = 0, a, k, p;
 
 	for (q = 0; q < s->nmidx; q++) {
+		struct mslot m = s->midx[q];
 		struct pent *e, x;
 
-		p = s->midx[q];
+		p = m.pos;
+		if (m.cap > s->now && m.prev >= 0 && w > 0 &&
+		    s->midx[w - 1].pos + 1 == p &&
+		    s->midx[w - 1].j == m.prev) {
+			s->midx[w++] = m;	/* stays behind it */
+			continue;
+		}
 		e = &s->pend[p];
 		pent_set(s, e);
 		k = p;
-		if (p > 0 && pent_cmp(&s->pend[p - 1], e) > 0) {
+		if (p > 0 && vcmp(s, &s->pend[p - 1], e) > 0) {
 			x = *e;
-			k = upper(s->pend, p - 1, &x);
+			k = upper(s, p - 1, &x);
 			memmove(s->pend + k + 1, s->pend + k, (p - k) *
 			    sizeof(*s->pend));
 			s->pend[k] = x;
 		}
 		/* the moving entries it passed moved down one */
-		for (a = w; a > 0 && s->midx[a - 1] >= k; a--)
-			s->midx[a - 1]++;
+		for (a = w; a > 0 && s->midx[a - 1].pos >= k; a--)
+			s->midx[a - 1].pos++;
 		if (s->pend[k].moving) {
+			m.pos = k;
+			m.prev = a > 0 && s->midx[a - 1].pos + 1 == k &&
+			    keeps_order(s, &s->pend[k - 1], &s->pend[k]) ?
+			    s->midx[a - 1].j : -1;
 			memmove(s->midx + a + 1, s->midx + a, (w - a) *
 			    sizeof(*s->midx));
-			s->midx[a] = k;
+			s->midx[a] = m;
 			w++;
 		}
 	}
 	s->nmidx = w;
-	s->moving = w > 0 ? s->midx[0] : s->npend;
+	s->moving = w > 0 ? s->midx[0].pos : s->npend;
 }
 
 /*
@@ -648,7 +750,7 @@ mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr)
 	s->upd = s->now;
 	while (lo < hi) {	/* the first job that comes after it */
 		mid = lo + (hi - lo) / 2;
-		if (pent_cmp(&s->pend[mid], &x) <= 0)
+		if (vcmp(s, &s->pend[mid], &x) <= 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -704,7 +806,7 @@ mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr, size_t m)
 	}
 	qsort(x, m, sizeof(*x), bent_cmp);
 	for (i = n, k = m, w = n + m; k > 0; ) {
-		if (i > 0 && pent_cmp(&s->pend[i - 1], &x[k - 1].p) > 0)
+		if (i > 0 && vcmp(s, &s->pend[i - 1], &x[k - 1].p) > 0)
 			s->pend[--w] = s->pend[--i];
 		else
 			s->pend[--w] = x[--k].p;

@@ -1368,7 +1368,8 @@ main_sched(struct mg_slurmsim *s, int full)
 			continue;
 		}
 		take_first(s->free, s->npools, mask, j->nodes, take);
-		s->job[s->pend[i].j].prio = s->pend[i].prio;
+		s->job[s->pend[i].j].prio = mg_slurmprio_value(s,
+		    &s->pend[i]);
 		if ((rv = start(s, s->pend[i].j, take)) != 0)
 			return rv;
 	}
@@ -1588,7 +1589,7 @@ backfill(struct mg_slurmsim *s)
 					s->tf[k * np + (size_t)g] -= take[g];
 		if (st == s->now && j->nodes <= pools_sum(s->free, s->npools,
 		    mask)) {
-			j->prio = s->pend[i].prio;
+			j->prio = mg_slurmprio_value(s, &s->pend[i]);
 			if ((rv = start(s, s->pend[i].j, take)) != 0)
 				return rv;
 		}
@@ -1947,6 +1948,9 @@ mg_slurmsim_set_urgent(struct mg_slurmsim *s, int32_t j)
 	if (!s->preempt || j < 0 || (size_t)j >= s->njob ||
 	    s->job[j].start >= 0)
 		return MG_EINVAL;
+	/* the priorities set so far stay as they are, and the next
+	 * period sets every moving one again */
+	mg_slurmprio_fix(s);
 	s->job[j].urgent = 1;
 	return 0;
 }
@@ -2062,6 +2066,22 @@ vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
 	v->end = -1;
 }
 
+size_t
+mg_slurmsim_disorder(const struct mg_slurmsim *s)
+{
+	size_t i, n = 0;
+
+	for (i = 1; i < s->npend; i++) {
+		const struct pent *x = &s->pend[i - 1], *y = &s->pend[i];
+		double a = mg_slurmprio_value(s, x);
+		double b = mg_slurmprio_value(s, y);
+
+		n += a < b || (a == b && (x->submit > y->submit ||
+		    (x->submit == y->submit && x->trace > y->trace)));
+	}
+	return n;
+}
+
 int
 mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
     struct mg_view *v)
@@ -2088,7 +2108,8 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 	v->s_prio = mg_slurmprio_priority(s, &fresh, &fs);
 	for (i = 0; i < s->npend; i++) {
 		vjob(s, s->pend[i].j, &x);
-		x.prio = s->pend[i].prio;	/* as squeue shows it */
+		/* as squeue shows it */
+		x.prio = mg_slurmprio_value(s, &s->pend[i]);
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x)) {
 			mg_slurmprio_fs_done(&fs);
 			return MG_ENOMEM;

@@ -371,6 +371,13 @@ int64_t mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j);
 int64_t mg_slurmsim_avg_wait(const struct mg_slurmsim *s, size_t n);
 
 /*
+ * mg_slurmsim_disorder: the pending entries out of the order of their
+ * priorities as set now (0: the list is as Slurm keeps it); a check of
+ * the model's own bookkeeping, for tests.
+ */
+size_t mg_slurmsim_disorder(const struct mg_slurmsim *s);
+
+/*
  * mg_slurmsim_view: fill v with the state now (after every event up to
  * now): pending jobs in priority order, running jobs, and jobs started
  * in the last recent seconds; s_prio is the priority a new job of

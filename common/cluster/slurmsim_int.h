@@ -68,14 +68,30 @@ struct fjob {
 				 * kill at a reclaim's grace */
 };
 
-/* a pending job: its sort key (pent_cmp's order) and whether its
- * priority can still change (the age factor is not yet at its cap, or
- * fair-share is on) */
+/*
+ * a pending job: its sort key (priority, submission, trace order) and
+ * whether its priority can still change (the age factor is not yet at
+ * its cap, or fair-share is on).  prio is as set at the calcs-th
+ * PriorityCalcPeriod (or on submission after it); a moving entry that
+ * a later period did not set has the priority of that period's start
+ * (mg_slurmprio_value()).
+ */
 struct pent {
 	double prio;
 	int64_t submit;
 	int32_t trace, j;
 	int32_t moving;
+	uint32_t calcs;
+};
+
+/* a moving pending entry without fair-share: its position in pend, its
+ * job, the period its age factor reaches its cap, and the job of the
+ * moving entry just before it when the two are known to stay in order
+ * while both move (their priorities far enough apart), else -1 */
+struct mslot {
+	size_t pos;
+	int64_t cap;
+	int32_t j, prev;
 };
 
 /* a running job's nodes in one pool; a job in several pools has an
@@ -103,11 +119,11 @@ struct mg_slurmsim {
 	struct pent *pend;	/* pend[0..npend), pend = pbuf + phead: */
 	size_t phead, npend, cappend;	/* started ones leave the head */
 	size_t moving;		/* no job before pend[moving] can move */
-	/* without fair-share, the positions of the entries of pend that
-	 * can move (moving set), ascending, when midx_ok: what a
-	 * PriorityCalcPeriod sets again, without a walk of the long tail of
-	 * capped entries between them */
-	size_t *midx, nmidx, capmidx;
+	/* without fair-share, the entries of pend that can move, by
+	 * position, when midx_ok: what a PriorityCalcPeriod looks at,
+	 * without a walk of the long tail of capped entries between them */
+	struct mslot *midx;
+	size_t nmidx, capmidx;
 	int midx_ok;
 	uint64_t prng;		/* random victims */
 	int preempt;		/* preemption is on */
@@ -213,6 +229,11 @@ int mg_slurmprio_recalc(struct mg_slurmsim *s);
  * at its priority's place.  0 or MG_ENOMEM */
 int mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr);
 /* mg_slurmprio_dropped: the first n entries lost w started ones */
+/* mg_slurmprio_value: pending entry e's priority as Slurm has it now */
+/* mg_slurmprio_fix: every pending priority stored as set now, and every
+ * moving one set again at the next period (a job's factors change) */
+void mg_slurmprio_fix(struct mg_slurmsim *s);
+double mg_slurmprio_value(const struct mg_slurmsim *s, const struct pent *e);
 void mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w);
 int mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr,
     size_t m);

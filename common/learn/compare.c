@@ -276,7 +276,8 @@ model_scores(const struct mg_outcome *o, const struct lmethod *lm,
 		return nomem(d);
 	for (j = 0; j < nt; j++)
 		for (i = 0; i < m->nfeat; i++)
-			X[j * m->nfeat + i] = o->feat[j * o->nfeat + lm->col[i]];
+			X[j * m->nfeat + i] = o->feat[j * o->nfeat +
+			    lm->col[i]];
 	rv = mg_model_predict(lm->m, X, nt, score, d);
 	free(X);
 	if (rv != 0) {
@@ -365,7 +366,8 @@ weighed(const struct mg_outcome *o, const struct mg_model *m,
 			continue;
 		}
 		for (k = 0; k < c->k; k++) {
-			double z = ((double)c->xk[k][0] / 3600 - xhat[j]) / sigma;
+			double z = ((double)c->xk[k][0] / 3600 - xhat[j]) /
+			    sigma;
 
 			w[k] = exp(-0.5 * z * z) + 1e-9;
 		}

@@ -302,7 +302,8 @@ mg_advise_plan(const struct mg_advise *q, const struct mg_planconf *conf,
 		pc.cap_time = cap->time;
 		pc.cap_nodes = cap->nodes;
 		pc.cap_n = cap->n;
-		snprintf(up, sizeof(up), ", %d of %d nodes up", cap->now, nodes);
+		snprintf(up, sizeof(up), ", %d of %d nodes up", cap->now,
+		    nodes);
 		nodes = cap->now > 0 ? cap->now : 1;
 	}
 	if (mg_plan_new(&pc, tr, &pl) != 0 || mg_live_view(l, q->now, nodes,

@@ -344,8 +344,8 @@ chain_open(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	else if (o->job)
 		snprintf(r->p_id, sizeof(r->p_id), "%s", o->job);
 	else
-		return mg_diag_set(diag, MG_EINVAL, "which chain? give -j jobid "
-		    "(or a state file that names it)");
+		return mg_diag_set(diag, MG_EINVAL, "which chain? give -j "
+		    "jobid (or a state file that names it)");
 	if (!r->have_state) {
 		snprintf(r->st.current, sizeof(r->st.current), "%s", r->p_id);
 		if (o->script)
@@ -445,8 +445,8 @@ settle(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	rv = r->live ? mg_slurm_settle(&o->sl, r->st.token, r->st.token_time,
 	    r->p_id, id, sizeof(id), r->note, sizeof(r->note)) : -1;
 	if (rv < 0)
-		return mg_diag_set(diag, MG_EIO, "'%s': a submission started at "
-		    "%lld is not confirmed and cannot be settled (%.200s); not "
+		return mg_diag_set(diag, MG_EIO, "'%s': a submission started "
+		    "at %lld is not confirmed and cannot be settled (%.200s); not "
 		    "submitting again until squeue or sacct shows where it "
 		    "went (look for comment mirage-advise:%s in squeue -o "
 		    "'%%i %%k' or sacct -o JobID,Comment)", o->state,

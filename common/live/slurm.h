@@ -23,8 +23,8 @@
 /* what squeue must show (-o): mirage-parse(1) reads its header */
 #define MG_SLURM_SQUEUE_FMT	"%i|%P|%t|%V|%S|%e|%l|%D|%Q|%u"
 /* and sacct (-o) */
-#define MG_SLURM_SACCT_FIELDS	"JobID,JobIDRaw,Partition,State,Submit,Start,End," \
-	"Timelimit,NNodes,User"
+#define MG_SLURM_SACCT_FIELDS \
+	"JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes,User"
 
 struct mg_slurm {
 	const char *squeue, *sacct, *sinfo, *sacctmgr, *sbatch;

@@ -1388,6 +1388,89 @@ shortest_first(void)
 	c.sjf = 0;
 }
 
+/*
+ * An overloaded queue: 3,000 jobs of 1 to 8 nodes over ten days on 16
+ * nodes, a third of them twins of the job before (the same second, the
+ * same size), ages capped at 2 days.  Every 10 minutes the pending list
+ * is in the order of the priorities as Slurm has them set (highest
+ * first; on a tie, the earlier submission): a job whose priority a
+ * period did not set again (it stays behind the job before it) has the
+ * one that period would have given it.  With recorded priorities too
+ * (weight 1e-3, near ties), and with the size factor off (ages alone).
+ */
+static void
+overloaded_queue_in_order(void)
+{
+	static const double w_trace[] = { 0, 1e-3, 0 }, w_size[] = { 1000,
+	    1000, 0 };
+	const size_t n = 3000;
+	struct mg_trace_job *J = calloc(n, sizeof(*J));
+	struct mg_trace tr;
+	uint64_t x = 12345;
+	size_t i, k, bad, views;
+	int v;
+
+	if (J == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		if (i > 0 && i % 3 == 0) {
+			J[i] = J[i - 1];	/* a twin */
+		} else {
+			J[i].submit = T0 + (int64_t)((x >> 33) % 864000);
+			J[i].nodes = 1 << ((x >> 20) % 4);
+			J[i].limit = 3600 * (1 + (int64_t)((x >> 40) % 48));
+		}
+		J[i].dur = J[i].limit * (int64_t)(20 + (x >> 50) % 80) / 100;
+		J[i].prio = (int64_t)((x >> 8) % 5000);
+		J[i].user = J[i].uid = (int32_t)(i % 40);
+		J[i].after = J[i].part = J[i].qos = J[i].account = -1;
+		J[i].eligible = -1;
+		snprintf(J[i].id, sizeof(J[i].id), "%zu", 1000 + i);
+	}
+	for (i = 1; i < n; i++)		/* in submission order */
+		for (k = i; k > 0 && J[k - 1].submit > J[k].submit; k--) {
+			struct mg_trace_job t = J[k];
+
+			J[k] = J[k - 1];
+			J[k - 1] = t;
+		}
+	memset(&tr, 0, sizeof(tr));
+	tr.job = J;
+	tr.n = n;
+	tr.nusers = 40;
+	for (v = 0; v < 3; v++) {
+		struct mg_slurmsim *s;
+		struct mg_view vw;
+		int64_t t;
+
+		mg_slurmcfg_default(&c, 16);
+		c.max_age = 2 * 86400;
+		c.w_trace = w_trace[v];
+		c.w_size = w_size[v];
+		if (mg_slurmsim_new(&c, &tr, T0, T0, T0 + 40 * 86400, &s) != 0)
+			break;
+		memset(&vw, 0, sizeof(vw));
+		for (t = T0 + 600, bad = views = 0; t < T0 + 30 * 86400;
+		    t += 600) {
+			if (mg_slurmsim_run(s, t) != 0 ||
+			    mg_slurmsim_view(s, 1, 0, &vw) != 0)
+				break;
+			views += vw.npend > 100;
+			bad += mg_slurmsim_disorder(s);
+		}
+		ok(bad == 0 && views > 3000, "overloaded (%zu looks with over "
+		    "100 jobs waiting; weights size %g, trace %g): every "
+		    "pending list in priority order (%zu out of place)",
+		    views, w_size[v], w_trace[v], bad);
+		mg_view_release(&vw);
+		mg_slurmsim_free(s);
+	}
+	free(J);
+	mg_slurmcfg_default(&c, 4);
+	c.bf_resolution = 60;
+}
+
 int
 main(void)
 {
@@ -1427,5 +1510,6 @@ main(void)
 	loaning();
 	elastic_job();
 	shortest_first();
+	overloaded_queue_in_order();
 	return tap_done();
 }
