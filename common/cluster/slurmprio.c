@@ -553,7 +553,8 @@ mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w)
 	for (i = 0; i < n - w; i++)
 		m += s->pend[i].moving != 0;
 	rest = s->nmidx - a;
-	memmove(s->midx + m, s->midx + a, rest * sizeof(*s->midx));
+	if (rest > 0 && m < a)
+		memmove(s->midx + m, s->midx + a, rest * sizeof(*s->midx));
 	for (i = m; i < m + rest; i++)
 		s->midx[i].pos -= w;
 	for (i = 0, m = 0; i < n - w; i++)

@@ -45,6 +45,13 @@ char *
 mg_slurm_run(const struct mg_slurm *s, const char *const argv[], size_t *len,
     char *note, size_t cap)
 {
+	return mg_slurm_ask(s, argv, NULL, len, note, cap);
+}
+
+char *
+mg_slurm_ask(const struct mg_slurm *s, const char *const argv[],
+    const char *final, size_t *len, char *note, size_t cap)
+{
 	struct mg_diag d = { "" };
 	struct mg_proc p;
 	char *out;
@@ -56,7 +63,7 @@ mg_slurm_run(const struct mg_slurm *s, const char *const argv[], size_t *len,
 	 * after 1 s, 2 s, ...  A program that cannot run, or that ran out
 	 * of its time, is not.
 	 */
-	if (mg_proc_run_tries(argv, s->timeout, s->tries, NULL, &p, &k,
+	if (mg_proc_run_tries(argv, s->timeout, s->tries, final, &p, &k,
 	    &d) != 0) {
 		snprintf(note, cap, "%s", d.msg);
 		return NULL;

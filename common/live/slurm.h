@@ -50,6 +50,11 @@ void mg_slurm_time(int64_t t, enum mg_tz tz, char *buf, size_t cap);
 char *mg_slurm_run(const struct mg_slurm *s, const char *const argv[],
     size_t *len, char *note, size_t cap);
 
+/* mg_slurm_ask: mg_slurm_run(), but not tried again when its standard
+ * error holds final (an answer, as squeue's "Invalid job id") */
+char *mg_slurm_ask(const struct mg_slurm *s, const char *const argv[],
+    const char *final, size_t *len, char *note, size_t cap);
+
 /* mg_slurm_read: the jobs argv's output lists, into l (what names the
  * output in messages); 0, or -1 with note set */
 int mg_slurm_read(const struct mg_slurm *s, struct mg_live *l,

@@ -8,41 +8,26 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/proc.h"
 #include "live/takeover.h"
+#include "live/slurm.h"
 
 #define TIMEOUT	60		/* seconds allowed to one Slurm command */
 #define KILLED	120		/* seconds a cancelled job has to leave */
 
 /* run argv, tried again on a failure (1 s, 2 s, ...); its output, or
- * NULL with note set (p_status the last exit status, or -1) */
+ * NULL with note set */
 static char *
-run(const struct mg_takeover *t, const char *const argv[], int *p_status,
-    char *note, size_t cap)
+run(const struct mg_takeover *t, const char *const argv[], char *note,
+    size_t cap)
 {
-	struct mg_diag d = { "" };
-	struct mg_proc p;
-	char *out;
-	int k;
+	struct mg_slurm sl;
+	size_t len;
 
-	*p_status = -1;
+	memset(&sl, 0, sizeof(sl));
+	sl.timeout = TIMEOUT;
+	sl.tries = t->tries;
 	/* squeue's "Invalid job id" is an answer: the job left the queue */
-	if (mg_proc_run_tries(argv, TIMEOUT, t->tries, "Invalid job id", &p,
-	    &k, &d) != 0) {
-		snprintf(note, cap, "%s", d.msg);
-		return NULL;
-	}
-	*p_status = p.status;
-	if (p.status != 0) {
-		snprintf(note, cap, "%s %s: %.200s", argv[0], p.timedout ?
-		    "timed out" : "failed", *p.err ? p.err : "no message");
-		mg_proc_release(&p);
-		return NULL;
-	}
-	out = p.out;
-	p.out = NULL;
-	mg_proc_release(&p);
-	return out;
+	return mg_slurm_ask(&sl, argv, "Invalid job id", &len, note, cap);
 }
 
 /* a state word's class: 1 holds nodes, 2 pending, 0 ended, -1 none */
@@ -97,10 +82,10 @@ mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
 	const char *sa[] = { t->sacct, "-X", "-n", "-P", "-j", t->job, "-o",
 	    "State,User", NULL };
 	char *out, why[512] = "";
-	int c = -1, st;
+	int c = -1;
 
 	*user = '\0';
-	if ((out = run(t, sq, &st, why, sizeof(why))) != NULL) {
+	if ((out = run(t, sq, why, sizeof(why))) != NULL) {
 		c = line_state(out, user, ucap);
 		free(out);
 		if (c == 1 || c == 2)
@@ -110,7 +95,7 @@ mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
 	 * Not shown running or pending (an empty answer, "Invalid job
 	 * id", a job that ended, squeue down): sacct says.
 	 */
-	if ((out = run(t, sa, &st, note, cap)) == NULL) {
+	if ((out = run(t, sa, note, cap)) == NULL) {
 		if (*why)
 			snprintf(note + strlen(note), cap - strlen(note), "; %s",
 			    why);
@@ -164,7 +149,7 @@ mg_takeover_run(const struct mg_takeover *t, int *outcome, char *note,
 	    t->job, NULL };
 	const char *kill[] = { t->scancel, t->job, NULL };
 	char *out;
-	int c, st, rv;
+	int c, rv;
 
 	*outcome = 0;
 	if ((c = look(t, user, sizeof(user), d)) < 0)
@@ -182,7 +167,7 @@ mg_takeover_run(const struct mg_takeover *t, int *outcome, char *note,
 	if (c == 2) {
 		/* a predecessor that never started would run the service a
 		 * second time */
-		if ((out = run(t, kill, &st, why, sizeof(why))) == NULL)
+		if ((out = run(t, kill, why, sizeof(why))) == NULL)
 			return mg_diag_set(d, MG_EIO, "cannot cancel job %s, "
 			    "pending: %s", t->job, why);
 		free(out);
@@ -192,7 +177,7 @@ mg_takeover_run(const struct mg_takeover *t, int *outcome, char *note,
 		return 0;
 	}
 	snprintf(sig, sizeof(sig), "--signal=%s", t->signal);
-	if ((out = run(t, sc, &st, why, sizeof(why))) == NULL)
+	if ((out = run(t, sc, why, sizeof(why))) == NULL)
 		return mg_diag_set(d, MG_EIO, "cannot signal job %s: %s",
 		    t->job, why);
 	free(out);
@@ -205,7 +190,7 @@ mg_takeover_run(const struct mg_takeover *t, int *outcome, char *note,
 		return 0;
 	}
 	/* the signal was ignored, or the checkpoint is slow: cancelled */
-	if ((out = run(t, kill, &st, why, sizeof(why))) == NULL)
+	if ((out = run(t, kill, why, sizeof(why))) == NULL)
 		return mg_diag_set(d, MG_EIO, "job %s still runs %lld s after "
 		    "SIG%s and cannot be cancelled: %s", t->job,
 		    (long long)t->grace, t->signal, why);
