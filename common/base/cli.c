@@ -139,7 +139,8 @@ mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d)
 	memcpy(o->tmp, path, n - 16);
 	memcpy(o->tmp + n - 16, ".tmp.XXXXXX", 12);
 	if ((fd = mkstemp(o->tmp)) == -1) {
-		mg_diag_set(d, MG_EIO, "cannot create '%s': %s", o->tmp,
+		mg_diag_set(d, MG_EIO, "cannot create '%s' (written to a "
+		    "temporary file beside it, then renamed): %s", path,
 		    strerror(errno));
 		free(o->tmp);
 		o->tmp = NULL;
