@@ -222,10 +222,14 @@ replay_files(const struct ropts *o, const struct mg_clusterdef *def,
 			errx(MG_EXIT_FAIL, "%s", d.msg);
 		mg_replay_write_jobs(jout.fp, t, rp, preempt || loan);
 	}
-	if (mg_out_open(&out, o->out_path, &d) != 0)
+	if (mg_out_open(&out, o->out_path, &d) != 0 ||
+	    mg_replay_write_fidelity(out.fp, t, rp, preempt, &d) != 0) {
+		mg_out_abort(&out);	/* none, if it could not open */
+		if (o->jobs_path)
+			mg_out_abort(&jout);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (mg_replay_write_fidelity(out.fp, t, rp, preempt, &d) != 0 ||
-	    (o->jobs_path && mg_out_commit(&jout, &d) != 0)) {
+	}
+	if (o->jobs_path && mg_out_commit(&jout, &d) != 0) {
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	}

@@ -499,11 +499,11 @@ midx_build(struct mg_slurmsim *s)
 {
 	size_t i, n = 0;
 
-	for (i = s->moving; i < s->npend; i++)
+	for (i = 0; i < s->npend; i++)
 		n += s->pend[i].moving != 0;
 	if (midx_reserve(s, n) != 0)
 		return MG_ENOMEM;
-	for (i = s->moving, n = 0; i < s->npend; i++)
+	for (i = 0, n = 0; i < s->npend; i++)
 		if (s->pend[i].moving)
 			s->midx[n++] = mslot_of(s, &s->pend[i], i);
 	s->nmidx = n;
@@ -648,7 +648,6 @@ resort_moving(struct mg_slurmsim *s)
 		}
 	}
 	s->nmidx = w;
-	s->moving = w > 0 ? s->midx[0].pos : s->npend;
 }
 
 /*
@@ -701,7 +700,7 @@ mg_slurmprio_recalc(struct mg_slurmsim *s)
 		s->now = now;
 		return 0;
 	}
-	for (i = 0, s->moving = s->npend; i < s->npend; i++) {
+	for (i = 0; i < s->npend; i++) {
 		struct pent *e = &s->pend[i], x;
 
 		/* set in place: most entries stay where they are */
@@ -714,8 +713,6 @@ mg_slurmprio_recalc(struct mg_slurmsim *s)
 				s->pend[k] = s->pend[k - 1];
 			s->pend[k] = x;
 		}
-		if (s->pend[k].moving && k < s->moving)
-			s->moving = k;
 	}
 	s->next_calc = s->now + cp;
 	s->now = now;
@@ -760,8 +757,6 @@ mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr)
 	    sizeof(*s->pend));
 	s->pend[lo] = x;
 	s->npend++;
-	if (s->moving >= lo && (x.moving || s->moving > lo))
-		s->moving = x.moving ? lo : s->moving + 1;
 	return midx_insert(s, lo, x.moving != 0);
 }
 
@@ -816,11 +811,6 @@ mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr, size_t m)
 	s->npend = n + m;
 	s->upd = s->now;
 	s->midx_ok = 0;		/* found again by the next walk */
-	/* every entry before the first moving one is not moving */
-	for (i = 0; i < s->npend && !s->pend[i].moving; i++)
-		;
-	if (i < s->moving)
-		s->moving = i;
 	return 0;
 }
 

@@ -604,7 +604,6 @@ drop_started(struct mg_slurmsim *s, size_t n)
 	s->pend += w;
 	s->phead += w;
 	s->npend -= w;
-	s->moving = s->moving >= n ? s->moving - w : 0;
 	mg_slurmprio_dropped(s, n, w);
 }
 
@@ -2014,7 +2013,6 @@ mg_slurmsim_set_prio(struct mg_slurmsim *s, int32_t j, double prio)
 			memmove(s->pend + i, s->pend + i + 1, (s->npend - i -
 			    1) * sizeof(*s->pend));
 			s->npend--;
-			s->moving = 0;
 			s->midx_ok = 0;
 			return mg_slurmprio_enqueue(s, j);
 		}

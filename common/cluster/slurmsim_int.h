@@ -118,7 +118,6 @@ struct mg_slurmsim {
 	struct pent *pbuf;	/* pending jobs in priority order are */
 	struct pent *pend;	/* pend[0..npend), pend = pbuf + phead: */
 	size_t phead, npend, cappend;	/* started ones leave the head */
-	size_t moving;		/* no job before pend[moving] can move */
 	/* without fair-share, the entries of pend that can move, by
 	 * position, when midx_ok: what a PriorityCalcPeriod looks at,
 	 * without a walk of the long tail of capped entries between them */

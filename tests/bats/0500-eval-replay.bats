@@ -64,6 +64,11 @@ col() { # col FILE GROUP COLUMN
 	run -1 --separate-stderr mirage-eval --replay -q -j nodir/j.tsv -o s.tsv ls6.jobs
 	[[ "$stderr" == "mirage-eval: cannot create 'nodir/j.tsv' (written to a temporary file beside it, then renamed): No such file or directory" ]]
 	[ ! -e s.tsv ]
+	# the per-job file written, then the table cannot be created
+	run -1 --separate-stderr mirage-eval --replay -q -j j.tsv -o nodir/s.tsv ls6.jobs
+	[[ "$stderr" == "mirage-eval: cannot create 'nodir/s.tsv'"* ]]
+	[ ! -e j.tsv ]
+	[ -z "$(ls j.tsv.tmp.* 2>/dev/null)" ]
 	run -1 --separate-stderr mirage-eval --replay -q -j /dev/full -o s.tsv ls6.jobs
 	[[ "$stderr" == *"cannot write '/dev/full'"* ]]
 	[ ! -e s.tsv ]
