@@ -16,6 +16,7 @@
 #include "mirage.h"
 #include "cluster/simconf.h"
 #include "live/drive.h"
+#include "live/takeover.h"
 
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
 
@@ -37,7 +38,8 @@ usage(int status)
 	    "           [-F text|json] [--priority p] [--now time] [-z zone]\n"
 	    "           [--retries n] [--handover [--signal sig] [--grace span]]\n"
 	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
-	    "           [--grace span]\n"
+	    "           [--grace span] [--kill-wait span] [--ready command\n"
+	    "           [--ready-time span]] [--dry-run]\n"
 	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
 	    "           [--submit script [-s state] [--dry-run] "
 	    "[-- script-args...]]\n"
@@ -45,7 +47,8 @@ usage(int status)
 	    "already submitted,\n"
 	    "      12 submit only with --dependency=afterany (no queue), "
 	    "13 unknown job,\n"
-	    "      1-6 errors as in mirage(7); see mirage-advise(1)\n");
+	    "      1-6 errors as in mirage(7); --take-over: 0 P gone, 15 P signalled\n"
+	    "      and not seen leaving (S goes on), 16 S not ready (P left running)\n");
 	if (status == 0)
 		fputs("options:\n"
 		    "  -j jobid          the chain's current job (the first time)\n"
@@ -69,6 +72,9 @@ usage(int status)
 		    "  --take-over       S's first step: stop P (MIRAGE_PREDECESSOR)\n"
 		    "  --handover        the chain hands over: a started S stops P\n"
 		    "  --signal sig, --full, --grace span  how P is asked to stop\n"
+		    "  --ready command   serving order: stop P once this check passes\n"
+		    "  --ready-time span how long S has to pass it (30m)\n"
+		    "  --kill-wait span  how long a cancelled P has to leave (2m)\n"
 		    "  --squeue, --sacct, --sbatch, --sinfo, --sacctmgr, --scancel program\n"
 		    "                    run these instead\n"
 		    "  -q                no warnings\n"
@@ -85,6 +91,9 @@ span_arg(const char *what, const char *s)
 	if (mg_parse_span(s, &v) != 0 || v <= 0)
 		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, "
 		    "48h, 2d or D-HH:MM:SS)", what, s);
+	if (v > MG_TAKEOVER_MAX_GRACE && (strcmp(what, "grace") == 0 ||
+	    strcmp(what, "ready time") == 0 || strcmp(what, "kill wait") == 0))
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (at most a day)", what, s);
 	return v;
 }
 
@@ -117,7 +126,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
 	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED, O_EVENTS,
 	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
-	    O_GRACE, O_SCANCEL };
+	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
@@ -144,6 +153,9 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		{ "signal", required_argument, NULL, O_SIGNAL },
 		{ "full", no_argument, NULL, O_FULL },
 		{ "grace", required_argument, NULL, O_GRACE },
+		{ "ready", required_argument, NULL, O_READY },
+		{ "ready-time", required_argument, NULL, O_READY_TIME },
+		{ "kill-wait", required_argument, NULL, O_KILL_WAIT },
 		{ "scancel", required_argument, NULL, O_SCANCEL },
 		{ "size", required_argument, NULL, 'N' },
 		{ "squeue", required_argument, NULL, O_SQUEUE },
@@ -172,6 +184,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	dr->scancel = "scancel";
 	dr->sig = "USR1";
 	dr->grace = 15 * 60;
+	dr->ready_time = 30 * 60;
 	/* tries of a command that reads (squeue, sacct, sinfo, sacctmgr)
 	 * that fails: 1 s, 2 s, 4 s ... between them */
 	dr->sl.tries = 3;
@@ -196,9 +209,9 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			dr->hist[dr->nhist++] = optarg;
 			break;
 		case 'j':
-			if (strlen(optarg) >= MG_DRIVE_JOBID || !*optarg)
-				errx(MG_EXIT_USAGE, "invalid job id '%s'",
-				    optarg);
+			if (!mg_takeover_jobid(optarg))
+				errx(MG_EXIT_USAGE, "invalid job id '%.40s' (want "
+				    "e.g. 4711, 4711_3 or 4711+1)", optarg);
 			dr->job = optarg;
 			break;
 		case 'L':
@@ -282,24 +295,29 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		case O_HANDOVER:
 			dr->handover = 1;
 			break;
-		case O_SIGNAL: {
-			const char *c = optarg;
-
-			if (strncmp(c, "SIG", 3) == 0)
-				c += 3;
-			if (*c == '\0' || strlen(c) > 16 || strspn(c,
-			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") !=
-			    strlen(c))
+		case O_SIGNAL:
+			if (!mg_takeover_signal(optarg))
 				errx(MG_EXIT_USAGE, "invalid signal '%s' (want "
 				    "e.g. USR1, TERM or 10)", optarg);
-			dr->sig = c;
+			dr->sig = strncmp(optarg, "SIG", 3) == 0 ? optarg + 3 :
+			    optarg;
 			break;
-		}
 		case O_FULL:
 			dr->full = 1;
 			break;
 		case O_GRACE:
 			dr->grace = span_arg("grace", optarg);
+			break;
+		case O_READY_TIME:
+			dr->ready_time = span_arg("ready time", optarg);
+			break;
+		case O_KILL_WAIT:
+			dr->kill_wait = span_arg("kill wait", optarg);
+			break;
+		case O_READY:
+			if (*optarg == '\0')
+				errx(MG_EXIT_USAGE, "--ready: an empty command");
+			dr->ready = optarg;
 			break;
 		case O_SCANCEL:
 			dr->scancel = optarg;
@@ -418,7 +436,7 @@ main(int argc, char *argv[])
 	struct mg_advise q;
 	struct mg_diag d = { "" };
 	const char *now_arg = NULL, *zone = "local";
-	char note[512] = "";
+	char note[1024] = "";
 	int status;
 
 	if (mg_cli_init(argv) != 0)
@@ -434,9 +452,12 @@ main(int argc, char *argv[])
 		if (o.dr.state == NULL)
 			o.dr.state = getenv("MIRAGE_CHAIN_STATE");
 		if ((status = mg_drive_takeover(&o.dr, o.dr.job ? o.dr.job :
-		    getenv("MIRAGE_PREDECESSOR"), note, sizeof(note), &d)) != 0)
+		    getenv("MIRAGE_PREDECESSOR"), note, sizeof(note), &d)) < 0)
 			errx(mg_exit_status(status), "%s", d.msg);
-		printf("take-over: %s\n", note);
+		if (status != MG_DRIVE_TAKEN)
+			warnx("take-over: %s", note);
+		else
+			printf("take-over: %s\n", note);
 	} else {
 		validate(&o, argc, argv, now_arg);
 		if ((status = mg_drive_run(&o.dr, &r, &d)) < 0)
@@ -447,5 +468,5 @@ main(int argc, char *argv[])
 	}
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "stdout");
-	return o.take_over ? MG_EXIT_OK : status;
+	return status;
 }

@@ -28,14 +28,18 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "current\t%s\nsuccessor\t%s\ntoken\t%s\ntoken_time\t%lld\n"
 	    "submitted\t%lld\nscript\t%s\nfailures\t%lld\nfailed\t%s\n"
 	    "retry_after\t%lld\nhanded\t%s\nhandover_time\t%lld\n"
-	    "updated\t%s\n",
+	    "taking\t%s\ntake_began\t%lld\ntake_until\t%lld\n"
+	    "signalled\t%lld\ncancelled\t%lld\nupdated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
 	    (long long)s->token_time, (long long)s->submitted,
 	    *s->script ? s->script : "-", (long long)s->failures,
 	    *s->failed ? s->failed : "-", (long long)s->retry_after,
-	    *s->handed ? s->handed : "-", (long long)s->handover_time, when);
+	    *s->handed ? s->handed : "-", (long long)s->handover_time,
+	    *s->take.job ? s->take.job : "-", (long long)s->take.began,
+	    (long long)s->take.until, (long long)s->take.signalled,
+	    (long long)s->take.cancelled, when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -59,7 +63,8 @@ mg_chain_write(const char *path, const struct mg_chainstate *s,
 	int fd, ok;
 
 	if (!plain(s->current) || !plain(s->successor) || !plain(s->token) ||
-	    !plain(s->script) || !plain(s->failed) || !plain(s->handed))
+	    !plain(s->script) || !plain(s->failed) || !plain(s->handed) ||
+	    !plain(s->take.job))
 		return mg_diag_set(d, MG_EINVAL, "'%s': a value with a tab, "
 		    "newline or control character cannot be kept", path);
 	if (n == 0 || n + 20 >= sizeof(buf))
@@ -110,6 +115,21 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 	char buf[4096], *line, *next, *tab;
 	unsigned major, minor;
 	int lineno = 0, have_crc = 0;
+	size_t k;
+	const struct {
+		const char *key;
+		int64_t *v;
+	} num[] = {
+		{ "token_time", &s->token_time },
+		{ "submitted", &s->submitted },
+		{ "failures", &s->failures },
+		{ "retry_after", &s->retry_after },
+		{ "handover_time", &s->handover_time },
+		{ "take_began", &s->take.began },
+		{ "take_until", &s->take.until },
+		{ "signalled", &s->take.signalled },
+		{ "cancelled", &s->take.cancelled },
+	};
 
 	memset(s, 0, sizeof(*s));
 	if (n >= sizeof(buf))
@@ -163,34 +183,17 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		    (strcmp(line, "failed") == 0 && copy(s->failed,
 		    sizeof(s->failed), tab)) ||
 		    (strcmp(line, "handed") == 0 && copy(s->handed,
-		    sizeof(s->handed), tab)))
+		    sizeof(s->handed), tab)) ||
+		    (strcmp(line, "taking") == 0 && copy(s->take.job,
+		    sizeof(s->take.job), tab)))
 			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
 			    "value too long", path, lineno);
-		if (strcmp(line, "token_time") == 0 &&
-		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
-		    &s->token_time) != 0)
-			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
-			    "token_time", path, lineno);
-		if (strcmp(line, "submitted") == 0 &&
-		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
-		    &s->submitted) != 0)
-			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
-			    "submitted", path, lineno);
-		if (strcmp(line, "failures") == 0 &&
-		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
-		    &s->failures) != 0)
-			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
-			    "failures", path, lineno);
-		if (strcmp(line, "handover_time") == 0 &&
-		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
-		    &s->handover_time) != 0)
-			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
-			    "handover_time", path, lineno);
-		if (strcmp(line, "retry_after") == 0 &&
-		    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
-		    &s->retry_after) != 0)
-			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: bad "
-			    "retry_after", path, lineno);
+		for (k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+			if (strcmp(line, num[k].key) == 0 &&
+			    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,
+			    num[k].v) != 0)
+				return mg_diag_set(d, MG_ECORRUPT, "'%s': line "
+				    "%d: bad %s", path, lineno, num[k].key);
 		/* other keys: a newer minor version's, ignored */
 	}
 	if (!have_crc)
@@ -341,14 +344,29 @@ void
 mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p, int ended,
     int64_t now, char *fate, size_t fatecap)
 {
+	/* the last failure: the count is cleared only by a job that
+	 * started after it (a P that ran on while its successors were
+	 * cancelled says nothing of them) */
+	int64_t last = st->retry_after - mg_chain_backoff(st->failures);
+
 	if (ended && failure_state(p))
 		failed(st, p, now, fate, fatecap);
-	else if (st->failures > 0 && (ended || (now - p->start >=
-	    MG_CHAIN_SETTLED && p->start >= st->retry_after -
-	    mg_chain_backoff(st->failures)))) {
+	else if (st->failures > 0 && p->start >= last && (ended ||
+	    now - p->start >= MG_CHAIN_SETTLED)) {
 		st->failures = 0;
 		st->retry_after = 0;
 	}
+}
+
+void
+mg_chain_revert(struct mg_chainstate *st, const char *p,
+    const struct mg_ljob *s, int64_t now, char *fate, size_t fatecap)
+{
+	/* counted as a failure whatever its state: it did not serve */
+	failed(st, s, now, fate, fatecap);
+	snprintf(st->current, sizeof(st->current), "%s", p);
+	st->successor[0] = '\0';
+	memset(&st->take, 0, sizeof(st->take));
 }
 
 void

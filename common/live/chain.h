@@ -13,10 +13,11 @@
 
 #include "base/status.h"
 #include "live/live.h"
+#include "live/takeover.h"
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
-#define MG_CHAIN_MINOR	1
+#define MG_CHAIN_MINOR	2
 
 struct mg_chainstate {
 	char current[32];	/* the chain's job now (P) */
@@ -36,6 +37,10 @@ struct mg_chainstate {
 	 * (mirage-advise --take-over, or the cron run's fallback) */
 	char handed[32];
 	int64_t handover_time;
+	/* 1.2: a take-over under way (take.job "" if none): when it
+	 * began and is over at the latest, when P was signalled and
+	 * cancelled */
+	struct mg_takeover_rec take;
 };
 
 /*
@@ -99,6 +104,14 @@ enum mg_chain_step mg_chain_step(struct mg_chainstate *st,
  */
 void mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p,
     int ended, int64_t now, char *fate, size_t fatecap);
+
+/*
+ * mg_chain_revert: the chain's job st->current, successor s of p,
+ * started and ended while p still runs: s is counted as failed (fate
+ * says how) and p is the chain's job again.
+ */
+void mg_chain_revert(struct mg_chainstate *st, const char *p,
+    const struct mg_ljob *s, int64_t now, char *fate, size_t fatecap);
 
 /* mg_chain_backoff: the wait after n failures in a row, seconds */
 int64_t mg_chain_backoff(int64_t n);

@@ -120,6 +120,9 @@ capacity(const struct mg_drive *o, int32_t nodes, struct mg_capacity *c,
 	}
 	if (o->queue != NULL)	/* dumps, not a live cluster */
 		return MG_OK;
+	if (o->partition == NULL)
+		say(o, 0, "no -p: the events of every node of the cluster are "
+		    "counted, whatever its partition");
 	if ((rv = mg_slurm_capacity(&o->sl, nodes, o->now - PLAN_HISTORY,
 	    o->now, c, note, sizeof(note))) == MG_ENOMEM)
 		return nomem(diag);
@@ -221,9 +224,62 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	return MG_OK;
 }
 
+/* who records a take-over: the chain's state, locked for each record
+ * (S's script), or already locked by the run (a cron run's fallback) */
+struct claimer {
+	const struct mg_drive *o;
+	struct mg_chainstate *st;	/* the run's, locked; NULL: the file */
+};
+
+/* the take-over's warnings, said even when quiet */
+static void
+takeover_warn(void *arg, const char *msg)
+{
+	const struct claimer *c = arg;
+
+	say(c->o, 1, "%s", msg);
+}
+
+/* a step of the take-over recorded in the chain's state first: 1 go on,
+ * 0 the state shows it taken by another, or a status */
+static int
+claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
+{
+	const struct claimer *c = arg;
+	struct mg_chainstate file, *st = c->st;
+	struct mg_takeover_rec *cur;
+	struct mg_diag d = { "" };
+	int fd = -1, rv, done = 0;
+
+	if (st == NULL) {
+		if ((fd = mg_chain_lock(c->o->state, 30, &d)) < 0)
+			return fd;
+		if ((rv = mg_chain_read(c->o->state, &file, &d)) != 1) {
+			mg_chain_unlock(fd);
+			return rv < 0 ? rv : MG_EIO;	/* no chain: none */
+		}
+		st = &file;
+	}
+	cur = &st->take;
+	if (strcmp(cur->job, rec->job) == 0)
+		done = (step == MG_TAKEOVER_BEGIN && cur->began > 0) ||
+		    (step == MG_TAKEOVER_SIGNAL && cur->signalled > 0) ||
+		    (step == MG_TAKEOVER_CANCEL && cur->cancelled > 0);
+	if (done) {
+		*rec = *cur;
+		rv = 0;
+	} else {
+		*cur = *rec;
+		rv = mg_chain_write(c->o->state, st, &d) == 0 ? 1 : MG_EIO;
+	}
+	mg_chain_unlock(fd);
+	return rv;
+}
+
 /* the settings of a take-over of job p */
 static void
-takeover_conf(const struct mg_drive *o, const char *p, struct mg_takeover *t)
+takeover_conf(const struct mg_drive *o, const char *p, struct mg_takeover *t,
+    struct claimer *c)
 {
 	const struct passwd *pw = getpwuid(getuid());
 
@@ -235,30 +291,113 @@ takeover_conf(const struct mg_drive *o, const char *p, struct mg_takeover *t)
 	t->signal = o->sig;
 	t->full = o->full;
 	t->grace = o->grace;
+	t->kill_wait = o->kill_wait > 0 ? o->kill_wait : MG_TAKEOVER_KILLED;
 	t->poll = o->grace >= 50 ? 5 : 1;
 	t->tries = o->sl.tries;
 	t->user = pw ? pw->pw_name : NULL;
+	t->ready = o->ready;
+	t->ready_time = o->ready_time;
+	t->warn = takeover_warn;
+	t->arg = c;
+	if (o->state != NULL && *o->state != '\0')
+		t->claim = claim;
 }
 
-/* the run's take-over of P when S started and P runs on (handover) */
+/* the handover recorded: P gone, the take-over over */
 static void
-fallback_takeover(const struct mg_drive *o, struct mg_chainstate *st,
-    const char *p)
+handed(struct mg_chainstate *st, const char *p, int64_t now)
 {
+	snprintf(st->handed, sizeof(st->handed), "%s", p);
+	st->handover_time = now;
+	memset(&st->take, 0, sizeof(st->take));
+}
+
+/* is job j running at now (started, not ended)? */
+static int
+running(const struct mg_ljob *j, int64_t now)
+{
+	return j != NULL && !j->pending && j->start >= 0 && j->start <= now &&
+	    (j->end < 0 || j->end > now);
+}
+
+/*
+ * A cron run's fallback, a step at a time: S runs and P still does, and
+ * S's script has not taken over (or stopped halfway): the take-over
+ * goes on from its record.  What it does to P is said even when quiet.
+ */
+static void
+fallback(const struct mg_drive *o, struct run *r)
+{
+	struct mg_chainstate *st = &r->st;
+	struct claimer c = { o, st };
 	struct mg_takeover t;
 	struct mg_diag d = { "" };
-	char note[512] = "";
-	int outcome;
+	const struct mg_ljob *s = mg_live_find(&r->l, st->current);
+	struct mg_takeover_rec rec;
+	char note[1024] = "", at[32];
+	int outcome, rv;
 
-	takeover_conf(o, p, &t);
-	if (mg_takeover_run(&t, &outcome, note, sizeof(note), &d) != 0) {
-		say(o, 1, "take-over from job %s: %s", p, d.msg);
+	if (!running(s, o->now)) {
+		say(o, 0, "successor %s does not run now: job %s is left as it "
+		    "is", st->current, st->take.job);
 		return;
 	}
-	if (outcome != MG_TAKEOVER_GONE)
-		say(o, 0, "successor %s runs: %s", st->current, note);
-	snprintf(st->handed, sizeof(st->handed), "%s", p);
-	st->handover_time = o->now;
+	if (st->take.began > 0 && o->now < st->take.until) {
+		mg_slurm_time(st->take.began, o->sl.tz, at, sizeof(at));
+		say(o, 0, "the take-over of job %s by %s is in progress (since "
+		    "%s)", st->take.job, st->current, at);
+		return;
+	}
+	if (st->take.began == 0 && st->take.signalled == 0 &&
+	    o->now - s->start < MG_DRIVE_FALLBACK_WAIT) {
+		say(o, 0, "successor %s started %lld s ago: its script may "
+		    "take over from job %s yet", st->current,
+		    (long long)(o->now - s->start), st->take.job);
+		return;
+	}
+	rec = st->take;		/* claim() compares it with the state's */
+	takeover_conf(o, rec.job, &t, &c);
+	rv = mg_takeover_step(&t, &rec, o->now, &outcome, note, sizeof(note),
+	    &d);
+	st->take = rec;
+	if (rv != 0) {
+		say(o, 1, "take-over from job %s: %s", rec.job, d.msg);
+		return;
+	}
+	if (*note)
+		say(o, outcome != MG_TAKEOVER_GONE, "successor %s runs: %s",
+		    st->current, note);
+	if (mg_takeover_done(outcome))
+		handed(st, st->take.job, o->now);
+}
+
+/* a P handed over that went back to pending (it requeued itself late):
+ * cancelled, or it would run beside its successor */
+static void
+requeued(const struct mg_drive *o, struct run *r)
+{
+	struct mg_chainstate *st = &r->st;
+	const struct mg_ljob *p = mg_live_find(&r->l, st->handed);
+	struct claimer c = { o, st };
+	struct mg_takeover t;
+	struct mg_takeover_rec rec;
+	struct mg_diag d = { "" };
+	char note[1024] = "";
+	int outcome;
+
+	if (p == NULL || !p->pending)
+		return;
+	memset(&rec, 0, sizeof(rec));
+	snprintf(rec.job, sizeof(rec.job), "%s", st->handed);
+	rec.signalled = st->handover_time > 0 ? st->handover_time : 1;
+	takeover_conf(o, st->handed, &t, &c);
+	t.claim = NULL;
+	if (mg_takeover_step(&t, &rec, o->now, &outcome, note, sizeof(note),
+	    &d) != 0)
+		say(o, 1, "job %s, handed over, is pending again: %s",
+		    st->handed, d.msg);
+	else if (*note)
+		say(o, 1, "job %s, handed over: %s", st->handed, note);
 }
 
 int
@@ -266,47 +405,75 @@ mg_drive_takeover(const struct mg_drive *o, const char *p, char *note,
     size_t cap, struct mg_diag *diag)
 {
 	struct mg_takeover t;
+	struct mg_takeover_rec rec;
 	struct mg_chainstate st;
+	struct claimer c = { o, NULL };
 	struct mg_diag d = { "" };
-	int lockfd = -1, have = 0, outcome, rv;
+	int have = 0, outcome, rv, fd;
 
 	if (p == NULL || *p == '\0') {
 		snprintf(note, cap, "no predecessor (neither -j nor "
 		    "MIRAGE_PREDECESSOR): nothing to do");
-		return MG_OK;
+		return MG_DRIVE_TAKEN;
 	}
-	if (strlen(p) >= sizeof(st.handed) || strspn(p,
-	    "0123456789_+") != strlen(p))
-		return mg_diag_set(diag, MG_EINVAL, "invalid job id '%s'", p);
+	if (!mg_takeover_jobid(p))
+		return mg_diag_set(diag, MG_EINVAL, "invalid job id '%.40s' "
+		    "(want e.g. 4711, 4711_3 or 4711+1)", p);
+	memset(&rec, 0, sizeof(rec));
+	snprintf(rec.job, sizeof(rec.job), "%s", p);
 	if (o->state != NULL && *o->state != '\0') {
-		/* a concurrent take-over waits for this one, then finds P
-		 * gone */
-		if ((lockfd = mg_chain_lock(o->state, (int)o->grace + 180,
-		    diag)) < 0)
-			return lockfd;
-		if ((rv = mg_chain_read(o->state, &st, &d)) < 0) {
-			mg_chain_unlock(lockfd);
-			mg_diag_set(diag, rv, "%.400s (not acting on a damaged "
-			    "state: repair or remove it)", d.msg);
-			return rv;
-		}
+		/* the record of a take-over of P begun before (killed
+		 * midway, or under way): it goes on from there */
+		if ((rv = mg_chain_read(o->state, &st, &d)) < 0)
+			return mg_diag_set(diag, rv, "%.400s (not acting on a "
+			    "damaged state: repair or remove it)", d.msg);
 		have = rv == 1;
+		if (have && strcmp(st.take.job, p) == 0)
+			rec = st.take;
 	}
-	takeover_conf(o, p, &t);
-	if (mg_takeover_run(&t, &outcome, note, cap, &d) != 0) {
-		mg_chain_unlock(lockfd);
-		return mg_diag_set(diag, MG_EIO, "take-over from job %s: %s", p,
-		    d.msg);
+	takeover_conf(o, p, &t, &c);
+	if (!have)
+		t.claim = NULL;
+	if (o->dry_run) {
+		if ((rv = mg_takeover_plan(&t, &rec, note, cap, &d)) != 0)
+			return mg_diag_set(diag, MG_EIO, "take-over from job "
+			    "%s: %s", p, d.msg);
+		return MG_DRIVE_TAKEN;
 	}
-	if (have && !o->dry_run && outcome != MG_TAKEOVER_GONE) {
-		snprintf(st.handed, sizeof(st.handed), "%s", p);
-		st.handover_time = (int64_t)time(NULL);
-		st.updated = st.handover_time;
-		if (mg_chain_write(o->state, &st, &d) != 0)
-			say(o, 0, "%s: the handover is not recorded", d.msg);
+	if ((rv = mg_takeover_run(&t, &rec, &outcome, note, cap, &d)) != 0) {
+		if (have && rec.began > 0 && (fd = mg_chain_lock(o->state, 30,
+		    &d)) >= 0) {
+			/* nothing was done to P: the record goes */
+			if (mg_chain_read(o->state, &st, &d) == 1 &&
+			    strcmp(st.take.job, p) == 0 &&
+			    st.take.signalled == 0) {
+				memset(&st.take, 0, sizeof(st.take));
+				(void)mg_chain_write(o->state, &st, &d);
+			}
+			mg_chain_unlock(fd);
+		}
+		return mg_diag_set(diag, rv == MG_ENOMEM ? rv : MG_EIO,
+		    "take-over from job %s: %s", p, d.msg);
 	}
-	mg_chain_unlock(lockfd);
-	return MG_OK;
+	if (have && (fd = mg_chain_lock(o->state, 30, &d)) >= 0) {
+		if (mg_chain_read(o->state, &st, &d) == 1) {
+			if (mg_takeover_done(outcome) && outcome !=
+			    MG_TAKEOVER_GONE)
+				handed(&st, p, (int64_t)time(NULL));
+			else if (outcome == MG_TAKEOVER_NOTREADY ||
+			    outcome == MG_TAKEOVER_GONE)
+				memset(&st.take, 0, sizeof(st.take));
+			st.updated = (int64_t)time(NULL);
+			if (mg_chain_write(o->state, &st, &d) != 0)
+				say(o, 1, "%s: the handover is not recorded",
+				    d.msg);
+		}
+		mg_chain_unlock(fd);
+	} else if (have)
+		say(o, 1, "%s: the handover is not recorded", d.msg);
+	return outcome == MG_TAKEOVER_UNSURE ? MG_DRIVE_UNSURE :
+	    outcome == MG_TAKEOVER_NOTREADY ? MG_DRIVE_NOTREADY :
+	    MG_DRIVE_TAKEN;
 }
 
 /* the chain's state (locked) and its job */
@@ -392,6 +559,35 @@ history_age(const struct mg_drive *o, const struct mg_live *l)
 	    (double)(o->now - last) / DAY, o->now_given ? "--now" : "now");
 }
 
+/*
+ * A queue of the user's own jobs only: on a cluster that hides other
+ * users' jobs (PrivateData=jobs) every model sees an empty cluster.
+ */
+static void
+private_data(const struct mg_drive *o, const struct mg_live *l)
+{
+	const struct passwd *pw = getpwuid(getuid());
+	size_t k, queued = 0;
+
+	if (pw == NULL)
+		return;
+	for (k = 0; k < l->n; k++) {
+		if (l->job[k].end >= 0 && l->job[k].end <= o->now)
+			continue;	/* the history's */
+		if (*l->job[k].user && strcmp(l->job[k].user,
+		    pw->pw_name) != 0)
+			return;
+		queued++;
+	}
+	if (queued > 0)
+		say(o, 0, "squeue shows only your own jobs (%zu): if the "
+		    "cluster hides other users' jobs (PrivateData=jobs in "
+		    "slurm.conf), the model sees an empty cluster and "
+		    "submits too late; ask the administrators for a view of "
+		    "the whole queue, or run mirage-advise as a user who "
+		    "has one", queued);
+}
+
 /* the history (-H), then the queue: squeue and sacct, or a dump */
 static int
 read_cluster(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
@@ -426,6 +622,8 @@ read_cluster(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		if (mg_slurm_queue(&o->sl, &r->l, r->note,
 		    sizeof(r->note)) != 0)
 			r->queue_ok = 0;
+		else if (r->m != NULL || o->plan)
+			private_data(o, &r->l);
 	} else if ((rv = mg_live_read(&r->l, o->queue, NULL, diag)) != 0)
 		return rv;
 	if (*r->l.zone_note)	/* hours off: said even when quiet */
@@ -467,6 +665,41 @@ settle(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 }
 
 /*
+ * A successor pending beside its running predecessor for a limit of
+ * the user's (jobs, nodes, GPUs at once): it cannot start until P ends,
+ * so an early submission gains nothing.  Said even when quiet.
+ */
+static void
+held(const struct mg_drive *o, struct run *r)
+{
+	static const char *const limits[] = { "PerUser", "AssocGrp",
+	    "AssocMax", "QOSGrp", "QOSMax", "MaxJobs", NULL };
+	const char *sq[] = { o->sl.squeue, "-h", "-j", r->st.successor, "-o",
+	    "%r", NULL };
+	const struct mg_ljob *s = mg_live_find(&r->l, r->st.successor);
+	char why[256] = "", *out;
+	size_t len = 0;
+	int k;
+
+	if (!r->live || s == NULL || !s->pending ||
+	    !running(mg_live_find(&r->l, r->p_id), o->now) ||
+	    (out = mg_slurm_ask(&o->sl, sq, "Invalid job id", &len, why,
+	    sizeof(why))) == NULL)
+		return;
+	out[strcspn(out, "\n")] = '\0';
+	for (k = 0; limits[k]; k++)
+		if (strstr(out, limits[k]) != NULL) {
+			say(o, 1, "successor %s is pending for a limit of "
+			    "yours (%s): it cannot start while job %s runs, so "
+			    "submitting early gains nothing; ask for a limit "
+			    "that allows both jobs at once", r->st.successor,
+			    out, r->p_id);
+			break;
+		}
+	free(out);
+}
+
+/*
  * The chain's state against the queue: a submission not confirmed is
  * settled by evidence, a successor that started becomes the chain's
  * job, one that ended before it started is counted.  0 to go on, 1
@@ -503,14 +736,26 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		switch (mg_chain_step(&r->st, s, o->now, old, sizeof(old),
 		    r->fate, sizeof(r->fate))) {
 		case MG_CHAIN_STARTED:
+			if (r->live && s->end >= 0 && s->end <= o->now &&
+			    running(mg_live_find(&r->l, old), o->now)) {
+				/* S started and ended while P runs on: P
+				 * keeps the service */
+				mg_chain_revert(&r->st, old, s, o->now,
+				    r->fate, sizeof(r->fate));
+				say(o, 1, "successor %s started and ended (%s) "
+				    "while job %s runs: %s keeps the service; "
+				    "deciding again for it", s->jobid,
+				    *s->state ? s->state : "no state", old, old);
+			} else if (o->handover && strcmp(r->st.handed, old) &&
+			    strcmp(r->st.take.job, old) != 0) {
+				/* a take-over to be done: by S's script, or
+				 * by a cron run's fallback */
+				memset(&r->st.take, 0, sizeof(r->st.take));
+				snprintf(r->st.take.job,
+				    sizeof(r->st.take.job), "%s", old);
+			}
 			snprintf(r->p_id, sizeof(r->p_id), "%s",
 			    r->st.current);
-			/* a chain that hands over: S runs, and P still
-			 * does with no take-over recorded (S's script
-			 * did not run one): stopped from here, once */
-			if (o->handover && r->live && !o->dry_run &&
-			    strcmp(r->st.handed, old) != 0)
-				fallback_takeover(o, &r->st, old);
 			break;
 		case MG_CHAIN_LOST:
 			say(o, 1, "successor %s ended before it started (%s)%s",
@@ -522,6 +767,32 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 			break;
 		}
 	}
+	/*
+	 * A chain that hands over: a take-over not finished (S's script
+	 * ran none, or stopped halfway) is taken a step further, and a
+	 * P handed over that requeued itself is cancelled.
+	 */
+	if (o->handover && r->live && !o->dry_run && r->queue_ok) {
+		const struct mg_ljob *s = mg_live_find(&r->l, r->st.current);
+
+		if (*r->st.take.job && strcmp(r->st.handed,
+		    r->st.take.job) != 0 && s != NULL && s->end >= 0 &&
+		    s->end <= o->now && running(mg_live_find(&r->l,
+		    r->st.take.job), o->now)) {
+			snprintf(old, sizeof(old), "%s", r->st.take.job);
+			mg_chain_revert(&r->st, old, s, o->now, r->fate,
+			    sizeof(r->fate));
+			say(o, 1, "successor %s ended (%s) before its "
+			    "predecessor %s left: %s keeps the service; "
+			    "deciding again for it", s->jobid, *s->state ?
+			    s->state : "no state", old, old);
+			snprintf(r->p_id, sizeof(r->p_id), "%s", old);
+		} else if (*r->st.take.job && strcmp(r->st.handed,
+		    r->st.take.job) != 0)
+			fallback(o, r);
+		if (*r->st.handed)
+			requeued(o, r);
+	}
 	if (o->state != NULL && !o->dry_run) {
 		r->st.updated = o->now;
 		if ((rv = mg_chain_write(o->state, &r->st, diag)) != 0)
@@ -529,6 +800,7 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	}
 	if (*r->st.successor == '\0')
 		return 0;
+	held(o, r);
 	r->a.rule = "state";
 	mg_advise_find(&r->l, r->p_id, o->now, &r->a);
 	snprintf(r->a.why, sizeof(r->a.why), "successor %s was submitted "
@@ -644,7 +916,16 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 {
 	int rv;
 
-	if (r->a.submit && o->state != NULL && o->now < r->st.retry_after) {
+	/* a chain with no running job is down: its successor is submitted
+	 * at once, back-off or not (the failures still count to its stop) */
+	if (r->a.submit && o->state != NULL && o->now < r->st.retry_after &&
+	    r->a.p_state == 3)
+		say(o, 1, "the chain has no running job: its successor is "
+		    "submitted now, though %lld in a row failed (the last: %s)",
+		    (long long)r->st.failures, *r->fate ? r->fate :
+		    r->st.failed);
+	else if (r->a.submit && o->state != NULL &&
+	    o->now < r->st.retry_after) {
 		char at[32];
 
 		mg_slurm_time(r->st.retry_after, o->sl.tz, at, sizeof(at));

@@ -29,8 +29,17 @@ enum mg_drive_outcome {
 	MG_DRIVE_DONE = 11,	/* a successor was submitted already */
 	MG_DRIVE_DEPEND = 12,	/* submit only with afterany on P */
 	MG_DRIVE_UNKNOWN = 13,	/* P is in no dump: mistyped, or too old */
-	MG_DRIVE_STOPPED = 14	/* successors keep failing: stopped */
+	MG_DRIVE_STOPPED = 14,	/* successors keep failing: stopped */
+	/* a take-over's */
+	MG_DRIVE_TAKEN = 0,	/* P is gone: S goes on */
+	MG_DRIVE_UNSURE = 15,	/* P was signalled, not seen leaving: S
+				 * goes on */
+	MG_DRIVE_NOTREADY = 16	/* S never became ready: P runs, S ends */
 };
+
+/* a cron run takes over from P only when S has run this long without
+ * a take-over of its own (S's script may be starting one) */
+#define MG_DRIVE_FALLBACK_WAIT	300
 
 #define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
 #define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */
@@ -63,6 +72,9 @@ struct mg_drive {
 	const char *sig;	/* the signal P is asked to stop with */
 	int full;		/* scancel --full */
 	int64_t grace;		/* seconds P has to leave */
+	int64_t kill_wait;	/* and after a cancel */
+	const char *ready;	/* S's health check (serving order), or NULL */
+	int64_t ready_time;	/* how long S has to pass it */
 	int dry_run;		/* change nothing, submit nothing */
 	int quiet;		/* say only what stops or decides the run */
 	struct mg_slurm sl;	/* the commands, their zone, warnings */
@@ -87,10 +99,14 @@ int mg_drive_run(const struct mg_drive *d, struct mg_driven *r,
 
 /*
  * mg_drive_takeover: the successor's take-over of job p (live/takeover.h)
- * with d's settings; with d->state, its lock serialises take-overs (a
- * concurrent one waits for this one, then finds P gone) and the state
- * records the handover.  0 with note saying what happened, or a
- * negative status with diag saying why.
+ * with d's settings.  With d->state the take-over is recorded in the
+ * chain's state as it goes (the lock is held only while the record is
+ * written, never while P is waited for): a second take-over, or a cron
+ * run, goes on from the record and never signals P again; the state
+ * records the handover.  With d->dry_run it says what it would do.
+ * Returns MG_DRIVE_TAKEN, MG_DRIVE_UNSURE or MG_DRIVE_NOTREADY with note
+ * saying what happened, or a negative status with diag saying why (P
+ * was not signalled).
  */
 int mg_drive_takeover(const struct mg_drive *d, const char *p, char *note,
     size_t cap, struct mg_diag *diag);

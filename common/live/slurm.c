@@ -280,11 +280,12 @@ mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
 	    "-o", "JobIDRaw,State,Comment,SubmitLine", NULL };
 	size_t len = 0;
 	char *out;
-	int q_has_p = 0, a_has_p = 0;
+	int q_has_p = 0, a_has_p = 0, q_empty, no_line = 0;
 
 	*id = '\0';
 	if ((out = mg_slurm_run(s, sq, &len, note, ncap)) == NULL)
 		return -1;
+	q_empty = strspn(out, " \n") == len;
 	scan_token(out, ' ', token, p, id, cap, &q_has_p, NULL, 0);
 	free(out);
 	if (*id)
@@ -294,6 +295,7 @@ mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
 	    strstr(note, "SubmitLine") != NULL) {
 		sa[8] = "JobIDRaw,State,Comment";
 		out = mg_slurm_run(s, sa, &len, note, ncap);
+		no_line = 1;
 	}
 	if (out == NULL)
 		return -1;
@@ -305,6 +307,19 @@ mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
 	    strcmp(pst, "PENDING") == 0 || *pst == '\0')) {
 		snprintf(note, ncap, "squeue answers a queue without job %s, "
 		    "which sacct does not show ended", p);
+		return -1;
+	}
+	/*
+	 * An empty queue may be a controller's answer in trouble, and
+	 * sacct may not show a pending job's token (no SubmitLine before
+	 * Slurm 22.05; a slurmdbd that lags): the submission is taken for
+	 * lost only when sacct shows submission lines and has had half an
+	 * hour to record it.
+	 */
+	if (q_empty && (no_line || (int64_t)time(NULL) - since < 1800)) {
+		snprintf(note, ncap, "squeue answers an empty queue, and sacct "
+		    "%s", no_line ? "shows no submission lines (Slurm before "
+		    "22.05)" : "may not have recorded the submission yet");
 		return -1;
 	}
 	return 0;

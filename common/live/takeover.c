@@ -2,6 +2,7 @@
  * takeover.c: the successor takes over from its predecessor; see
  * takeover.h and mirage-advise(1) (--take-over).
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,37 +10,62 @@
 #include <unistd.h>
 
 #include "live/takeover.h"
+#include "base/proc.h"
 #include "live/slurm.h"
 
-#define TIMEOUT	60		/* seconds allowed to one Slurm command */
-#define KILLED	120		/* seconds a cancelled job has to leave */
+#define TIMEOUT		60	/* seconds allowed to one Slurm command */
+#define SETTLE		120	/* s a completing P is watched for a requeue */
+#define INVALID		"Invalid job id"	/* squeue: not in the queue */
 
-/* run argv, tried again on a failure (1 s, 2 s, ...); its output, or
+/* run argv, tries times at most (1 s, 2 s, ... apart); its output, or
  * NULL with note set */
 static char *
-run(const struct mg_takeover *t, const char *const argv[], char *note,
-    size_t cap)
+run(const char *const argv[], int tries,
+    char *note, size_t cap)
 {
 	struct mg_slurm sl;
 	size_t len;
 
 	memset(&sl, 0, sizeof(sl));
 	sl.timeout = TIMEOUT;
-	sl.tries = t->tries;
-	/* squeue's "Invalid job id" is an answer: the job left the queue */
-	return mg_slurm_ask(&sl, argv, "Invalid job id", &len, note, cap);
+	sl.tries = tries;
+	/* "Invalid job id" is an answer: the job left the queue */
+	return mg_slurm_ask(&sl, argv, INVALID, &len, note, cap);
 }
 
-/* a state word's class: 1 holds nodes, 2 pending, 0 ended, -1 none */
+static void
+warn(const struct mg_takeover *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void
+warn(const struct mg_takeover *t, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (t->warn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	t->warn(t->arg, msg);
+}
+
+/* a state word's class: 1 holds its nodes, 3 completing, 2 pending, 0
+ * ended, -1 none or unknown */
 static int
 klass(const char *s, size_t n)
 {
-	static const char *const hold[] = { "RUNNING", "COMPLETING",
-	    "CONFIGURING", "SUSPENDED", "STOPPED", "RESIZING", "SIGNALING",
-	    "STAGE_OUT", NULL };
+	static const char *const hold[] = { "RUNNING", "CONFIGURING",
+	    "SUSPENDED", "STOPPED", "RESIZING", "SIGNALING", NULL };
+	static const char *const leave[] = { "COMPLETING", "STAGE_OUT",
+	    NULL };
 	static const char *const wait[] = { "PENDING", "REQUEUED",
 	    "REQUEUE_HOLD", "REQUEUE_FED", "RESV_DEL_HOLD", "SPECIAL_EXIT",
 	    NULL };
+	static const char *const ended[] = { "COMPLETED", "CANCELLED",
+	    "FAILED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL",
+	    "DEADLINE", "OUT_OF_MEMORY", "REVOKED", NULL };
 	int i;
 
 	while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n'))
@@ -49,23 +75,49 @@ klass(const char *s, size_t n)
 	for (i = 0; hold[i]; i++)
 		if (strlen(hold[i]) == n && strncmp(s, hold[i], n) == 0)
 			return 1;
+	for (i = 0; leave[i]; i++)
+		if (strlen(leave[i]) == n && strncmp(s, leave[i], n) == 0)
+			return 3;
 	for (i = 0; wait[i]; i++)
 		if (strlen(wait[i]) == n && strncmp(s, wait[i], n) == 0)
 			return 2;
-	return 0;	/* COMPLETED, CANCELLED, FAILED, TIMEOUT, ... */
+	for (i = 0; ended[i]; i++)
+		if (strlen(ended[i]) == n && strncmp(s, ended[i], n) == 0)
+			return 0;
+	return -1;	/* a word this take-over does not know: no answer */
 }
 
-/* the first line "STATE|USER" of out: its class, the user into user */
+/* the lines that say something */
 static int
-line_state(const char *out, char *user, size_t ucap)
+count_lines(const char *s)
+{
+	int n = 0, text = 0;
+
+	for (; *s; s++) {
+		if (*s == '\n') {
+			n += text;
+			text = 0;
+		} else if (*s != ' ' && *s != '\r')
+			text = 1;
+	}
+	return n + text;
+}
+
+/* the lines "STATE|USER" of out: the first one's class (-2 when there
+ * are several: an array's tasks), its user into user */
+static int
+lines_state(const char *out, char *user, size_t ucap)
 {
 	size_t n = strcspn(out, "|\n"), u;
-	int c = klass(out, n);
+	const char *sp;
+	int c;
 
-	/* "CANCELLED by 0" */
-	if (c == 0 && n > 0 && strchr(out, ' ') != NULL &&
-	    (size_t)(strchr(out, ' ') - out) < n)
-		c = klass(out, (size_t)(strchr(out, ' ') - out));
+	if (count_lines(out) > 1)
+		return -2;
+	/* "CANCELLED by 0": the first word */
+	sp = strchr(out, ' ');
+	c = klass(out, sp != NULL && (size_t)(sp - out) < n ?
+	    (size_t)(sp - out) : n);
 	if (out[n] == '|') {
 		u = strcspn(out + n + 1, "|\n");
 		snprintf(user, ucap, "%.*s", (int)u, out + n + 1);
@@ -82,58 +134,294 @@ mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
 	const char *sa[] = { t->sacct, "-X", "-n", "-P", "-j", t->job, "-o",
 	    "State,User", NULL };
 	char *out, why[512] = "";
-	int c = -1;
+	int c = -1, invalid = 0;
 
 	*user = '\0';
-	if ((out = run(t, sq, why, sizeof(why))) != NULL) {
-		c = line_state(out, user, ucap);
+	if ((out = run(sq, t->tries, why, sizeof(why))) != NULL) {
+		c = lines_state(out, user, ucap);
 		free(out);
-		if (c == 1 || c == 2)
+		/* running, pending, completing, or shown ended by the
+		 * controller itself */
+		if (c != -1)
 			return c;
-	}
+	} else
+		invalid = strstr(why, INVALID) != NULL;
 	/*
-	 * Not shown running or pending (an empty answer, "Invalid job
-	 * id", a job that ended, squeue down): sacct says.
+	 * Not in squeue's answer (empty, or "Invalid job id": the
+	 * controller forgot it), or squeue down: sacct says.
 	 */
-	if ((out = run(t, sa, note, cap)) == NULL) {
+	if ((out = run(sa, t->tries, note, cap)) == NULL) {
+		if (invalid)
+			return 0;	/* the controller's answer will do */
 		if (*why)
 			snprintf(note + strlen(note), cap - strlen(note), "; %s",
 			    why);
 		return -1;
 	}
-	c = line_state(out, user, ucap);
+	c = lines_state(out, user, ucap);
 	free(out);
-	return c < 0 ? 0 : c;	/* in no record: unknown to Slurm */
-}
-
-/* P's state now, or -1 (error set) */
-static int
-look(const struct mg_takeover *t, char *user, size_t ucap,
-    struct mg_diag *d)
-{
-	char note[1024] = "";
-	int c = mg_takeover_state(t, user, ucap, note, sizeof(note));
-
-	if (c < 0)
-		mg_diag_set(d, MG_EIO, "cannot tell whether job %s runs: %s",
-		    t->job, note);
+	if (c == -2)
+		return c;
+	if (invalid)
+		/* the controller knows no such job: what the accounting
+		 * still shows running is a record not yet closed */
+		return 0;
+	if (c < 0) {
+		/* in no record, and squeue did not answer for it: P may be
+		 * too new for the accounting */
+		snprintf(note, cap, "squeue %s, and sacct has no record of "
+		    "job %s", *why ? why : "shows nothing", t->job);
+		return -1;
+	}
 	return c;
 }
 
-/* wait until P leaves its nodes, at most secs: 1 if it did, 0 if not,
- * -1 (d set) if Slurm cannot be read */
-static int
-wait_gone(const struct mg_takeover *t, int64_t secs, struct mg_diag *d)
+/* the time by which the take-over is over, whatever Slurm says */
+static int64_t
+end_by(const struct mg_takeover *t, const struct mg_takeover_rec *rec)
 {
-	time_t until = time(NULL) + (time_t)secs;
-	char user[64];
+	if (rec->cancelled > 0)
+		return rec->cancelled + t->kill_wait;
+	return rec->signalled + t->grace + t->kill_wait;
+}
+
+static void
+stamp(int64_t t, char *buf, size_t cap)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (localtime_r(&tt, &tm) == NULL || strftime(buf, cap,
+	    "%Y-%m-%dT%H:%M:%S", &tm) == 0)
+		snprintf(buf, cap, "%lld", (long long)t);
+}
+
+/* claim step for rec: 1 go on, 0 done by another (rec is theirs) */
+static int
+claim(const struct mg_takeover *t, enum mg_takeover_step step,
+    struct mg_takeover_rec *rec)
+{
+	struct mg_takeover_rec mine = *rec;
+	int rv;
+
+	if (t->claim == NULL)
+		return 1;
+	if ((rv = t->claim(t->arg, step, rec)) >= 0)
+		return rv;
+	*rec = mine;
+	warn(t, "the take-over of job %s cannot be recorded in the chain's "
+	    "state: a take-over run at the same time may act too", t->job);
+	return 1;
+}
+
+/* cancel P (retried: a cancel is idempotent); 0 or -1 with why set */
+static int
+cancel(const struct mg_takeover *t, char *why, size_t cap)
+{
+	const char *kill[] = { t->scancel, t->job, NULL };
+	char *out;
+
+	if ((out = run(kill, t->tries, why, cap)) == NULL)
+		return -1;
+	free(out);
+	return 0;
+}
+
+/* P pending: cancelled (after the signal: it requeued itself) */
+static int
+step_pending(const struct mg_takeover *t, struct mg_takeover_rec *rec,
+    int64_t now, int *outcome, char *note, size_t cap, struct mg_diag *d)
+{
+	char why[512] = "", user[64], n2[256];
+	int requeued = rec->signalled > 0;
+
+	rec->cancelled = now;
+	(void)claim(t, MG_TAKEOVER_CANCEL, rec);
+	if (cancel(t, why, sizeof(why)) != 0 &&
+	    mg_takeover_state(t, user, sizeof(user), n2, sizeof(n2)) != 0) {
+		if (!requeued)
+			return mg_diag_set(d, MG_EIO, "cannot cancel job %s, "
+			    "pending: %s", t->job, why);
+		*outcome = MG_TAKEOVER_UNSURE;
+		snprintf(note, cap, "job %s went back to pending after "
+		    "SIG%s (it requeues itself) and cannot be cancelled: %s",
+		    t->job, t->signal, why);
+		return 0;
+	}
+	*outcome = requeued ? MG_TAKEOVER_REQUEUED : MG_TAKEOVER_UNSTARTED;
+	snprintf(note, cap, requeued ? "job %s went back to pending after "
+	    "SIG%s (it requeues itself): cancelled" : "job %s had not "
+	    "started: cancelled", t->job, t->signal);
+	return 0;
+}
+
+/* P running: signalled once, cancelled after the grace */
+static int
+step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
+    int64_t now, int *outcome, char *note, size_t cap)
+{
+	char sig[64], why[512] = "", user[64], n2[256], at[32];
+	const char *sc[] = { t->scancel, sig, t->full ? "--full" : "--batch",
+	    t->job, NULL };
+	char *out;
+
+	*outcome = MG_TAKEOVER_WAITING;
+	if (rec->signalled == 0) {
+		rec->signalled = now;
+		if (claim(t, MG_TAKEOVER_SIGNAL, rec) == 0 &&
+		    rec->signalled > 0) {
+			stamp(rec->signalled, at, sizeof(at));
+			snprintf(note, cap, "job %s was sent SIG%s at %s by "
+			    "another take-over", t->job, t->signal, at);
+			return 0;
+		}
+		snprintf(sig, sizeof(sig), "--signal=%s", t->signal);
+		/* once: a signal whose answer was lost is not sent again */
+		if ((out = run(sc, 1, why, sizeof(why))) != NULL) {
+			free(out);
+			snprintf(note, cap, "job %s was sent SIG%s", t->job,
+			    t->signal);
+		} else if (mg_takeover_state(t, user, sizeof(user), n2,
+		    sizeof(n2)) == 1) {
+			warn(t, "job %s: the signal failed, or its answer was "
+			    "lost (%s); it is not sent again: job %s is "
+			    "cancelled if it still runs %lld s from now",
+			    t->job, why, t->job, (long long)t->grace);
+			snprintf(note, cap, "job %s may not have had SIG%s",
+			    t->job, t->signal);
+		} else
+			/* a job that was ending refuses the signal */
+			snprintf(note, cap, "job %s was ending", t->job);
+		return 0;
+	}
+	if (now < rec->signalled + t->grace) {
+		snprintf(note, cap, "job %s has had SIG%s for %lld s of its "
+		    "%lld s", t->job, t->signal, (long long)(now -
+		    rec->signalled), (long long)t->grace);
+		return 0;
+	}
+	if (rec->cancelled == 0) {
+		rec->cancelled = now;
+		if (claim(t, MG_TAKEOVER_CANCEL, rec) == 0 &&
+		    rec->cancelled > 0) {
+			snprintf(note, cap, "job %s was cancelled by another "
+			    "take-over", t->job);
+			return 0;
+		}
+		if (cancel(t, why, sizeof(why)) != 0)
+			warn(t, "job %s still runs %lld s after SIG%s and "
+			    "the cancel failed: %s", t->job,
+			    (long long)(now - rec->signalled), t->signal, why);
+		snprintf(note, cap, "job %s still ran %lld s after SIG%s: "
+		    "cancelled", t->job, (long long)(now - rec->signalled),
+		    t->signal);
+		return 0;
+	}
+	if (now < rec->cancelled + t->kill_wait) {
+		snprintf(note, cap, "job %s was cancelled %lld s ago", t->job,
+		    (long long)(now - rec->cancelled));
+		return 0;
+	}
+	*outcome = MG_TAKEOVER_UNSURE;
+	snprintf(note, cap, "job %s still runs %lld s after it was cancelled",
+	    t->job, (long long)(now - rec->cancelled));
+	return 0;
+}
+
+int
+mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
+    int64_t now, int *outcome, char *note, size_t cap, struct mg_diag *d)
+{
+	char user[64], why[1024] = "", at[32];
 	int c;
 
+	*outcome = MG_TAKEOVER_WAITING;
+	*note = '\0';
+	c = mg_takeover_state(t, user, sizeof(user), why, sizeof(why));
+	if (c == -2)
+		return mg_diag_set(d, MG_EINVAL, "job %s names several jobs "
+		    "(an array's tasks): name the one to stop, as %s_7",
+		    t->job, t->job);
+	if (c < 0) {
+		if (rec->signalled == 0)
+			return mg_diag_set(d, MG_EIO, "cannot tell whether job "
+			    "%s runs: %s; it was not signalled", t->job, why);
+		stamp(rec->signalled, at, sizeof(at));
+		if (now >= end_by(t, rec))
+			*outcome = MG_TAKEOVER_UNSURE;
+		snprintf(note, cap, "job %s was sent SIG%s at %s%s; whether it "
+		    "has left cannot be told: %s", t->job, t->signal, at,
+		    rec->cancelled ? " and cancelled" : "", why);
+		return 0;
+	}
+	if ((c == 1 || c == 2) && *user && t->user && *t->user &&
+	    strcmp(user, t->user) != 0)
+		return mg_diag_set(d, MG_EINVAL, "job %s belongs to %s, not to "
+		    "%s: another user's job is not signalled", t->job, user,
+		    t->user);
+	switch (c) {
+	case 0:
+		*outcome = rec->cancelled ? MG_TAKEOVER_CANCELLED :
+		    rec->signalled ? MG_TAKEOVER_LEFT : MG_TAKEOVER_GONE;
+		if (*outcome == MG_TAKEOVER_GONE)
+			snprintf(note, cap, "job %s has ended (or Slurm knows "
+			    "no such job): nothing to take over", t->job);
+		else if (*outcome == MG_TAKEOVER_LEFT)
+			snprintf(note, cap, "job %s was sent SIG%s and left "
+			    "within its grace of %lld s", t->job, t->signal,
+			    (long long)t->grace);
+		else
+			snprintf(note, cap, "job %s still ran %lld s after "
+			    "SIG%s: cancelled", t->job, (long long)
+			    (rec->cancelled - rec->signalled), t->signal);
+		return 0;
+	case 3:
+		/* its processes have ended; after the signal it is watched
+		 * a while, in case it requeues itself */
+		if (rec->signalled == 0) {
+			*outcome = MG_TAKEOVER_GONE;
+			snprintf(note, cap, "job %s is completing (it ended on "
+			    "its own): nothing to take over", t->job);
+		} else if (now >= rec->signalled + (t->grace < SETTLE ?
+		    t->grace : SETTLE) || now >= end_by(t, rec)) {
+			*outcome = rec->cancelled ? MG_TAKEOVER_CANCELLED :
+			    MG_TAKEOVER_LEFT;
+			snprintf(note, cap, "job %s was sent SIG%s%s and is "
+			    "completing (its processes have ended)", t->job,
+			    t->signal, rec->cancelled ? ", then cancelled," :
+			    "");
+		} else
+			snprintf(note, cap, "job %s is completing", t->job);
+		return 0;
+	case 2:
+		return step_pending(t, rec, now, outcome, note, cap, d);
+	default:
+		return step_running(t, rec, now, outcome, note, cap);
+	}
+}
+
+/* S's check, run until it passes: 1 ready, 0 not within the time */
+static int
+ready(const struct mg_takeover *t, char *why, size_t cap)
+{
+	const char *argv[] = { "/bin/sh", "-c", t->ready, NULL };
+	time_t until = time(NULL) + (time_t)t->ready_time;
+	struct mg_diag d = { "" };
+	struct mg_proc p;
+	int left, st = -1;
+
 	for (;;) {
-		if ((c = look(t, user, sizeof(user), d)) < 0)
-			return -1;
-		if (c != 1)
-			return 1;
+		left = (int)(until - time(NULL));
+		if (mg_proc_run(argv, left > 1 ? left : 1, &p, &d) == 0) {
+			st = p.status;
+			snprintf(why, cap, "%s", st == 0 ? "" : p.timedout ?
+			    "it was still running" : *p.err ? p.err :
+			    "it failed with no message");
+			mg_proc_release(&p);
+			if (st == 0)
+				return 1;
+		} else
+			snprintf(why, cap, "%s", d.msg);
 		if (time(NULL) >= until)
 			return 0;
 		sleep((unsigned)(t->poll > 0 ? t->poll : 1));
@@ -141,67 +429,114 @@ wait_gone(const struct mg_takeover *t, int64_t secs, struct mg_diag *d)
 }
 
 int
-mg_takeover_run(const struct mg_takeover *t, int *outcome, char *note,
-    size_t cap, struct mg_diag *d)
+mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
+    int *outcome, char *note, size_t cap, struct mg_diag *d)
 {
-	char user[64], sig[64], why[512];
-	const char *sc[] = { t->scancel, sig, t->full ? "--full" : "--batch",
-	    t->job, NULL };
-	const char *kill[] = { t->scancel, t->job, NULL };
-	char *out;
-	int c, rv;
+	char user[64], why[512] = "";
+	int64_t now = (int64_t)time(NULL);
+	int rv;
 
-	*outcome = 0;
-	if ((c = look(t, user, sizeof(user), d)) < 0)
-		return MG_EIO;
-	if (c == 0) {
-		*outcome = MG_TAKEOVER_GONE;
-		snprintf(note, cap, "job %s has ended (or Slurm knows no such "
-		    "job): nothing to take over", t->job);
+	if (*rec->job == '\0' || strcmp(rec->job, t->job) != 0) {
+		memset(rec, 0, sizeof(*rec));
+		snprintf(rec->job, sizeof(rec->job), "%s", t->job);
+	}
+	if (rec->began == 0) {
+		rec->began = now;
+		rec->until = now + (t->ready ? t->ready_time : 0) + t->grace +
+		    t->kill_wait + 60;
+		(void)claim(t, MG_TAKEOVER_BEGIN, rec);
+	}
+	/* the serving order: S ready before a running P is signalled */
+	if (t->ready != NULL && rec->signalled == 0 &&
+	    mg_takeover_state(t, user, sizeof(user), why, sizeof(why)) == 1 &&
+	    !ready(t, why, sizeof(why))) {
+		*outcome = MG_TAKEOVER_NOTREADY;
+		snprintf(note, cap, "the successor's check '%s' did not pass "
+		    "within %lld s (%.200s): job %s was left running", t->ready,
+		    (long long)t->ready_time, why, t->job);
 		return 0;
 	}
-	if (*user && t->user && *t->user && strcmp(user, t->user) != 0)
+	for (;;) {
+		now = (int64_t)time(NULL);
+		if ((rv = mg_takeover_step(t, rec, now, outcome, note, cap,
+		    d)) != 0 || *outcome != MG_TAKEOVER_WAITING)
+			return rv;
+		sleep((unsigned)(t->poll > 0 ? t->poll : 1));
+	}
+}
+
+int
+mg_takeover_plan(const struct mg_takeover *t,
+    const struct mg_takeover_rec *rec, char *note, size_t cap,
+    struct mg_diag *d)
+{
+	char user[64], why[1024] = "";
+	int c = mg_takeover_state(t, user, sizeof(user), why, sizeof(why));
+
+	if (c == -2)
+		return mg_diag_set(d, MG_EINVAL, "job %s names several jobs "
+		    "(an array's tasks): name the one to stop, as %s_7",
+		    t->job, t->job);
+	if (c < 0)
+		return mg_diag_set(d, MG_EIO, "cannot tell whether job %s "
+		    "runs: %s", t->job, why);
+	if ((c == 1 || c == 2) && *user && t->user && *t->user &&
+	    strcmp(user, t->user) != 0)
 		return mg_diag_set(d, MG_EINVAL, "job %s belongs to %s, not to "
 		    "%s: another user's job is not signalled", t->job, user,
 		    t->user);
-	if (c == 2) {
-		/* a predecessor that never started would run the service a
-		 * second time */
-		if ((out = run(t, kill, why, sizeof(why))) == NULL)
-			return mg_diag_set(d, MG_EIO, "cannot cancel job %s, "
-			    "pending: %s", t->job, why);
-		free(out);
-		*outcome = MG_TAKEOVER_UNSTARTED;
-		snprintf(note, cap, "job %s had not started: cancelled",
-		    t->job);
+	if (c == 0 || c == 3)
+		snprintf(note, cap, "dry run: job %s %s: nothing would be "
+		    "done", t->job, c ? "is completing" : "has ended");
+	else if (c == 2)
+		snprintf(note, cap, "dry run: job %s is pending: it would be "
+		    "cancelled", t->job);
+	else if (rec->signalled > 0)
+		snprintf(note, cap, "dry run: job %s runs and was signalled "
+		    "already: it would be cancelled if it still ran %lld s "
+		    "after that", t->job, (long long)t->grace);
+	else
+		snprintf(note, cap, "dry run: job %s runs: %swould be sent "
+		    "SIG%s, and cancelled if it still ran %lld s later",
+		    t->job, t->ready ? "once the successor's check passes it " :
+		    "it ", t->signal, (long long)t->grace);
+	return 0;
+}
+
+int
+mg_takeover_jobid(const char *id)
+{
+	size_t n = strspn(id, "0123456789"), m;
+
+	if (n == 0 || n > 10 || *id == '0')
 		return 0;
+	id += n;
+	if (*id == '_' || *id == '+') {
+		m = strspn(id + 1, "0123456789");
+		if (m == 0 || m > 10)
+			return 0;
+		id += 1 + m;
 	}
-	snprintf(sig, sizeof(sig), "--signal=%s", t->signal);
-	if ((out = run(t, sc, why, sizeof(why))) == NULL)
-		return mg_diag_set(d, MG_EIO, "cannot signal job %s: %s",
-		    t->job, why);
-	free(out);
-	if ((rv = wait_gone(t, t->grace, d)) < 0)
-		return MG_EIO;
-	if (rv == 1) {
-		*outcome = MG_TAKEOVER_LEFT;
-		snprintf(note, cap, "job %s was sent SIG%s and left within "
-		    "%lld s", t->job, t->signal, (long long)t->grace);
-		return 0;
-	}
-	/* the signal was ignored, or the checkpoint is slow: cancelled */
-	if ((out = run(t, kill, why, sizeof(why))) == NULL)
-		return mg_diag_set(d, MG_EIO, "job %s still runs %lld s after "
-		    "SIG%s and cannot be cancelled: %s", t->job,
-		    (long long)t->grace, t->signal, why);
-	free(out);
-	if ((rv = wait_gone(t, KILLED, d)) < 0)
-		return MG_EIO;
-	if (rv == 0)
-		return mg_diag_set(d, MG_EIO, "job %s still runs %d s after "
-		    "it was cancelled", t->job, KILLED);
-	*outcome = MG_TAKEOVER_CANCELLED;
-	snprintf(note, cap, "job %s still ran %lld s after SIG%s: cancelled",
-	    t->job, (long long)t->grace, t->signal);
+	return *id == '\0';
+}
+
+int
+mg_takeover_signal(const char *s)
+{
+	static const char *const names[] = { "HUP", "INT", "QUIT", "ABRT",
+	    "KILL", "USR1", "USR2", "PIPE", "ALRM", "TERM", "CONT", "STOP",
+	    "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF",
+	    "WINCH", "IO", "PWR", "SYS", NULL };
+	size_t n;
+	int i;
+
+	if (strncmp(s, "SIG", 3) == 0)
+		s += 3;
+	n = strspn(s, "0123456789");
+	if (n > 0 && s[n] == '\0')
+		return n <= 2 && atoi(s) >= 1 && atoi(s) <= 64;
+	for (i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0)
+			return 1;
 	return 0;
 }

@@ -571,29 +571,55 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	grep -qx 'failures	1' job.sh.chain
 }
 
-@test "successors that fail at their start are submitted with a back-off, then the chain stops" {
+@test "successors that fail at their start: at once while the chain is down, with a back-off while P runs; then the chain stops" {
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
 	sed -i '/^500|/d; /^900|/d' "$FAKE/queue.txt"
 	at() { S=("${SUB[@]/$NOW/2026-11-24T$1:00}"); }
 	echo '500|500|gpu|TIMEOUT|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-24T00:00:00|2-00:00:00|1' > "$FAKE/sacct.txt"
 	echo '900|900|gpu|FAILED|2026-11-23T23:00:00|2026-11-24T00:00:00|2026-11-24T00:01:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
-	at 00:05; run -10 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	# 900 took over and died: nothing runs, so the next goes at once
+	at 00:05; run -0 --separate-stderr mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
 	[[ "$output" == *"job:      900 ended"* ]]
-	[[ "$output" == *"the next is submitted at 2026-11-24T00:11:00 at the earliest"* ]]
-	at 00:12; run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
 	[[ "$output" == *"submitted: 901"* ]]
+	[[ "$stderr" == *"the chain has no running job: its successor is submitted now, though 1 in a row failed (the last: job 900 failed (FAILED))"* ]]
+	grep -qx 'failures	1' job.sh.chain
 	sed -i '/^901|/d' "$FAKE/queue.txt"
-	echo '901|901|gpu|FAILED|2026-11-24T00:12:00|2026-11-24T00:15:00|2026-11-24T00:16:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
-	at 00:20; run -10 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
-	[[ "$output" == *"2 successors failed in a row"*"2026-11-24T00:36:00 at the earliest"* ]]
-	at 00:40; run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	echo '901|901|gpu|FAILED|2026-11-24T00:05:00|2026-11-24T00:15:00|2026-11-24T00:16:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	at 00:20; run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"submitted: 902"* ]]
+	grep -qx 'failures	2' job.sh.chain
 	sed -i '/^902|/d' "$FAKE/queue.txt"
-	echo '902|902|gpu|FAILED|2026-11-24T00:40:00|2026-11-24T00:44:00|2026-11-24T00:45:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	echo '902|902|gpu|FAILED|2026-11-24T00:20:00|2026-11-24T00:44:00|2026-11-24T00:45:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
 	for t in 00:50 01:30 03:00; do
 		at $t; run -14 --separate-stderr mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
 		[[ "$stderr" == *"the chain's last 3 jobs failed (the last: "*"902"*"): not submitting another; mend the script, then remove 'job.sh.chain' and start the chain again with -j"* ]]
 		[[ "$output" == *"decision: stopped"* ]]
 	done
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 3 ]
+}
+
+@test "successors cancelled before they start while P runs are submitted with a back-off; P's normal end does not clear the count" {
+	at() { S=("${SUB[@]/$NOW/2026-11-2$1:00}"); }
+	lost() { # lost ID END: the successor ID was cancelled before it started
+		sed -i "/^$1|/d" "$FAKE/queue.txt"
+		echo "$1|$1|gpu|CANCELLED|2026-11-23T23:00:00|None|2026-11-23T$2:00|2-00:00:00|1" >> "$FAKE/sacct.txt"
+	}
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	lost 900 23:01
+	at 3T23:02; run -10 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	grep -qx 'failures	1' job.sh.chain
+	at 3T23:12; run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"submitted: 901"* ]]
+	lost 901 23:13
+	at 3T23:14; run -10 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"2 successors failed in a row"*"2026-11-23T23:33:00 at the earliest"* ]]
+	at 3T23:34; run -0 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	lost 902 23:35
+	at 3T23:36; run -14 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
+	# P ended as it should have: the count stays, the chain stays stopped
+	sed -i '/^500|/d' "$FAKE/queue.txt"
+	echo '500|500|gpu|TIMEOUT|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-24T00:00:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	at 4T00:05; run -14 mirage-advise "${S[@]}" -m "$M" -T 100 --submit job.sh
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 3 ]
 }
 
@@ -691,8 +717,10 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
 	grep -q -- "--export=ALL,MIRAGE_PREDECESSOR=500,MIRAGE_CHAIN_STATE=$PWD/job.sh.chain " "$FAKE/sbatch.log"
 	MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}"
-	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within 3 s" ]]
+	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within its grace of 3 s" ]]
 	[ "$(cat "$FAKE/scancel.log")" = "--signal=USR1 --batch 500" ]
+	grep -qx 'taking	-' job.sh.chain
+	grep -qx 'signalled	0' job.sh.chain
 	grep -qx 'handed	500' job.sh.chain
 	# run again: P is gone, nothing is sent
 	MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}"
@@ -701,14 +729,28 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	# --full and another signal
 	run -0 mirage-advise "${T[@]}" -j 501 --signal TERM --full
 	tail -n 1 "$FAKE/scancel.log" | grep -qx -- '--signal=TERM --full 501'
-	run -2 --separate-stderr mirage-advise "${T[@]}" -j 501 --signal 'USR1;ls'
-	[[ "$stderr" == *"invalid signal"* ]]
+	for bad in 'USR1;ls' 0 99 SIGSIG ''; do
+		run -2 --separate-stderr mirage-advise "${T[@]}" -j 501 --signal "$bad"
+		[[ "$stderr" == *"invalid signal"* ]]
+	done
+	# job ids that are not Slurm's, and a grace past a day
+	for bad in + _ 1234567890123456789012345678 12a 0 '4711_' '4711+'; do
+		run -2 --separate-stderr mirage-advise "${T[@]}" -j "$bad"
+		[[ "$stderr" == *"invalid job id"* ]]
+		MIRAGE_PREDECESSOR=$bad run -2 --separate-stderr mirage-advise "${T[@]}"
+		[[ "$stderr" == *"invalid job id"* ]]
+	done
+	for bad in 2147483600s 25h 2d; do
+		run -2 --separate-stderr mirage-advise "${T[@]}" -j 501 --grace "$bad"
+		[[ "$stderr" == *"invalid grace '$bad' (at most a day)"* ]]
+	done
+	[ "$(wc -l < "$FAKE/scancel.log")" -eq 2 ]
 }
 
 @test "--take-over: an ignored signal is followed by a cancel; another user's job, or a Slurm that cannot be read, stops it" {
 	local T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 2s)
 	FAKE_MODE=signal-ignored run -0 mirage-advise "${T[@]}" -j 500
-	[[ "$output" == "take-over: job 500 still ran 2 s after SIGUSR1: cancelled" ]]
+	[[ "$output" == "take-over: job 500 still ran "[23]" s after SIGUSR1: cancelled" ]]
 	[ "$(cat "$FAKE/scancel.log")" = "$(printf -- '--signal=USR1 --batch 500\n500')" ]
 	! grep -q '^500|' "$FAKE/queue.txt"
 	# 501 is bob's
@@ -718,7 +760,8 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	[ "$(wc -l < "$FAKE/scancel.log")" -eq 2 ]
 	# squeue says nothing of 503 and sacct is down: it cannot tell
 	FAKE_MODE="squeue-empty sacct-down" run -1 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 503
-	[[ "$stderr" == *"cannot tell whether job 503 runs: "*"sacct"* ]]
+	[[ "$stderr" == *"cannot tell whether job 503 runs: "*"sacct"*"it was not signalled"* ]]
+	[ "$(wc -l < "$FAKE/scancel.log")" -eq 2 ]
 	# a pending P would run the service twice: cancelled
 	run -0 mirage-advise "${T[@]}" -j 503
 	[[ "$output" == "take-over: job 503 had not started: cancelled" ]]
@@ -731,26 +774,43 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	mirage-advise "${T[@]}" > b.out &
 	wait
 	[ "$(grep -c -- '--signal' "$FAKE/scancel.log")" -eq 1 ]
-	cat a.out b.out | grep -q 'left within'
-	cat a.out b.out | grep -q 'has ended'
+	[ "$(cat a.out b.out | grep -c 'was sent SIGUSR1 and left within its grace')" -eq 2 ]
 	grep -qx 'handed	500' job.sh.chain
 }
 
-@test "--handover: the cron run stops a P that still runs once S has started, once" {
+@test "--handover: the cron run stops a P that still runs once S has run 5 minutes with no take-over, a step a run, once" {
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh --handover
-	# 900 starts while 500 runs, and S's script took no part
+	# 900 starts while 500 runs, and S's script takes no part
 	sed -i 's/^900|gpu|PD|\(.*\)|N\/A|/900|gpu|R|\1|2026-11-23T23:00:00|/' "$FAKE/queue.txt"
-	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh --handover --grace 2s
-	[[ "$stderr" == *"successor 900 runs: job 500 was sent SIGUSR1 and left within 2 s"* ]]
-	grep -qx 'handed	500' job.sh.chain
+	C=(--scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh --handover --grace 2m)
+	at() { S=("${SUB[@]/$NOW/2026-11-23T$1:00}"); }
+	at 23:02; run --separate-stderr mirage-advise "${S[@]}" "${C[@]}"
+	[[ "$stderr" == *"successor 900 started 120 s ago: its script may take over from job 500 yet"* ]]
+	[ ! -e "$FAKE/scancel.log" ]
 	grep -qx 'current	900' job.sh.chain
-	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh --handover --grace 2s
+	grep -qx 'taking	500' job.sh.chain
+	# five minutes on: signalled (said even under -q), and recorded
+	at 23:06; FAKE_MODE=signal-ignored run --separate-stderr mirage-advise -q "${S[@]}" "${C[@]}"
+	[[ "$stderr" == *"successor 900 runs: job 500 was sent SIGUSR1"* ]]
+	[ "$(cat "$FAKE/scancel.log")" = "--signal=USR1 --batch 500" ]
+	grep -qx 'signalled	1795475160' job.sh.chain
+	# within the grace: nothing more; past it: cancelled, once
+	at 23:07; FAKE_MODE=signal-ignored run --separate-stderr mirage-advise "${S[@]}" "${C[@]}"
+	[[ "$stderr" == *"job 500 has had SIGUSR1 for 60 s of its 120 s"* ]]
 	[ "$(wc -l < "$FAKE/scancel.log")" -eq 1 ]
+	at 23:09; run --separate-stderr mirage-advise -q "${S[@]}" "${C[@]}"
+	[[ "$stderr" == *"successor 900 runs: job 500 still ran 180 s after SIGUSR1: cancelled"* ]]
+	[ "$(tail -n 1 "$FAKE/scancel.log")" = 500 ]
+	at 23:10; run --separate-stderr mirage-advise "${S[@]}" "${C[@]}"
+	grep -qx 'handed	500' job.sh.chain
+	grep -qx 'taking	-' job.sh.chain
+	at 23:20; run --separate-stderr mirage-advise "${S[@]}" "${C[@]}"
+	[ "$(wc -l < "$FAKE/scancel.log")" -eq 2 ]
 	# without --handover, a running P is never touched
 	rm -f job.sh.chain "$FAKE/scancel.log"
 	echo '500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000' >> "$FAKE/queue.txt"
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
 	sed -i 's/^901|gpu|PD|\(.*\)|N\/A|/901|gpu|R|\1|2026-11-23T23:00:00|/' "$FAKE/queue.txt"
-	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh
+	at 23:30; run --separate-stderr mirage-advise "${S[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh
 	[ ! -e "$FAKE/scancel.log" ]
 }
