@@ -1,0 +1,197 @@
+#!/usr/bin/env bats
+# 0705-takeover.bats: the take-over and the cron run's fallback under the
+# faults a service meets (tests/fixtures/advise/fake-slurm stands in for
+# each): whatever fails, something runs the service, P is signalled at
+# most once, and nothing is done on a guess.
+
+setup() {
+	load test_helper
+	mg_setup
+	A=$FIX/advise
+	if [ ! -e "$BATS_FILE_TMPDIR/gbt.mrm" ]; then
+		mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
+		mirage-features -q -f 2022-12-01 -N 20 -k 1 -w 2 \
+		    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
+		mirage-train -q -a gbt -o "$BATS_FILE_TMPDIR/gbt.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
+	fi
+	M=$BATS_FILE_TMPDIR/gbt.mrm
+	export FAKE=$PWD/fake
+	mkdir -p "$FAKE"
+	echo 900 > "$FAKE/next"
+	: > "$FAKE/comments"
+	cat > "$FAKE/queue.txt" <<-'Q'
+	JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY
+	500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000
+	501|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|4|1000
+	Q
+	T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 2s --kill-wait 2s)
+	cp "$A/chain.sh" job.sh
+	SUB=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" -n 8 -m "$M")
+	signals() { grep -c -- '--signal' "$FAKE/scancel.log" 2>/dev/null || true; }
+}
+
+@test "P completing (S from the afterany fallback): nothing sent, S goes on at once" {
+	sed -i 's/^500|gpu|R|/500|gpu|CG|/' "$FAKE/queue.txt"
+	run -0 mirage-advise "${T[@]}" -j 500
+	[[ "$output" == "take-over: job 500 is completing (it ended on its own): nothing to take over" ]]
+	[ ! -e "$FAKE/scancel.log" ]
+}
+
+@test "P stuck completing after the signal (a slow epilog): S goes on after the grace" {
+	FAKE_MODE=signal-completing run -0 mirage-advise "${T[@]}" -j 500
+	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and is completing (its processes have ended)" ]]
+	[ "$(signals)" -eq 1 ]
+}
+
+@test "the accounting database down while P leaves: squeue's answer will do" {
+	FAKE_MODE=sacct-down run -0 mirage-advise "${T[@]}" -j 500
+	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within its grace of 2 s" ]]
+}
+
+@test "a lost answer to a signal that was delivered is not sent again" {
+	FAKE_MODE=signal-lost run -0 --separate-stderr mirage-advise "${T[@]}" -j 500
+	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within its grace of 2 s" ]]
+	[ "$(signals)" -eq 1 ]
+}
+
+@test "a cancel whose answer is lost: P is seen gone, S goes on" {
+	FAKE_MODE="signal-ignored cancel-lost" run -0 --separate-stderr mirage-advise "${T[@]}" -j 500
+	[[ "$output" == "take-over: job 500 still ran "[23]" s after SIGUSR1: cancelled" ]]
+	[ "$(signals)" -eq 1 ]
+	! grep -q '^500|' "$FAKE/queue.txt"
+}
+
+@test "Slurm unreadable after the signal: S goes on (exit 15), and says why" {
+	# the signal is ignored, then squeue and sacct go down
+	printf '#!/bin/sh\n"%s" "$@"; r=$?\ncase " $* " in *" --signal="*) touch "$FAKE/down" ;; esac\nexit $r\n' "$A/fake-scancel" > scancel
+	printf '#!/bin/sh\n[ -e "$FAKE/down" ] && { echo "squeue: error: Unable to contact slurm controller" >&2; exit 1; }\nexec "%s" "$@"\n' "$A/fake-squeue" > squeue
+	printf '#!/bin/sh\n[ -e "$FAKE/down" ] && { echo "sacct: error: Problem talking to the database" >&2; exit 1; }\nexec "%s" "$@"\n' "$A/fake-sacct" > sacct
+	chmod +x scancel squeue sacct
+	FAKE_MODE=signal-ignored run -15 --separate-stderr mirage-advise "${T[@]}" --retries 1 --scancel ./scancel --squeue ./squeue --sacct ./sacct -j 500
+	[[ "$stderr" == *"take-over: job 500 was sent SIGUSR1 at "*"; whether it has left cannot be told: "*"sacct"* ]]
+	[ "$(signals)" -eq 1 ]
+}
+
+@test "Slurm unreadable before the signal: nothing is done (P keeps the service)" {
+	# squeue down and sacct without a record of P: not read as 'ended'
+	: > "$FAKE/sacct.txt"
+	FAKE_MODE=squeue-down run -1 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 500
+	[[ "$stderr" == *"cannot tell whether job 500 runs: squeue"*"sacct has no record of job 500; it was not signalled"* ]]
+	[ ! -e "$FAKE/scancel.log" ]
+}
+
+@test "a P that requeues itself on the signal is cancelled" {
+	FAKE_MODE=signal-requeue run -0 mirage-advise "${T[@]}" -j 500
+	[[ "$output" == "take-over: job 500 went back to pending after SIGUSR1 (it requeues itself): cancelled" ]]
+	[ "$(cat "$FAKE/scancel.log")" = "$(printf -- '--signal=USR1 --batch 500\n500')" ]
+	! grep -q '^500|' "$FAKE/queue.txt"
+}
+
+@test "a take-over killed midway is finished by the next without a second signal" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh > /dev/null
+	export MIRAGE_CHAIN_STATE=$PWD/job.sh.chain
+	FAKE_MODE=signal-ignored run -124 timeout 2 mirage-advise "${T[@]}" --grace 30s -j 500
+	[ "$(signals)" -eq 1 ]
+	grep -qx 'taking	500' job.sh.chain
+	! grep -qx 'signalled	0' job.sh.chain
+	# run again: the grace counts from the first signal
+	FAKE_MODE=signal-ignored run -0 mirage-advise "${T[@]}" --grace 4s -j 500
+	[[ "$output" == "take-over: job 500 still ran "[456]" s after SIGUSR1: cancelled" ]]
+	[ "$(signals)" -eq 1 ]
+	grep -qx 'handed	500' job.sh.chain
+}
+
+@test "--take-over --dry-run signals nothing and records nothing" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh > /dev/null
+	cp job.sh.chain before
+	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}" -j 500 --dry-run
+	[[ "$output" == "take-over: dry run: job 500 runs: it would be sent SIGUSR1, and cancelled if it still ran 2 s later" ]]
+	[ ! -e "$FAKE/scancel.log" ]
+	cmp before job.sh.chain
+}
+
+@test "an array named as P is refused; one of its tasks is taken over" {
+	printf '600_1|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|1|1000\n600_2|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|1|1000\n' >> "$FAKE/queue.txt"
+	run -1 --separate-stderr mirage-advise "${T[@]}" -j 600
+	[[ "$stderr" == *"job 600 names several jobs (an array's tasks): name the one to stop, as 600_7"* ]]
+	[ ! -e "$FAKE/scancel.log" ]
+	run -0 mirage-advise "${T[@]}" -j 600_2
+	[ "$(cat "$FAKE/scancel.log")" = "--signal=USR1 --batch 600_2" ]
+	grep -q '^600_1|' "$FAKE/queue.txt"
+}
+
+@test "the serving order: P is signalled only once S's check passes; a check that never passes leaves P running (exit 16)" {
+	( sleep 2; touch up ) &
+	run -0 mirage-advise "${T[@]}" -j 500 --ready 'test -e up' --ready-time 30s
+	wait
+	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within its grace of 2 s" ]]
+	# the signal came after the check passed
+	[ "$(stat -c %Y "$FAKE/scancel.log")" -ge "$(stat -c %Y up)" ]
+	run -16 --separate-stderr mirage-advise "${T[@]}" -j 501 --ready 'echo loading >&2; false' --ready-time 2s
+	[[ "$stderr" == *"take-over: the successor's check 'echo loading >&2; false' did not pass within 2 s (loading"*"): job 501 was left running"* ]]
+	[ "$(signals)" -eq 1 ]
+	grep -q '^501|' "$FAKE/queue.txt"
+}
+
+@test "the lock is not held while P is waited for: a cron run meanwhile says the take-over is in progress" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh --handover > /dev/null
+	now=$(date -u +%FT%T)
+	sed -i "s/^900|gpu|PD|\(.*\)|N\/A|/900|gpu|R|\1|$now|/" "$FAKE/queue.txt"
+	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain FAKE_MODE=signal-ignored mirage-advise "${T[@]}" --grace 8s -j 500 > t.out &
+	sleep 2
+	SECONDS=0
+	FAKE_MODE=signal-ignored run --separate-stderr mirage-advise "${SUB[@]}" --now "$now" --scancel "$A/fake-scancel" -T -100 --submit job.sh --handover
+	[ "$SECONDS" -lt 6 ]
+	[ "$status" -eq 10 ]
+	[[ "$stderr" == *"the take-over of job 500 by 900 is in progress (since "* ]]
+	wait
+	[[ "$(cat t.out)" == "take-over: job 500 still ran "*" s after SIGUSR1: cancelled" ]]
+	[ "$(signals)" -eq 1 ]
+}
+
+@test "the cron run leaves P alone when S has died; the chain's job is P again" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh --handover > /dev/null
+	# 900 started at 23:00 and failed at 23:01 (a missing module); 500 runs
+	sed -i '/^900|/d' "$FAKE/queue.txt"
+	echo '900|900|gpu|FAILED|2026-11-23T23:00:00|2026-11-23T23:00:00|2026-11-23T23:01:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	run -10 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:10:00 --scancel "$A/fake-scancel" -T -100 --submit job.sh --handover
+	[[ "$stderr" == *"successor 900 started and ended (FAILED) while job 500 runs: 500 keeps the service; deciding again for it"* ]]
+	[ ! -e "$FAKE/scancel.log" ]
+	grep -qx 'current	500' job.sh.chain
+	grep -qx 'failures	1' job.sh.chain
+	# the next successor after the back-off
+	run -0 mirage-advise "${SUB[@]}" --now 2026-11-23T23:12:00 -T 100 --submit job.sh --handover
+	[[ "$output" == *"submitted: 901"* ]]
+}
+
+@test "a successor held by a per-user limit beside its running P is said" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh > /dev/null
+	echo QOSMaxJobsPerUserLimit > "$FAKE/reason.900"
+	run -11 --separate-stderr mirage-advise -q "${SUB[@]}" --now 2026-11-23T23:10:00 -T 100 --submit job.sh
+	[[ "$stderr" == *"successor 900 is pending for a limit of yours (QOSMaxJobsPerUserLimit): it cannot start while job 500 runs"* ]]
+	rm "$FAKE/reason.900"
+	run -11 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:10:00 -T 100 --submit job.sh
+	[[ "$stderr" != *"limit of yours"* ]]
+}
+
+@test "a queue of one's own jobs only is said (PrivateData=jobs)" {
+	run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100
+	[[ "$stderr" == *"squeue shows only your own jobs (2): if the cluster hides other users' jobs (PrivateData=jobs in slurm.conf)"* ]]
+	sed -i "1s/\$/|USER/; 2s/\$/|$(id -un)/; 3s/\$/|bob/" "$FAKE/queue.txt"
+	run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100
+	[[ "$stderr" != *"only your own jobs"* ]]
+}
+
+@test "a lost submission is not made again while squeue answers empty and sacct cannot show a pending job's token" {
+	FAKE_MODE=sbatch-lost run -1 mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh
+	# P ends; the controller answers an empty queue; sacct is a 21.08's
+	sed -i '/^500|/d' "$FAKE/queue.txt"
+	echo '500|500|gpu|TIMEOUT|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-24T00:00:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	FAKE_MODE="squeue-empty sacct-old" run -1 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-24T00:05:00 -T 100 --submit job.sh
+	[[ "$stderr" == *"is not confirmed and cannot be settled (squeue answers an empty queue, and sacct shows no submission lines (Slurm before 22.05))"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	# the controller back: the job is found in the queue, not submitted again
+	run -11 mirage-advise "${SUB[@]}" --now 2026-11-24T00:10:00 -T 100 --submit job.sh
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	grep -qx 'successor	900' job.sh.chain
+}
