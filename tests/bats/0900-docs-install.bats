@@ -45,10 +45,13 @@ setup() {
 	[ "$output" = "mirage-parse 0.1.0" ]
 	# the pipelines a site runs from cron and sbatch, which find the
 	# tools where they were installed (cron's PATH lacks them)
-	for t in nightly-retrain.sh cluster-report.sh plan-folds.sh features-array.sbatch; do
+	for t in nightly-retrain.sh cluster-report.sh plan-folds.sh features-array.sbatch \
+	    handover-service.sbatch handover-serving.sbatch handover-ddp.sbatch; do
 		[ -x root/opt/mg/share/mirage/pipelines/$t ]
 		grep -qx 'installed_bin=/opt/mg/bin' root/opt/mg/share/mirage/pipelines/$t
 	done
+	# the training helpers, beside the template that names them
+	cmp "$ROOT/pipelines/handover_train.py" root/opt/mg/share/mirage/pipelines/handover_train.py
 	make -s -C "$ROOT" install B="$MIRAGE_BIN" "${flags[@]}" PREFIX="$PWD/inst" >/dev/null
 	printf 'JobID|Submit|Start|End|Timelimit|NNodes|State\n' > empty.txt
 	run -1 --separate-stderr env PATH=/usr/bin:/bin inst/share/mirage/pipelines/cluster-report.sh -o rep -n 4 empty.txt

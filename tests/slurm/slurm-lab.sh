@@ -29,7 +29,9 @@ CLUSTER=mirage
 CPU_NODES=(c1 c2 c3 c4)
 GPU_NODES=(g1 g2)
 NODES=("${CPU_NODES[@]}" "${GPU_NODES[@]}")
-PKGS=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server)
+# and what the jobs of the handover tests run: curl (a health check),
+# PyTorch (a DDP training on CPUs under torchrun)
+PKGS=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server curl python3-torch)
 
 log() { printf 'slurm-lab: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }

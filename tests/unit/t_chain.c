@@ -2,9 +2,14 @@
  * t_chain.c: a chain's state against what the cluster shows, worked out
  * by hand: a successor that started becomes the chain's job, one that
  * ended before it started is counted once and backs the next off, a job
- * that ran an hour (or its course) clears the count.
+ * that ran an hour (or its course) clears the count, unless it started
+ * before the failure; a successor that ended while its predecessor runs
+ * gives the chain back; a take-over's record survives a write and read.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "live/chain.h"
 #include "mirage.h"
@@ -97,11 +102,81 @@ chain_job(void)
 	ok(st.failures == 0, "TIMEOUT is a chain's ordinary end: cleared");
 }
 
+static void
+count_kept(void)
+{
+	struct mg_chainstate st;
+	struct mg_ljob p = job("100", 1000, 5000, "TIMEOUT");
+	char fate[128] = "";
+
+	/* a successor lost at 3000, while P (started at 1000) ran */
+	memset(&st, 0, sizeof(st));
+	st.failures = 1;
+	st.retry_after = 3000 + mg_chain_backoff(1);
+	mg_chain_job(&st, &p, 1, 5100, fate, sizeof(fate));
+	ok(st.failures == 1, "P's ordinary end does not clear the failures "
+	    "of successors lost while it ran (%lld)", (long long)st.failures);
+	p = job("100", 1000, -1, "RUNNING");
+	mg_chain_job(&st, &p, 0, 1000 + 7200, fate, sizeof(fate));
+	ok(st.failures == 1, "nor does its running an hour");
+}
+
+static void
+reverted(void)
+{
+	struct mg_chainstate st;
+	struct mg_ljob s = job("101", 1000, 1060, "FAILED");
+	char fate[128] = "";
+
+	memset(&st, 0, sizeof(st));
+	strcpy(st.current, "101");
+	strcpy(st.take.job, "100");
+	st.take.began = 1001;
+	mg_chain_revert(&st, "100", &s, 1200, fate, sizeof(fate));
+	ok(strcmp(st.current, "100") == 0 && st.failures == 1 &&
+	    *st.take.job == '\0' && st.take.began == 0 &&
+	    st.retry_after == 1060 + 600, "a successor that ended while P "
+	    "runs: P is the chain's job again, S counted (%s)", fate);
+	mg_chain_revert(&st, "100", &s, 1300, fate, sizeof(fate));
+	ok(st.failures == 1, "counted once");
+}
+
+static void
+record_kept(void)
+{
+	struct mg_chainstate st, back;
+	struct mg_diag d = { "" };
+	char path[] = "/tmp/t_chain.XXXXXX";
+	int fd = mkstemp(path);
+
+	memset(&st, 0, sizeof(st));
+	strcpy(st.current, "101");
+	strcpy(st.take.job, "100_3");
+	st.take.began = 10;
+	st.take.until = 1200;
+	st.take.signalled = 20;
+	st.take.cancelled = 950;
+	ok(fd >= 0 && mg_chain_write(path, &st, &d) == 0 &&
+	    mg_chain_read(path, &back, &d) == 1, "written and read (%s)",
+	    d.msg);
+	ok(memcmp(&st.take, &back.take, sizeof(st.take)) == 0,
+	    "the take-over's record is kept (%s %lld %lld %lld %lld)",
+	    back.take.job, (long long)back.take.began,
+	    (long long)back.take.until, (long long)back.take.signalled,
+	    (long long)back.take.cancelled);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+}
+
 int
 main(void)
 {
 	successor_started();
 	successor_lost();
 	chain_job();
+	count_kept();
+	reverted();
+	record_kept();
 	return tap_done();
 }
