@@ -466,7 +466,14 @@ main(int argc, char *argv[])
 		mg_drive_question(&o.dr, r.job, o.dr.nodes, &q);
 		mg_advise_write(stdout, &q, &r.a, r.decision, o.json);
 	}
-	if (fflush(stdout) != 0 || ferror(stdout))
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		/* after a take-over P may be gone: its status, not the
+		 * report's, says whether S goes on */
+		if (o.take_over) {
+			warn("stdout (the take-over's report is lost)");
+			return status;
+		}
 		err(MG_EXIT_FAIL, "stdout");
+	}
 	return status;
 }

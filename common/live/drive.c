@@ -261,17 +261,25 @@ claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
 		st = &file;
 	}
 	cur = &st->take;
-	if (strcmp(cur->job, rec->job) == 0)
+	if (strcmp(cur->job, rec->job) == 0) {
 		done = (step == MG_TAKEOVER_BEGIN && cur->began > 0) ||
 		    (step == MG_TAKEOVER_SIGNAL && cur->signalled > 0) ||
 		    (step == MG_TAKEOVER_CANCEL && cur->cancelled > 0);
-	if (done) {
-		*rec = *cur;
-		rv = 0;
-	} else {
+		/* what the record holds stays: a step another took since
+		 * this one read it is never taken again */
+		if (!done && cur->began == 0) {
+			cur->began = rec->began;
+			cur->until = rec->until;
+		}
+		if (!done && cur->signalled == 0)
+			cur->signalled = rec->signalled;
+		if (!done && cur->cancelled == 0)
+			cur->cancelled = rec->cancelled;
+	} else
 		*cur = *rec;
-		rv = mg_chain_write(c->o->state, st, &d) == 0 ? 1 : MG_EIO;
-	}
+	*rec = *cur;
+	rv = done ? 0 : mg_chain_write(c->o->state, st, &d) == 0 ? 1 :
+	    MG_EIO;
 	mg_chain_unlock(fd);
 	return rv;
 }

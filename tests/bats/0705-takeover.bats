@@ -195,3 +195,9 @@ setup() {
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
 	grep -qx 'successor	900' job.sh.chain
 }
+
+@test "S's output on a full file system: the take-over's status still says P is gone" {
+	run -0 --separate-stderr sh -c "mirage-advise ${T[*]} -j 500 > /dev/full"
+	[[ "$stderr" == *"stdout (the take-over's report is lost): No space left on device"* ]]
+	! grep -q '^500|' "$FAKE/queue.txt"
+}

@@ -186,6 +186,7 @@ configure() {
 	AccountingStorageTRES=gres/gpu
 	JobAcctGatherType=jobacct_gather/none
 	MinJobAge=300
+	MaxJobCount=30000
 	KillWait=5
 	OverTimeLimit=0
 	SlurmdTimeout=30
