@@ -26,6 +26,9 @@
  * period; mirage-advise(1))
  */
 #define HANDOVER_LAMBDA	0.001
+/* how long a take-over waits for the chain's lock to record a step: a
+ * cron run holds it while it reads Slurm (minutes, when Slurm is slow) */
+#define CLAIM_WAIT	180
 
 /* one run: what it read, the chain's state, the decision */
 struct run {
@@ -252,7 +255,7 @@ claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
 	int fd = -1, rv, done = 0;
 
 	if (st == NULL) {
-		if ((fd = mg_chain_lock(c->o->state, 30, &d)) < 0)
+		if ((fd = mg_chain_lock(c->o->state, CLAIM_WAIT, &d)) < 0)
 			return fd;
 		if ((rv = mg_chain_read(c->o->state, &file, &d)) != 1) {
 			mg_chain_unlock(fd);
@@ -345,6 +348,15 @@ fallback(const struct mg_drive *o, struct run *r)
 	char note[1024] = "", at[32];
 	int outcome, rv;
 
+	if (s == NULL) {
+		/* not in the partition's queue: sacct, in any partition */
+		r->l.partition = NULL;
+		(void)mg_slurm_job(&o->sl, &r->l, st->current, note,
+		    sizeof(note));
+		r->l.partition = o->partition;
+		s = mg_live_find(&r->l, st->current);
+		*note = '\0';
+	}
 	if (!running(s, o->now)) {
 		say(o, 0, "successor %s does not run now: job %s is left as it "
 		    "is", st->current, st->take.job);
@@ -449,8 +461,8 @@ mg_drive_takeover(const struct mg_drive *o, const char *p, char *note,
 		return MG_DRIVE_TAKEN;
 	}
 	if ((rv = mg_takeover_run(&t, &rec, &outcome, note, cap, &d)) != 0) {
-		if (have && rec.began > 0 && (fd = mg_chain_lock(o->state, 30,
-		    &d)) >= 0) {
+		if (have && rec.began > 0 && (fd = mg_chain_lock(o->state,
+		    CLAIM_WAIT, &d)) >= 0) {
 			/* nothing was done to P: the record goes */
 			if (mg_chain_read(o->state, &st, &d) == 1 &&
 			    strcmp(st.take.job, p) == 0 &&
@@ -463,7 +475,7 @@ mg_drive_takeover(const struct mg_drive *o, const char *p, char *note,
 		return mg_diag_set(diag, rv == MG_ENOMEM ? rv : MG_EIO,
 		    "take-over from job %s: %s", p, d.msg);
 	}
-	if (have && (fd = mg_chain_lock(o->state, 30, &d)) >= 0) {
+	if (have && (fd = mg_chain_lock(o->state, CLAIM_WAIT, &d)) >= 0) {
 		if (mg_chain_read(o->state, &st, &d) == 1) {
 			if (mg_takeover_done(outcome) && outcome !=
 			    MG_TAKEOVER_GONE)

@@ -201,3 +201,33 @@ setup() {
 	[[ "$stderr" == *"stdout (the take-over's report is lost): No space left on device"* ]]
 	! grep -q '^500|' "$FAKE/queue.txt"
 }
+
+@test "handover_train.py: the stop file is seen; a checkpoint that fails midway leaves the old one whole" {
+	mkdir h && cd h
+	cat > t.py <<-'PY'
+	import os, sys
+	sys.path.insert(0, sys.argv[1])
+	import handover_train as h
+	os.environ["HANDOVER_STOP_FILE"] = "stop"
+	assert h.stop_requested() is False
+	open("stop", "w").close()
+	assert h.stop_requested() is True
+	def good(obj, f): f.write(obj)
+	h.save_atomic(b"step 7", "ck", save=good)
+	def bad(obj, f):
+	    f.write(b"half")
+	    raise IOError("disk full")
+	try:
+	    h.save_atomic(b"step 8", "ck", save=bad)
+	except IOError:
+	    pass
+	else:
+	    raise AssertionError("no error")
+	assert open("ck", "rb").read() == b"step 7"
+	left = sorted(f for f in os.listdir(".") if f != "t.py")
+	assert left == ["ck", "stop"], left
+	assert h.load_newest("ck", load=lambda f: f.read()) == b"step 7"
+	assert h.load_newest("none") is None
+	PY
+	run -0 python3 t.py "$ROOT/pipelines"
+}
