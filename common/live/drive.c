@@ -580,8 +580,9 @@ history_age(const struct mg_drive *o, const struct mg_live *l)
 }
 
 /*
- * A queue of the user's own jobs only: on a cluster that hides other
- * users' jobs (PrivateData=jobs) every model sees an empty cluster.
+ * A queue and a history of the user's own jobs only: on a cluster that
+ * hides other users' jobs (PrivateData=jobs, which hides them from
+ * squeue and sacct alike) every model sees an empty cluster.
  */
 static void
 private_data(const struct mg_drive *o, const struct mg_live *l)
@@ -592,15 +593,14 @@ private_data(const struct mg_drive *o, const struct mg_live *l)
 	if (pw == NULL)
 		return;
 	for (k = 0; k < l->n; k++) {
-		if (l->job[k].end >= 0 && l->job[k].end <= o->now)
-			continue;	/* the history's */
 		if (*l->job[k].user && strcmp(l->job[k].user,
 		    pw->pw_name) != 0)
 			return;
-		queued++;
+		queued += l->job[k].end < 0 || l->job[k].end > o->now;
 	}
 	if (queued > 0)
-		say(o, 0, "squeue shows only your own jobs (%zu): if the "
+		say(o, 0, "squeue and sacct show only your own jobs (%zu "
+		    "queued): if the "
 		    "cluster hides other users' jobs (PrivateData=jobs in "
 		    "slurm.conf), the model sees an empty cluster and "
 		    "submits too late; ask the administrators for a view of "

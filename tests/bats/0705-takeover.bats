@@ -176,7 +176,7 @@ setup() {
 
 @test "a queue of one's own jobs only is said (PrivateData=jobs)" {
 	run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100
-	[[ "$stderr" == *"squeue shows only your own jobs (2): if the cluster hides other users' jobs (PrivateData=jobs in slurm.conf)"* ]]
+	[[ "$stderr" == *"squeue and sacct show only your own jobs (2 queued): if the cluster hides other users' jobs (PrivateData=jobs in slurm.conf)"* ]]
 	sed -i "1s/\$/|USER/; 2s/\$/|$(id -un)/; 3s/\$/|bob/" "$FAKE/queue.txt"
 	run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100
 	[[ "$stderr" != *"only your own jobs"* ]]
