@@ -8,13 +8,7 @@ setup() {
 	load test_helper
 	mg_setup
 	A=$FIX/advise
-	if [ ! -e "$BATS_FILE_TMPDIR/gbt.mrm" ]; then
-		mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-features -q -f 2022-12-01 -N 20 -k 1 -w 2 \
-		    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-train -q -a gbt -o "$BATS_FILE_TMPDIR/gbt.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
-	fi
-	M=$BATS_FILE_TMPDIR/gbt.mrm
+	mg_gbt 20
 	export FAKE=$PWD/fake
 	mkdir -p "$FAKE"
 	echo 900 > "$FAKE/next"

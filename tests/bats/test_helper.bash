@@ -28,3 +28,35 @@ field() {
 		$1 == id { print $col[f]; found = 1 }
 		END { exit !found }'
 }
+
+# mg_gbt N: a gbt model of N LS6 training episodes into $M, made once per
+# file (BATS_FILE_TMPDIR also gets ls6.jobs and tr.mrs)
+mg_gbt() {
+	M=$BATS_FILE_TMPDIR/gbt.mrm
+	[ -e "$M" ] && return 0
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
+	mirage-features -q -f 2022-12-01 -N "$1" -k 1 -w 2 \
+	    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
+	mirage-train -q -a gbt -o "$M" "$BATS_FILE_TMPDIR/tr.mrs"
+}
+
+# On a live Slurm: until_state JOBID WANT SECONDS waits until squeue shows
+# the job in state WANT (R, PD, ...); gone JOBID SECONDS until it has left
+# the running state.  Both fail when the time is up.
+until_state() {
+	local i
+	for i in $(seq 1 "$3"); do
+		[ "$(squeue -h -j "$1" -o %t 2>/dev/null)" = "$2" ] && return 0
+		sleep 1
+	done
+	return 1
+}
+gone() {
+	local i s
+	for i in $(seq 1 "$2"); do
+		s=$(squeue -h -j "$1" -o %t 2>/dev/null)
+		[ -z "$s" ] || [ "$s" = CD ] || [ "$s" = CA ] || [ "$s" = F ] && return 0
+		sleep 1
+	done
+	return 1
+}

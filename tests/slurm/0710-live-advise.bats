@@ -9,13 +9,7 @@ setup() {
 	load ../bats/test_helper
 	mg_setup
 	: "${MIRAGE_TAG:?run through tests/slurm/run-live.sh}"
-	if [ ! -e "$BATS_FILE_TMPDIR/gbt.mrm" ]; then
-		mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-features -q -f 2022-12-01 -N 40 -k 1 -w 2 \
-		    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-train -q -a gbt -o "$BATS_FILE_TMPDIR/gbt.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
-	fi
-	M=$BATS_FILE_TMPDIR/gbt.mrm
+	mg_gbt 40
 	T=${MIRAGE_TAG}_adv$BATS_TEST_NUMBER
 	link() { # link FILE [EXTRA #SBATCH LINE]: a chain's batch script
 		printf '#!/bin/bash\n#SBATCH -J %s\n#SBATCH -p gpu\n#SBATCH -N 1\n#SBATCH -t 1\n#SBATCH -o /dev/null\n#SBATCH -D /tmp\n%s\nsleep %s\n' \

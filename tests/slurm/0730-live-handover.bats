@@ -11,34 +11,8 @@ setup() {
 	load ../bats/test_helper
 	mg_setup
 	: "${MIRAGE_TAG:?run through tests/slurm/run-live.sh}"
-	if [ ! -e "$BATS_FILE_TMPDIR/gbt.mrm" ]; then
-		mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-features -q -f 2022-12-01 -N 40 -k 1 -w 2 \
-		    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-train -q -a gbt -o "$BATS_FILE_TMPDIR/gbt.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
-	fi
-	M=$BATS_FILE_TMPDIR/gbt.mrm
+	mg_gbt 40
 	T=${MIRAGE_TAG}_ho$BATS_TEST_NUMBER
-	state() { # state JOBID: R, PD, ..., or nothing once it has left
-		squeue -h -j "$1" -o %t 2>/dev/null
-	}
-	until_state() { # until_state JOBID WANT SECONDS
-		local i
-		for i in $(seq 1 "$3"); do
-			[ "$(state "$1")" = "$2" ] && return 0
-			sleep 1
-		done
-		return 1
-	}
-	gone() { # gone JOBID SECONDS: it has left the running state
-		local i s
-		for i in $(seq 1 "$2"); do
-			s=$(state "$1")
-			[ -z "$s" ] || [ "$s" = CD ] || [ "$s" = CA ] || [ "$s" = F ] && return 0
-			sleep 1
-		done
-		return 1
-	}
 }
 
 @test "live handover: three links of a counting service; each P leaves within the grace after S starts; no gap, no repeat" {

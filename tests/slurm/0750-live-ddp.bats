@@ -11,31 +11,8 @@ setup() {
 	load ../bats/test_helper
 	mg_setup
 	: "${MIRAGE_TAG:?run through tests/slurm/run-live.sh}"
-	if [ ! -e "$BATS_FILE_TMPDIR/gbt.mrm" ]; then
-		mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-features -q -f 2022-12-01 -N 40 -k 1 -w 2 \
-		    -o "$BATS_FILE_TMPDIR/tr.mrs" "$BATS_FILE_TMPDIR/ls6.jobs"
-		mirage-train -q -a gbt -o "$BATS_FILE_TMPDIR/gbt.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
-	fi
-	M=$BATS_FILE_TMPDIR/gbt.mrm
+	mg_gbt 40
 	T=${MIRAGE_TAG}_ddp$BATS_TEST_NUMBER
-	until_running() { # until_running JOBID SECONDS
-		local i
-		for i in $(seq 1 "$2"); do
-			[ "$(squeue -h -j "$1" -o %t 2>/dev/null)" = R ] && return 0
-			sleep 1
-		done
-		return 1
-	}
-	gone() { # gone JOBID SECONDS: it has left the running state
-		local i s
-		for i in $(seq 1 "$2"); do
-			s=$(squeue -h -j "$1" -o %t 2>/dev/null)
-			[ -z "$s" ] || [ "$s" = CD ] || [ "$s" = CA ] || [ "$s" = F ] && return 0
-			sleep 1
-		done
-		return 1
-	}
 	stepping() { # stepping JOBID SECONDS: its ranks train
 		local i
 		for i in $(seq 1 "$2"); do
@@ -60,14 +37,14 @@ setup() {
 	    -e '/--gpus-per-node/d' -e 's/^#SBATCH -t 48:00:00/#SBATCH -t 10/' -e 's/@600/@60/' \
 	    "$ROOT/pipelines/handover-ddp.sbatch" > ddp.sbatch
 	p=$(sbatch --parsable ddp.sbatch)
-	until_running "$p" 60
+	until_state "$p" R 60
 	stepping "$p" 90
 	jobs=$p
 	for k in 1 2; do
 		run -0 mirage-advise -p batch -n 4 -m "$M" -T 100 -j "$p" --handover --submit ddp.sbatch
 		s=$(sed -n 's/^successor\t//p' ddp.sbatch.chain)
 		[ -n "$s" ]
-		until_running "$s" 60
+		until_state "$s" R 60
 		gone "$p" 90
 		stepping "$s" 90
 		[ "$(sacct -n -X -P -j "$p" -o State | head -n 1)" = COMPLETED ]
