@@ -312,8 +312,8 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 			warn(t, "job %s still runs %lld s after SIG%s and "
 			    "the cancel failed: %s", t->job,
 			    (long long)(now - rec->signalled), t->signal, why);
-		snprintf(note, cap, "job %s still ran %lld s after SIG%s: "
-		    "cancelled", t->job, (long long)(now - rec->signalled),
+		snprintf(note, cap, "job %s still ran after its grace of %lld "
+		    "s after SIG%s: cancelled", t->job, (long long)t->grace,
 		    t->signal);
 		return 0;
 	}
@@ -371,9 +371,9 @@ mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 			    "within its grace of %lld s", t->job, t->signal,
 			    (long long)t->grace);
 		else
-			snprintf(note, cap, "job %s still ran %lld s after "
-			    "SIG%s: cancelled", t->job, (long long)
-			    (rec->cancelled - rec->signalled), t->signal);
+			snprintf(note, cap, "job %s still ran after its grace "
+			    "of %lld s after SIG%s: cancelled", t->job,
+			    (long long)t->grace, t->signal);
 		return 0;
 	case 3:
 		/* its processes have ended; after the signal it is watched

@@ -50,7 +50,7 @@ setup() {
 
 @test "a cancel whose answer is lost: P is seen gone, S goes on" {
 	FAKE_MODE="signal-ignored cancel-lost" run -0 --separate-stderr mirage-advise "${T[@]}" -j 500
-	[[ "$output" == "take-over: job 500 still ran "[23]" s after SIGUSR1: cancelled" ]]
+	[[ "$output" == "take-over: job 500 still ran after its grace of 2 s after SIGUSR1: cancelled" ]]
 	[ "$(signals)" -eq 1 ]
 	! grep -q '^500|' "$FAKE/queue.txt"
 }
@@ -90,7 +90,7 @@ setup() {
 	! grep -qx 'signalled	0' job.sh.chain
 	# run again: the grace counts from the first signal
 	FAKE_MODE=signal-ignored run -0 mirage-advise "${T[@]}" --grace 4s -j 500
-	[[ "$output" == "take-over: job 500 still ran "[456]" s after SIGUSR1: cancelled" ]]
+	[[ "$output" == "take-over: job 500 still ran after its grace of 4 s after SIGUSR1: cancelled" ]]
 	[ "$(signals)" -eq 1 ]
 	grep -qx 'handed	500' job.sh.chain
 }
@@ -139,7 +139,7 @@ setup() {
 	[ "$status" -eq 10 ]
 	[[ "$stderr" == *"the take-over of job 500 by 900 is in progress (since "* ]]
 	wait
-	[[ "$(cat t.out)" == "take-over: job 500 still ran "*" s after SIGUSR1: cancelled" ]]
+	[[ "$(cat t.out)" == "take-over: job 500 still ran after its grace of 8 s after SIGUSR1: cancelled" ]]
 	[ "$(signals)" -eq 1 ]
 }
 

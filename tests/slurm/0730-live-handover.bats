@@ -71,6 +71,6 @@ setup() {
 	p=$(sbatch --parsable -J "$T" -p gpu -t 2 -o /dev/null -D /tmp --wrap 'trap "" USR1; sleep 300')
 	until_state "$p" R 60
 	run -0 mirage-advise --take-over -j "$p" --grace 5s
-	[[ "$output" == "take-over: job $p still ran 5 s after SIGUSR1: cancelled" ]]
+	[[ "$output" == "take-over: job $p still ran after its grace of 5 s after SIGUSR1: cancelled" ]]
 	[ "$(sacct -n -X -P -j "$p" -o State | head -n 1 | cut -d' ' -f1)" = CANCELLED ]
 }
