@@ -461,14 +461,16 @@ mg_drive_takeover(const struct mg_drive *o, const char *p, char *note,
 		return MG_DRIVE_TAKEN;
 	}
 	if ((rv = mg_takeover_run(&t, &rec, &outcome, note, cap, &d)) != 0) {
+		struct mg_diag d2 = { "" };
+
 		if (have && rec.began > 0 && (fd = mg_chain_lock(o->state,
-		    CLAIM_WAIT, &d)) >= 0) {
+		    CLAIM_WAIT, &d2)) >= 0) {
 			/* nothing was done to P: the record goes */
-			if (mg_chain_read(o->state, &st, &d) == 1 &&
+			if (mg_chain_read(o->state, &st, &d2) == 1 &&
 			    strcmp(st.take.job, p) == 0 &&
 			    st.take.signalled == 0) {
 				memset(&st.take, 0, sizeof(st.take));
-				(void)mg_chain_write(o->state, &st, &d);
+				(void)mg_chain_write(o->state, &st, &d2);
 			}
 			mg_chain_unlock(fd);
 		}

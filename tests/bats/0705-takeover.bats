@@ -72,6 +72,12 @@ setup() {
 	FAKE_MODE=squeue-down run -1 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 500
 	[[ "$stderr" == *"cannot tell whether job 500 runs: squeue"*"sacct has no record of job 500; it was not signalled"* ]]
 	[ ! -e "$FAKE/scancel.log" ]
+	# with the chain's state: the take-over begun is not left recorded
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh > /dev/null
+	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain FAKE_MODE=squeue-down run -1 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 500
+	[[ "$stderr" == *"take-over from job 500: cannot tell whether job 500 runs: "* ]]
+	grep -qx 'taking	-' job.sh.chain
+	[ ! -e "$FAKE/scancel.log" ]
 }
 
 @test "a P that requeues itself on the signal is cancelled" {
