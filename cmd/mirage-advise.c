@@ -84,15 +84,14 @@ usage(int status)
 }
 
 static int64_t
-span_arg(const char *what, const char *s)
+span_arg(const char *what, const char *s, int64_t most)
 {
 	int64_t v;
 
 	if (mg_parse_span(s, &v) != 0 || v <= 0)
 		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, "
 		    "48h, 2d or D-HH:MM:SS)", what, s);
-	if (v > MG_TAKEOVER_MAX_GRACE && (strcmp(what, "grace") == 0 ||
-	    strcmp(what, "ready time") == 0 || strcmp(what, "kill wait") == 0))
+	if (most > 0 && v > most)
 		errx(MG_EXIT_USAGE, "invalid %s '%s' (at most a day)", what, s);
 	return v;
 }
@@ -215,7 +214,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			dr->job = optarg;
 			break;
 		case 'L':
-			dr->s_limit = span_arg("limit", optarg);
+			dr->s_limit = span_arg("limit", optarg, 0);
 			break;
 		case 'm':
 			dr->model = optarg;
@@ -306,13 +305,16 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			dr->full = 1;
 			break;
 		case O_GRACE:
-			dr->grace = span_arg("grace", optarg);
+			dr->grace = span_arg("grace", optarg,
+			    MG_TAKEOVER_MAX_GRACE);
 			break;
 		case O_READY_TIME:
-			dr->ready_time = span_arg("ready time", optarg);
+			dr->ready_time = span_arg("ready time", optarg,
+			    MG_TAKEOVER_MAX_GRACE);
 			break;
 		case O_KILL_WAIT:
-			dr->kill_wait = span_arg("kill wait", optarg);
+			dr->kill_wait = span_arg("kill wait", optarg,
+			    MG_TAKEOVER_MAX_GRACE);
 			break;
 		case O_READY:
 			if (*optarg == '\0')

@@ -391,6 +391,29 @@ fallback(const struct mg_drive *o, struct run *r)
 		handed(st, st->take.job, o->now);
 }
 
+/*
+ * S, the chain's job, ended while its predecessor p still runs: p is
+ * the chain's job again (S counted as failed) and keeps the service.
+ * 1 if so, 0 if S runs or p does not.
+ */
+static int
+give_back(const struct mg_drive *o, struct run *r, const struct mg_ljob *s,
+    const char *p)
+{
+	char was[MG_DRIVE_JOBID];
+
+	if (s->end < 0 || s->end > o->now ||
+	    !running(mg_live_find(&r->l, p), o->now))
+		return 0;
+	snprintf(was, sizeof(was), "%s", p);
+	mg_chain_revert(&r->st, was, s, o->now, r->fate, sizeof(r->fate));
+	snprintf(r->p_id, sizeof(r->p_id), "%s", was);
+	say(o, 1, "successor %s started and ended (%s) while job %s runs: "
+	    "%s keeps the service; deciding again for it", s->jobid,
+	    *s->state ? s->state : "no state", was, was);
+	return 1;
+}
+
 /* a P handed over that went back to pending (it requeued itself late):
  * cancelled, or it would run beside its successor */
 static void
@@ -758,17 +781,8 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		switch (mg_chain_step(&r->st, s, o->now, old, sizeof(old),
 		    r->fate, sizeof(r->fate))) {
 		case MG_CHAIN_STARTED:
-			if (r->live && s->end >= 0 && s->end <= o->now &&
-			    running(mg_live_find(&r->l, old), o->now)) {
-				/* S started and ended while P runs on: P
-				 * keeps the service */
-				mg_chain_revert(&r->st, old, s, o->now,
-				    r->fate, sizeof(r->fate));
-				say(o, 1, "successor %s started and ended (%s) "
-				    "while job %s runs: %s keeps the service; "
-				    "deciding again for it", s->jobid,
-				    *s->state ? s->state : "no state", old, old);
-			} else if (o->handover && strcmp(r->st.handed, old) &&
+			if (!(r->live && give_back(o, r, s, old)) &&
+			    o->handover && strcmp(r->st.handed, old) &&
 			    strcmp(r->st.take.job, old) != 0) {
 				/* a take-over to be done: by S's script, or
 				 * by a cron run's fallback */
@@ -797,20 +811,9 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	if (o->handover && r->live && !o->dry_run && r->queue_ok) {
 		const struct mg_ljob *s = mg_live_find(&r->l, r->st.current);
 
-		if (*r->st.take.job && strcmp(r->st.handed,
-		    r->st.take.job) != 0 && s != NULL && s->end >= 0 &&
-		    s->end <= o->now && running(mg_live_find(&r->l,
-		    r->st.take.job), o->now)) {
-			snprintf(old, sizeof(old), "%s", r->st.take.job);
-			mg_chain_revert(&r->st, old, s, o->now, r->fate,
-			    sizeof(r->fate));
-			say(o, 1, "successor %s ended (%s) before its "
-			    "predecessor %s left: %s keeps the service; "
-			    "deciding again for it", s->jobid, *s->state ?
-			    s->state : "no state", old, old);
-			snprintf(r->p_id, sizeof(r->p_id), "%s", old);
-		} else if (*r->st.take.job && strcmp(r->st.handed,
-		    r->st.take.job) != 0)
+		snprintf(old, sizeof(old), "%s", r->st.take.job);
+		if (*old && strcmp(r->st.handed, old) != 0 &&
+		    (s == NULL || !give_back(o, r, s, old)))
 			fallback(o, r);
 		if (*r->st.handed)
 			requeued(o, r);

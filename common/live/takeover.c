@@ -328,20 +328,41 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 	return 0;
 }
 
+/*
+ * P's state into *c (as mg_takeover_state(); -1 with why set when it
+ * cannot be told), or MG_EINVAL with d set: P names several jobs, or is
+ * another user's job to be acted on
+ */
+static int
+look(const struct mg_takeover *t, int *c, char *why, size_t cap,
+    struct mg_diag *d)
+{
+	char user[64];
+
+	*c = mg_takeover_state(t, user, sizeof(user), why, cap);
+	if (*c == -2)
+		return mg_diag_set(d, MG_EINVAL, "job %s names several jobs "
+		    "(an array's tasks): name the one to stop, as %s_7",
+		    t->job, t->job);
+	if ((*c == 1 || *c == 2) && *user && t->user && *t->user &&
+	    strcmp(user, t->user) != 0)
+		return mg_diag_set(d, MG_EINVAL, "job %s belongs to %s, not to "
+		    "%s: another user's job is not signalled", t->job, user,
+		    t->user);
+	return 0;
+}
+
 int
 mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int64_t now, int *outcome, char *note, size_t cap, struct mg_diag *d)
 {
-	char user[64], why[1024] = "", at[32];
-	int c;
+	char why[1024] = "", at[32];
+	int c, rv;
 
 	*outcome = MG_TAKEOVER_WAITING;
 	*note = '\0';
-	c = mg_takeover_state(t, user, sizeof(user), why, sizeof(why));
-	if (c == -2)
-		return mg_diag_set(d, MG_EINVAL, "job %s names several jobs "
-		    "(an array's tasks): name the one to stop, as %s_7",
-		    t->job, t->job);
+	if ((rv = look(t, &c, why, sizeof(why), d)) != 0)
+		return rv;
 	if (c < 0) {
 		if (rec->signalled == 0)
 			return mg_diag_set(d, MG_EIO, "cannot tell whether job "
@@ -354,11 +375,6 @@ mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 		    rec->cancelled ? " and cancelled" : "", why);
 		return 0;
 	}
-	if ((c == 1 || c == 2) && *user && t->user && *t->user &&
-	    strcmp(user, t->user) != 0)
-		return mg_diag_set(d, MG_EINVAL, "job %s belongs to %s, not to "
-		    "%s: another user's job is not signalled", t->job, user,
-		    t->user);
 	switch (c) {
 	case 0:
 		*outcome = rec->cancelled ? MG_TAKEOVER_CANCELLED :
@@ -470,21 +486,14 @@ mg_takeover_plan(const struct mg_takeover *t,
     const struct mg_takeover_rec *rec, char *note, size_t cap,
     struct mg_diag *d)
 {
-	char user[64], why[1024] = "";
-	int c = mg_takeover_state(t, user, sizeof(user), why, sizeof(why));
+	char why[1024] = "";
+	int c, rv;
 
-	if (c == -2)
-		return mg_diag_set(d, MG_EINVAL, "job %s names several jobs "
-		    "(an array's tasks): name the one to stop, as %s_7",
-		    t->job, t->job);
+	if ((rv = look(t, &c, why, sizeof(why), d)) != 0)
+		return rv;
 	if (c < 0)
 		return mg_diag_set(d, MG_EIO, "cannot tell whether job %s "
 		    "runs: %s", t->job, why);
-	if ((c == 1 || c == 2) && *user && t->user && *t->user &&
-	    strcmp(user, t->user) != 0)
-		return mg_diag_set(d, MG_EINVAL, "job %s belongs to %s, not to "
-		    "%s: another user's job is not signalled", t->job, user,
-		    t->user);
 	if (c == 0 || c == 3)
 		snprintf(note, cap, "dry run: job %s %s: nothing would be "
 		    "done", t->job, c ? "is completing" : "has ended");

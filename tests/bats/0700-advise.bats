@@ -7,24 +7,15 @@
 setup() {
 	load test_helper
 	mg_setup
-	A=$FIX/advise
 	mg_gbt 60
 	[ -e "$BATS_FILE_TMPDIR/clf.mrm" ] ||
 	    mirage-train -q -a clf -o "$BATS_FILE_TMPDIR/clf.mrm" "$BATS_FILE_TMPDIR/tr.mrs"
-	export FAKE=$PWD/fake
-	mkdir -p "$FAKE"
-	echo 900 > "$FAKE/next"
-	: > "$FAKE/comments"
-	# P = 500: one node, running since midnight with a 2-day limit
-	cat > "$FAKE/queue.txt" <<-'Q'
-	JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY
-	500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000
-	501|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|4|1000
+	mg_fake_slurm
+	cat >> "$FAKE/queue.txt" <<-'Q'
 	502|gpu|PD|2026-11-23T20:00:00|N/A|1-00:00:00|2|1500
 	503|gpu|PD|2026-11-23T22:00:00|N/A|2-00:00:00|1|900
 	Q
 	NOW=2026-11-23T23:00:00
-	cp "$A/chain.sh" job.sh
 	SUB=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" -n 8 --now $NOW)
 }
 

@@ -7,19 +7,9 @@
 setup() {
 	load test_helper
 	mg_setup
-	A=$FIX/advise
 	mg_gbt 20
-	export FAKE=$PWD/fake
-	mkdir -p "$FAKE"
-	echo 900 > "$FAKE/next"
-	: > "$FAKE/comments"
-	cat > "$FAKE/queue.txt" <<-'Q'
-	JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY
-	500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000
-	501|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|4|1000
-	Q
+	mg_fake_slurm
 	T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 2s --kill-wait 2s)
-	cp "$A/chain.sh" job.sh
 	SUB=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" -n 8 -m "$M")
 	signals() { grep -c -- '--signal' "$FAKE/scancel.log" 2>/dev/null || true; }
 }

@@ -60,3 +60,21 @@ gone() {
 	done
 	return 1
 }
+
+# mg_fake_slurm: the fake Slurm of tests/fixtures/advise in $FAKE ($A its
+# programs): job ids from 900, a queue with P = 500 (one node, running
+# since midnight with a 2-day limit) and 501 (4 nodes), and job.sh, the
+# chain's batch script
+mg_fake_slurm() {
+	A=$FIX/advise
+	export FAKE=$PWD/fake
+	mkdir -p "$FAKE"
+	echo 900 > "$FAKE/next"
+	: > "$FAKE/comments"
+	cat > "$FAKE/queue.txt" <<-'Q'
+	JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY
+	500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|2-00:00:00|1|1000
+	501|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|4|1000
+	Q
+	cp "$A/chain.sh" job.sh
+}
