@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include "mirage.h"
+#include "options.h"
 #include "cluster/simconf.h"
 #include "live/drive.h"
 #include "live/takeover.h"
+#include "learn/model.h"
 
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
 
@@ -25,6 +27,8 @@ struct opts {
 	const char *config;	/* -c */
 	int take_over;		/* --take-over: S's first step */
 	int json;		/* -F json */
+	double target;		/* --target, 0: none */
+	const char *settings;	/* --settings: mirage-eval --target's table */
 };
 
 static void
@@ -38,6 +42,7 @@ usage(int status)
 	    "           [-F text|json] [--priority p] [--now time] [-z zone]\n"
 	    "           [--retries n] [--handover [--signal sig] [--grace span]]\n"
 	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
+	    "           [--target share [--settings table.tsv]]\n"
 	    "           [--submit script [-s state] [--dry-run] "
 	    "[-- script-args...]]\n"
 	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
@@ -64,6 +69,10 @@ usage(int status)
 		    "  --now time        decide as of time (with -Q)\n"
 		    "  -z zone           the zone squeue and sacct print in (local)\n"
 		    "  --plan futures, --lambda l, --plan-seed n  decide with the planner\n"
+		    "  --target share    decide at the setting chosen for this share of\n"
+		    "                    links without an interruption (99%%): the model's\n"
+		    "                    (mirage-train --target), or the planner's price in\n"
+		    "  --settings table  a table of mirage-eval --target -F tsv\n"
 		    "  --events dump     the nodes' events, not sacctmgr show event\n"
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
 		    "  -s state          the chain's state file (with --submit)\n"
@@ -81,19 +90,6 @@ usage(int status)
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-advise(1).\n", stdout);
 	exit(status);
-}
-
-static int64_t
-span_arg(const char *what, const char *s, int64_t most)
-{
-	int64_t v;
-
-	if (mg_parse_span(s, &v) != 0 || v <= 0)
-		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, "
-		    "48h, 2d or D-HH:MM:SS)", what, s);
-	if (most > 0 && v > most)
-		errx(MG_EXIT_USAGE, "invalid %s '%s' (at most a day)", what, s);
-	return v;
 }
 
 static int32_t
@@ -125,7 +121,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
 	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED, O_EVENTS,
 	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
-	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT };
+	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET,
+	    O_SETTINGS };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
@@ -155,6 +152,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		{ "ready", required_argument, NULL, O_READY },
 		{ "ready-time", required_argument, NULL, O_READY_TIME },
 		{ "kill-wait", required_argument, NULL, O_KILL_WAIT },
+		{ "target", required_argument, NULL, O_TARGET },
+		{ "settings", required_argument, NULL, O_SETTINGS },
 		{ "scancel", required_argument, NULL, O_SCANCEL },
 		{ "size", required_argument, NULL, 'N' },
 		{ "squeue", required_argument, NULL, O_SQUEUE },
@@ -312,6 +311,12 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			dr->ready_time = span_arg("ready time", optarg,
 			    MG_TAKEOVER_MAX_GRACE);
 			break;
+		case O_TARGET:
+			o->target = target_arg(optarg);
+			break;
+		case O_SETTINGS:
+			o->settings = optarg;
+			break;
 		case O_KILL_WAIT:
 			dr->kill_wait = span_arg("kill wait", optarg,
 			    MG_TAKEOVER_MAX_GRACE);
@@ -359,6 +364,187 @@ environment(struct opts *o, const char *zone)
 	dr->sl.partition = dr->partition;
 	dr->sl.warn = warning;
 	dr->sl.arg = dr;
+}
+
+/* the column named name of a TSV header (tab-separated, no newline),
+ * or -1 */
+static int
+column(const char *header, const char *name)
+{
+	const char *p = header;
+	size_t n = strlen(name);
+	int k;
+
+	for (k = 0; p != NULL; k++) {
+		if (strncmp(p, name, n) == 0 && (p[n] == '\t' || p[n] == '\0'))
+			return k;
+		if ((p = strchr(p, '\t')) != NULL)
+			p++;
+	}
+	return -1;
+}
+
+/* the tab-separated field k of line, into b */
+static const char *
+field(const char *line, int k, char *b, size_t len)
+{
+	size_t n;
+
+	while (k-- > 0 && line != NULL)
+		if ((line = strchr(line, '\t')) != NULL)
+			line++;
+	if (line == NULL)
+		return NULL;
+	n = strcspn(line, "\t");
+	snprintf(b, len, "%.*s", (int)(n < len ? n : len - 1), line);
+	return b;
+}
+
+/*
+ * --settings: the planner's prices for o->target from a table of
+ * mirage-eval --target -F tsv, one per chain size, into o->dr; the table
+ * must be whole (every row its header's fields), for this target and
+ * handover framing
+ */
+static void
+read_settings(struct opts *o)
+{
+	struct mg_drive *dr = &o->dr;
+	const char *path = o->settings;
+	char line[2048], b[64], *end;
+	int cm, cn, ck, cs, ct, ch, cr, nf, lineno = 1;
+	FILE *fp;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		err(MG_EXIT_FAIL, "--settings: cannot open '%s'", path);
+	if (fgets(line, sizeof(line), fp) == NULL)
+		errx(MG_EXIT_FAIL, "--settings: '%s': empty; write it with "
+		    "mirage-eval --target -F tsv", path);
+	line[strcspn(line, "\n")] = '\0';
+	cm = column(line, "method");
+	cn = column(line, "nodes");
+	ck = column(line, "setting_kind");
+	cs = column(line, "setting");
+	ct = column(line, "target");
+	ch = column(line, "handover_s");
+	cr = column(line, "reached");
+	if (cm < 0 || cn < 0 || ck < 0 || cs < 0 || ct < 0 || ch < 0 ||
+	    cr < 0)
+		errx(MG_EXIT_TYPE, "--settings: '%s', line 1: not a table of "
+		    "mirage-eval --target -F tsv", path);
+	for (nf = 1, end = line; (end = strchr(end, '\t')) != NULL; end++)
+		nf++;
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		double v, t, h, reached, nodes;
+		int k, n = 1;
+
+		lineno++;
+		if (line[strlen(line) - 1] != '\n')
+			errx(MG_EXIT_TRUNC, "--settings: '%s', line %d: "
+			    "truncated (no newline); write it again with "
+			    "mirage-eval --target -F tsv", path, lineno);
+		line[strcspn(line, "\n")] = '\0';
+		for (end = line; (end = strchr(end, '\t')) != NULL; end++)
+			n++;
+		if (n != nf)
+			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: %d "
+			    "fields, the header has %d", path, lineno, n, nf);
+		if (strcmp(field(line, cm, b, sizeof(b)), "planner") != 0)
+			continue;
+		if (mg_parse_f64(field(line, ct, b, sizeof(b)), strlen(b),
+		    &t) != 0 || mg_parse_f64(field(line, ch, b, sizeof(b)),
+		    strlen(b), &h) != 0 || mg_parse_f64(field(line, cs, b,
+		    sizeof(b)), strlen(b), &v) != 0 || !(v > 0) ||
+		    mg_parse_f64(field(line, cr, b, sizeof(b)), strlen(b),
+		    &reached) != 0 || mg_parse_f64(field(line, cn, b,
+		    sizeof(b)), strlen(b), &nodes) != 0 || !(nodes >= 1 &&
+		    nodes <= 1e6) || strcmp(field(line, ck, b, sizeof(b)),
+		    "price") != 0)
+			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: not a "
+			    "planner's price", path, lineno);
+		if (fabs(t - o->target) > 1e-9)
+			errx(MG_EXIT_USAGE, "--settings: '%s', line %d: chosen "
+			    "for %g%%, not the --target %g%%", path, lineno,
+			    100 * t, 100 * o->target);
+		if ((h > 0) != (dr->handover != 0))
+			errx(MG_EXIT_USAGE, "--settings: '%s', line %d: chosen "
+			    "%s handing over; run mirage-eval --target %s "
+			    "--handover", path, lineno, h > 0 ? "for" :
+			    "without", h > 0 ? "without" : "with");
+		if (dr->nprice == MG_DRIVE_MAXPRICES)
+			errx(MG_EXIT_FAIL, "--settings: '%s': more than %d "
+			    "chain sizes", path, MG_DRIVE_MAXPRICES);
+		k = dr->nprice++;
+		dr->price_nodes[k] = (int32_t)nodes;
+		dr->price[k] = v;
+		if (!reached && !dr->quiet)
+			warnx("--settings: '%s', line %d: the price for "
+			    "%d-node chains fell short of %g%% in a fold of "
+			    "its training period", path, lineno,
+			    dr->price_nodes[k], 100 * o->target);
+	}
+	if (ferror(fp))
+		err(MG_EXIT_FAIL, "--settings: '%s'", path);
+	fclose(fp);
+	if (dr->nprice == 0)
+		errx(MG_EXIT_FAIL, "--settings: '%s': no planner row; run "
+		    "mirage-eval --target with --plan", path);
+}
+
+/*
+ * --target: the model's threshold chosen for this target (mirage-train
+ * --target), or the planner's price from --settings
+ */
+static void
+target(struct opts *o)
+{
+	struct mg_drive *dr = &o->dr;
+	struct mg_diag d = { "" };
+	struct mg_model *m;
+	double t, h;
+	FILE *fp;
+	int rv;
+
+	if (o->target == 0) {
+		if (o->settings != NULL)
+			errx(MG_EXIT_USAGE, "--settings goes with --target");
+		return;
+	}
+	if (!isnan(dr->threshold) || dr->lambda_given)
+		errx(MG_EXIT_USAGE, "--target chooses the setting: no -T or "
+		    "--lambda");
+	if (dr->plan) {
+		if (o->settings == NULL)
+			errx(MG_EXIT_USAGE, "--target with --plan: the price "
+			    "comes from --settings table.tsv (mirage-eval "
+			    "--target --plan -F tsv)");
+		read_settings(o);
+		return;
+	}
+	if (dr->model == NULL)
+		errx(MG_EXIT_USAGE, "--target needs a model (-m) or the "
+		    "planner (--plan, --settings)");
+	if (o->settings != NULL)
+		errx(MG_EXIT_USAGE, "--settings holds the planner's prices: "
+		    "it goes with --plan");
+	if ((fp = fopen(dr->model, "rb")) == NULL)
+		err(MG_EXIT_FAIL, "cannot open '%s'", dr->model);
+	if ((rv = mg_model_read_container(fp, dr->model, &m, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	fclose(fp);
+	if (mg_model_param(m, "target", &t) != 0 || fabs(t - o->target) >
+	    1e-9)
+		errx(MG_EXIT_USAGE, "'%s': its threshold was not chosen for "
+		    "%g%%; choose it with mirage-train --target %g%% -M '%s' "
+		    "on the cluster's history", dr->model, 100 * o->target,
+		    100 * o->target, dr->model);
+	if (mg_model_param(m, "target_handover_s", &h) != 0 || (h > 0) !=
+	    (dr->handover != 0))
+		errx(MG_EXIT_USAGE, "'%s': its threshold was chosen %s handing "
+		    "over; choose it again with mirage-train --target%s",
+		    dr->model, h > 0 ? "for" : "without", dr->handover ?
+		    " --handover 10m" : "");
+	mg_model_free(m);
 }
 
 /* the time, the script, the cluster's configuration */
@@ -462,6 +648,7 @@ main(int argc, char *argv[])
 			printf("take-over: %s\n", note);
 	} else {
 		validate(&o, argc, argv, now_arg);
+		target(&o);
 		if ((status = mg_drive_run(&o.dr, &r, &d)) < 0)
 			errx(status == MG_ENOMEM ? MG_EXIT_FAIL :
 			    mg_exit_status(status), "%s", d.msg);

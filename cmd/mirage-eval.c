@@ -18,6 +18,7 @@
 #include "episode/episode.h"
 #include "learn/compare.h"
 #include "learn/model.h"
+#include "learn/target.h"
 #include "cluster/simconf.h"
 #include "cluster/preempt.h"
 #include "cluster/replay.h"
@@ -337,6 +338,12 @@ struct popts {
 	int64_t handover;	/* --handover: seconds, 0 off */
 	int plan_window;	/* --plan-window given */
 	int lambda_given;	/* --lambda given */
+	double target;		/* --target: the share wanted, 0 off */
+	int folds;		/* --folds: the training period's */
+	int64_t train_from;	/* --train-from */
+	int train_from_given;
+	long train_count;	/* --train-count, 0: as many as evaluated */
+	const char *table_path;	/* --table: with --target, the full table */
 	char args[1024];
 };
 
@@ -433,9 +440,29 @@ plan_settings(struct popts *po, const struct mg_simconf *conf,
 	}
 }
 
-/* the outcomes stream, the curve, then the table: each whole or none */
+/* a table onto path: the target's with ch, else the methods' own */
 static void
-write_results(const struct popts *po, const struct mg_compare *cmp)
+write_table(const struct popts *po, const char *path,
+    const struct mg_compare *cmp, const struct mg_choice *ch)
+{
+	struct mg_diag d = { "" };
+	struct mg_out out;
+	int rv;
+
+	if (mg_out_open(&out, path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	rv = ch != NULL ? mg_target_write(cmp, ch, po->target, out.fp,
+	    po->fmt, &d) : mg_compare_write(cmp, out.fp, po->fmt, &d);
+	if (rv != 0 || mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
+}
+
+/* the outcomes stream, the curve, then the tables: each whole or none */
+static void
+write_results(const struct popts *po, const struct mg_compare *cmp,
+    const struct mg_choice *ch)
 {
 	struct mg_diag d = { "" };
 	struct mg_writer_opts wo;
@@ -462,13 +489,9 @@ write_results(const struct popts *po, const struct mg_compare *cmp)
 			errx(MG_EXIT_FAIL, "%s", d.msg);
 		}
 	}
-	if (mg_out_open(&out, po->out_path, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (mg_compare_write(cmp, out.fp, po->fmt, &d) != 0 ||
-	    mg_out_commit(&out, &d) != 0) {
-		mg_out_abort(&out);
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	}
+	if (po->table_path != NULL)
+		write_table(po, po->table_path, cmp, NULL);
+	write_table(po, po->out_path, cmp, ch);
 }
 
 /* what the run found beside the table, on standard error */
@@ -503,6 +526,119 @@ report(const struct popts *po, const struct mg_compare *cmp,
 			    lost / 3600, lost / 3600 / (double)n);
 }
 
+/* what the evaluation counts as its batches are done */
+struct tally {
+	struct popts *po;
+	enum mg_progress pr;
+	const char *what;	/* "episodes", or the training period's */
+	size_t decided;
+};
+
+/* a batch of outcomes: the calibration, the decisions planned, the
+ * progress line */
+static void
+tally(void *arg, const struct mg_outcome *res, size_t nres, size_t done,
+    size_t all)
+{
+	struct tally *ty = arg;
+	size_t i, j, nt;
+
+	for (i = 0; i < nres; i++) {
+		if (res[i].n > 0 && ty->po->fitcal)
+			calibration_add(&ty->po->cal, &res[i]);
+		for (j = nt = 0; res[i].plan != NULL && j < res[i].n; j++)
+			nt += res[i].tick[j];
+		for (j = 0; j < nt; j++)
+			ty->decided += res[i].plan[j].k > 0;
+	}
+	if (ty->pr != MG_PROGRESS_OFF)
+		fprintf(stderr, "%smirage-eval: %zu/%zu %s%s",
+		    ty->pr == MG_PROGRESS_TTY ? "\r" : "", done, all, ty->what,
+		    ty->pr == MG_PROGRESS_TTY && done < all ? "" : "\n");
+}
+
+/* a comparison of po's methods, with their features bound */
+static struct mg_compare *
+comparison(struct popts *po, struct mg_compareconf *cc, struct mg_epsel *sel,
+    const char *path)
+{
+	struct mg_diag d = { "" };
+	struct mg_compare *cmp;
+	char **fnames;
+	size_t nfn;
+	int rv, bad;
+
+	if (mg_compare_new(cc, &cmp, &d) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	if (mg_episode_feature_names(&sel->e, &fnames, &nfn) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	if ((rv = mg_compare_begin(cmp, sel, fnames, nfn, &bad, &d)) != 0)
+		errx(mg_exit_status(rv), "'%s': %s", bad >= 0 ?
+		    po->model_path[bad] : path, d.msg);
+	mg_names_free(fnames, nfn);
+	return cmp;
+}
+
+/*
+ * --target: the training period's episodes (--train-from, --train-count;
+ * by default as many as evaluated, just before them), compared with the
+ * same methods; each method's setting chosen on its folds into *out
+ */
+static void
+choose_settings(struct popts *po, struct mg_compareconf *cc,
+    const struct mg_clusterdef *def, const struct mg_plan *plan, int window,
+    const char *path, struct mg_choice **out)
+{
+	struct mg_diag d = { "" };
+	struct mg_epsel ts = po->sel;
+	struct tally ty = { po, mg_cli_progress(po->quiet, po->progress),
+	    "episodes of the training period", 0 };
+	struct mg_compare *cmp;
+	struct mg_choice *ch;
+	char a[32], b[32];
+	int rv;
+
+	ts.count = po->train_count > 0 ? po->train_count : (long)po->sel.n;
+	/* by default the last episode's workload ends before the first
+	 * evaluated one starts: no job of the evaluated period is seen */
+	ts.from = po->train_from_given ? po->train_from : po->sel.from -
+	    ts.e.workload - ts.count * po->sel.every;
+	ts.have_from = 1;
+	ts.have_until = 0;
+	ts.shards = 0;
+	ts.n = (size_t)ts.count;
+	ts.ibase = 0;
+	ts.istep = 1;
+	ts.skip_empty = 0;
+	if (ts.from + (ts.count - 1) * ts.every + ts.e.workload >
+	    po->sel.from && po->sel.from > ts.from)
+		warnx("--target: the training period's episodes reach into "
+		    "the evaluated ones (its last starts %.1f days before "
+		    "them, with a workload of %.1f days)", (double)
+		    (po->sel.from - ts.from - (ts.count - 1) * ts.every) /
+		    86400, (double)ts.e.workload / 86400);
+	cmp = comparison(po, cc, &ts, path);
+	if ((rv = mg_compare_run(cmp, def, &ts, window, plan, po->threads,
+	    tally, &ty, &d)) != 0)
+		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
+		    "'%s': the training period: %s", path, d.msg);
+	if ((ch = calloc((size_t)(mg_compare_ntables(cmp) *
+	    mg_compare_nmethods(cmp)), sizeof(*ch))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if ((rv = mg_target_choose(cmp, po->target, po->folds, ch, &d)) != 0)
+		errx(mg_exit_status(rv), "--target: %s", d.msg);
+	if (!po->quiet) {
+		mg_format_time(ts.from, a, sizeof(a));
+		mg_format_time(ts.from + (ts.count - 1) * ts.every, b,
+		    sizeof(b));
+		fprintf(stderr, "mirage-eval: settings for %g%% chosen on %ld "
+		    "episodes from %s to %s, %d time-blocked folds\n",
+		    100 * po->target, ts.count, a, b, po->folds);
+	}
+	mg_compare_free(cmp);
+	*out = ch;
+}
+
 static int
 protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 {
@@ -511,14 +647,12 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	struct mg_clusterdef def;
 	struct mg_compareconf cc;
 	struct mg_compare *cmp;
-	struct mg_outcome *res;
+	struct mg_choice *ch = NULL;
 	char names[MG_COMPARE_MAXMODELS][64];
-	size_t q, i, j, nt, all, batch, done = 0, decided = 0;
-	enum mg_progress pr = mg_cli_progress(po->quiet, po->progress);
-	int rv, k, bad, window;
+	struct tally ty = { po, mg_cli_progress(po->quiet, po->progress),
+	    "episodes", 0 };
+	int rv, k, window;
 	struct mg_plan *plan = NULL;
-	char **fnames;
-	size_t nfn;
 
 	if (po->handover > 0 && !po->lambda_given)
 		po->lambda = HANDOVER_LAMBDA;
@@ -538,6 +672,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		    "most 200 can be computed", window);
 	path = open_trace(path, conf, &t, &def);
 	plan_settings(po, conf, &def, cmp);
+	mg_compare_free(cmp);
 	if (po->plan && (rv = mg_plan_new(&po->pc, &t, &plan)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 		    "--plan: %s", rv == MG_ENOMEM ? "out of memory" :
@@ -546,50 +681,16 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	/* where each model's features are in an outcome's */
 	po->sel.e.window = window;
-	if (mg_episode_feature_names(&po->sel.e, &fnames, &nfn) != 0)
-		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_compare_begin(cmp, &po->sel, fnames, nfn, &bad, &d)) != 0)
-		errx(mg_exit_status(rv), "'%s': %s", bad >= 0 ?
-		    po->model_path[bad] : path, d.msg);
-	mg_names_free(fnames, nfn);
-	/* batches of episodes computed in parallel, then scored in order */
-	batch = (size_t)po->threads * 8;
-	if ((res = calloc(batch, sizeof(*res))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	all = po->sel.n * (size_t)po->sel.nsizes;
-	for (q = 0; q < all; q += batch) {
-		size_t nres = all - q < batch ? all - q : batch;
-
-		if ((rv = mg_outcomes_run(&def, &po->sel, window, q, nres,
-		    po->threads, plan, 1, res, &d)) != 0)
-			errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
-			    "'%s': %s", path, d.msg);
-		for (i = 0; i < nres; i++) {
-			if (res[i].n > 0 && po->fitcal)
-				calibration_add(&po->cal, &res[i]);
-			if (po->handover > 0)	/* S only for a P that runs */
-				res[i].t_first = res[i].p_start;
-			/* else skipped: an empty window */
-			if (res[i].n > 0 && (rv = mg_compare_add(cmp,
-			    (int)((q + i) / po->sel.n), &res[i], &d)) != 0)
-				errx(MG_EXIT_FAIL, "%s", d.msg);
-			/* the decisions the planner planned */
-			for (j = nt = 0; res[i].plan != NULL && j < res[i].n;
-			    j++)
-				nt += res[i].tick[j];
-			for (j = 0; j < nt; j++)
-				decided += res[i].plan[j].k > 0;
-			mg_outcome_release(&res[i]);
-		}
-		done += nres;
-		if (pr != MG_PROGRESS_OFF)
-			fprintf(stderr, "%smirage-eval: %zu/%zu episodes%s",
-			    pr == MG_PROGRESS_TTY ? "\r" : "", done, all,
-			    pr == MG_PROGRESS_TTY && done < all ? "" : "\n");
-	}
-	free(res);
-	write_results(po, cmp);
-	report(po, cmp, decided);
+	if (po->target > 0)
+		choose_settings(po, &cc, &def, plan, window, path, &ch);
+	cmp = comparison(po, &cc, &po->sel, path);
+	if ((rv = mg_compare_run(cmp, &def, &po->sel, window, plan,
+	    po->threads, tally, &ty, &d)) != 0)
+		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
+		    path, d.msg);
+	write_results(po, cmp, ch);
+	report(po, cmp, ty.decided);
+	free(ch);
 	mg_compare_free(cmp);
 	for (k = 0; k < po->nmodels; k++)
 		mg_model_free(cc.model[k]);
@@ -614,7 +715,8 @@ parse(int argc, char *argv[], struct eopts *e)
 	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
 	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
 	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
-	    O_PFITCAL, O_HANDOVER };
+	    O_PFITCAL, O_HANDOVER, O_TARGET, O_TFROM, O_TCOUNT, O_FOLDS,
+	    O_TABLE };
 	static const struct option longopts[] = {
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
@@ -623,6 +725,7 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "loan-out", required_argument, NULL, O_LOANOUT },
 		{ "el-out", required_argument, NULL, O_ELOUT },
 		{ "episodes", required_argument, NULL, 'E' },
+		{ "folds", required_argument, NULL, O_FOLDS },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -646,7 +749,11 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "replay", no_argument, NULL, 'R' },
+		{ "table", required_argument, NULL, O_TABLE },
+		{ "target", required_argument, NULL, O_TARGET },
 		{ "threads", required_argument, NULL, 't' },
+		{ "train-count", required_argument, NULL, O_TCOUNT },
+		{ "train-from", required_argument, NULL, O_TFROM },
 		{ "version", no_argument, NULL, 'V' },
 		CLUSTER_LONGOPTS,
 		EPISODE_LONGOPTS,
@@ -771,6 +878,32 @@ parse(int argc, char *argv[], struct eopts *e)
 				    "'%s' (want e.g. 10m, at most a day)", optarg);
 			e->po.handover = v;
 			break;
+		case O_TARGET:
+			e->po.target = target_arg(optarg);
+			e->epopt = 1;
+			break;
+		case O_FOLDS:
+			e->po.folds = (int)number_arg("--folds", optarg, 1,
+			    MG_TARGET_MAXFOLDS);
+			e->epopt = 1;
+			break;
+		case O_TFROM:
+			if (mg_parse_date(optarg, MG_TZ_UTC,
+			    &e->po.train_from) != 0)
+				errx(MG_EXIT_USAGE, "--train-from: invalid date "
+				    "'%s' (want e.g. 2023-02-01)", optarg);
+			e->po.train_from_given = 1;
+			e->epopt = 1;
+			break;
+		case O_TCOUNT:
+			e->po.train_count = (long)number_arg("--train-count",
+			    optarg, 1, 1e6);
+			e->epopt = 1;
+			break;
+		case O_TABLE:
+			e->po.table_path = optarg;
+			e->epopt = 1;
+			break;
 		case O_HYBRID:
 			if (strcmp(optarg, "and") == 0)
 				e->po.hybrid = MG_HYBRID_AND;
@@ -874,6 +1007,15 @@ validate(struct eopts *e)
 	if (e->po.fitcal && (!e->po.plan || e->po.pc.ncal[0] > 0))
 		errx(MG_EXIT_USAGE, "--plan-fit-calibration goes with --plan, "
 		    "without --plan-calibration (it fits the raw chances)");
+	if (e->po.target == 0 && (e->po.folds || e->po.train_from_given ||
+	    e->po.train_count || e->po.table_path))
+		errx(MG_EXIT_USAGE, "--folds, --train-from, --train-count and "
+		    "--table go with --target");
+	if (e->po.target > 0 && e->po.fitcal)
+		errx(MG_EXIT_USAGE, "--plan-fit-calibration does not go with "
+		    "--target");
+	if (e->po.folds == 0)
+		e->po.folds = 4;
 	e->po.cal.k = e->po.pc.k;
 }
 

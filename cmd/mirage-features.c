@@ -298,17 +298,6 @@ write_batch(struct sink *s, struct work *w)
 		    s->done < s->all ? "" : "\n");
 }
 
-static int64_t
-span_arg(const char *name, const char *arg)
-{
-	int64_t v;
-
-	if (mg_parse_span(arg, &v) != 0 || v <= 0)
-		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, 4h, "
-		    "5d or D-HH:MM:SS)", name, arg);
-	return v;
-}
-
 static long
 int_arg(const char *name, const char *arg, long min, long max)
 {
@@ -398,7 +387,7 @@ parse(int argc, char *argv[], struct opts *o, struct mg_simconf *conf,
 			printf("mirage-features %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
 		case O_EVERY:
-			o->probe_every = span_arg("probe interval", optarg);
+			o->probe_every = span_arg("probe interval", optarg, 0);
 			if (o->probe_every % o->sel.e.period)
 				errx(MG_EXIT_USAGE, "--probe-every must be a "
 				    "multiple of the decision period (10m)");
@@ -416,7 +405,7 @@ parse(int argc, char *argv[], struct opts *o, struct mg_simconf *conf,
 			count[colon - optarg] = '\0';
 			o->near_n = (int)int_arg("near-end count", count, 1,
 			    MAXPROBES / 4);
-			o->near_span = span_arg("near-end span", colon + 1);
+			o->near_span = span_arg("near-end span", colon + 1, 0);
 			break;
 		case O_ATSTART:
 			o->sel.e.at_start = 1;

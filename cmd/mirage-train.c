@@ -14,6 +14,7 @@
 #include "mirage.h"
 #include "options.h"
 #include "learn/model.h"
+#include "learn/target.h"
 #include "base/stats.h"
 #include "cluster/cluster.h"
 #include "episode/episode.h"
@@ -144,6 +145,11 @@ usage(int status)
 	    "[--hidden n] [--lr r]\n"
 	    "           [--w-int w] [--w-ovl w] [-S seed] [-t threads] "
 	    "[-o model] [jobs]\n"
+	    "       mirage-train --target share -M model [--handover time] "
+	    "[--folds n] [-q]\n"
+	    "           [-c config] [-m mode] [-n nodes] [-s key=value]\n"
+	    "           [episode options of mirage-features] [-t threads] "
+	    "[-o model] [jobs]\n"
 	    "       mirage-train -i model\n");
 	if (status == 0)
 		fputs("options:\n"
@@ -162,6 +168,12 @@ usage(int status)
 		    "  -c config, -m mode, -n nodes, -s key=value, episode options\n"
 		    "                    dqn and pg: the cluster model and the episodes, as\n"
 		    "                    mirage-features takes them\n"
+		    "  --target share    choose -M model's threshold for a share of links\n"
+		    "                    without an interruption (99%%) on the episodes of\n"
+		    "                    jobs, cut into time-blocked folds; write the model\n"
+		    "                    with it\n"
+		    "  -M model, --handover time, --folds n  the model, the chain's handover\n"
+		    "                    time (none), the folds (4)\n"
 		    "  -S seed           the seed (1): the same seed, the same model\n"
 		    "  -t threads        threads (one per CPU)\n"
 		    "  -o file           write the model to file (default: stdout)\n"
@@ -443,6 +455,10 @@ struct topts {
 	struct mg_epsel esel;
 	double w_int, w_ovl, clip, threshold, maxs;
 	int quiet, progress_asked;
+	double target;		/* --target: the share wanted, 0: training */
+	const char *model_path;	/* -M: its model */
+	int64_t handover;	/* --handover, seconds */
+	int folds;		/* --folds */
 	char args[1024];
 };
 
@@ -464,7 +480,7 @@ parse(int argc, char *argv[], struct topts *o)
 {
 	enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
 		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT,
-		O_PROGRESS };
+		O_PROGRESS, O_TARGET, O_HANDOVER, O_FOLDS };
 	static const struct option longopts[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "clip", required_argument, NULL, O_CLIP },
@@ -474,6 +490,10 @@ parse(int argc, char *argv[], struct topts *o)
 		{ "epsilon", required_argument, NULL, O_EPS },
 		{ "eta", required_argument, NULL, O_ETA },
 		{ "features", required_argument, NULL, 'F' },
+		{ "folds", required_argument, NULL, O_FOLDS },
+		{ "handover", required_argument, NULL, O_HANDOVER },
+		{ "model", required_argument, NULL, 'M' },
+		{ "target", required_argument, NULL, O_TARGET },
 		{ "gamma", required_argument, NULL, O_GAMMA },
 		{ "help", no_argument, NULL, 'h' },
 		{ "info", required_argument, NULL, 'i' },
@@ -511,7 +531,7 @@ parse(int argc, char *argv[], struct topts *o)
 	mg_rlopts_init(&o->ro);
 	mg_simconf_init(&o->conf);
 	mg_epsel_init(&o->esel);
-	while ((ch = getopt_long(argc, argv, "a:C:d:F:hi:o:qr:S:t:T:V"
+	while ((ch = getopt_long(argc, argv, "a:C:d:F:hi:M:o:qr:S:t:T:V"
 	    CLUSTER_SHORTOPTS EPISODE_SHORTOPTS, longopts, NULL)) != -1) {
 		if (episode_option(&o->esel, ch, optarg) ||
 		    cluster_option(&o->conf, ch, optarg))
@@ -608,6 +628,19 @@ parse(int argc, char *argv[], struct topts *o)
 		case O_PROGRESS:
 			o->progress_asked = 1;
 			break;
+		case O_TARGET:
+			o->target = target_arg(optarg);
+			break;
+		case 'M':
+			o->model_path = optarg;
+			break;
+		case O_FOLDS:
+			o->folds = (int)number_arg("--folds", optarg, 1,
+			    MG_TARGET_MAXFOLDS);
+			break;
+		case O_HANDOVER:
+			o->handover = span_arg("--handover", optarg, 86400);
+			break;
 		case O_QUANT:
 			o->to.quantile = number_arg("quantile", optarg, 0.01,
 			    0.99);
@@ -616,13 +649,26 @@ parse(int argc, char *argv[], struct topts *o)
 			usage(MG_EXIT_USAGE);
 		}
 	}
-	if (o->kind == NULL)
+	if ((o->target > 0) != (o->model_path != NULL))
+		errx(MG_EXIT_USAGE, "--target and -M go together");
+	if (o->target == 0 && (o->folds || o->handover))
+		errx(MG_EXIT_USAGE, "--folds and --handover go with --target");
+	if (o->target > 0 && o->kind != NULL)
+		errx(MG_EXIT_USAGE, "--target chooses the threshold of -M's "
+		    "model: no -a");
+	if (o->target > 0 && !isnan(o->threshold))
+		errx(MG_EXIT_USAGE, "--target chooses the threshold: no -T");
+	if (o->folds == 0)
+		o->folds = 4;
+	if (o->target > 0)
+		o->kind = "";
+	else if (o->kind == NULL)
 		errx(MG_EXIT_USAGE, "-a algorithm is needed: gbt, rf, clf, svr, "
 		    "dqn or pg (try --help)");
-	if (strcmp(o->kind, "relmas") == 0)
+	if (o->target == 0 && strcmp(o->kind, "relmas") == 0)
 		errx(MG_EXIT_USAGE, "-a relmas: the dispatcher inside the node "
 		    "is trained by mirage-accel train (mirage-accel(1))");
-	if (strcmp(o->kind, "gbt") && strcmp(o->kind, "rf") && strcmp(o->kind, "clf") &&
+	if (o->target == 0 && strcmp(o->kind, "gbt") && strcmp(o->kind, "rf") && strcmp(o->kind, "clf") &&
 	    strcmp(o->kind, "svr") && strcmp(o->kind, "dqn") && strcmp(o->kind, "pg"))
 		errx(MG_EXIT_USAGE, "unknown model kind '%s' (want gbt, rf, "
 		    "clf, svr, dqn or pg)", o->kind);
@@ -771,6 +817,145 @@ train(const struct topts *o, struct samples *s, double maxs, clock_t t0)
 	mg_model_free(m);
 }
 
+/* params without the target's keys (those of an earlier --target) */
+static void
+strip_target(char *params)
+{
+	char *p = params, *q;
+
+	while ((p = strstr(p, "target")) != NULL) {
+		if (p != params && p[-1] != ' ') {
+			p++;
+			continue;
+		}
+		q = strchr(p, ' ');
+		memmove(p, q != NULL ? q + 1 : p + strlen(p), strlen(q != NULL ?
+		    q + 1 : p + strlen(p)) + 1);
+	}
+	for (q = params + strlen(params); q > params && q[-1] == ' '; q--)
+		q[-1] = '\0';
+}
+
+/*
+ * --target: -M's threshold chosen on the episodes of o->path, cut into
+ * time-blocked folds (target.h), the most cautious of the chain sizes'
+ * (the one that submits earliest); the model written with it and with
+ * what it was chosen on
+ */
+static int
+choose_threshold(struct topts *o)
+{
+	struct mg_diag d = { "" };
+	struct mg_trace t;
+	struct mg_clusterdef def;
+	struct mg_compareconf cc;
+	struct mg_compare *cmp;
+	struct mg_compare_view v;
+	struct mg_choice *ch;
+	struct mg_model *m;
+	char **fnames, a[32], b[32], *params;
+	size_t nfn, len;
+	int rv, bad, i, nm, at = -1, reached = 1, point = -1;
+	double worst = 1;
+	FILE *fp;
+
+	if ((fp = fopen(o->model_path, "rb")) == NULL)
+		err(MG_EXIT_FAIL, "cannot open '%s'", o->model_path);
+	if ((rv = mg_model_read(fp, o->model_path, &m, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	fclose(fp);
+	if (strcmp(m->kind, "relmas") == 0)
+		errx(MG_EXIT_TYPE, "'%s': a dispatcher inside the node, not a "
+		    "model of when to submit", o->model_path);
+	if ((rv = mg_trace_read(o->path, &t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if ((rv = mg_clusterdef_init(&def, &o->conf, &t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", o->path, d.msg);
+	if ((rv = mg_epsel_resolve(&o->esel, &def, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	o->esel.e.window = (int)(m->window > 0 ? m->window : 1);
+	memset(&cc, 0, sizeof(cc));
+	cc.model[0] = m;
+	cc.name[0] = m->kind;
+	cc.nmodels = 1;
+	cc.handover = o->handover;
+	if ((rv = mg_compare_new(&cc, &cmp, &d)) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_episode_feature_names(&o->esel.e, &fnames, &nfn) != 0)
+		err(MG_EXIT_FAIL, NULL);
+	if ((rv = mg_compare_begin(cmp, &o->esel, fnames, nfn, &bad,
+	    &d)) != 0)
+		errx(mg_exit_status(rv), "'%s': %s", o->model_path, d.msg);
+	mg_names_free(fnames, nfn);
+	if (!o->quiet)
+		fprintf(stderr, "mirage-train: choosing %s's threshold on %zu "
+		    "episodes\n", m->kind, o->esel.n * (size_t)o->esel.nsizes);
+	if ((rv = mg_compare_run(cmp, &def, &o->esel, (int)o->esel.e.window,
+	    NULL, o->to.threads > 0 ? o->to.threads :
+	    (int)sysconf(_SC_NPROCESSORS_ONLN), NULL, NULL, &d)) != 0)
+		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
+		    o->path, d.msg);
+	nm = mg_compare_nmethods(cmp);
+	if ((ch = calloc((size_t)(nm * mg_compare_ntables(cmp)),
+	    sizeof(*ch))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if ((rv = mg_target_choose(cmp, o->target, o->folds, ch, &d)) != 0)
+		errx(mg_exit_status(rv), "--target: %s", d.msg);
+	/* the model's row: the first after the baselines */
+	for (i = 0; i < mg_compare_ntables(cmp); i++) {
+		const struct mg_choice *h = &ch[i * nm + MG_COMPARE_NBASE];
+
+		mg_compare_view(cmp, i, MG_COMPARE_NBASE, &v);
+		if (!o->quiet)
+			fprintf(stderr, "mirage-train: %d-node chains: threshold "
+			    "%g, %.1f%% without interruption in its worst fold"
+			    "%s, %.2f h of %s a link\n", v.nodes, h->setting,
+			    100 * h->worst, h->reached ? "" : " (short of the "
+			    "target)", h->cost, o->handover ? "lease given up" :
+			    "overlap");
+		if (h->point > point) {	/* the later point submits earlier */
+			point = h->point;
+			at = i;
+		}
+		reached &= h->reached;
+		if (h->worst < worst)
+			worst = h->worst;
+	}
+	if (at < 0)
+		errx(MG_EXIT_FAIL, "--target: no threshold to choose from");
+	m->threshold = ch[at * nm + MG_COMPARE_NBASE].setting;
+	mg_format_time(o->esel.from, a, sizeof(a));
+	mg_format_time(mg_epsel_start(&o->esel, o->esel.n - 1), b, sizeof(b));
+	len = strlen(m->params ? m->params : "") + 256;
+	if ((params = malloc(len)) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	snprintf(params, len, "%s", m->params ? m->params : "");
+	strip_target(params);
+	snprintf(params + strlen(params), len - strlen(params), "%starget=%g "
+	    "target_handover_s=%lld target_folds=%d target_episodes=%zu "
+	    "target_from=%s target_to=%s target_worst_share=%.4f "
+	    "target_reached=%d", *params ? " " : "", o->target,
+	    (long long)o->handover, o->folds, o->esel.n * (size_t)o->esel.nsizes,
+	    a, b, worst, reached);
+	free(m->params);
+	m->params = params;
+	if (!reached)
+		warnx("--target: the threshold chosen brought %.1f%% through in "
+		    "the worst fold, short of %g%%", 100 * worst,
+		    100 * o->target);
+	save(m, o->out_path);
+	if (!o->quiet)
+		fprintf(stderr, "mirage-train: %s: threshold %g for %g%% "
+		    "written\n", m->kind, m->threshold, 100 * o->target);
+	free(ch);
+	mg_compare_free(cmp);
+	mg_model_free(m);
+	mg_clusterdef_release(&def);
+	mg_trace_release(&t);
+	return MG_EXIT_OK;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -781,6 +966,8 @@ main(int argc, char *argv[])
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	parse(argc, argv, &o);
+	if (o.target > 0)
+		return choose_threshold(&o);
 	if (strcmp(o.kind, "dqn") == 0 || strcmp(o.kind, "pg") == 0) {
 		o.ro.seed = o.to.seed;
 		return train_rl(o.kind, o.path, &o.conf, &o.esel, &o.ro,

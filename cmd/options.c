@@ -60,3 +60,31 @@ number_arg(const char *what, const char *arg, double min, double max)
 		    arg, min, max);
 	return v;
 }
+
+double
+target_arg(const char *arg)
+{
+	size_t n = strlen(arg);
+	int pct = n > 1 && arg[n - 1] == '%';
+	double v;
+
+	if (mg_parse_f64(arg, n - (size_t)pct, &v) != 0 || (pct && (v /= 100,
+	    0)) || !(v > 0 && v < 1))
+		errx(MG_EXIT_USAGE, "invalid --target '%s' (want a share of "
+		    "the links without an interruption, e.g. 99%% or 0.99)",
+		    arg);
+	return v;
+}
+
+int64_t
+span_arg(const char *what, const char *s, int64_t most)
+{
+	int64_t v;
+
+	if (mg_parse_span(s, &v) != 0 || v <= 0)
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (want e.g. 90s, 10m, "
+		    "48h, 2d or D-HH:MM:SS)", what, s);
+	if (most > 0 && v > most)
+		errx(MG_EXIT_USAGE, "invalid %s '%s' (at most a day)", what, s);
+	return v;
+}

@@ -54,4 +54,12 @@ int episode_option(struct mg_epsel *s, int ch, const char *arg);
 double number_arg(const char *what, const char *arg, double min,
     double max);
 
+/* span_arg: a length of time (mg_parse_span()), more than 0 and at
+ * most most seconds (a day; 0: no bound), or a usage error naming what */
+int64_t span_arg(const char *what, const char *s, int64_t most);
+
+/* target_arg: a --target, "99%" or "0.99", as a share (0 to 1,
+ * exclusive), or a usage error */
+double target_arg(const char *arg);
+
 #endif /* MIRAGE_OPTIONS_H */

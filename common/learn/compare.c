@@ -1082,6 +1082,88 @@ mg_compare_caused(const struct mg_compare *cp, int table, int32_t *nodes,
 	return 1;
 }
 
+int
+mg_compare_run(struct mg_compare *cp, const struct mg_clusterdef *def,
+    const struct mg_epsel *sel, int window, const struct mg_plan *plan,
+    int threads, void (*each)(void *, const struct mg_outcome *, size_t,
+    size_t, size_t), void *arg, struct mg_diag *d)
+{
+	size_t q, i, all = sel->n * (size_t)sel->nsizes;
+	size_t batch = (size_t)(threads > 0 ? threads : 1) * 8;
+	struct mg_outcome *res = calloc(batch, sizeof(*res));
+	int rv = MG_OK;
+
+	if (res == NULL)
+		return nomem(d);
+	for (q = 0; q < all && rv == 0; q += batch) {
+		size_t nres = all - q < batch ? all - q : batch;
+
+		rv = mg_outcomes_run(def, sel, window, q, nres, threads, plan,
+		    1, res, d);
+		for (i = 0; i < nres && rv == 0; i++) {
+			if (cp->handing > 0)	/* S only for a P that runs */
+				res[i].t_first = res[i].p_start;
+			/* else skipped: an empty window */
+			if (res[i].n > 0)
+				rv = mg_compare_add(cp, (int)((q + i) / sel->n),
+				    &res[i], d);
+		}
+		if (rv == 0 && each != NULL)
+			each(arg, res, nres, q + nres, all);
+		for (i = 0; i < nres; i++)
+			mg_outcome_release(&res[i]);
+	}
+	free(res);
+	return rv;
+}
+
+int
+mg_compare_nmethods(const struct mg_compare *cp)
+{
+	return cp->nmeth;
+}
+
+int
+mg_compare_ntables(const struct mg_compare *cp)
+{
+	return cp->ntab;
+}
+
+int
+mg_compare_view(const struct mg_compare *cp, int table, int m,
+    struct mg_compare_view *v)
+{
+	const struct table *tb = &cp->tb[table];
+	const struct lmethod *lm = m >= NBASE ? &cp->lm[m - NBASE] : NULL;
+
+	if (m == K_ORACLE || (lm != NULL && lm->lead && m != first_lead(cp)))
+		return -1;
+	memset(v, 0, sizeof(*v));
+	v->name = lm != NULL && lm->lead ? "lead" : cp->name[m];
+	v->kind = MG_SETTING_NONE;
+	if (m == K_ESTIMATE || (lm != NULL && lm->m != NULL && !lm->hybrid &&
+	    !lm->m->classifier))
+		v->kind = MG_SETTING_MARGIN;
+	else if (lm != NULL && lm->lead)
+		v->kind = MG_SETTING_LEAD;
+	else if (lm != NULL && lm->m != NULL && !lm->hybrid)
+		v->kind = MG_SETTING_RISK;
+	else if (lm != NULL && !lm->preempt)
+		v->kind = MG_SETTING_PRICE;	/* the planner, a hybrid */
+	if (v->kind != MG_SETTING_NONE) {
+		v->grid = v->kind == MG_SETTING_RISK ? cp->cv_p :
+		    v->kind == MG_SETTING_PRICE ? cp->cv_l : cp->cv_h;
+		v->npoints = NCURVE;
+		v->xc = tb->xc[m];
+	}
+	v->x = tb->x[m];
+	v->nodes = tb->nodes;
+	v->n = tb->n;
+	v->handing = cp->handing;
+	v->dur = cp->dur;
+	return 0;
+}
+
 void
 mg_compare_free(struct mg_compare *cp)
 {

@@ -114,6 +114,53 @@ int mg_compare_write_outcomes(const struct mg_compare *c, FILE *fp,
 int mg_compare_caused(const struct mg_compare *c, int table,
     int32_t *nodes, size_t *n, double *lost);
 
+/*
+ * mg_compare_run: the episodes of sel (every size) computed on threads
+ * threads, a batch at a time, and added to c in their order; with the
+ * planner's estimates if plan is not NULL.  Before a batch's outcomes
+ * are released, each(arg, o, n, done, all) sees them (NULL: nothing).
+ * Returns 0, or a negative status with d naming the episode.
+ */
+int mg_compare_run(struct mg_compare *c, const struct mg_clusterdef *def,
+    const struct mg_epsel *sel, int window, const struct mg_plan *plan,
+    int threads, void (*each)(void *, const struct mg_outcome *, size_t,
+    size_t, size_t), void *arg, struct mg_diag *d);
+
+/* what a method's setting is, and so its curve's thresholds */
+enum mg_setting {
+	MG_SETTING_NONE,	/* it has one way of deciding */
+	MG_SETTING_MARGIN,	/* hours of predicted overlap accepted */
+	MG_SETTING_RISK,	/* a classifier's accepted risk */
+	MG_SETTING_PRICE,	/* the planner's price (lambda) */
+	MG_SETTING_LEAD		/* a fixed lead, hours before P's end */
+};
+
+/* one method of one table, as mg_compare_view() shows it */
+struct mg_compare_view {
+	const char *name;	/* "lead" for the fixed leads' curve */
+	enum mg_setting kind;
+	const double *grid;	/* the thresholds of its curve, npoints */
+	size_t npoints;		/* 0 without a setting */
+	int64_t *const *xc;	/* xc[c][k]: episode k's outcome at grid[c] */
+	const int64_t *x;	/* episode k's at its own setting */
+	int32_t nodes;		/* the table's chain size */
+	size_t n;		/* its episodes, in the order of their starts */
+	int64_t handing;	/* the handover time, 0: none */
+	int64_t dur;		/* P's duration */
+};
+
+/* how many methods each table has */
+int mg_compare_nmethods(const struct mg_compare *c);
+int mg_compare_ntables(const struct mg_compare *c);
+
+/*
+ * mg_compare_view: method m of table table into v.  Returns 0, or -1
+ * for the oracle (it knows the future) and the fixed leads after the
+ * first (whose view is "lead", every lead on its curve).
+ */
+int mg_compare_view(const struct mg_compare *c, int table, int m,
+    struct mg_compare_view *v);
+
 void mg_compare_free(struct mg_compare *c);
 
 #endif /* MG_COMPARE_H */

@@ -136,6 +136,24 @@ mg_model_spread(const struct mg_model *m, double *p10, double *p90)
 }
 
 int
+mg_model_param(const struct mg_model *m, const char *key, double *v)
+{
+	const char *p = m != NULL ? m->params : NULL;
+	size_t n = strlen(key);
+	char *end;
+
+	while (p != NULL && (p = strstr(p, key)) != NULL) {
+		if ((p == m->params || p[-1] == ' ') && p[n] == '=') {
+			*v = strtod(p + n + 1, &end);
+			return end > p + n + 1 && (*end == ' ' || *end ==
+			    '\0') ? 0 : -1;
+		}
+		p += n;
+	}
+	return -1;
+}
+
+int
 mg_model_field(const struct mg_model *m, const char *name)
 {
 	size_t i;

@@ -151,6 +151,13 @@ int mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
  */
 int mg_model_spread(const struct mg_model *m, double *p10, double *p90);
 
+/*
+ * mg_model_param: the number a key=value of m's parameters holds, as
+ * mirage-train --target keeps them (target, target_handover_s, ...).
+ * Returns 0, or -1 if the key is not there or not a number.
+ */
+int mg_model_param(const struct mg_model *m, const char *key, double *v);
+
 /* mg_model_field: index of feature name in m, or -1 */
 int mg_model_field(const struct mg_model *m, const char *name);
 

@@ -153,6 +153,27 @@ by_model(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return rv != 0;
 }
 
+/* the planner's price chosen for the chain's size (o->price), into q;
+ * a size with none is an error: the chain is not advised on a guess */
+static int
+target_price(const struct mg_drive *o, struct run *r,
+    struct mg_advise *q, struct mg_diag *diag)
+{
+	const struct mg_ljob *p = mg_live_find(&r->l, r->p_id);
+	int32_t n = o->s_nodes > 0 ? o->s_nodes : p != NULL && p->nodes > 0 ?
+	    p->nodes : 1;
+	int k;
+
+	for (k = 0; k < o->nprice; k++)
+		if (o->price_nodes[k] == n) {
+			q->lambda = o->price[k];
+			return MG_OK;
+		}
+	return mg_diag_set(diag, MG_EINVAL, "the settings hold no planner "
+	    "price for %d-node chains: choose one with mirage-eval --target "
+	    "-k %d", (int)n, (int)n);
+}
+
 /* the planner's decision on the history and the nodes' capacity; 0, 1
  * when it cannot decide (a->note says why), or a status */
 static int
@@ -173,6 +194,11 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
 		    PLAN_MIN_JOBS);
 	else if ((rv = capacity(o, nodes, &cap, diag)) == 0) {
 		mg_drive_question(o, r->p_id, nodes, &q);
+		if (o->nprice > 0 && (rv = target_price(o, r, &q, diag)) != 0) {
+			mg_trace_release(&tr);
+			mg_capacity_release(&cap);
+			return rv;
+		}
 		if ((rv = mg_advise_plan(&q, &o->pc, &r->l, &tr, &cap,
 		    &r->a)) == MG_ENOMEM)
 			rv = nomem(diag);

@@ -42,6 +42,7 @@ enum mg_drive_outcome {
 #define MG_DRIVE_FALLBACK_WAIT	300
 
 #define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
+#define MG_DRIVE_MAXPRICES	16	/* chain sizes with a price */
 #define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */
 
 struct mg_drive {
@@ -55,6 +56,12 @@ struct mg_drive {
 	struct mg_planconf pc;
 	double lambda;		/* its price (lambda_given: as asked) */
 	int lambda_given;
+	/* its prices chosen for a target, by the chain's nodes
+	 * (mirage-eval --target); with nprice > 0, a size not there is
+	 * an error */
+	int32_t price_nodes[MG_DRIVE_MAXPRICES];
+	double price[MG_DRIVE_MAXPRICES];
+	int nprice;
 	double threshold, prio;	/* NAN: the model's, the queue's median */
 	int32_t nodes;		/* the cluster's; 0: as sinfo counts them */
 	int32_t s_nodes;	/* the successor's nodes and limit, 0: P's */

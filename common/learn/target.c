@@ -1,0 +1,361 @@
+/*
+ * target.c: settings chosen for a reliability target on time-blocked
+ * folds, and what they bring elsewhere (target.h).
+ */
+#include <json-c/json.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "learn/target.h"
+#include "episode/protocol.h"
+
+const char *
+mg_target_setting_name(enum mg_setting kind)
+{
+	switch (kind) {
+	case MG_SETTING_MARGIN:
+		return "margin_h";
+	case MG_SETTING_RISK:
+		return "risk";
+	case MG_SETTING_PRICE:
+		return "price";
+	case MG_SETTING_LEAD:
+		return "lead_h";
+	default:
+		return "-";
+	}
+}
+
+/* the share of x[lo..hi) without an interruption */
+static double
+share(const int64_t *x, size_t lo, size_t hi)
+{
+	size_t k, ok = 0;
+
+	for (k = lo; k < hi; k++)
+		ok += x[k] <= 0;
+	return hi > lo ? (double)ok / (double)(hi - lo) : 1;
+}
+
+/* what outcomes x cost a chain of v's: the mean lease given up under a
+ * handover, else the mean overlap (hours) */
+static double
+cost(const struct mg_compare_view *v, const int64_t *x)
+{
+	double held, lease, ovl = 0;
+	size_t k;
+
+	if (v->handing > 0) {
+		mg_handover_costs(x, v->n, v->nodes, v->handing, &held,
+		    &lease);
+		return lease;
+	}
+	for (k = 0; k < v->n; k++)
+		ovl += x[k] < 0 ? (double)-x[k] / 3600 : 0;
+	return v->n > 0 ? ovl / (double)v->n : 0;
+}
+
+/* the least share of a fold of x */
+static double
+worst(const struct mg_compare_view *v, const int64_t *x, int folds)
+{
+	double w = 1, s;
+	int b;
+
+	for (b = 0; b < folds; b++) {
+		s = share(x, v->n * (size_t)b / (size_t)folds,
+		    v->n * (size_t)(b + 1) / (size_t)folds);
+		if (s < w)
+			w = s;
+	}
+	return w;
+}
+
+/* v's setting for target on folds */
+static void
+choose(const struct mg_compare_view *v, double target, int folds,
+    struct mg_choice *ch)
+{
+	size_t c;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->point = -1;
+	if (v->npoints == 0) {
+		ch->worst = worst(v, v->x, folds);
+		ch->cost = cost(v, v->x);
+		ch->reached = ch->worst >= target - 1e-9;
+		return;
+	}
+	for (c = 0; c < v->npoints; c++) {
+		double w = worst(v, v->xc[c], folds), k = cost(v, v->xc[c]);
+		int ok = w >= target - 1e-9;
+
+		if (ch->point < 0 || (ok && !ch->reached) || (ok ==
+		    ch->reached && (ok ? k < ch->cost || (k == ch->cost &&
+		    w > ch->worst) : w > ch->worst || (w == ch->worst &&
+		    k < ch->cost)))) {
+			ch->point = (int)c;
+			ch->setting = v->grid[c];
+			ch->reached = ok;
+			ch->worst = w;
+			ch->cost = k;
+		}
+	}
+}
+
+int
+mg_target_choose(const struct mg_compare *c, double target, int folds,
+    struct mg_choice *ch, struct mg_diag *d)
+{
+	int nm = mg_compare_nmethods(c), i, m, best;
+	struct mg_compare_view v;
+
+	if (!(target > 0 && target < 1) || folds < 1 ||
+	    folds > MG_TARGET_MAXFOLDS)
+		return mg_diag_set(d, MG_EINVAL, "a target between 0 and 1 "
+		    "and 1 to %d folds", MG_TARGET_MAXFOLDS);
+	for (i = 0; i < mg_compare_ntables(c); i++) {
+		for (m = 0, best = -1; m < nm; m++) {
+			struct mg_choice *h = &ch[i * nm + m];
+
+			if (mg_compare_view(c, i, m, &v) != 0) {
+				memset(h, 0, sizeof(*h));
+				h->point = -2;	/* not a row */
+				continue;
+			}
+			if (v.n < (size_t)folds)
+				return mg_diag_set(d, MG_EINVAL, "%zu episodes "
+				    "of %d-node chains to choose on, fewer "
+				    "than the %d folds", v.n, v.nodes, folds);
+			choose(&v, target, folds, h);
+			if (h->reached && (best < 0 || h->cost <
+			    ch[i * nm + best].cost))
+				best = m;
+		}
+		if (best >= 0)
+			ch[i * nm + best].best = 1;
+	}
+	return MG_OK;
+}
+
+/* a share's 95% interval (Wilson's score interval) */
+static void
+wilson(double p, size_t n, double *lo, double *hi)
+{
+	double z = 1.959964, den, mid, half;
+
+	if (n == 0) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	den = 1 + z * z / (double)n;
+	mid = (p + z * z / (2 * (double)n)) / den;
+	half = z * sqrt(p * (1 - p) / (double)n + z * z / (4 * (double)n *
+	    (double)n)) / den;
+	*lo = fmax(0, mid - half);
+	*hi = fmin(1, mid + half);
+}
+
+/* one row's figures: the outcomes at the chosen setting */
+struct trow {
+	const char *name;
+	int32_t nodes;
+	size_t n;
+	double share, lo, hi, lease, held, ovl;
+	struct mg_service sv;
+};
+
+static void
+figures(const struct mg_compare_view *v, const struct mg_choice *h,
+    struct trow *r)
+{
+	const int64_t *x = h->point >= 0 ? v->xc[h->point] : v->x;
+	size_t k;
+
+	memset(r, 0, sizeof(*r));
+	r->name = v->name;
+	r->nodes = v->nodes;
+	r->n = v->n;
+	r->share = share(x, 0, v->n);
+	wilson(r->share, v->n, &r->lo, &r->hi);
+	mg_handover_costs(x, v->n, v->nodes, v->handing > 0 ? v->handing : 0,
+	    &r->held, &r->lease);
+	for (k = 0; k < v->n; k++)
+		r->ovl += x[k] < 0 ? (double)-x[k] / 3600 : 0;
+	r->ovl = v->n > 0 ? r->ovl / (double)v->n : 0;
+	if (v->handing == 0)
+		r->held = r->lease = 0;
+	mg_service(x, v->n, v->nodes, v->dur, v->handing, &r->sv);
+}
+
+static const char *
+setting_text(const struct mg_compare_view *v, const struct mg_choice *h,
+    char *b, size_t len)
+{
+	if (h->point < 0)
+		snprintf(b, len, "-");
+	else
+		snprintf(b, len, "%s %g", v->kind == MG_SETTING_MARGIN ?
+		    "margin" : v->kind == MG_SETTING_RISK ? "risk" :
+		    v->kind == MG_SETTING_PRICE ? "price" : "lead",
+		    h->setting);
+	if (h->point >= 0 && (v->kind == MG_SETTING_MARGIN || v->kind ==
+	    MG_SETTING_LEAD))
+		snprintf(b + strlen(b), len - strlen(b), " h");
+	return b;
+}
+
+/* in text, after a size's rows: the method recommended and its cost
+ * against the fixed lead chosen the same way */
+static void
+text_verdict(const struct mg_compare *c, const struct mg_choice *ch, int i,
+    double want, FILE *fp)
+{
+	int nm = mg_compare_nmethods(c), m, best = -1, lead = -1;
+	struct mg_compare_view v, lv;
+	struct trow r, lr;
+	char s[48];
+
+	for (m = 0; m < nm; m++) {
+		if (mg_compare_view(c, i, m, &v) != 0)
+			continue;
+		if (ch[i * nm + m].best)
+			best = m;
+		if (v.kind == MG_SETTING_LEAD)
+			lead = m;
+	}
+	if (best < 0) {
+		fprintf(fp, "  no method reached %g%% in every fold of the "
+		    "training period\n", 100 * want);
+		return;
+	}
+	mg_compare_view(c, i, best, &v);
+	figures(&v, &ch[i * nm + best], &r);
+	fprintf(fp, "  use %s (%s): %.1f%% without interruption here",
+	    v.name, setting_text(&v, &ch[i * nm + best], s, sizeof(s)),
+	    100 * r.share);
+	if (v.handing > 0)
+		fprintf(fp, ", %.2f h of lease given up a link", r.lease);
+	else
+		fprintf(fp, ", %.2f h of overlap a link", r.ovl);
+	fputc('\n', fp);
+	if (lead >= 0 && lead != best && ch[i * nm + lead].point >= 0) {
+		mg_compare_view(c, i, lead, &lv);
+		figures(&lv, &ch[i * nm + lead], &lr);
+		fprintf(fp, "  the fixed lead chosen the same way (%s): "
+		    "%.1f%%, %.2f h", setting_text(&lv, &ch[i * nm + lead], s,
+		    sizeof(s)), 100 * lr.share, lr.lease);
+		if (lr.lease > 0)
+			fprintf(fp, "; %s gives up %.2f of its lease", v.name,
+			    r.lease / lr.lease);
+		fputc('\n', fp);
+	}
+}
+
+int
+mg_target_write(const struct mg_compare *c, const struct mg_choice *ch,
+    double want, FILE *fp, enum mg_compare_format fmt, struct mg_diag *d)
+{
+	int nm = mg_compare_nmethods(c), i, m;
+	struct json_object *arr = NULL;
+	struct mg_compare_view v;
+	struct trow r;
+	char s[48];
+
+	if (fmt == MG_COMPARE_TSV)
+		fprintf(fp, "method\tnodes\tsetting_kind\tsetting\treached\t"
+		    "train_worst_share\ttrain_cost_h\trecommended\tepisodes\t"
+		    "no_interruption_share\tshare_lo\tshare_hi\t"
+		    "lease_given_h\theld_twice_nh\toverlap_mean_h\t"
+		    "down_h_30d\tjobs_per_1000h\thandover_wasted_nh_30d\t"
+		    "target\thandover_s\n");
+	else if (fmt == MG_COMPARE_JSON)
+		arr = json_object_new_array();
+	for (i = 0; i < mg_compare_ntables(c); i++) {
+		for (m = 0; m < nm; m++) {
+			const struct mg_choice *h = &ch[i * nm + m];
+
+			if (mg_compare_view(c, i, m, &v) != 0)
+				continue;
+			figures(&v, h, &r);
+			if (fmt == MG_COMPARE_TSV) {
+				fprintf(fp, "%s\t%d\t%s\t", r.name, r.nodes,
+				    mg_target_setting_name(v.kind));
+				if (h->point >= 0)
+					fprintf(fp, "%g", h->setting);
+				else
+					fputc('-', fp);
+				fprintf(fp, "\t%d\t%.4f\t%.4f\t%d\t%zu\t%.4f\t"
+				    "%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t"
+				    "%.4f\t%g\t%lld\n", h->reached, h->worst,
+				    h->cost, h->best, r.n, r.share, r.lo, r.hi,
+				    r.lease, r.held, r.ovl, r.sv.down_h,
+				    r.sv.jobs_per_kh, r.sv.handover_waste_nh,
+				    want, (long long)v.handing);
+			} else if (fmt == MG_COMPARE_JSON) {
+				struct json_object *o = json_object_new_object();
+
+#define JS(k, val) json_object_object_add(o, k, json_object_new_string(val))
+#define JD(k, val) json_object_object_add(o, k, json_object_new_double(val))
+#define JI(k, val) json_object_object_add(o, k, json_object_new_int64(val))
+				JS("method", r.name);
+				JI("nodes", r.nodes);
+				JS("setting_kind",
+				    mg_target_setting_name(v.kind));
+				if (h->point >= 0)
+					JD("setting", h->setting);
+				JI("reached", h->reached);
+				JD("train_worst_share", h->worst);
+				JD("train_cost_h", h->cost);
+				JI("recommended", h->best);
+				JI("episodes", (int64_t)r.n);
+				JD("no_interruption_share", r.share);
+				JD("share_lo", r.lo);
+				JD("share_hi", r.hi);
+				JD("lease_given_h", r.lease);
+				JD("held_twice_nh", r.held);
+				JD("overlap_mean_h", r.ovl);
+				JD("down_h_30d", r.sv.down_h);
+				JD("jobs_per_1000h", r.sv.jobs_per_kh);
+				JD("handover_wasted_nh_30d",
+				    r.sv.handover_waste_nh);
+				JD("target", want);
+				JI("handover_s", v.handing);
+#undef JS
+#undef JD
+#undef JI
+				json_object_array_add(arr, o);
+			} else {
+				if (m == 0)
+					fprintf(fp, "%s%-20s %5s %-16s %11s %9s "
+					    "%15s %11s %11s %9s\n", i ? "\n" :
+					    "", "method", "nodes", "setting",
+					    "train worst", "no-int %",
+					    "95% interval", v.handing > 0 ?
+					    "lease given" : "overlap",
+					    "held twice", "30d down");
+				fprintf(fp, "%-20s %5d %-16s %10.1f%%%s %8.1f%% "
+				    "%6.1f-%5.1f%% %9.2f h %8.2f nh %7.1f h\n",
+				    r.name, r.nodes, setting_text(&v, h, s,
+				    sizeof(s)), 100 * h->worst, h->best ? "*" :
+				    h->reached ? " " : "!", 100 * r.share,
+				    100 * r.lo, 100 * r.hi, v.handing > 0 ?
+				    r.lease : r.ovl, r.held, r.sv.down_h);
+			}
+		}
+		if (fmt == MG_COMPARE_TEXT)
+			text_verdict(c, ch, i, want, fp);
+	}
+	if (fmt == MG_COMPARE_JSON) {
+		fprintf(fp, "%s\n", json_object_to_json_string_ext(arr,
+		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(arr);
+	}
+	if (fmt == MG_COMPARE_TEXT)
+		fprintf(fp, "\n(* the method recommended: the cheapest on the "
+		    "training period of those reaching %g%% in every fold; "
+		    "! not reached in every fold)\n", 100 * want);
+	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
+}

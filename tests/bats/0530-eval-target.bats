@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# 0530-eval-target.bats: a reliability target (--target): every method's
+# setting chosen on time-blocked folds of a training period, never on
+# the episodes it is reported on; the model file and mirage-advise
+# carry the choice.
+
+setup() {
+	load test_helper
+	mg_setup
+	mg_gbt 30
+	J=$BATS_FILE_TMPDIR/ls6.jobs
+	# a small run: 6 evaluated episodes from 2023-02-20, settings chosen
+	# on 8 from 2023-02-01 (their workload ends by 2023-02-08)
+	RUN=(-q -m reference -n 76 -f 2023-02-20 -N 6 -k 1,8 --handover 10m
+	    --target 99% --train-from 2023-02-01 --train-count 8 --folds 2)
+}
+
+# col FILE METHOD NODES COLUMN: a cell of a TSV table
+col() {
+	awk -F'\t' -v m="$2" -v n="$3" -v c="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == m && $2 == n { print $k[c] }' "$1"
+}
+
+@test "--target: the settings do not change when the evaluated period's jobs do; its figures do" {
+	# the same trace with every other job submitted from 2023-02-10 gone
+	zcat "$ROOT/data/ls6-a100.log.gz" |
+	    awk -F'\t' 'NR <= 3 || $5 < "2023-02-10" || NR % 2' > mod.log
+	mirage-parse -q mod.log -o mod.jobs
+	mirage-eval "${RUN[@]}" --plan 2 -M "$M" -F tsv -o a.tsv "$J"
+	mirage-eval "${RUN[@]}" --plan 2 -M "$M" -F tsv -o b.tsv mod.jobs
+	# every method's setting, whether it reached the target, what it cost
+	# on the training period and which one is recommended: the same
+	diff <(cut -f1-8 a.tsv) <(cut -f1-8 b.tsv)
+	# while what the settings bring on the evaluated episodes changed
+	! diff <(cut -f10 a.tsv) <(cut -f10 b.tsv) > /dev/null
+	# a setting for every method that has one, and none for the others
+	[ "$(col a.tsv planner 8 setting_kind)" = price ]
+	[ "$(col a.tsv gbt 1 setting_kind)" = margin_h ]
+	[ "$(col a.tsv lead 1 setting_kind)" = lead_h ]
+	[ "$(col a.tsv scheduler-estimate 1 setting_kind)" = margin_h ]
+	[ "$(col a.tsv reactive 1 setting)" = - ]
+	# no oracle (it knows the future) and one row for the fixed leads
+	[ -z "$(col a.tsv oracle 1 setting)" ]
+	[ -z "$(col a.tsv lead-4h 1 setting)" ]
+}
+
+@test "--target: each choice is its curve's cheapest point that reaches the target in every fold" {
+	mirage-eval "${RUN[@]}" --folds 1 -F tsv -o t.tsv "$J"
+	# the training period's own curves, from a run of its episodes
+	mirage-eval -q -m reference -n 76 -f 2023-02-01 -N 8 -k 1,8 --handover 10m \
+	    -C c.tsv -o /dev/null "$J"
+	for n in 1 8; do
+		for m in lead scheduler-estimate; do
+			want=$(awk -F'\t' -v m=$m -v n=$n '
+			    NR == 1 { next }
+			    $1 == m && $2 == n && $4 >= 0.99 && (b == "" || $7 < c) { b = $3; c = $7 }
+			    END { print b }' c.tsv)
+			[ -n "$want" ]
+			[ "$(col t.tsv $m $n setting)" = "$want" ]
+			[ "$(col t.tsv $m $n reached)" = 1 ]
+		done
+		# one recommended per size: the cheapest of those that reached it
+		[ "$(awk -F'\t' -v n=$n '$2 == n && $8 == 1' t.tsv | wc -l)" -eq 1 ]
+		awk -F'\t' -v n=$n 'NR > 1 && $2 == n && $5 == 1 { if (min == "" || $7 < min) min = $7 }
+		    NR > 1 && $2 == n && $8 == 1 { r = $7 } END { exit !(r == min) }' t.tsv
+	done
+	# the 95% interval holds the share
+	awk -F'\t' 'NR > 1 && !($11 <= $10 && $10 <= $12) { exit 1 }' t.tsv
+}
+
+@test "--target: text and JSON say the same as TSV; the full table beside it (--table)" {
+	mirage-eval "${RUN[@]}" -F tsv -o t.tsv --table full.tsv "$J"
+	mirage-eval "${RUN[@]}" -F json -o t.json "$J"
+	mirage-eval "${RUN[@]}" -o t.txt "$J"
+	python3 - <<-'PY'
+	import csv, json
+	rows = list(csv.DictReader(open("t.tsv"), delimiter="\t"))
+	js = json.load(open("t.json"))
+	assert len(rows) == len(js) > 0
+	for r, j in zip(rows, js):
+	    assert r["method"] == j["method"] and int(r["nodes"]) == j["nodes"]
+	    assert abs(float(r["no_interruption_share"]) - j["no_interruption_share"]) < 1e-4
+	    assert abs(float(r["lease_given_h"]) - j["lease_given_h"]) < 1e-4
+	    assert r["setting"] == "-" or abs(float(r["setting"]) - j["setting"]) < 1e-9
+	PY
+	grep -q "^  use .* without interruption here" t.txt
+	grep -q '^method  *nodes  *setting  *train worst' t.txt
+	# the full table is mirage-eval's own, with the curves' readings
+	head -n 1 full.tsv | grep -q $'^method\tnodes\tepisodes\tno_interruption_share\t.*\treach_99_lease_h\t'
+}
+
+@test "mirage-train --target: the model keeps the threshold chosen, and mirage-eval chose the same" {
+	run -0 --separate-stderr mirage-train --target 99% --handover 10m -M "$M" \
+	    -m reference -n 76 -f 2023-02-01 -N 8 -k 1 --folds 2 -o t99.mrm "$J"
+	[[ "$stderr" == *"mirage-train: 1-node chains: threshold "* ]]
+	mirage-train -i t99.mrm > info.txt
+	grep -q $'^params\t.* target=0.99 target_handover_s=600 target_folds=2 target_episodes=8 target_from=2023-02-01T00:00:00 ' info.txt
+	thr=$(awk -F'\t' '$1 == "threshold" { print $2 }' info.txt)
+	# mirage-eval --target chooses the same for this model on the same period
+	cp "$M" gbt.mrm
+	mirage-eval -q -m reference -n 76 -f 2023-02-20 -N 6 -k 1 --handover 10m --target 99% \
+	    --train-from 2023-02-01 --train-count 8 --folds 2 -M gbt.mrm -F tsv -o t.tsv "$J"
+	[ "$(col t.tsv gbt 1 setting)" = "$thr" ]
+	# chosen again, for another target: one set of target keys
+	mirage-train -q --target 90% -M t99.mrm -m reference -n 76 -f 2023-02-01 -N 8 -k 1 -o t90.mrm "$J"
+	mirage-train -i t90.mrm | grep $'^params' > p.txt
+	[ "$(grep -o 'target=' p.txt | wc -l)" -eq 1 ]
+	grep -q ' target=0.9 target_handover_s=0 ' p.txt
+}
+
+@test "mirage-advise --target: the model's threshold for that target, or the planner's price from --settings" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	mirage-train -q --target 99% --handover 10m -M "$M" -m reference -n 76 \
+	    -f 2023-02-01 -N 8 -k 1 --folds 2 -o t99.mrm "$J"
+	run -0 --separate-stderr mirage-advise -j 500 -m t99.mrm -n 8 -Q "$FAKE/queue.txt" \
+	    --now $NOW --handover --target 99%
+	[[ "$output" == *"decision: "* ]]
+	# a model not chosen for this target, or not for handing over
+	run -2 --separate-stderr mirage-advise -j 500 -m t99.mrm -n 8 -Q "$FAKE/queue.txt" \
+	    --now $NOW --handover --target 99.9%
+	[[ "$stderr" == *"its threshold was not chosen for 99.9%; choose it with mirage-train --target 99.9%"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -m "$M" -n 8 -Q "$FAKE/queue.txt" --now $NOW --target 99%
+	[[ "$stderr" == *"its threshold was not chosen for 99%"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -m t99.mrm -n 8 -Q "$FAKE/queue.txt" --now $NOW --target 99%
+	[[ "$stderr" == *"its threshold was chosen for handing over"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -m t99.mrm -n 8 -Q "$FAKE/queue.txt" \
+	    --now $NOW --handover --target 99% -T 3
+	[[ "$stderr" == *"--target chooses the setting: no -T or --lambda"* ]]
+	# the planner: its price for the chain's size, from the table
+	mirage-eval "${RUN[@]}" --plan 2 -F tsv -o s.tsv "$J"
+	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --plan 2 --target 99%
+	[[ "$stderr" == *"the price comes from --settings table.tsv"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --plan 2 --target 99% --settings s.tsv
+	[[ "$stderr" == *"s.tsv', line "*": chosen for handing over; run mirage-eval --target without --handover"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --plan 2 --target 90% --settings s.tsv
+	[[ "$stderr" == *"chosen for 99%, not the --target 90%"* ]]
+	# a table cut short, or not a table of targets, is refused
+	head -c 300 s.tsv > cut.tsv
+	run -5 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --plan 2 --target 99% --settings cut.tsv
+	[[ "$stderr" == *"cut.tsv', line "*": truncated"* ]]
+	printf 'method\tnodes\n' > other.tsv
+	run -6 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --plan 2 --target 99% --settings other.tsv
+	[[ "$stderr" == *"not a table of mirage-eval --target -F tsv"* ]]
+	# a chain size the table has no price for is an error, not a guess
+	awk -F'\t' '!($1 == "planner" && $2 == 1)' s.tsv > no1.tsv
+	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --plan 2 --target 99% --settings no1.tsv -H "$J"
+	[[ "$stderr" == *"no planner price for 1-node chains: choose one with mirage-eval --target -k 1"* ]]
+}
+
+@test "--target: bad use is a usage error naming the option" {
+	run -2 --separate-stderr mirage-eval -q -m reference -n 76 -N 2 --target 150% "$J"
+	[[ "$stderr" == *"invalid --target '150%'"* ]]
+	run -2 --separate-stderr mirage-eval -q -m reference -n 76 -N 2 --folds 3 "$J"
+	[[ "$stderr" == *"--folds, --train-from, --train-count and --table go with --target"* ]]
+	run -2 --separate-stderr mirage-eval -q -m reference -n 76 -f 2023-02-20 -N 2 --target 0.99 \
+	    --train-count 2 --folds 3 "$J"
+	[[ "$stderr" == *"fewer than the 3 folds"* ]]
+	run -2 --separate-stderr mirage-train --target 99% -m reference "$J"
+	[[ "$stderr" == *"--target and -M go together"* ]]
+	run -2 --separate-stderr mirage-train --target 99% -M "$M" -a gbt "$J"
+	[[ "$stderr" == *"no -a"* ]]
+}
