@@ -413,6 +413,7 @@ read_settings(struct opts *o)
 	const char *path = o->settings;
 	char line[2048], b[64], *end;
 	int cm, cn, ck, cs, ct, ch, cr, nf, lineno = 1;
+	double other = -1;
 	FILE *fp;
 
 	if ((fp = fopen(path, "r")) == NULL)
@@ -462,10 +463,10 @@ read_settings(struct opts *o)
 		    "price") != 0)
 			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: not a "
 			    "planner's price", path, lineno);
-		if (fabs(t - o->target) > 1e-9)
-			errx(MG_EXIT_USAGE, "--settings: '%s', line %d: chosen "
-			    "for %g%%, not the --target %g%%", path, lineno,
-			    100 * t, 100 * o->target);
+		if (fabs(t - o->target) > 1e-9) {
+			other = t;
+			continue;	/* another target's */
+		}
 		if ((h > 0) != (dr->handover != 0))
 			errx(MG_EXIT_USAGE, "--settings: '%s', line %d: chosen "
 			    "%s handing over; run mirage-eval --target %s "
@@ -486,6 +487,10 @@ read_settings(struct opts *o)
 	if (ferror(fp))
 		err(MG_EXIT_FAIL, "--settings: '%s'", path);
 	fclose(fp);
+	if (dr->nprice == 0 && other >= 0)
+		errx(MG_EXIT_USAGE, "--settings: '%s': the planner's prices "
+		    "are chosen for %g%%, not the --target %g%%", path,
+		    100 * other, 100 * o->target);
 	if (dr->nprice == 0)
 		errx(MG_EXIT_FAIL, "--settings: '%s': no planner row; run "
 		    "mirage-eval --target with --plan", path);

@@ -338,7 +338,8 @@ struct popts {
 	int64_t handover;	/* --handover: seconds, 0 off */
 	int plan_window;	/* --plan-window given */
 	int lambda_given;	/* --lambda given */
-	double target;		/* --target: the share wanted, 0 off */
+	double target[MG_TARGET_MAX];	/* --target: the shares wanted */
+	int ntarget;		/* 0: no target */
 	int folds;		/* --folds: the training period's */
 	int64_t train_from;	/* --train-from */
 	int train_from_given;
@@ -451,8 +452,8 @@ write_table(const struct popts *po, const char *path,
 
 	if (mg_out_open(&out, path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	rv = ch != NULL ? mg_target_write(cmp, ch, po->target, out.fp,
-	    po->fmt, &d) : mg_compare_write(cmp, out.fp, po->fmt, &d);
+	rv = ch != NULL ? mg_target_write(cmp, ch, po->target, po->ntarget,
+	    out.fp, po->fmt, &d) : mg_compare_write(cmp, out.fp, po->fmt, &d);
 	if (rv != 0 || mg_out_commit(&out, &d) != 0) {
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
@@ -596,7 +597,8 @@ choose_settings(struct popts *po, struct mg_compareconf *cc,
 	struct mg_compare *cmp;
 	struct mg_choice *ch;
 	char a[32], b[32];
-	int rv;
+	size_t per;
+	int rv, k;
 
 	ts.count = po->train_count > 0 ? po->train_count : (long)po->sel.n;
 	/* by default the last episode's workload ends before the first
@@ -622,18 +624,20 @@ choose_settings(struct popts *po, struct mg_compareconf *cc,
 	    tally, &ty, &d)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 		    "'%s': the training period: %s", path, d.msg);
-	if ((ch = calloc((size_t)(mg_compare_ntables(cmp) *
-	    mg_compare_nmethods(cmp)), sizeof(*ch))) == NULL)
+	per = (size_t)(mg_compare_ntables(cmp) * mg_compare_nmethods(cmp));
+	if ((ch = calloc(per * (size_t)po->ntarget, sizeof(*ch))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_target_choose(cmp, po->target, po->folds, ch, &d)) != 0)
-		errx(mg_exit_status(rv), "--target: %s", d.msg);
+	for (k = 0; k < po->ntarget; k++)
+		if ((rv = mg_target_choose(cmp, po->target[k], po->folds,
+		    &ch[(size_t)k * per], &d)) != 0)
+			errx(mg_exit_status(rv), "--target: %s", d.msg);
 	if (!po->quiet) {
 		mg_format_time(ts.from, a, sizeof(a));
 		mg_format_time(ts.from + (ts.count - 1) * ts.every, b,
 		    sizeof(b));
-		fprintf(stderr, "mirage-eval: settings for %g%% chosen on %ld "
-		    "episodes from %s to %s, %d time-blocked folds\n",
-		    100 * po->target, ts.count, a, b, po->folds);
+		fprintf(stderr, "mirage-eval: settings chosen on %ld episodes "
+		    "from %s to %s, %d time-blocked folds\n", ts.count, a, b,
+		    po->folds);
 	}
 	mg_compare_free(cmp);
 	*out = ch;
@@ -681,7 +685,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	/* where each model's features are in an outcome's */
 	po->sel.e.window = window;
-	if (po->target > 0)
+	if (po->ntarget > 0)
 		choose_settings(po, &cc, &def, plan, window, path, &ch);
 	cmp = comparison(po, &cc, &po->sel, path);
 	if ((rv = mg_compare_run(cmp, &def, &po->sel, window, plan,
@@ -698,6 +702,23 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;
+}
+
+/* --target's shares, separated by commas */
+static void
+targets(struct popts *po, const char *arg)
+{
+	char b[256], *p, *q;
+
+	snprintf(b, sizeof(b), "%s", arg);
+	for (po->ntarget = 0, p = b; p != NULL; p = q) {
+		if ((q = strchr(p, ',')) != NULL)
+			*q++ = '\0';
+		if (po->ntarget == MG_TARGET_MAX)
+			errx(MG_EXIT_USAGE, "--target: at most %d shares",
+			    MG_TARGET_MAX);
+		po->target[po->ntarget++] = target_arg(p);
+	}
 }
 
 /* the command line: the cluster model, the method options, the files */
@@ -879,7 +900,7 @@ parse(int argc, char *argv[], struct eopts *e)
 			e->po.handover = v;
 			break;
 		case O_TARGET:
-			e->po.target = target_arg(optarg);
+			targets(&e->po, optarg);
 			e->epopt = 1;
 			break;
 		case O_FOLDS:
@@ -1007,11 +1028,11 @@ validate(struct eopts *e)
 	if (e->po.fitcal && (!e->po.plan || e->po.pc.ncal[0] > 0))
 		errx(MG_EXIT_USAGE, "--plan-fit-calibration goes with --plan, "
 		    "without --plan-calibration (it fits the raw chances)");
-	if (e->po.target == 0 && (e->po.folds || e->po.train_from_given ||
+	if (e->po.ntarget == 0 && (e->po.folds || e->po.train_from_given ||
 	    e->po.train_count || e->po.table_path))
 		errx(MG_EXIT_USAGE, "--folds, --train-from, --train-count and "
 		    "--table go with --target");
-	if (e->po.target > 0 && e->po.fitcal)
+	if (e->po.ntarget > 0 && e->po.fitcal)
 		errx(MG_EXIT_USAGE, "--plan-fit-calibration does not go with "
 		    "--target");
 	if (e->po.folds == 0)

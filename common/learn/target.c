@@ -254,15 +254,81 @@ text_verdict(const struct mg_compare *c, const struct mg_choice *ch, int i,
 	}
 }
 
-int
-mg_target_write(const struct mg_compare *c, const struct mg_choice *ch,
-    double want, FILE *fp, enum mg_compare_format fmt, struct mg_diag *d)
+/* a JSON object of one row */
+static struct json_object *
+json_row(const struct mg_compare_view *v, const struct mg_choice *h,
+    const struct trow *r, double want)
 {
-	int nm = mg_compare_nmethods(c), i, m;
+	struct json_object *o = json_object_new_object();
+
+#define JS(k, val) json_object_object_add(o, k, json_object_new_string(val))
+#define JD(k, val) json_object_object_add(o, k, json_object_new_double(val))
+#define JI(k, val) json_object_object_add(o, k, json_object_new_int64(val))
+	JS("method", r->name);
+	JI("nodes", r->nodes);
+	JS("setting_kind", mg_target_setting_name(v->kind));
+	if (h->point >= 0)
+		JD("setting", h->setting);
+	JI("reached", h->reached);
+	JD("train_worst_share", h->worst);
+	JD("train_cost_h", h->cost);
+	JI("recommended", h->best);
+	JI("episodes", (int64_t)r->n);
+	JD("no_interruption_share", r->share);
+	JD("share_lo", r->lo);
+	JD("share_hi", r->hi);
+	JD("lease_given_h", r->lease);
+	JD("held_twice_nh", r->held);
+	JD("overlap_mean_h", r->ovl);
+	JD("down_h_30d", r->sv.down_h);
+	JD("jobs_per_1000h", r->sv.jobs_per_kh);
+	JD("handover_wasted_nh_30d", r->sv.handover_waste_nh);
+	JD("target", want);
+	JI("handover_s", v->handing);
+#undef JS
+#undef JD
+#undef JI
+	return o;
+}
+
+/* one row in TSV or text */
+static void
+row(FILE *fp, enum mg_compare_format fmt, const struct mg_compare_view *v,
+    const struct mg_choice *h, const struct trow *r, double want)
+{
+	char s[48];
+
+	if (fmt == MG_COMPARE_TSV) {
+		fprintf(fp, "%s\t%d\t%s\t", r->name, r->nodes,
+		    mg_target_setting_name(v->kind));
+		if (h->point >= 0)
+			fprintf(fp, "%g", h->setting);
+		else
+			fputc('-', fp);
+		fprintf(fp, "\t%d\t%.4f\t%.4f\t%d\t%zu\t%.4f\t%.4f\t%.4f\t"
+		    "%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%g\t%lld\n",
+		    h->reached, h->worst, h->cost, h->best, r->n, r->share,
+		    r->lo, r->hi, r->lease, r->held, r->ovl, r->sv.down_h,
+		    r->sv.jobs_per_kh, r->sv.handover_waste_nh, want,
+		    (long long)v->handing);
+		return;
+	}
+	fprintf(fp, "%-20s %5d %-16s %10.1f%%%s %8.1f%% %6.1f-%5.1f%% %9.2f h "
+	    "%8.2f nh %7.1f h\n", r->name, r->nodes, setting_text(v, h, s,
+	    sizeof(s)), 100 * h->worst, h->best ? "*" : h->reached ? " " :
+	    "!", 100 * r->share, 100 * r->lo, 100 * r->hi, v->handing > 0 ?
+	    r->lease : r->ovl, r->held, r->sv.down_h);
+}
+
+int
+mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
+    const double *wants, int nwant, FILE *fp, enum mg_compare_format fmt,
+    struct mg_diag *d)
+{
+	int nm = mg_compare_nmethods(c), nt = mg_compare_ntables(c), i, m, w;
 	struct json_object *arr = NULL;
 	struct mg_compare_view v;
 	struct trow r;
-	char s[48];
 
 	if (fmt == MG_COMPARE_TSV)
 		fprintf(fp, "method\tnodes\tsetting_kind\tsetting\treached\t"
@@ -273,81 +339,33 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *ch,
 		    "target\thandover_s\n");
 	else if (fmt == MG_COMPARE_JSON)
 		arr = json_object_new_array();
-	for (i = 0; i < mg_compare_ntables(c); i++) {
-		for (m = 0; m < nm; m++) {
-			const struct mg_choice *h = &ch[i * nm + m];
+	for (w = 0; w < nwant; w++)
+		for (i = 0; i < nt; i++) {
+			const struct mg_choice *cw = &chs[w * nt * nm];
 
-			if (mg_compare_view(c, i, m, &v) != 0)
-				continue;
-			figures(&v, h, &r);
-			if (fmt == MG_COMPARE_TSV) {
-				fprintf(fp, "%s\t%d\t%s\t", r.name, r.nodes,
-				    mg_target_setting_name(v.kind));
-				if (h->point >= 0)
-					fprintf(fp, "%g", h->setting);
+			if (fmt == MG_COMPARE_TEXT)
+				fprintf(fp, "%s%g%%, %-13s %5s %-16s %11s %9s "
+				    "%15s %11s %11s %9s\n", w || i ? "\n" : "",
+				    100 * wants[w], "method", "nodes",
+				    "setting", "train worst", "no-int %",
+				    "95% interval", mg_compare_view(c, i, 0,
+				    &v) == 0 && v.handing > 0 ? "lease given" :
+				    "overlap",
+				    "held twice", "30d down");
+			for (m = 0; m < nm; m++) {
+				if (mg_compare_view(c, i, m, &v) != 0)
+					continue;
+				figures(&v, &cw[i * nm + m], &r);
+				if (fmt == MG_COMPARE_JSON)
+					json_object_array_add(arr, json_row(&v,
+					    &cw[i * nm + m], &r, wants[w]));
 				else
-					fputc('-', fp);
-				fprintf(fp, "\t%d\t%.4f\t%.4f\t%d\t%zu\t%.4f\t"
-				    "%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t"
-				    "%.4f\t%g\t%lld\n", h->reached, h->worst,
-				    h->cost, h->best, r.n, r.share, r.lo, r.hi,
-				    r.lease, r.held, r.ovl, r.sv.down_h,
-				    r.sv.jobs_per_kh, r.sv.handover_waste_nh,
-				    want, (long long)v.handing);
-			} else if (fmt == MG_COMPARE_JSON) {
-				struct json_object *o = json_object_new_object();
-
-#define JS(k, val) json_object_object_add(o, k, json_object_new_string(val))
-#define JD(k, val) json_object_object_add(o, k, json_object_new_double(val))
-#define JI(k, val) json_object_object_add(o, k, json_object_new_int64(val))
-				JS("method", r.name);
-				JI("nodes", r.nodes);
-				JS("setting_kind",
-				    mg_target_setting_name(v.kind));
-				if (h->point >= 0)
-					JD("setting", h->setting);
-				JI("reached", h->reached);
-				JD("train_worst_share", h->worst);
-				JD("train_cost_h", h->cost);
-				JI("recommended", h->best);
-				JI("episodes", (int64_t)r.n);
-				JD("no_interruption_share", r.share);
-				JD("share_lo", r.lo);
-				JD("share_hi", r.hi);
-				JD("lease_given_h", r.lease);
-				JD("held_twice_nh", r.held);
-				JD("overlap_mean_h", r.ovl);
-				JD("down_h_30d", r.sv.down_h);
-				JD("jobs_per_1000h", r.sv.jobs_per_kh);
-				JD("handover_wasted_nh_30d",
-				    r.sv.handover_waste_nh);
-				JD("target", want);
-				JI("handover_s", v.handing);
-#undef JS
-#undef JD
-#undef JI
-				json_object_array_add(arr, o);
-			} else {
-				if (m == 0)
-					fprintf(fp, "%s%-20s %5s %-16s %11s %9s "
-					    "%15s %11s %11s %9s\n", i ? "\n" :
-					    "", "method", "nodes", "setting",
-					    "train worst", "no-int %",
-					    "95% interval", v.handing > 0 ?
-					    "lease given" : "overlap",
-					    "held twice", "30d down");
-				fprintf(fp, "%-20s %5d %-16s %10.1f%%%s %8.1f%% "
-				    "%6.1f-%5.1f%% %9.2f h %8.2f nh %7.1f h\n",
-				    r.name, r.nodes, setting_text(&v, h, s,
-				    sizeof(s)), 100 * h->worst, h->best ? "*" :
-				    h->reached ? " " : "!", 100 * r.share,
-				    100 * r.lo, 100 * r.hi, v.handing > 0 ?
-				    r.lease : r.ovl, r.held, r.sv.down_h);
+					row(fp, fmt, &v, &cw[i * nm + m], &r,
+					    wants[w]);
 			}
+			if (fmt == MG_COMPARE_TEXT)
+				text_verdict(c, cw, i, wants[w], fp);
 		}
-		if (fmt == MG_COMPARE_TEXT)
-			text_verdict(c, ch, i, want, fp);
-	}
 	if (fmt == MG_COMPARE_JSON) {
 		fprintf(fp, "%s\n", json_object_to_json_string_ext(arr,
 		    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -355,7 +373,7 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *ch,
 	}
 	if (fmt == MG_COMPARE_TEXT)
 		fprintf(fp, "\n(* the method recommended: the cheapest on the "
-		    "training period of those reaching %g%% in every fold; "
-		    "! not reached in every fold)\n", 100 * want);
+		    "training period of those reaching the target in every "
+		    "fold; ! not reached in every fold)\n");
 	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
 }

@@ -25,6 +25,7 @@
 #include "learn/compare.h"
 
 #define MG_TARGET_MAXFOLDS	16
+#define MG_TARGET_MAX		4	/* targets in one run */
 
 /* one method's setting for one chain size */
 struct mg_choice {
@@ -52,14 +53,16 @@ int mg_target_choose(const struct mg_compare *c, double target, int folds,
 const char *mg_target_setting_name(enum mg_setting kind);
 
 /*
- * mg_target_write: what the settings ch (chosen on another comparison
- * of the same methods and sizes) bring on c's episodes, per method and
- * size: the share without interruption with its 95% interval (Wilson),
- * the mean lease given up, GPU time held twice, and 30 days of service;
- * in text, then the method recommended and its lease against the fixed
- * lead's.  want is the target, folds the folds chosen on.
+ * mg_target_write: what the settings chs (chosen on another comparison
+ * of the same methods and sizes, for each of the nwant targets wants: a
+ * block of mg_target_choose()'s each) bring on c's episodes, per target,
+ * method and size: the share without interruption with its 95% interval
+ * (Wilson), the mean lease given up, GPU time held twice, and 30 days of
+ * service; in text, each size ends with the method recommended and its
+ * lease against the fixed lead's.
  */
-int mg_target_write(const struct mg_compare *c, const struct mg_choice *ch,
-    double want, FILE *fp, enum mg_compare_format fmt, struct mg_diag *d);
+int mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
+    const double *wants, int nwant, FILE *fp, enum mg_compare_format fmt,
+    struct mg_diag *d);
 
 #endif /* MG_TARGET_H */

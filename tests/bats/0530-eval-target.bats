@@ -85,7 +85,7 @@ col() {
 	    assert r["setting"] == "-" or abs(float(r["setting"]) - j["setting"]) < 1e-9
 	PY
 	grep -q "^  use .* without interruption here" t.txt
-	grep -q '^method  *nodes  *setting  *train worst' t.txt
+	grep -q '^99%, method  *nodes  *setting  *train worst' t.txt
 	# the full table is mirage-eval's own, with the curves' readings
 	head -n 1 full.tsv | grep -q $'^method\tnodes\tepisodes\tno_interruption_share\t.*\treach_99_lease_h\t'
 }
@@ -138,7 +138,16 @@ col() {
 	[[ "$stderr" == *"s.tsv', line "*": chosen for handing over; run mirage-eval --target without --handover"* ]]
 	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 90% --settings s.tsv
-	[[ "$stderr" == *"chosen for 99%, not the --target 90%"* ]]
+	[[ "$stderr" == *"the planner's prices are chosen for 99%, not the --target 90%"* ]]
+	# a table of two targets: the rows of the one asked for
+	mirage-eval "${RUN[@]/99%/99%,90%}" --plan 2 -F tsv -o s2.tsv "$J"
+	[ "$(awk -F'\t' '$1 == "planner"' s2.tsv | wc -l)" -eq 4 ]
+	run --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --plan 2 --target 90% --settings s2.tsv -H "$J"
+	[ "$status" -eq 0 ] || [ "$status" -eq 10 ]
+	# job 500 is a 1-node chain: the price of the 90% row for 1 node
+	p=$(awk -F'\t' '$1 == "planner" && $2 == 1 && $19 == 0.9 { print $4 }' s2.tsv)
+	[[ "$output" == *"(an hour of lease weighs $p interruptions)"* ]]
 	# a table cut short, or not a table of targets, is refused
 	head -c 300 s.tsv > cut.tsv
 	run -5 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
