@@ -1157,6 +1157,7 @@ mg_compare_view(const struct mg_compare *cp, int table, int m,
 		v->xc = tb->xc[m];
 	}
 	v->x = tb->x[m];
+	v->bound = tb->bovl;
 	v->nodes = tb->nodes;
 	v->n = tb->n;
 	v->handing = cp->handing;

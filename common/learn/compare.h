@@ -143,6 +143,8 @@ struct mg_compare_view {
 	size_t npoints;		/* 0 without a setting */
 	int64_t *const *xc;	/* xc[c][k]: episode k's outcome at grid[c] */
 	const int64_t *x;	/* episode k's at its own setting */
+	const int64_t *bound;	/* episode k's least overlap without an
+				 * interruption by any time, -1: none */
 	int32_t nodes;		/* the table's chain size */
 	size_t n;		/* its episodes, in the order of their starts */
 	int64_t handing;	/* the handover time, 0: none */

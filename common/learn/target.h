@@ -7,8 +7,10 @@
  * fixed lead) is chosen on the episodes of a training period cut into
  * time-blocked folds: the cheapest point of its curve (the least mean
  * lease given up, or overlap without a handover) whose share reaches the
- * target in every fold, so that a loaded spell is not averaged away.  If
- * no point does, the one whose worst fold brings the most chains
+ * target in every fold, so that a loaded spell is not averaged away.  A
+ * fold whose chains no submission time could all bring through (the
+ * oracle's bound) asks for the share the bound reaches there.  If no
+ * point reaches it, the one whose worst fold brings the most chains
  * through.  The method recommended is the one the training period says
  * is cheapest among those that reach the target.
  *
@@ -33,6 +35,8 @@ struct mg_choice {
 	double setting;		/* the threshold there (view's grid) */
 	int reached;		/* the target reached in every fold */
 	double worst;		/* the least share of a fold there */
+	double bound;		/* the least share the bound reaches in a
+				 * fold */
 	double cost;		/* mean lease given up (or overlap), hours,
 				 * over the training episodes */
 	int best;		/* the method recommended for this size */
