@@ -7,9 +7,12 @@
 # that fails is said on the page (exit 1).  See mirage-pipelines(7).
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
-#            [-P futures] [-f from] [-N count] [-k sizes] [-z zone]
+#            [-P futures] [-f from] [-N count] [-k sizes] [-z zone] [-T target]
 #            [-- cluster-model options] input
 #   -P: the planner's futures (8; 0: no planner)
+#   -T: handing over in 10 minutes, each method's setting for this share of
+#       links without an interruption (99%), chosen on the count episodes
+#       before the evaluated ones (mirage-eval --target)
 #   input: a jobs stream, or any dump mirage-parse reads (sacct, the LS6 trace);
 #   - for standard input; a dump's times are read in zone (default: local, as
 #   sacct prints them)
@@ -37,8 +40,8 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 out=report title="Cluster report" nodes= from= count=60 sizes=1,8 models=()
-zone=local futures=8
-while getopts o:t:n:M:P:f:N:k:z:h opt; do
+zone=local futures=8 target=
+while getopts o:t:n:M:P:f:N:k:z:T:h opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) title=$OPTARG ;;
@@ -50,6 +53,7 @@ while getopts o:t:n:M:P:f:N:k:z:h opt; do
 	N) count=$OPTARG ;;
 	k) sizes=$OPTARG ;;
 	z) zone=$OPTARG ;;
+	T) target=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -62,6 +66,11 @@ while [ $# -gt 1 ]; do cmodel+=("$1"); shift; done
 input=$1
 [[ -z $nodes || $nodes =~ ^[1-9][0-9]*$ ]] || usage
 [[ $futures =~ ^[0-9]+$ ]] || usage
+[[ $target != *,* ]] || usage
+# -f: a date or epoch seconds, as mirage-eval takes it
+if [ -n "$from" ] && ! [[ $from =~ ^[0-9]+$ ]]; then
+	from=$(date -u -d "$from" +%s 2>/dev/null) || usage
+fi
 plan=()
 [ "$futures" -eq 0 ] || plan=(--plan "$futures")
 command -v gnuplot >/dev/null || { echo "cluster-report: gnuplot is needed (apt-get install gnuplot-nox)" >&2; exit 1; }
@@ -175,6 +184,21 @@ elif say "evaluating $count episodes per size from $fromday" && ! mirage-eval -q
 else
 	mv "$tmp/eval.tsv" "$site/eval.tsv"
 	mv "$tmp/curve.tsv" "$site/curve.tsv"
+fi
+
+# handing over at a target (-T): every method's setting chosen on the
+# episodes before the evaluated ones, then run on those
+target_error=
+if [ -n "$target" ] && [ -z "$eval_error" ]; then
+	if say "handing over at $target: settings chosen on the $count episodes before $fromday" &&
+	    ! mirage-eval -q "${cmodel[@]}" -f "$from" -N "$count" -k "$sizes" "${models[@]}" "${plan[@]}" \
+	    --handover 10m --target "$target" -F tsv -o "$tmp/target.tsv" "$tmp/jobs.mrs" 2> "$tmp/target.err"; then
+		target_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/target.err" | tail -n 3)
+		[ -n "$target_error" ] || target_error="mirage-eval stopped without a message (killed?)"
+		say "the target's evaluation failed: $target_error"
+	else
+		mv "$tmp/target.tsv" "$site/target.tsv"
+	fi
 fi
 
 # loaning (cluster-model options with InferenceNodes=): the inference
@@ -324,6 +348,30 @@ bottom_line() {
 			printf "For %d-node chains, no method did better than Slurm%ss afterany dependency within 1 h of mean overlap: it ran %.0f%% of them without an interruption.\n",
 			    z, "\047", 100 * r[z] } }' "$site/eval.tsv" "$site/curve.tsv" | esc
 }
+# handing over: the method the training period recommends per size, and
+# what it brought on the evaluated episodes
+target_line() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    !($2 in seen) { seen[$2] = 1; k[++n] = $2 }
+	    $1 == "reactive" { r[$2] = $c["no_interruption_share"]; t = $c["target"] }
+	    $c["recommended"] == 1 { m[$2] = $1; sh[$2] = $c["no_interruption_share"]; le[$2] = $c["lease_given_h"]
+		st[$2] = $c["setting_kind"] == "-" ? "" : " (" $c["setting_kind"] " " $c["setting"] ")" }
+	    END { for (i = 1; i <= n; i++) { z = k[i]
+		if (z in m)
+			printf "Handing over in 10 minutes at %g%%, for %d-node chains use <b>%s</b>%s, chosen on the episodes before: %.0f%% ran without an interruption here, giving up %.1f h of lease a link (afterany: %.0f%%).\n",
+			    100 * t, z, m[z], st[z], 100 * sh[z], le[z], 100 * r[z]
+		else
+			printf "Handing over in 10 minutes, no setting brought %g%% of the %d-node chains through in every fold of the episodes before.\n", 100 * t, z } }' "$site/target.tsv" | esc
+}
+target_table() {
+	esc < "$site/target.tsv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+		print "<table>\n<tr><th>method</th><th>chain nodes</th><th>setting</th><th>worst fold before</th><th>without interruption</th><th>95% interval</th><th>lease given up (h)</th><th>held twice (node-h)</th></tr>"; next }
+	{ printf "<tr><td>%s%s</td><td>%d</td><td>%s</td><td>%.1f%%</td><td>%.1f%%</td><td>%.1f&ndash;%.1f%%</td><td>%.2f</td><td>%.2f</td></tr>\n",
+	    $1, $c["recommended"] == 1 ? " (recommended)" : "", $2, $c["setting"] == "-" ? "&ndash;" : $c["setting_kind"] " " $c["setting"],
+	    100 * $c["train_worst_share"], 100 * $c["no_interruption_share"], 100 * $c["share_lo"], 100 * $c["share_hi"],
+	    $c["lease_given_h"], $c["held_twice_nh"] }
+	END { print "</table>" }'
+}
 jobs=$(($(wc -l < "$tmp/jobs.tsv") - 1))
 span="$(date -u -d @"$first" +%F) to $(date -u -d @"$last" +%F)"
 {
@@ -345,6 +393,7 @@ HTML
 	if [ -z "$eval_error" ] && [ -s "$site/curve.tsv" ]; then
 		echo '<p class="bottom"><strong>Bottom line.</strong>'
 		bottom_line | sed 's|&lt;b&gt;|<b>|; s|&lt;/b&gt;|</b>|'
+		[ ! -s "$site/target.tsv" ] || target_line | sed 's|&lt;b&gt;|<b>|; s|&lt;/b&gt;|</b>|'
 		echo '</p>'
 	fi
 	cat <<HTML
@@ -371,6 +420,23 @@ HTML
 		done
 		echo "<p>Up and to the left is better. A method with a threshold draws a line as the"
 		echo "threshold moves; the oracle bound is what knowing the future would reach.</p>"
+	fi
+	if [ -s "$site/target.tsv" ]; then
+		cat <<HTML
+<h2>Handing over at a target</h2>
+<p>Each method's setting for $(echo "$target" | esc) of the links without an interruption, handing over
+in 10 minutes, chosen on the $count episodes before $fromday (four time-blocked folds: the
+cheapest setting that reached it in every fold), then run on the episodes above
+(<a href="target.tsv">target.tsv</a>; see mirage-eval(1)).</p>
+HTML
+		target_table
+	elif [ -n "$target_error" ]; then
+		cat <<HTML
+<h2>Handing over at a target</h2>
+<div class="failed"><p>The settings for $(echo "$target" | esc) could not be chosen:</p>
+<p><code>$(printf '%s\n' "$target_error" | esc)</code></p>
+<p>The accounting must cover the $count episodes before $fromday too (or give fewer, <code>-N</code>).</p></div>
+HTML
 	fi
 	if [ -s "$site/loan.svg" ]; then
 		cat <<HTML
@@ -404,7 +470,7 @@ for f in $produced; do
 	mv -f "$site/$f" "$out/$f"
 done
 mv -f "$tmp/index.html" "$out/index.html"
-for f in load.tsv waits.tsv eval.tsv curve.tsv loan.tsv loan-days.tsv \
+for f in load.tsv waits.tsv eval.tsv curve.tsv target.tsv loan.tsv loan-days.tsv \
     load.svg waits.svg loan.svg "$out"/curve-*.svg; do
 	f=${f##*/}
 	case " $(echo $produced) " in
@@ -413,7 +479,7 @@ for f in load.tsv waits.tsv eval.tsv curve.tsv loan.tsv loan-days.tsv \
 	esac
 done
 say "wrote $out/index.html"
-if [ -n "$eval_error" ] || [ -n "$loan_error" ]; then
-	say "the page lacks ${eval_error:+the evaluation}${eval_error:+${loan_error:+ and }}${loan_error:+the loaning} (see above)"
+if [ -n "$eval_error" ] || [ -n "$loan_error" ] || [ -n "$target_error" ]; then
+	say "the page lacks ${eval_error:+the evaluation }${target_error:+the target }${loan_error:+the loaning }(see above)"
 	exit 1
 fi

@@ -93,6 +93,26 @@ render() {
 	exec 8>&-
 }
 
+@test "report: handing over at a target, settings chosen on the episodes before the evaluated ones" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -N 6 -k 1,8 -P 0 -T 99% -- -n 76 ls6.jobs
+	[[ "$stderr" == *"handing over at 99%: settings chosen on the 6 episodes before "* ]]
+	[ -s r/target.tsv ]
+	# the table of mirage-eval --target: the baselines, the estimate, the lead
+	[ "$(awk -F'\t' 'NR > 1 { print $1 }' r/target.tsv | sort -u | paste -sd' ')" = "average-wait lead reactive scheduler-estimate" ]
+	[ "$(awk -F'\t' 'NR > 1 && $19 != 0.99' r/target.tsv | wc -l)" -eq 0 ]
+	grep -q '^<h2>Handing over at a target</h2>$' r/index.html
+	[ "$(grep -Ec '^<tr><td>[a-z-]+( \(recommended\))?</td><td>[18]</td><td>(&ndash;|[a-z_]+ [0-9.e-]+)</td>' r/index.html)" -eq 8 ]
+	# the bottom line: a sentence per size for handing over too
+	[ "$(grep -Ec '^Handing over in 10 minutes(, no setting brought 99% of the [18]-node chains through| at 99%, for [18]-node chains use <b>[a-z-]+</b>)' r/index.html)" -eq 2 ]
+	render r
+	# a target the accounting cannot choose on: the page says why, exit 1
+	run -1 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r2 -n 76 -f 2022-10-25 -N 6 -k 1 -P 0 -T 99% -- -n 76 ls6.jobs
+	grep -q '<p>The settings for 99% could not be chosen:</p>' r2/index.html
+	[[ "$stderr" == *"the page lacks the target"* ]]
+	run -2 "$ROOT/pipelines/cluster-report.sh" -o r3 -T 99%,90% ls6.jobs
+}
+
 @test "report: an evaluation that cannot run still gives the page, which says why" {
 	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
 	# a 6-node cluster cannot replay the trace's larger jobs
