@@ -400,19 +400,53 @@ field(const char *line, int k, char *b, size_t len)
 	return b;
 }
 
+/* the number in the tab-separated field k of line: 0, or -1 */
+static int
+number(const char *line, int k, double *v)
+{
+	char b[64];
+
+	if (field(line, k, b, sizeof(b)) == NULL)
+		return -1;
+	return mg_parse_f64(b, strlen(b), v);
+}
+
+/* a setting of the table for a chain size into o->dr */
+static void
+add_chosen(struct opts *o, int lineno, double nodes, const char *method,
+    enum mg_drive_setting kind, double v, double reached)
+{
+	struct mg_drive *dr = &o->dr;
+	struct mg_drive_chosen *c;
+
+	if (dr->nchosen == MG_DRIVE_MAXCHOSEN)
+		errx(MG_EXIT_FAIL, "--settings: '%s': more than %d chain sizes",
+		    o->settings, MG_DRIVE_MAXCHOSEN);
+	c = &dr->chosen[dr->nchosen++];
+	c->nodes = (int32_t)nodes;
+	c->kind = kind;
+	c->value = v;
+	snprintf(c->method, sizeof(c->method), "%s", method);
+	if (kind != MG_DRIVE_OTHER && !reached && !dr->quiet)
+		warnx("--settings: '%s', line %d: the setting for %d-node "
+		    "chains fell short of %g%% in a fold of its training "
+		    "period", o->settings, lineno, c->nodes, 100 * o->target);
+}
+
 /*
- * --settings: the planner's prices for o->target from a table of
- * mirage-eval --target -F tsv, one per chain size, into o->dr; the table
- * must be whole (every row its header's fields), for this target and
- * handover framing
+ * --settings: from a table of mirage-eval --target -F tsv, for
+ * o->target, one per chain size: with --plan the planner's prices;
+ * without, the rule recommended (the scheduler estimate's margin, a
+ * fixed lead).  The table must be whole (every row its header's
+ * fields), for this target and handover framing.
  */
 static void
 read_settings(struct opts *o)
 {
 	struct mg_drive *dr = &o->dr;
 	const char *path = o->settings;
-	char line[2048], b[64], *end;
-	int cm, cn, ck, cs, ct, ch, cr, nf, lineno = 1;
+	char line[2048], b[64], m[64], *end;
+	int cm, cn, ck, cs, ct, ch, cr, cb, nf, lineno = 1;
 	double other = -1;
 	FILE *fp;
 
@@ -429,15 +463,16 @@ read_settings(struct opts *o)
 	ct = column(line, "target");
 	ch = column(line, "handover_s");
 	cr = column(line, "reached");
+	cb = column(line, "recommended");
 	if (cm < 0 || cn < 0 || ck < 0 || cs < 0 || ct < 0 || ch < 0 ||
-	    cr < 0)
+	    cr < 0 || cb < 0)
 		errx(MG_EXIT_TYPE, "--settings: '%s', line 1: not a table of "
 		    "mirage-eval --target -F tsv", path);
 	for (nf = 1, end = line; (end = strchr(end, '\t')) != NULL; end++)
 		nf++;
 	while (fgets(line, sizeof(line), fp) != NULL) {
-		double v, t, h, reached, nodes;
-		int k, n = 1;
+		double v = 0, t, h, reached, nodes, best;
+		int n = 1;
 
 		lineno++;
 		if (line[strlen(line) - 1] != '\n')
@@ -450,19 +485,15 @@ read_settings(struct opts *o)
 		if (n != nf)
 			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: %d "
 			    "fields, the header has %d", path, lineno, n, nf);
-		if (strcmp(field(line, cm, b, sizeof(b)), "planner") != 0)
-			continue;
-		if (mg_parse_f64(field(line, ct, b, sizeof(b)), strlen(b),
-		    &t) != 0 || mg_parse_f64(field(line, ch, b, sizeof(b)),
-		    strlen(b), &h) != 0 || mg_parse_f64(field(line, cs, b,
-		    sizeof(b)), strlen(b), &v) != 0 || !(v > 0) ||
-		    mg_parse_f64(field(line, cr, b, sizeof(b)), strlen(b),
-		    &reached) != 0 || mg_parse_f64(field(line, cn, b,
-		    sizeof(b)), strlen(b), &nodes) != 0 || !(nodes >= 1 &&
-		    nodes <= 1e6) || strcmp(field(line, ck, b, sizeof(b)),
-		    "price") != 0)
+		field(line, cm, m, sizeof(m));
+		field(line, cs, b, sizeof(b));
+		if (number(line, ct, &t) != 0 || number(line, ch, &h) != 0 ||
+		    number(line, cr, &reached) != 0 || number(line, cb,
+		    &best) != 0 || number(line, cn, &nodes) != 0 ||
+		    !(nodes >= 1 && nodes <= 1e6) || (strcmp(b, "-") != 0 &&
+		    (number(line, cs, &v) != 0 || !(v >= 0))))
 			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: not a "
-			    "planner's price", path, lineno);
+			    "row of mirage-eval --target", path, lineno);
 		if (fabs(t - o->target) > 1e-9) {
 			other = t;
 			continue;	/* another target's */
@@ -472,33 +503,41 @@ read_settings(struct opts *o)
 			    "%s handing over; run mirage-eval --target %s "
 			    "--handover", path, lineno, h > 0 ? "for" :
 			    "without", h > 0 ? "without" : "with");
-		if (dr->nprice == MG_DRIVE_MAXPRICES)
-			errx(MG_EXIT_FAIL, "--settings: '%s': more than %d "
-			    "chain sizes", path, MG_DRIVE_MAXPRICES);
-		k = dr->nprice++;
-		dr->price_nodes[k] = (int32_t)nodes;
-		dr->price[k] = v;
-		if (!reached && !dr->quiet)
-			warnx("--settings: '%s', line %d: the price for "
-			    "%d-node chains fell short of %g%% in a fold of "
-			    "its training period", path, lineno,
-			    dr->price_nodes[k], 100 * o->target);
+		field(line, ck, b, sizeof(b));
+		if (dr->plan && strcmp(m, "planner") == 0 &&
+		    strcmp(b, "price") == 0 && v > 0)
+			add_chosen(o, lineno, nodes, m, MG_DRIVE_PRICE, v,
+			    reached);
+		else if (dr->plan || best != 1)
+			continue;
+		else if (strcmp(m, "lead") == 0 && strcmp(b, "lead_h") == 0)
+			add_chosen(o, lineno, nodes, m, MG_DRIVE_LEAD, v,
+			    reached);
+		else if (strcmp(m, "scheduler-estimate") == 0 &&
+		    strcmp(b, "margin_h") == 0)
+			add_chosen(o, lineno, nodes, m, MG_DRIVE_MARGIN, v,
+			    reached);
+		else	/* a model, the planner: said if the chain is this
+			 * size */
+			add_chosen(o, lineno, nodes, m, MG_DRIVE_OTHER, v,
+			    reached);
 	}
 	if (ferror(fp))
 		err(MG_EXIT_FAIL, "--settings: '%s'", path);
 	fclose(fp);
-	if (dr->nprice == 0 && other >= 0)
-		errx(MG_EXIT_USAGE, "--settings: '%s': the planner's prices "
-		    "are chosen for %g%%, not the --target %g%%", path,
-		    100 * other, 100 * o->target);
-	if (dr->nprice == 0)
-		errx(MG_EXIT_FAIL, "--settings: '%s': no planner row; run "
-		    "mirage-eval --target with --plan", path);
+	if (dr->nchosen == 0 && other >= 0)
+		errx(MG_EXIT_USAGE, "--settings: '%s': chosen for %g%%, not "
+		    "the --target %g%%", path, 100 * other, 100 * o->target);
+	if (dr->nchosen == 0)
+		errx(MG_EXIT_FAIL, "--settings: '%s': %s", path, dr->plan ?
+		    "no planner row; run mirage-eval --target with --plan" :
+		    "no method reached the target on its training period");
 }
 
 /*
  * --target: the model's threshold chosen for this target (mirage-train
- * --target), or the planner's price from --settings
+ * --target), or from --settings the planner's price or the rule
+ * recommended
  */
 static void
 target(struct opts *o)
@@ -526,12 +565,16 @@ target(struct opts *o)
 		read_settings(o);
 		return;
 	}
-	if (dr->model == NULL)
-		errx(MG_EXIT_USAGE, "--target needs a model (-m) or the "
-		    "planner (--plan, --settings)");
+	if (dr->model == NULL && o->settings == NULL)
+		errx(MG_EXIT_USAGE, "--target needs a model (-m) or a table "
+		    "of settings (--settings)");
+	if (dr->model == NULL) {
+		read_settings(o);
+		return;
+	}
 	if (o->settings != NULL)
-		errx(MG_EXIT_USAGE, "--settings holds the planner's prices: "
-		    "it goes with --plan");
+		errx(MG_EXIT_USAGE, "--settings does not go with -m: the "
+		    "model keeps its threshold");
 	if ((fp = fopen(dr->model, "rb")) == NULL)
 		err(MG_EXIT_FAIL, "cannot open '%s'", dr->model);
 	if ((rv = mg_model_read_container(fp, dr->model, &m, &d)) != 0)

@@ -329,8 +329,8 @@ bottom_line() { # bottom_line SETTING...
 		    END { for (i = 1; i <= n; i++) { z = k[i]
 			if (!(z in m)) { printf "  %s, %d-node chains, 99%% handing over in 10 min: no setting reached it on the training period\n", s, z; continue }
 			cmd = m[z] == "planner" ? "mirage-advise --handover --plan 8 --target 99% --settings target.tsv" :
-			    m[z] == "lead" ? sprintf("a fixed lead of %s h (sbatch --begin)", set[z]) :
-			    m[z] == "scheduler-estimate" ? sprintf("submit once sbatch --test-only puts S'"'"'s start at most %s h before P'"'"'s end", set[z]) :
+			    m[z] == "lead" ? sprintf("mirage-advise --handover --target 99%% --settings target.tsv (a fixed lead of %s h)", set[z]) :
+			    m[z] == "scheduler-estimate" ? sprintf("mirage-advise --handover --target 99%% --settings target.tsv (Slurm'"'"'s estimate, a margin of %s h)", set[z]) :
 			    sprintf("mirage-advise --handover --target 99%% -m %s.mrm (mirage-train --target 99%% --handover 10m)", m[z])
 			printf "  %s, %d-node chains, 99%% handing over in 10 min: %s: %.1f%% without interruption (95%%: from %.1f%%), %.2f h of lease given up a link; the fixed lead chosen the same way (%s h) %.1f%% at %.2f h; afterany %.1f%%\n",
 			    s, z, cmd, 100 * sh[z], 100 * lo[z], le[z], lead[z], 100 * ls[z], ll[z], 100 * r[z] } }' \

@@ -148,6 +148,22 @@ out:
 	return rv;
 }
 
+/* the chain now, as the features see it, for q's running P */
+static void
+chain_now(const struct mg_advise *q, const struct mg_ljob *p,
+    struct mg_chainnow *cn)
+{
+	memset(cn, 0, sizeof(*cn));
+	cn->t = q->now;
+	cn->p_submit = p->submit >= 0 ? p->submit : p->start;
+	cn->p_start = p->start;
+	cn->p_elapsed = q->now - p->start;
+	cn->p_limit = p->limit > 0 ? p->limit : 48 * 3600;
+	cn->p_nodes = p->nodes > 0 ? p->nodes : 1;
+	cn->s_nodes = q->s_nodes > 0 ? q->s_nodes : cn->p_nodes;
+	cn->s_limit = q->s_limit > 0 ? q->s_limit : cn->p_limit;
+}
+
 /* the decision by the model's score a->score */
 static void
 model_rule(const struct mg_advise *q, const struct mg_model *m,
@@ -195,15 +211,7 @@ mg_advise_model(const struct mg_advise *q, struct mg_model *m,
 	memset(&e, 0, sizeof(e));
 	e.window = (int)m->window;
 	e.period = MG_ADVISE_PERIOD;
-	memset(&cn, 0, sizeof(cn));
-	cn.t = q->now;
-	cn.p_submit = p->submit >= 0 ? p->submit : p->start;
-	cn.p_start = p->start;
-	cn.p_elapsed = q->now - p->start;
-	cn.p_limit = p->limit > 0 ? p->limit : 48 * 3600;
-	cn.p_nodes = p->nodes > 0 ? p->nodes : 1;
-	cn.s_nodes = q->s_nodes > 0 ? q->s_nodes : cn.p_nodes;
-	cn.s_limit = q->s_limit > 0 ? q->s_limit : cn.p_limit;
+	chain_now(q, p, &cn);
 	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
 	    (col = calloc(m->nfeat, sizeof(*col))) == NULL ||
 	    (feat = calloc(nn, sizeof(*feat))) == NULL ||
@@ -234,6 +242,53 @@ out:
 	free(feat);
 	free(X);
 	return rv;
+}
+
+void
+mg_advise_lead(const struct mg_advise *q, double lead_h, struct mg_live *l,
+    struct mg_advice *a)
+{
+	const struct mg_ljob *p = mg_live_find(l, q->job);
+	int64_t limit = p->limit > 0 ? p->limit : 48 * 3600;
+	double left = (double)(p->start + limit - q->now) / 3600;
+
+	a->rule = "fixed lead";
+	a->submit = left <= lead_h;
+	snprintf(a->why, sizeof(a->why), "%s ends in %.1f h; with a lead of "
+	    "%g h its successor is submitted when at most that is left: %s",
+	    q->job, left, lead_h, a->submit ? "submit" : "wait");
+}
+
+int
+mg_advise_estimate(const struct mg_advise *q, double margin_h,
+    struct mg_live *l, struct mg_advice *a)
+{
+	const struct mg_ljob *p = mg_live_find(l, q->job);
+	struct mg_view v = { 0 };
+	struct mg_chainnow cn;
+	double feat[MG_OWN], gap;
+	size_t col;
+
+	for (col = 0; col < MG_OWN; col++)
+		if (strcmp(mg_own_names[col], "plan_gap_h") == 0)
+			break;
+	chain_now(q, p, &cn);
+	if (col == MG_OWN || mg_live_view(l, q->now, q->nodes, DAY, q->job,
+	    isnan(q->prio) ? mg_live_fresh_prio(l) : q->prio, &v) != 0 ||
+	    mg_own_features(&v, &cn, feat) != 0) {
+		mg_view_release(&v);
+		return MG_ENOMEM;
+	}
+	mg_view_release(&v);
+	gap = feat[col];
+	a->rule = "scheduler estimate";
+	a->score = gap;
+	a->submit = gap >= -margin_h;
+	snprintf(a->why, sizeof(a->why), "the backfill plan starts the "
+	    "successor, submitted now, %.1f h %s %s ends; it is submitted when "
+	    "that is at most %g h before: %s", fabs(gap), gap >= 0 ? "after" :
+	    "before", q->job, margin_h, a->submit ? "submit" : "wait");
+	return MG_OK;
 }
 
 /* a stream of the planner's draws for this chain's job */
@@ -403,8 +458,15 @@ void
 mg_advise_reactive(const struct mg_advise *q, int modelless, int none_asked,
     struct mg_advice *a)
 {
-	if (strcmp(a->rule ? a->rule : "", "model") != 0 &&
-	    strcmp(a->rule ? a->rule : "", "planner") != 0) {
+	static const char *const decided[] = { "model", "planner",
+	    "fixed lead", "scheduler estimate" };
+	const char *rule = a->rule ? a->rule : "";
+	size_t k;
+
+	for (k = 0; k < sizeof(decided) / sizeof(decided[0]); k++)
+		if (strcmp(rule, decided[k]) == 0)
+			break;
+	if (k == sizeof(decided) / sizeof(decided[0])) {
 		if (none_asked && *a->note == '\0')
 			snprintf(a->note, sizeof(a->note), "no model (-m)");
 		a->rule = "reactive";

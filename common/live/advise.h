@@ -95,6 +95,19 @@ int mg_advise_plan(const struct mg_advise *q, const struct mg_planconf *pc,
     const struct mg_capacity *cap, struct mg_advice *a);
 
 /*
+ * mg_advise_lead, mg_advise_estimate: the rules a target may choose
+ * (mirage-eval --target) for q's running P: a fixed lead (submit once at
+ * most lead_h hours of P's limit are left), or the scheduler estimate's
+ * margin (submit once the backfill plan of the queue in l starts S,
+ * submitted now, at most margin_h hours before P's end).  The estimate
+ * returns 0 or MG_ENOMEM.
+ */
+void mg_advise_lead(const struct mg_advise *q, double lead_h,
+    struct mg_live *l, struct mg_advice *a);
+int mg_advise_estimate(const struct mg_advise *q, double margin_h,
+    struct mg_live *l, struct mg_advice *a);
+
+/*
  * mg_advise_rule: the decisions no model is needed for, into a (P's
  * state found by mg_advise_find()): the queue could not be read
  * (queue_ok 0: submit with an afterany dependency on P), P has ended
@@ -115,7 +128,7 @@ int mg_advise_ready(const struct mg_advise *q, struct mg_live *l,
     const char *why, struct mg_advice *a);
 
 /*
- * mg_advise_reactive: where neither a model nor the planner decided,
+ * mg_advise_reactive: where no model, planner or chosen rule decided,
  * the reactive rule: wait, and submit when P ends; modelless: no model
  * was loaded and the planner was not asked (none_asked: nor was a
  * model).  Then, for a decision to wait, the next useful check.

@@ -153,25 +153,56 @@ by_model(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return rv != 0;
 }
 
-/* the planner's price chosen for the chain's size (o->price), into q;
- * a size with none is an error: the chain is not advised on a guess */
+/* the setting chosen for the chain's size (o->chosen) into *c; a size
+ * with none is an error: the chain is not advised on a guess */
 static int
-target_price(const struct mg_drive *o, struct run *r,
-    struct mg_advise *q, struct mg_diag *diag)
+chosen(const struct mg_drive *o, struct run *r, struct mg_drive_chosen *c,
+    struct mg_diag *diag)
 {
 	const struct mg_ljob *p = mg_live_find(&r->l, r->p_id);
 	int32_t n = o->s_nodes > 0 ? o->s_nodes : p != NULL && p->nodes > 0 ?
 	    p->nodes : 1;
 	int k;
 
-	for (k = 0; k < o->nprice; k++)
-		if (o->price_nodes[k] == n) {
-			q->lambda = o->price[k];
+	for (k = 0; k < o->nchosen; k++)
+		if (o->chosen[k].nodes == n) {
+			*c = o->chosen[k];
 			return MG_OK;
 		}
-	return mg_diag_set(diag, MG_EINVAL, "the settings hold no planner "
-	    "price for %d-node chains: choose one with mirage-eval --target "
-	    "-k %d", (int)n, (int)n);
+	return mg_diag_set(diag, MG_EINVAL, "the settings hold nothing for "
+	    "%d-node chains: choose it with mirage-eval --target -k %d",
+	    (int)n, (int)n);
+}
+
+/* a rule chosen for a target that needs no model: a fixed lead, or the
+ * scheduler estimate's margin */
+static int
+by_rule(const struct mg_drive *o, struct run *r, int32_t nodes,
+    struct mg_diag *diag)
+{
+	struct mg_drive_chosen c;
+	struct mg_advise q;
+	int rv;
+
+	if ((rv = chosen(o, r, &c, diag)) != 0)
+		return rv;
+	mg_drive_question(o, r->p_id, nodes, &q);
+	if (c.kind == MG_DRIVE_OTHER)
+		return mg_diag_set(diag, MG_EINVAL, "the settings recommend %s "
+		    "for %d-node chains: %s", c.method, (int)c.nodes,
+		    strcmp(c.method, "planner") == 0 ? "add --plan" : "give "
+		    "-m with its threshold chosen by mirage-train --target");
+	if (c.kind == MG_DRIVE_LEAD) {
+		mg_advise_lead(&q, c.value, &r->l, &r->a);
+		return 0;
+	}
+	if (c.kind != MG_DRIVE_MARGIN)
+		return mg_diag_set(diag, MG_EINVAL, "the settings give the "
+		    "planner's price for %d-node chains: add --plan",
+		    (int)c.nodes);
+	if (mg_advise_estimate(&q, c.value, &r->l, &r->a) != 0)
+		return nomem(diag);
+	return 0;
 }
 
 /* the planner's decision on the history and the nodes' capacity; 0, 1
@@ -181,6 +212,7 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
     struct mg_diag *diag)
 {
 	struct mg_capacity cap = { 0 };
+	struct mg_drive_chosen c;
 	struct mg_advise q;
 	struct mg_trace tr;
 	int rv = 1;
@@ -194,11 +226,13 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
 		    PLAN_MIN_JOBS);
 	else if ((rv = capacity(o, nodes, &cap, diag)) == 0) {
 		mg_drive_question(o, r->p_id, nodes, &q);
-		if (o->nprice > 0 && (rv = target_price(o, r, &q, diag)) != 0) {
+		if (o->nchosen > 0 && (rv = chosen(o, r, &c, diag)) != 0) {
 			mg_trace_release(&tr);
 			mg_capacity_release(&cap);
 			return rv;
 		}
+		if (o->nchosen > 0)
+			q.lambda = c.value;
 		if ((rv = mg_advise_plan(&q, &o->pc, &r->l, &tr, &cap,
 		    &r->a)) == MG_ENOMEM)
 			rv = nomem(diag);
@@ -931,7 +965,7 @@ decide(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 {
 	struct mg_advise q;
 	int32_t nodes = o->nodes;
-	int asked = r->m != NULL || o->plan, rv = 1;
+	int asked = r->m != NULL || o->plan || o->nchosen > 0, rv = 1;
 
 	mg_drive_question(o, r->p_id, nodes, &q);
 	r->dependency = !r->queue_ok;	/* submit with afterany on P */
@@ -951,13 +985,15 @@ decide(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 			rv = by_plan(o, r, nodes, diag);
 		else if (r->m != NULL)
 			rv = by_model(o, r, nodes, diag);
+		else if (o->nchosen > 0)
+			rv = by_rule(o, r, nodes, diag);
 		if (rv < 0)
 			return rv;
 		if (rv == 0)
 			*r->a.note = '\0';
 	}
-	mg_advise_reactive(&q, r->m == NULL && !o->plan, r->m == NULL &&
-	    o->model == NULL && !o->plan, &r->a);
+	mg_advise_reactive(&q, !asked, r->m == NULL && o->model == NULL &&
+	    !asked, &r->a);
 	return MG_OK;
 }
 

@@ -42,7 +42,22 @@ enum mg_drive_outcome {
 #define MG_DRIVE_FALLBACK_WAIT	300
 
 #define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
-#define MG_DRIVE_MAXPRICES	16	/* chain sizes with a price */
+#define MG_DRIVE_MAXCHOSEN	16	/* chain sizes with a setting */
+
+/* a setting chosen for a target for the chains of one size */
+enum mg_drive_setting {
+	MG_DRIVE_PRICE,		/* the planner's price (--plan) */
+	MG_DRIVE_MARGIN,	/* the scheduler estimate's margin, hours */
+	MG_DRIVE_LEAD,		/* a fixed lead, hours */
+	MG_DRIVE_OTHER		/* a method this run cannot apply */
+};
+
+struct mg_drive_chosen {
+	int32_t nodes;
+	enum mg_drive_setting kind;
+	double value;
+	char method[64];	/* the method's name in the table */
+};
 #define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */
 
 struct mg_drive {
@@ -56,12 +71,12 @@ struct mg_drive {
 	struct mg_planconf pc;
 	double lambda;		/* its price (lambda_given: as asked) */
 	int lambda_given;
-	/* its prices chosen for a target, by the chain's nodes
-	 * (mirage-eval --target); with nprice > 0, a size not there is
-	 * an error */
-	int32_t price_nodes[MG_DRIVE_MAXPRICES];
-	double price[MG_DRIVE_MAXPRICES];
-	int nprice;
+	/* the settings chosen for a target, by the chain's nodes
+	 * (mirage-eval --target): the planner's prices, or the rules
+	 * that need no model; with nchosen > 0, a size not there is an
+	 * error */
+	struct mg_drive_chosen chosen[MG_DRIVE_MAXCHOSEN];
+	int nchosen;
 	double threshold, prio;	/* NAN: the model's, the queue's median */
 	int32_t nodes;		/* the cluster's; 0: as sinfo counts them */
 	int32_t s_nodes;	/* the successor's nodes and limit, 0: P's */

@@ -12,7 +12,7 @@ setup() {
 	# a small run: 6 evaluated episodes from 2023-02-20, settings chosen
 	# on 8 from 2023-02-01 (their workload ends by 2023-02-08)
 	RUN=(-q -m reference -n 76 -f 2023-02-20 -N 6 -k 1,8 --handover 10m
-	    --target 99% --train-from 2023-02-01 --train-count 8 --folds 2)
+	    --target 99% --train-from 2023-02-01 --train-count 8 --folds 2 -M "$M")
 }
 
 # col FILE METHOD NODES COLUMN: a cell of a TSV table
@@ -27,8 +27,8 @@ col() {
 	zcat "$ROOT/data/ls6-a100.log.gz" |
 	    awk -F'\t' 'NR <= 3 || $5 < "2023-02-10" || NR % 2' > mod.log
 	mirage-parse -q mod.log -o mod.jobs
-	mirage-eval "${RUN[@]}" --plan 2 -M "$M" -F tsv -o a.tsv "$J"
-	mirage-eval "${RUN[@]}" --plan 2 -M "$M" -F tsv -o b.tsv mod.jobs
+	mirage-eval "${RUN[@]}" --plan 2 -F tsv -o a.tsv "$J"
+	mirage-eval "${RUN[@]}" --plan 2 -F tsv -o b.tsv mod.jobs
 	# every method's setting, whether it reached the target, what it cost
 	# on the training period and which one is recommended: the same
 	diff <(cut -f1-8 a.tsv) <(cut -f1-8 b.tsv)
@@ -140,7 +140,7 @@ col() {
 	[[ "$stderr" == *"s.tsv', line "*": chosen for handing over; run mirage-eval --target without --handover"* ]]
 	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 90% --settings s.tsv
-	[[ "$stderr" == *"the planner's prices are chosen for 99%, not the --target 90%"* ]]
+	[[ "$stderr" == *"chosen for 99%, not the --target 90%"* ]]
 	# a table of two targets: the rows of the one asked for
 	mirage-eval "${RUN[@]/99%/99%,90%}" --plan 2 -F tsv -o s2.tsv "$J"
 	[ "$(awk -F'\t' '$1 == "planner"' s2.tsv | wc -l)" -eq 4 ]
@@ -163,7 +163,45 @@ col() {
 	awk -F'\t' '!($1 == "planner" && $2 == 1)' s.tsv > no1.tsv
 	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 99% --settings no1.tsv -H "$J"
-	[[ "$stderr" == *"no planner price for 1-node chains: choose one with mirage-eval --target -k 1"* ]]
+	[[ "$stderr" == *"the settings hold nothing for 1-node chains: choose it with mirage-eval --target -k 1"* ]]
+}
+
+@test "mirage-advise --target --settings: the rule recommended for the chain's size, a fixed lead or Slurm's estimate" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
+	# recommend ROW-METHOD SETTING: the table with only that row of the
+	# 1-node chains recommended, at that setting
+	recommend() {
+		awk -F'\t' -v OFS='\t' -v m="$1" -v v="$2" 'NR > 1 && $2 == 1 { $8 = $1 == m; if ($1 == m) $4 = v } 1' s.tsv > r.tsv
+	}
+	# job 500, one node, has 1 h left: a lead of 4 h submits, of 0.5 h waits
+	recommend lead 4
+	run -0 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings r.tsv
+	[[ "$output" == *"500 ends in 1.0 h; with a lead of 4 h its successor is submitted when at most that is left: submit"* ]]
+	recommend lead 0.5
+	run -10 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings r.tsv
+	[[ "$output" == *"with a lead of 0.5 h"*": wait"* ]]
+	# Slurm's estimate: the queue is empty beside 500 and 501, so the
+	# successor would start now, 1 h before 500 ends: a margin of 2 h
+	# submits, of 0.5 h waits
+	recommend scheduler-estimate 2
+	run -0 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings r.tsv
+	[[ "$output" == *"the backfill plan starts the successor, submitted now, 1.0 h before 500 ends; it is submitted when that is at most 2 h before: submit"* ]]
+	recommend scheduler-estimate 0.5
+	run -10 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings r.tsv
+	# a model or the planner recommended needs its own file or --plan
+	recommend gbt 3
+	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings r.tsv
+	[[ "$stderr" == *"the settings recommend gbt for 1-node chains: give -m with its threshold chosen by mirage-train --target"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -n 8 -m "$M" -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings s.tsv
+	[[ "$stderr" == *"--settings does not go with -m"* ]]
 }
 
 @test "--target: bad use is a usage error naming the option" {
