@@ -918,26 +918,40 @@ choose_threshold(struct topts *o)
 			point = h->point;
 			at = i;
 		}
-		reached &= h->reached;
-		if (h->worst < worst)
-			worst = h->worst;
 	}
 	if (at < 0)
 		errx(MG_EXIT_FAIL, "--target: no threshold to choose from");
 	m->threshold = ch[at * nm + MG_COMPARE_NBASE].setting;
 	mg_format_time(o->esel.from, a, sizeof(a));
 	mg_format_time(mg_epsel_start(&o->esel, o->esel.n - 1), b, sizeof(b));
-	len = strlen(m->params ? m->params : "") + 256;
+	len = strlen(m->params ? m->params : "") + 256 + (size_t)(16 *
+	    mg_compare_ntables(cmp) * (o->folds + 2));
 	if ((params = malloc(len)) == NULL)
 		err(MG_EXIT_FAIL, NULL);
 	snprintf(params, len, "%s", m->params ? m->params : "");
 	strip_target(params);
-	snprintf(params + strlen(params), len - strlen(params), "%starget=%g "
+	/* every size's folds at the threshold kept */
+	for (i = 0; i < mg_compare_ntables(cmp); i++) {
+		double share[MG_TARGET_MAXFOLDS];
+		int f;
+
+		mg_compare_view(cmp, i, MG_COMPARE_NBASE, &v);
+		reached &= mg_target_folds(&v, point, o->folds, o->target,
+		    share);
+		snprintf(params + strlen(params), len - strlen(params),
+		    "%starget_folds_%dn=", *params ? " " : "", (int)v.nodes);
+		for (f = 0; f < o->folds; f++) {
+			snprintf(params + strlen(params), len - strlen(params),
+			    "%s%.4f", f ? "," : "", share[f]);
+			if (share[f] < worst)
+				worst = share[f];
+		}
+	}
+	snprintf(params + strlen(params), len - strlen(params), " target=%g "
 	    "target_handover_s=%lld target_folds=%d target_episodes=%zu "
 	    "target_from=%s target_to=%s target_worst_share=%.4f "
-	    "target_reached=%d", *params ? " " : "", o->target,
-	    (long long)o->handover, o->folds, o->esel.n * (size_t)o->esel.nsizes,
-	    a, b, worst, reached);
+	    "target_reached=%d", o->target, (long long)o->handover, o->folds,
+	    o->esel.n * (size_t)o->esel.nsizes, a, b, worst, reached);
 	free(m->params);
 	m->params = params;
 	if (!reached)

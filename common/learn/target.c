@@ -102,6 +102,19 @@ reaches(const struct mg_compare_view *v, const int64_t *x, int folds,
 	return 1;
 }
 
+int
+mg_target_folds(const struct mg_compare_view *v, int point, int folds,
+    double target, double *out)
+{
+	const int64_t *x = point >= 0 ? v->xc[point] : v->x;
+	int b;
+
+	for (b = 0; b < folds; b++)
+		out[b] = share(x, v->n * (size_t)b / (size_t)folds,
+		    v->n * (size_t)(b + 1) / (size_t)folds);
+	return reaches(v, x, folds, target);
+}
+
 /* v's setting for target on folds */
 static void
 choose(const struct mg_compare_view *v, double target, int folds,

@@ -98,6 +98,11 @@ col() {
 	[[ "$stderr" == *"mirage-train: 1-node chains: threshold "* ]]
 	mirage-train -i t99.mrm > info.txt
 	grep -q $'^params\t.* target=0.99 target_handover_s=600 target_folds=2 target_episodes=8 target_from=2023-02-01T00:00:00 ' info.txt
+	# the share of each fold at the threshold kept, and the worst of them
+	f=$(grep -o 'target_folds_1n=[0-9.,]*' info.txt | cut -d= -f2)
+	[ "$(tr ',' '\n' <<<"$f" | wc -l)" -eq 2 ]
+	w=$(grep -o 'target_worst_share=[0-9.]*' info.txt | cut -d= -f2)
+	[ "$(tr ',' '\n' <<<"$f" | sort -g | head -n 1)" = "$w" ]
 	thr=$(awk -F'\t' '$1 == "threshold" { print $2 }' info.txt)
 	# mirage-eval --target chooses the same for this model on the same period
 	cp "$M" gbt.mrm
