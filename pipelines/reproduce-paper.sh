@@ -207,7 +207,7 @@ summary() { # summary NAME DIR: the table and the curves' readings
 # the links without an interruption, handing over in 10 minutes, gets.
 # Every method's setting is chosen on February's 138 episodes (4
 # time-blocked folds), never on the validation month's; the models are
-# trained on the training period's episodes before 2023-01-25, so that
+# trained on the training period's episodes up to 2023-01-25, so that
 # February is new to them too.  The planner takes part with --all
 # (make reproduce).
 target() { # target NAME MODEL-OPTIONS...
@@ -217,7 +217,7 @@ target() { # target NAME MODEL-OPTIONS...
 	[ $all = 1 ] && plan=(--plan $futures)
 	mkdir -p "$dir"
 	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/target.tsv" ]; }; then
-		stage "$name: mirage-train on the episodes before 2023-01-25; mirage-eval --target 99%,99.9% --handover 10m"
+		stage "$name: mirage-train on the episodes up to 2023-01-25; mirage-eval --target 99%,99.9% --handover 10m"
 		mirage-split -q -d 2023-01-25 -t "$dir/train.mrs" -v "$dir/after.mrs" "$out/$name/train.mrs"
 		for a in gbt rf clf svr; do
 			mirage-train -q -a $a -t 2 -o "$dir/$a.mrm" "$dir/train.mrs"
