@@ -169,7 +169,7 @@ usage(int status)
 		    "                    dqn and pg: the cluster model and the episodes, as\n"
 		    "                    mirage-features takes them\n"
 		    "  --target share    choose -M model's threshold for a share of links\n"
-		    "                    without an interruption (99%%) on the episodes of\n"
+		    "                    without an interruption (99%) on the episodes of\n"
 		    "                    jobs, cut into time-blocked folds; write the model\n"
 		    "                    with it\n"
 		    "  -M model, --handover time, --folds n  the model, the chain's handover\n"
