@@ -500,17 +500,29 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 {
 	int L = s->c.bf_window * 60 / s->c.bf_resolution, k, cur, end;
 	int32_t freev[4096 + 1];
-	int lo[LO_MAX + 1] = { 0 };
+	int lo[LO_MAX + 1];
 	int32_t failw[FAIL_MAX];
 	int failn[FAIL_MAX], nfail = 0, f, w;
 	/* 1 + the shortest need that failed at most this wide, or 0 */
-	int minfail[LO_MAX + 1] = { 0 };
+	int minfail[LO_MAX + 1];
 	int32_t acc;
 	size_t i, n = 0, tested;
 	int64_t res = s->c.bf_resolution;
 
 	if (L > 4096)
 		L = 4096;
+	/*
+	 * a job starts only where it fits in the first slot, and slots
+	 * only fill during a pass: with no node free in it by the running
+	 * jobs' limits, the pass starts nothing
+	 */
+	for (i = 0, acc = 0; i < s->nrun; i++)
+		if (s->run[i].exp_end > s->t)
+			acc += s->run[i].nodes;
+	if (acc >= s->c.nodes)
+		return 0;
+	memset(lo, 0, sizeof(lo));
+	memset(minfail, 0, sizeof(minfail));
 	/* a running job holds the slots that start before its expected
 	 * end, the first e of them: counted at the last, then summed */
 	memset(freev, 0, (size_t)(L + 1) * sizeof(freev[0]));
@@ -527,7 +539,8 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	}
 	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
 	    (size_t)s->c.bf_max_job_test;
-	for (i = 0; i < tested; i++) {
+	/* nor once the first slot is full */
+	for (i = 0; i < tested && freev[0] > 0; i++) {
 		const struct pend *j = &s->pend[i];
 		int need = j->need, found = -1;
 

@@ -345,6 +345,13 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	for (k = 0; k < n; k++) {
 		int64_t p_end = ch->p_end, limit;
 
+		/* S submitted after P's end starts after it: at the risk
+		 * of an interruption, one, without a run */
+		if (pref < 0 && p->c.cost != MG_PLAN_HOURS &&
+		    at[k] > ch->p_end) {
+			x[k] = outcome(p, at[k], ch->p_end);
+			continue;
+		}
 		if ((rv = mg_cluster_run(s, at[k])) != 0)
 			break;
 		if ((c = mg_cluster_copy(s)) == NULL) {
