@@ -41,8 +41,9 @@ usage(int status)
 	    "[--plan-seed n]\n"
 	    "           [--plan-window span] [--plan-draws d] [--plan-truth what] "
 	    "[--plan-model m]\n"
-	    "           [--plan-arrivals a] [--plan-runtimes r] [--hybrid h]\n"
-	    "           [--plan-limits l] [--plan-capacity c] [--plan-followers f]\n"
+	    "           [--plan-arrivals a] [--plan-runtimes r] [--plan-every m]\n"
+	    "           [--hybrid h]"
+	    " [--plan-limits l] [--plan-capacity c] [--plan-followers f]\n"
 	    "           [--plan-calibration knots] [--plan-fit-calibration]]\n"
 	    "           [--target share[,...] [--train-from date] "
 	    "[--train-count n]\n"
@@ -76,6 +77,8 @@ usage(int status)
 		    "                    with --handover)\n"
 		    "  --plan-calibration knots  its chances of interruption calibrated\n"
 		    "  --plan-fit-calibration  print the knots that calibrate them here\n"
+		    "  --plan-every M    reuse a plan for M minutes, at its candidate\n"
+		    "                    times (0: plan every decision)\n"
 		    "  --plan-draws decision|episode  new draws at each decision (decision),\n"
 		    "                    or the same at every decision of an episode\n"
 		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
@@ -372,6 +375,8 @@ calibration_add(struct mg_plancal *cal, const struct mg_outcome *o)
 		if (!o->tick[j])
 			continue;
 		pc = &o->plan[f++];
+		if (pc->n > 0 && pc->planned != pc->at[0])
+			continue;	/* a plan reused: counted once */
 		for (c = 0, q = j; c < pc->n; c++) {
 			long share = lround(pc->pint[c] * cal->k);
 
@@ -509,7 +514,7 @@ write_results(const struct popts *po, const struct mg_compare *cmp,
 /* what the run found beside the table, on standard error */
 static void
 report(const struct popts *po, const struct mg_compare *cmp,
-    size_t decided)
+    size_t decided, size_t planned)
 {
 	int32_t nodes;
 	double lost;
@@ -529,7 +534,8 @@ report(const struct popts *po, const struct mg_compare *cmp,
 	}
 	if (po->plan && !po->quiet)
 		fprintf(stderr, "mirage-eval: the planner planned %zu "
-		    "decisions of %d futures each\n", decided, po->pc.k);
+		    "decisions of %d futures each (%zu with futures of their "
+		    "own)\n", decided, po->pc.k, planned);
 	for (k = 0; k < po->sel.nsizes && !po->quiet; k++)
 		if (mg_compare_caused(cmp, k, &nodes, &n, &lost) && n > 0)
 			fprintf(stderr, "mirage-eval: reactive-preempt, "
@@ -544,6 +550,7 @@ struct tally {
 	enum mg_progress pr;
 	const char *what;	/* "episodes", or the training period's */
 	size_t decided;
+	size_t planned;		/* of them, with futures of their own */
 };
 
 /* a batch of outcomes: the calibration, the decisions planned, the
@@ -560,8 +567,12 @@ tally(void *arg, const struct mg_outcome *res, size_t nres, size_t done,
 			calibration_add(&ty->po->cal, &res[i]);
 		for (j = nt = 0; res[i].plan != NULL && j < res[i].n; j++)
 			nt += res[i].tick[j];
-		for (j = 0; j < nt; j++)
-			ty->decided += res[i].plan[j].k > 0;
+		for (j = 0; j < nt; j++) {
+			const struct mg_plancost *pc = &res[i].plan[j];
+
+			ty->decided += pc->k > 0;
+			ty->planned += pc->k > 0 && pc->planned == pc->at[0];
+		}
 	}
 	if (ty->pr != MG_PROGRESS_OFF)
 		fprintf(stderr, "%smirage-eval: %zu/%zu %s%s",
@@ -604,7 +615,7 @@ choose_settings(struct popts *po, struct mg_compareconf *cc,
 	struct mg_diag d = { "" };
 	struct mg_epsel ts = po->sel;
 	struct tally ty = { po, mg_cli_progress(po->quiet, po->progress),
-	    "episodes of the training period", 0 };
+	    "episodes of the training period", 0, 0 };
 	struct mg_compare *cmp;
 	struct mg_choice *ch;
 	char a[32], b[32];
@@ -665,7 +676,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	struct mg_choice *ch = NULL;
 	char names[MG_COMPARE_MAXMODELS][64];
 	struct tally ty = { po, mg_cli_progress(po->quiet, po->progress),
-	    "episodes", 0 };
+	    "episodes", 0, 0 };
 	int rv, k, window;
 	struct mg_plan *plan = NULL;
 
@@ -704,7 +715,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
 		    path, d.msg);
 	write_results(po, cmp, ch);
-	report(po, cmp, ty.decided);
+	report(po, cmp, ty.decided, ty.planned);
 	free(ch);
 	mg_compare_free(cmp);
 	for (k = 0; k < po->nmodels; k++)
@@ -748,7 +759,7 @@ parse(int argc, char *argv[], struct eopts *e)
 	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
 	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
 	    O_PFITCAL, O_HANDOVER, O_TARGET, O_TFROM, O_TCOUNT, O_FOLDS,
-	    O_TABLE };
+	    O_TABLE, O_PEVERY };
 	static const struct option longopts[] = {
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
@@ -768,6 +779,7 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "plan-seed", required_argument, NULL, O_PSEED },
 		{ "plan-cost", required_argument, NULL, O_PCOST },
 		{ "plan-draws", required_argument, NULL, O_PDRAWS },
+		{ "plan-every", required_argument, NULL, O_PEVERY },
 		{ "plan-calibration", required_argument, NULL, O_PCAL },
 		{ "plan-fit-calibration", no_argument, NULL, O_PFITCAL },
 		{ "plan-model", required_argument, NULL, O_PMODEL },
@@ -895,8 +907,10 @@ parse(int argc, char *argv[], struct eopts *e)
 			break;
 		case O_PCAP:
 		case O_PFOL:
+		case O_PEVERY:
 			if (mg_plan_option(&e->po.pc, NULL, ch == O_PCAP ?
-			    "plan-capacity" : "plan-followers", optarg, &d) != 0)
+			    "plan-capacity" : ch == O_PFOL ? "plan-followers" :
+			    "plan-every", optarg, &d) != 0)
 				errx(MG_EXIT_USAGE, "%s", d.msg);
 			e->epopt = 1;
 			break;

@@ -1545,6 +1545,17 @@ window(const struct mg_slurmsim *s, size_t m, uint32_t mask, int32_t nodes,
 	return -1;
 }
 
+static int
+any_free(const struct mg_slurmsim *s)
+{
+	int p;
+
+	for (p = 0; p < s->npools; p++)
+		if (s->free[p] > 0)
+			return 1;
+	return 0;
+}
+
 /*
  * backfill: the pending jobs in priority order, across partitions, each
  * given the earliest window of its limit in which its partition's pools
@@ -1572,6 +1583,10 @@ backfill(struct mg_slurmsim *s)
 		if (j->start >= 0 || held(s, j))
 			continue;
 		tested++;
+		/* with no node left free nothing more starts in this
+		 * pass, and its reservations do not outlive it */
+		if (j->nodes > 0 && !any_free(s))
+			continue;
 		st = window(s, m, mask, j->nodes, len, horizon, mn);
 		if (st < 0)
 			continue;
@@ -1605,17 +1620,6 @@ next_tick(int64_t next, int64_t now, int64_t every)
 	if (next >= now)
 		return next;
 	return next + (now - next + every - 1) / every * every;
-}
-
-static int
-any_free(const struct mg_slurmsim *s)
-{
-	int p;
-
-	for (p = 0; p < s->npools; p++)
-		if (s->free[p] > 0)
-			return 1;
-	return 0;
 }
 
 /* the next Eligible time of a pending job, after now; NEVER if none */

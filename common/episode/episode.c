@@ -495,7 +495,9 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 				o->feat[f * o->nfeat + i] = (float)buf[i];
 		}
 		if (plan != NULL && o->tick[k] && !decided) {
-			if ((rv = plan_tick(ep, plan, o, t, &o->plan[f])) != 0)
+			if ((f == 0 || !mg_plan_reuse(plan, &o->plan[f - 1], t,
+			    &o->plan[f])) &&
+			    (rv = plan_tick(ep, plan, o, t, &o->plan[f])) != 0)
 				goto fail;
 			/* no later decision of it is read */
 			decided = mg_plan_decided(plan, &o->plan[f], done);

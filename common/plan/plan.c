@@ -433,6 +433,7 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 		return rv;
 	}
 	out->k = p->c.k;
+	out->planned = t;
 	for (c = 0; c < out->n; c++) {
 		out->intr[c] /= p->c.k;
 		out->ovl[c] /= p->c.k;
@@ -447,6 +448,39 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 		}
 	}
 	return 0;
+}
+
+int
+mg_plan_reuse(const struct mg_plan *p, const struct mg_plancost *prev,
+    int64_t t, struct mg_plancost *out)
+{
+	int j, c, k, h, n;
+
+	if (p->c.every <= 0 || prev->n < 2 || prev->k < 1 ||
+	    t - prev->planned >= p->c.every)
+		return 0;
+	for (j = 1; j < prev->n - 1 && prev->at[j] < t; j++)
+		;
+	if (j >= prev->n - 1 || prev->at[j] != t)
+		return 0;
+	n = prev->n - j;
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	out->k = prev->k;
+	out->planned = prev->planned;
+	for (c = 0; c < n; c++) {
+		out->at[c] = prev->at[j + c];
+		out->intr[c] = prev->intr[j + c];
+		out->ovl[c] = prev->ovl[j + c];
+		out->pint[c] = prev->pint[j + c];
+		for (h = 0; h < 2; h++) {
+			out->hpint[h][c] = prev->hpint[h][j + c];
+			out->hovl[h][c] = prev->hovl[h][j + c];
+		}
+		for (k = 0; k < prev->k; k++)
+			out->xk[k][c] = prev->xk[k][j + c];
+	}
+	return 1;
 }
 
 void

@@ -161,6 +161,13 @@ struct mg_planconf {
 	 */
 	int64_t handover;
 	/*
+	 * every > 0: a decision within every seconds of the last planned
+	 * one, at one of its candidate times before the last, reads that
+	 * plan from there instead of drawing new futures
+	 * (mg_plan_reuse()); 0: each decision is planned.
+	 */
+	int64_t every;
+	/*
 	 * evaluation: an episode's decisions stop being planned once
 	 * submitting now has been chosen at every price of
 	 * stop[0..nstop) (mg_plan_decided()); nstop 0: every decision.
@@ -242,6 +249,8 @@ struct mg_plancost {
 	 * for methods that weigh the futures (mg_plan_weigh()) */
 	int32_t xk[MG_PLAN_MAXK][MG_PLAN_MAXCAND];
 	int k;			/* futures drawn */
+	int64_t planned;	/* when they were drawn: at[0], or earlier
+				 * for a plan reused (mg_plan_reuse()) */
 };
 
 /*
@@ -276,6 +285,16 @@ void mg_plan_free(struct mg_plan *p);
 int mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
     const struct mg_planchain *ch, int64_t t, uint64_t stream,
     struct mg_plancost *out);
+
+/*
+ * mg_plan_reuse: the estimate at time t read from prev, an earlier one
+ * of the same chain, if the planner reuses plans (mg_planconf.every),
+ * prev was planned less than every seconds before t and t is one of
+ * its candidate times before the last: prev's candidates from t on,
+ * into out, and 1.  Else 0: t needs a plan of its own.
+ */
+int mg_plan_reuse(const struct mg_plan *p, const struct mg_plancost *prev,
+    int64_t t, struct mg_plancost *out);
 
 /*
  * mg_plan_submit_now: 1 if submitting now costs no more than any later

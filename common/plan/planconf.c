@@ -179,6 +179,12 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			    "to 1440 within which a user's next job follows "
 			    "one that ended)", arg);
 		pc->follow = v * 60;
+	} else if (strcmp(name, "plan-every") == 0) {
+		if (mg_parse_i64(arg, strlen(arg), 0, 60, &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-every "
+			    "'%s' (the minutes from 0 to 60 over which a plan "
+			    "is reused; 0: none)", arg);
+		pc->every = v * 60;
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;

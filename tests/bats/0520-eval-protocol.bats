@@ -163,7 +163,7 @@ for r, t in zip(rows, tsv):
 	# its summary says how many decisions it planned: one a tick at
 	# most (every 10 minutes of P's last 24 hours), some at least
 	run -0 --separate-stderr mirage-eval $opts -o /dev/null ls6.jobs
-	n=$(sed -n 's/^mirage-eval: the planner planned \([0-9]*\) decisions of 2 futures each$/\1/p' <<<"$stderr")
+	n=$(sed -n 's/^mirage-eval: the planner planned \([0-9]*\) decisions of 2 futures each (\([0-9]*\) with futures of their own)$/\1/p' <<<"$stderr")
 	[ "$n" -gt 0 ] && [ "$n" -le $((2 * 145)) ]
 	# the trace cut just after the planner's submission: the same
 	# submission (every decision up to it saw only the past)
@@ -187,6 +187,25 @@ for r, t in zip(rows, tsv):
 		mirage-eval -q $o2 -E cut.mrs -o /dev/null cut.jobs
 		[ "$(mirage-cat cut.mrs | awk -F'\t' -v e=$ep '$1 == e && $4 == "planner" { print $5 }')" = "$t" ]
 	done
+	# plans reused for 30 minutes: a third of the decisions or more
+	# have futures of their own, fewer than all; none with 0
+	local own
+	run -0 --separate-stderr mirage-eval $opts --plan-every 30 -o /dev/null ls6.jobs
+	n=$(sed -n 's/^mirage-eval: the planner planned \([0-9]*\) decisions .*(\([0-9]*\) with futures of their own)$/\1/p' <<<"$stderr")
+	own=$(sed -n 's/^mirage-eval: the planner planned \([0-9]*\) decisions .*(\([0-9]*\) with futures of their own)$/\2/p' <<<"$stderr")
+	[ "$own" -lt "$n" ] && [ $((3 * own)) -ge "$n" ]
+	run -0 --separate-stderr mirage-eval $opts --plan-every 0 -o /dev/null ls6.jobs
+	n=$(sed -n 's/^mirage-eval: the planner planned \([0-9]*\) decisions .*(\([0-9]*\) with futures of their own)$/\1/p' <<<"$stderr")
+	own=$(sed -n 's/^mirage-eval: the planner planned \([0-9]*\) decisions .*(\([0-9]*\) with futures of their own)$/\2/p' <<<"$stderr")
+	[ "$own" -eq "$n" ] && [ "$n" -gt 0 ]
+	# and a plan reused sees no more than the one made
+	mirage-eval -q $opts --plan-every 30 -E r.mrs -o /dev/null ls6.jobs
+	t=$(mirage-cat r.mrs | awk -F'\t' '$1 == 1 && $4 == "planner" { print $5 }')
+	mirage-parse -q -E $((t + 1)) "$ROOT/data/ls6-a100.log.gz" -o cut.jobs
+	mirage-eval -q $opts --plan-every 30 -E cut.mrs -o /dev/null cut.jobs
+	[ "$(mirage-cat cut.mrs | awk -F'\t' '$1 == 1 && $4 == "planner" { print $5 }')" = "$t" ]
+	run -2 --separate-stderr mirage-eval --plan 4 --plan-every 61 ls6.jobs
+	[[ "$stderr" == *"invalid --plan-every '61'"* ]]
 	# bad settings are named
 	run -2 --separate-stderr mirage-eval --plan 4 --plan-arrivals blocks:4,rat ls6.jobs
 	[[ "$stderr" == *"invalid --plan-arrivals 'blocks:4,rat' (week, or blocks[:H][,rate[:W]]"* ]]

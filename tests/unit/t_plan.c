@@ -340,6 +340,49 @@ no_competition_waits(void)
 }
 
 static void
+plans_reused(void)
+{
+	/* a plan read again at its own candidate times, shifted, while it
+	 * is younger than every; never at its last (P's end) */
+	struct mg_planconf pr = pc;
+	struct mg_plancost r, r2;
+	struct mg_plan *p2;
+	int64_t t0 = T0 + 2 * H;
+	int j, same = 1;
+
+	pr.every = 1800;
+	history(&t, 0, T0);
+	view(&v, 1, t0);
+	ok(mg_plan_new(&pr, &t, &p2) == 0 && mg_plan_costs(p2, &v, &ch, t0,
+	    1, &c) == 0 && c.n > 4 && c.planned == t0, "a plan made at its "
+	    "first candidate time");
+	ok(mg_plan_reuse(p2, &c, t0 + 600, &r) == 1 && r.n == c.n - 1 &&
+	    r.at[0] == t0 + 600 && r.planned == t0 && r.k == c.k,
+	    "reused 10 minutes on: its candidates from then");
+	for (j = 0; j < r.n; j++)
+		if (r.pint[j] != c.pint[j + 1] || r.ovl[j] != c.ovl[j + 1] ||
+		    r.xk[c.k - 1][j] != c.xk[c.k - 1][j + 1] ||
+		    r.hpint[1][j] != c.hpint[1][j + 1])
+			same = 0;
+	ok(same, "the same futures' outcomes, shifted");
+	ok(mg_plan_reuse(p2, &r, t0 + 1200, &r2) == 1 && r2.at[0] == t0 +
+	    1200 && r2.pint[0] == c.pint[2], "and reused again from the "
+	    "reused one");
+	ok(mg_plan_reuse(p2, &r2, t0 + 1800, &r) == 0, "not once every "
+	    "has passed since its futures were drawn");
+	ok(mg_plan_reuse(p2, &c, t0 + 900, &r) == 0, "not between its "
+	    "candidate times");
+	ok(mg_plan_reuse(p2, &c, c.at[c.n - 1], &r) == 0, "not at its last "
+	    "candidate (P's end)");
+	pr.every = 0;
+	mg_plan_free(p2);
+	ok(mg_plan_new(&pr, &t, &p2) == 0 && mg_plan_reuse(p2, &c, t0 + 600,
+	    &r) == 0, "every 0: never");
+	mg_plan_free(p2);
+	mg_view_release(&v);
+}
+
+static void
 free_node_waits_to_p_end(void)
 {
 	/* two nodes: the second is free, so S submitted early overlaps P;
@@ -906,6 +949,7 @@ main(void)
 	futures_weighed();
 	calibration_knots();
 	no_competition_waits();
+	plans_reused();
 	free_node_waits_to_p_end();
 	submits_before_a_burst();
 	same_seed_same_draws();
