@@ -678,6 +678,7 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
+	mg_cli_keep_heap();
 	parse(argc, argv, &o, &now_arg, &zone);
 	environment(&o, zone);
 	if (o.take_over) {

@@ -77,8 +77,8 @@ usage(int status)
 		    "                    with --handover)\n"
 		    "  --plan-calibration knots  its chances of interruption calibrated\n"
 		    "  --plan-fit-calibration  print the knots that calibrate them here\n"
-		    "  --plan-every M    reuse a plan for M minutes, at its candidate\n"
-		    "                    times (0: plan every decision)\n"
+		    "  --plan-every M    reuse a plan for M minutes at its candidate\n"
+		    "                    times (30; 0: plan every decision)\n"
 		    "  --plan-draws decision|episode  new draws at each decision (decision),\n"
 		    "                    or the same at every decision of an episode\n"
 		    "  --plan-truth none|runtimes|arrivals|both  a diagnostic: the true future\n"
@@ -1072,6 +1072,7 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
+	mg_cli_keep_heap();
 	parse(argc, argv, &e);
 	validate(&e);
 	if (e.replaying)

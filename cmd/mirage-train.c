@@ -979,6 +979,7 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
+	mg_cli_keep_heap();
 	parse(argc, argv, &o);
 	if (o.target > 0)
 		return choose_threshold(&o);

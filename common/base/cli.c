@@ -6,6 +6,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "base/cli.h"
 
@@ -39,6 +42,16 @@ track(char *tmp, int on)
 			tmps[i] = on ? tmp : NULL;
 			return;
 		}
+}
+
+void
+mg_cli_keep_heap(void)
+{
+#ifdef __GLIBC__
+	/* blocks up to 32 MB from the heap, its top trimmed past 256 MB */
+	mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024);	/* its most */
+	mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
+#endif
 }
 
 int

@@ -164,7 +164,7 @@ struct mg_planconf {
 	 * every > 0: a decision within every seconds of the last planned
 	 * one, at one of its candidate times before the last, reads that
 	 * plan from there instead of drawing new futures
-	 * (mg_plan_reuse()); 0: each decision is planned.
+	 * (mg_plan_reuse()): 30 minutes; 0: each decision is planned.
 	 */
 	int64_t every;
 	/*
@@ -181,7 +181,8 @@ struct mg_planconf {
 #define MG_PLAN_TRUE_ARRIVALS	2u	/* the trace's jobs after now */
 
 /* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK, the
- * faithful model, arrivals in 4-hour blocks, run times by user. */
+ * faithful model, arrivals in 4-hour blocks, run times by user, plans
+ * reused for 30 minutes. */
 void mg_planconf_default(struct mg_planconf *pc);
 
 /*

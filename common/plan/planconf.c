@@ -23,6 +23,9 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->block = 4 * 3600;
 	pc->runtimes = MG_PLAN_RT_USER;
 	pc->recent = 10;
+	/* the same curve as planning every decision, a third of the plans
+	 * (mirage-eval(1)) */
+	pc->every = 1800;
 }
 
 /* "blocks[:H][,rate[:W]]" into pc; 0 or -1 (pc unchanged) */
