@@ -457,7 +457,8 @@ mg_plan_reuse(const struct mg_plan *p, const struct mg_plancost *prev,
 	int j, c, k, h, n;
 
 	if (p->c.every <= 0 || prev->n < 2 || prev->k < 1 ||
-	    t - prev->planned >= p->c.every)
+	    t - prev->planned >= p->c.every ||
+	    prev->at[prev->n - 1] - t <= p->c.fresh)
 		return 0;
 	for (j = 1; j < prev->n - 1 && prev->at[j] < t; j++)
 		;

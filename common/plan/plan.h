@@ -165,8 +165,12 @@ struct mg_planconf {
 	 * one, at one of its candidate times before the last, reads that
 	 * plan from there instead of drawing new futures
 	 * (mg_plan_reuse()): 30 minutes; 0: each decision is planned.
+	 * Only while P ends more than fresh seconds after the decision
+	 * (6 h): closer, where a plan is cheap and most submissions are
+	 * decided, each decision is planned.
 	 */
 	int64_t every;
+	int64_t fresh;
 	/*
 	 * evaluation: an episode's decisions stop being planned once
 	 * submitting now has been chosen at every price of
@@ -182,7 +186,7 @@ struct mg_planconf {
 
 /* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK, the
  * faithful model, arrivals in 4-hour blocks, run times by user, plans
- * reused for 30 minutes. */
+ * reused for 30 minutes until 6 hours before P's end. */
 void mg_planconf_default(struct mg_planconf *pc);
 
 /*
@@ -290,7 +294,8 @@ int mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 /*
  * mg_plan_reuse: the estimate at time t read from prev, an earlier one
  * of the same chain, if the planner reuses plans (mg_planconf.every),
- * prev was planned less than every seconds before t and t is one of
+ * prev was planned less than every seconds before t, P ends more than
+ * fresh seconds after t (prev's last candidate) and t is one of
  * its candidate times before the last: prev's candidates from t on,
  * into out, and 1.  Else 0: t needs a plan of its own.
  */

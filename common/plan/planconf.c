@@ -23,9 +23,10 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->block = 4 * 3600;
 	pc->runtimes = MG_PLAN_RT_USER;
 	pc->recent = 10;
-	/* the same curve as planning every decision, a third of the plans
-	 * (mirage-eval(1)) */
+	/* the same curve as planning every decision, at a fraction of the
+	 * cost (mirage-eval(1)) */
 	pc->every = 1800;
+	pc->fresh = 6 * 3600;
 }
 
 /* "blocks[:H][,rate[:W]]" into pc; 0 or -1 (pc unchanged) */
@@ -183,11 +184,19 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 			    "one that ended)", arg);
 		pc->follow = v * 60;
 	} else if (strcmp(name, "plan-every") == 0) {
-		if (mg_parse_i64(arg, strlen(arg), 0, 60, &v) != 0)
+		const char *colon = strchr(arg, ':');
+		size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+		int64_t h = pc->fresh / 3600;
+
+		if (mg_parse_i64(arg, len, 0, 60, &v) != 0 || (colon != NULL &&
+		    mg_parse_i64(colon + 1, strlen(colon + 1), 0, 48, &h) != 0))
 			return mg_diag_set(d, MG_EINVAL, "invalid --plan-every "
 			    "'%s' (the minutes from 0 to 60 over which a plan "
-			    "is reused; 0: none)", arg);
+			    "is reused, 0: none; then :H, the hours from 0 to "
+			    "48 before P's end from which every decision is "
+			    "planned)", arg);
 		pc->every = v * 60;
+		pc->fresh = h * 3600;
 	} else if (strcmp(name, "plan-model") == 0) {
 		if (strcmp(arg, "faithful") == 0)
 			pc->model = MG_PLAN_FAITHFUL;

@@ -374,7 +374,17 @@ plans_reused(void)
 	    "candidate times");
 	ok(mg_plan_reuse(p2, &c, c.at[c.n - 1], &r) == 0, "not at its last "
 	    "candidate (P's end)");
+	mg_plan_free(p2);
+	pr.fresh = c.at[c.n - 1] - (t0 + 600);
+	ok(mg_plan_new(&pr, &t, &p2) == 0 && mg_plan_reuse(p2, &c, t0 + 600,
+	    &r) == 0 && mg_plan_reuse(p2, &c, t0 + 1200, &r) == 0,
+	    "not where P ends within fresh of the decision");
+	mg_plan_free(p2);
+	pr.fresh = c.at[c.n - 1] - (t0 + 600) - 1;
+	ok(mg_plan_new(&pr, &t, &p2) == 0 && mg_plan_reuse(p2, &c, t0 + 600,
+	    &r) == 1, "but a second before");
 	pr.every = 0;
+	pr.fresh = 0;
 	mg_plan_free(p2);
 	ok(mg_plan_new(&pr, &t, &p2) == 0 && mg_plan_reuse(p2, &c, t0 + 600,
 	    &r) == 0, "every 0: never");
