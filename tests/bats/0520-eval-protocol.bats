@@ -305,9 +305,10 @@ for r, t in zip(rows, tsv):
 @test "the planner told the true future, in the world's own model: its curve is the oracle bound's" {
 	ls6
 	# reference mode: the planner's model is the world's (the default);
-	# told every run time and arrival, each of its points is a point of
-	# the bound (the cheapest time per episode), and it reaches them all
-	local opts="-m reference -n 76 -f 2023-03-01 -N 12 -k 1 --plan 1 --plan-truth both"
+	# told every run time and arrival and planning every decision, each
+	# of its points is a point of the bound (the cheapest time per
+	# episode), and it reaches them all
+	local opts="-m reference -n 76 -f 2023-03-01 -N 12 -k 1 --plan 1 --plan-truth both --plan-every 0"
 	mirage-eval -q $opts -F tsv -o /dev/null -C curve.tsv ls6.jobs
 	awk -F'\t' '$1 == "oracle-bound" { print $4, $6 }' curve.tsv | sort -u > bound.txt
 	awk -F'\t' '$1 == "planner" { print $4, $6 }' curve.tsv | sort -u > plan.txt
