@@ -78,7 +78,7 @@ usage(int status)
 		    "  --plan-calibration knots  its chances of interruption calibrated\n"
 		    "  --plan-fit-calibration  print the knots that calibrate them here\n"
 		    "  --plan-every M[:H]  reuse a plan for M minutes at its candidate\n"
-		    "                    times until H hours before P's end (40:6; 0:\n"
+		    "                    times until H hours before P's end (30:6; 0:\n"
 		    "                    plan every decision)\n"
 		    "  --plan-draws decision|episode  new draws at each decision (decision),\n"
 		    "                    or the same at every decision of an episode\n"

@@ -473,7 +473,7 @@ awk -v a="$ta" -v p="$tp" 'BEGIN {
 # The planner: the loaded protocol's 2 x 156 validation episodes with 8
 # futures, without handing over (target: under 60 s) and handing over
 # in 10 minutes (over the whole of P: under 120 s), each as it runs by
-# default (a plan reused for 40 minutes until P's last 6 hours) and
+# default (a plan reused for 30 minutes until P's last 6 hours) and
 # with every decision planned (--plan-every 0), in the same run; the
 # faithful setting handing over (under 4 minutes); and one live
 # decision with the planner (the LS6 jobs stream as the dump: 24,777

@@ -164,7 +164,7 @@ struct mg_planconf {
 	 * every > 0: a decision within every seconds of the last planned
 	 * one, at one of its candidate times before the last, reads that
 	 * plan from there instead of drawing new futures
-	 * (mg_plan_reuse()): 40 minutes; 0: each decision is planned.
+	 * (mg_plan_reuse()): 30 minutes; 0: each decision is planned.
 	 * Only while P ends more than fresh seconds after the decision
 	 * (6 h): closer, where a plan is cheap and most submissions are
 	 * decided, each decision is planned.
@@ -186,7 +186,7 @@ struct mg_planconf {
 
 /* mg_planconf_default: the defaults above, seed 1, MG_PLAN_RISK, the
  * faithful model, arrivals in 4-hour blocks, run times by user, plans
- * reused for 40 minutes until 6 hours before P's end. */
+ * reused for 30 minutes until 6 hours before P's end. */
 void mg_planconf_default(struct mg_planconf *pc);
 
 /*

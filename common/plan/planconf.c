@@ -25,7 +25,7 @@ mg_planconf_default(struct mg_planconf *pc)
 	pc->recent = 10;
 	/* the same curve as planning every decision, at a fraction of the
 	 * cost (mirage-eval(1)) */
-	pc->every = 2400;
+	pc->every = 1800;
 	pc->fresh = 6 * 3600;
 }
 
