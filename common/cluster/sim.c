@@ -48,6 +48,12 @@ struct pend {
 	int32_t need;		/* slots (at most 2^20): the passes read */
 };				/* the list, not the jobs */
 
+/* a job's place in a pass that started nothing: its window's first
+ * slot, or -1 for none */
+struct bfres {
+	int32_t nodes, need, found;
+};
+
 struct run {
 	int64_t free_at;	/* when its nodes come back */
 	int64_t exp_end;	/* start + limit: what backfill plans with */
@@ -78,6 +84,14 @@ struct mg_sim {
 				 * (a lower bound; 0 at the start) */
 	int64_t *wait;		/* ring of the last wait_hist waits */
 	size_t nwait, headwait;
+	uint64_t pgen;		/* changes with the pending list */
+	/* the last backfill pass, if it started nothing: its time (or
+	 * INT64_MIN), pending list, slots before any window and windows */
+	int64_t bf_t;
+	uint64_t bf_pgen;
+	int32_t *bf_free;
+	struct bfres *bf_res;
+	size_t bf_n, bf_cap;
 	int new_pending;	/* re-sort before scheduling */
 	size_t nstarted;
 };
@@ -123,6 +137,7 @@ mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t, int64_t t0,
 	s->trace = t;
 	s->t = t0 - ((t0 % 60) + 60) % 60;
 	s->free = c->nodes;
+	s->bf_t = INT64_MIN;
 	if ((s->wait = calloc((size_t)c->wait_hist, sizeof(*s->wait))) ==
 	    NULL)
 		goto nomem;
@@ -181,6 +196,10 @@ mg_sim_copy(const struct mg_sim *s)
 	d->cappend = s->npend ? s->npend : 1;
 	d->pick = NULL;
 	d->cappick = 0;
+	d->bf_t = INT64_MIN;	/* the last pass is not carried */
+	d->bf_free = NULL;
+	d->bf_res = NULL;
+	d->bf_n = d->bf_cap = 0;
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->wait = malloc((size_t)s->c.wait_hist * sizeof(*d->wait));
 	if (!d->job || !d->arr || !d->pend || !d->run || !d->wait) {
@@ -206,6 +225,8 @@ mg_sim_free(struct mg_sim *s)
 	free(s->pick);
 	free(s->run);
 	free(s->wait);
+	free(s->bf_free);
+	free(s->bf_res);
 	free(s);
 }
 
@@ -239,6 +260,7 @@ push_pending(struct mg_sim *s, mg_jobref j)
 	p->prio = s->c.w_size * ((double)s->job[j].nodes / (double)s->c.nodes);
 	p->aged = s->aged;
 	s->new_pending = 1;
+	s->pgen++;
 	return 0;
 }
 
@@ -349,6 +371,7 @@ mg_sim_set_prio(struct mg_sim *s, mg_jobref j, double prio)
 			s->pend[i].aged = s->aged;
 			s->nsorted = 0;	/* sort it all again */
 			s->new_pending = 1;
+			s->pgen++;
 			return 0;
 		}
 	return MG_EINVAL;
@@ -494,6 +517,46 @@ take(int32_t *v, int from, int end, int32_t w)
 		v[from] -= w;
 }
 
+/*
+ * A pass that started nothing, a slot later: if the pending list is the
+ * same and the running jobs hold the slots they shared with it, every
+ * job's search sees what it saw then, less that pass's first slot and
+ * plus a last one.  A window that did not fit still does not (it only
+ * grew), and one that fitted still does if the new last slot has room
+ * for it: then the pass puts every job where the last one did, a slot
+ * earlier, and starts nothing unless one was in the second slot.  The
+ * last slot has room for every window that reaches it (it has as many
+ * nodes as the last slot had, for fewer windows), so what can change is
+ * a job that found no window finding one there.  Returns whether the
+ * pass starts nothing by that, and if so makes it the last pass.
+ */
+static int
+bf_shift(struct mg_sim *s, const int32_t *freev, int L)
+{
+	int32_t avail = freev[L - 1];
+	size_t i;
+
+	if (s->bf_t == INT64_MIN || s->t != s->bf_t + s->c.bf_resolution ||
+	    s->pgen != s->bf_pgen ||
+	    memcmp(freev, s->bf_free + 1, (size_t)(L - 1) * sizeof(*freev)))
+		return 0;
+	for (i = 0; i < s->bf_n; i++) {
+		const struct bfres *r = &s->bf_res[i];
+
+		if (r->found == 1 || (r->found < 0 && avail >= r->nodes))
+			return 0;
+		if (r->found > 0 && r->found + r->need > L &&
+		    (avail -= r->nodes) < 0)
+			return 0;	/* not expected: see above */
+	}
+	for (i = 0; i < s->bf_n; i++)
+		if (s->bf_res[i].found > 0)
+			s->bf_res[i].found--;
+	memcpy(s->bf_free, freev, (size_t)L * sizeof(*freev));
+	s->bf_t = s->t;
+	return 1;
+}
+
 /* the original's backfill pass: conservative reservations in slots */
 static size_t
 backfill(struct mg_sim *s, mg_jobref *pick)
@@ -508,6 +571,7 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	int32_t acc;
 	size_t i, n = 0, tested;
 	int64_t res = s->c.bf_resolution;
+	int keep;
 
 	if (L > 4096)
 		L = 4096;
@@ -519,10 +583,10 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	for (i = 0, acc = 0; i < s->nrun; i++)
 		if (s->run[i].exp_end > s->t)
 			acc += s->run[i].nodes;
-	if (acc >= s->c.nodes)
+	if (acc >= s->c.nodes) {
+		s->bf_t = INT64_MIN;
 		return 0;
-	memset(lo, 0, sizeof(lo));
-	memset(minfail, 0, sizeof(minfail));
+	}
 	/* a running job holds the slots that start before its expected
 	 * end, the first e of them: counted at the last, then summed */
 	memset(freev, 0, (size_t)(L + 1) * sizeof(freev[0]));
@@ -537,8 +601,19 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		acc += freev[k];
 		freev[k] = s->c.nodes - acc;
 	}
+	if (bf_shift(s, freev, L))
+		return 0;
 	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
 	    (size_t)s->c.bf_max_job_test;
+	/* the pass is kept if it starts nothing (and memory allows) */
+	s->bf_t = INT64_MIN;
+	s->bf_n = 0;
+	keep = s->bf_free != NULL || (s->bf_free = malloc((size_t)L *
+	    sizeof(*s->bf_free))) != NULL;
+	if (keep)
+		memcpy(s->bf_free, freev, (size_t)L * sizeof(*freev));
+	memset(lo, 0, sizeof(lo));
+	memset(minfail, 0, sizeof(minfail));
 	/* nor once the first slot is full */
 	for (i = 0; i < tested && freev[0] > 0; i++) {
 		const struct pend *j = &s->pend[i];
@@ -571,6 +646,13 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 			}
 			cur = k + 1;
 		}
+		if (keep && mg_grow((void **)&s->bf_res, &s->bf_cap,
+		    s->bf_n + 1, sizeof(*s->bf_res)) == 0) {
+			s->bf_res[s->bf_n].nodes = j->nodes;
+			s->bf_res[s->bf_n].need = need;
+			s->bf_res[s->bf_n++].found = found;
+		} else
+			keep = 0;
 		if (found < 0) {
 			if (j->nodes <= LO_MAX)
 				for (w = j->nodes; w <= LO_MAX; w++)
@@ -586,6 +668,10 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		take(freev, found, end, j->nodes);
 		if (found == 0)
 			pick[n++] = s->pend[i].j;
+	}
+	if (n == 0 && keep) {
+		s->bf_t = s->t;
+		s->bf_pgen = s->pgen;
 	}
 	return n;
 }
@@ -647,6 +733,8 @@ schedule_and_advance(struct mg_sim *s)
 		for (w = i; i > 0; i--)
 			if (s->job[s->pend[i - 1].j].start < 0)
 				s->pend[--w] = s->pend[i - 1];
+		if (w > 0)
+			s->pgen++;
 		s->pend += w;
 		s->phead += w;
 		s->npend -= w;
