@@ -48,9 +48,10 @@ struct pend {
 	int32_t need;		/* slots (at most 2^20): the passes read */
 };				/* the list, not the jobs */
 
-/* a job's place in a pass that started nothing: its window's first
- * slot, or -1 for none */
+/* a job a backfill pass looked at, and the first slot of the window it
+ * found: 0 started it, -1 none, -2 skipped (as one that found none) */
 struct bfres {
+	mg_jobref j;
 	int32_t nodes, need, found;
 };
 
@@ -84,11 +85,11 @@ struct mg_sim {
 				 * (a lower bound; 0 at the start) */
 	int64_t *wait;		/* ring of the last wait_hist waits */
 	size_t nwait, headwait;
-	uint64_t pgen;		/* changes with the pending list */
-	/* the last backfill pass, if it started nothing: its time (or
-	 * INT64_MIN), pending list, slots before any window and windows */
+	/* the last backfill pass: its time (or INT64_MIN), the jobs
+	 * started when it ended, its slots before any window, and the
+	 * jobs it looked at, in order */
 	int64_t bf_t;
-	uint64_t bf_pgen;
+	size_t bf_started;
 	int32_t *bf_free;
 	struct bfres *bf_res;
 	size_t bf_n, bf_cap;
@@ -260,7 +261,6 @@ push_pending(struct mg_sim *s, mg_jobref j)
 	p->prio = s->c.w_size * ((double)s->job[j].nodes / (double)s->c.nodes);
 	p->aged = s->aged;
 	s->new_pending = 1;
-	s->pgen++;
 	return 0;
 }
 
@@ -371,7 +371,6 @@ mg_sim_set_prio(struct mg_sim *s, mg_jobref j, double prio)
 			s->pend[i].aged = s->aged;
 			s->nsorted = 0;	/* sort it all again */
 			s->new_pending = 1;
-			s->pgen++;
 			return 0;
 		}
 	return MG_EINVAL;
@@ -517,44 +516,86 @@ take(int32_t *v, int from, int end, int32_t w)
 		v[from] -= w;
 }
 
-/*
- * A pass that started nothing, a slot later: if the pending list is the
- * same and the running jobs hold the slots they shared with it, every
- * job's search sees what it saw then, less that pass's first slot and
- * plus a last one.  A window that did not fit still does not (it only
- * grew), and one that fitted still does if the new last slot has room
- * for it: then the pass puts every job where the last one did, a slot
- * earlier, and starts nothing unless one was in the second slot.  The
- * last slot has room for every window that reaches it (it has as many
- * nodes as the last slot had, for fewer windows), so what can change is
- * a job that found no window finding one there.  Returns whether the
- * pass starts nothing by that, and if so makes it the last pass.
- */
-static int
-bf_shift(struct mg_sim *s, const int32_t *freev, int L)
+/* what a job that found no window tells the rest of the pass */
+static void
+bf_failed(int *minfail, int32_t *failw, int *failn, int *nfail,
+    int32_t nodes, int need)
 {
-	int32_t avail = freev[L - 1];
-	size_t i;
+	int w;
 
-	if (s->bf_t == INT64_MIN || s->t != s->bf_t + s->c.bf_resolution ||
-	    s->pgen != s->bf_pgen ||
-	    memcmp(freev, s->bf_free + 1, (size_t)(L - 1) * sizeof(*freev)))
-		return 0;
-	for (i = 0; i < s->bf_n; i++) {
-		const struct bfres *r = &s->bf_res[i];
-
-		if (r->found == 1 || (r->found < 0 && avail >= r->nodes))
-			return 0;
-		if (r->found > 0 && r->found + r->need > L &&
-		    (avail -= r->nodes) < 0)
-			return 0;	/* not expected: see above */
+	if (nodes <= LO_MAX) {
+		for (w = nodes; w <= LO_MAX; w++)
+			if (minfail[w] == 0 || minfail[w] > need + 1)
+				minfail[w] = need + 1;
+	} else if (*nfail < FAIL_MAX) {
+		failw[*nfail] = nodes;
+		failn[(*nfail)++] = need;
 	}
+}
+
+/*
+ * The pass a slot after the last one, worked out from it as far as it
+ * holds.  If no job started or ended between them but the last pass's
+ * own, those hold the slots their windows held, and the jobs at the
+ * head of the list are the ones it looked at: each one's search sees
+ * what it saw then, less that pass's first slot and plus a last one.
+ * A window that did not fit still does not (it only grew); one that
+ * fitted still does if the new last slot has room for it, and it has
+ * (as many nodes as the last slot had, for fewer windows).  So every
+ * job goes where it went then, a slot earlier (a job in the second slot
+ * now starts), until a job that is new or moved, or one that found no
+ * window finding one in the new last slot.  Returns the jobs worked out
+ * so (s->bf_res[0 .. *nres), those started in pick[0 .. *n)), with the
+ * nodes left in the first slot in *first.
+ */
+static size_t
+bf_follow(struct mg_sim *s, const int32_t *freev, int L, size_t tested,
+    mg_jobref *pick, size_t *n, size_t *nres, int32_t *first)
+{
+	int32_t hold[4096], avail = freev[L - 1];
+	size_t i, idx = 0, w = 0;
+	int k, e;
+
+	*n = *nres = 0;
+	*first = freev[0];
+	if (s->bf_t == INT64_MIN || s->t != s->bf_t + s->c.bf_resolution ||
+	    s->nstarted != s->bf_started)
+		return 0;
+	/* the slots the last pass saw, less those its started jobs hold:
+	 * a slot earlier, through the limits they started with */
+	memcpy(hold, freev, (size_t)(L - 1) * sizeof(*hold));
 	for (i = 0; i < s->bf_n; i++)
-		if (s->bf_res[i].found > 0)
-			s->bf_res[i].found--;
-	memcpy(s->bf_free, freev, (size_t)L * sizeof(*freev));
-	s->bf_t = s->t;
-	return 1;
+		if (s->bf_res[i].found == 0)
+			for (e = s->bf_res[i].need - 1, k = 0; k < e && k < L - 1;
+			    k++)
+				hold[k] += s->bf_res[i].nodes;
+	if (memcmp(hold, s->bf_free + 1, (size_t)(L - 1) * sizeof(*hold)))
+		return 0;
+	for (i = 0; i < s->bf_n && idx < tested && *first > 0; i++) {
+		struct bfres r = s->bf_res[i];
+
+		if (r.found == 0)
+			continue;	/* started: off the list */
+		if (s->pend[idx].j != r.j ||
+		    (r.found == -1 && avail >= r.nodes))
+			break;
+		if (r.found > 0) {
+			r.found--;
+			if (r.found + r.need >= L) {
+				if (avail < r.nodes)
+					break;	/* not expected: see above */
+				avail -= r.nodes;
+			}
+			if (r.found == 0) {
+				pick[(*n)++] = r.j;
+				*first -= r.nodes;
+			}
+		}
+		s->bf_res[w++] = r;
+		idx++;
+	}
+	*nres = w;
+	return idx;
 }
 
 /* the original's backfill pass: conservative reservations in slots */
@@ -569,7 +610,7 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	/* 1 + the shortest need that failed at most this wide, or 0 */
 	int minfail[LO_MAX + 1];
 	int32_t acc;
-	size_t i, n = 0, tested;
+	size_t i, n = 0, tested, nres;
 	int64_t res = s->c.bf_resolution;
 	int keep;
 
@@ -601,21 +642,35 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		acc += freev[k];
 		freev[k] = s->c.nodes - acc;
 	}
-	if (bf_shift(s, freev, L))
-		return 0;
 	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
 	    (size_t)s->c.bf_max_job_test;
-	/* the pass is kept if it starts nothing (and memory allows) */
+	memset(lo, 0, sizeof(lo));
+	memset(minfail, 0, sizeof(minfail));
+	/* the head of the list as the last pass put it, a slot earlier */
+	i = bf_follow(s, freev, L, tested, pick, &n, &nres, &acc);
+	/* this pass is kept for the next (as memory allows) */
 	s->bf_t = INT64_MIN;
-	s->bf_n = 0;
+	s->bf_n = nres;
 	keep = s->bf_free != NULL || (s->bf_free = malloc((size_t)L *
 	    sizeof(*s->bf_free))) != NULL;
 	if (keep)
 		memcpy(s->bf_free, freev, (size_t)L * sizeof(*freev));
-	memset(lo, 0, sizeof(lo));
-	memset(minfail, 0, sizeof(minfail));
+	if (acc <= 0)
+		i = tested;	/* the first slot is full */
+	else if (i > 0) {
+		for (k = 0; k < (int)nres; k++) {
+			const struct bfres *r = &s->bf_res[k];
+
+			if (r->found >= 0)
+				take(freev, r->found, r->found + r->need < L ?
+				    r->found + r->need : L, r->nodes);
+			else if (r->found == -1)
+				bf_failed(minfail, failw, failn, &nfail,
+				    r->nodes, r->need);
+		}
+	}
 	/* nor once the first slot is full */
-	for (i = 0; i < tested && freev[0] > 0; i++) {
+	for (; i < tested && freev[0] > 0; i++) {
 		const struct pend *j = &s->pend[i];
 		int need = j->need, found = -1;
 
@@ -623,55 +678,52 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		 * as long as one that found no window finds none either */
 		w = j->nodes <= LO_MAX ? j->nodes : LO_MAX;
 		if (minfail[w] > 0 && need + 1 >= minfail[w])
-			continue;
-		for (f = 0; f < nfail; f++)
+			found = -2;
+		for (f = 0; f < nfail && found == -1; f++)
 			if (j->nodes >= failw[f] && need >= failn[f])
-				break;
-		if (f < nfail)
-			continue;
-		/* slots only fill during a pass, so a slot that did not fit a
-		 * job this wide still does not: the search starts past them */
-		cur = first_fit(freev, j->nodes <= LO_MAX ? lo[j->nodes] : 0,
-		    L, j->nodes);
-		if (j->nodes <= LO_MAX)
-			lo[j->nodes] = cur;
-		while (cur < L) {
-			if ((cur = first_fit(freev, cur, L, j->nodes)) >= L)
-				break;
-			end = cur + need < L ? cur + need : L;
-			k = first_short(freev, cur, end, j->nodes);
-			if (k == end) {
-				found = cur;
-				break;
+				found = -2;
+		if (found == -1) {
+			/* slots only fill during a pass, so a slot that did
+			 * not fit a job this wide still does not: the search
+			 * starts past them */
+			cur = first_fit(freev, j->nodes <= LO_MAX ?
+			    lo[j->nodes] : 0, L, j->nodes);
+			if (j->nodes <= LO_MAX)
+				lo[j->nodes] = cur;
+			while (cur < L) {
+				if ((cur = first_fit(freev, cur, L,
+				    j->nodes)) >= L)
+					break;
+				end = cur + need < L ? cur + need : L;
+				k = first_short(freev, cur, end, j->nodes);
+				if (k == end) {
+					found = cur;
+					break;
+				}
+				cur = k + 1;
 			}
-			cur = k + 1;
 		}
 		if (keep && mg_grow((void **)&s->bf_res, &s->bf_cap,
 		    s->bf_n + 1, sizeof(*s->bf_res)) == 0) {
+			s->bf_res[s->bf_n].j = j->j;
 			s->bf_res[s->bf_n].nodes = j->nodes;
 			s->bf_res[s->bf_n].need = need;
 			s->bf_res[s->bf_n++].found = found;
 		} else
 			keep = 0;
-		if (found < 0) {
-			if (j->nodes <= LO_MAX)
-				for (w = j->nodes; w <= LO_MAX; w++)
-					if (minfail[w] == 0 || minfail[w] > need + 1)
-						minfail[w] = need + 1;
-			if (j->nodes > LO_MAX && nfail < FAIL_MAX) {
-				failw[nfail] = j->nodes;
-				failn[nfail++] = need;
-			}
+		if (found == -1)
+			bf_failed(minfail, failw, failn, &nfail, j->nodes,
+			    need);
+		if (found < 0)
 			continue;
-		}
 		end = found + need < L ? found + need : L;
 		take(freev, found, end, j->nodes);
 		if (found == 0)
-			pick[n++] = s->pend[i].j;
+			pick[n++] = j->j;
 	}
-	if (n == 0 && keep) {
+	if (keep) {
 		s->bf_t = s->t;
-		s->bf_pgen = s->pgen;
+		s->bf_started = s->nstarted + n;
 	}
 	return n;
 }
@@ -733,8 +785,6 @@ schedule_and_advance(struct mg_sim *s)
 		for (w = i; i > 0; i--)
 			if (s->job[s->pend[i - 1].j].start < 0)
 				s->pend[--w] = s->pend[i - 1];
-		if (w > 0)
-			s->pgen++;
 		s->pend += w;
 		s->phead += w;
 		s->npend -= w;

@@ -184,6 +184,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	    s->npools == 1;
 	s->elastic = c->el != NULL && s->npools == 1;
 	s->next_loan = s->loan ? t0 : NEVER;
+	s->run_end = -1;
 	s->hour0 = t0 - ((t0 % 3600) + 3600) % 3600;
 	s->charged = malloc(mg_slurmprio_holders(s) * sizeof(*s->charged));
 	s->fsf_at = malloc(mg_slurmprio_holders(s) * sizeof(*s->fsf_at));
@@ -533,6 +534,8 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		s->nrun++;
 		r = &s->run[k];
 		r->end = s->now + j->dur;
+		if (r->end < s->run_end)
+			s->run_end = r->end;
 		r->exp_end = s->now + j->limit - j->lim_used;
 		r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
 		r->nodes = take[g];
@@ -770,6 +773,7 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 			b->for_job = jr;
 			b->npreempt++;
 			r->end = s->now + d;
+			s->run_end = -1;
 			u->promised += r->nodes;
 		}
 	cands_free(c, rel, taken, at, out);
@@ -941,6 +945,7 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 	j->eat = (j->eat > (double)s->now ? j->eat : (double)s->now) +
 	    j->erestart;
 	r->end = (int64_t)ceil(j->eat + j->ework / sp);
+	s->run_end = -1;
 	r->exp_end = (int64_t)ceil(j->eat + (j->elimw - (j->ework0 -
 	    j->ework)) / sp);
 	if (r->exp_end < r->end)
@@ -1211,6 +1216,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 			b->for_job = RECLAIMED;
 			b->npreempt++;
 			r->end = s->now + d;
+			s->run_end = -1;
 			/* at its release, the inference pool takes what it
 			 * needs, the rest comes back free */
 			b->given = r->nodes < n ? r->nodes : n;
@@ -1644,6 +1650,19 @@ next_eligible(const struct mg_slurmsim *s)
 	return t;
 }
 
+/* the first end of a running job, NEVER if none */
+static int64_t
+first_end(struct mg_slurmsim *s)
+{
+	size_t i;
+
+	if (s->run_end < 0)
+		for (i = 0, s->run_end = NEVER; i < s->nrun; i++)
+			if (s->run[i].end < s->run_end)
+				s->run_end = s->run[i].end;
+	return s->run_end;
+}
+
 /* the time of the next event: an arrival, an end, a capacity change, a
  * pending job becoming eligible, or a scheduler run while jobs are
  * pending */
@@ -1651,7 +1670,6 @@ static int64_t
 next_event(struct mg_slurmsim *s)
 {
 	int64_t t = next_eligible(s), e;
-	size_t i;
 
 	if (s->next_arr < s->narr && s->job[s->arr[s->next_arr]].submit < t)
 		t = s->job[s->arr[s->next_arr]].submit;
@@ -1663,9 +1681,8 @@ next_event(struct mg_slurmsim *s)
 		t = s->next_loan;
 	if (s->next_resv < s->c.resv_n && s->c.resv_time[s->next_resv] < t)
 		t = s->c.resv_time[s->next_resv];
-	for (i = 0; i < s->nrun; i++)
-		if (s->run[i].end < t)
-			t = s->run[i].end;
+	if ((e = first_end(s)) < t)
+		t = e;
 	/* periods matter to pending jobs, and to usage while jobs run */
 	if ((s->npend > 0 || (s->nrun > 0 && s->c.w_fairshare > 0)) &&
 	    s->next_calc < t)
@@ -1684,7 +1701,7 @@ next_event(struct mg_slurmsim *s)
 int
 mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 {
-	size_t i, w;
+	size_t i, w, n;
 	int rv, changed;
 
 	for (;;) {
@@ -1730,7 +1747,9 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		    (rv = mg_slurmprio_recalc(s)) != 0)
 			return rv;
 		changed = 0;
-		for (i = w = 0; i < s->nrun; i++) {
+		/* jobs that end */
+		n = s->now >= first_end(s) ? s->nrun : 0;
+		for (i = w = 0; i < n; i++) {
 			if (s->run[i].end <= s->now) {
 				const struct frun *r = &s->run[i];
 				struct fjob *e = &s->job[r->j];
@@ -1776,7 +1795,10 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				s->run[w++] = s->run[i];
 			}
 		}
-		s->nrun = w;
+		if (n > 0) {
+			s->nrun = w;
+			s->run_end = -1;
+		}
 		if (s->nresume > 0 && (rv = resume_victims(s)) != 0)
 			return rv;
 		if (s->loan && (s->owed > 0 || s->now >= s->next_loan)) {

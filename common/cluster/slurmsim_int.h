@@ -132,6 +132,8 @@ struct mg_slurmsim {
 	int32_t lent;		/* nodes lent now */
 	int32_t owed;		/* reclaimed nodes no job could free yet */
 	int64_t next_loan;	/* the next loan tick, NEVER after the last */
+	int64_t run_end;	/* the first end of a running job (NEVER:
+				 * none), or -1 to be found: first_end() */
 	int64_t owed_since;
 	size_t next_dem;
 	struct mg_slurmsim_loan ls;
