@@ -319,6 +319,11 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	tr.job = f->job;
 	tr.n = f->n;
 	tr.nusers = p->t->nusers;
+	/* at the risk of an interruption with P running, no run goes past
+	 * P's end (below): the jobs that arrive later are left out */
+	if (ch->p_start >= 0 && p->c.cost != MG_PLAN_HOURS)
+		while (tr.n > 0 && tr.job[tr.n - 1].submit > ch->p_end + 120)
+			tr.n--;
 	/* the view's priorities as the model's integers; in the faithful
 	 * model the pending jobs keep their order now, new jobs behind */
 	memset(&fd, 0, sizeof(fd));
