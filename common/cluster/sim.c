@@ -518,13 +518,13 @@ take(int32_t *v, int from, int end, int32_t w)
 
 /* what a job that found no window tells the rest of the pass */
 static void
-bf_failed(int *minfail, int32_t *failw, int *failn, int *nfail,
+bf_failed(int *minfail, int wm, int32_t *failw, int *failn, int *nfail,
     int32_t nodes, int need)
 {
 	int w;
 
-	if (nodes <= LO_MAX) {
-		for (w = nodes; w <= LO_MAX; w++)
+	if (nodes <= wm) {
+		for (w = nodes; w <= wm; w++)
 			if (minfail[w] == 0 || minfail[w] > need + 1)
 				minfail[w] = need + 1;
 	} else if (*nfail < FAIL_MAX) {
@@ -612,7 +612,9 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	int32_t acc;
 	size_t i, n = 0, tested, nres;
 	int64_t res = s->c.bf_resolution;
-	int keep;
+	/* the widths kept in lo[] and minfail[] (a job wider than the
+	 * cluster finds no window, and is kept as one wider than wm) */
+	int wm = s->c.nodes < LO_MAX ? s->c.nodes : LO_MAX, keep;
 
 	if (L > 4096)
 		L = 4096;
@@ -644,8 +646,8 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 	}
 	tested = s->npend < (size_t)s->c.bf_max_job_test ? s->npend :
 	    (size_t)s->c.bf_max_job_test;
-	memset(lo, 0, sizeof(lo));
-	memset(minfail, 0, sizeof(minfail));
+	memset(lo, 0, (size_t)(wm + 1) * sizeof(lo[0]));
+	memset(minfail, 0, (size_t)(wm + 1) * sizeof(minfail[0]));
 	/* the head of the list as the last pass put it, a slot earlier */
 	i = bf_follow(s, freev, L, tested, pick, &n, &nres, &acc);
 	/* this pass is kept for the next (as memory allows) */
@@ -665,7 +667,7 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 				take(freev, r->found, r->found + r->need < L ?
 				    r->found + r->need : L, r->nodes);
 			else if (r->found == -1)
-				bf_failed(minfail, failw, failn, &nfail,
+				bf_failed(minfail, wm, failw, failn, &nfail,
 				    r->nodes, r->need);
 		}
 	}
@@ -676,7 +678,7 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 
 		/* slots only fill during a pass: a job at least as wide and
 		 * as long as one that found no window finds none either */
-		w = j->nodes <= LO_MAX ? j->nodes : LO_MAX;
+		w = j->nodes <= wm ? j->nodes : wm;
 		if (minfail[w] > 0 && need + 1 >= minfail[w])
 			found = -2;
 		for (f = 0; f < nfail && found == -1; f++)
@@ -686,9 +688,9 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 			/* slots only fill during a pass, so a slot that did
 			 * not fit a job this wide still does not: the search
 			 * starts past them */
-			cur = first_fit(freev, j->nodes <= LO_MAX ?
+			cur = first_fit(freev, j->nodes <= wm ?
 			    lo[j->nodes] : 0, L, j->nodes);
-			if (j->nodes <= LO_MAX)
+			if (j->nodes <= wm)
 				lo[j->nodes] = cur;
 			while (cur < L) {
 				if ((cur = first_fit(freev, cur, L,
@@ -703,8 +705,8 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 				cur = k + 1;
 			}
 		}
-		if (keep && mg_grow((void **)&s->bf_res, &s->bf_cap,
-		    s->bf_n + 1, sizeof(*s->bf_res)) == 0) {
+		if (keep && (s->bf_n < s->bf_cap || mg_grow((void **)&s->bf_res,
+		    &s->bf_cap, s->bf_n + 1, sizeof(*s->bf_res)) == 0)) {
 			s->bf_res[s->bf_n].j = j->j;
 			s->bf_res[s->bf_n].nodes = j->nodes;
 			s->bf_res[s->bf_n].need = need;
@@ -712,8 +714,8 @@ backfill(struct mg_sim *s, mg_jobref *pick)
 		} else
 			keep = 0;
 		if (found == -1)
-			bf_failed(minfail, failw, failn, &nfail, j->nodes,
-			    need);
+			bf_failed(minfail, wm, failw, failn, &nfail,
+			    j->nodes, need);
 		if (found < 0)
 			continue;
 		end = found + need < L ? found + need : L;

@@ -313,7 +313,7 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 	struct mg_futuredef fd;
 	struct mg_cluster *s = NULL, *c;
 	int32_t pref = -1, sref;
-	int k, rv;
+	int k, last, rv;
 
 	memset(&tr, 0, sizeof(tr));
 	tr.job = f->job;
@@ -347,6 +347,9 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 		mg_cluster_free(s);
 		return pref;
 	}
+	for (last = n - 1; last >= 0 && pref < 0 && p->c.cost !=
+	    MG_PLAN_HOURS && at[last] > ch->p_end; last--)
+		;
 	for (k = 0; k < n; k++) {
 		int64_t p_end = ch->p_end, limit;
 
@@ -359,7 +362,11 @@ simulate(const struct mg_plan *p, const struct mg_view *v,
 		}
 		if ((rv = mg_cluster_run(s, at[k])) != 0)
 			break;
-		if ((c = mg_cluster_copy(s)) == NULL) {
+		/* the last run takes the model itself */
+		if (k == last) {
+			c = s;
+			s = NULL;
+		} else if ((c = mg_cluster_copy(s)) == NULL) {
 			rv = MG_ENOMEM;
 			break;
 		}
