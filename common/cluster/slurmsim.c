@@ -15,6 +15,7 @@
 
 #define NEVER INT64_MAX
 #define RECLAIMED (-2)		/* for_job of a job a reclaim preempts */
+#define EL(s, j) (&(s)->jel[(j) - (s)->job])	/* an elastic job's work */
 
 
 /* an elastic job's speed on n nodes, relative to its own size */
@@ -23,8 +24,8 @@ el_speed(const struct mg_slurmsim *s, const struct fjob *j, int32_t n)
 {
 	if (s->c.el_prof != NULL && s->c.el_prof->n > 0)
 		return mg_eprofile_speed(s->c.el_prof, (double)n /
-		    (double)j->nreq);
-	return pow((double)n / (double)j->nreq, j->alpha);
+		    (double)EL(s, j)->nreq);
+	return pow((double)n / (double)EL(s, j)->nreq, EL(s, j)->alpha);
 }
 
 static void el_progress(struct mg_slurmsim *, struct fjob *, int32_t);
@@ -96,6 +97,17 @@ static size_t
 uq(const struct mg_slurmsim *s, const struct fjob *j)
 {
 	return (size_t)j->user * (size_t)s->c.nqos + (size_t)j->qos;
+}
+
+/* room for one more job */
+static int
+grow_jobs(struct mg_slurmsim *s)
+{
+	if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
+	    sizeof(*s->job)) || (s->elastic && mg_grow((void **)&s->jel,
+	    &s->capjel, s->njob + 1, sizeof(*s->jel))))
+		return MG_ENOMEM;
+	return 0;
 }
 
 /*
@@ -212,8 +224,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		map[i] = -1;
 		if (!keep)
 			continue;
-		if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
-		    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
+		if (grow_jobs(s) || mg_grow((void **)&s->arr, &s->caparr,
 		    s->narr + 1, sizeof(*s->arr))) {
 			free(map);
 			mg_slurmsim_free(s);
@@ -263,21 +274,21 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		    c->el[i].min <= tj->nodes && c->el[i].max >= tj->nodes) {
 			/* it asks for its minimum (running at t0: rigid) */
 			j->elastic = 1;
-			j->nreq = tj->nodes;
-			j->emin = c->el[i].min;
-			j->emax = c->el[i].max;
-			j->alpha = c->el[i].alpha;
-			j->ework = j->ework0 = (double)tj->dur;
-			j->elimw = (double)tj->limit;
-			j->epause = 0;
-			j->eat = 0;
-			j->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
+			EL(s, j)->nreq = tj->nodes;
+			EL(s, j)->emin = c->el[i].min;
+			EL(s, j)->emax = c->el[i].max;
+			EL(s, j)->alpha = c->el[i].alpha;
+			EL(s, j)->ework = EL(s, j)->ework0 = (double)tj->dur;
+			EL(s, j)->elimw = (double)tj->limit;
+			EL(s, j)->epause = 0;
+			EL(s, j)->eat = 0;
+			EL(s, j)->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
 			    &c->dlgen) : 0;
-			j->nodes = j->emin;
-			j->dur = (int64_t)ceil(j->ework / el_speed(s, j,
-			    j->emin));
-			j->limit = (int64_t)ceil(j->elimw / el_speed(s, j,
-			    j->emin));
+			j->nodes = EL(s, j)->emin;
+			j->dur = (int64_t)ceil(EL(s, j)->ework / el_speed(s, j,
+			    EL(s, j)->emin));
+			j->limit = (int64_t)ceil(EL(s, j)->elimw / el_speed(s, j,
+			    EL(s, j)->emin));
 		}
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
@@ -351,6 +362,13 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->held = malloc((s->nheld ? s->nheld : 1) * sizeof(*d->held));
 	d->capheld = s->nheld ? s->nheld : 1;
 	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
+	d->jel = NULL;
+	d->capjel = 0;
+	if (s->jel != NULL && (d->jel = malloc(s->capjel *
+	    sizeof(*d->jel))) != NULL) {
+		d->capjel = s->capjel;
+		mg_copy(d->jel, s->jel, s->njob, sizeof(*d->jel));
+	}
 	d->arr = malloc((s->caparr ? s->caparr : 1) * sizeof(*d->arr));
 	d->pbuf = d->pend = malloc((s->npend ? s->npend : 1) *
 	    sizeof(*d->pend));
@@ -369,10 +387,10 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->hsorted = malloc(mg_slurmprio_holders(s) * sizeof(*d->hsorted));
 	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
-	if (!d->job || !d->arr || !d->pend || !d->run || !d->urun ||
-	    !d->unodes || !d->usage || !d->uqrun || !d->uqnodes ||
-	    !d->hnodes || !d->fst || !d->hfirst || !d->hsorted || !d->fsf ||
-	    !d->fsf_at || !d->charged || !d->held) {
+	if (!d->job || (s->jel && !d->jel) || !d->arr || !d->pend ||
+	    !d->run || !d->urun || !d->unodes || !d->usage || !d->uqrun ||
+	    !d->uqnodes || !d->hnodes || !d->fst || !d->hfirst ||
+	    !d->hsorted || !d->fsf || !d->fsf_at || !d->charged || !d->held) {
 		mg_slurmsim_free(d);
 		return NULL;
 	}
@@ -410,6 +428,7 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	if (s == NULL)
 		return;
 	free(s->job);
+	free(s->jel);
 	free(s->arr);
 	free(s->pbuf);
 	free(s->midx);
@@ -511,13 +530,13 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		 * its limit counts work */
 		double sp = el_speed(s, j, j->nodes);
 
-		j->eat = (double)s->now + j->epause;
-		j->dur = (int64_t)ceil(j->epause + j->ework / sp);
-		j->limit = (int64_t)ceil(j->epause + (j->elimw - (j->ework0 -
-		    j->ework)) / sp);
+		EL(s, j)->eat = (double)s->now + EL(s, j)->epause;
+		j->dur = (int64_t)ceil(EL(s, j)->epause + EL(s, j)->ework / sp);
+		j->limit = (int64_t)ceil(EL(s, j)->epause + (EL(s, j)->elimw - (EL(s, j)->ework0 -
+		    EL(s, j)->ework)) / sp);
 		if (j->limit < j->dur)
 			j->limit = j->dur;
-		j->epause = 0;
+		EL(s, j)->epause = 0;
 	}
 	for (g = 0; g <= last; g++) {
 		struct frun *r;
@@ -803,9 +822,9 @@ released(struct mg_slurmsim *s, int32_t jr)
 	if (b->elastic) {
 		/* its work up to its release, less what a kill undid */
 		el_progress(s, b, b->nodes);
-		b->ework += b->eredo * el_speed(s, b, b->nodes);
-		if (b->ework > b->ework0)
-			b->ework = b->ework0;
+		EL(s, b)->ework += b->eredo * el_speed(s, b, b->nodes);
+		if (EL(s, b)->ework > EL(s, b)->ework0)
+			EL(s, b)->ework = EL(s, b)->ework0;
 		b->eredo = 0;
 	}
 	if (b->work_left <= 0) {	/* it ended before its release */
@@ -856,12 +875,12 @@ released(struct mg_slurmsim *s, int32_t jr)
 		b->dur = b->limit;	/* killed at its limit, as any job */
 	if (b->elastic) {
 		/* it waits again for its minimum, its resume loss ahead */
-		b->nodes = b->emin;
-		b->epause = ceil(b->res);
-		b->dur = (int64_t)ceil(b->epause + b->ework / el_speed(s, b,
-		    b->emin));
-		b->limit = (int64_t)ceil(b->epause + (b->elimw - (b->ework0 -
-		    b->ework)) / el_speed(s, b, b->emin));
+		b->nodes = EL(s, b)->emin;
+		EL(s, b)->epause = ceil(b->res);
+		b->dur = (int64_t)ceil(EL(s, b)->epause + EL(s, b)->ework / el_speed(s, b,
+		    EL(s, b)->emin));
+		b->limit = (int64_t)ceil(EL(s, b)->epause + (EL(s, b)->elimw - (EL(s, b)->ework0 -
+		    EL(s, b)->ework)) / el_speed(s, b, EL(s, b)->emin));
 		if (b->limit < b->dur)
 			b->limit = b->dur;
 	}
@@ -884,11 +903,11 @@ released(struct mg_slurmsim *s, int32_t jr)
 static void
 el_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n)
 {
-	if ((double)s->now > j->eat) {
-		j->ework -= ((double)s->now - j->eat) * el_speed(s, j, n);
-		if (j->ework < 0)
-			j->ework = 0;
-		j->eat = (double)s->now;
+	if ((double)s->now > EL(s, j)->eat) {
+		EL(s, j)->ework -= ((double)s->now - EL(s, j)->eat) * el_speed(s, j, n);
+		if (EL(s, j)->ework < 0)
+			EL(s, j)->ework = 0;
+		EL(s, j)->eat = (double)s->now;
 	}
 }
 
@@ -942,12 +961,12 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 		s->ls.grows++;
 	else
 		s->ls.shrinks++;
-	j->eat = (j->eat > (double)s->now ? j->eat : (double)s->now) +
-	    j->erestart;
-	r->end = (int64_t)ceil(j->eat + j->ework / sp);
+	EL(s, j)->eat = (EL(s, j)->eat > (double)s->now ? EL(s, j)->eat : (double)s->now) +
+	    EL(s, j)->erestart;
+	r->end = (int64_t)ceil(EL(s, j)->eat + EL(s, j)->ework / sp);
 	s->run_end = -1;
-	r->exp_end = (int64_t)ceil(j->eat + (j->elimw - (j->ework0 -
-	    j->ework)) / sp);
+	r->exp_end = (int64_t)ceil(EL(s, j)->eat + (EL(s, j)->elimw - (EL(s, j)->ework0 -
+	    EL(s, j)->ework)) / sp);
 	if (r->exp_end < r->end)
 		r->exp_end = r->end;
 	r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
@@ -977,7 +996,7 @@ el_shrink(struct mg_slurmsim *s, int32_t need, int all)
 
 	for (i = 0; i < s->nrun; i++)
 		if (el_running(s, &s->run[i]))
-			extra += s->run[i].nodes - s->job[s->run[i].j].emin;
+			extra += s->run[i].nodes - s->jel[s->run[i].j].emin;
 	if (need <= 0 || extra == 0 || (all && extra < need))
 		return 0;
 	while (got < need) {
@@ -986,9 +1005,9 @@ el_shrink(struct mg_slurmsim *s, int32_t need, int all)
 		best = s->nrun;
 		for (i = 0; i < s->nrun; i++)
 			if (el_running(s, &s->run[i]) && s->run[i].nodes -
-			    s->job[s->run[i].j].emin > most) {
+			    s->jel[s->run[i].j].emin > most) {
 				most = s->run[i].nodes -
-				    s->job[s->run[i].j].emin;
+				    s->jel[s->run[i].j].emin;
 				best = i;
 			}
 		if (best == s->nrun)
@@ -1042,17 +1061,17 @@ el_grow(struct mg_slurmsim *s)
 		struct mg_ejob *e = &s->ej[m];
 		double left;
 
-		if (!el_running(s, r) || r->nodes >= j->emax)
+		if (!el_running(s, r) || r->nodes >= EL(s, j)->emax)
 			continue;
-		left = j->ework - ((double)s->now > j->eat ? ((double)s->now -
-		    j->eat) * el_speed(s, j, r->nodes) : 0);
+		left = EL(s, j)->ework - ((double)s->now > EL(s, j)->eat ? ((double)s->now -
+		    EL(s, j)->eat) * el_speed(s, j, r->nodes) : 0);
 		e->base = r->nodes;
-		e->max = j->emax;
+		e->max = EL(s, j)->emax;
 		e->rem = (left > 0 ? left : 0) / el_speed(s, j, r->nodes);
-		e->alpha = j->alpha;
-		e->restart = j->erestart;
+		e->alpha = EL(s, j)->alpha;
+		e->restart = EL(s, j)->erestart;
 		e->prof = s->c.el_prof;
-		e->size = j->nreq;
+		e->size = EL(s, j)->nreq;
 		s->ejob[m++] = r->j;	/* by job: entries move */
 	}
 	if (m == 0 || (s->c.el_greedy ? mg_elastic_greedy(s->ej, m, avail,
@@ -1992,8 +2011,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	    (pred >= 0 && (size_t)pred >= s->njob) ||
 	    (user >= 0 && (size_t)user >= s->nusers))
 		return MG_EINVAL;
-	if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
-	    sizeof(*s->job)) || mg_grow((void **)&s->arr, &s->caparr,
+	if (grow_jobs(s) || mg_grow((void **)&s->arr, &s->caparr,
 	    s->narr + 1, sizeof(*s->arr)))
 		return MG_ENOMEM;
 	r = (int32_t)s->njob++;

@@ -51,11 +51,18 @@ struct fjob {
 	int32_t susp_by;	/* a victim: its preemptor, or -1 */
 	int32_t susp_next;	/* the preemptor's next victim, or -1 */
 	int32_t susp_head;	/* a preemptor: its first victim, or -1 */
-	/* an elastic job (slurmsim.h); nodes is its minimum while it waits,
-	 * its nodes while it runs */
+	/* an elastic job (slurmsim.h, and struct fjel); nodes is its
+	 * minimum while it waits, its nodes while it runs */
 	int elastic;
-	int32_t emin, emax, nreq;
 	int32_t nresize;
+	double eredo;		/* seconds of its last run's work lost to a
+				 * kill at a reclaim's grace */
+};
+
+/* an elastic job's work, apart from the job so that a model without
+ * elastic jobs copies less */
+struct fjel {
+	int32_t emin, emax, nreq;
 	double alpha;
 	double ework;		/* work left, seconds at nreq nodes */
 	double ework0;		/* all its work */
@@ -64,8 +71,6 @@ struct fjob {
 	double epause;		/* seconds without progress at its next
 				 * start (a resume) */
 	double erestart;	/* what a resize costs it, seconds */
-	double eredo;		/* seconds of its last run's work lost to a
-				 * kill at a reclaim's grace */
 };
 
 /*
@@ -112,6 +117,8 @@ struct mg_slurmsim {
 	int64_t upd, last_bf;
 	struct fjob *job;
 	size_t njob, capjob;
+	struct fjel *jel;	/* by job, if elastic */
+	size_t capjel;
 	int32_t *arr;		/* arrival order: (submit, trace order) */
 	size_t narr, caparr;
 	size_t next_arr;
