@@ -376,7 +376,7 @@ calibration_add(struct mg_plancal *cal, const struct mg_outcome *o)
 		if (!o->tick[j])
 			continue;
 		pc = &o->plan[f++];
-		if (pc->n > 0 && pc->planned != pc->at[0])
+		if (pc->n > 0 && !mg_plan_own(pc))
 			continue;	/* a plan reused: counted once */
 		for (c = 0, q = j; c < pc->n; c++) {
 			long share = lround(pc->pint[c] * cal->k);
@@ -572,7 +572,7 @@ tally(void *arg, const struct mg_outcome *res, size_t nres, size_t done,
 			const struct mg_plancost *pc = &res[i].plan[j];
 
 			ty->decided += pc->k > 0;
-			ty->planned += pc->k > 0 && pc->planned == pc->at[0];
+			ty->planned += mg_plan_own(pc);
 		}
 	}
 	if (ty->pr != MG_PROGRESS_OFF)

@@ -463,6 +463,12 @@ mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 }
 
 int
+mg_plan_own(const struct mg_plancost *c)
+{
+	return c->n > 0 && c->k > 0 && c->planned == c->at[0];
+}
+
+int
 mg_plan_reuse(const struct mg_plan *p, const struct mg_plancost *prev,
     int64_t t, struct mg_plancost *out)
 {

@@ -302,6 +302,10 @@ int mg_plan_costs(const struct mg_plan *p, const struct mg_view *v,
 int mg_plan_reuse(const struct mg_plan *p, const struct mg_plancost *prev,
     int64_t t, struct mg_plancost *out);
 
+/* mg_plan_own: 1 if c has futures drawn at its own time (not a plan
+ * reused), else 0 (or no plan) */
+int mg_plan_own(const struct mg_plancost *c);
+
 /*
  * mg_plan_submit_now: 1 if submitting now costs no more than any later
  * candidate at overlap price lambda (per hour of overlap: a chance of
