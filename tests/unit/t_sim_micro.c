@@ -370,6 +370,23 @@ main(void)
 		    "addition (%d of 13 differ; B first in %d)", bad, before);
 	}
 	/*
+	 * A pass worked out from the last one stops at a job new in the
+	 * list: C comes in ahead of A between two passes (a wider job,
+	 * younger by minutes), and takes the nodes X leaves at minute 120.
+	 */
+	{
+		struct spec s[] = {
+			{ "10", 0, 120, 120, 3 },	/* X */
+			{ "11", 95, 60, 60, 2 },	/* A */
+			{ "12", 105, 60, 60, 3 },	/* C */
+		};
+		make(s, 3);
+		run(4, 300, st, 3);
+		ok(st[2] == 120 && st[1] == 180, "a job new in the list ahead "
+		    "of the last pass's starts first (C %lld, A %lld)",
+		    (long long)st[2], (long long)st[1]);
+	}
+	/*
 	 * A backfill pass may be worked out from the pass a slot before
 	 * (see backfill() in sim.c); a copy carries no earlier pass and
 	 * makes its own.  Every minute of random loads, a copy and the
@@ -384,19 +401,24 @@ main(void)
 		int load, bad = 0, passes = 0, started = 0;
 		size_t i, n = sizeof(rj) / sizeof(rj[0]);
 
-		/* loads of about 1.1, 0.8 and 0.6 */
-		for (load = 0; load < 3; load++) {
+		/* loads of about 1.1, 0.8 and 0.6 of long jobs; then short
+		 * ones arriving often, a wide one passing the narrow ones
+		 * that came shortly before it */
+		for (load = 0; load < 4; load++) {
 			int64_t at = T0;
 
 			memset(rj, 0, sizeof(rj));
 			for (i = 0; i < n; i++) {
 				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-				at += (int64_t)((x >> 33) % (uint64_t)(500 + 200 * load)) * MIN;
+				at += (int64_t)((x >> 33) % (uint64_t)(load < 3 ?
+				    500 + 200 * load : 40)) * MIN;
 				rj[i].submit = at;
 				/* limits of 10 minutes to 60 hours, past the window */
 				rj[i].limit = (int64_t)(10 + (x >> 20) % 3590) * MIN;
 				if ((x >> 45) % 3 == 0)
 					rj[i].limit = 2880 * MIN;
+				if (load == 3)
+					rj[i].limit = (int64_t)(10 + (x >> 20) % 300) * MIN;
 				/* a third run to their limit, as most long jobs do */
 				rj[i].dur = (x >> 8) % 3 == 0 ? rj[i].limit :
 				    rj[i].limit * (int64_t)(1 + (x >> 12) % 100) / 100;
@@ -426,10 +448,10 @@ main(void)
 			started += (int)mg_sim_started(a);
 			mg_sim_free(a);
 		}
-		ok(bad == 0 && started == 3 * (int)n, "a pass worked out from "
+		ok(bad == 0 && started == 4 * (int)n, "a pass worked out from "
 		    "the last starts what a pass of its own does (%d of %d "
 		    "minutes differ; %d of %d jobs started)", bad, passes,
-		    started, 3 * (int)n);
+		    started, 4 * (int)n);
 	}
 	return tap_done();
 }
