@@ -273,22 +273,24 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		    t0 && tj->start < t0) && c->el[i].min > 0 &&
 		    c->el[i].min <= tj->nodes && c->el[i].max >= tj->nodes) {
 			/* it asks for its minimum (running at t0: rigid) */
+			struct fjel *x = EL(s, j);
+
 			j->elastic = 1;
-			EL(s, j)->nreq = tj->nodes;
-			EL(s, j)->emin = c->el[i].min;
-			EL(s, j)->emax = c->el[i].max;
-			EL(s, j)->alpha = c->el[i].alpha;
-			EL(s, j)->ework = EL(s, j)->ework0 = (double)tj->dur;
-			EL(s, j)->elimw = (double)tj->limit;
-			EL(s, j)->epause = 0;
-			EL(s, j)->eat = 0;
-			EL(s, j)->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
+			x->nreq = tj->nodes;
+			x->emin = c->el[i].min;
+			x->emax = c->el[i].max;
+			x->alpha = c->el[i].alpha;
+			x->ework = x->ework0 = (double)tj->dur;
+			x->elimw = (double)tj->limit;
+			x->epause = 0;
+			x->eat = 0;
+			x->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
 			    &c->dlgen) : 0;
-			j->nodes = EL(s, j)->emin;
-			j->dur = (int64_t)ceil(EL(s, j)->ework / el_speed(s, j,
-			    EL(s, j)->emin));
-			j->limit = (int64_t)ceil(EL(s, j)->elimw / el_speed(s, j,
-			    EL(s, j)->emin));
+			j->nodes = x->emin;
+			j->dur = (int64_t)ceil(x->ework / el_speed(s, j,
+			    x->emin));
+			j->limit = (int64_t)ceil(x->elimw / el_speed(s, j,
+			    x->emin));
 		}
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
@@ -529,14 +531,15 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		/* its run at this size from its work left, after any pause;
 		 * its limit counts work */
 		double sp = el_speed(s, j, j->nodes);
+		struct fjel *x = EL(s, j);
 
-		EL(s, j)->eat = (double)s->now + EL(s, j)->epause;
-		j->dur = (int64_t)ceil(EL(s, j)->epause + EL(s, j)->ework / sp);
-		j->limit = (int64_t)ceil(EL(s, j)->epause + (EL(s, j)->elimw - (EL(s, j)->ework0 -
-		    EL(s, j)->ework)) / sp);
+		x->eat = (double)s->now + x->epause;
+		j->dur = (int64_t)ceil(x->epause + x->ework / sp);
+		j->limit = (int64_t)ceil(x->epause + (x->elimw - (x->ework0 -
+		    x->ework)) / sp);
 		if (j->limit < j->dur)
 			j->limit = j->dur;
-		EL(s, j)->epause = 0;
+		x->epause = 0;
 	}
 	for (g = 0; g <= last; g++) {
 		struct frun *r;
@@ -875,12 +878,14 @@ released(struct mg_slurmsim *s, int32_t jr)
 		b->dur = b->limit;	/* killed at its limit, as any job */
 	if (b->elastic) {
 		/* it waits again for its minimum, its resume loss ahead */
-		b->nodes = EL(s, b)->emin;
-		EL(s, b)->epause = ceil(b->res);
-		b->dur = (int64_t)ceil(EL(s, b)->epause + EL(s, b)->ework / el_speed(s, b,
-		    EL(s, b)->emin));
-		b->limit = (int64_t)ceil(EL(s, b)->epause + (EL(s, b)->elimw - (EL(s, b)->ework0 -
-		    EL(s, b)->ework)) / el_speed(s, b, EL(s, b)->emin));
+		struct fjel *x = EL(s, b);
+
+		b->nodes = x->emin;
+		x->epause = ceil(b->res);
+		b->dur = (int64_t)ceil(x->epause + x->ework / el_speed(s, b,
+		    x->emin));
+		b->limit = (int64_t)ceil(x->epause + (x->elimw - (x->ework0 -
+		    x->ework)) / el_speed(s, b, x->emin));
 		if (b->limit < b->dur)
 			b->limit = b->dur;
 	}
@@ -938,6 +943,7 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 {
 	struct frun *r = &s->run[i];
 	struct fjob *j = &s->job[r->j];
+	struct fjel *x = EL(s, j);
 	int32_t delta = n - r->nodes;
 	double sp = el_speed(s, j, n);
 
@@ -961,12 +967,12 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 		s->ls.grows++;
 	else
 		s->ls.shrinks++;
-	EL(s, j)->eat = (EL(s, j)->eat > (double)s->now ? EL(s, j)->eat : (double)s->now) +
-	    EL(s, j)->erestart;
-	r->end = (int64_t)ceil(EL(s, j)->eat + EL(s, j)->ework / sp);
+	x->eat = (x->eat > (double)s->now ? x->eat : (double)s->now) +
+	    x->erestart;
+	r->end = (int64_t)ceil(x->eat + x->ework / sp);
 	s->run_end = -1;
-	r->exp_end = (int64_t)ceil(EL(s, j)->eat + (EL(s, j)->elimw - (EL(s, j)->ework0 -
-	    EL(s, j)->ework)) / sp);
+	r->exp_end = (int64_t)ceil(x->eat + (x->elimw - (x->ework0 -
+	    x->ework)) / sp);
 	if (r->exp_end < r->end)
 		r->exp_end = r->end;
 	r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
