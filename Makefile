@@ -16,11 +16,17 @@ B	?= build/default
 
 CC	?= cc
 CFLAGS	?= -O2 -g
-PKGS	= libarchive zlib libdeflate json-c yaml-0.1 xgboost openblas
+PKGS	= libarchive zlib libdeflate json-c yaml-0.1
 CPPFLAGS += -Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ldeflate -ljson-c -lyaml -lxgboost -lopenblas)
-LDLIBS	+= $(PKG_LIBS) -lsvm -lm -pthread
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) xgboost openblas 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ldeflate -ljson-c -lyaml)
+# xgboost, OpenBLAS and libsvm are loaded when first used (see
+# common/base/dynload.h), by the names their link libraries record
+soname	= $(shell objdump -p "$$($(CC) -print-file-name=lib$(1).so)" 2>/dev/null | awk '/SONAME/ { print $$2 }')
+sodef	= $(if $(call soname,$(1)),-DMG_$(2)_SONAME='"$(call soname,$(1))"')
+SONAMES	:= $(call sodef,xgboost,XGBOOST) $(call sodef,openblas,OPENBLAS) $(call sodef,svm,LIBSVM)
+CPPFLAGS += $(SONAMES)
+LDLIBS	+= $(PKG_LIBS) -lm -ldl -pthread
 DEPFLAGS = -MMD -MP
 # a line per file; V=1 shows the commands, make -s nothing
 ifeq ($(V),1)

@@ -12,12 +12,12 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <cblas.h>
 
 #include "mirage.h"
 #include "options.h"
 #include "accel/accel.h"
 #include "learn/model.h"
+#include "learn/nn.h"
 #include "accel/relmas.h"
 
 #define MAXMOD	16
@@ -390,7 +390,8 @@ main(int argc, char *argv[])
 	nn = (size_t)rv;
 	if (o.train) {
 		/* its matrices are small: one BLAS thread does them fastest */
-		openblas_set_num_threads(1);
+		if (mg_mlp_blas(1, &d) != 0)
+			errx(MG_EXIT_FAIL, "%s", d.msg);
 		train(&o, nets, nn, &m);
 	} else
 		eval(&o, nets, nn, mod, run, secs);

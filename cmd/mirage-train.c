@@ -20,7 +20,6 @@
 #include "episode/episode.h"
 #include "learn/rl.h"
 #include <unistd.h>
-#include <cblas.h>
 
 static int
 dcmp(const void *a, const void *b)

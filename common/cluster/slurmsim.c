@@ -104,10 +104,25 @@ static int
 grow_jobs(struct mg_slurmsim *s)
 {
 	if (mg_grow((void **)&s->job, &s->capjob, s->njob + 1,
-	    sizeof(*s->job)) || (s->elastic && mg_grow((void **)&s->jel,
-	    &s->capjel, s->njob + 1, sizeof(*s->jel))))
+	    sizeof(*s->job)) || mg_grow((void **)&s->juser, &s->capjuser,
+	    s->njob + 1, sizeof(*s->juser)) || (s->elastic &&
+	    mg_grow((void **)&s->jel, &s->capjel, s->njob + 1,
+	    sizeof(*s->jel))))
 		return MG_ENOMEM;
 	return 0;
+}
+
+/*
+ * job j's user is at its limit of running jobs: held() says so too,
+ * whatever else holds it, from a small array instead of the job
+ */
+static int
+user_full(const struct mg_slurmsim *s, int32_t j)
+{
+	int32_t u = s->juser[j];
+
+	return u >= 0 && s->c.max_jobs_per_user > 0 &&
+	    s->urun[u] >= s->c.max_jobs_per_user;
 }
 
 /*
@@ -239,7 +254,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->start = -1;
 		j->tprio = tj->prio > 0 ? (double)tj->prio : 0;
 		j->trace = (int32_t)i;
-		j->user = tj->user;
+		j->user = s->juser[s->njob] = tj->user;
 		j->end = -1;
 		j->pred = -1;
 		j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
@@ -364,6 +379,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->held = malloc((s->nheld ? s->nheld : 1) * sizeof(*d->held));
 	d->capheld = s->nheld ? s->nheld : 1;
 	d->job = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->job));
+	d->juser = malloc((s->capjob ? s->capjob : 1) * sizeof(*d->juser));
+	d->capjuser = s->capjob ? s->capjob : 1;
 	d->jel = NULL;
 	d->capjel = 0;
 	if (s->jel != NULL && (d->jel = malloc(s->capjel *
@@ -389,7 +406,7 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->hsorted = malloc(mg_slurmprio_holders(s) * sizeof(*d->hsorted));
 	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
-	if (!d->job || (s->jel && !d->jel) || !d->arr || !d->pend ||
+	if (!d->job || !d->juser || (s->jel && !d->jel) || !d->arr || !d->pend ||
 	    !d->run || !d->urun || !d->unodes || !d->usage || !d->uqrun ||
 	    !d->uqnodes || !d->hnodes || !d->fst || !d->hfirst ||
 	    !d->hsorted || !d->fsf || !d->fsf_at || !d->charged || !d->held) {
@@ -397,6 +414,7 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 		return NULL;
 	}
 	mg_copy(d->job, s->job, s->njob, sizeof(*d->job));
+	mg_copy(d->juser, s->juser, s->njob, sizeof(*d->juser));
 	mg_copy(d->arr, s->arr, s->narr, sizeof(*d->arr));
 	mg_copy(d->held, s->held, s->nheld, sizeof(*d->held));
 	mg_copy(d->pend, s->pend, s->npend, sizeof(*d->pend));
@@ -430,6 +448,7 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	if (s == NULL)
 		return;
 	free(s->job);
+	free(s->juser);
 	free(s->jel);
 	free(s->arr);
 	free(s->pbuf);
@@ -1376,9 +1395,13 @@ main_sched(struct mg_slurmsim *s, int full)
 
 	for (i = 0; i < s->npend && i < depth && (blocked & all) != all;
 	    i++) {
-		const struct fjob *j = &s->job[s->pend[i].j];
-		uint32_t mask = s->pmask[j->part] & ~blocked;
+		const struct fjob *j;
+		uint32_t mask;
 
+		if (user_full(s, s->pend[i].j))
+			continue;
+		j = &s->job[s->pend[i].j];
+		mask = s->pmask[j->part] & ~blocked;
 		if (mask == 0 || held(s, j))
 			continue;
 		/* nodes a reservation takes before its limit is up are
@@ -1606,13 +1629,17 @@ backfill(struct mg_slurmsim *s)
 		return rv;
 	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
 	    i++) {
-		struct fjob *j = &s->job[s->pend[i].j];
-		uint32_t mask = s->pmask[j->part];
-		int64_t len = j->limit < s->c.bf_window ? j->limit :
-		    s->c.bf_window, st = -1, e;
+		struct fjob *j;
+		uint32_t mask;
+		int64_t len, st, e;
 
+		if (user_full(s, s->pend[i].j))
+			continue;
+		j = &s->job[s->pend[i].j];
 		if (j->start >= 0 || held(s, j))
 			continue;
+		mask = s->pmask[j->part];
+		len = j->limit < s->c.bf_window ? j->limit : s->c.bf_window;
 		tested++;
 		/* with no node left free nothing more starts in this
 		 * pass, and its reservations do not outlive it */
@@ -2030,7 +2057,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->start = -1;
 	j->end = -1;
 	j->trace = INT32_MAX;		/* after trace jobs of the same second */
-	j->user = user;
+	j->user = s->juser[r] = user;
 	j->after = -1;
 	j->pred = pred;
 	j->part = 0;

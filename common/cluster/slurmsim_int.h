@@ -119,6 +119,10 @@ struct mg_slurmsim {
 	size_t njob, capjob;
 	struct fjel *jel;	/* by job, if elastic */
 	size_t capjel;
+	int32_t *juser;		/* by job: its user (job[].user), kept
+				 * apart so that a walk of a long queue
+				 * passes users at their limit quickly */
+	size_t capjuser;
 	int32_t *arr;		/* arrival order: (submit, trace order) */
 	size_t narr, caparr;
 	size_t next_arr;

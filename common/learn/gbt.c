@@ -8,13 +8,38 @@
 
 #include <xgboost/c_api.h>
 
+#include "base/dynload.h"
 #include "learn/gbt.h"
+
+/* xgboost, loaded when first used (see base/dynload.h) */
+#ifndef MG_XGBOOST_SONAME
+#define MG_XGBOOST_SONAME "libxgboost.so.0"
+#endif
+#define XGB_FUNCS(X) X(GetLastError, XGBGetLastError) \
+	X(BoosterCreate, XGBoosterCreate) X(BoosterFree, XGBoosterFree) \
+	X(BoosterSetParam, XGBoosterSetParam) \
+	X(BoosterUpdateOneIter, XGBoosterUpdateOneIter) \
+	X(BoosterBoostOneIter, XGBoosterBoostOneIter) \
+	X(BoosterPredictFromDMatrix, XGBoosterPredictFromDMatrix) \
+	X(BoosterSaveModelToBuffer, XGBoosterSaveModelToBuffer) \
+	X(BoosterLoadModelFromBuffer, XGBoosterLoadModelFromBuffer) \
+	X(DMatrixCreateFromMat, XGDMatrixCreateFromMat) \
+	X(DMatrixSetFloatInfo, XGDMatrixSetFloatInfo) \
+	X(DMatrixFree, XGDMatrixFree)
+#define FIELD(f, name) __typeof__(name) *f;
+#define NAME(f, name) #name,
+static struct {
+	XGB_FUNCS(FIELD)
+} xgb;
+static const char *const xgb_names[] = { XGB_FUNCS(NAME) };
+static struct mg_dynlib xgb_lib = { MG_XGBOOST_SONAME, "libxgboost0",
+	xgb_names, sizeof(xgb_names) / sizeof(xgb_names[0]), &xgb, 0, "" };
 
 /* xgboost's last error, its first line (a stack trace follows) */
 static const char *
 xgb_error(char *buf, size_t cap)
 {
-	const char *e = XGBGetLastError(), *p;
+	const char *e = xgb.GetLastError(), *p;
 
 	/* "[04:16:48] ./src/...:407: Expecting ..." */
 	if (e[0] == '[' && (p = strchr(e, ' ')) != NULL)
@@ -38,7 +63,7 @@ set(BoosterHandle b, const char *k, const char *v, char *params, size_t cap)
 	size_t n = strlen(params);
 
 	snprintf(params + n, cap - n, "%s%s=%s", n ? " " : "", k, v);
-	return XGBoosterSetParam(b, k, v);
+	return xgb.BoosterSetParam(b, k, v);
 }
 
 /*
@@ -73,7 +98,7 @@ pinball(BoosterHandle b, DMatrixHandle dm, const float *y, size_t n,
 			for (k = 0; k < n; k++)
 				g[k] = y[k] < 0 ? (float)(1 - q) : (float)-q;
 		else {
-			if (XGBoosterPredictFromDMatrix(b, dm, cfg, &shape,
+			if (xgb.BoosterPredictFromDMatrix(b, dm, cfg, &shape,
 			    &dim, &pred)) {
 				rv = xgb_fail(d, "training");
 				goto out;
@@ -82,7 +107,7 @@ pinball(BoosterHandle b, DMatrixHandle dm, const float *y, size_t n,
 				g[k] = pred[k] > y[k] ? (float)(1 - q) :
 				    (float)-q;
 		}
-		if (XGBoosterBoostOneIter(b, dm, g, h, (bst_ulong)n)) {
+		if (xgb.BoosterBoostOneIter(b, dm, g, h, (bst_ulong)n)) {
 			rv = xgb_fail(d, "training");
 			goto out;
 		}
@@ -108,9 +133,12 @@ mg_gbt_train(const char *kind, const float *X, const float *y, size_t n,
 	*h = NULL;
 	*buf = NULL;
 	params[0] = '\0';
-	if (XGDMatrixCreateFromMat(X, (bst_ulong)n, (bst_ulong)nf, NAN, &dm) ||
-	    XGDMatrixSetFloatInfo(dm, "label", y, (bst_ulong)n) ||
-	    XGBoosterCreate(&dm, 1, &b)) {
+	if ((rv = mg_dynload(&xgb_lib, d)) != 0)
+		return rv;
+	if (xgb.DMatrixCreateFromMat(X, (bst_ulong)n, (bst_ulong)nf, NAN,
+	    &dm) ||
+	    xgb.DMatrixSetFloatInfo(dm, "label", y, (bst_ulong)n) ||
+	    xgb.BoosterCreate(&dm, 1, &b)) {
 		rv = xgb_fail(d, "cannot set up training");
 		goto out;
 	}
@@ -149,13 +177,13 @@ mg_gbt_train(const char *kind, const float *X, const float *y, size_t n,
 			goto out;
 	} else
 		for (i = 0; i < rounds; i++)
-			if (XGBoosterUpdateOneIter(b, i, dm)) {
+			if (xgb.BoosterUpdateOneIter(b, i, dm)) {
 				rv = xgb_fail(d, "training");
 				goto out;
 			}
 	snprintf(params + strlen(params), cap - strlen(params), " rounds=%d",
 	    rounds);
-	if (XGBoosterSaveModelToBuffer(b, "{\"format\": \"ubj\"}", &blen,
+	if (xgb.BoosterSaveModelToBuffer(b, "{\"format\": \"ubj\"}", &blen,
 	    &bbuf)) {
 		rv = xgb_fail(d, "saving");
 		goto out;
@@ -170,9 +198,9 @@ mg_gbt_train(const char *kind, const float *X, const float *y, size_t n,
 	b = NULL;
 out:
 	if (b)
-		XGBoosterFree(b);
+		xgb.BoosterFree(b);
 	if (dm)
-		XGDMatrixFree(dm);
+		xgb.DMatrixFree(dm);
 	return rv;
 }
 
@@ -180,15 +208,18 @@ int
 mg_gbt_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
 {
 	BoosterHandle b;
+	int rv;
 
 	*h = NULL;
-	if (XGBoosterCreate(NULL, 0, &b))
+	if ((rv = mg_dynload(&xgb_lib, d)) != 0)
+		return rv;
+	if (xgb.BoosterCreate(NULL, 0, &b))
 		return xgb_fail(d, "cannot create a booster");
-	if (XGBoosterLoadModelFromBuffer(b, buf, (bst_ulong)len) ||
-	    XGBoosterSetParam(b, "nthread", "1")) {
+	if (xgb.BoosterLoadModelFromBuffer(b, buf, (bst_ulong)len) ||
+	    xgb.BoosterSetParam(b, "nthread", "1")) {
 		char e[256];
 
-		XGBoosterFree(b);
+		xgb.BoosterFree(b);
 		return mg_diag_set(d, MG_ECORRUPT, "xgboost cannot load the "
 		    "model: %s", xgb_error(e, sizeof(e)));
 	}
@@ -211,15 +242,15 @@ mg_gbt_predict(void *h, const float *X, size_t n, size_t nf, double *out,
 
 	if (n == 0)
 		return 0;
-	if (XGDMatrixCreateFromMat(X, (bst_ulong)n, (bst_ulong)nf, NAN, &dm))
+	if (xgb.DMatrixCreateFromMat(X, (bst_ulong)n, (bst_ulong)nf, NAN, &dm))
 		return xgb_fail(d, "prediction matrix");
-	if (XGBoosterPredictFromDMatrix(h, dm, cfg, &shape, &dim, &res)) {
-		XGDMatrixFree(dm);
+	if (xgb.BoosterPredictFromDMatrix(h, dm, cfg, &shape, &dim, &res)) {
+		xgb.DMatrixFree(dm);
 		return xgb_fail(d, "prediction");
 	}
 	for (i = 0; i < n; i++)
 		out[i] = res[i];
-	XGDMatrixFree(dm);
+	xgb.DMatrixFree(dm);
 	return 0;
 }
 
@@ -227,5 +258,5 @@ void
 mg_gbt_free(void *h)
 {
 	if (h)
-		XGBoosterFree(h);
+		xgb.BoosterFree(h);
 }

@@ -387,7 +387,7 @@ static int
 mlp_parse(const unsigned char *buf, size_t len, size_t *used,
     struct mg_mlp **out)
 {
-	int sizes[MG_MLP_MAXLAYERS + 1], nl, l, b;
+	int sizes[MG_MLP_MAXLAYERS + 1], nl, l, b, rv;
 	struct mg_mlp *n;
 	size_t at = 0, np;
 
@@ -415,8 +415,8 @@ mlp_parse(const unsigned char *buf, size_t len, size_t *used,
 				return MG_ECORRUPT;
 		}
 	}
-	if (mg_mlp_new(sizes, nl, 0, &n) != 0)
-		return MG_ECORRUPT;
+	if ((rv = mg_mlp_new(sizes, nl, 0, &n)) != 0)
+		return rv == MG_EIO ? rv : MG_ECORRUPT;
 	np = mg_mlp_nparams(n);
 	if (len < at + 8 * np) {
 		mg_mlp_free(n);
@@ -433,8 +433,11 @@ mlp_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
 {
 	struct mg_mlp *n;
 	size_t used;
+	int rv;
 
 	*h = NULL;
+	if ((rv = mg_mlp_blas(0, d)) != 0)
+		return rv;
 	if (mlp_parse(buf, len, &used, &n) != 0 || used != len) {
 		if (n != NULL)
 			mg_mlp_free(n);
@@ -458,6 +461,10 @@ relmas_load(const unsigned char *buf, size_t len, int nf, void **h,
 	*h = NULL;
 	if (net == NULL)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if (mg_mlp_blas(0, d) != 0) {
+		free(net);
+		return MG_EIO;
+	}
 	if (mlp_parse(buf, len, &used, &net->actor) != 0)
 		goto bad;
 	at = used;
@@ -504,6 +511,8 @@ mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
 	if (!is_rl(m->kind) || env->nfeat != m->nfeat)
 		return mg_diag_set(d, MG_EINVAL, "not a reinforcement-learning "
 		    "model of these features");
+	if ((rv = mg_mlp_blas(0, d)) != 0)
+		return rv;
 	if ((ss = calloc(m->nfeat, sizeof(*ss))) == NULL)
 		return MG_ENOMEM;
 	/* standardise each feature over every tick of every episode */

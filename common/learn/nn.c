@@ -12,9 +12,33 @@
 
 #include <cblas.h>
 
+#include "base/dynload.h"
 #include "base/rand.h"
 #include "learn/nn.h"
 #include "base/status.h"
+
+/* OpenBLAS, loaded when first used (see base/dynload.h) */
+#ifndef MG_OPENBLAS_SONAME
+#define MG_OPENBLAS_SONAME "libopenblas.so.0"
+#endif
+static struct {
+	__typeof__(cblas_dgemm) *dgemm;
+	__typeof__(openblas_set_num_threads) *set_num_threads;
+} blas;
+static const char *const blas_names[] = { "cblas_dgemm",
+	"openblas_set_num_threads" };
+static struct mg_dynlib blas_lib = { MG_OPENBLAS_SONAME, "libopenblas0",
+	blas_names, 2, &blas, 0, "" };
+
+int
+mg_mlp_blas(int threads, struct mg_diag *d)
+{
+	int rv = mg_dynload(&blas_lib, d);
+
+	if (rv == 0 && threads > 0)
+		blas.set_num_threads(threads);
+	return rv;
+}
 
 struct mg_mlp {
 	int nl;			/* layers of weights */
@@ -39,6 +63,8 @@ mg_mlp_new(const int *sizes, int nlayers, uint64_t seed, struct mg_mlp **out)
 	*out = NULL;
 	if (nlayers < 2 || nlayers > MG_MLP_MAXLAYERS + 1)
 		return MG_EINVAL;
+	if (mg_mlp_blas(0, NULL) != 0)
+		return MG_EIO;
 	for (l = 0; l < nlayers; l++)
 		if (sizes[l] <= 0 || sizes[l] > 100000)
 			return MG_EINVAL;
@@ -144,7 +170,7 @@ mg_mlp_forward(struct mg_mlp *n, const double *X, size_t batch, double *out)
 		for (i = 0; i < batch; i++)
 			memcpy(z + i * (size_t)b, bias, (size_t)b *
 			    sizeof(double));
-		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+		blas.dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
 		    (int)batch, b, a, 1.0, n->act[l], a, n->p + n->woff[l], b,
 		    1.0, z, b);
 		if (l + 1 < n->nl)
@@ -178,7 +204,7 @@ mg_mlp_backward_input(struct mg_mlp *n, const double *dout, double *dx)
 		double *gb = n->g + n->boff[l];
 
 		/* dW += A_l^T dZ; db += column sums of dZ */
-		cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, a, b,
+		blas.dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, a, b,
 		    (int)batch, 1.0, n->act[l], a, n->dz, b, 1.0,
 		    n->g + n->woff[l], b);
 		for (i = 0; i < batch; i++)
@@ -187,13 +213,13 @@ mg_mlp_backward_input(struct mg_mlp *n, const double *dout, double *dx)
 		if (l == 0) {
 			/* dX = dZ W_0^T: the inputs are not through a ReLU */
 			if (dx != NULL)
-				cblas_dgemm(CblasRowMajor, CblasNoTrans,
+				blas.dgemm(CblasRowMajor, CblasNoTrans,
 				    CblasTrans, (int)batch, a, b, 1.0, n->dz, b,
 				    n->p + n->woff[0], b, 0.0, dx, a);
 			break;
 		}
 		/* dA_l = dZ W^T, then through the ReLU of layer l */
-		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
+		blas.dgemm(CblasRowMajor, CblasNoTrans, CblasTrans,
 		    (int)batch, a, b, 1.0, n->dz, b, n->p + n->woff[l], b,
 		    0.0, n->da, a);
 		for (k = 0; k < batch * (size_t)a; k++)

@@ -10,14 +10,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/status.h"
+
 #define MG_MLP_MAXLAYERS 8
 
 struct mg_mlp;
 
 /*
+ * mg_mlp_blas: load OpenBLAS, which the networks compute on, the first
+ * time (mg_mlp_new() does it too, but says only MG_EIO), and if threads >
+ * 0 have it compute with that many threads.  0, or MG_EIO with d naming
+ * the library and the package to install.
+ */
+int mg_mlp_blas(int threads, struct mg_diag *d);
+
+/*
  * mg_mlp_new: a network of nlayers sizes (inputs, hidden..., outputs),
  * weights drawn He-uniform from seed, biases 0.  Returns 0 and *out, or
- * MG_EINVAL / MG_ENOMEM.
+ * MG_EINVAL / MG_ENOMEM, or MG_EIO without OpenBLAS.
  */
 int mg_mlp_new(const int *sizes, int nlayers, uint64_t seed,
     struct mg_mlp **out);

@@ -9,7 +9,24 @@
 
 #include <libsvm/svm.h>
 
+#include "base/dynload.h"
 #include "learn/svr.h"
+
+/* libsvm, loaded when first used (see base/dynload.h) */
+#ifndef MG_LIBSVM_SONAME
+#define MG_LIBSVM_SONAME "libsvm.so.3"
+#endif
+#define SVM_FUNCS(X) X(set_print_string_function) X(check_parameter) \
+	X(train) X(free_and_destroy_model) X(save_model) X(load_model) \
+	X(predict)
+#define FIELD(f) __typeof__(svm_##f) *f;
+#define NAME(f) "svm_" #f,
+static struct {
+	SVM_FUNCS(FIELD)
+} svm;
+static const char *const svm_names[] = { SVM_FUNCS(NAME) };
+static struct mg_dynlib svm_lib = { MG_LIBSVM_SONAME, "libsvm3", svm_names,
+	sizeof(svm_names) / sizeof(svm_names[0]), &svm, 0, "" };
 
 static void
 quiet(const char *s)
@@ -77,7 +94,9 @@ mg_svr_train(const float *X, const float *y, size_t n, size_t nf,
 
 	*h = NULL;
 	*buf = NULL;
-	svm_set_print_string_function(quiet);
+	if ((rv = mg_dynload(&svm_lib, d)) != 0)
+		return rv;
+	svm.set_print_string_function(quiet);
 	if ((v = nodes(X, n, nf, &rows)) == NULL ||
 	    (yy = malloc((n ? n : 1) * sizeof(*yy))) == NULL) {
 		if (v) {
@@ -102,18 +121,18 @@ mg_svr_train(const float *X, const float *y, size_t n, size_t nf,
 	prob.x = rows;
 	snprintf(params, cap, "kernel=rbf gamma=%g C=%g epsilon=%g", p.gamma,
 	    p.C, p.p);
-	if ((why = svm_check_parameter(&prob, &p)) != NULL) {
+	if ((why = svm.check_parameter(&prob, &p)) != NULL) {
 		rv = mg_diag_set(d, MG_EINVAL, "libsvm: %s", why);
 		goto out;
 	}
 	srand((unsigned)o->seed);
-	m = svm_train(&prob, &p);
+	m = svm.train(&prob, &p);
 	if ((rv = tmpname(path, sizeof(path), d)) != 0) {
-		svm_free_and_destroy_model(&m);
+		svm.free_and_destroy_model(&m);
 		goto out;
 	}
-	rv = svm_save_model(path, m);
-	svm_free_and_destroy_model(&m);
+	rv = svm.save_model(path, m);
+	svm.free_and_destroy_model(&m);
 	if (rv != 0 || (fp = fopen(path, "rb")) == NULL) {
 		unlink(path);
 		rv = mg_diag_set(d, MG_EIO, "libsvm cannot save its model");
@@ -146,7 +165,8 @@ mg_svr_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
 	int rv;
 
 	*h = NULL;
-	if ((rv = tmpname(path, sizeof(path), d)) != 0)
+	if ((rv = mg_dynload(&svm_lib, d)) != 0 ||
+	    (rv = tmpname(path, sizeof(path), d)) != 0)
 		return rv;
 	if ((fp = fopen(path, "wb")) != NULL) {
 		rv = fwrite(buf, 1, len, fp) != len;
@@ -157,7 +177,7 @@ mg_svr_load(const unsigned char *buf, size_t len, void **h, struct mg_diag *d)
 		return mg_diag_set(d, MG_EIO, "cannot write libsvm's model to "
 		    "%s", path);
 	}
-	m = svm_load_model(path);
+	m = svm.load_model(path);
 	unlink(path);
 	if (m == NULL)
 		return mg_diag_set(d, MG_ECORRUPT, "libsvm cannot load the "
@@ -181,7 +201,7 @@ mg_svr_predict(void *h, const float *X, size_t n, size_t nf, double *out,
 			r[k].value = X[i * nf + k];
 		}
 		r[nf].index = -1;
-		out[i] = svm_predict(h, r);
+		out[i] = svm.predict(h, r);
 	}
 	free(r);
 	return 0;
@@ -193,5 +213,5 @@ mg_svr_free(void *h)
 	struct svm_model *m = h;
 
 	if (m)
-		svm_free_and_destroy_model(&m);
+		svm.free_and_destroy_model(&m);
 }

@@ -316,7 +316,11 @@ settle(struct mg_live *l)
 
 	if (l->sorted || l->n == 0)
 		return;
-	qsort(l->job, l->n, sizeof(*l->job), ljob_cmp);
+	/* a jobs stream alone comes in JobID order: a pass tells */
+	for (i = 1; i < l->n && ljob_cmp(&l->job[i - 1], &l->job[i]) < 0; i++)
+		;
+	if (i < l->n)
+		qsort(l->job, l->n, sizeof(*l->job), ljob_cmp);
 	for (i = 0; i < l->n; i++)
 		if (k == 0 || strcmp(l->job[k - 1].jobid, l->job[i].jobid))
 			l->job[k++] = l->job[i];
