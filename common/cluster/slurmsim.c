@@ -636,10 +636,13 @@ held(const struct mg_slurmsim *s, const struct fjob *j)
  * towards the tail and the head moves (no move of the long tail)
  */
 static void
-drop_started(struct mg_slurmsim *s, size_t n)
+drop_started(struct mg_slurmsim *s, size_t n, size_t started)
 {
 	size_t i, w;
 
+	if (started == 0)	/* nothing to drop (only a pass starts
+				 * jobs, and each drops its own) */
+		return;
 	if (n > s->npend)
 		n = s->npend;
 	for (i = w = n; i > 0; i--)
@@ -1389,8 +1392,8 @@ main_sched(struct mg_slurmsim *s, int full)
 	int32_t take[MG_SLURM_MAXPOOL];
 	uint32_t blocked = 0;	/* pools of partitions that wait */
 	uint32_t all = s->npools >= 32 ? ~0u : (1u << s->npools) - 1;
-	size_t i, depth = full || s->c.queue_depth <= 0 ? s->npend :
-	    (size_t)s->c.queue_depth;
+	size_t i, started = 0, depth = full || s->c.queue_depth <= 0 ?
+	    s->npend : (size_t)s->c.queue_depth;
 	int rv;
 
 	for (i = 0; i < s->npend && i < depth && (blocked & all) != all;
@@ -1425,8 +1428,9 @@ main_sched(struct mg_slurmsim *s, int full)
 		    &s->pend[i]);
 		if ((rv = start(s, s->pend[i].j, take)) != 0)
 			return rv;
+		started++;
 	}
-	drop_started(s, i);
+	drop_started(s, i, started);
 	return 0;
 }
 
@@ -1619,7 +1623,8 @@ any_free(const struct mg_slurmsim *s)
 static int
 backfill(struct mg_slurmsim *s)
 {
-	size_t m = 0, i, k, a, b, tested = 0, np = (size_t)s->npools;
+	size_t m = 0, i, k, a, b, tested = 0, started = 0;
+	size_t np = (size_t)s->npools;
 	int64_t horizon = s->now + s->c.bf_window;
 	int32_t mn[MG_SLURM_MAXPOOL], take[MG_SLURM_MAXPOOL];
 	int rv, g;
@@ -1664,9 +1669,10 @@ backfill(struct mg_slurmsim *s)
 			j->prio = mg_slurmprio_value(s, &s->pend[i]);
 			if ((rv = start(s, s->pend[i].j, take)) != 0)
 				return rv;
+			started++;
 		}
 	}
-	drop_started(s, i);
+	drop_started(s, i, started);
 	return 0;
 }
 
