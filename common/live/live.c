@@ -322,8 +322,11 @@ settle(struct mg_live *l)
 	if (i < l->n)
 		qsort(l->job, l->n, sizeof(*l->job), ljob_cmp);
 	for (i = 0; i < l->n; i++)
-		if (k == 0 || strcmp(l->job[k - 1].jobid, l->job[i].jobid))
-			l->job[k++] = l->job[i];
+		if (k == 0 || strcmp(l->job[k - 1].jobid, l->job[i].jobid)) {
+			if (k != i)
+				l->job[k] = l->job[i];
+			k++;
+		}
 	l->n = k;
 	l->sorted = 1;
 	users(l);
