@@ -22,6 +22,7 @@
 #include "cluster/simconf.h"
 #include "cluster/preempt.h"
 #include "cluster/replay.h"
+#include "episode/adopt.h"
 
 static void
 usage(int status)
@@ -51,7 +52,12 @@ usage(int status)
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [--dl-out attrs.mrs]\n"
-	    "           [--el-out el.mrs] [--loan-out hours.tsv] [file]\n");
+	    "           [--el-out el.mrs] [--loan-out hours.tsv] [file]\n"
+	    "       mirage-eval --adoption pct[,...] [-q] [-c config] [-m mode] "
+	    "[-n nodes]\n"
+	    "           [-s key=value] [-f date [-N count | -u date]] [-o file]\n"
+	    "           [-j jobs.tsv] [--adopt-method reactive|lead:time|plan]\n"
+	    "           [--handover time] [--plan futures ...] [file]\n");
 	if (status == 0)
 		fputs("options:\n"
 		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
@@ -120,6 +126,11 @@ usage(int status)
 		    "                    jobs are elastic and their ranges (an elastic stream)\n"
 		    "  --loan-out hours.tsv  with --replay and loaning: the inference\n"
 		    "                    demand and the nodes lent and used, hour by hour\n"
+		    "  --adoption pct,...  many chains at once: that share of the long\n"
+		    "                    jobs' work as services in one replay, against the\n"
+		    "                    same services reactive (-j: the last share's jobs)\n"
+		    "  --adopt-method reactive|lead:time|plan  when services submit\n"
+		    "                    (reactive; plan: the planner, with --plan)\n"
 		    "  --progress        a progress line per batch, also in a log\n"
 		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -438,7 +449,7 @@ plan_settings(struct popts *po, const struct mg_simconf *conf,
 	}
 	/* the planner's decisions after its latest price has submitted
 	 * are never read, unless a hybrid or a calibration reads them */
-	if (!po->hybrid && !po->fitcal)
+	if (cmp != NULL && !po->hybrid && !po->fitcal)
 		po->pc.nstop = (int)mg_compare_prices(cmp, po->pc.stop);
 	/* by default the world's own model (plain: not its options) */
 	if (!po->plan_model)
@@ -456,6 +467,174 @@ plan_settings(struct popts *po, const struct mg_simconf *conf,
 		po->pc.cap_nodes = def->conf.slurm.cap_nodes;
 		po->pc.cap_n = def->conf.slurm.cap_n;
 	}
+}
+
+/* ---- many chains at once (--adoption) ------------------------------- */
+
+#define MAXSHARES 16
+
+struct aopts {
+	double share[MAXSHARES];	/* --adoption */
+	int nshare;
+	enum mg_adopt_method method;	/* --adopt-method */
+	int64_t lead;
+};
+
+static void
+shares(struct aopts *a, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		double v;
+
+		if (a->nshare == MAXSHARES)
+			errx(MG_EXIT_USAGE, "--adoption: at most %d shares",
+			    MAXSHARES);
+		if (n > 0 && p[n - 1] == '%')
+			n--;
+		if (mg_parse_f64(p, n, &v) != 0 || v < 0 || v > 90)
+			errx(MG_EXIT_USAGE, "--adoption: invalid share '%s' "
+			    "(want percentages from 0 to 90, e.g. 0,10,30,50)",
+			    arg);
+		a->share[a->nshare++] = v / 100;
+		p += strcspn(p, ",");
+		if (*p == ',')
+			p++;
+	}
+	if (a->nshare == 0)
+		errx(MG_EXIT_USAGE, "--adoption: no share given");
+}
+
+static void
+adopt_row(FILE *fp, double share, const char *method, int64_t handover,
+    const struct mg_adoptres *r)
+{
+	int k;
+
+	fprintf(fp, "%g\t%s\t%lld\t%zu\t%zu\t%.0f\t%.0f\t%zu\t%zu\t%.4f\t"
+	    "%.1f\t%.1f\t%.1f\t%.1f", 100 * share, method,
+	    (long long)handover, r->services, r->removed, r->service_nh,
+	    r->removed_nh, r->links, r->successors, r->successors ? 1 -
+	    (double)r->interrupted / (double)r->successors : NAN, r->down_h,
+	    r->lease_h, r->twice_nh, r->queue_mean);
+	for (k = 0; k < MG_ADOPT_CLASSES; k++)
+		fprintf(fp, "\t%zu\t%.3f\t%.3f", r->others[k],
+		    r->wait_mean_h[k], r->wait_p90_h[k]);
+	fputc('\n', fp);
+}
+
+/* others' waits under the method against the same services reactive */
+static void
+adopt_say(double share, const struct mg_adoptres *m,
+    const struct mg_adoptres *b)
+{
+	fprintf(stderr, "mirage-eval: %g%%: %zu services for %zu jobs; the "
+	    "others' mean wait %+.1f%%, 90th percentile %+.1f%% against "
+	    "reactive; services %.1f%% without interruption (reactive "
+	    "%.1f%%), %.0f node-hours held twice, %.0f hours of lease given "
+	    "up\n", 100 * share, m->services, m->removed,
+	    100 * (m->wait_mean_h[0] / b->wait_mean_h[0] - 1),
+	    100 * (m->wait_p90_h[0] / b->wait_p90_h[0] - 1),
+	    m->successors ? 100 - 100 * (double)m->interrupted /
+	    (double)m->successors : 100, b->successors ? 100 - 100 *
+	    (double)b->interrupted / (double)b->successors : 100,
+	    m->twice_nh, m->lease_h);
+}
+
+static int
+adoption(const struct aopts *ao, const struct ropts *o,
+    const struct mg_simconf *conf, struct popts *po)
+{
+	const struct mg_epsel *sel = &po->sel;
+	int64_t handover = po->handover;
+	struct mg_diag d = { "" };
+	struct mg_adoptconf a;
+	struct mg_adoptres m, b;
+	struct mg_clusterdef def;
+	struct mg_trace t;
+	struct mg_out out, jout;
+	const char *path, *name;
+	char mname[64];
+	int i, k;
+
+	path = open_trace(o->path, conf, &t, &def);
+	mg_adoptconf_init(&a);
+	a.method = ao->method;
+	a.lead = ao->lead;
+	a.handover = handover;
+	if (ao->method == MG_ADOPT_PLAN) {
+		plan_settings(po, conf, &def, NULL);
+		a.pc = &po->pc;
+		a.lambda = po->lambda_given ? po->lambda : handover > 0 ?
+		    HANDOVER_LAMBDA : po->lambda;
+	}
+	if (sel->have_from)
+		a.from = sel->from;
+	if (sel->have_until)
+		a.until = sel->until;
+	else if (sel->count > 0 && sel->have_from)
+		a.until = sel->from + sel->count * sel->every;
+	if (ao->method == MG_ADOPT_LEAD)
+		snprintf(mname, sizeof(mname), "lead %lldm%s",
+		    (long long)(ao->lead / 60), handover > 0 ? ", handover" :
+		    "");
+	else if (ao->method == MG_ADOPT_PLAN)
+		snprintf(mname, sizeof(mname), "planner %d futures%s",
+		    po->pc.k, handover > 0 ? ", handover" : "");
+	else
+		snprintf(mname, sizeof(mname), "reactive");
+	if (mg_out_open(&out, o->out_path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	fputs("adoption_pct\tmethod\thandover_s\tservices\treplaced_jobs\t"
+	    "service_nh\treplaced_nh\tservice_jobs\tsuccessors\t"
+	    "share_no_interruption\tdown_h\tlease_given_h\theld_twice_nh\t"
+	    "queue_mean", out.fp);
+	for (k = 0; k < MG_ADOPT_CLASSES; k++) {
+		name = mg_adopt_class_name(k);
+		fprintf(out.fp, "\tothers_%s\twait_mean_h_%s\twait_p90_h_%s",
+		    name, name, name);
+	}
+	fputc('\n', out.fp);
+	for (i = 0; i < ao->nshare; i++) {
+		a.share = ao->share[i];
+		a.method = MG_ADOPT_REACTIVE;
+		if (mg_adopt_run(&def, &a, &b, &d) != 0) {
+			mg_out_abort(&out);
+			errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+		}
+		adopt_row(out.fp, a.share, "reactive", 0, &b);
+		if (ao->method != MG_ADOPT_REACTIVE && b.services > 0) {
+			a.method = ao->method;
+			if (mg_adopt_run(&def, &a, &m, &d) != 0) {
+				mg_out_abort(&out);
+				errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+			}
+			adopt_row(out.fp, a.share, mname, handover, &m);
+			if (!o->quiet)
+				adopt_say(a.share, &m, &b);
+			mg_adopt_release(&m);
+		}
+		/* -j: the last share's replay, job by job */
+		if (o->jobs_path && i == ao->nshare - 1) {
+			struct mg_replay rp;
+
+			memset(&rp, 0, sizeof(rp));
+			rp.start = b.start;
+			if (mg_out_open(&jout, o->jobs_path, &d) != 0)
+				errx(MG_EXIT_FAIL, "%s", d.msg);
+			mg_replay_write_jobs(jout.fp, &b.kept, &rp, 0);
+			if (mg_out_commit(&jout, &d) != 0)
+				errx(MG_EXIT_FAIL, "%s", d.msg);
+		}
+		mg_adopt_release(&b);
+	}
+	if (mg_out_commit(&out, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	mg_clusterdef_release(&def);
+	mg_trace_release(&t);
+	return MG_EXIT_OK;
 }
 
 /* a table onto path: the target's with ch, else the methods' own */
@@ -751,6 +930,7 @@ struct eopts {
 	struct popts po;
 	int replaying;		/* --replay */
 	int epopt;		/* an episode or method option was given */
+	struct aopts ao;	/* --adoption */
 };
 
 static void
@@ -760,8 +940,10 @@ parse(int argc, char *argv[], struct eopts *e)
 	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
 	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
 	    O_PFITCAL, O_HANDOVER, O_TARGET, O_TFROM, O_TCOUNT, O_FOLDS,
-	    O_TABLE, O_PEVERY };
+	    O_TABLE, O_PEVERY, O_ADOPT, O_AMETHOD };
 	static const struct option longopts[] = {
+		{ "adoption", required_argument, NULL, O_ADOPT },
+		{ "adopt-method", required_argument, NULL, O_AMETHOD },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
 		{ "hybrid", required_argument, NULL, O_HYBRID },
@@ -918,6 +1100,24 @@ parse(int argc, char *argv[], struct eopts *e)
 		case O_PROGRESS:
 			e->po.progress = 1;
 			break;
+		case O_ADOPT:
+			shares(&e->ao, optarg);
+			break;
+		case O_AMETHOD:
+			if (strcmp(optarg, "reactive") == 0)
+				e->ao.method = MG_ADOPT_REACTIVE;
+			else if (strncmp(optarg, "lead:", 5) == 0 &&
+			    mg_parse_span(optarg + 5, &v) == 0 && v > 0 &&
+			    v <= 2 * 86400) {
+				e->ao.method = MG_ADOPT_LEAD;
+				e->ao.lead = v;
+			} else if (strcmp(optarg, "plan") == 0)
+				e->ao.method = MG_ADOPT_PLAN;
+			else
+				errx(MG_EXIT_USAGE, "invalid --adopt-method '%s' "
+				    "(want reactive, lead:TIME, e.g. lead:6h, or "
+				    "plan)", optarg);
+			break;
 		case O_HANDOVER:
 			if (mg_parse_span(optarg, &v) != 0 || v <= 0 ||
 			    v > 86400)
@@ -1035,6 +1235,21 @@ parse(int argc, char *argv[], struct eopts *e)
 static void
 validate(struct eopts *e)
 {
+	if (e->ao.nshare > 0 && e->replaying)
+		errx(MG_EXIT_USAGE, "--adoption does not go with --replay");
+	if (e->ao.nshare == 0 && e->ao.method != MG_ADOPT_REACTIVE)
+		errx(MG_EXIT_USAGE, "--adopt-method goes with --adoption");
+	if (e->ao.nshare > 0 && (e->po.nmodels > 0 || e->po.ntarget > 0 ||
+	    e->po.curve_path || e->po.ep_path || e->po.hybrid))
+		errx(MG_EXIT_USAGE, "--adoption takes the cluster options, -f, "
+		    "-u, -N, -o, -j, --handover, --adopt-method and the "
+		    "planner's");
+	if ((e->ao.method == MG_ADOPT_PLAN) != (e->ao.nshare > 0 &&
+	    e->po.plan))
+		errx(MG_EXIT_USAGE, "--adopt-method plan goes with --plan "
+		    "futures, and --plan with it");
+	if (e->ao.nshare > 0)
+		return;
 	if (e->replaying && e->epopt)
 		errx(MG_EXIT_USAGE, "--replay takes no episode or method "
 		    "options");
@@ -1078,5 +1293,7 @@ main(int argc, char *argv[])
 	validate(&e);
 	if (e.replaying)
 		return replay(&e.ro, &e.conf);
+	if (e.ao.nshare > 0)
+		return adoption(&e.ao, &e.ro, &e.conf, &e.po);
 	return protocol(e.ro.path, &e.conf, &e.po);
 }

@@ -8,8 +8,12 @@
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
 #            [-P futures] [-f from] [-N count] [-k sizes] [-z zone] [-T target]
-#            [-- cluster-model options] input
+#            [-A shares] [-- cluster-model options] input
 #   -P: the planner's futures (8; 0: no planner)
+#   -A: many chains at once: these shares of the long jobs' work (e.g.
+#       0,10,30,50) as services handing over in 10 minutes with the planner
+#       (with -P 0: submitting 6 h before their ends), against the same
+#       services reactive: the other jobs' waits (mirage-eval --adoption)
 #   -T: handing over in 10 minutes, each method's setting for this share of
 #       links without an interruption (99%), chosen on the count episodes
 #       before the evaluated ones (mirage-eval --target)
@@ -40,8 +44,8 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 out=report title="Cluster report" nodes= from= count=60 sizes=1,8 models=()
-zone=local futures=8 target=
-while getopts o:t:n:M:P:f:N:k:z:T:h opt; do
+zone=local futures=8 target= adopt=
+while getopts o:t:n:M:P:f:N:k:z:T:A:h opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) title=$OPTARG ;;
@@ -54,6 +58,7 @@ while getopts o:t:n:M:P:f:N:k:z:T:h opt; do
 	k) sizes=$OPTARG ;;
 	z) zone=$OPTARG ;;
 	T) target=$OPTARG ;;
+	A) adopt=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -67,6 +72,7 @@ input=$1
 [[ -z $nodes || $nodes =~ ^[1-9][0-9]*$ ]] || usage
 [[ $futures =~ ^[0-9]+$ ]] || usage
 [[ $target != *,* ]] || usage
+[[ -z $adopt || $adopt =~ ^[0-9]+%?(,[0-9]+%?)*$ ]] || usage
 # -f: a date or epoch seconds, as mirage-eval takes it
 if [ -n "$from" ] && ! [[ $from =~ ^[0-9]+$ ]]; then
 	from=$(date -u -d "$from" +%s 2>/dev/null) || usage
@@ -201,6 +207,25 @@ if [ -n "$target" ] && [ -z "$eval_error" ]; then
 	fi
 fi
 
+# many chains at once (-A): the other jobs' waits when a share of the
+# long jobs' work is services that hand over, against the same services
+# reactive, over the evaluated span
+adopt_error=
+if [ -n "$adopt" ]; then
+	amethod=(--adopt-method plan --plan "$futures")
+	[ "$futures" -gt 0 ] || amethod=(--adopt-method lead:6h)
+	until_=$((from + count * 4 * 3600))
+	say "many chains at once: $adopt% of the long jobs' work as services"
+	if mirage-eval -q --adoption "$adopt" "${amethod[@]}" --handover 10m "${cmodel[@]}" \
+	    -f "$from" -u "$until_" -o "$tmp/adoption.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
+		mv "$tmp/adoption.tsv" "$site/adoption.tsv"
+	else
+		adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
+		[ -n "$adopt_error" ] || adopt_error="mirage-eval stopped without a message (killed?)"
+		say "many chains at once failed: $adopt_error"
+	fi
+fi
+
 # loaning (cluster-model options with InferenceNodes=): the inference
 # pool's demand, the nodes it lent and the part of them jobs used, per
 # day, from a replay of the jobs in that model
@@ -271,6 +296,31 @@ set title "Loaning: the inference pool's demand and the nodes it lent (daily mea
 set ylabel "nodes"; set yrange [0:*]
 plot '$tmp/loan' using 1:2 with lines lw 2 title 'inference demand', '' using 1:3 with lines lw 2 title 'lent to the cluster', '' using 1:4 with lines lw 2 title 'lent and used by jobs'
 GP
+fi
+
+if [ -s "$site/adoption.tsv" ]; then
+	# the others' mean and 90th percentile waits against the share
+	awk -F'\t' -v d="$tmp/ad" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    { f = ($c["method"] == "reactive") ? d "-r" : d "-m"
+	      print $c["adoption_pct"] "\t" $c["wait_mean_h_all"] "\t" $c["wait_p90_h_all"] > f }' "$site/adoption.tsv"
+	# a share of 0 has no services: both lines start from its row
+	if [ -s "$tmp/ad-r" ]; then
+		{ awk -F'\t' '$1 == 0' "$tmp/ad-r"; cat "$tmp/ad-m" 2>/dev/null; } | sort -g > "$tmp/ad-m2"
+		gnuplot <<GP
+set terminal svg size 900,380 dynamic font "sans,11" background "white"
+set datafile separator "\t"
+set termoption noenhanced
+set output "$site/adoption.svg"
+set title "The other jobs' waits when a share of the long jobs' work hands over"
+set xlabel "share of the long jobs' node-hours run as services (%)"
+set ylabel "wait of the other jobs (hours)"
+set yrange [0:*]; set grid; set key top left
+plot '$tmp/ad-r' using 1:2 with linespoints lw 2 pt 7 title 'mean, services reactive', \
+     '$tmp/ad-m2' using 1:2 with linespoints lw 2 pt 7 title 'mean, services handing over', \
+     '$tmp/ad-r' using 1:3 with linespoints lw 2 dt 2 pt 6 title '90th percentile, reactive', \
+     '$tmp/ad-m2' using 1:3 with linespoints lw 2 dt 2 pt 6 title '90th percentile, handing over'
+GP
+	fi
 fi
 
 # the curves: per chain size, each method's share of chains without
@@ -363,6 +413,15 @@ target_line() {
 		else
 			printf "Handing over in 10 minutes, no setting brought %g%% of the %d-node chains through in every fold of the episodes before.\n", 100 * t, z } }' "$site/target.tsv" | esc
 }
+adopt_table() { # the adoption table's columns that matter, in words
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+		print "share of the long work (%)\tservices submit\tservices\twithout interruption (%)\tlease given up (h)\theld twice (node-h)\tothers: mean wait (h)\tothers: 90th percentile (h)"; next }
+	{ printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $c["adoption_pct"], $c["method"], $c["services"],
+	    $c["share_no_interruption"] == "nan" ? "" : sprintf("%.1f", 100 * $c["share_no_interruption"]),
+	    $c["lease_given_h"], $c["held_twice_nh"], $c["wait_mean_h_all"], $c["wait_p90_h_all"] }' \
+	    "$site/adoption.tsv" > "$tmp/adopt-table.tsv"
+	html_table "$tmp/adopt-table.tsv"
+}
 target_table() {
 	esc < "$site/target.tsv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 		print "<table>\n<tr><th>method</th><th>chain nodes</th><th>setting</th><th>worst fold before</th><th>without interruption</th><th>95% interval</th><th>lease given up (h)</th><th>held twice (node-h)</th></tr>"; next }
@@ -438,6 +497,24 @@ HTML
 <p>The accounting must cover the $count episodes before $fromday too (or give fewer, <code>-N</code>).</p></div>
 HTML
 	fi
+	if [ -s "$site/adoption.svg" ]; then
+		cat <<HTML
+<h2>Many chains at once</h2>
+<p>If a share of the long jobs' work (a limit of 24 h or more) were services that
+submit their next job early and hand over in 10 minutes, in one replay of the
+cluster model from $fromday: the other jobs' waits, against the same services
+submitting at each job's end (<a href="adoption.tsv">adoption.tsv</a>; see
+mirage-eval(1), MANY CHAINS AT ONCE).</p>
+<img src="adoption.svg" alt="the other jobs' waits against the share of services">
+HTML
+		adopt_table
+	elif [ -n "$adopt_error" ]; then
+		cat <<HTML
+<h2>Many chains at once</h2>
+<div class="failed"><p>The replay with services could not run:</p>
+<p><code>$(printf '%s\n' "$adopt_error" | esc)</code></p></div>
+HTML
+	fi
 	if [ -s "$site/loan.svg" ]; then
 		cat <<HTML
 <h2>Loaning</h2>
@@ -471,7 +548,7 @@ for f in $produced; do
 done
 mv -f "$tmp/index.html" "$out/index.html"
 for f in load.tsv waits.tsv eval.tsv curve.tsv target.tsv loan.tsv loan-days.tsv \
-    load.svg waits.svg loan.svg "$out"/curve-*.svg; do
+    adoption.tsv load.svg waits.svg loan.svg adoption.svg "$out"/curve-*.svg; do
 	f=${f##*/}
 	case " $(echo $produced) " in
 	*" $f "*) ;;
@@ -479,7 +556,7 @@ for f in load.tsv waits.tsv eval.tsv curve.tsv target.tsv loan.tsv loan-days.tsv
 	esac
 done
 say "wrote $out/index.html"
-if [ -n "$eval_error" ] || [ -n "$loan_error" ] || [ -n "$target_error" ]; then
-	say "the page lacks ${eval_error:+the evaluation }${target_error:+the target }${loan_error:+the loaning }(see above)"
+if [ -n "$eval_error" ] || [ -n "$loan_error" ] || [ -n "$target_error" ] || [ -n "$adopt_error" ]; then
+	say "the page lacks ${eval_error:+the evaluation }${target_error:+the target }${adopt_error:+many chains }${loan_error:+the loaning }(see above)"
 	exit 1
 fi

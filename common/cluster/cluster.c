@@ -610,6 +610,38 @@ mg_cluster_job_start(const struct mg_cluster *c, int32_t j)
 }
 
 int64_t
+mg_cluster_job_end(const struct mg_cluster *c, int32_t j)
+{
+	if (c->ref)
+		return mg_sim_job_end(c->ref, j);
+	return mg_slurmsim_job_end(c->fs, (size_t)j);
+}
+
+size_t
+mg_cluster_pending(const struct mg_cluster *c)
+{
+	if (c->ref)
+		return mg_sim_pending(c->ref);
+	return mg_slurmsim_pending(c->fs);
+}
+
+int
+mg_cluster_set_user(struct mg_cluster *c, int32_t j, int32_t user)
+{
+	if (c->ref)
+		return 0;	/* the reference model has no users */
+	return mg_slurmsim_set_user(c->fs, j, user);
+}
+
+int
+mg_cluster_set_handover(struct mg_cluster *c, int32_t j, int64_t secs)
+{
+	if (c->ref)
+		return mg_sim_set_handover(c->ref, j, secs);
+	return mg_slurmsim_set_handover(c->fs, j, secs);
+}
+
+int64_t
 mg_cluster_job_submit(const struct mg_cluster *c, int32_t j)
 {
 	if (c->ref)

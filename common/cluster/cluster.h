@@ -102,6 +102,29 @@ int mg_cluster_run_until_start(struct mg_cluster *c, int32_t j,
 
 int64_t mg_cluster_job_start(const struct mg_cluster *c, int32_t j);
 
+/* mg_cluster_job_end: when job j ended, by the current time; -1 if not */
+int64_t mg_cluster_job_end(const struct mg_cluster *c, int32_t j);
+
+/* mg_cluster_pending: the jobs submitted and waiting now */
+size_t mg_cluster_pending(const struct mg_cluster *c);
+
+/*
+ * mg_cluster_set_user: chain job j, added with a later submission,
+ * belongs to trace user user: it counts in that user's limits and
+ * fair-share (faithful mode; the reference model has no users).  0 or
+ * MG_EINVAL.
+ */
+int mg_cluster_set_user(struct mg_cluster *c, int32_t j, int32_t user);
+
+/*
+ * mg_cluster_set_handover: chain job j (added, not yet started) takes
+ * over from its predecessor: when j starts while the predecessor runs,
+ * the predecessor ends secs later (it checkpoints and exits), unless it
+ * ends before.  Returns 0, or MG_EINVAL (no predecessor, started, secs
+ * < 1).
+ */
+int mg_cluster_set_handover(struct mg_cluster *c, int32_t j, int64_t secs);
+
 /* mg_cluster_job_submit: as the model keeps it (reference: the minute) */
 int64_t mg_cluster_job_submit(const struct mg_cluster *c, int32_t j);
 

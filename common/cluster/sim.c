@@ -37,6 +37,9 @@ struct sjob {
 	int32_t nodes;
 	int32_t trace;		/* index in the trace, or -1 */
 	mg_jobref pred, succ;
+	int32_t handover;	/* a chain job that takes over: its
+				 * predecessor ends this many seconds after
+				 * it starts; -1 if it does not */
 	char id[20];
 };
 
@@ -411,6 +414,7 @@ mg_sim_add_chain_job(struct mg_sim *s, const char *id, int32_t nodes,
 	j->trace = -1;
 	j->pred = pred;
 	j->succ = -1;
+	j->handover = -1;
 	strncpy(j->id, id, sizeof(j->id) - 1);
 	s->njob++;
 	if (pred >= 0) {
@@ -431,6 +435,32 @@ mg_sim_add_chain_job(struct mg_sim *s, const char *id, int32_t nodes,
 	return r;
 }
 
+/*
+ * running chain job p ends by at (a take-over: it checkpoints and exits);
+ * its nodes come back at the end of the minute that holds its end, as
+ * every job's.  Backfill plans with its limit still, as Slurm does.
+ */
+static void
+cut_short(struct mg_sim *s, mg_jobref p, int64_t at)
+{
+	struct sjob *j = &s->job[p];
+	int64_t occ;
+	size_t i;
+
+	if (j->start < 0 || j->start + j->dur <= at)
+		return;
+	j->dur = at - j->start;
+	occ = (j->dur + 59) / 60;
+	for (i = 0; i < s->nrun; i++)
+		if (s->run[i].j == p) {
+			s->run[i].free_at = j->start + (occ < 1 ? 1 : occ) * 60;
+			if (s->run[i].free_at < s->next_free)
+				s->next_free = s->run[i].free_at;
+		}
+	if (j->succ >= 0)
+		s->job[j->succ].pred_end = j->start + j->dur;
+}
+
 static void
 start_job(struct mg_sim *s, mg_jobref r)
 {
@@ -438,6 +468,8 @@ start_job(struct mg_sim *s, mg_jobref r)
 	struct run *u;
 	int64_t occ;
 
+	if (j->handover >= 0 && j->pred >= 0)
+		cut_short(s, j->pred, s->t + j->handover);
 	j->start = s->t;
 	s->nstarted++;
 	s->wait[s->headwait] = s->t - j->submit;
@@ -838,6 +870,25 @@ mg_sim_job_start(const struct mg_sim *s, mg_jobref j)
 }
 
 int64_t
+mg_sim_job_end(const struct mg_sim *s, mg_jobref j)
+{
+	const struct sjob *x = &s->job[j];
+
+	return x->start >= 0 && x->start + x->dur <= s->t ?
+	    x->start + x->dur : -1;
+}
+
+int
+mg_sim_set_handover(struct mg_sim *s, mg_jobref j, int64_t secs)
+{
+	if (j < 0 || (size_t)j >= s->njob || s->job[j].pred < 0 ||
+	    s->job[j].start >= 0 || secs < 1 || secs > INT32_MAX)
+		return MG_EINVAL;
+	s->job[j].handover = (int32_t)secs;
+	return 0;
+}
+
+int64_t
 mg_sim_job_submit(const struct mg_sim *s, mg_jobref j)
 {
 	return s->job[j].submit;
@@ -916,6 +967,7 @@ vjob(const struct mg_sim *s, mg_jobref r, struct mg_vjob *v)
 	v->chain = j->trace < 0;
 	v->trace = j->trace >= 0 ? j->trace : -1;
 	v->user = j->trace >= 0 ? s->trace->job[j->trace].user : -1;
+	v->job = r;
 	v->prio = 0;
 	v->end = -1;
 }

@@ -105,6 +105,17 @@ int64_t mg_sim_time(const struct mg_sim *s);
 int64_t mg_sim_job_start(const struct mg_sim *s, mg_jobref j);	/* -1 */
 int64_t mg_sim_job_submit(const struct mg_sim *s, mg_jobref j);
 
+/* mg_sim_job_end: when job j ended (by the current time), or -1 */
+int64_t mg_sim_job_end(const struct mg_sim *s, mg_jobref j);
+
+/*
+ * mg_sim_set_handover: chain job j (added, not started) takes over from
+ * its predecessor: when j starts while the predecessor runs, the
+ * predecessor ends secs later (it checkpoints and exits), unless it ends
+ * before.  Returns 0, or MG_EINVAL (no predecessor, started, secs < 1).
+ */
+int mg_sim_set_handover(struct mg_sim *s, mg_jobref j, int64_t secs);
+
 /*
  * mg_sim_chain_gap: x = start of j - end of its predecessor, seconds
  * (positive: interruption, negative: overlap); 0 and *ok = 0 if not yet

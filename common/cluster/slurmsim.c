@@ -255,6 +255,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 		j->tprio = tj->prio > 0 ? (double)tj->prio : 0;
 		j->trace = (int32_t)i;
 		j->user = s->juser[s->njob] = tj->user;
+		j->handover = -1;
 		j->end = -1;
 		j->pred = -1;
 		j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
@@ -522,6 +523,24 @@ take_first(const int32_t *avail, int np, uint32_t mask, int32_t nodes,
 	take[last] += nodes;
 }
 
+/* running job p ends by at (a take-over: it checkpoints and exits) */
+static void
+cut_short(struct mg_slurmsim *s, int32_t p, int64_t at)
+{
+	struct fjob *j = &s->job[p];
+	size_t i;
+
+	if (j->start < 0 || j->end >= 0 || j->releasing || j->elastic ||
+	    j->susp_by >= 0 || j->start + j->dur <= at)
+		return;
+	j->dur = at - j->start;
+	for (i = 0; i < s->nrun; i++)
+		if (s->run[i].j == p && s->run[i].end > at)
+			s->run[i].end = at;
+	if (s->run_end >= 0 && at < s->run_end)
+		s->run_end = at;
+}
+
 /* job jr starts now on take[g] nodes of each pool g (NULL: the first
  * free nodes of its partition) */
 static int
@@ -587,6 +606,8 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		s->free[g] -= take[g];
 	}
 	s->nstarted++;
+	if (j->handover >= 0 && j->pred >= 0)
+		cut_short(s, j->pred, s->now + j->handover);
 	if (j->fsh >= 0) {
 		mg_slurmprio_charge(s, j->fsh);
 		s->hnodes[j->fsh] += j->nodes;
@@ -2009,6 +2030,40 @@ mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j)
 	return j < s->njob ? s->job[j].start : -1;
 }
 
+size_t
+mg_slurmsim_pending(const struct mg_slurmsim *s)
+{
+	return s->npend + s->nheld;
+}
+
+int
+mg_slurmsim_set_user(struct mg_slurmsim *s, int32_t j, int32_t user)
+{
+	if (j < 0 || (size_t)j >= s->njob || s->job[j].start >= 0 ||
+	    s->job[j].submit <= s->now || user < -1 ||
+	    (user >= 0 && (size_t)user >= s->nusers))
+		return MG_EINVAL;
+	s->job[j].user = s->juser[j] = user;
+	s->job[j].fsh = mg_slurmprio_holder_of(s, user, -1, -1);
+	return 0;
+}
+
+int64_t
+mg_slurmsim_job_end(const struct mg_slurmsim *s, size_t j)
+{
+	return j < s->njob ? s->job[j].end : -1;
+}
+
+int
+mg_slurmsim_set_handover(struct mg_slurmsim *s, int32_t j, int64_t secs)
+{
+	if (j < 0 || (size_t)j >= s->njob || s->job[j].pred < 0 ||
+	    s->job[j].start >= 0 || secs < 1 || secs > INT32_MAX)
+		return MG_EINVAL;
+	s->job[j].handover = (int32_t)secs;
+	return 0;
+}
+
 void
 mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
     struct mg_slurmsim_pjob *out)
@@ -2066,6 +2121,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->user = s->juser[r] = user;
 	j->after = -1;
 	j->pred = pred;
+	j->handover = -1;
 	j->part = 0;
 	j->qos = -1;
 	j->account = -1;
@@ -2143,6 +2199,7 @@ vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
 	v->chain = j->trace == INT32_MAX;
 	v->trace = j->trace == INT32_MAX ? -1 : j->trace;
 	v->user = j->user;
+	v->job = r;
 	v->prio = 0;
 	v->end = -1;
 }

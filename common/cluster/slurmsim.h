@@ -362,6 +362,27 @@ int64_t mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j,
 int64_t mg_slurmsim_time(const struct mg_slurmsim *s);
 size_t mg_slurmsim_njobs(const struct mg_slurmsim *s);
 int64_t mg_slurmsim_job_start(const struct mg_slurmsim *s, size_t j);
+
+/* mg_slurmsim_pending: jobs submitted and waiting (held ones too) */
+size_t mg_slurmsim_pending(const struct mg_slurmsim *s);
+
+/*
+ * mg_slurmsim_set_user: added job j, not yet arrived, belongs to user
+ * (an index of the trace's; -1: none), whose limits and fair-share it
+ * counts in.  Returns 0 or MG_EINVAL.
+ */
+int mg_slurmsim_set_user(struct mg_slurmsim *s, int32_t j, int32_t user);
+
+/* mg_slurmsim_job_end: when job j ended (its last run), or -1 */
+int64_t mg_slurmsim_job_end(const struct mg_slurmsim *s, size_t j);
+
+/*
+ * mg_slurmsim_set_handover: chain job j (added, not started) takes over
+ * from its predecessor: when j starts while the predecessor runs, the
+ * predecessor ends secs later (it checkpoints and exits), unless it ends
+ * before.  Returns 0, or MG_EINVAL (no predecessor, started, secs < 1).
+ */
+int mg_slurmsim_set_handover(struct mg_slurmsim *s, int32_t j, int64_t secs);
 int64_t mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j);
 
 /*

@@ -25,6 +25,9 @@ struct fjob {
 	int32_t qos;		/* index into the configured QOS, or -1 */
 	int32_t account;	/* the trace's account index, or -1 */
 	int32_t fsh;		/* its fair-share holder, or -1 */
+	int32_t handover;	/* a chain job that takes over: its
+				 * predecessor ends this many seconds
+				 * after it starts; -1 if it does not */
 	int64_t eligible;	/* not before (a --begin time), or -1 */
 	int64_t end;		/* when it ended, -1 */
 	/* preemption */

@@ -24,6 +24,8 @@ struct mg_vjob {
 				 * diagnostics that may know the truth */
 	int32_t user;		/* its user, as the trace's index (squeue
 				 * shows it), or -1 */
+	int32_t job;		/* the model's reference of it (a real
+				 * cluster's views: -1) */
 };
 
 struct mg_view {

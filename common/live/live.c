@@ -379,6 +379,7 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 
 		memset(&x, 0, sizeof(x));
 		x.trace = -1;
+		x.job = -1;
 		x.user = j->uidx;	/* the history's index of its user */
 		x.submit = j->submit >= 0 ? j->submit : t;
 		x.start = started ? j->start : -1;

@@ -185,6 +185,26 @@ render() {
 	grep -q "line 1: not &quot;TIME VALUE&quot;\|line 1: not \"TIME VALUE\"" q/index.html
 }
 
+@test "report: many chains at once, the other jobs' waits against the share of services, drawn and tabled" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -N 6 -k 1 -P 0 -A 0,30 -- -n 76 ls6.jobs
+	[[ "$stderr" == *"many chains at once: 0,30% of the long jobs' work as services"* ]]
+	for f in adoption.tsv adoption.svg; do [ -s r/$f ]; done
+	# the rows: 0% reactive; 30% reactive and handing over on the same services
+	[ "$(awk -F'\t' 'NR > 1 { print $1 "/" $2 }' r/adoption.tsv | paste -sd' ')" = "0/reactive 30/reactive 30/lead 360m, handover" ]
+	[ "$(awk -F'\t' 'NR > 1 && $1 == 30 { print $4 }' r/adoption.tsv | sort -u | wc -l)" -eq 1 ]
+	grep -q '^<h2>Many chains at once</h2>$' r/index.html
+	grep -q '<img src="adoption.svg"' r/index.html
+	grep -q '>mean, services handing over<' r/adoption.svg
+	grep -q '^<tr><td>30</td><td>lead 360m, handover</td>' r/index.html
+	render r
+	# a share the tool refuses: said on the page, exit 1
+	run -1 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o q -n 76 -N 6 -k 1 -P 0 -A 95 -- -n 76 ls6.jobs
+	grep -q "The replay with services could not run" q/index.html
+	[[ "$stderr" == *"the page lacks many chains"* ]]
+	run -2 "$ROOT/pipelines/cluster-report.sh" -o q2 -A 10,x ls6.jobs
+}
+
 @test "report: published whole or not at all; a run killed mid-evaluation leaves the old page with all its files" {
 	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
 	"$ROOT/pipelines/cluster-report.sh" -o r -n 84 -N 6 -k 1 -- -n 84 ls6.jobs 2>/dev/null

@@ -1,0 +1,504 @@
+/*
+ * adopt.c: many chains at once; see adopt.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mem.h"
+#include "base/rand.h"
+#include "base/stats.h"
+#include "episode/adopt.h"
+
+#define DAY	86400
+
+/* a service: its jobs are links, each the successor of the last */
+struct svc {
+	int32_t nodes, user;
+	int64_t limit, t0, end;	/* it serves over [t0, end) */
+	int32_t cur;		/* the link that runs or waits */
+	int32_t next;		/* its successor once submitted, or -1 */
+	int done;		/* its last link is submitted */
+	int32_t nlinks;		/* links so far: the planner's stream */
+	struct mg_plancost last;	/* its last plan (n 0: none) */
+};
+
+/* a link: a service's job and its predecessor (-1 for the first) */
+struct link {
+	int32_t j, pred, nodes;
+	int64_t limit;
+};
+
+void
+mg_adoptconf_init(struct mg_adoptconf *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->long_limit = DAY;
+	a->span = 30 * DAY;
+	a->seed = 1;
+	a->method = MG_ADOPT_REACTIVE;
+	a->tick = 600;
+	a->from = INT64_MIN;
+	a->until = INT64_MAX;
+}
+
+const char *
+mg_adopt_class_name(int k)
+{
+	static const char *const name[MG_ADOPT_CLASSES] = { "all", "nodes=1",
+	    "nodes=2-4", "nodes=5-16", "nodes>=17" };
+
+	return k >= 0 && k < MG_ADOPT_CLASSES ? name[k] : "?";
+}
+
+static int
+size_class(int32_t nodes)
+{
+	return nodes <= 1 ? 1 : nodes <= 4 ? 2 : nodes <= 16 ? 3 : 4;
+}
+
+/*
+ * the services and the jobs they replace: long jobs in an order drawn
+ * from the seed, each the seed of a service or paying for one
+ */
+static int
+pick(const struct mg_trace *t, const struct mg_adoptconf *a, int64_t last,
+    unsigned char *gone, struct svc **out, size_t *nout,
+    struct mg_adoptres *r)
+{
+	size_t *order = malloc((t->n ? t->n : 1) * sizeof(*order));
+	struct svc *sv = NULL;
+	size_t nl = 0, i, k, n = 0, cap = 0;
+	double target, paid = 0;
+	uint64_t rs = a->seed ^ 0x9E3779B97F4A7C15ULL;
+
+	*out = NULL;
+	*nout = 0;
+	if (order == NULL)
+		return MG_ENOMEM;
+	for (i = 0; i < t->n; i++)
+		if (t->job[i].limit >= a->long_limit) {
+			order[nl++] = i;
+			r->long_nh += (double)t->job[i].nodes *
+			    (double)t->job[i].dur / 3600;
+		}
+	for (i = nl; i > 1; i--) {	/* Fisher-Yates */
+		size_t s = (size_t)(mg_rand64(&rs) % i), x = order[i - 1];
+
+		order[i - 1] = order[s];
+		order[s] = x;
+	}
+	target = a->share * r->long_nh;
+	for (k = 0; k < nl && r->service_nh < target; ) {
+		const struct mg_trace_job *j = &t->job[order[k++]];
+		struct svc *s;
+
+		if (mg_grow((void **)&sv, &cap, n + 1, sizeof(*sv)) != 0) {
+			free(order);
+			free(sv);
+			return MG_ENOMEM;
+		}
+		s = &sv[n++];
+		memset(s, 0, sizeof(*s));
+		s->nodes = j->nodes;
+		s->user = j->user;
+		s->limit = j->limit;
+		s->t0 = j->submit;
+		s->end = j->submit + a->span < last ? j->submit + a->span :
+		    last;
+		if (s->end < s->t0 + s->limit)
+			s->end = s->t0 + s->limit;	/* one link at least */
+		s->cur = s->next = -1;
+		r->service_nh += (double)s->nodes * (double)(s->end - s->t0) /
+		    3600;
+		gone[order[k - 1]] = 1;
+		paid += (double)j->nodes * (double)j->dur / 3600;
+		r->removed++;
+		/* further long jobs leave until the service is paid for */
+		while (paid < r->service_nh && k < nl) {
+			const struct mg_trace_job *x = &t->job[order[k]];
+
+			gone[order[k++]] = 1;
+			paid += (double)x->nodes * (double)x->dur / 3600;
+			r->removed++;
+		}
+	}
+	r->removed_nh = paid;
+	free(order);
+	*out = sv;
+	*nout = n;
+	return 0;
+}
+
+/* the trace without the jobs gone, its names borrowed */
+static int
+keep(const struct mg_trace *t, const unsigned char *gone, struct mg_trace *k)
+{
+	int32_t *map = malloc((t->n ? t->n : 1) * sizeof(*map));
+	size_t i;
+
+	*k = *t;
+	k->n = 0;
+	if (map == NULL || (k->job = malloc((t->n ? t->n : 1) *
+	    sizeof(*k->job))) == NULL) {
+		free(map);
+		k->job = NULL;
+		return MG_ENOMEM;
+	}
+	for (i = 0; i < t->n; i++) {
+		map[i] = -1;
+		if (gone[i])
+			continue;
+		map[i] = (int32_t)k->n;
+		k->job[k->n] = t->job[i];
+		/* a dependency on a job gone counts as met */
+		if (k->job[k->n].after >= 0)
+			k->job[k->n].after = map[k->job[k->n].after];
+		k->n++;
+	}
+	free(map);
+	return 0;
+}
+
+int
+mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t nodes,
+    struct mg_view *v)
+{
+	size_t i;
+
+	if (mg_cluster_view(c, nodes, 0, v) != 0)
+		return MG_ENOMEM;
+	for (i = 0; i < v->nrun; i++)
+		v->run[i].chain = v->run[i].job == p;
+	for (i = 0; i < v->npend; i++)
+		v->pend[i].chain = 0;
+	for (i = 0; i < v->nrecent; i++)
+		v->recent[i].chain = v->recent[i].job == p;
+	for (i = 0; i < v->nended; i++)
+		v->ended[i].chain = 0;
+	return 0;
+}
+
+/*
+ * the planner's call for service s at now, its link running since ps:
+ * 1 to submit, 0 to wait, or a negative status
+ */
+static int
+plan_says(struct mg_cluster *c, const struct mg_plan *pl,
+    const struct mg_adoptconf *a, struct svc *s, size_t id, int64_t now,
+    int64_t ps, struct mg_view *v)
+{
+	struct mg_planchain ch;
+	struct mg_plancost pc;
+	int rv;
+
+	if (s->last.n == 0 || mg_plan_reuse(pl, &s->last, now, &pc) != 1) {
+		if ((rv = mg_adopt_view(c, s->cur, s->nodes, v)) != 0)
+			return rv;
+		memset(&ch, 0, sizeof(ch));
+		ch.p_start = ps;
+		ch.p_end = ps + s->limit;
+		ch.p_dur = ch.p_limit = ch.s_limit = ch.s_dur = s->limit;
+		ch.p_nodes = ch.nodes = s->nodes;
+		ch.world_end = INT64_MAX;
+		if ((rv = mg_plan_costs(pl, v, &ch, now, (uint64_t)id << 20 ^
+		    (uint64_t)s->nlinks, &pc)) != 0)
+			return rv;
+		s->last = pc;
+	}
+	if (pc.n == 0)
+		return 0;	/* P ends beyond the planner's window */
+	return a->handover > 0 ? mg_plan_submit_handover(&pc, MG_PLAN_RISK,
+	    a->lambda, a->handover) : mg_plan_submit_now(&pc, MG_PLAN_RISK,
+	    a->lambda);
+}
+
+/*
+ * service s submits its successor to link cur, which started at ps,
+ * when its method says: now, or at a time that is known now (reactive,
+ * a lead); by cur's end at the latest
+ */
+static int
+submit_next(struct mg_cluster *c, const struct mg_plan *pl,
+    const struct mg_adoptconf *a, struct svc *s, size_t id, int64_t now,
+    int64_t ps, struct mg_view *v, struct link **lk, size_t *nl,
+    size_t *cap)
+{
+	int64_t end = ps + s->limit, at;
+	char name[32];
+	int32_t j;
+	int rv;
+
+	if (end >= s->end) {
+		s->done = 1;	/* the service ends with this link */
+		return 0;
+	}
+	at = a->method == MG_ADOPT_LEAD ? end - a->lead : end;
+	if (a->method == MG_ADOPT_PLAN && now + a->tick <= end) {
+		if ((rv = plan_says(c, pl, a, s, id, now, ps, v)) < 0)
+			return rv;
+		if (rv == 0)
+			return 0;	/* wait: ask again at the next tick */
+		at = now;
+	}
+	if (at < now)
+		at = now;
+	snprintf(name, sizeof(name), "~svc%zu", id);
+	if ((j = mg_cluster_add_job(c, name, s->nodes, s->limit, s->limit,
+	    at, s->cur)) < 0)
+		return j;
+	if (mg_cluster_set_user(c, j, s->user) != 0 ||
+	    (a->method != MG_ADOPT_REACTIVE && a->handover > 0 &&
+	    mg_cluster_set_handover(c, j, a->handover) != 0))
+		return MG_EINVAL;
+	if (mg_grow((void **)lk, cap, *nl + 1, sizeof(**lk)) != 0)
+		return MG_ENOMEM;
+	(*lk)[(*nl)++] = (struct link){ j, s->cur, s->nodes, s->limit };
+	s->next = j;
+	s->nlinks++;
+	s->last.n = 0;
+	return 0;
+}
+
+/* the waits of the others, by size class */
+static int
+waits(const struct mg_trace *k, const int64_t *start,
+    const struct mg_adoptconf *a, struct mg_adoptres *r)
+{
+	double *w[MG_ADOPT_CLASSES];
+	size_t i, c;
+	int rv = 0;
+
+	for (c = 0; c < MG_ADOPT_CLASSES; c++)
+		w[c] = malloc((k->n ? k->n : 1) * sizeof(double));
+	for (c = 0; c < MG_ADOPT_CLASSES; c++)
+		if (w[c] == NULL)
+			rv = MG_ENOMEM;
+	for (i = 0; rv == 0 && i < k->n; i++) {
+		const struct mg_trace_job *j = &k->job[i];
+		double h = (double)(start[i] - j->submit) / 3600;
+		int sc = size_class(j->nodes);
+
+		if (j->submit < a->from || j->submit >= a->until)
+			continue;
+		w[0][r->others[0]++] = h;
+		w[sc][r->others[sc]++] = h;
+	}
+	for (c = 0; rv == 0 && c < MG_ADOPT_CLASSES; c++) {
+		double sum = 0;
+
+		for (i = 0; i < r->others[c]; i++)
+			sum += w[c][i];
+		r->wait_mean_h[c] = r->others[c] ? sum / (double)r->others[c] :
+		    NAN;
+		r->wait_p90_h[c] = mg_quantile(w[c], r->others[c], 0.9);
+	}
+	for (c = 0; c < MG_ADOPT_CLASSES; c++)
+		free(w[c]);
+	return rv;
+}
+
+/* what the services' links did */
+static void
+links(const struct mg_cluster *c, const struct link *lk, size_t nl,
+    struct mg_adoptres *r)
+{
+	size_t i;
+
+	r->links = nl;
+	for (i = 0; i < nl; i++) {
+		int64_t ss, pe, ps;
+
+		if (lk[i].pred < 0)
+			continue;
+		r->successors++;
+		ss = mg_cluster_job_start(c, lk[i].j);
+		ps = mg_cluster_job_start(c, lk[i].pred);
+		pe = mg_cluster_job_end(c, lk[i].pred);
+		if (ss > pe) {
+			r->interrupted++;
+			r->down_h += (double)(ss - pe) / 3600;
+		} else
+			r->twice_nh += (double)lk[i].nodes *
+			    (double)(pe - ss) / 3600;
+		if (ps + lk[i].limit > pe)
+			r->lease_h += (double)(ps + lk[i].limit - pe) / 3600;
+	}
+}
+
+static int
+all_started(const struct mg_cluster *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (mg_cluster_job_start(c, (int32_t)i) < 0)
+			return 0;
+	return 1;
+}
+
+int
+mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
+    struct mg_adoptres *r, struct mg_diag *d)
+{
+	const struct mg_trace *t = def->trace;
+	struct mg_clusterdef kd;
+	struct mg_cluster *c = NULL;
+	struct svc *sv = NULL;
+	struct link *lk = NULL;
+	unsigned char *gone = NULL;
+	struct mg_plan *pl = NULL;
+	struct mg_view v;
+	size_t nsv = 0, nl = 0, capl = 0, i, nq = 0, busy;
+	int64_t first, last, now, stop;
+	double q = 0;
+	int rv;
+
+	memset(r, 0, sizeof(*r));
+	memset(&v, 0, sizeof(v));
+	if (a->method == MG_ADOPT_PLAN && a->pc == NULL)
+		return mg_diag_set(d, MG_EINVAL, "many chains at once: the "
+		    "planner without its settings");
+	if (def->dl != NULL || def->el != NULL || def->dem_time != NULL)
+		return mg_diag_set(d, MG_EINVAL, "many chains at once: not "
+		    "with preemption, elastic jobs or loaning");
+	if (a->share < 0 || a->share > 0.9 || a->tick < 60 || a->span < DAY ||
+	    (a->method == MG_ADOPT_LEAD && a->lead <= 0) || a->handover < 0)
+		return mg_diag_set(d, MG_EINVAL, "many chains at once: a share "
+		    "in [0, 90%%], a tick of a minute or more, a span of a "
+		    "day or more, a lead above 0");
+	if (t->n == 0)
+		return mg_diag_set(d, MG_EINVAL, "an empty trace");
+	first = last = t->job[0].submit;
+	for (i = 0; i < t->n; i++) {
+		if (t->job[i].submit < first)
+			first = t->job[i].submit;
+		if (t->job[i].submit > last)
+			last = t->job[i].submit;
+	}
+	rv = MG_ENOMEM;
+	if ((gone = calloc(t->n, 1)) == NULL ||
+	    (rv = pick(t, a, last, gone, &sv, &nsv, r)) != 0 ||
+	    (rv = keep(t, gone, &r->kept)) != 0)
+		goto out;
+	kd = *def;
+	kd.trace = &r->kept;
+	if (r->kept.n == 0) {
+		rv = mg_diag_set(d, MG_EINVAL, "many chains at once: no job "
+		    "is left");
+		goto out;
+	}
+	first = last = r->kept.job[0].submit;
+	for (i = 0; i < r->kept.n; i++) {
+		if (r->kept.job[i].submit < first)
+			first = r->kept.job[i].submit;
+		if (r->kept.job[i].submit > last)
+			last = r->kept.job[i].submit;
+	}
+	if ((rv = mg_cluster_new(&kd, first, last, &c)) != 0)
+		goto out;
+	if (a->method == MG_ADOPT_PLAN &&
+	    (rv = mg_plan_new(a->pc, &r->kept, &pl)) != 0) {
+		if (rv == MG_EINVAL)
+			rv = mg_diag_set(d, rv, "invalid planner settings");
+		goto out;
+	}
+	/* each service's first link, at its seed's submission */
+	for (i = 0; i < nsv; i++) {
+		char name[32];
+		int32_t j;
+
+		snprintf(name, sizeof(name), "~svc%zu", i);
+		if (sv[i].t0 < first)
+			sv[i].t0 = first;
+		if ((j = mg_cluster_add_job(c, name, sv[i].nodes, sv[i].limit,
+		    sv[i].limit, sv[i].t0, -1)) < 0) {
+			rv = j;
+			goto out;
+		}
+		if ((rv = mg_cluster_set_user(c, j, sv[i].user)) != 0 ||
+		    (rv = mg_grow((void **)&lk, &capl, nl + 1,
+		    sizeof(*lk))) != 0)
+			goto out;
+		lk[nl++] = (struct link){ j, -1, sv[i].nodes, sv[i].limit };
+		sv[i].cur = j;
+	}
+	/* tick by tick until every job has run (a replay's bound at most) */
+	stop = last;
+	for (i = 0; i < r->kept.n; i++)
+		stop += r->kept.job[i].limit + 60;
+	for (now = first; now < stop; ) {
+		now += a->tick;
+		if ((rv = mg_cluster_run(c, now)) != 0)
+			goto out;
+		busy = mg_cluster_pending(c);
+		if (now >= a->from && now < a->until) {
+			q += (double)busy;
+			nq++;
+		}
+		for (i = 0; i < nsv; i++) {
+			struct svc *s = &sv[i];
+			int64_t ps;
+
+			if (s->next >= 0 &&
+			    mg_cluster_job_start(c, s->next) >= 0) {
+				s->cur = s->next;	/* it runs: the next */
+				s->next = -1;
+			}
+			if (s->done || s->next >= 0 ||
+			    (ps = mg_cluster_job_start(c, s->cur)) < 0)
+				continue;
+			if ((rv = submit_next(c, pl, a, s, i, now, ps, &v, &lk,
+			    &nl, &capl)) != 0)
+				goto out;
+		}
+		busy += nsv;
+		for (i = 0; i < nsv; i++)
+			busy -= sv[i].done && sv[i].next < 0 &&
+			    mg_cluster_job_end(c, sv[i].cur) >= 0;
+		if (now > last && busy == 0 && all_started(c, r->kept.n))
+			break;
+	}
+	if ((r->start = malloc(r->kept.n * sizeof(*r->start))) == NULL) {
+		rv = MG_ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < r->kept.n; i++)
+		if ((r->start[i] = mg_cluster_job_start(c, (int32_t)i)) < 0) {
+			rv = mg_diag_set(d, MG_EINVAL, "job %s (%d nodes) never "
+			    "starts in this model", r->kept.job[i].id,
+			    r->kept.job[i].nodes);
+			goto out;
+		}
+	for (i = 0; i < nl; i++)
+		if (mg_cluster_job_end(c, lk[i].j) < 0) {
+			rv = mg_diag_set(d, MG_EINVAL, "a service's job (%d "
+			    "nodes) never ends in this model", lk[i].nodes);
+			goto out;
+		}
+	r->services = nsv;
+	r->queue_mean = nq ? q / (double)nq : NAN;
+	links(c, lk, nl, r);
+	rv = waits(&r->kept, r->start, a, r);
+out:
+	if (rv == MG_ENOMEM)
+		rv = mg_diag_set(d, rv, "out of memory");
+	mg_cluster_free(c);
+	mg_plan_free(pl);
+	mg_view_release(&v);
+	free(gone);
+	free(sv);
+	free(lk);
+	if (rv != 0)
+		mg_adopt_release(r);
+	return rv;
+}
+
+void
+mg_adopt_release(struct mg_adoptres *r)
+{
+	free(r->kept.job);
+	free(r->start);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,96 @@
+#!/usr/bin/env bats
+# 0540-eval-adoption.bats: mirage-eval --adoption, many chains at once in
+# one replay of LS6: a share of the long jobs' work becomes services that
+# submit their successors early, against the same services reactive.
+
+setup() {
+	load test_helper
+	mg_setup
+	[ -e "$BATS_FILE_TMPDIR/ls6.jobs" ] ||
+	    mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$BATS_FILE_TMPDIR/ls6.jobs"
+	J=$BATS_FILE_TMPDIR/ls6.jobs
+	F=(-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 \
+	    -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4)
+}
+
+# col FILE PCT METHOD-PREFIX COLUMN: one cell of the adoption table
+col() {
+	awk -F'\t' -v a="$2" -v m="$3" -v c="$4" '
+	    NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+	    $1 == a && index($2, m) == 1 { print $k[c]; exit }' "$1"
+}
+
+@test "adoption 0: the plain replay, job by job, in both models" {
+	mirage-eval --replay -q -j r.tsv "${F[@]}" "$J"
+	mirage-eval --adoption 0 -q -j a.tsv -o t.tsv "${F[@]}" "$J"
+	cmp r.tsv a.tsv
+	mirage-eval --replay -q -n 76 -j r76.tsv "$J"
+	mirage-eval --adoption 0 -q -n 76 -j a76.tsv -o t76.tsv "$J"
+	cmp r76.tsv a76.tsv
+	[ "$(col t.tsv 0 reactive services)" = 0 ]
+	[ "$(col t.tsv 0 reactive others_all)" = 24777 ]
+}
+
+@test "services replace the long work they take, and run as chains" {
+	mirage-eval --adoption 10,30 -q -o t.tsv "${F[@]}" "$J"
+	[ "$(head -1 t.tsv | cut -f1-4)" = "$(printf 'adoption_pct\tmethod\thandover_s\tservices')" ]
+	for a in 10 30; do
+		s=$(col t.tsv $a reactive service_nh)
+		r=$(col t.tsv $a reactive replaced_nh)
+		# paid for within one long job's node-hours (LS6's largest: 64 x 48 h)
+		awk -v s="$s" -v r="$r" 'BEGIN { exit !(r >= s && r - s < 64 * 48) }'
+		# the jobs replaced left the trace; the others are the rest
+		[ $(( $(col t.tsv $a reactive replaced_jobs) + $(col t.tsv $a reactive others_all) )) -eq 24777 ]
+		# links after the first: every service job but the services' first
+		[ $(( $(col t.tsv $a reactive service_jobs) - $(col t.tsv $a reactive services) )) -eq "$(col t.tsv $a reactive successors)" ]
+	done
+	# more adoption, more services
+	[ "$(col t.tsv 30 reactive services)" -gt "$(col t.tsv 10 reactive services)" ]
+	# reactive successors never overlap nor give up lease
+	[ "$(col t.tsv 30 reactive held_twice_nh)" = 0.0 ]
+	[ "$(col t.tsv 30 reactive lease_given_h)" = 0.0 ]
+}
+
+@test "early submission: fewer interruptions; a handover gives up lease, holding nodes twice only while handing over" {
+	mirage-eval --adoption 30 -q -o h.tsv --adopt-method lead:6h --handover 10m "${F[@]}" "$J"
+	mirage-eval --adoption 30 -q -o n.tsv --adopt-method lead:6h "${F[@]}" "$J"
+	# each run has the reactive row and the method's, on the same services
+	[ "$(col h.tsv 30 lead services)" = "$(col h.tsv 30 reactive services)" ]
+	[ "$(col h.tsv 30 lead others_all)" = "$(col h.tsv 30 reactive others_all)" ]
+	awk -v m="$(col h.tsv 30 lead share_no_interruption)" -v r="$(col h.tsv 30 reactive share_no_interruption)" \
+	    'BEGIN { exit !(m > r) }'
+	# handing over in 10 minutes: at most 10 minutes twice per successor, on
+	# at most LS6's widest service (64 nodes)
+	awk -v t="$(col h.tsv 30 lead held_twice_nh)" -v n="$(col h.tsv 30 lead successors)" \
+	    -v l="$(col h.tsv 30 lead lease_given_h)" 'BEGIN { exit !(t <= n * 64 / 6 && l > 0) }'
+	# without it both run to their ends: no lease given up, more held twice
+	[ "$(col n.tsv 30 lead lease_given_h)" = 0.0 ]
+	awk -v a="$(col n.tsv 30 lead held_twice_nh)" -v b="$(col h.tsv 30 lead held_twice_nh)" \
+	    'BEGIN { exit !(a > b) }'
+	[ "$(col h.tsv 30 lead handover_s)" = 600 ]
+	# the reference model hands over too (its nodes come back by the minute)
+	mirage-eval --adoption 30 -q -n 76 -o r.tsv --adopt-method lead:6h --handover 10m "$J"
+	awk -v t="$(col r.tsv 30 lead held_twice_nh)" -v n="$(col r.tsv 30 lead successors)" \
+	    -v l="$(col r.tsv 30 lead lease_given_h)" 'BEGIN { exit !(t <= n * 64 * 11 / 60 && l > 0) }'
+}
+
+@test "the same seed, the same table; the summary on standard error" {
+	run -0 --separate-stderr mirage-eval --adoption 10 -o a.tsv --adopt-method lead:2h "${F[@]}" "$J"
+	[[ "$stderr" == *"10%: "*" services for "*" jobs; the others' mean wait "*"against reactive"* ]]
+	mirage-eval --adoption 10 -q -o b.tsv --adopt-method lead:2h "${F[@]}" "$J"
+	cmp a.tsv b.tsv
+	[ "$(wc -l < a.tsv)" -eq 3 ]
+}
+
+@test "bad use: a share out of range, a bad method, a method alone, with --replay or preemption" {
+	run -2 --separate-stderr mirage-eval --adoption 95 "$J"
+	[[ "$stderr" == *"--adoption: invalid share '95'"* ]]
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method soon "$J"
+	[[ "$stderr" == *"invalid --adopt-method 'soon'"* ]]
+	run -2 --separate-stderr mirage-eval --adopt-method lead:1h "$J"
+	[[ "$stderr" == *"--adopt-method goes with --adoption"* ]]
+	run -2 --separate-stderr mirage-eval --adoption 10 --replay "$J"
+	[[ "$stderr" == *"--adoption does not go with --replay"* ]]
+	run -1 --separate-stderr mirage-eval --adoption 10 -m faithful -n 84 -s PreemptMode=REQUEUE -s DLAttrSeed=1 "$J"
+	[[ "$stderr" == *"not with preemption, elastic jobs or loaning"* ]]
+}

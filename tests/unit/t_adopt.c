@@ -1,0 +1,254 @@
+/*
+ * t_adopt.c: many chains at once.  A take-over in both cluster models (the
+ * predecessor ends its handover time after its successor starts, not
+ * before it starts, and not when it ended already); the services and the
+ * jobs they replace, drawn from a seed; and a service's planner that sees
+ * another service's successor waiting in the queue.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mirage.h"
+#include "episode/adopt.h"
+#include "tap.h"
+
+#define T0	1700000000
+#define HOUR	3600
+
+static struct mg_trace_job jobs[64];
+static struct mg_trace trace;
+
+static void
+job(size_t i, int64_t at, int64_t limit, int64_t dur, int32_t nodes,
+    int32_t user)
+{
+	memset(&jobs[i], 0, sizeof(jobs[i]));
+	jobs[i].submit = T0 + at;
+	jobs[i].start = T0 + at;
+	jobs[i].limit = limit;
+	jobs[i].dur = dur;
+	jobs[i].nodes = nodes;
+	jobs[i].user = user;
+	jobs[i].uid = user;
+	jobs[i].prio = -1;
+	jobs[i].after = -1;
+	jobs[i].part = -1;
+	jobs[i].qos = -1;
+	jobs[i].account = -1;
+	jobs[i].assoc = -1;
+	jobs[i].eligible = -1;
+	snprintf(jobs[i].id, sizeof(jobs[i].id), "%zu", 100 + i);
+}
+
+static int
+def_of(enum mg_simmode mode, int32_t nodes, struct mg_clusterdef *def)
+{
+	struct mg_simconf conf;
+	struct mg_diag d = { "" };
+	char n[32];
+
+	mg_simconf_init(&conf);
+	snprintf(n, sizeof(n), "Nodes=%d", nodes);
+	if (mg_simconf_set(&conf, mode == MG_MODE_REFERENCE ?
+	    "Mode=reference" : "Mode=faithful", &d) != 0 ||
+	    mg_simconf_set(&conf, n, &d) != 0)
+		return -1;
+	return mg_clusterdef_init(def, &conf, &trace, &d);
+}
+
+/*
+ * P (2 of 4 nodes, 10 h) from T0; S submitted 6 h in, taking over in 10
+ * minutes; a small trace job keeps the trace from being empty
+ */
+static void
+take_over(enum mg_simmode mode, const char *name)
+{
+	struct mg_clusterdef def;
+	struct mg_cluster *c;
+	int32_t p, s;
+	int64_t ps, ss;
+
+	job(0, 0, HOUR, 60, 1, 0);
+	trace.job = jobs;
+	trace.n = 1;
+	trace.nusers = 1;
+	if (!ok(def_of(mode, 4, &def) == 0, "%s: a 4-node cluster", name) ||
+	    mg_cluster_new(&def, T0, T0, &c) != 0)
+		return;
+	p = mg_cluster_add_job(c, "P", 2, 10 * HOUR, 10 * HOUR, T0, -1);
+	ok(mg_cluster_run_until_start(c, p, T0 + HOUR) == 1, "%s: P starts",
+	    name);
+	ps = mg_cluster_job_start(c, p);
+	mg_cluster_run(c, T0 + 6 * HOUR);
+	s = mg_cluster_add_job(c, "S", 2, 10 * HOUR, 10 * HOUR, T0 + 6 * HOUR,
+	    p);
+	ok(mg_cluster_set_handover(c, s, 600) == 0, "%s: S takes over", name);
+	ok(mg_cluster_set_handover(c, p, 600) != 0,
+	    "%s: a job without a predecessor does not", name);
+	ok(mg_cluster_run_until_start(c, s, T0 + 7 * HOUR) == 1,
+	    "%s: S starts on the 2 free nodes", name);
+	ss = mg_cluster_job_start(c, s);
+	ok(mg_cluster_set_handover(c, s, 600) != 0,
+	    "%s: nor one that started", name);
+	ok(mg_cluster_job_end(c, p) < 0, "%s: P runs on while S starts", name);
+	mg_cluster_run(c, T0 + 12 * HOUR);
+	ok(mg_cluster_job_end(c, p) == ss + 600,
+	    "%s: P ends 10 minutes after S starts (%lld s after it)", name,
+	    (long long)(mg_cluster_job_end(c, p) - ss));
+	ok(ps + 10 * HOUR > ss + 600, "%s: before its own end", name);
+	mg_cluster_free(c);
+	mg_clusterdef_release(&def);
+}
+
+/* S waits behind a wide job, P ends first: no take-over is left to do */
+static void
+ended_first(enum mg_simmode mode, const char *name)
+{
+	struct mg_clusterdef def;
+	struct mg_cluster *c;
+	int32_t p, s;
+
+	job(0, HOUR, 4 * HOUR, 4 * HOUR, 4, 0);	/* all 4 nodes, 1 h in */
+	trace.job = jobs;
+	trace.n = 1;
+	trace.nusers = 1;
+	if (def_of(mode, 4, &def) != 0 || mg_cluster_new(&def, T0, T0 +
+	    HOUR, &c) != 0)
+		return;
+	p = mg_cluster_add_job(c, "P", 2, 2 * HOUR, 2 * HOUR, T0, -1);
+	mg_cluster_run_until_start(c, p, T0 + HOUR);
+	mg_cluster_run(c, T0 + HOUR + 600);
+	/* submitted when the wide job waits for P's nodes: S waits too */
+	s = mg_cluster_add_job(c, "S", 2, 2 * HOUR, 2 * HOUR, T0 + HOUR + 600,
+	    p);
+	mg_cluster_set_handover(c, s, 600);
+	mg_cluster_run(c, T0 + 10 * HOUR);
+	ok(mg_cluster_job_end(c, p) == mg_cluster_job_start(c, p) + 2 * HOUR,
+	    "%s: P, ended before S started, ran to its end", name);
+	ok(mg_cluster_job_start(c, s) >= mg_cluster_job_end(c, p),
+	    "%s: S started after it", name);
+	mg_cluster_free(c);
+	mg_clusterdef_release(&def);
+}
+
+/*
+ * two services on 4 nodes: the first's P runs, the second's waits behind
+ * a trace job; the first's planner sees the second's job as a job of
+ * the queue, and its own P as its chain
+ */
+static void
+sees_others(void)
+{
+	struct mg_clusterdef def;
+	struct mg_cluster *c;
+	struct mg_view v;
+	int32_t p1, p2;
+	size_t i, pend_other = 0, run_own = 0, chain_pend = 0;
+
+	memset(&v, 0, sizeof(v));
+	job(0, 60, 10 * HOUR, 10 * HOUR, 2, 0);
+	trace.job = jobs;
+	trace.n = 1;
+	trace.nusers = 1;
+	if (def_of(MG_MODE_FAITHFUL, 4, &def) != 0 || mg_cluster_new(&def, T0,
+	    T0 + 60, &c) != 0)
+		return;
+	p1 = mg_cluster_add_job(c, "~svc0", 2, 10 * HOUR, 10 * HOUR, T0, -1);
+	p2 = mg_cluster_add_job(c, "~svc1", 4, 10 * HOUR, 10 * HOUR, T0 + 120,
+	    -1);
+	mg_cluster_run(c, T0 + HOUR);
+	ok(mg_cluster_job_start(c, p1) >= 0 && mg_cluster_job_start(c, p2) < 0,
+	    "one service runs, the other's job waits");
+	ok(mg_adopt_view(c, p1, 2, &v) == 0, "the first service's view");
+	for (i = 0; i < v.npend; i++) {
+		pend_other += v.pend[i].job == p2 && !v.pend[i].chain;
+		chain_pend += v.pend[i].chain != 0;
+	}
+	for (i = 0; i < v.nrun; i++)
+		run_own += v.run[i].job == p1 && v.run[i].chain;
+	ok(pend_other == 1 && chain_pend == 0,
+	    "the other service's waiting job is a job of its queue");
+	ok(run_own == 1, "its own running job is its chain's");
+	mg_view_release(&v);
+	mg_cluster_free(c);
+	mg_clusterdef_release(&def);
+}
+
+/* 40 long jobs of 1-2 nodes over 60 days, and 20 short ones */
+static void
+month_trace(void)
+{
+	size_t i;
+
+	for (i = 0; i < 40; i++)
+		job(i, (int64_t)i * 36 * HOUR, 48 * HOUR, (20 + (int64_t)i % 28) *
+		    HOUR, 1 + (int32_t)(i % 2), (int32_t)(i % 5));
+	for (i = 40; i < 60; i++)
+		job(i, (int64_t)(i - 40) * 70 * HOUR + 600, 4 * HOUR, HOUR, 1,
+		    (int32_t)(i % 5));
+	trace.job = jobs;
+	trace.n = 60;
+	trace.nusers = 5;
+}
+
+static void
+picks(void)
+{
+	struct mg_clusterdef def;
+	struct mg_adoptconf a;
+	struct mg_adoptres r, q, o;
+	struct mg_diag d = { "" };
+	double most = 2.0 * 48;
+
+	month_trace();
+	if (def_of(MG_MODE_FAITHFUL, 16, &def) != 0)
+		return;
+	mg_adoptconf_init(&a);
+	a.share = 0.3;
+	a.span = 10 * 86400;
+	if (!ok(mg_adopt_run(&def, &a, &r, &d) == 0, "30%%: a replay (%s)",
+	    d.msg))
+		return;
+	ok(r.services > 0 && r.service_nh >= 0.3 * r.long_nh &&
+	    r.service_nh < 0.3 * r.long_nh + 2 * 10 * 24,
+	    "the services hold 30%% of the long work: %.0f of %.0f "
+	    "node-hours", r.service_nh, r.long_nh);
+	ok(r.removed_nh >= r.service_nh && r.removed_nh < r.service_nh + most,
+	    "the jobs replaced pay for them within one job: %.0f for %.0f",
+	    r.removed_nh, r.service_nh);
+	ok(r.kept.n + r.removed == 60, "the others are the rest: %zu + %zu",
+	    r.kept.n, r.removed);
+	ok(r.links == r.successors + r.services, "every link after a "
+	    "service's first has a predecessor");
+	mg_adopt_run(&def, &a, &q, &d);
+	ok(q.kept.n == r.kept.n && memcmp(q.start, r.start, r.kept.n *
+	    sizeof(*r.start)) == 0 && q.services == r.services,
+	    "the same seed, the same services and starts");
+	a.seed = 2;
+	mg_adopt_run(&def, &a, &o, &d);
+	ok(o.service_nh != r.service_nh || o.kept.n != r.kept.n ||
+	    memcmp(o.kept.job, r.kept.job, r.kept.n * sizeof(*r.kept.job)),
+	    "another seed, other jobs replaced");
+	mg_adopt_release(&r);
+	mg_adopt_release(&q);
+	mg_adopt_release(&o);
+	a.seed = 1;
+	a.share = 0.95;
+	ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL &&
+	    strstr(d.msg, "share") != NULL, "a share above 90%% is refused");
+	mg_clusterdef_release(&def);
+}
+
+int
+main(void)
+{
+	take_over(MG_MODE_FAITHFUL, "faithful");
+	take_over(MG_MODE_REFERENCE, "reference");
+	ended_first(MG_MODE_FAITHFUL, "faithful");
+	ended_first(MG_MODE_REFERENCE, "reference");
+	picks();
+	sees_others();
+	return tap_done();
+}
