@@ -56,8 +56,10 @@ usage(int status)
 	    "       mirage-eval --adoption pct[,...] [-q] [-c config] [-m mode] "
 	    "[-n nodes]\n"
 	    "           [-s key=value] [-f date [-N count | -u date]] [-o file]\n"
-	    "           [-j jobs.tsv] [--adopt-method reactive|lead:time|plan]\n"
-	    "           [--handover time] [--plan futures ...] [file]\n");
+	    "           [-j jobs.tsv] [-t threads] "
+	    "[--adopt-method reactive|lead:time|plan]\n"
+	    "           [--adopt-seed n] [--handover time] [--plan futures ...] "
+	    "[file]\n");
 	if (status == 0)
 		fputs("options:\n"
 		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
@@ -131,6 +133,7 @@ usage(int status)
 		    "                    same services reactive (-j: the last share's jobs)\n"
 		    "  --adopt-method reactive|lead:time|plan  when services submit\n"
 		    "                    (reactive; plan: the planner, with --plan)\n"
+		    "  --adopt-seed n    which long jobs become services (1)\n"
 		    "  --progress        a progress line per batch, also in a log\n"
 		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -478,6 +481,7 @@ struct aopts {
 	int nshare;
 	enum mg_adopt_method method;	/* --adopt-method */
 	int64_t lead;
+	uint64_t seed;			/* --adopt-seed */
 };
 
 static void
@@ -514,11 +518,13 @@ adopt_row(FILE *fp, double share, const char *method, int64_t handover,
 	int k;
 
 	fprintf(fp, "%g\t%s\t%lld\t%zu\t%zu\t%.0f\t%.0f\t%zu\t%zu\t%.4f\t"
-	    "%.1f\t%.1f\t%.1f\t%.1f", 100 * share, method,
+	    "%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.1f", 100 * share, method,
 	    (long long)handover, r->services, r->removed, r->service_nh,
 	    r->removed_nh, r->links, r->successors, r->successors ? 1 -
 	    (double)r->interrupted / (double)r->successors : NAN, r->down_h,
-	    r->lease_h, r->twice_nh, r->queue_mean);
+	    r->lease_h, r->twice_nh, r->service_h > 0 ? r->down_h * 720 /
+	    r->service_h : NAN, r->service_h > 0 ? (double)r->links * 1000 /
+	    r->service_h : NAN, r->queue_mean);
 	for (k = 0; k < MG_ADOPT_CLASSES; k++)
 		fprintf(fp, "\t%zu\t%.3f\t%.3f", r->others[k],
 		    r->wait_mean_h[k], r->wait_p90_h[k]);
@@ -534,13 +540,16 @@ adopt_say(double share, const struct mg_adoptres *m,
 	    "others' mean wait %+.1f%%, 90th percentile %+.1f%% against "
 	    "reactive; services %.1f%% without interruption (reactive "
 	    "%.1f%%), %.0f node-hours held twice, %.0f hours of lease given "
-	    "up\n", 100 * share, m->services, m->removed,
+	    "up; a service is down %.1f h in 30 days (reactive %.1f h)\n",
+	    100 * share, m->services, m->removed,
 	    100 * (m->wait_mean_h[0] / b->wait_mean_h[0] - 1),
 	    100 * (m->wait_p90_h[0] / b->wait_p90_h[0] - 1),
 	    m->successors ? 100 - 100 * (double)m->interrupted /
 	    (double)m->successors : 100, b->successors ? 100 - 100 *
 	    (double)b->interrupted / (double)b->successors : 100,
-	    m->twice_nh, m->lease_h);
+	    m->twice_nh, m->lease_h, m->service_h > 0 ? m->down_h * 720 /
+	    m->service_h : 0, b->service_h > 0 ? b->down_h * 720 /
+	    b->service_h : 0);
 }
 
 static int
@@ -563,10 +572,13 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	mg_adoptconf_init(&a);
 	a.method = ao->method;
 	a.lead = ao->lead;
+	if (ao->seed > 0)
+		a.seed = ao->seed;
 	a.handover = handover;
 	if (ao->method == MG_ADOPT_PLAN) {
 		plan_settings(po, conf, &def, NULL);
 		a.pc = &po->pc;
+		a.threads = po->threads;
 		a.lambda = po->lambda_given ? po->lambda : handover > 0 ?
 		    HANDOVER_LAMBDA : po->lambda;
 	}
@@ -590,7 +602,7 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	fputs("adoption_pct\tmethod\thandover_s\tservices\treplaced_jobs\t"
 	    "service_nh\treplaced_nh\tservice_jobs\tsuccessors\t"
 	    "share_no_interruption\tdown_h\tlease_given_h\theld_twice_nh\t"
-	    "queue_mean", out.fp);
+	    "down_h_30d\tjobs_per_1000h\tqueue_mean", out.fp);
 	for (k = 0; k < MG_ADOPT_CLASSES; k++) {
 		name = mg_adopt_class_name(k);
 		fprintf(out.fp, "\tothers_%s\twait_mean_h_%s\twait_p90_h_%s",
@@ -940,10 +952,11 @@ parse(int argc, char *argv[], struct eopts *e)
 	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
 	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
 	    O_PFITCAL, O_HANDOVER, O_TARGET, O_TFROM, O_TCOUNT, O_FOLDS,
-	    O_TABLE, O_PEVERY, O_ADOPT, O_AMETHOD };
+	    O_TABLE, O_PEVERY, O_ADOPT, O_AMETHOD, O_ASEED };
 	static const struct option longopts[] = {
 		{ "adoption", required_argument, NULL, O_ADOPT },
 		{ "adopt-method", required_argument, NULL, O_AMETHOD },
+		{ "adopt-seed", required_argument, NULL, O_ASEED },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
 		{ "hybrid", required_argument, NULL, O_HYBRID },
@@ -1103,6 +1116,10 @@ parse(int argc, char *argv[], struct eopts *e)
 		case O_ADOPT:
 			shares(&e->ao, optarg);
 			break;
+		case O_ASEED:
+			e->ao.seed = (uint64_t)number_arg("--adopt-seed", optarg,
+			    1, 1e9);
+			break;
 		case O_AMETHOD:
 			if (strcmp(optarg, "reactive") == 0)
 				e->ao.method = MG_ADOPT_REACTIVE;
@@ -1237,12 +1254,14 @@ validate(struct eopts *e)
 {
 	if (e->ao.nshare > 0 && e->replaying)
 		errx(MG_EXIT_USAGE, "--adoption does not go with --replay");
-	if (e->ao.nshare == 0 && e->ao.method != MG_ADOPT_REACTIVE)
-		errx(MG_EXIT_USAGE, "--adopt-method goes with --adoption");
+	if (e->ao.nshare == 0 && (e->ao.method != MG_ADOPT_REACTIVE ||
+	    e->ao.seed > 0))
+		errx(MG_EXIT_USAGE, "--adopt-method and --adopt-seed go with "
+		    "--adoption");
 	if (e->ao.nshare > 0 && (e->po.nmodels > 0 || e->po.ntarget > 0 ||
 	    e->po.curve_path || e->po.ep_path || e->po.hybrid))
 		errx(MG_EXIT_USAGE, "--adoption takes the cluster options, -f, "
-		    "-u, -N, -o, -j, --handover, --adopt-method and the "
+		    "-u, -N, -o, -j, -t, --handover, --adopt-method and the "
 		    "planner's");
 	if ((e->ao.method == MG_ADOPT_PLAN) != (e->ao.nshare > 0 &&
 	    e->po.plan))

@@ -2,6 +2,7 @@
  * adopt.c: many chains at once; see adopt.h.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,20 @@ struct svc {
 	int done;		/* its last link is submitted */
 	int32_t nlinks;		/* links so far: the planner's stream */
 	struct mg_plancost last;	/* its last plan (n 0: none) */
+	int64_t ps;		/* at a tick: cur's start, or -1 */
+	int says;		/* at a tick: the method submits (1), waits
+				 * (0), or failed (< 0) */
+};
+
+/* a tick's decisions, shared out among threads */
+struct ticker {
+	const struct mg_cluster *c;
+	const struct mg_plan *pl;
+	const struct mg_adoptconf *a;
+	struct svc *sv;
+	size_t *ask, nask, next;
+	int64_t now;
+	pthread_mutex_t mu;
 };
 
 /* a link: a service's job and its predecessor (-1 for the first) */
@@ -39,6 +54,7 @@ mg_adoptconf_init(struct mg_adoptconf *a)
 	a->seed = 1;
 	a->method = MG_ADOPT_REACTIVE;
 	a->tick = 600;
+	a->threads = 1;
 	a->from = INT64_MIN;
 	a->until = INT64_MAX;
 }
@@ -112,6 +128,7 @@ pick(const struct mg_trace *t, const struct mg_adoptconf *a, int64_t last,
 		s->cur = s->next = -1;
 		r->service_nh += (double)s->nodes * (double)(s->end - s->t0) /
 		    3600;
+		r->service_h += (double)(s->end - s->t0) / 3600;
 		gone[order[k - 1]] = 1;
 		paid += (double)j->nodes * (double)j->dur / 3600;
 		r->removed++;
@@ -185,7 +202,7 @@ mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t nodes,
  * 1 to submit, 0 to wait, or a negative status
  */
 static int
-plan_says(struct mg_cluster *c, const struct mg_plan *pl,
+plan_says(const struct mg_cluster *c, const struct mg_plan *pl,
     const struct mg_adoptconf *a, struct svc *s, size_t id, int64_t now,
     int64_t ps, struct mg_view *v)
 {
@@ -214,31 +231,73 @@ plan_says(struct mg_cluster *c, const struct mg_plan *pl,
 	    a->lambda);
 }
 
+static void *
+tick_worker(void *arg)
+{
+	struct ticker *t = arg;
+	struct mg_view v;
+	size_t i;
+
+	memset(&v, 0, sizeof(v));
+	for (;;) {
+		pthread_mutex_lock(&t->mu);
+		i = t->next++;
+		pthread_mutex_unlock(&t->mu);
+		if (i >= t->nask)
+			break;
+		t->sv[t->ask[i]].says = plan_says(t->c, t->pl, t->a,
+		    &t->sv[t->ask[i]], t->ask[i], t->now, t->sv[t->ask[i]].ps,
+		    &v);
+	}
+	mg_view_release(&v);
+	return NULL;
+}
+
 /*
- * service s submits its successor to link cur, which started at ps,
- * when its method says: now, or at a time that is known now (reactive,
- * a lead); by cur's end at the latest
+ * the planner's calls at now for the services in ask, each on the model
+ * as the tick found it, in threads; into their says
  */
 static int
-submit_next(struct mg_cluster *c, const struct mg_plan *pl,
-    const struct mg_adoptconf *a, struct svc *s, size_t id, int64_t now,
-    int64_t ps, struct mg_view *v, struct link **lk, size_t *nl,
-    size_t *cap)
+ask_planner(const struct mg_cluster *c, const struct mg_plan *pl,
+    const struct mg_adoptconf *a, struct svc *sv, size_t *ask, size_t n,
+    int64_t now)
+{
+	struct ticker t = { c, pl, a, sv, ask, n, 0, now,
+	    PTHREAD_MUTEX_INITIALIZER };
+	pthread_t tid[16];
+	int k, nt = a->threads < 1 ? 1 : a->threads > 16 ? 16 : a->threads;
+
+	if ((size_t)nt > n)
+		nt = (int)n;
+	for (k = 1; k < nt; k++)
+		if (pthread_create(&tid[k], NULL, tick_worker, &t) != 0)
+			break;
+	nt = k;
+	tick_worker(&t);
+	for (k = 1; k < nt; k++)
+		pthread_join(tid[k], NULL);
+	return 0;
+}
+
+/*
+ * service s submits its successor to link cur, which started at ps:
+ * when its method said at this tick (s->says), or at a time that is
+ * known now (reactive, a lead); by cur's end at the latest
+ */
+static int
+submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
+    struct svc *s, size_t id, int64_t now, int64_t ps, struct link **lk,
+    size_t *nl, size_t *cap)
 {
 	int64_t end = ps + s->limit, at;
 	char name[32];
 	int32_t j;
-	int rv;
 
-	if (end >= s->end) {
-		s->done = 1;	/* the service ends with this link */
-		return 0;
-	}
 	at = a->method == MG_ADOPT_LEAD ? end - a->lead : end;
 	if (a->method == MG_ADOPT_PLAN && now + a->tick <= end) {
-		if ((rv = plan_says(c, pl, a, s, id, now, ps, v)) < 0)
-			return rv;
-		if (rv == 0)
+		if (s->says < 0)
+			return s->says;
+		if (s->says == 0)
 			return 0;	/* wait: ask again at the next tick */
 		at = now;
 	}
@@ -349,14 +408,12 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	struct link *lk = NULL;
 	unsigned char *gone = NULL;
 	struct mg_plan *pl = NULL;
-	struct mg_view v;
-	size_t nsv = 0, nl = 0, capl = 0, i, nq = 0, busy;
+	size_t nsv = 0, nl = 0, capl = 0, i, nq = 0, busy, nask, *ask = NULL;
 	int64_t first, last, now, stop;
 	double q = 0;
 	int rv;
 
 	memset(r, 0, sizeof(*r));
-	memset(&v, 0, sizeof(v));
 	if (a->method == MG_ADOPT_PLAN && a->pc == NULL)
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: the "
 		    "planner without its settings");
@@ -396,7 +453,9 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		if (r->kept.job[i].submit > last)
 			last = r->kept.job[i].submit;
 	}
-	if ((rv = mg_cluster_new(&kd, first, last, &c)) != 0)
+	if ((rv = mg_cluster_new(&kd, first, last, &c)) != 0 ||
+	    (rv = (ask = malloc((nsv ? nsv : 1) * sizeof(*ask))) == NULL ?
+	    MG_ENOMEM : 0) != 0)
 		goto out;
 	if (a->method == MG_ADOPT_PLAN &&
 	    (rv = mg_plan_new(a->pc, &r->kept, &pl)) != 0) {
@@ -437,22 +496,39 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 			q += (double)busy;
 			nq++;
 		}
-		for (i = 0; i < nsv; i++) {
+		/* who decides now: a service whose job runs and has no
+		 * successor yet, if this is not its last link */
+		for (i = nask = 0; i < nsv; i++) {
 			struct svc *s = &sv[i];
-			int64_t ps;
 
 			if (s->next >= 0 &&
 			    mg_cluster_job_start(c, s->next) >= 0) {
 				s->cur = s->next;	/* it runs: the next */
 				s->next = -1;
 			}
+			s->ps = -1;
 			if (s->done || s->next >= 0 ||
-			    (ps = mg_cluster_job_start(c, s->cur)) < 0)
+			    (s->ps = mg_cluster_job_start(c, s->cur)) < 0)
 				continue;
-			if ((rv = submit_next(c, pl, a, s, i, now, ps, &v, &lk,
-			    &nl, &capl)) != 0)
-				goto out;
+			if (s->ps + s->limit >= s->end) {
+				s->done = 1;	/* it ends with this link */
+				continue;
+			}
+			s->says = 0;
+			if (a->method == MG_ADOPT_PLAN && now + a->tick <=
+			    s->ps + s->limit)
+				ask[nask++] = i;
 		}
+		/* every decision on the model as the tick found it, then
+		 * the submissions in the services' order */
+		if (nask > 0 && (rv = ask_planner(c, pl, a, sv, ask, nask,
+		    now)) != 0)
+			goto out;
+		for (i = 0; i < nsv; i++)
+			if (sv[i].ps >= 0 && !sv[i].done && (rv =
+			    submit_next(c, a, &sv[i], i, now, sv[i].ps, &lk, &nl,
+			    &capl)) != 0)
+				goto out;
 		busy += nsv;
 		for (i = 0; i < nsv; i++)
 			busy -= sv[i].done && sv[i].next < 0 &&
@@ -486,7 +562,7 @@ out:
 		rv = mg_diag_set(d, rv, "out of memory");
 	mg_cluster_free(c);
 	mg_plan_free(pl);
-	mg_view_release(&v);
+	free(ask);
 	free(gone);
 	free(sv);
 	free(lk);

@@ -17,7 +17,8 @@
  * it is stopped); its successor is submitted by the method, and with a
  * handover the predecessor ends handover seconds after the successor
  * starts.  A service whose successor is not submitted by its predecessor's
- * end submits it then.  The planner sees the queue of the model: the
+ * end submits it then.  Every service decides on the model as the tick
+ * found it; the submissions follow, in the services' order.  The planner sees the queue of the model: the
  * other services' jobs are jobs in it, its own predecessor is the chain's.
  */
 #ifndef MG_ADOPT_H
@@ -51,6 +52,9 @@ struct mg_adoptconf {
 					 * without the jobs replaced) */
 	double lambda;		/* MG_ADOPT_PLAN: its price of an hour of
 				 * overlap, or of lease given up */
+	int threads;		/* MG_ADOPT_PLAN: a tick's decisions in
+				 * parallel (the result does not depend
+				 * on it): 1 */
 	int64_t from, until;	/* the others counted were submitted in
 				 * [from, until) */
 };
@@ -66,6 +70,7 @@ const char *mg_adopt_class_name(int k);
 struct mg_adoptres {
 	size_t services, removed;	/* services, trace jobs they replace */
 	double service_nh, removed_nh;	/* the node-hours of each */
+	double service_h;	/* the hours the services span */
 	double long_nh;		/* the long jobs' node-hours */
 	size_t links;		/* service jobs that ran */
 	size_t successors;	/* links with a predecessor */

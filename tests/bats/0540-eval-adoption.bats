@@ -82,13 +82,29 @@ col() {
 	[ "$(wc -l < a.tsv)" -eq 3 ]
 }
 
+@test "the planner decides for every service on the queue of the moment; the same with 1 or 2 threads" {
+	run -0 --separate-stderr mirage-eval --adoption 10 -o p1.tsv -t 1 --adopt-method plan --plan 2 \
+	    --plan-window 4h --handover 10m -n 76 "$J"
+	[[ "$stderr" == *"10%: "*" services "*"; a service is down "*" h in 30 days (reactive "* ]]
+	mirage-eval --adoption 10 -q -o p2.tsv -t 2 --adopt-method plan --plan 2 --plan-window 4h --handover 10m -n 76 "$J"
+	cmp p1.tsv p2.tsv
+	[ "$(col p1.tsv 10 planner method)" = "planner 2 futures, handover" ]
+	[ "$(col p1.tsv 10 planner services)" = "$(col p1.tsv 10 reactive services)" ]
+	# submitted by the end of each job at the latest: every successor ran
+	[ "$(col p1.tsv 10 planner successors)" -gt 0 ]
+	# the planner goes with its method
+	run -2 --separate-stderr mirage-eval --adoption 10 --plan 2 -n 76 "$J"
+	[[ "$stderr" == *"--adopt-method plan goes with --plan"* ]]
+	run -2 mirage-eval --adoption 10 --adopt-method plan -n 76 "$J"
+}
+
 @test "bad use: a share out of range, a bad method, a method alone, with --replay or preemption" {
 	run -2 --separate-stderr mirage-eval --adoption 95 "$J"
 	[[ "$stderr" == *"--adoption: invalid share '95'"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method soon "$J"
 	[[ "$stderr" == *"invalid --adopt-method 'soon'"* ]]
 	run -2 --separate-stderr mirage-eval --adopt-method lead:1h "$J"
-	[[ "$stderr" == *"--adopt-method goes with --adoption"* ]]
+	[[ "$stderr" == *"--adopt-method and --adopt-seed go with --adoption"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --replay "$J"
 	[[ "$stderr" == *"--adoption does not go with --replay"* ]]
 	run -1 --separate-stderr mirage-eval --adoption 10 -m faithful -n 84 -s PreemptMode=REQUEUE -s DLAttrSeed=1 "$J"
