@@ -2039,9 +2039,15 @@ mg_slurmsim_pending(const struct mg_slurmsim *s)
 int
 mg_slurmsim_set_user(struct mg_slurmsim *s, int32_t j, int32_t user)
 {
-	if (j < 0 || (size_t)j >= s->njob || s->job[j].start >= 0 ||
-	    s->job[j].submit <= s->now || user < -1 ||
+	size_t k;
+
+	if (j < 0 || (size_t)j >= s->njob || user < -1 ||
 	    (user >= 0 && (size_t)user >= s->nusers))
+		return MG_EINVAL;
+	/* not arrived yet: among the arrivals to come */
+	for (k = s->next_arr; k < s->narr && s->arr[k] != j; k++)
+		;
+	if (k == s->narr)
 		return MG_EINVAL;
 	s->job[j].user = s->juser[j] = user;
 	s->job[j].fsh = mg_slurmprio_holder_of(s, user, -1, -1);

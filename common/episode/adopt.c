@@ -310,7 +310,7 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	if (mg_cluster_set_user(c, j, s->user) != 0 ||
 	    (a->method != MG_ADOPT_REACTIVE && a->handover > 0 &&
 	    mg_cluster_set_handover(c, j, a->handover) != 0))
-		return MG_EINVAL;
+		return MG_EINVAL;	/* not expected: it was just added */
 	if (mg_grow((void **)lk, cap, *nl + 1, sizeof(**lk)) != 0)
 		return MG_ENOMEM;
 	(*lk)[(*nl)++] = (struct link){ j, s->cur, s->nodes, s->limit };
@@ -487,6 +487,8 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	stop = last;
 	for (i = 0; i < r->kept.n; i++)
 		stop += r->kept.job[i].limit + 60;
+	for (i = 0; i < nsv; i++)	/* and each service's own */
+		stop += sv[i].end - sv[i].t0 + 2 * sv[i].limit;
 	for (now = first; now < stop; ) {
 		now += a->tick;
 		if ((rv = mg_cluster_run(c, now)) != 0)
@@ -560,6 +562,9 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 out:
 	if (rv == MG_ENOMEM)
 		rv = mg_diag_set(d, rv, "out of memory");
+	else if (rv < 0 && d != NULL && d->msg[0] == '\0')
+		rv = mg_diag_set(d, rv, "many chains at once: a service's job: "
+		    "%s", mg_strerror(rv));
 	mg_cluster_free(c);
 	mg_plan_free(pl);
 	free(ask);

@@ -234,6 +234,15 @@ picks(void)
 	mg_adopt_release(&r);
 	mg_adopt_release(&q);
 	mg_adopt_release(&o);
+	/* 90%: the trace's first job seeds a service too */
+	a.share = 0.9;
+	for (a.seed = 1; a.seed <= 4; a.seed++) {
+		if (mg_adopt_run(&def, &a, &r, &d) != 0)
+			break;
+		mg_adopt_release(&r);
+	}
+	ok(a.seed == 5, "90%%, seeds 1 to 4: every service's jobs run (%s)",
+	    d.msg);
 	a.seed = 1;
 	a.share = 0.95;
 	ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL &&
