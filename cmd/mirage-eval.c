@@ -589,9 +589,10 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	else if (sel->count > 0 && sel->have_from)
 		a.until = sel->from + sel->count * sel->every;
 	if (ao->method == MG_ADOPT_LEAD)
-		snprintf(mname, sizeof(mname), "lead %lldm%s",
-		    (long long)(ao->lead / 60), handover > 0 ? ", handover" :
-		    "");
+		snprintf(mname, sizeof(mname), "lead %lld%s%s",
+		    (long long)(ao->lead % 3600 ? ao->lead / 60 : ao->lead /
+		    3600), ao->lead % 3600 ? "m" : "h", handover > 0 ?
+		    ", handover" : "");
 	else if (ao->method == MG_ADOPT_PLAN)
 		snprintf(mname, sizeof(mname), "planner %d futures%s",
 		    po->pc.k, handover > 0 ? ", handover" : "");

@@ -314,7 +314,7 @@ set output "$site/adoption.svg"
 set title "The other jobs' waits when a share of the long jobs' work hands over"
 set xlabel "share of the long jobs' node-hours run as services (%)"
 set ylabel "wait of the other jobs (hours)"
-set yrange [0:*]; set grid; set key top left
+set yrange [0:*]; set grid; set key top right
 plot '$tmp/ad-r' using 1:2 with linespoints lw 2 pt 7 title 'mean, services reactive', \
      '$tmp/ad-m2' using 1:2 with linespoints lw 2 pt 7 title 'mean, services handing over', \
      '$tmp/ad-r' using 1:3 with linespoints lw 2 dt 2 pt 6 title '90th percentile, reactive', \
@@ -504,7 +504,9 @@ HTML
 submit their next job early and hand over in 10 minutes, in one replay of the
 cluster model from $fromday: the other jobs' waits, against the same services
 submitting at each job's end (<a href="adoption.tsv">adoption.tsv</a>; see
-mirage-eval(1), MANY CHAINS AT ONCE).</p>
+mirage-eval(1), MANY CHAINS AT ONCE). The services replace the long jobs
+whose work they run, so the waits move with the share itself: compare the
+two lines at one share.</p>
 <img src="adoption.svg" alt="the other jobs' waits against the share of services">
 HTML
 		adopt_table

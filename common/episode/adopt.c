@@ -320,10 +320,12 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	return 0;
 }
 
-/* the waits of the others, by size class */
+/* the waits of the others, by size class, from their submissions as
+ * the model keeps them (the reference model's minutes) */
 static int
-waits(const struct mg_trace *k, const int64_t *start,
-    const struct mg_adoptconf *a, struct mg_adoptres *r)
+waits(const struct mg_cluster *cl, const struct mg_trace *k,
+    const int64_t *start, const struct mg_adoptconf *a,
+    struct mg_adoptres *r)
 {
 	double *w[MG_ADOPT_CLASSES];
 	size_t i, c;
@@ -336,7 +338,8 @@ waits(const struct mg_trace *k, const int64_t *start,
 			rv = MG_ENOMEM;
 	for (i = 0; rv == 0 && i < k->n; i++) {
 		const struct mg_trace_job *j = &k->job[i];
-		double h = (double)(start[i] - j->submit) / 3600;
+		double h = (double)(start[i] - mg_cluster_job_submit(cl,
+		    (int32_t)i)) / 3600;
 		int sc = size_class(j->nodes);
 
 		if (j->submit < a->from || j->submit >= a->until)
@@ -558,7 +561,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	r->services = nsv;
 	r->queue_mean = nq ? q / (double)nq : NAN;
 	links(c, lk, nl, r);
-	rv = waits(&r->kept, r->start, a, r);
+	rv = waits(c, &r->kept, r->start, a, r);
 out:
 	if (rv == MG_ENOMEM)
 		rv = mg_diag_set(d, rv, "out of memory");

@@ -187,16 +187,16 @@ render() {
 
 @test "report: many chains at once, the other jobs' waits against the share of services, drawn and tabled" {
 	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
-	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -N 6 -k 1 -P 0 -A 0,30 -- -n 76 ls6.jobs
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -f 2023-03-01 -N 6 -k 1 -P 0 -A 0,30 -- -n 76 ls6.jobs
 	[[ "$stderr" == *"many chains at once: 0,30% of the long jobs' work as services"* ]]
 	for f in adoption.tsv adoption.svg; do [ -s r/$f ]; done
 	# the rows: 0% reactive; 30% reactive and handing over on the same services
-	[ "$(awk -F'\t' 'NR > 1 { print $1 "/" $2 }' r/adoption.tsv | paste -sd' ')" = "0/reactive 30/reactive 30/lead 360m, handover" ]
+	[ "$(awk -F'\t' 'NR > 1 { print $1 "/" $2 }' r/adoption.tsv | paste -sd' ')" = "0/reactive 30/reactive 30/lead 6h, handover" ]
 	[ "$(awk -F'\t' 'NR > 1 && $1 == 30 { print $4 }' r/adoption.tsv | sort -u | wc -l)" -eq 1 ]
 	grep -q '^<h2>Many chains at once</h2>$' r/index.html
 	grep -q '<img src="adoption.svg"' r/index.html
 	grep -q '>mean, services handing over<' r/adoption.svg
-	grep -q '^<tr><td>30</td><td>lead 360m, handover</td>' r/index.html
+	grep -q '^<tr><td>30</td><td>lead 6h, handover</td>' r/index.html
 	render r
 	# a share the tool refuses: said on the page, exit 1
 	run -1 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o q -n 76 -N 6 -k 1 -P 0 -A 95 -- -n 76 ls6.jobs
