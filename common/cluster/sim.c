@@ -273,18 +273,24 @@ push_pending(struct mg_sim *s, mg_jobref j)
  * through a const simulator.
  */
 static double
-prio_now(const struct mg_sim *s, const struct pend *p)
+prio_peek(const struct mg_sim *s, const struct pend *p)
 {
-	struct pend *w = (struct pend *)p;
 	/* w_age * 60 / max_age, as the original computes it */
 	double inc = s->c.w_age * 60 / s->c.max_age, x = p->prio;
 	int64_t k;
 
 	for (k = p->aged; k < s->aged; k++)
 		x += inc;
-	w->prio = x;
-	w->aged = s->aged;
 	return x;
+}
+
+/* the same, kept in p: the same additions whether kept or not */
+static double
+prio_now(const struct mg_sim *s, struct pend *p)
+{
+	p->prio = prio_peek(s, p);
+	p->aged = s->aged;
+	return p->prio;
 }
 
 /*
@@ -990,7 +996,7 @@ mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
 	 * and ages grow alike */
 	for (i = 0; i < s->npend; i++) {
 		vjob(s, s->pend[i].j, &x);
-		x.prio = prio_now(s, &s->pend[i]);
+		x.prio = prio_peek(s, &s->pend[i]);
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
 			return MG_ENOMEM;
 	}
