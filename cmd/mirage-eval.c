@@ -285,7 +285,6 @@ replay(const struct ropts *o, const struct mg_simconf *conf)
 	int64_t first, last;
 	struct mg_replay rp;
 	int rv, preempt, loan;
-	size_t i;
 
 	path = open_trace(path, conf, &t, &def);
 	if (o->dl_out != NULL && def.dl == NULL)
@@ -298,13 +297,7 @@ replay(const struct ropts *o, const struct mg_simconf *conf)
 		    "ElasticShare=s or ElasticFile=f, Mode=faithful)");
 	if (o->el_out != NULL)
 		side_file(o->el_out, &def, &t, mg_replay_write_el);
-	first = last = t.job[0].submit;
-	for (i = 0; i < t.n; i++) {
-		if (t.job[i].submit < first)
-			first = t.job[i].submit;
-		if (t.job[i].submit > last)
-			last = t.job[i].submit;
-	}
+	mg_trace_span(&t, &first, &last);
 	preempt = def.conf.mode == MG_MODE_FAITHFUL &&
 	    mg_slurmcfg_preempts(&def.conf.slurm);
 	loan = def.conf.mode == MG_MODE_FAITHFUL && def.conf.slurm.inf_nodes >

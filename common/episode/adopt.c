@@ -430,13 +430,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		    "day or more, a lead above 0");
 	if (t->n == 0)
 		return mg_diag_set(d, MG_EINVAL, "an empty trace");
-	first = last = t->job[0].submit;
-	for (i = 0; i < t->n; i++) {
-		if (t->job[i].submit < first)
-			first = t->job[i].submit;
-		if (t->job[i].submit > last)
-			last = t->job[i].submit;
-	}
+	mg_trace_span(t, &first, &last);
 	rv = MG_ENOMEM;
 	if ((gone = calloc(t->n, 1)) == NULL ||
 	    (rv = pick(t, a, last, gone, &sv, &nsv, r)) != 0 ||
@@ -449,13 +443,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		    "is left");
 		goto out;
 	}
-	first = last = r->kept.job[0].submit;
-	for (i = 0; i < r->kept.n; i++) {
-		if (r->kept.job[i].submit < first)
-			first = r->kept.job[i].submit;
-		if (r->kept.job[i].submit > last)
-			last = r->kept.job[i].submit;
-	}
+	mg_trace_span(&r->kept, &first, &last);
 	if ((rv = mg_cluster_new(&kd, first, last, &c)) != 0 ||
 	    (rv = (ask = malloc((nsv ? nsv : 1) * sizeof(*ask))) == NULL ?
 	    MG_ENOMEM : 0) != 0)

@@ -735,7 +735,6 @@ mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
 {
 	const struct mg_trace *t = def->trace;
 	int64_t first, last;
-	size_t i;
 	int k, rv;
 
 	if (s->have_until && s->count > 0)
@@ -758,13 +757,7 @@ mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
 	}
 	if (t->n == 0)
 		return mg_diag_set(d, MG_EINVAL, "no job in the trace");
-	first = last = t->job[0].submit;
-	for (i = 0; i < t->n; i++) {
-		if (t->job[i].submit < first)
-			first = t->job[i].submit;
-		if (t->job[i].submit > last)
-			last = t->job[i].submit;
-	}
+	mg_trace_span(t, &first, &last);
 	if (!s->have_from)
 		s->from = first - first % 86400;
 	s->skip_empty = !s->have_from && !s->have_until && s->count < 0;

@@ -24,6 +24,20 @@ cmp(const void *a, const void *b)
 	return mg_trace_job_cmp(a, b);
 }
 
+void
+mg_trace_span(const struct mg_trace *t, int64_t *first, int64_t *last)
+{
+	size_t i;
+
+	*first = *last = t->n > 0 ? t->job[0].submit : 0;
+	for (i = 1; i < t->n; i++) {
+		if (t->job[i].submit < *first)
+			*first = t->job[i].submit;
+		if (t->job[i].submit > *last)
+			*last = t->job[i].submit;
+	}
+}
+
 /* a name's index in a list, adding it (in order of appearance) */
 static int
 add_name(char ***list, size_t *count, const char *s, size_t n, int32_t *idx)

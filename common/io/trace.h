@@ -93,6 +93,9 @@ int mg_trace_capacity(const struct mg_trace *t, int32_t nodes,
     int64_t window, int32_t slack, int64_t **times, int32_t **caps,
     size_t *n);
 
+/* mg_trace_span: the first and last submissions of t (which has jobs) */
+void mg_trace_span(const struct mg_trace *t, int64_t *first, int64_t *last);
+
 /* mg_trace_job_cmp: the arrival order: submit minute, then id as a string. */
 int mg_trace_job_cmp(const struct mg_trace_job *a,
     const struct mg_trace_job *b);
