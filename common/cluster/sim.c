@@ -1005,7 +1005,8 @@ mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
 		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
 			return MG_ENOMEM;
 	}
-	for (i = 0; i < s->njob; i++) {
+	/* without a recent window, no job started or ended in it */
+	for (i = 0; recent > 0 && i < s->njob; i++) {
 		const struct sjob *j = &s->job[i];
 		int64_t occ, end;
 

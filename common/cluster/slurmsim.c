@@ -2268,7 +2268,8 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
 		if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x))
 			return MG_ENOMEM;
 	}
-	for (i = 0; i < s->njob; i++) {
+	/* without a recent window, no job started or ended in it */
+	for (i = 0; recent > 0 && i < s->njob; i++) {
 		const struct fjob *j = &s->job[i];
 
 		if (j->start >= 0 && j->start > s->now - recent &&
