@@ -257,7 +257,7 @@ tick_worker(void *arg)
  * the planner's calls at now for the services in ask, each on the model
  * as the tick found it, in threads; into their says
  */
-static int
+static void
 ask_planner(const struct mg_cluster *c, const struct mg_plan *pl,
     const struct mg_adoptconf *a, struct svc *sv, size_t *ask, size_t n,
     int64_t now)
@@ -276,7 +276,32 @@ ask_planner(const struct mg_cluster *c, const struct mg_plan *pl,
 	tick_worker(&t);
 	for (k = 1; k < nt; k++)
 		pthread_join(tid[k], NULL);
-	return 0;
+}
+
+/*
+ * a job of service s (number id) submitted at at, the successor of pred
+ * (-1: none), taking over in handover seconds (0: not), into the links;
+ * its reference, or a negative status
+ */
+static int32_t
+add_link(struct mg_cluster *c, const struct svc *s, size_t id, int64_t at,
+    int32_t pred, int64_t handover, struct link **lk, size_t *nl,
+    size_t *cap)
+{
+	char name[32];
+	int32_t j;
+
+	snprintf(name, sizeof(name), "~svc%zu", id);
+	if ((j = mg_cluster_add_job(c, name, s->nodes, s->limit, s->limit,
+	    at, pred)) < 0)
+		return j;
+	if (mg_cluster_set_user(c, j, s->user) != 0 || (handover > 0 &&
+	    mg_cluster_set_handover(c, j, handover) != 0))
+		return MG_EINVAL;	/* not expected: it was just added */
+	if (mg_grow((void **)lk, cap, *nl + 1, sizeof(**lk)) != 0)
+		return MG_ENOMEM;
+	(*lk)[(*nl)++] = (struct link){ j, pred, s->nodes, s->limit };
+	return j;
 }
 
 /*
@@ -290,7 +315,6 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
     size_t *nl, size_t *cap)
 {
 	int64_t end = ps + s->limit, at;
-	char name[32];
 	int32_t j;
 
 	at = a->method == MG_ADOPT_LEAD ? end - a->lead : end;
@@ -303,17 +327,9 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	}
 	if (at < now)
 		at = now;
-	snprintf(name, sizeof(name), "~svc%zu", id);
-	if ((j = mg_cluster_add_job(c, name, s->nodes, s->limit, s->limit,
-	    at, s->cur)) < 0)
+	if ((j = add_link(c, s, id, at, s->cur, a->method !=
+	    MG_ADOPT_REACTIVE ? a->handover : 0, lk, nl, cap)) < 0)
 		return j;
-	if (mg_cluster_set_user(c, j, s->user) != 0 ||
-	    (a->method != MG_ADOPT_REACTIVE && a->handover > 0 &&
-	    mg_cluster_set_handover(c, j, a->handover) != 0))
-		return MG_EINVAL;	/* not expected: it was just added */
-	if (mg_grow((void **)lk, cap, *nl + 1, sizeof(**lk)) != 0)
-		return MG_ENOMEM;
-	(*lk)[(*nl)++] = (struct link){ j, s->cur, s->nodes, s->limit };
 	s->next = j;
 	s->nlinks++;
 	s->last.n = 0;
@@ -456,22 +472,15 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	}
 	/* each service's first link, at its seed's submission */
 	for (i = 0; i < nsv; i++) {
-		char name[32];
 		int32_t j;
 
-		snprintf(name, sizeof(name), "~svc%zu", i);
 		if (sv[i].t0 < first)
 			sv[i].t0 = first;
-		if ((j = mg_cluster_add_job(c, name, sv[i].nodes, sv[i].limit,
-		    sv[i].limit, sv[i].t0, -1)) < 0) {
+		if ((j = add_link(c, &sv[i], i, sv[i].t0, -1, 0, &lk, &nl,
+		    &capl)) < 0) {
 			rv = j;
 			goto out;
 		}
-		if ((rv = mg_cluster_set_user(c, j, sv[i].user)) != 0 ||
-		    (rv = mg_grow((void **)&lk, &capl, nl + 1,
-		    sizeof(*lk))) != 0)
-			goto out;
-		lk[nl++] = (struct link){ j, -1, sv[i].nodes, sv[i].limit };
 		sv[i].cur = j;
 	}
 	/* tick by tick until every job has run (a replay's bound at most) */
@@ -514,9 +523,8 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		}
 		/* every decision on the model as the tick found it, then
 		 * the submissions in the services' order */
-		if (nask > 0 && (rv = ask_planner(c, pl, a, sv, ask, nask,
-		    now)) != 0)
-			goto out;
+		if (nask > 0)
+			ask_planner(c, pl, a, sv, ask, nask, now);
 		for (i = 0; i < nsv; i++)
 			if (sv[i].ps >= 0 && !sv[i].done && (rv =
 			    submit_next(c, a, &sv[i], i, now, sv[i].ps, &lk, &nl,
