@@ -58,8 +58,9 @@ usage(int status)
 	    "           [-s key=value] [-f date [-N count | -u date]] [-o file]\n"
 	    "           [-j jobs.tsv] [-t threads] "
 	    "[--adopt-method reactive|lead:time|plan]\n"
-	    "           [--adopt-seed n] [--handover time] [--plan futures ...] "
-	    "[file]\n");
+	    "           [--adopt-seed n] [--adopt-alone n] [--adopt-hold] "
+	    "[--handover time]\n"
+	    "           [--plan futures ...] [file]\n");
 	if (status == 0)
 		fputs("options:\n"
 		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
@@ -134,6 +135,10 @@ usage(int status)
 		    "  --adopt-method reactive|lead:time|plan  when services submit\n"
 		    "                    (reactive; plan: the planner, with --plan)\n"
 		    "  --adopt-seed n    which long jobs become services (1)\n"
+		    "  --adopt-alone n   also n services each with the method alone,\n"
+		    "                    the others reactive (alone_* columns)\n"
+		    "  --adopt-hold      with lead:time, faithful: submit as soon as the\n"
+		    "                    predecessor runs, held (--begin) until the lead\n"
 		    "  --progress        a progress line per batch, also in a log\n"
 		    "  -q                no progress or summary on standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -475,6 +480,8 @@ struct aopts {
 	enum mg_adopt_method method;	/* --adopt-method */
 	int64_t lead;
 	uint64_t seed;			/* --adopt-seed */
+	int alone;			/* --adopt-alone */
+	int hold;			/* --adopt-hold */
 };
 
 static void
@@ -504,9 +511,33 @@ shares(struct aopts *a, const char *arg)
 		errx(MG_EXIT_USAGE, "--adoption: no share given");
 }
 
+/* the services first..first+n-1 of r, summed: links after a
+ * predecessor, those interrupted, hours of lease given up */
+struct asum {
+	size_t n, successors, interrupted;
+	double lease_h;
+};
+
+static void
+asum_add(struct asum *s, const struct mg_adoptsvc *v)
+{
+	s->n++;
+	s->successors += v->successors;
+	s->interrupted += v->interrupted;
+	s->lease_h += v->lease_h;
+}
+
+static double
+asum_share(const struct asum *s)
+{
+	return s->successors ? 1 - (double)s->interrupted /
+	    (double)s->successors : NAN;
+}
+
 static void
 adopt_row(FILE *fp, double share, const char *method, int64_t handover,
-    const struct mg_adoptres *r)
+    const struct mg_adoptres *r, const struct asum *alone,
+    const struct asum *with)
 {
 	int k;
 
@@ -521,13 +552,16 @@ adopt_row(FILE *fp, double share, const char *method, int64_t handover,
 	for (k = 0; k < MG_ADOPT_CLASSES; k++)
 		fprintf(fp, "\t%zu\t%.3f\t%.3f", r->others[k],
 		    r->wait_mean_h[k], r->wait_p90_h[k]);
-	fputc('\n', fp);
+	fprintf(fp, "\t%zu\t%.4f\t%.1f\t%.4f\t%.1f\n", alone->n,
+	    asum_share(alone), alone->n ? alone->lease_h : NAN,
+	    asum_share(with), alone->n ? with->lease_h : NAN);
 }
 
 /* others' waits under the method against the same services reactive */
 static void
 adopt_say(double share, const struct mg_adoptres *m,
-    const struct mg_adoptres *b)
+    const struct mg_adoptres *b, const struct asum *alone,
+    const struct asum *with)
 {
 	fprintf(stderr, "mirage-eval: %g%%: %zu services for %zu jobs; the "
 	    "others' mean wait %+.1f%%, 90th percentile %+.1f%% against "
@@ -543,6 +577,13 @@ adopt_say(double share, const struct mg_adoptres *m,
 	    m->twice_nh, m->lease_h, m->service_h > 0 ? m->down_h * 720 /
 	    m->service_h : 0, b->service_h > 0 ? b->down_h * 720 /
 	    b->service_h : 0);
+	if (alone->n > 0)
+		fprintf(stderr, "mirage-eval: %g%%: %zu services each alone "
+		    "with the method: %.1f%% without interruption, %.0f hours "
+		    "of lease given up (the same with all: %.1f%%, %.0f "
+		    "hours)\n", 100 * share, alone->n,
+		    100 * asum_share(alone), alone->lease_h,
+		    100 * asum_share(with), with->lease_h);
 }
 
 static int
@@ -553,13 +594,14 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	int64_t handover = po->handover;
 	struct mg_diag d = { "" };
 	struct mg_adoptconf a;
-	struct mg_adoptres m, b;
+	struct mg_adoptres m, b, one;
+	struct asum alone, with;
 	struct mg_clusterdef def;
 	struct mg_trace t;
 	struct mg_out out, jout;
 	const char *path, *name;
 	char mname[64];
-	int i, k;
+	int i, k, s;
 
 	path = open_trace(o->path, conf, &t, &def);
 	mg_adoptconf_init(&a);
@@ -582,10 +624,10 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	else if (sel->count > 0 && sel->have_from)
 		a.until = sel->from + sel->count * sel->every;
 	if (ao->method == MG_ADOPT_LEAD)
-		snprintf(mname, sizeof(mname), "lead %lld%s%s",
+		snprintf(mname, sizeof(mname), "lead %lld%s%s%s",
 		    (long long)(ao->lead % 3600 ? ao->lead / 60 : ao->lead /
-		    3600), ao->lead % 3600 ? "m" : "h", handover > 0 ?
-		    ", handover" : "");
+		    3600), ao->lead % 3600 ? "m" : "h", ao->hold ? ", held" :
+		    "", handover > 0 ? ", handover" : "");
 	else if (ao->method == MG_ADOPT_PLAN)
 		snprintf(mname, sizeof(mname), "planner %d futures%s",
 		    po->pc.k, handover > 0 ? ", handover" : "");
@@ -602,24 +644,44 @@ adoption(const struct aopts *ao, const struct ropts *o,
 		fprintf(out.fp, "\tothers_%s\twait_mean_h_%s\twait_p90_h_%s",
 		    name, name, name);
 	}
-	fputc('\n', out.fp);
+	fputs("\talone_services\talone_no_interruption\talone_lease_given_h\t"
+	    "together_no_interruption\ttogether_lease_given_h\n", out.fp);
 	for (i = 0; i < ao->nshare; i++) {
 		a.share = ao->share[i];
 		a.method = MG_ADOPT_REACTIVE;
+		a.hold = 0;
 		if (mg_adopt_run(&def, &a, &b, &d) != 0) {
 			mg_out_abort(&out);
 			errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 		}
-		adopt_row(out.fp, a.share, "reactive", 0, &b);
+		memset(&alone, 0, sizeof(alone));
+		memset(&with, 0, sizeof(with));
+		adopt_row(out.fp, a.share, "reactive", 0, &b, &alone, &with);
 		if (ao->method != MG_ADOPT_REACTIVE && b.services > 0) {
 			a.method = ao->method;
+			a.hold = ao->hold;
 			if (mg_adopt_run(&def, &a, &m, &d) != 0) {
 				mg_out_abort(&out);
 				errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 			}
-			adopt_row(out.fp, a.share, mname, handover, &m);
+			/* the first services drawn, each alone with the
+			 * method, against the same in the run of all */
+			for (s = 0; s < ao->alone && (size_t)s < m.services;
+			    s++) {
+				a.alone = s;
+				if (mg_adopt_run(&def, &a, &one, &d) != 0) {
+					mg_out_abort(&out);
+					errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
+				}
+				asum_add(&alone, &one.svc[s]);
+				asum_add(&with, &m.svc[s]);
+				mg_adopt_release(&one);
+			}
+			a.alone = -1;
+			adopt_row(out.fp, a.share, mname, handover, &m, &alone,
+			    &with);
 			if (!o->quiet)
-				adopt_say(a.share, &m, &b);
+				adopt_say(a.share, &m, &b, &alone, &with);
 			mg_adopt_release(&m);
 		}
 		/* -j: the last share's replay, job by job */
@@ -946,11 +1008,14 @@ parse(int argc, char *argv[], struct eopts *e)
 	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
 	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
 	    O_PFITCAL, O_HANDOVER, O_TARGET, O_TFROM, O_TCOUNT, O_FOLDS,
-	    O_TABLE, O_PEVERY, O_ADOPT, O_AMETHOD, O_ASEED };
+	    O_TABLE, O_PEVERY, O_ADOPT, O_AMETHOD, O_ASEED,
+	    O_AALONE, O_AHOLD };
 	static const struct option longopts[] = {
 		{ "adoption", required_argument, NULL, O_ADOPT },
 		{ "adopt-method", required_argument, NULL, O_AMETHOD },
 		{ "adopt-seed", required_argument, NULL, O_ASEED },
+		{ "adopt-alone", required_argument, NULL, O_AALONE },
+		{ "adopt-hold", no_argument, NULL, O_AHOLD },
 		{ "curve", required_argument, NULL, 'C' },
 		{ "dl-out", required_argument, NULL, O_DLOUT },
 		{ "hybrid", required_argument, NULL, O_HYBRID },
@@ -1110,6 +1175,13 @@ parse(int argc, char *argv[], struct eopts *e)
 		case O_ADOPT:
 			shares(&e->ao, optarg);
 			break;
+		case O_AHOLD:
+			e->ao.hold = 1;
+			break;
+		case O_AALONE:
+			e->ao.alone = (int)number_arg("--adopt-alone", optarg,
+			    1, 1000);
+			break;
 		case O_ASEED:
 			e->ao.seed = (uint64_t)number_arg("--adopt-seed", optarg,
 			    1, 1e9);
@@ -1249,9 +1321,15 @@ validate(struct eopts *e)
 	if (e->ao.nshare > 0 && e->replaying)
 		errx(MG_EXIT_USAGE, "--adoption does not go with --replay");
 	if (e->ao.nshare == 0 && (e->ao.method != MG_ADOPT_REACTIVE ||
-	    e->ao.seed > 0))
-		errx(MG_EXIT_USAGE, "--adopt-method and --adopt-seed go with "
-		    "--adoption");
+	    e->ao.seed > 0 || e->ao.alone > 0 || e->ao.hold))
+		errx(MG_EXIT_USAGE, "--adopt-method, --adopt-seed, "
+		    "--adopt-alone and --adopt-hold go with --adoption");
+	if (e->ao.hold && e->ao.method != MG_ADOPT_LEAD)
+		errx(MG_EXIT_USAGE, "--adopt-hold goes with --adopt-method "
+		    "lead:TIME");
+	if (e->ao.alone > 0 && e->ao.method == MG_ADOPT_REACTIVE)
+		errx(MG_EXIT_USAGE, "--adopt-alone goes with --adopt-method "
+		    "lead:TIME or plan");
 	if (e->ao.nshare > 0 && (e->po.nmodels > 0 || e->po.ntarget > 0 ||
 	    e->po.curve_path || e->po.ep_path || e->po.hybrid))
 		errx(MG_EXIT_USAGE, "--adoption takes the cluster options, -f, "

@@ -641,6 +641,14 @@ mg_cluster_set_handover(struct mg_cluster *c, int32_t j, int64_t secs)
 	return mg_slurmsim_set_handover(c->fs, j, secs);
 }
 
+int
+mg_cluster_set_begin(struct mg_cluster *c, int32_t j, int64_t t)
+{
+	if (c->ref)
+		return MG_EINVAL;
+	return mg_slurmsim_set_begin(c->fs, j, t);
+}
+
 int64_t
 mg_cluster_job_submit(const struct mg_cluster *c, int32_t j)
 {

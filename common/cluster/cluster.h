@@ -125,6 +125,15 @@ int mg_cluster_set_user(struct mg_cluster *c, int32_t j, int32_t user);
  */
 int mg_cluster_set_handover(struct mg_cluster *c, int32_t j, int64_t secs);
 
+/*
+ * mg_cluster_set_begin: chain job j, added with a later submission and
+ * not yet submitted by the run, cannot start before t (sbatch --begin);
+ * its age counts from t, or from its submission with
+ * PriorityFlags=ACCRUE_ALWAYS.  0, or MG_EINVAL (the reference model has
+ * no begin times).
+ */
+int mg_cluster_set_begin(struct mg_cluster *c, int32_t j, int64_t t);
+
 /* mg_cluster_job_submit: as the model keeps it (reference: the minute) */
 int64_t mg_cluster_job_submit(const struct mg_cluster *c, int32_t j);
 

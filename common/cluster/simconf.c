@@ -761,6 +761,25 @@ mg_simconf_partitions(struct mg_simconf *c, char *const *names, size_t n,
 	return 0;
 }
 
+/* PriorityFlags: a comma list; ACCRUE_ALWAYS is the flag modelled */
+static int
+prio_flags(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	c->slurm.accrue_always = 0;
+	while (*v != '\0') {
+		size_t n = strcspn(v, ",");
+
+		if (n == 13 && strncasecmp(v, "ACCRUE_ALWAYS", 13) == 0)
+			c->slurm.accrue_always = 1;
+		else if (n > 0)
+			return mg_diag_set(d, MG_EINVAL, "PriorityFlags: '%.*s' "
+			    "is not modelled (the faithful model has "
+			    "ACCRUE_ALWAYS)", (int)n, v);
+		v += n + (v[n] == ',');
+	}
+	return 0;
+}
+
 int
 mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 {
@@ -847,6 +866,9 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 			goto bad;
 		c->ref.max_age = (double)x;
 		c->slurm.max_age = x;
+	} else if (strcasecmp(key, "PriorityFlags") == 0) {
+		if (prio_flags(c, v, d) != 0)
+			return MG_EINVAL;
 	} else if (strcasecmp(key, "FairshareBy") == 0) {
 		if (strcasecmp(v, "user") == 0)
 			c->slurm.fs_by = MG_FS_USER;

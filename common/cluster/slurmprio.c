@@ -306,6 +306,15 @@ fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 	return exp2(-(s->usage[who] / fs->total) * (double)known(s));
 }
 
+/* when j's age starts: at its eligible time (a --begin time), or with
+ * PriorityFlags=ACCRUE_ALWAYS at its submission */
+static int64_t
+accrue_from(const struct mg_slurmsim *s, const struct fjob *j)
+{
+	return j->eligible > j->submit && !s->c.accrue_always ? j->eligible :
+	    j->submit;
+}
+
 /* Slurm's multifactor priority at time now: age capped at
  * PriorityMaxAge, size, fair-share (its factor fsf given), partition,
  * QOS, recorded priority */
@@ -313,8 +322,7 @@ static double
 prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf,
     int64_t now)
 {
-	int64_t age = now - (j->eligible > j->submit ? j->eligible :
-	    j->submit);
+	int64_t age = now - accrue_from(s, j);
 	double p;
 
 	if (age < 0)
@@ -381,7 +389,7 @@ static void
 pent_set(struct mg_slurmsim *s, struct pent *e)
 {
 	const struct fjob *j = &s->job[e->j];
-	int64_t from = j->eligible > j->submit ? j->eligible : j->submit;
+	int64_t from = accrue_from(s, j);
 
 	e->prio = prio_submit(s, j);
 	/* only age and fair-share change a priority once set: without an
@@ -448,8 +456,7 @@ mslot_of(const struct mg_slurmsim *s, const struct pent *e, size_t pos)
 	m.pos = pos;
 	m.j = e->j;
 	m.prev = -1;
-	m.cap = (j->eligible > j->submit ? j->eligible : j->submit) +
-	    s->c.max_age;
+	m.cap = accrue_from(s, j) + s->c.max_age;
 	return m;
 }
 
@@ -469,9 +476,8 @@ keeps_order(const struct mg_slurmsim *s, const struct pent *a,
 
 	if (pa - pb > 1e-9 * (fabs(pa) + fabs(pb) + 1))
 		return 1;
-	return pa == pb && (x->eligible > x->submit ? x->eligible :
-	    x->submit) == (y->eligible > y->submit ? y->eligible :
-	    y->submit) && x->nodes == y->nodes && x->tprio == y->tprio &&
+	return pa == pb && accrue_from(s, x) == accrue_from(s, y) &&
+	    x->nodes == y->nodes && x->tprio == y->tprio &&
 	    x->qos == y->qos && x->part == y->part && x->urgent == y->urgent &&
 	    (!s->c.sjf || x->limit == y->limit);
 }

@@ -2070,6 +2070,22 @@ mg_slurmsim_set_handover(struct mg_slurmsim *s, int32_t j, int64_t secs)
 	return 0;
 }
 
+int
+mg_slurmsim_set_begin(struct mg_slurmsim *s, int32_t j, int64_t t)
+{
+	size_t k;
+
+	if (j < 0 || (size_t)j >= s->njob)
+		return MG_EINVAL;
+	for (k = s->next_arr; k < s->narr && s->arr[k] != j; k++)
+		;
+	if (k == s->narr)
+		return MG_EINVAL;	/* submitted already, or not added */
+	s->job[j].eligible = t > s->job[j].submit ? t : -1;
+	s->has_elig |= s->job[j].eligible >= 0;
+	return 0;
+}
+
 void
 mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
     struct mg_slurmsim_pjob *out)

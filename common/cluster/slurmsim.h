@@ -48,7 +48,9 @@
  * over the largest QOS priority) and limits per user within it.  A job
  * whose trace gives an Eligible time after its submission (a --begin
  * time) cannot start before it, and its age counts from it, as Slurm's
- * age factor does.
+ * age factor does (from its submission with PriorityFlags=ACCRUE_ALWAYS;
+ * a job waiting on a dependency ages from its submission, as with that
+ * flag).
  */
 #ifndef MG_SLURMSIM_H
 #define MG_SLURMSIM_H
@@ -99,6 +101,8 @@ struct mg_slurmcfg {
 	double part_prio[MG_SLURM_MAXPART];
 	double w_age;		/* PriorityWeightAge */
 	int64_t max_age;	/* PriorityMaxAge, seconds */
+	int accrue_always;	/* PriorityFlags=ACCRUE_ALWAYS: age from
+				 * submission, a --begin time or not */
 	double w_size;		/* PriorityWeightJobSize */
 	double w_trace;		/* weight of the recorded priority; 0: off */
 	double w_fairshare;	/* PriorityWeightFairshare; 0: off */
@@ -383,6 +387,13 @@ int64_t mg_slurmsim_job_end(const struct mg_slurmsim *s, size_t j);
  * before.  Returns 0, or MG_EINVAL (no predecessor, started, secs < 1).
  */
 int mg_slurmsim_set_handover(struct mg_slurmsim *s, int32_t j, int64_t secs);
+
+/*
+ * mg_slurmsim_set_begin: chain job j (added, not yet submitted by the
+ * run) cannot start before t (sbatch --begin); its age counts from t
+ * unless the configuration has ACCRUE_ALWAYS.  0, or MG_EINVAL.
+ */
+int mg_slurmsim_set_begin(struct mg_slurmsim *s, int32_t j, int64_t t);
 int64_t mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j);
 
 /*

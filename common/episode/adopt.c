@@ -41,7 +41,7 @@ struct ticker {
 
 /* a link: a service's job and its predecessor (-1 for the first) */
 struct link {
-	int32_t j, pred, nodes;
+	int32_t j, pred, nodes, svc;
 	int64_t limit;
 };
 
@@ -57,6 +57,7 @@ mg_adoptconf_init(struct mg_adoptconf *a)
 	a->threads = 1;
 	a->from = INT64_MIN;
 	a->until = INT64_MAX;
+	a->alone = -1;
 }
 
 const char *
@@ -300,8 +301,17 @@ add_link(struct mg_cluster *c, const struct svc *s, size_t id, int64_t at,
 		return MG_EINVAL;	/* not expected: it was just added */
 	if (mg_grow((void **)lk, cap, *nl + 1, sizeof(**lk)) != 0)
 		return MG_ENOMEM;
-	(*lk)[(*nl)++] = (struct link){ j, pred, s->nodes, s->limit };
+	(*lk)[(*nl)++] = (struct link){ j, pred, s->nodes, (int32_t)id,
+	    s->limit };
 	return j;
+}
+
+/* service id's method: a's, or reactive if another service is alone */
+static enum mg_adopt_method
+method_of(const struct mg_adoptconf *a, size_t id)
+{
+	return a->alone < 0 || (size_t)a->alone == id ? a->method :
+	    MG_ADOPT_REACTIVE;
 }
 
 /*
@@ -314,11 +324,12 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
     struct svc *s, size_t id, int64_t now, int64_t ps, struct link **lk,
     size_t *nl, size_t *cap)
 {
+	enum mg_adopt_method m = method_of(a, id);
 	int64_t end = ps + s->limit, at;
 	int32_t j;
 
-	at = a->method == MG_ADOPT_LEAD ? end - a->lead : end;
-	if (a->method == MG_ADOPT_PLAN && now + a->tick <= end) {
+	at = m == MG_ADOPT_LEAD ? end - a->lead : end;
+	if (m == MG_ADOPT_PLAN && now + a->tick <= end) {
 		if (s->says < 0)
 			return s->says;
 		if (s->says == 0)
@@ -327,9 +338,13 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	}
 	if (at < now)
 		at = now;
-	if ((j = add_link(c, s, id, at, s->cur, a->method !=
-	    MG_ADOPT_REACTIVE ? a->handover : 0, lk, nl, cap)) < 0)
+	if ((j = add_link(c, s, id, m == MG_ADOPT_LEAD && a->hold ? now : at,
+	    s->cur, m != MG_ADOPT_REACTIVE ? a->handover : 0, lk, nl,
+	    cap)) < 0)
 		return j;
+	if (m == MG_ADOPT_LEAD && a->hold && at > now &&
+	    mg_cluster_set_begin(c, j, at) != 0)
+		return MG_EINVAL;	/* not expected: checked, just added */
 	s->next = j;
 	s->nlinks++;
 	s->last.n = 0;
@@ -379,8 +394,8 @@ waits(const struct mg_cluster *cl, const struct mg_trace *k,
 
 /* what the services' links did */
 static void
-links(const struct mg_cluster *c, const struct link *lk, size_t nl,
-    struct mg_adoptres *r)
+links(const struct mg_cluster *c, const struct mg_adoptconf *a,
+    const struct link *lk, size_t nl, struct mg_adoptres *r)
 {
 	size_t i;
 
@@ -388,20 +403,34 @@ links(const struct mg_cluster *c, const struct link *lk, size_t nl,
 	for (i = 0; i < nl; i++) {
 		int64_t ss, pe, ps;
 
+		struct mg_adoptsvc *v = &r->svc[lk[i].svc];
+
 		if (lk[i].pred < 0)
 			continue;
-		r->successors++;
+		v->successors++;
 		ss = mg_cluster_job_start(c, lk[i].j);
 		ps = mg_cluster_job_start(c, lk[i].pred);
 		pe = mg_cluster_job_end(c, lk[i].pred);
 		if (ss > pe) {
-			r->interrupted++;
-			r->down_h += (double)(ss - pe) / 3600;
+			v->interrupted++;
+			v->down_h += (double)(ss - pe) / 3600;
 		} else
-			r->twice_nh += (double)lk[i].nodes *
+			v->twice_nh += (double)lk[i].nodes *
 			    (double)(pe - ss) / 3600;
 		if (ps + lk[i].limit > pe)
-			r->lease_h += (double)(ps + lk[i].limit - pe) / 3600;
+			v->lease_h += (double)(ps + lk[i].limit - pe) / 3600;
+	}
+	/* the services that used the method: all, or the one alone */
+	for (i = 0; i < r->services; i++) {
+		const struct mg_adoptsvc *v = &r->svc[i];
+
+		if (a->alone >= 0 && (size_t)a->alone != i)
+			continue;
+		r->successors += v->successors;
+		r->interrupted += v->interrupted;
+		r->down_h += v->down_h;
+		r->lease_h += v->lease_h;
+		r->twice_nh += v->twice_nh;
 	}
 }
 
@@ -444,6 +473,10 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: a share "
 		    "in [0, 90%%], a tick of a minute or more, a span of a "
 		    "day or more, a lead above 0");
+	if (a->hold && (a->method != MG_ADOPT_LEAD ||
+	    def->conf.mode != MG_MODE_FAITHFUL))
+		return mg_diag_set(d, MG_EINVAL, "many chains at once: a "
+		    "successor is held with a lead, in the faithful model");
 	if (t->n == 0)
 		return mg_diag_set(d, MG_EINVAL, "an empty trace");
 	mg_trace_span(t, &first, &last);
@@ -517,7 +550,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 				continue;
 			}
 			s->says = 0;
-			if (a->method == MG_ADOPT_PLAN && now + a->tick <=
+			if (method_of(a, i) == MG_ADOPT_PLAN && now + a->tick <=
 			    s->ps + s->limit)
 				ask[nask++] = i;
 		}
@@ -556,7 +589,11 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		}
 	r->services = nsv;
 	r->queue_mean = nq ? q / (double)nq : NAN;
-	links(c, lk, nl, r);
+	if ((r->svc = calloc(nsv ? nsv : 1, sizeof(*r->svc))) == NULL) {
+		rv = MG_ENOMEM;
+		goto out;
+	}
+	links(c, a, lk, nl, r);
 	rv = waits(c, &r->kept, r->start, a, r);
 out:
 	if (rv == MG_ENOMEM)
@@ -580,5 +617,6 @@ mg_adopt_release(struct mg_adoptres *r)
 {
 	free(r->kept.job);
 	free(r->start);
+	free(r->svc);
 	memset(r, 0, sizeof(*r));
 }

@@ -57,15 +57,29 @@ struct mg_adoptconf {
 				 * on it): 1 */
 	int64_t from, until;	/* the others counted were submitted in
 				 * [from, until) */
+	int hold;		/* MG_ADOPT_LEAD, faithful model: each
+				 * successor is submitted as soon as its
+				 * predecessor runs (at a tick), held with a
+				 * begin time until the lead says */
+	int32_t alone;		/* >= 0: only that service (in the order
+				 * drawn) uses the method, the others
+				 * submit reactively; -1: all of them */
 };
 
-/* mg_adoptconf_init: share 0, 24 h, 30 days, reactive, ticks of 600 s */
+/* mg_adoptconf_init: share 0, 24 h, 30 days, reactive, ticks of 600 s,
+ * every service with the method */
 void mg_adoptconf_init(struct mg_adoptconf *a);
 
 #define MG_ADOPT_CLASSES 5	/* all, 1, 2-4, 5-16, 17 and more nodes */
 
 /* mg_adopt_class_name: "all", "nodes=1", "nodes=2-4", ... */
 const char *mg_adopt_class_name(int k);
+
+/* what one service's links did */
+struct mg_adoptsvc {
+	size_t successors, interrupted;
+	double down_h, lease_h, twice_nh;
+};
 
 struct mg_adoptres {
 	size_t services, removed;	/* services, trace jobs they replace */
@@ -82,6 +96,7 @@ struct mg_adoptres {
 	double wait_mean_h[MG_ADOPT_CLASSES];
 	double wait_p90_h[MG_ADOPT_CLASSES];
 	double queue_mean;	/* jobs waiting, over the ticks */
+	struct mg_adoptsvc *svc;	/* each service's, in the order drawn */
 	struct mg_trace kept;	/* the trace without the jobs replaced
 				 * (its names borrowed from the input) */
 	int64_t *start;		/* each kept job's start */
@@ -92,7 +107,8 @@ struct mg_adoptres {
  * whole span it replays).  Fills r; release it with mg_adopt_release().
  * With share 0 the replay is mg_cluster_replay()'s.  Returns 0, or
  * MG_EINVAL with d set (a setting the replay cannot take: preemption,
- * elastic jobs, loaning; a job that never starts), or MG_ENOMEM.
+ * elastic jobs, loaning, a hold in the reference model or with another
+ * method than a lead; a job that never starts), or MG_ENOMEM.
  */
 int mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
     struct mg_adoptres *r, struct mg_diag *d);

@@ -98,13 +98,40 @@ col() {
 	run -2 mirage-eval --adoption 10 --adopt-method plan -n 76 "$J"
 }
 
+@test "services alone with the method against the same services with all; a successor held until its lead" {
+	mirage-eval --adoption 30 -q -o a.tsv --adopt-method lead:6h --handover 10m --adopt-alone 3 "${F[@]}" "$J"
+	[ "$(col a.tsv 30 lead alone_services)" = 3 ]
+	[ "$(col a.tsv 30 reactive alone_services)" = 0 ]
+	[ "$(col a.tsv 30 reactive alone_no_interruption)" = nan ]
+	awk -v a="$(col a.tsv 30 lead alone_no_interruption)" -v t="$(col a.tsv 30 lead together_no_interruption)" \
+	    -v l="$(col a.tsv 30 lead alone_lease_given_h)" 'BEGIN { exit !(a > 0 && a <= 1 && t > 0 && t <= 1 && l > 0) }'
+	# the columns before are those of the run without it
+	mirage-eval --adoption 30 -q -o b.tsv --adopt-method lead:6h --handover 10m "${F[@]}" "$J"
+	cmp <(cut -f1-31 a.tsv) <(cut -f1-31 b.tsv)
+	# held: its own method name; with ACCRUE_ALWAYS its age counts from its submission
+	mirage-eval --adoption 30 -q -o h.tsv --adopt-method lead:6h --handover 10m --adopt-hold "${F[@]}" "$J"
+	mirage-eval --adoption 30 -q -o x.tsv --adopt-method lead:6h --handover 10m --adopt-hold \
+	    -s PriorityFlags=ACCRUE_ALWAYS "${F[@]}" "$J"
+	[ "$(col h.tsv 30 lead method)" = "lead 6h, held, handover" ]
+	[ "$(col h.tsv 30 reactive wait_mean_h_all)" = "$(col x.tsv 30 reactive wait_mean_h_all)" ]
+	[ "$(col h.tsv 30 lead wait_mean_h_all)" != "$(col x.tsv 30 lead wait_mean_h_all)" ]
+	run -2 --separate-stderr mirage-eval --adoption 30 -s PriorityFlags=FAIR_TREE "${F[@]}" "$J"
+	[[ "$stderr" == *"PriorityFlags: 'FAIR_TREE' is not modelled"* ]]
+}
+
 @test "bad use: a share out of range, a bad method, a method alone, with --replay or preemption" {
 	run -2 --separate-stderr mirage-eval --adoption 95 "$J"
 	[[ "$stderr" == *"--adoption: invalid share '95'"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method soon "$J"
 	[[ "$stderr" == *"invalid --adopt-method 'soon'"* ]]
 	run -2 --separate-stderr mirage-eval --adopt-method lead:1h "$J"
-	[[ "$stderr" == *"--adopt-method and --adopt-seed go with --adoption"* ]]
+	[[ "$stderr" == *"--adopt-method, --adopt-seed, --adopt-alone and --adopt-hold go with --adoption"* ]]
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-alone 2 "$J"
+	[[ "$stderr" == *"--adopt-alone goes with --adopt-method"* ]]
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-hold --adopt-method plan --plan 2 "$J"
+	[[ "$stderr" == *"--adopt-hold goes with --adopt-method lead:TIME"* ]]
+	run -1 --separate-stderr mirage-eval --adoption 10 --adopt-hold --adopt-method lead:2h -n 76 "$J"
+	[[ "$stderr" == *"a successor is held with a lead, in the faithful model"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --replay "$J"
 	[[ "$stderr" == *"--adoption does not go with --replay"* ]]
 	run -1 --separate-stderr mirage-eval --adoption 10 -m faithful -n 84 -s PreemptMode=REQUEUE -s DLAttrSeed=1 "$J"

@@ -2,8 +2,10 @@
  * t_adopt.c: many chains at once.  A take-over in both cluster models (the
  * predecessor ends its handover time after its successor starts, not
  * before it starts, and not when it ended already); the services and the
- * jobs they replace, drawn from a seed; and a service's planner that sees
- * another service's successor waiting in the queue.
+ * jobs they replace, drawn from a seed; a service's planner that sees
+ * another service's successor waiting in the queue; one service alone
+ * with the method; a successor held with a begin time, and its age with
+ * and without PriorityFlags=ACCRUE_ALWAYS.
  */
 #include <math.h>
 #include <stdio.h>
@@ -250,6 +252,141 @@ picks(void)
 	mg_clusterdef_release(&def);
 }
 
+/*
+ * one service alone with a 6 h lead, the others reactive: only its links
+ * are counted, and no other service gives up lease or holds nodes twice
+ */
+static void
+alone(void)
+{
+	struct mg_clusterdef def;
+	struct mg_adoptconf a;
+	struct mg_adoptres r;
+	struct mg_diag d = { "" };
+	size_t k, quiet = 0;
+
+	month_trace();
+	if (def_of(MG_MODE_FAITHFUL, 16, &def) != 0)
+		return;
+	mg_adoptconf_init(&a);
+	a.share = 0.3;
+	a.span = 10 * 86400;
+	a.method = MG_ADOPT_LEAD;
+	a.lead = 6 * HOUR;
+	a.handover = 600;
+	a.alone = 0;
+	if (!ok(mg_adopt_run(&def, &a, &r, &d) == 0 && r.services > 1,
+	    "service 0 alone: a replay (%s)", d.msg))
+		return;
+	ok(r.successors == r.svc[0].successors && r.interrupted ==
+	    r.svc[0].interrupted && r.lease_h == r.svc[0].lease_h,
+	    "only the service alone is counted");
+	ok(r.svc[0].successors > 0 && r.svc[0].lease_h > 0,
+	    "it hands over early: %.1f h of lease given up", r.svc[0].lease_h);
+	for (k = 1; k < r.services; k++)
+		quiet += r.svc[k].lease_h == 0 && r.svc[k].twice_nh == 0;
+	ok(quiet == r.services - 1, "the other %zu submit reactively: %zu "
+	    "give up no lease", r.services - 1, quiet);
+	mg_adopt_release(&r);
+	mg_clusterdef_release(&def);
+}
+
+/*
+ * a successor held until its lead: refused in the reference model and
+ * without a lead; in the faithful model on an idle cluster its links
+ * start as the unheld ones do
+ */
+static void
+held(void)
+{
+	struct mg_clusterdef def;
+	struct mg_adoptconf a;
+	struct mg_adoptres r, h;
+	struct mg_diag d = { "" };
+	size_t k, same = 0;
+
+	month_trace();
+	mg_adoptconf_init(&a);
+	a.share = 0.3;
+	a.span = 10 * 86400;
+	a.handover = 600;
+	a.hold = 1;
+	if (def_of(MG_MODE_REFERENCE, 64, &def) != 0)
+		return;
+	a.method = MG_ADOPT_LEAD;
+	a.lead = 6 * HOUR;
+	ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL &&
+	    strstr(d.msg, "faithful") != NULL, "no hold in the reference "
+	    "model: %s", d.msg);
+	mg_clusterdef_release(&def);
+	if (def_of(MG_MODE_FAITHFUL, 64, &def) != 0)
+		return;
+	a.method = MG_ADOPT_REACTIVE;
+	ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL, "no hold without a "
+	    "lead");
+	a.method = MG_ADOPT_LEAD;
+	d.msg[0] = '\0';
+	if (!ok(mg_adopt_run(&def, &a, &h, &d) == 0, "held: a replay (%s)",
+	    d.msg))
+		return;
+	a.hold = 0;
+	mg_adopt_run(&def, &a, &r, &d);
+	for (k = 0; k < r.services; k++)
+		same += r.svc[k].successors == h.svc[k].successors &&
+		    r.svc[k].lease_h == h.svc[k].lease_h;
+	ok(h.services == r.services && same == r.services &&
+	    h.lease_h > 0, "an idle cluster: held or not, the same "
+	    "take-overs (%zu of %zu, %.1f h of lease given up)", same,
+	    r.services, h.lease_h);
+	mg_adopt_release(&r);
+	mg_adopt_release(&h);
+	mg_clusterdef_release(&def);
+}
+
+/*
+ * A (held from 1 h to 5 h) and B (submitted at 3 h) wait behind a
+ * 10-hour job on the whole cluster: B is older by eligibility and goes
+ * first, unless PriorityFlags=ACCRUE_ALWAYS counts A's age from 1 h
+ */
+static void
+accrue(int always)
+{
+	struct mg_clusterdef def;
+	struct mg_cluster *c;
+	struct mg_diag d = { "" };
+	int32_t x, y;
+
+	job(0, 0, 10 * HOUR, 10 * HOUR, 4, 0);
+	trace.job = jobs;
+	trace.n = 1;
+	trace.nusers = 2;
+	if (def_of(MG_MODE_FAITHFUL, 4, &def) != 0)
+		return;
+	if (always && !ok(mg_simconf_set(&def.conf,
+	    "PriorityFlags=ACCRUE_ALWAYS", &d) == 0, "ACCRUE_ALWAYS is a "
+	    "setting"))
+		return;
+	if (mg_cluster_new(&def, T0, T0, &c) != 0)
+		return;
+	x = mg_cluster_add_job(c, "A", 4, HOUR, HOUR, T0 + HOUR, -1);
+	y = mg_cluster_add_job(c, "B", 4, HOUR, HOUR, T0 + 3 * HOUR, -1);
+	ok(mg_cluster_set_begin(c, x, T0 + 5 * HOUR) == 0, "A is held to 5 h");
+	mg_cluster_run(c, T0 + 2 * HOUR);
+	ok(mg_cluster_set_begin(c, x, T0 + 6 * HOUR) != 0,
+	    "no begin once submitted");
+	mg_cluster_run(c, T0 + 13 * HOUR);
+	if (always)
+		ok(mg_cluster_job_start(c, x) == T0 + 10 * HOUR &&
+		    mg_cluster_job_start(c, y) == T0 + 11 * HOUR,
+		    "ACCRUE_ALWAYS: A ages from its submission and goes first");
+	else
+		ok(mg_cluster_job_start(c, y) == T0 + 10 * HOUR &&
+		    mg_cluster_job_start(c, x) == T0 + 11 * HOUR,
+		    "A ages from its begin time: B goes first");
+	mg_cluster_free(c);
+	mg_clusterdef_release(&def);
+}
+
 int
 main(void)
 {
@@ -259,5 +396,9 @@ main(void)
 	ended_first(MG_MODE_REFERENCE, "reference");
 	picks();
 	sees_others();
+	alone();
+	held();
+	accrue(0);
+	accrue(1);
 	return tap_done();
 }
