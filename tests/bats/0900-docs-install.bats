@@ -33,6 +33,16 @@ setup() {
 	done
 }
 
+@test "man pages are references: no project targets or development machine, mirage-eval(1) at most 700 lines" {
+	run grep -n -i -E "not met|as asked|was asked|target of [0-9]|project's target|the project's [^ ]* ?machine|development machine|not reached yet|was not chosen|a later design" "$ROOT"/man/*.[157]
+	[ "$status" -eq 1 ]
+	[ "$(wc -l < "$ROOT/man/mirage-eval.1")" -le 700 ]
+	# every page a page names exists
+	for ref in $(sed -n 's/^\.Xr \(mirage[a-z-]*\) \([157]\).*/\1.\2/p' "$ROOT"/man/*.[157] | sort -u); do
+		[ -f "$ROOT/man/$ref" ] || { echo "no man/$ref"; return 1; }
+	done
+}
+
 @test "make install PREFIX= DESTDIR= installs tools, man pages and the cron pipelines" {
 	# with the switches the build was made with, so nothing is rebuilt
 	read -r -a flags < "$MIRAGE_BIN/build.flags"

@@ -91,5 +91,6 @@ run_examples() {
 }
 @test "mirage-split(1) EXAMPLES run as shown (the protocol small)" { run_examples mirage-split.1; }
 @test "mirage-eval(1) EXAMPLES run as shown (the protocol small)" { run_examples mirage-eval.1; }
+@test "mirage-planner(7) EXAMPLES run as shown (the protocol small)" { run_examples mirage-planner.7; }
 @test "mirage(7) EXAMPLES run as shown" { run_examples mirage.7; }
 @test "mirage-accel(1) EXAMPLES run as shown" { run_examples mirage-accel.1; }
