@@ -1,8 +1,17 @@
 #!/bin/sh
-# deps.sh: find which Debian packages mirage needs and lacks; install them
-# when run as root (apt-get update first), or say exactly what to install.
-# Libraries are checked with pkg-config where they ship a .pc file.
+# deps.sh [--test]: find which Debian packages mirage needs and lacks;
+# install them when run as root (apt-get update first), or say exactly
+# what to install.  Without --test: what building and running the tools
+# (make, make demo) need; with it, also what the tests use.  Libraries
+# are checked with pkg-config where they ship a .pc file.
 set -eu
+
+tests=0
+case ${1-} in
+--test) tests=1 ;;
+"") ;;
+*) echo "usage: deps.sh [--test]" >&2; exit 2 ;;
+esac
 
 missing=""
 need() { # need PACKAGE CHECK...
@@ -30,21 +39,24 @@ else
 	missing="$missing libarchive-dev zlib1g-dev libdeflate-dev libjson-c-dev libyaml-dev libopenblas-dev libxgboost-dev"
 fi
 need libsvm-dev test -f /usr/include/libsvm/svm.h
-need bats has bats
-need bats-support test -f /usr/lib/bats/bats-support/load.bash
-need bats-assert test -f /usr/lib/bats/bats-assert/load.bash
-need mandoc has mandoc
-need python3 has python3	# JSON checks in the tests
-need gnuplot-nox has gnuplot	# the plots of pipelines/cluster-report.sh
-need chromium has chromium	# the report page as a person sees it (tests)
-# compressors the tests use to make fixtures
-need tzdata test -f /usr/share/zoneinfo/America/Chicago	# -z zone
-need gzip has gzip
-need xz-utils has xz
-need zstd has zstd
-need bzip2 has bzip2
-need zip has zip
-need lz4 has lz4
+# what the tests use
+if [ $tests = 1 ]; then
+	need bats has bats
+	need bats-support test -f /usr/lib/bats/bats-support/load.bash
+	need bats-assert test -f /usr/lib/bats/bats-assert/load.bash
+	need mandoc has mandoc
+	need python3 has python3	# JSON checks in the tests
+	need gnuplot-nox has gnuplot	# the plots of pipelines/cluster-report.sh
+	need chromium has chromium	# the report page as a person sees it (tests)
+	# compressors the tests use to make fixtures
+	need tzdata test -f /usr/share/zoneinfo/America/Chicago	# -z zone
+	need gzip has gzip
+	need xz-utils has xz
+	need zstd has zstd
+	need bzip2 has bzip2
+	need zip has zip
+	need lz4 has lz4
+fi
 
 if [ -z "$missing" ]; then
 	exit 0
