@@ -9,9 +9,9 @@
 #include "base/mem.h"
 #include "base/parse.h"
 #include "cluster/simconf.h"
+#include "io/slurmfmt.h"
 #include "cluster/preempt.h"
 
-#define MAXNAMES	1000000		/* nodes a hostlist may name */
 
 void
 mg_simconf_init(struct mg_simconf *c)
@@ -113,115 +113,6 @@ sched_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
 		}
 	}
 	return 0;
-}
-
-static int
-push_name(char ***names, size_t *count, size_t *cap, const char *s,
-    size_t n, struct mg_diag *d)
-{
-	char *x;
-
-	if (*count >= MAXNAMES)
-		return mg_diag_set(d, MG_EINVAL, "a hostlist of more than %d "
-		    "nodes", MAXNAMES);
-	if (mg_grow((void **)names, cap, *count + 1, sizeof(**names)) ||
-	    (x = malloc(n + 1)) == NULL)
-		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	memcpy(x, s, n);
-	x[n] = '\0';
-	(*names)[(*count)++] = x;
-	return 0;
-}
-
-/* one hostlist item s[0..n): pre is what its brackets so far gave */
-static int
-expand(const char *pre, size_t np, const char *s, size_t n, char ***names,
-    size_t *count, size_t *cap, struct mg_diag *d)
-{
-	const char *lb = memchr(s, '[', n), *rb, *p, *e;
-	char buf[256];
-	int rv;
-
-	if (lb == NULL) {
-		if (np + n >= sizeof(buf) || np + n == 0)
-			return mg_diag_set(d, MG_EINVAL, "bad node name");
-		memcpy(buf, pre, np);
-		memcpy(buf + np, s, n);
-		return push_name(names, count, cap, buf, np + n, d);
-	}
-	if ((rb = memchr(lb, ']', n - (size_t)(lb - s))) == NULL ||
-	    np + (size_t)(lb - s) + 24 >= sizeof(buf))
-		return mg_diag_set(d, MG_EINVAL, "bad hostlist '%.*s'",
-		    (int)n, s);
-	memcpy(buf, pre, np);
-	memcpy(buf + np, s, (size_t)(lb - s));
-	np += (size_t)(lb - s);
-	/* ranges a or a-b, zero-padded to a's digits, by commas */
-	for (p = lb + 1; p < rb; p = e + 1) {
-		const char *dash, *q;
-		int64_t lo, hi, v;
-		int width;
-
-		for (e = p; e < rb && *e != ','; e++)
-			;
-		for (dash = p; dash < e && *dash != '-'; dash++)
-			;
-		for (q = p; q < e; q++)
-			if ((*q < '0' || *q > '9') && q != dash)
-				break;
-		width = (int)(dash - p);
-		if (q != e || width == 0 || width > 18 ||
-		    mg_parse_i64(p, (size_t)width, 0, INT64_MAX / 2, &lo))
-			return mg_diag_set(d, MG_EINVAL, "bad range '%.*s' in "
-			    "hostlist", (int)(e - p), p);
-		hi = lo;
-		if (dash < e && (e - dash - 1 == 0 || e - dash - 1 > 18 ||
-		    mg_parse_i64(dash + 1, (size_t)(e - dash - 1), lo,
-		    INT64_MAX / 2, &hi)))
-			return mg_diag_set(d, MG_EINVAL, "bad range '%.*s' in "
-			    "hostlist", (int)(e - p), p);
-		if (hi - lo >= MAXNAMES)
-			return mg_diag_set(d, MG_EINVAL, "a hostlist of more "
-			    "than %d nodes", MAXNAMES);
-		for (v = lo; v <= hi; v++) {
-			int k = snprintf(buf + np, sizeof(buf) - np, "%0*lld",
-			    width, (long long)v);
-
-			if ((rv = expand(buf, np + (size_t)k, rb + 1,
-			    n - (size_t)(rb + 1 - s), names, count, cap,
-			    d)) != 0)
-				return rv;
-		}
-	}
-	return 0;
-}
-
-int
-mg_hostlist(const char *s, size_t n, char ***names, size_t *count,
-    size_t *cap, struct mg_diag *d)
-{
-	size_t i, b = 0;
-	int depth = 0, rv;
-
-	/* items by commas outside brackets */
-	for (i = 0; i <= n; i++) {
-		if (i < n && s[i] == '[')
-			depth++;
-		else if (i < n && s[i] == ']')
-			depth--;
-		if (depth < 0 || depth > 1)
-			return mg_diag_set(d, MG_EINVAL, "bad hostlist '%.*s'",
-			    (int)n, s);
-		if (i < n && (s[i] != ',' || depth > 0))
-			continue;
-		if (i == b || (rv = expand("", 0, s + b, i - b, names, count,
-		    cap, d)) != 0)
-			return i == b ? mg_diag_set(d, MG_EINVAL, "bad "
-			    "hostlist '%.*s'", (int)n, s) : rv;
-		b = i + 1;
-	}
-	return depth ? mg_diag_set(d, MG_EINVAL, "bad hostlist '%.*s'",
-	    (int)n, s) : 0;
 }
 
 static void

@@ -171,13 +171,4 @@ int mg_simconf_load(struct mg_simconf *c, const char *path,
 int mg_simconf_option(struct mg_simconf *c, const char *name,
     const char *arg, struct mg_diag *d);
 
-/*
- * mg_hostlist: the names of Slurm's hostlist s[0..n) ("gpu[001-004,9]",
- * "a,b", "r[1-2]n[1-3]"), appended to *names (*count of them, *cap
- * allocated; free each and the array).  Returns 0, or MG_EINVAL with d
- * set, or MG_ENOMEM.
- */
-int mg_hostlist(const char *s, size_t n, char ***names, size_t *count,
-    size_t *cap, struct mg_diag *d);
-
 #endif /* MG_SIMCONF_H */

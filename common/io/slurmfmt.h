@@ -1,7 +1,8 @@
 /*
  * slurmfmt.h: what every Slurm layout shares (sacct's and squeue's text
  * and --json, read by sacct.c and sacctjson.c): a JobID's parts, a TRES
- * string's GPUs, and the sink that parsed jobs and row problems go to.
+ * string's GPUs, the sink that parsed jobs and row problems go to; and
+ * hostlists, as slurm.conf, sinfo and sacctmgr write them.
  */
 #ifndef MG_SLURMFMT_H
 #define MG_SLURMFMT_H
@@ -10,6 +11,7 @@
 #include <stdint.h>
 
 #include "base/parse.h"
+#include "base/status.h"
 #include "io/job.h"
 
 /*
@@ -42,5 +44,14 @@ int mg_slurmfmt_jobid(const char *s, size_t n, int64_t *base, int64_t *task,
  * lists no GPU), MG_PARSE_MISSING for an empty string, or MG_PARSE_BAD.
  */
 int mg_slurmfmt_gpus(const char *s, size_t n, int64_t *out);
+
+/*
+ * mg_hostlist: the names of Slurm's hostlist s[0..n) ("gpu[001-004,9]",
+ * "a,b", "r[1-2]n[1-3]"), appended to *names (*count of them, *cap
+ * allocated; free each and the array).  Returns 0, or MG_EINVAL with d
+ * set, or MG_ENOMEM.
+ */
+int mg_hostlist(const char *s, size_t n, char ***names, size_t *count,
+    size_t *cap, struct mg_diag *d);
 
 #endif /* MG_SLURMFMT_H */

@@ -7,7 +7,7 @@
 #include <strings.h>
 
 #include "base/mem.h"
-#include "cluster/simconf.h"
+#include "io/slurmfmt.h"
 #include "io/input.h"
 #include "live/event.h"
 

@@ -9,6 +9,7 @@
 
 #include "mirage.h"
 #include "cluster/simconf.h"
+#include "io/slurmfmt.h"
 #include "cluster/slurmsim.h"
 #include "cluster/preempt.h"
 #include "tap.h"
