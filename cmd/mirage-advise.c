@@ -641,25 +641,25 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 	if (o->config != NULL) {
 		/* the cluster model's configuration: its partition's nodes,
 		 * the limits per user the planner keeps */
-		struct mg_simconf sc;
-		int k;
+		struct mg_simconf *sc;
+		int32_t n;
 
-		mg_simconf_init(&sc);
-		if ((rv = mg_simconf_load(&sc, o->config, &d)) != 0)
+		if (mg_simconf_new(&sc) != 0)
+			errx(MG_EXIT_FAIL, "out of memory");
+		if ((rv = mg_simconf_load(sc, o->config, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
 		if (dr->nodes == 0) {
-			dr->nodes = sc.mode == MG_MODE_FAITHFUL ?
-			    sc.slurm.nodes : sc.ref.nodes;
-			for (k = 0; k < sc.nparts && dr->partition; k++)
-				if (strcmp(sc.part_name[k], dr->partition) == 0)
-					dr->nodes = sc.part_nodes[k];
+			dr->nodes = mg_simconf_nodes(sc);
+			if (dr->partition && mg_simconf_partition(sc,
+			    dr->partition, &n, NULL, 0) == 0)
+				dr->nodes = n;
 		}
-		for (k = 0; k < sc.nparts && dr->partition; k++)
-			if (strcmp(sc.part_name[k], dr->partition) == 0)
-				snprintf(dr->part_hosts, sizeof(dr->part_hosts),
-				    "%s", sc.part_hosts[k]);
-		dr->pc.max_jobs_pu = sc.slurm.max_jobs_per_user;
-		dr->pc.max_nodes_pu = sc.slurm.max_nodes_per_user;
+		if (dr->partition)
+			(void)mg_simconf_partition(sc, dr->partition, &n,
+			    dr->part_hosts, sizeof(dr->part_hosts));
+		mg_simconf_user_limits(sc, &dr->pc.max_jobs_pu,
+		    &dr->pc.max_nodes_pu);
+		mg_simconf_free(sc);
 	}
 	if (dr->now == 0)
 		dr->now = (int64_t)time(NULL);

@@ -170,16 +170,16 @@ open_trace(const char *path, const struct mg_simconf *conf,
 static void
 preempt_summary(const struct mg_simconf *conf, const struct mg_replaystats *s)
 {
+	const char *mode, *victims;
 	int c;
 
+
+	(void)mg_simconf_preempts(conf, &mode, &victims);
 	fprintf(stderr, "mirage-eval: preemption (PreemptMode=%s, "
 	    "VictimPolicy=%s): %zu preemptions, %.1f %s-hours lost, "
-	    "makespan %.1f h\n", conf->slurm.preempt_mode ==
-	    MG_PREEMPT_CANCEL ? "CANCEL" : conf->slurm.preempt_mode ==
-	    MG_PREEMPT_SUSPEND ? "SUSPEND,GANG" : "REQUEUE",
-	    mg_victim_policy_name((enum mg_victim_policy)conf->slurm.victims),
-	    s->preemptions, s->lost_h, conf->gpus_per_node > 0 ? "GPU" :
-	    "node", s->makespan_h);
+	    "makespan %.1f h\n", mode, victims, s->preemptions, s->lost_h,
+	    mg_simconf_gpus_per_node(conf) > 0 ? "GPU" : "node",
+	    s->makespan_h);
 	for (c = 0; c < 3; c++)
 		if (s->wait[c].n > 0)
 			fprintf(stderr, "mirage-eval:   %-11s %6zu jobs, wait "
@@ -194,14 +194,15 @@ static void
 loan_summary(const struct mg_simconf *conf, const struct mg_slurmsim_loan *ls,
     const struct mg_replaystats *s)
 {
+	const char *reclaim;
+	int32_t inf = mg_simconf_loans(conf, &reclaim);
+
 	fprintf(stderr, "mirage-eval: loaning (InferenceNodes=%d, "
 	    "ReclaimPolicy=%s): %.0f node-hours lent (%.1f nodes on "
 	    "average); usage %.1f%% of the cluster and its loans, %.1f%% of "
 	    "the lent nodes; %lld reclaims preempting %lld jobs and "
 	    "shrinking %lld; %lld SLO violations (%.2f node-hours short)\n",
-	    conf->slurm.inf_nodes,
-	    mg_victim_policy_name((enum mg_victim_policy)
-	    conf->slurm.reclaim_policy), ls->lent_ns / 3600, ls->span_s > 0 ?
+	    inf, reclaim, ls->lent_ns / 3600, ls->span_s > 0 ?
 	    ls->lent_ns / ls->span_s : 0, ls->cap_ns > 0 ? 100 * ls->busy_ns /
 	    ls->cap_ns : 0,
 	    ls->lent_ns > 0 ? 100 * ls->lent_busy_ns / ls->lent_ns : 0,
@@ -232,7 +233,7 @@ side_file(const char *path, const struct mg_clusterdef *def,
 
 	mg_writer_opts_init(&wo);
 	wo.producer = "mirage-eval " MG_VERSION;
-	wo.seed = def->conf.dl_seed;
+	wo.seed = mg_simconf_dl_seed(def->conf);
 	if (mg_out_open(&out, path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (write(out.fp, def, t, &wo, &d) != 0 ||
@@ -303,10 +304,8 @@ replay(const struct ropts *o, const struct mg_simconf *conf)
 	if (o->el_out != NULL)
 		side_file(o->el_out, &def, &t, mg_replay_write_el);
 	mg_trace_span(&t, &first, &last);
-	preempt = def.conf.mode == MG_MODE_FAITHFUL &&
-	    mg_slurmcfg_preempts(&def.conf.slurm);
-	loan = def.conf.mode == MG_MODE_FAITHFUL && def.conf.slurm.inf_nodes >
-	    0;
+	preempt = mg_simconf_preempts(def.conf, NULL, NULL);
+	loan = mg_simconf_loans(def.conf, NULL) > 0;
 	if (o->loan_out != NULL && !loan)
 		errx(MG_EXIT_USAGE, "--loan-out needs loaning (-s "
 		    "InferenceNodes=N, Mode=faithful)");
@@ -320,17 +319,17 @@ replay(const struct ropts *o, const struct mg_simconf *conf)
 		fprintf(stderr, "mirage-eval: replayed %zu jobs (%zu skipped: "
 		    "never ran) on %d nodes, %s mode, %zu dependencies "
 		    "inferred\n", t.n, t.skipped, def.nodes,
-		    conf->mode == MG_MODE_REFERENCE ? "reference" : "faithful",
-		    def.ndeps);
+		    mg_simconf_mode(conf) == MG_MODE_REFERENCE ? "reference" :
+		    "faithful", def.ndeps);
 	if (!o->quiet && (preempt || loan) &&
 	    mg_replay_stats(&def, &t, &rp, &st) != 0)
 		errx(MG_EXIT_FAIL, "out of memory");
 	if (!o->quiet && preempt)
-		preempt_summary(&def.conf, &st);
+		preempt_summary(def.conf, &st);
 	if (!o->quiet && loan)
-		loan_summary(&def.conf, &rp.loan, &st);
-	if (!o->quiet && def.conf.mode == MG_MODE_FAITHFUL &&
-	    def.conf.slurm.el != NULL)
+		loan_summary(def.conf, &rp.loan, &st);
+	if (!o->quiet && mg_simconf_mode(def.conf) == MG_MODE_FAITHFUL &&
+	    def.el != NULL)
 		fprintf(stderr, "mirage-eval: elastic jobs grew %lld times and "
 		    "shrank %lld\n", (long long)rp.loan.grows,
 		    (long long)rp.loan.shrinks);
@@ -454,20 +453,17 @@ plan_settings(struct popts *po, const struct mg_simconf *conf,
 		po->pc.nstop = (int)mg_compare_prices(cmp, po->pc.stop);
 	/* by default the world's own model (plain: not its options) */
 	if (!po->plan_model)
-		po->pc.model = conf->mode == MG_MODE_REFERENCE ?
+		po->pc.model = mg_simconf_mode(conf) == MG_MODE_REFERENCE ?
 		    MG_PLAN_REFERENCE : MG_PLAN_FAITHFUL;
 	/* by default the cluster's limits per user, as sacctmgr shows them */
-	if (!po->plan_limits && conf->mode == MG_MODE_FAITHFUL) {
-		po->pc.max_jobs_pu = conf->slurm.max_jobs_per_user;
-		po->pc.max_nodes_pu = conf->slurm.max_nodes_per_user;
-	}
+	if (!po->plan_limits && mg_simconf_mode(conf) == MG_MODE_FAITHFUL)
+		mg_simconf_user_limits(conf, &po->pc.max_jobs_pu,
+		    &po->pc.max_nodes_pu);
 	/* the cluster's capacity over the past, as sacctmgr records it */
 	if (po->pc.cap_model != MG_PLAN_CAP_NOW &&
-	    conf->mode == MG_MODE_FAITHFUL) {
-		po->pc.cap_time = def->conf.slurm.cap_time;
-		po->pc.cap_nodes = def->conf.slurm.cap_nodes;
-		po->pc.cap_n = def->conf.slurm.cap_n;
-	}
+	    mg_simconf_mode(conf) == MG_MODE_FAITHFUL)
+		po->pc.cap_n = mg_clusterdef_capacity(def, &po->pc.cap_time,
+		    &po->pc.cap_nodes);
 }
 
 /* ---- many chains at once (--adoption) ------------------------------- */
@@ -937,8 +933,7 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	cc.lambda = po->lambda;
 	cc.cost = po->cost;
 	cc.handover = po->handover;
-	cc.preempt = conf->mode == MG_MODE_FAITHFUL &&
-	    mg_slurmcfg_preempts(&conf->slurm);
+	cc.preempt = mg_simconf_preempts(conf, NULL, NULL);
 	if (mg_compare_new(&cc, &cmp, &d) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	if (window > 200)
@@ -994,7 +989,7 @@ targets(struct popts *po, const char *arg)
 /* the command line: the cluster model, the method options, the files */
 struct eopts {
 	struct ropts ro;
-	struct mg_simconf conf;
+	struct mg_simconf *conf;
 	struct popts po;
 	int replaying;		/* --replay */
 	int epopt;		/* an episode or method option was given */
@@ -1064,7 +1059,7 @@ parse(int argc, char *argv[], struct eopts *e)
 
 	memset(e, 0, sizeof(*e));
 	e->ro.path = "-";
-	mg_simconf_init(&e->conf);
+	e->conf = cluster_new();
 	memset(&e->po, 0, sizeof(e->po));
 	mg_epsel_init(&e->po.sel);
 	mg_planconf_default(&e->po.pc);
@@ -1077,7 +1072,7 @@ parse(int argc, char *argv[], struct eopts *e)
 			e->epopt = 1;
 			continue;
 		}
-		if (cluster_option(&e->conf, ch, optarg))
+		if (cluster_option(e->conf, ch, optarg))
 			continue;
 		switch (ch) {
 		case 'C':
@@ -1383,8 +1378,8 @@ main(int argc, char *argv[])
 	parse(argc, argv, &e);
 	validate(&e);
 	if (e.replaying)
-		return replay(&e.ro, &e.conf);
+		return replay(&e.ro, e.conf);
 	if (e.ao.nshare > 0)
-		return adoption(&e.ao, &e.ro, &e.conf, &e.po);
-	return protocol(e.ro.path, &e.conf, &e.po);
+		return adoption(&e.ao, &e.ro, e.conf, &e.po);
+	return protocol(e.ro.path, e.conf, &e.po);
 }

@@ -356,7 +356,6 @@ parse(int argc, char *argv[], struct opts *o, struct mg_simconf *conf,
 	char *colon, count[16];
 	int ch;
 
-	mg_simconf_init(conf);
 	memset(o, 0, sizeof(*o));
 	mg_epsel_init(&o->sel);
 	o->probes = 7;
@@ -484,7 +483,7 @@ main(int argc, char *argv[])
 {
 	const char *out_path = NULL, *path = "-";
 	struct mg_diag d = { "" };
-	struct mg_simconf conf;
+	struct mg_simconf *conf;
 	struct mg_clusterdef def;
 	struct mg_trace t;
 	struct mg_schema schema;
@@ -500,12 +499,13 @@ main(int argc, char *argv[])
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
-	parse(argc, argv, &o, &conf, &out_path, &path);
+	conf = cluster_new();
+	parse(argc, argv, &o, conf, &out_path, &path);
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (strcmp(path, "-") == 0)
 		path = "<stdin>";
-	if ((rv = mg_clusterdef_init(&def, &conf, &t, &d)) != 0)
+	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
 		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
 		    "'%s': %s", path, d.msg);
 	if ((rv = mg_epsel_resolve(&o.sel, &def, &d)) != 0)
@@ -552,13 +552,15 @@ main(int argc, char *argv[])
 		fprintf(stderr, "mirage-features: %zu samples from %zu "
 		    "episodes (%s mode, %d nodes, %d threads)%s\n", sink.total,
 		    o.sel.n * (size_t)o.sel.nsizes - sink.skipped,
-		    conf.mode == MG_MODE_REFERENCE ? "reference" : "faithful",
+		    mg_simconf_mode(conf) == MG_MODE_REFERENCE ? "reference" :
+		    "faithful",
 		    def.nodes, o.threads, sink.skipped ? "; skipped those "
 		    "without a job in their window" : "");
 	mg_names_free(names, nf - NMETA);
 	free((void *)schema.fields);
 	free(sink.vals);
 	mg_clusterdef_release(&def);
+	mg_simconf_free(conf);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;
 }

@@ -450,7 +450,7 @@ struct topts {
 	const char *kind, *sel, *path, *out_path;
 	struct mg_trainopts to;
 	struct mg_rlopts ro;
-	struct mg_simconf conf;
+	struct mg_simconf *conf;
 	struct mg_epsel esel;
 	double w_int, w_ovl, clip, threshold, maxs;
 	int quiet, progress_asked;
@@ -528,12 +528,12 @@ parse(int argc, char *argv[], struct topts *o)
 	o->threshold = NAN;
 	mg_trainopts_init(&o->to);
 	mg_rlopts_init(&o->ro);
-	mg_simconf_init(&o->conf);
+	o->conf = cluster_new();
 	mg_epsel_init(&o->esel);
 	while ((ch = getopt_long(argc, argv, "a:C:d:F:hi:M:o:qr:S:t:T:V"
 	    CLUSTER_SHORTOPTS EPISODE_SHORTOPTS, longopts, NULL)) != -1) {
 		if (episode_option(&o->esel, ch, optarg) ||
-		    cluster_option(&o->conf, ch, optarg))
+		    cluster_option(o->conf, ch, optarg))
 			continue;
 		switch (ch) {
 		case O_PLAY:
@@ -868,7 +868,7 @@ choose_threshold(struct topts *o)
 		    "model of when to submit", o->model_path);
 	if ((rv = mg_trace_read(o->path, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
-	if ((rv = mg_clusterdef_init(&def, &o->conf, &t, &d)) != 0)
+	if ((rv = mg_clusterdef_init(&def, o->conf, &t, &d)) != 0)
 		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
 		    "'%s': %s", o->path, d.msg);
 	if ((rv = mg_epsel_resolve(&o->esel, &def, &d)) != 0)
@@ -984,7 +984,7 @@ main(int argc, char *argv[])
 		return choose_threshold(&o);
 	if (strcmp(o.kind, "dqn") == 0 || strcmp(o.kind, "pg") == 0) {
 		o.ro.seed = o.to.seed;
-		return train_rl(o.kind, o.path, &o.conf, &o.esel, &o.ro,
+		return train_rl(o.kind, o.path, o.conf, &o.esel, &o.ro,
 		    o.w_int, o.w_ovl, o.to.threads > 1 ? o.to.threads :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN), o.threshold,
 		    o.out_path, o.args, o.quiet, o.progress_asked);

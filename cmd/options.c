@@ -22,6 +22,16 @@ name_of(const struct option *opts, size_t n, int ch)
 	return NULL;
 }
 
+struct mg_simconf *
+cluster_new(void)
+{
+	struct mg_simconf *c;
+
+	if (mg_simconf_new(&c) != 0)
+		errx(MG_EXIT_FAIL, "out of memory");
+	return c;
+}
+
 int
 cluster_option(struct mg_simconf *c, int ch, const char *arg)
 {

@@ -41,6 +41,10 @@ enum {
 	{ "p-runtime", required_argument, NULL, OPT_PRUN }, \
 	{ "shard", required_argument, NULL, OPT_SHARD }
 
+/* cluster_new: the cluster model's settings at their defaults (exits
+ * when out of memory); mg_simconf_free() frees them */
+struct mg_simconf *cluster_new(void);
+
 /*
  * cluster_option, episode_option: ch, as getopt_long returned it, with
  * its argument: 1 if it is of the group (applied; a bad value exits with

@@ -10,8 +10,7 @@
 
 #include "base/parse.h"
 #include "cluster/cluster.h"
-#include "cluster/sim.h"
-#include "cluster/slurmsim.h"
+#include "cluster/simconf_int.h"
 #include "cluster/dlattr.h"
 #include "io/stream.h"
 
@@ -68,9 +67,9 @@ reservations(struct mg_clusterdef *def, const struct mg_simconf *c)
 	}
 	def->resv_time = tt;
 	def->resv_nodes = rr;
-	def->conf.slurm.resv_time = tt;
-	def->conf.slurm.resv_nodes = rr;
-	def->conf.slurm.resv_n = m;
+	def->conf->slurm.resv_time = tt;
+	def->conf->slurm.resv_nodes = rr;
+	def->conf->slurm.resv_n = m;
 	return 0;
 }
 
@@ -212,11 +211,11 @@ el_put(struct mg_clusterdef *def, size_t i, const void *x, size_t rec,
 	const struct mg_elastic_attr *a = x;
 	int32_t n = def->trace->job[i].nodes;
 
-	if (a->min > n || a->max < n || a->max > def->conf.slurm.nodes)
+	if (a->min > n || a->max < n || a->max > def->conf->slurm.nodes)
 		return mg_diag_set(d, MG_EFORMAT, "record %zu: job %s of %d "
 		    "nodes cannot run on %d to %d of the cluster's %d", rec,
 		    def->trace->job[i].id, n, a->min, a->max,
-		    def->conf.slurm.nodes);
+		    def->conf->slurm.nodes);
 	def->el[i] = *a;
 	return 0;
 }
@@ -256,7 +255,7 @@ loaning(struct mg_clusterdef *def, const struct mg_simconf *conf,
 	if (conf->inf_file[0] != '\0') {
 		rv = mg_demand_read(conf->inf_file, conf->inf_capacity,
 		    &def->dem_time, &def->dem_nodes,
-		    &def->conf.slurm.dem_n, d);
+		    &def->conf->slurm.dem_n, d);
 	} else {
 		for (i = 0; i < t->n; i++) {
 			if (t->job[i].submit < from)
@@ -276,45 +275,43 @@ loaning(struct mg_clusterdef *def, const struct mg_simconf *conf,
 			g.noise = 0.05 * I;
 		rv = mg_demand_diurnal(&g, from, to + 14 * 86400,
 		    conf->slurm.loan_interval, &def->dem_time,
-		    &def->dem_nodes, &def->conf.slurm.dem_n);
+		    &def->dem_nodes, &def->conf->slurm.dem_n);
 		if (rv != 0)
 			rv = mg_diag_set(d, rv, "the inference demand: %s",
 			    mg_strerror(rv));
 	}
-	def->conf.slurm.dem_time = def->dem_time;
-	def->conf.slurm.dem_nodes = def->dem_nodes;
+	def->conf->slurm.dem_time = def->dem_time;
+	def->conf->slurm.dem_nodes = def->dem_nodes;
 	return rv;
 }
 
-int
-mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
+static int
+clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
     struct mg_trace *t, struct mg_diag *d)
 {
 	int faithful = conf->mode == MG_MODE_FAITHFUL;
 	size_t i;
 	int rv;
 
-	memset(def, 0, sizeof(*def));
-	def->conf = *conf;
 	def->trace = t;
 	def->nodes = faithful ? conf->slurm.nodes : conf->ref.nodes;
-	if (faithful && ((rv = mg_simconf_partitions(&def->conf,
+	if (faithful && ((rv = mg_simconf_partitions(def->conf,
 	    t->part_name, t->nparts, d)) != 0 || (rv = mg_simconf_qos(
-	    &def->conf, t->qos_name, t->nqos, d)) != 0))
+	    def->conf, t->qos_name, t->nqos, d)) != 0))
 		return rv;
 	if (faithful)
-		def->nodes = def->conf.slurm.nodes;	/* partitions add up */
+		def->nodes = def->conf->slurm.nodes;	/* partitions add up */
 	for (i = 0; i < t->n; i++) {
 		const struct mg_trace_job *j = &t->job[i];
 
-		if (faithful && def->conf.slurm.nparts > 0 && j->part >= 0 &&
-		    j->nodes > def->conf.slurm.part_nodes[j->part])
+		if (faithful && def->conf->slurm.nparts > 0 && j->part >= 0 &&
+		    j->nodes > def->conf->slurm.part_nodes[j->part])
 			return mg_diag_set(d, MG_EINVAL, "job %s needs %d "
 			    "nodes, partition '%s' has %d", j->id, j->nodes,
 			    t->part_name[j->part],
-			    def->conf.slurm.part_nodes[j->part]);
+			    def->conf->slurm.part_nodes[j->part]);
 		if (j->nodes > def->nodes && (!faithful ||
-		    def->conf.nparts == 0))
+		    def->conf->nparts == 0))
 			return mg_diag_set(d, MG_EINVAL, "job %s needs %d "
 			    "nodes, the cluster has %d", j->id, j->nodes,
 			    def->nodes);
@@ -325,17 +322,17 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 	if (faithful && conf->cap_window > 0) {
 		if (mg_trace_capacity(t, conf->slurm.nodes, conf->cap_window,
 		    conf->cap_slack, &def->cap_time, &def->cap_nodes,
-		    &def->conf.slurm.cap_n) != 0)
+		    &def->conf->slurm.cap_n) != 0)
 			return mg_diag_set(d, MG_ENOMEM, "out of memory");
-		def->conf.slurm.cap_time = def->cap_time;
-		def->conf.slurm.cap_nodes = def->cap_nodes;
+		def->conf->slurm.cap_time = def->cap_time;
+		def->conf->slurm.cap_nodes = def->cap_nodes;
 	}
 	if (conf->nresv > 0 && !faithful)
 		return mg_diag_set(d, MG_EINVAL, "reservations need "
 		    "Mode=faithful");
-	if ((conf->nresv > 0 || def->conf.slurm.cap_n > 0) &&
-	    (def->conf.slurm.npools > 1 || (def->conf.slurm.npools == 0 &&
-	    def->conf.slurm.nparts > 1)))
+	if ((conf->nresv > 0 || def->conf->slurm.cap_n > 0) &&
+	    (def->conf->slurm.npools > 1 || (def->conf->slurm.npools == 0 &&
+	    def->conf->slurm.nparts > 1)))
 		return mg_diag_set(d, MG_EINVAL, "%s need%s a cluster of one "
 		    "partition (or partitions of the same nodes)",
 		    conf->nresv > 0 ? "reservations" : "CapacityFromTrace",
@@ -353,8 +350,8 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		if (!faithful)
 			return mg_diag_set(d, MG_EINVAL, "%s needs "
 			    "Mode=faithful", what);
-		if (def->conf.slurm.npools > 1 || (def->conf.slurm.npools ==
-		    0 && def->conf.slurm.nparts > 1))
+		if (def->conf->slurm.npools > 1 || (def->conf->slurm.npools ==
+		    0 && def->conf->slurm.nparts > 1))
 			return mg_diag_set(d, MG_EINVAL, "%s needs a "
 			    "cluster of one partition (or partitions of the "
 			    "same nodes)", what);
@@ -364,7 +361,7 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		for (i = 0; i < t->n; i++)
 			mg_dlattr_draw(&conf->slurm.dlgen, conf->dl_seed,
 			    t->job[i].id, strlen(t->job[i].id), &def->dl[i]);
-		def->conf.slurm.dl = def->dl;
+		def->conf->slurm.dl = def->dl;
 		if (conf->el_share > 0 || conf->el_file[0] != '\0') {
 			if ((def->el = malloc((t->n ? t->n : 1) *
 			    sizeof(*def->el))) == NULL)
@@ -375,10 +372,10 @@ mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 				    conf->el_alpha,
 				    conf->dl_seed, t->job[i].id,
 				    strlen(t->job[i].id), t->job[i].nodes,
-				    def->conf.slurm.nodes, &def->el[i]);
-			def->conf.slurm.el = def->el;
-			def->conf.slurm.el_prof = def->conf.el_prof.n > 0 ?
-			    &def->conf.el_prof : NULL;
+				    def->conf->slurm.nodes, &def->el[i]);
+			def->conf->slurm.el = def->el;
+			def->conf->slurm.el_prof = def->conf->el_prof.n > 0 ?
+			    &def->conf->el_prof : NULL;
 			if (conf->el_file[0] != '\0' &&
 			    (rv = read_el(def, conf->el_file, d)) != 0)
 				return rv;
@@ -418,14 +415,39 @@ mg_clusterdef_describe(const struct mg_clusterdef *def, char *buf,
 		a[10] = b[10] = '\0';
 	}
 	snprintf(buf, cap, "mode=%s nodes=%d partitions=%s trace_from=%s "
-	    "trace_to=%s jobs=%zu", def->conf.mode == MG_MODE_FAITHFUL ?
+	    "trace_to=%s jobs=%zu", def->conf->mode == MG_MODE_FAITHFUL ?
 	    "faithful" : "reference", (int)def->nodes, *parts ? parts : "-",
 	    a, b, t ? t->n : 0);
+}
+
+int
+mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
+    struct mg_trace *t, struct mg_diag *d)
+{
+	int rv;
+
+	memset(def, 0, sizeof(*def));
+	if ((def->conf = mg_simconf_dup(conf)) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	if ((rv = clusterdef_init(def, conf, t, d)) != 0)
+		mg_clusterdef_release(def);
+	return rv;
+}
+
+size_t
+mg_clusterdef_capacity(const struct mg_clusterdef *def, const int64_t **time,
+    const int32_t **nodes)
+{
+	*time = def->conf->slurm.cap_time;
+	*nodes = def->conf->slurm.cap_nodes;
+	return def->conf->slurm.cap_n;
 }
 
 void
 mg_clusterdef_release(struct mg_clusterdef *def)
 {
+	mg_simconf_free(def->conf);
+	def->conf = NULL;
 	free(def->cap_time);
 	free(def->cap_nodes);
 	free(def->resv_time);
@@ -454,12 +476,12 @@ mg_cluster_new(const struct mg_clusterdef *def, int64_t t0, int64_t to,
 	*out = NULL;
 	if (c == NULL)
 		return MG_ENOMEM;
-	c->mode = def->conf.mode;
+	c->mode = def->conf->mode;
 	if (c->mode == MG_MODE_REFERENCE)
-		rv = mg_sim_new(&def->conf.ref, def->trace, t0, t0, to,
+		rv = mg_sim_new(&def->conf->ref, def->trace, t0, t0, to,
 		    &c->ref);
 	else
-		rv = mg_slurmsim_new_warm(&def->conf.slurm, def->trace, t0,
+		rv = mg_slurmsim_new_warm(&def->conf->slurm, def->trace, t0,
 		    to, &c->fs);
 	if (rv != 0) {
 		free(c);
@@ -668,8 +690,8 @@ mg_cluster_gap(const struct mg_cluster *c, int32_t j, int *ok)
 int
 mg_clusterdef_preempts(const struct mg_clusterdef *def)
 {
-	return def->conf.mode == MG_MODE_FAITHFUL && def->conf.slurm.dl !=
-	    NULL && mg_slurmcfg_preempts(&def->conf.slurm);
+	return def->conf->mode == MG_MODE_FAITHFUL && def->conf->slurm.dl !=
+	    NULL && mg_slurmcfg_preempts(&def->conf->slurm);
 }
 
 int
@@ -731,7 +753,7 @@ replay_ref(const struct mg_clusterdef *def, int64_t first, int64_t last,
 	size_t i;
 	int rv;
 
-	if ((rv = mg_sim_new(&def->conf.ref, t, first, first, last, &s)) != 0)
+	if ((rv = mg_sim_new(&def->conf->ref, t, first, first, last, &s)) != 0)
 		return rv;
 	for (i = 0; i < t->n; i++)
 		end += t->job[i].limit + 60;
@@ -754,7 +776,7 @@ replay_faithful(const struct mg_clusterdef *def, int64_t first,
 	size_t i, n;
 	int rv;
 
-	if ((rv = mg_slurmsim_new(&def->conf.slurm, t, first, first, last,
+	if ((rv = mg_slurmsim_new(&def->conf->slurm, t, first, first, last,
 	    &s)) != 0)
 		return rv;
 	if ((rv = mg_slurmsim_run_all(s)) != 0)
@@ -795,13 +817,13 @@ mg_cluster_replay(const struct mg_clusterdef *def, int64_t first,
 
 	memset(r, 0, sizeof(*r));
 	if ((r->start = malloc((t->n ? t->n : 1) * sizeof(*r->start))) ==
-	    NULL || ((flags & MG_REPLAY_LIFE) && def->conf.mode ==
+	    NULL || ((flags & MG_REPLAY_LIFE) && def->conf->mode ==
 	    MG_MODE_FAITHFUL && (r->life = malloc((t->n ? t->n : 1) *
 	    sizeof(*r->life))) == NULL)) {
 		rv = MG_ENOMEM;
 		goto fail;
 	}
-	rv = def->conf.mode == MG_MODE_REFERENCE ? replay_ref(def, first, last,
+	rv = def->conf->mode == MG_MODE_REFERENCE ? replay_ref(def, first, last,
 	    r) : replay_faithful(def, first, last, flags, r);
 	if (rv != 0)
 		goto fail;

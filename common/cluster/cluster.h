@@ -1,7 +1,8 @@
 /*
  * cluster.h: the cluster model as one interface over its two modes
- * (sim.h, the reference; slurmsim.h, the faithful), for the tools that
- * place chains into a replayed trace (episodes, evaluation).
+ * (sim.h, the reference; slurmsim.h, the faithful, both seen only inside
+ * cluster/), for the tools that place chains into a replayed trace
+ * (episodes, evaluation).
  *
  * A struct mg_clusterdef is a configuration prepared against a trace
  * once (job sizes checked, partitions matched, dependencies and capacity
@@ -23,8 +24,42 @@
 #include "io/trace.h"
 #include "cluster/view.h"
 
+struct mg_dlattr;
+struct mg_elastic_attr;
+
+/* a job's life under preemption */
+struct mg_slurmsim_pjob {
+	int64_t first_start;	/* -1 if it never started */
+	int64_t end;		/* -1 if it has not ended */
+	int urgent;
+	int npreempt;		/* times preempted */
+	double lost;		/* node-seconds lost: its resume losses,
+				 * all its work if cancelled, or the nodes
+				 * it held idle while suspended */
+	double caused;		/* a preemptor: the node-seconds its
+				 * victims lost */
+	int64_t suspended;	/* seconds it spent suspended */
+	int32_t nresize;	/* an elastic job: times resized */
+};
+
+/* what loaning did, from t0 to now */
+struct mg_slurmsim_loan {
+	double span_s;		/* seconds accounted */
+	double lent_ns;		/* node-seconds lent */
+	double cap_ns;		/* node-seconds of the cluster and its loans */
+	double busy_ns;		/* node-seconds of running jobs */
+	double lent_busy_ns;	/* of them, beyond the cluster's own nodes */
+	int64_t reclaims;	/* loan ticks that took nodes back */
+	int64_t reclaim_jobs;	/* jobs preempted by them */
+	int64_t reclaim_shrinks;	/* elastic jobs they shrank */
+	int64_t grows, shrinks;	/* elastic resizes in all */
+	int64_t slo_violations;	/* reclaims not done within the grace */
+	double slo_short_ns;	/* node-seconds the inference pool lacked
+				 * past the grace */
+};
+
 struct mg_clusterdef {
-	struct mg_simconf conf;
+	struct mg_simconf *conf;	/* owned: the settings it was made of */
 	struct mg_trace *trace;	/* borrowed; dependencies may be set in it */
 	int32_t nodes;		/* the cluster's nodes */
 	size_t ndeps;		/* dependencies inferred */
@@ -50,6 +85,13 @@ int mg_clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
     struct mg_trace *t, struct mg_diag *d);
 
 void mg_clusterdef_release(struct mg_clusterdef *def);
+
+/*
+ * mg_clusterdef_capacity: the nodes up over time that CapacityFromTrace
+ * made (faithful mode): *nodes[i] from *time[i] on; how many (0: none).
+ */
+size_t mg_clusterdef_capacity(const struct mg_clusterdef *def,
+    const int64_t **time, const int32_t **nodes);
 
 /*
  * mg_clusterdef_describe: the cluster and trace def models, as

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cluster/replay.h"
+#include "cluster/simconf_int.h"
 #include "cluster/dlattr.h"
 #include "cluster/elastic.h"
 #include "base/stats.h"
@@ -160,8 +161,8 @@ mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
 		if (pj[i].end > last)
 			last = pj[i].end;
 		s->preemptions += (size_t)pj[i].npreempt;
-		s->lost_h += pj[i].lost * (def->conf.gpus_per_node > 0 ?
-		    def->conf.gpus_per_node : 1);
+		s->lost_h += pj[i].lost * (def->conf->gpus_per_node > 0 ?
+		    def->conf->gpus_per_node : 1);
 		jct += (double)(pj[i].end - t->job[i].submit) / 3600;
 	}
 	s->lost_h /= 3600;
@@ -195,11 +196,11 @@ mg_replay_write_hours(FILE *fp, const struct mg_clusterdef *def,
 	for (k = 0; k < hr->nhours; k++) {
 		int64_t t = hr->hour0 + (int64_t)k * 3600;
 
-		while (q < def->conf.slurm.dem_n &&
-		    def->conf.slurm.dem_time[q] <= t)
+		while (q < def->conf->slurm.dem_n &&
+		    def->conf->slurm.dem_time[q] <= t)
 			q++;
 		fprintf(fp, "%lld\t%d\t%.2f\t%.2f\n", (long long)t,
-		    q > 0 ? def->conf.slurm.dem_nodes[q - 1] : 0,
+		    q > 0 ? def->conf->slurm.dem_nodes[q - 1] : 0,
 		    hr->lent[k] / 3600, hr->used[k] / 3600);
 	}
 }

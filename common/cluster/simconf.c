@@ -8,7 +8,7 @@
 
 #include "base/mem.h"
 #include "base/parse.h"
-#include "cluster/simconf.h"
+#include "cluster/simconf_int.h"
 #include "io/slurmfmt.h"
 #include "cluster/preempt.h"
 
@@ -1002,4 +1002,101 @@ mg_simconf_option(struct mg_simconf *c, const char *name, const char *arg,
 	if (strcmp(name, "set") == 0)
 		return mg_simconf_set(c, arg, d);
 	return mg_diag_set(d, MG_EINVAL, "no cluster setting '%s'", name);
+}
+
+int
+mg_simconf_new(struct mg_simconf **out)
+{
+	if ((*out = malloc(sizeof(**out))) == NULL)
+		return MG_ENOMEM;
+	mg_simconf_init(*out);
+	return 0;
+}
+
+struct mg_simconf *
+mg_simconf_dup(const struct mg_simconf *c)
+{
+	struct mg_simconf *x = malloc(sizeof(*x));
+
+	if (x != NULL)
+		*x = *c;
+	return x;
+}
+
+void
+mg_simconf_free(struct mg_simconf *c)
+{
+	free(c);
+}
+
+/* ---- what the tools and layers read of it -------------------------- */
+
+enum mg_simmode
+mg_simconf_mode(const struct mg_simconf *c)
+{
+	return c->mode;
+}
+
+int32_t
+mg_simconf_nodes(const struct mg_simconf *c)
+{
+	return c->mode == MG_MODE_FAITHFUL ? c->slurm.nodes : c->ref.nodes;
+}
+
+int
+mg_simconf_partition(const struct mg_simconf *c, const char *name,
+    int32_t *nodes, char *hosts, size_t cap)
+{
+	int k;
+
+	for (k = 0; k < c->nparts; k++)
+		if (strcmp(c->part_name[k], name) == 0) {
+			*nodes = c->part_nodes[k];
+			if (cap > 0)
+				snprintf(hosts, cap, "%s", c->part_hosts[k]);
+			return 0;
+		}
+	return -1;
+}
+
+void
+mg_simconf_user_limits(const struct mg_simconf *c, int *jobs, int *nodes)
+{
+	*jobs = c->slurm.max_jobs_per_user;
+	*nodes = c->slurm.max_nodes_per_user;
+}
+
+int
+mg_simconf_gpus_per_node(const struct mg_simconf *c)
+{
+	return c->gpus_per_node;
+}
+
+int
+mg_simconf_preempts(const struct mg_simconf *c, const char **mode,
+    const char **victims)
+{
+	if (mode != NULL)
+		*mode = c->slurm.preempt_mode == MG_PREEMPT_CANCEL ? "CANCEL" :
+		    c->slurm.preempt_mode == MG_PREEMPT_SUSPEND ?
+		    "SUSPEND,GANG" : "REQUEUE";
+	if (victims != NULL)
+		*victims = mg_victim_policy_name((enum mg_victim_policy)
+		    c->slurm.victims);
+	return c->mode == MG_MODE_FAITHFUL && mg_slurmcfg_preempts(&c->slurm);
+}
+
+int32_t
+mg_simconf_loans(const struct mg_simconf *c, const char **reclaim)
+{
+	if (reclaim != NULL)
+		*reclaim = mg_victim_policy_name((enum mg_victim_policy)
+		    c->slurm.reclaim_policy);
+	return c->mode == MG_MODE_FAITHFUL ? c->slurm.inf_nodes : 0;
+}
+
+uint64_t
+mg_simconf_dl_seed(const struct mg_simconf *c)
+{
+	return c->dl_seed;
 }

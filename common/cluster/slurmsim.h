@@ -62,6 +62,7 @@
 #include "cluster/dlattr.h"
 #include "cluster/elastic.h"
 #include "cluster/view.h"
+#include "cluster/cluster.h"
 
 #define MG_SLURM_MAXPART 16
 #define MG_SLURM_MAXPOOL 32
@@ -275,20 +276,6 @@ int mg_slurmsim_run(struct mg_slurmsim *s, int64_t until);
 /* mg_slurmsim_run_all: run until every job has started; 0 or < 0 */
 int mg_slurmsim_run_all(struct mg_slurmsim *s);
 
-/* a job's life under preemption */
-struct mg_slurmsim_pjob {
-	int64_t first_start;	/* -1 if it never started */
-	int64_t end;		/* -1 if it has not ended */
-	int urgent;
-	int npreempt;		/* times preempted */
-	double lost;		/* node-seconds lost: its resume losses,
-				 * all its work if cancelled, or the nodes
-				 * it held idle while suspended */
-	double caused;		/* a preemptor: the node-seconds its
-				 * victims lost */
-	int64_t suspended;	/* seconds it spent suspended */
-	int32_t nresize;	/* an elastic job: times resized */
-};
 
 /*
  * mg_slurmsim_set_urgent: job j (added, not yet started) is urgent: it
@@ -297,21 +284,6 @@ struct mg_slurmsim_pjob {
  */
 int mg_slurmsim_set_urgent(struct mg_slurmsim *s, int32_t j);
 
-/* what loaning did, from t0 to now */
-struct mg_slurmsim_loan {
-	double span_s;		/* seconds accounted */
-	double lent_ns;		/* node-seconds lent */
-	double cap_ns;		/* node-seconds of the cluster and its loans */
-	double busy_ns;		/* node-seconds of running jobs */
-	double lent_busy_ns;	/* of them, beyond the cluster's own nodes */
-	int64_t reclaims;	/* loan ticks that took nodes back */
-	int64_t reclaim_jobs;	/* jobs preempted by them */
-	int64_t reclaim_shrinks;	/* elastic jobs they shrank */
-	int64_t grows, shrinks;	/* elastic resizes in all */
-	int64_t slo_violations;	/* reclaims not done within the grace */
-	double slo_short_ns;	/* node-seconds the inference pool lacked
-				 * past the grace */
-};
 
 /* mg_slurmsim_loan_stats: the loaning so far (zeros when off). */
 void mg_slurmsim_loan_stats(const struct mg_slurmsim *s,

@@ -164,13 +164,14 @@ keep(const struct mg_trace *t, const unsigned char *gone, struct mg_trace *k)
 		k->job = NULL;
 		return MG_ENOMEM;
 	}
-	for (i = 0; i < t->n; i++) {
-		map[i] = -1;
+	for (i = 0; i < t->n; i++)	/* first every job's new place */
+		map[i] = gone[i] ? -1 : (int32_t)k->n++;
+	for (i = k->n = 0; i < t->n; i++) {
 		if (gone[i])
 			continue;
-		map[i] = (int32_t)k->n;
 		k->job[k->n] = t->job[i];
-		/* a dependency on a job gone counts as met */
+		/* a dependency on a job gone counts as met (it may be on a
+		 * job submitted later) */
 		if (k->job[k->n].after >= 0)
 			k->job[k->n].after = map[k->job[k->n].after];
 		k->n++;
@@ -474,7 +475,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		    "in [0, 90%%], a tick of a minute or more, a span of a "
 		    "day or more, a lead above 0");
 	if (a->hold && (a->method != MG_ADOPT_LEAD ||
-	    def->conf.mode != MG_MODE_FAITHFUL))
+	    mg_simconf_mode(def->conf) != MG_MODE_FAITHFUL))
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: a "
 		    "successor is held with a lead, in the faithful model");
 	if (t->n == 0)

@@ -734,18 +734,18 @@ mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
     struct mg_diag *d)
 {
 	const struct mg_trace *t = def->trace;
+	int gpn = mg_simconf_gpus_per_node(def->conf);
 	int64_t first, last;
 	int k, rv;
 
 	if (s->have_until && s->count > 0)
 		return mg_diag_set(d, MG_EINVAL, "give either a count or an "
 		    "end date, not both");
-	if (s->gpus && def->conf.gpus_per_node == 0)
+	if (s->gpus && gpn == 0)
 		return mg_diag_set(d, MG_EINVAL, "sizes in GPUs need the GPUs "
 		    "of a node: GpusPerNode=G in the model's configuration");
 	for (k = 0; k < s->nsizes && s->gpus; k++)
-		s->sizes[k] = (s->sizes[k] + def->conf.gpus_per_node - 1) /
-		    def->conf.gpus_per_node;
+		s->sizes[k] = (s->sizes[k] + gpn - 1) / gpn;
 	s->gpus = 0;
 	s->e.p_dur = s->e.s_dur = s->e.limit;
 	if (s->p_dur >= 0)

@@ -68,6 +68,36 @@ setup() {
 	[[ "$stderr" == *"'empty.txt' holds no job: no report"* ]]
 }
 
+@test "the cluster's insides: no file outside cluster/ compiles the simulators' headers, directly or through another" {
+	# the headers a file compiles: its own includes, and theirs
+	local -A seen
+	walk() {
+		local h
+		for h in $(sed -n 's|^#include "\([a-z]*/[a-z_]*\.h\)".*|\1|p' "$1"); do
+			[ -n "${seen[$h]:-}" ] && continue
+			seen[$h]=1
+			[ -f "$ROOT/common/$h" ] && walk "$ROOT/common/$h"
+		done
+	}
+	local f bad=0 h
+	for f in "$ROOT"/cmd/*.[ch] "$ROOT"/common/*/*.[ch]; do
+		case $f in "$ROOT"/common/cluster/*) continue ;; esac
+		seen=()
+		walk "$f"
+		for h in cluster/sim.h cluster/slurmsim.h cluster/slurmsim_int.h cluster/simconf_int.h; do
+			if [ -n "${seen[$h]:-}" ]; then
+				echo "${f#"$ROOT"/} compiles $h"
+				bad=1
+			fi
+		done
+	done
+	[ "$bad" -eq 0 ]
+	# and the walk finds what it looks for: cluster.c compiles both
+	seen=()
+	walk "$ROOT/common/cluster/cluster.c"
+	[ -n "${seen[cluster/sim.h]:-}" ] && [ -n "${seen[cluster/slurmsim.h]:-}" ]
+}
+
 @test "the library's layers: each folder of common/ includes only itself and the folders above it" {
 	# base < io < cluster < plan < episode < learn < live: live reads
 	# real clusters through io, builds views of the cluster layer and

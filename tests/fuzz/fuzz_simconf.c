@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster/simconf.h"
+#include "cluster/simconf_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

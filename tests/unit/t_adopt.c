@@ -47,17 +47,20 @@ job(size_t i, int64_t at, int64_t limit, int64_t dur, int32_t nodes,
 static int
 def_of(enum mg_simmode mode, int32_t nodes, struct mg_clusterdef *def)
 {
-	struct mg_simconf conf;
+	struct mg_simconf *conf;
 	struct mg_diag d = { "" };
 	char n[32];
+	int rv = -1;
 
-	mg_simconf_init(&conf);
-	snprintf(n, sizeof(n), "Nodes=%d", nodes);
-	if (mg_simconf_set(&conf, mode == MG_MODE_REFERENCE ?
-	    "Mode=reference" : "Mode=faithful", &d) != 0 ||
-	    mg_simconf_set(&conf, n, &d) != 0)
+	if (mg_simconf_new(&conf) != 0)
 		return -1;
-	return mg_clusterdef_init(def, &conf, &trace, &d);
+	snprintf(n, sizeof(n), "Nodes=%d", nodes);
+	if (mg_simconf_set(conf, mode == MG_MODE_REFERENCE ?
+	    "Mode=reference" : "Mode=faithful", &d) == 0 &&
+	    mg_simconf_set(conf, n, &d) == 0)
+		rv = mg_clusterdef_init(def, conf, &trace, &d);
+	mg_simconf_free(conf);
+	return rv;
 }
 
 /*
@@ -362,7 +365,7 @@ accrue(int always)
 	trace.nusers = 2;
 	if (def_of(MG_MODE_FAITHFUL, 4, &def) != 0)
 		return;
-	if (always && !ok(mg_simconf_set(&def.conf,
+	if (always && !ok(mg_simconf_set(def.conf,
 	    "PriorityFlags=ACCRUE_ALWAYS", &d) == 0, "ACCRUE_ALWAYS is a "
 	    "setting"))
 		return;

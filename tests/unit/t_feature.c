@@ -95,11 +95,13 @@ test_golden(struct mg_trace *t)
 	    149235, 170700, 2880, 1, 60, 0, 2880, 1, 0, 0 };
 	static struct probe_out lo, re;
 	struct mg_clusterdef def;
-	struct mg_simconf conf;
+	struct mg_simconf *conf;
 	double v[42];
 
-	mg_simconf_init(&conf);
-	ok(mg_clusterdef_init(&def, &conf, t, NULL) == 0, "reference model");
+	if (!ok(mg_simconf_new(&conf) == 0 &&
+	    mg_clusterdef_init(&def, conf, t, NULL) == 0, "reference model"))
+		return;
+	mg_simconf_free(conf);
 	ok(golden_probes(&def, 0, &lo, &re) == 0, "episode 0 probes run");
 	ok(lo.x == -172740, "episode 0, lower-bound probe: x = %lld",
 	    (long long)lo.x);

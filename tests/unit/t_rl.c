@@ -71,7 +71,7 @@ main(void)
 {
 	struct mg_trace t;
 	struct mg_clusterdef def;
-	struct mg_simconf conf;
+	struct mg_simconf *conf;
 	struct mg_epconf e[NEP];
 	struct mg_outcome full[NEP], none[NEP];
 	struct mg_rlenv ef, el;
@@ -84,12 +84,13 @@ main(void)
 		ok(0, "load the LS6 trace");
 		return tap_done();
 	}
-	mg_simconf_init(&conf);
-	conf.ref.nodes = 76;
-	if (mg_clusterdef_init(&def, &conf, &t, NULL) != 0) {
+	if (mg_simconf_new(&conf) != 0 ||
+	    mg_simconf_set(conf, "Nodes=76", NULL) != 0 ||
+	    mg_clusterdef_init(&def, conf, &t, NULL) != 0) {
 		ok(0, "the reference model at 76 nodes");
 		return tap_done();
 	}
+	mg_simconf_free(conf);
 	for (i = 0; i < NEP; i++) {
 		/* loaded days of March 2023 */
 		int64_t s0 = when("2023-03-01T00:00:00") + (int64_t)i * 86400;

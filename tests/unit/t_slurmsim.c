@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "mirage.h"
-#include "cluster/simconf.h"
+#include "cluster/simconf_int.h"
 #include "io/slurmfmt.h"
 #include "cluster/slurmsim.h"
 #include "cluster/preempt.h"
