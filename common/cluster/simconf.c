@@ -1,5 +1,6 @@
 /* simconf.c: the model's configuration file; see simconf.h. */
 #include <errno.h>
+#include <float.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -671,15 +672,351 @@ prio_flags(struct mg_simconf *c, const char *v, struct mg_diag *d)
 	return 0;
 }
 
+/* PreemptMode: the mode, and GANG (SUSPEND's gang scheduler) */
+static int
+preempt_mode(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	if (strcasecmp(v, "OFF") == 0)
+		c->slurm.preempt_mode = MG_PREEMPT_OFF;
+	else if (strcasecmp(v, "REQUEUE") == 0)
+		c->slurm.preempt_mode = MG_PREEMPT_REQUEUE;
+	else if (strcasecmp(v, "CANCEL") == 0)
+		c->slurm.preempt_mode = MG_PREEMPT_CANCEL;
+	else if (strcasecmp(v, "SUSPEND,GANG") == 0 ||
+	    strcasecmp(v, "GANG,SUSPEND") == 0)
+		c->slurm.preempt_mode = MG_PREEMPT_SUSPEND;
+	else if (strcasecmp(v, "SUSPEND") == 0)
+		return mg_diag_set(d, MG_EINVAL, "PreemptMode=SUSPEND needs "
+		    "the gang scheduler that resumes the suspended jobs: "
+		    "SUSPEND,GANG");
+	else
+		return mg_diag_set(d, MG_EINVAL, "PreemptMode is OFF, REQUEUE, "
+		    "CANCEL or SUSPEND,GANG, not '%s'", v);
+	return 0;
+}
+
+/* PreemptParameters: youngest_first among Slurm's */
+static int
+preempt_params(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	(void)d;
+	if (strstr(v, "youngest_first") != NULL)
+		c->slurm.victims = MG_VICTIM_YOUNGEST;
+	return 0;
+}
+
+static int
+victim_policy(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	enum mg_victim_policy p;
+
+	if (mg_victim_policy_parse(v, &p) != 0)
+		return mg_diag_set(d, MG_EINVAL, "VictimPolicy is prio, "
+		    "youngest, random, las, pickyman, greedy or exact, not "
+		    "'%s'", v);
+	c->slurm.victims = (int)p;
+	return 0;
+}
+
+static int
+reclaim_policy(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	enum mg_victim_policy p;
+
+	if (mg_victim_policy_parse(v, &p) != 0 || (p != MG_VICTIM_FEWEST &&
+	    p != MG_VICTIM_RANDOM && p != MG_VICTIM_YOUNGEST))
+		return mg_diag_set(d, MG_EINVAL, "ReclaimPolicy is fewest, "
+		    "random or youngest (last in, first out), not '%s'", v);
+	c->slurm.reclaim_policy = (int)p;
+	return 0;
+}
+
+/* InferenceDemand: diurnal (drawn), or a file of the demand */
+static int
+inference_demand(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	if (strcmp(v, "diurnal") == 0)
+		c->inf_file[0] = '\0';
+	else if (*v == '\0' || strlen(v) >= sizeof(c->inf_file))
+		return mg_diag_set(d, MG_EINVAL, "bad value '%s' for "
+		    "InferenceDemand", v);
+	else
+		memcpy(c->inf_file, v, strlen(v) + 1);
+	return 0;
+}
+
+static int
+elastic_profile(struct mg_simconf *c, const char *v, struct mg_diag *d)
+{
+	return mg_eprofile_read(v, &c->el_prof, d);
+}
+
+/*
+ * The settings: one row each, read by mg_simconf_set() and listed in
+ * mirage-cluster(5) (tests/unit/t_simconf.c checks the two agree, and
+ * that each default given is the one mg_simconf_init() sets).
+ */
+enum kind {
+	K_INT,		/* a whole number in [lo, hi] */
+	K_REAL,		/* a number in [min, max] */
+	K_SPAN,		/* D-HH:MM:SS or minutes, as seconds in [lo, hi] */
+	K_WORD,		/* one of words (any case), stored as its value */
+	K_TEXT,		/* a path or a name */
+	K_OWN		/* its own syntax: own() */
+};
+
+enum ctype { C_NONE, C_INT, C_I32, C_I64, C_U64, C_DBL, C_STR };
+
+struct dest {
+	size_t off;
+	enum ctype type;
+	size_t size;		/* C_STR: the array's */
+};
+
+struct setting {
+	const char *name;
+	enum kind kind;
+	int64_t lo, hi;
+	double min, max;
+	const char *words;	/* K_WORD: by '|' */
+	int values[4];		/* K_WORD: each word's */
+	struct dest to[2];
+	int (*own)(struct mg_simconf *, const char *, struct mg_diag *);
+	const char *dflt;	/* as written; NULL: none, or by mode */
+	const char *doc;
+};
+
+#define AT(f, t)	{ offsetof(struct mg_simconf, f), t, 0 }
+#define STR(f)		{ offsetof(struct mg_simconf, f), C_STR, \
+			    sizeof(((struct mg_simconf *)0)->f) }
+#define INT(n, lo, hi, t1, t2, dflt, doc) \
+	{ n, K_INT, lo, hi, 0, 0, NULL, { 0 }, { t1, t2 }, NULL, dflt, doc }
+#define REAL(n, min, max, t1, dflt, doc) \
+	{ n, K_REAL, 0, 0, min, max, NULL, { 0 }, { t1, { 0 } }, NULL, dflt, \
+	    doc }
+#define SPAN(n, lo, t1, t2, dflt, doc) \
+	{ n, K_SPAN, lo, MAX_SPAN, 0, 0, NULL, { 0 }, { t1, t2 }, NULL, \
+	    dflt, doc }
+#define WORD(n, words, v0, v1, v2, t1, dflt, doc) \
+	{ n, K_WORD, 0, 0, 0, 0, words, { v0, v1, v2, 0 }, { t1, { 0 } }, \
+	    NULL, dflt, doc }
+#define TEXT(n, t1, doc) \
+	{ n, K_TEXT, 0, 0, 0, 0, NULL, { 0 }, { t1, { 0 } }, NULL, NULL, doc }
+#define OWN(n, fn, dflt, doc) \
+	{ n, K_OWN, 0, 0, 0, 0, NULL, { 0 }, { { 0 }, { 0 } }, fn, dflt, doc }
+#define NONE	{ 0 }
+
+static const struct setting settings[] = {
+	WORD("Mode", "reference|faithful", MG_MODE_REFERENCE,
+	    MG_MODE_FAITHFUL, 0, AT(mode, C_INT), "reference",
+	    "which model: the original's simulator or Slurm's schedulers"),
+	INT("Nodes", 1, 1000000, AT(ref.nodes, C_INT), AT(slurm.nodes, C_INT),
+	    "88", "identical whole nodes"),
+	INT("GpusPerNode", 1, 1024, AT(gpus_per_node, C_INT), NONE, NULL,
+	    "GPUs of a node, to turn GPU requests into whole nodes"),
+	OWN("NodeName", nodename, NULL, "faithful: the nodes by a hostlist"),
+	OWN("PartitionName", partition, NULL, "faithful: a partition, its "
+	    "nodes and priority"),
+	INT("PriorityWeightAge", 0, 1000000000, AT(ref.w_age, C_DBL),
+	    AT(slurm.w_age, C_DBL), NULL, "the age factor's weight (7000 "
+	    "reference, 1000 faithful)"),
+	INT("PriorityWeightJobSize", 0, 1000000000, AT(ref.w_size, C_DBL),
+	    AT(slurm.w_size, C_DBL), NULL, "the size factor's weight (100 "
+	    "reference, 1000 faithful)"),
+	SPAN("PriorityMaxAge", 1, AT(ref.max_age, C_DBL),
+	    AT(slurm.max_age, C_I64), "7-0", "the age factor's cap "
+	    "(faithful)"),
+	OWN("PriorityFlags", prio_flags, NULL, "faithful: ACCRUE_ALWAYS, age "
+	    "from submission"),
+	OWN("ReservationName", reservation, NULL, "faithful: nodes out of "
+	    "service for a while"),
+	OWN("SchedulerParameters", sched_params, NULL, "the schedulers' "
+	    "intervals, window and depth"),
+	INT("MaxJobsPerUser", 0, 1000000, AT(slurm.max_jobs_per_user, C_INT),
+	    NONE, "0", "faithful: running jobs per user (0: no limit)"),
+	INT("MaxNodesPerUser", 0, 1000000,
+	    AT(slurm.max_nodes_per_user, C_INT), NONE, "0", "faithful: nodes "
+	    "per user's running jobs (0: no limit)"),
+	INT("PriorityWeightPartition", 0, 1000000000, AT(slurm.w_part, C_DBL),
+	    NONE, "0", "faithful: the partition factor's weight"),
+	INT("PriorityWeightQOS", 0, 1000000000, AT(slurm.w_qos, C_DBL), NONE,
+	    "0", "faithful: the QOS factor's weight"),
+	OWN("QOSName", qos, NULL, "faithful: a QOS, its priority and limits"),
+	INT("PriorityWeightTrace", 0, 1000000, AT(slurm.w_trace, C_DBL), NONE,
+	    "0", "faithful: the weight of the trace's recorded priority"),
+	INT("PriorityWeightFairshare", 0, 1000000000,
+	    AT(slurm.w_fairshare, C_DBL), NONE, "0", "faithful: the "
+	    "fair-share factor's weight"),
+	SPAN("PriorityDecayHalfLife", 1, AT(slurm.decay_half_life, C_I64),
+	    NONE, "7-0", "faithful: the half-life of past usage"),
+	SPAN("PriorityCalcPeriod", 1, AT(slurm.calc_period, C_I64), NONE, "5",
+	    "faithful: how often pending jobs' priorities are set"),
+	WORD("FairshareBy", "user|account|tree", MG_FS_USER, MG_FS_ACCOUNT,
+	    MG_FS_TREE, AT(slurm.fs_by, C_INT), "user", "faithful: equal "
+	    "shares per user, per account, or Fair Tree"),
+	INT("DependencyFromTrace", 0, 86400, AT(dep_gap, C_I64), NONE, "0",
+	    "faithful: infer dependencies within so many seconds"),
+	INT("CapacityFromTrace", 0, 30 * 86400, AT(cap_window, C_I64), NONE,
+	    "0", "faithful: the nodes up, from the trace, by windows of so "
+	    "many seconds"),
+	INT("CapacitySlack", 0, 1000000, AT(cap_slack, C_I32), NONE, "0",
+	    "faithful: nodes added to that capacity"),
+	OWN("PreemptMode", preempt_mode, "OFF", "faithful: what a preempted "
+	    "job does"),
+	WORD("PreemptType", "preempt/qos|preempt/partition_prio|preempt/none",
+	    MG_PTYPE_QOS, MG_PTYPE_PARTITION, MG_PTYPE_NONE,
+	    AT(slurm.preempt_type, C_INT), "preempt/qos", "faithful: who may "
+	    "preempt whom"),
+	TEXT("UrgentQOS", STR(urgent_qos), "faithful: the QOS of the urgent "
+	    "jobs"),
+	SPAN("PreemptExemptTime", 0, AT(slurm.preempt_exempt, C_I64), NONE,
+	    "0", "faithful: a job runs so long before it may be preempted"),
+	OWN("PreemptParameters", preempt_params, NULL, "faithful: "
+	    "youngest_first"),
+	OWN("VictimPolicy", victim_policy, "prio", "faithful: which jobs are "
+	    "preempted"),
+	REAL("PreemptPredictError", 0, 10, AT(slurm.predict_error, C_DBL),
+	    "0", "faithful: the relative error of predicted overheads"),
+	TEXT("DLAttrFile", STR(dl_file), "faithful: the jobs' deep-learning "
+	    "attributes, a dlattrs stream"),
+	INT("DLAttrSeed", 0, INT64_MAX, AT(dl_seed, C_U64),
+	    AT(slurm.preempt_seed, C_U64), "0", "faithful: the seed of the "
+	    "attributes drawn"),
+	INT("DLEqualOverheads", 0, 1, AT(slurm.dlgen.equal, C_INT), NONE, "0",
+	    "faithful: every job the same epoch time and family"),
+	REAL("UrgentShare", 0, 1, AT(slurm.dlgen.urgent_share, C_DBL), "0.1",
+	    "faithful: the share of the jobs drawn urgent"),
+	INT("InferenceNodes", 0, 1000000, AT(slurm.inf_nodes, C_I32),
+	    AT(loangen.nodes, C_I32), "0", "faithful: the inference pool that "
+	    "lends its idle nodes"),
+	OWN("InferenceDemand", inference_demand, "diurnal", "faithful: the "
+	    "pool's demand, drawn or from a file"),
+	REAL("InferenceNodeCapacity", 0, 1e12, AT(inf_capacity, C_DBL), "0",
+	    "faithful: requests per second a node serves"),
+	REAL("InferenceBase", 0, 1e6, AT(loangen.base, C_DBL), NULL,
+	    "faithful: the demand at night, nodes"),
+	REAL("InferenceAmplitude", 0, 1e6, AT(loangen.amp, C_DBL), NULL,
+	    "faithful: the day's swing of the demand, nodes"),
+	REAL("InferenceNoise", 0, 1e6, AT(loangen.noise, C_DBL), NULL,
+	    "faithful: the demand's hourly noise, nodes"),
+	REAL("InferencePeakHour", 0, 24, AT(loangen.peak_hour, C_DBL), "14",
+	    "faithful: when the demand peaks, UTC hours"),
+	INT("InferenceSeed", 0, INT64_MAX, AT(loangen.seed, C_U64), NONE, "1",
+	    "faithful: the seed of the demand drawn"),
+	SPAN("LoanInterval", 1, AT(slurm.loan_interval, C_I64), NONE, "5",
+	    "faithful: how often idle nodes are lent"),
+	INT("LoanHeadroom", 0, 1000000, AT(slurm.loan_headroom, C_I32), NONE,
+	    "2", "faithful: idle nodes the pool keeps"),
+	INT("ReclaimGrace", 0, 86400, AT(slurm.reclaim_grace, C_I64), NONE,
+	    "60", "faithful: seconds a reclaim may take"),
+	OWN("ReclaimPolicy", reclaim_policy, "fewest", "faithful: which "
+	    "borrowers give back their nodes"),
+	REAL("ElasticShare", 0, 1, AT(el_share, C_DBL), "0", "faithful: the "
+	    "share of the jobs drawn elastic"),
+	REAL("ElasticAlpha", DBL_MIN, 1, AT(el_alpha, C_DBL), "0.8",
+	    "faithful: the elastic jobs' speedup exponent"),
+	WORD("ElasticAlloc", "mckp|greedy", 0, 1, 0, AT(slurm.el_greedy,
+	    C_INT), "mckp", "faithful: how nodes are shared among elastic "
+	    "jobs"),
+	TEXT("ElasticFile", STR(el_file), "faithful: which jobs are elastic, "
+	    "an elastic stream"),
+	OWN("ElasticProfile", elastic_profile, NULL, "faithful: a measured "
+	    "speedup curve"),
+	WORD("JobOrder", "priority|sjf", 0, 1, 0, AT(slurm.sjf, C_INT),
+	    "priority", "faithful: the queue by priority or shortest limit "
+	    "first")
+};
+
+#define NSETTINGS	(sizeof(settings) / sizeof(settings[0]))
+
+/* "a, b or c" from "a|b|c" */
+static void
+word_list(const char *words, char *buf, size_t cap)
+{
+	size_t n = 0, k, nw = 1;
+	const char *p;
+
+	for (p = words; *p; p++)
+		nw += *p == '|';
+	buf[0] = '\0';
+	for (k = 0, p = words; k < nw && n < cap; k++) {
+		size_t w = strcspn(p, "|");
+
+		n += (size_t)snprintf(buf + n, cap - n, "%s%.*s", k == 0 ? "" :
+		    k == nw - 1 ? " or " : ", ", (int)w, p);
+		p += w + (p[w] == '|');
+	}
+}
+
+/* the value of word v in k->words, or -1 */
+static int
+word_of(const struct setting *k, const char *v)
+{
+	const char *p = k->words;
+	int i;
+
+	for (i = 0; *p; i++) {
+		size_t w = strcspn(p, "|");
+
+		if (strlen(v) == w && strncasecmp(p, v, w) == 0)
+			return i;
+		p += w + (p[w] == '|');
+	}
+	return -1;
+}
+
+static void
+store(struct mg_simconf *c, const struct dest *t, int64_t x, double r,
+    const char *v)
+{
+	char *at = (char *)c + t->off;
+
+	switch (t->type) {
+	case C_INT:
+		*(int *)(void *)at = (int)x;
+		break;
+	case C_I32:
+		*(int32_t *)(void *)at = (int32_t)x;
+		break;
+	case C_I64:
+		*(int64_t *)(void *)at = x;
+		break;
+	case C_U64:
+		*(uint64_t *)(void *)at = (uint64_t)x;
+		break;
+	case C_DBL:
+		*(double *)(void *)at = r;
+		break;
+	case C_STR:
+		memcpy(at, v, strlen(v) + 1);
+		break;
+	case C_NONE:
+		break;
+	}
+}
+
+static const struct setting *
+setting_of(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NSETTINGS; i++)
+		if (strcasecmp(settings[i].name, key) == 0)
+			return &settings[i];
+	return NULL;
+}
+
 int
 mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 {
 	static const char *const ignored[] = { "ClusterName", "SlurmctldHost",
 	    "PriorityType", "SchedulerType", "SelectType",
 	    "SelectTypeParameters", NULL };
+	const struct setting *k;
 	const char *eq = strchr(kv, '='), *v;
-	char key[64];
-	int64_t x;
+	char key[64], list[256];
+	int64_t x = 0;
+	double r = 0;
 	size_t n;
 	int i;
 
@@ -689,264 +1026,66 @@ mg_simconf_set(struct mg_simconf *c, const char *kv, struct mg_diag *d)
 	memcpy(key, kv, n);
 	key[n] = '\0';
 	v = eq + 1;
-	if (strcasecmp(key, "Mode") == 0) {
-		if (strcmp(v, "reference") == 0)
-			c->mode = MG_MODE_REFERENCE;
-		else if (strcmp(v, "faithful") == 0)
-			c->mode = MG_MODE_FAITHFUL;
-		else
-			return mg_diag_set(d, MG_EINVAL, "Mode is reference or "
-			    "faithful, not '%s'", v);
-	} else if (strcasecmp(key, "Nodes") == 0) {
-		if (num(v, 1, 1000000, &x) != 0)
-			goto bad;
-		c->ref.nodes = c->slurm.nodes = (int)x;
-	} else if (strcasecmp(key, "GpusPerNode") == 0) {
-		if (num(v, 1, 1024, &x) != 0)
-			goto bad;
-		c->gpus_per_node = (int)x;
-	} else if (strcasecmp(key, "PriorityWeightAge") == 0) {
-		if (num(v, 0, 1000000000, &x) != 0)
-			goto bad;
-		c->ref.w_age = c->slurm.w_age = (double)x;
-	} else if (strcasecmp(key, "PriorityWeightJobSize") == 0) {
-		if (num(v, 0, 1000000000, &x) != 0)
-			goto bad;
-		c->ref.w_size = c->slurm.w_size = (double)x;
-	} else if (strcasecmp(key, "PriorityWeightFairshare") == 0) {
-		if (num(v, 0, 1000000000, &x) != 0)
-			goto bad;
-		c->slurm.w_fairshare = (double)x;
-	} else if (strcasecmp(key, "PriorityDecayHalfLife") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
-		    x > MAX_SPAN)
-			goto bad;
-		c->slurm.decay_half_life = x;
-	} else if (strcasecmp(key, "PriorityCalcPeriod") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
-		    x > MAX_SPAN)
-			goto bad;
-		c->slurm.calc_period = x;
-	} else if (strcasecmp(key, "PriorityWeightTrace") == 0) {
-		if (num(v, 0, 1000000, &x) != 0)
-			goto bad;
-		c->slurm.w_trace = (double)x;
-	} else if (strcasecmp(key, "CapacitySlack") == 0) {
-		if (num(v, 0, 1000000, &x) != 0)
-			goto bad;
-		c->cap_slack = (int32_t)x;
-	} else if (strcasecmp(key, "CapacityFromTrace") == 0) {
-		if (num(v, 0, 30 * 86400, &x) != 0)
-			goto bad;
-		c->cap_window = x;
-	} else if (strcasecmp(key, "DependencyFromTrace") == 0) {
-		if (num(v, 0, 86400, &x) != 0)
-			goto bad;
-		c->dep_gap = x;
-	} else if (strcasecmp(key, "MaxNodesPerUser") == 0) {
-		if (num(v, 0, 1000000, &x) != 0)
-			goto bad;
-		c->slurm.max_nodes_per_user = (int)x;
-	} else if (strcasecmp(key, "MaxJobsPerUser") == 0) {
-		if (num(v, 0, 1000000, &x) != 0)
-			goto bad;
-		c->slurm.max_jobs_per_user = (int)x;
-	} else if (strcasecmp(key, "PriorityMaxAge") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
-		    x > MAX_SPAN)
-			goto bad;
-		c->ref.max_age = (double)x;
-		c->slurm.max_age = x;
-	} else if (strcasecmp(key, "PriorityFlags") == 0) {
-		if (prio_flags(c, v, d) != 0)
-			return MG_EINVAL;
-	} else if (strcasecmp(key, "FairshareBy") == 0) {
-		if (strcasecmp(v, "user") == 0)
-			c->slurm.fs_by = MG_FS_USER;
-		else if (strcasecmp(v, "account") == 0)
-			c->slurm.fs_by = MG_FS_ACCOUNT;
-		else if (strcasecmp(v, "tree") == 0)
-			c->slurm.fs_by = MG_FS_TREE;
-		else
-			return mg_diag_set(d, MG_EINVAL, "FairshareBy is user, "
-			    "account or tree, not '%s'", v);
-	} else if (strcasecmp(key, "PriorityWeightPartition") == 0) {
-		if (num(v, 0, 1000000000, &x) != 0)
-			goto bad;
-		c->slurm.w_part = (double)x;
-	} else if (strcasecmp(key, "PriorityWeightQOS") == 0) {
-		if (num(v, 0, 1000000000, &x) != 0)
-			goto bad;
-		c->slurm.w_qos = (double)x;
-	} else if (strcasecmp(key, "PartitionName") == 0) {
-		return partition(c, v, d);
-	} else if (strcasecmp(key, "NodeName") == 0) {
-		return nodename(c, v, d);
-	} else if (strcasecmp(key, "ReservationName") == 0) {
-		return reservation(c, v, d);
-	} else if (strcasecmp(key, "QOSName") == 0) {
-		return qos(c, v, d);
-	} else if (strcasecmp(key, "SchedulerParameters") == 0) {
-		return sched_params(c, v, d);
-	} else if (strcasecmp(key, "PreemptMode") == 0) {
-		/* the mode, and GANG (SUSPEND's gang scheduler) */
-		if (strcasecmp(v, "OFF") == 0)
-			c->slurm.preempt_mode = MG_PREEMPT_OFF;
-		else if (strcasecmp(v, "REQUEUE") == 0)
-			c->slurm.preempt_mode = MG_PREEMPT_REQUEUE;
-		else if (strcasecmp(v, "CANCEL") == 0)
-			c->slurm.preempt_mode = MG_PREEMPT_CANCEL;
-		else if (strcasecmp(v, "SUSPEND,GANG") == 0 ||
-		    strcasecmp(v, "GANG,SUSPEND") == 0)
-			c->slurm.preempt_mode = MG_PREEMPT_SUSPEND;
-		else if (strcasecmp(v, "SUSPEND") == 0)
-			return mg_diag_set(d, MG_EINVAL, "PreemptMode=SUSPEND "
-			    "needs the gang scheduler that resumes the "
-			    "suspended jobs: SUSPEND,GANG");
-		else
-			return mg_diag_set(d, MG_EINVAL, "PreemptMode is OFF, "
-			    "REQUEUE, CANCEL or SUSPEND,GANG, not '%s'", v);
-	} else if (strcasecmp(key, "PreemptType") == 0) {
-		if (strcmp(v, "preempt/none") == 0)
-			c->slurm.preempt_type = MG_PTYPE_NONE;
-		else if (strcmp(v, "preempt/qos") == 0)
-			c->slurm.preempt_type = MG_PTYPE_QOS;
-		else if (strcmp(v, "preempt/partition_prio") == 0)
-			c->slurm.preempt_type = MG_PTYPE_PARTITION;
-		else
-			return mg_diag_set(d, MG_EINVAL, "PreemptType is "
-			    "preempt/qos, preempt/partition_prio or preempt/none, "
-			    "not '%s'", v);
-	} else if (strcasecmp(key, "UrgentQOS") == 0) {
-		if (*v == '\0' || strlen(v) >= sizeof(c->urgent_qos))
-			goto bad;
-		memcpy(c->urgent_qos, v, strlen(v) + 1);
-	} else if (strcasecmp(key, "PreemptExemptTime") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x < 0 ||
-		    x > MAX_SPAN)
-			goto bad;
-		c->slurm.preempt_exempt = x;
-	} else if (strcasecmp(key, "PreemptParameters") == 0) {
-		if (strstr(v, "youngest_first") != NULL)
-			c->slurm.victims = MG_VICTIM_YOUNGEST;
-	} else if (strcasecmp(key, "VictimPolicy") == 0) {
-		enum mg_victim_policy p;
-
-		if (mg_victim_policy_parse(v, &p) != 0)
-			return mg_diag_set(d, MG_EINVAL, "VictimPolicy is prio, "
-			    "youngest, random, las, pickyman, greedy or exact, "
-			    "not '%s'", v);
-		c->slurm.victims = (int)p;
-	} else if (strcasecmp(key, "DLAttrSeed") == 0) {
-		if (num(v, 0, INT64_MAX, &x) != 0)
-			goto bad;
-		c->dl_seed = (uint64_t)x;
-		c->slurm.preempt_seed = (uint64_t)x;
-	} else if (strcasecmp(key, "DLAttrFile") == 0) {
-		if (*v == '\0' || strlen(v) >= sizeof(c->dl_file))
-			goto bad;
-		memcpy(c->dl_file, v, strlen(v) + 1);
-	} else if (strcasecmp(key, "DLEqualOverheads") == 0) {
-		if (num(v, 0, 1, &x) != 0)
-			goto bad;
-		c->slurm.dlgen.equal = (int)x;
-	} else if (strcasecmp(key, "PreemptPredictError") == 0) {
-		if (real(v, 0, 10, &c->slurm.predict_error) != 0)
-			goto bad;
-	} else if (strcasecmp(key, "InferenceNodes") == 0) {
-		if (num(v, 0, 1000000, &x) != 0)
-			goto bad;
-		c->slurm.inf_nodes = (int32_t)x;
-		c->loangen.nodes = (int32_t)x;
-	} else if (strcasecmp(key, "InferenceDemand") == 0) {
-		if (strcmp(v, "diurnal") == 0)
-			c->inf_file[0] = '\0';
-		else if (*v == '\0' || strlen(v) >= sizeof(c->inf_file))
-			goto bad;
-		else
-			memcpy(c->inf_file, v, strlen(v) + 1);
-	} else if (strcasecmp(key, "InferenceNodeCapacity") == 0) {
-		if (real(v, 0, 1e12, &c->inf_capacity) != 0)
-			goto bad;
-	} else if (strcasecmp(key, "InferenceBase") == 0) {
-		if (real(v, 0, 1e6, &c->loangen.base) != 0)
-			goto bad;
-	} else if (strcasecmp(key, "InferenceAmplitude") == 0) {
-		if (real(v, 0, 1e6, &c->loangen.amp) != 0)
-			goto bad;
-	} else if (strcasecmp(key, "InferenceNoise") == 0) {
-		if (real(v, 0, 1e6, &c->loangen.noise) != 0)
-			goto bad;
-	} else if (strcasecmp(key, "InferencePeakHour") == 0) {
-		if (real(v, 0, 24, &c->loangen.peak_hour) != 0)
-			goto bad;
-	} else if (strcasecmp(key, "InferenceSeed") == 0) {
-		if (num(v, 0, INT64_MAX, &x) != 0)
-			goto bad;
-		c->loangen.seed = (uint64_t)x;
-	} else if (strcasecmp(key, "LoanInterval") == 0) {
-		if (mg_parse_duration(v, strlen(v), &x) != 0 || x <= 0 ||
-		    x > MAX_SPAN)
-			goto bad;
-		c->slurm.loan_interval = x;
-	} else if (strcasecmp(key, "LoanHeadroom") == 0) {
-		if (num(v, 0, 1000000, &x) != 0)
-			goto bad;
-		c->slurm.loan_headroom = (int32_t)x;
-	} else if (strcasecmp(key, "ReclaimGrace") == 0) {
-		if (num(v, 0, 86400, &x) != 0)
-			goto bad;
-		c->slurm.reclaim_grace = x;
-	} else if (strcasecmp(key, "ReclaimPolicy") == 0) {
-		enum mg_victim_policy p;
-
-		if (mg_victim_policy_parse(v, &p) != 0 || (p !=
-		    MG_VICTIM_FEWEST && p != MG_VICTIM_RANDOM &&
-		    p != MG_VICTIM_YOUNGEST))
-			return mg_diag_set(d, MG_EINVAL, "ReclaimPolicy is "
-			    "fewest, random or youngest (last in, first "
-			    "out), not '%s'", v);
-		c->slurm.reclaim_policy = (int)p;
-	} else if (strcasecmp(key, "ElasticShare") == 0) {
-		if (real(v, 0, 1, &c->el_share) != 0)
-			goto bad;
-	} else if (strcasecmp(key, "ElasticProfile") == 0) {
-		return mg_eprofile_read(v, &c->el_prof, d);
-	} else if (strcasecmp(key, "ElasticFile") == 0) {
-		if (*v == '\0' || strlen(v) >= sizeof(c->el_file))
-			goto bad;
-		memcpy(c->el_file, v, strlen(v) + 1);
-	} else if (strcasecmp(key, "ElasticAlpha") == 0) {
-		if (real(v, 0, 1, &c->el_alpha) != 0 || c->el_alpha <= 0)
-			goto bad;
-	} else if (strcasecmp(key, "JobOrder") == 0) {
-		if (strcmp(v, "priority") == 0)
-			c->slurm.sjf = 0;
-		else if (strcmp(v, "sjf") == 0)
-			c->slurm.sjf = 1;
-		else
-			return mg_diag_set(d, MG_EINVAL, "JobOrder is priority "
-			    "or sjf, not '%s'", v);
-	} else if (strcasecmp(key, "ElasticAlloc") == 0) {
-		if (strcmp(v, "mckp") == 0)
-			c->slurm.el_greedy = 0;
-		else if (strcmp(v, "greedy") == 0)
-			c->slurm.el_greedy = 1;
-		else
-			return mg_diag_set(d, MG_EINVAL, "ElasticAlloc is mckp "
-			    "or greedy, not '%s'", v);
-	} else if (strcasecmp(key, "UrgentShare") == 0) {
-		if (real(v, 0, 1, &c->slurm.dlgen.urgent_share) != 0)
-			goto bad;
-	} else {
+	if ((k = setting_of(key)) == NULL) {
 		for (i = 0; ignored[i]; i++)
 			if (strcasecmp(key, ignored[i]) == 0)
 				return 0;
 		return mg_diag_set(d, MG_EINVAL, "unknown key '%s'", key);
 	}
+	switch (k->kind) {
+	case K_OWN:
+		return k->own(c, v, d);
+	case K_INT:
+		if (num(v, k->lo, k->hi, &x) != 0)
+			goto bad;
+		r = (double)x;
+		break;
+	case K_SPAN:
+		if (mg_parse_duration(v, strlen(v), &x) != 0 || x < k->lo ||
+		    x > k->hi)
+			goto bad;
+		r = (double)x;
+		break;
+	case K_REAL:
+		if (real(v, k->min, k->max, &r) != 0)
+			goto bad;
+		break;
+	case K_WORD:
+		if ((i = word_of(k, v)) < 0) {
+			word_list(k->words, list, sizeof(list));
+			return mg_diag_set(d, MG_EINVAL, "%s is %s, not '%s'",
+			    k->name, list, v);
+		}
+		x = k->values[i];
+		break;
+	case K_TEXT:
+		if (*v == '\0' || strlen(v) >= k->to[0].size)
+			goto bad;
+		break;
+	}
+	store(c, &k->to[0], x, r, v);
+	store(c, &k->to[1], x, r, v);
 	return 0;
 bad:
 	return mg_diag_set(d, MG_EINVAL, "bad value '%s' for %s", v, key);
+}
+
+size_t
+mg_simconf_settings(void)
+{
+	return NSETTINGS;
+}
+
+const char *
+mg_simconf_setting(size_t i, const char **dflt, const char **doc)
+{
+	if (i >= NSETTINGS)
+		return NULL;
+	if (dflt != NULL)
+		*dflt = settings[i].dflt;
+	if (doc != NULL)
+		*doc = settings[i].doc;
+	return settings[i].name;
 }
 
 int

@@ -1,72 +1,11 @@
 /*
- * simconf.h: the cluster model's configuration file: slurm.conf's own
- * keys and units, one Key=Value per line, '#' comments.  Known keys:
- *
- *   Mode=reference|faithful        which model (ours)
- *   Nodes=N                        whole nodes (ours; slurm.conf counts
- *                                  them from NodeName lines)
- *   GpusPerNode=G                  GPUs of a node (slurm.conf's Gres=gpu:G),
- *                                  to turn GPU requests into whole nodes
- *   PriorityWeightAge=, PriorityWeightJobSize=
- *   PriorityMaxAge=D-HH or minutes
- *   PriorityWeightFairshare=, PriorityDecayHalfLife=D-HH or minutes
- *                                  faithful: classic fair-share, equal
- *                                  shares per user
- *   FairshareBy=user|account|tree  faithful: equal shares per user (the
- *                                  default) or per account, charged
- *                                  with all its jobs, or Slurm's Fair
- *                                  Tree over accounts and their users
- *                                  (ours)
- *   PriorityWeightTrace=W          faithful: add W x the priority recorded
- *                                  in the trace (ours)
- *   MaxJobsPerUser=N               faithful: running jobs per user (a QOS
- *                                  or association limit in Slurm)
- *   MaxNodesPerUser=N              faithful: nodes per user's running
- *                                  jobs (MaxTRESPerUser=node=N)
- *   DependencyFromTrace=S          faithful: infer a dependency where a
- *                                  job that waited started within S
- *                                  seconds of the end of its user's
- *                                  previous job (ours; 0: off)
- *   CapacityFromTrace=S            faithful: in each window of S seconds
- *                                  that a job waited through, limit the
- *                                  nodes to what the real jobs held
- *                                  (ours; 0: off)
- *   CapacitySlack=N                ... plus N nodes (ours; default 0)
- *   PriorityWeightQOS=W            faithful: W x the job's QOS priority
- *                                  over the largest QOS priority
- *   QOSName=NAME Priority=P MaxJobsPerUser=N MaxNodesPerUser=N
- *                                  faithful: a QOS as sacctmgr shows it
- *                                  (MaxTRESPerUser=node=N is also read);
- *                                  the trace's QOS column names it; a QOS
- *                                  not configured has priority 0, no
- *                                  limits (ours: sacctmgr's, in a file)
- *   NodeName=HOSTLIST              faithful: nodes by name, in slurm.conf's
- *                                  order (a hostlist such as gpu[001-084],
- *                                  other keys of the line are ignored)
- *   PartitionName=NAME Nodes=N     faithful: a partition of N nodes of
- *                                  its own
- *   PartitionName=NAME Nodes=HOSTLIST|ALL
- *                                  faithful: a partition of these nodes,
- *                                  which other partitions may share;
- *                                  PriorityJobFactor=N (or Priority=N)
- *                                  gives its priority; other keys of the
- *                                  line are ignored
- *   PriorityWeightPartition=W      faithful: W x the job's partition's
- *                                  PriorityJobFactor over the largest
- *   ReservationName=NAME StartTime=T EndTime=T|Duration=D
- *       NodeCnt=N|Nodes=HOSTLIST|ALL
- *                                  faithful: N nodes out of service from
- *                                  T (as the trace's times) for D
- *                                  (maintenance; scontrol's syntax, the
- *                                  line scontrol show reservation prints
- *                                  works; other keys are ignored); on a
- *                                  cluster of one pool of nodes
- *   SchedulerParameters=bf_interval=S,bf_resolution=S,bf_window=MIN,
- *                       bf_max_job_test=N,sched_interval=S,
- *                       default_queue_depth=N
- *
- * Keys of slurm.conf that the model does not use are ignored; unknown
- * keys are errors, so a typo is not silently dropped.
+ * simconf.h: the cluster model's settings: slurm.conf's own keys and
+ * units, one Key=Value per line, '#' comments, read from a file or set
+ * one by one.  The keys, their bounds, defaults and meaning are one
+ * table in simconf.c (mg_simconf_setting() lists it; mirage-cluster(5)
+ * describes each, and a test keeps the two the same).  Keys of
+ * slurm.conf that the model does not use are ignored; unknown keys are
+ * errors, so a typo is not silently dropped.
  */
 #ifndef MG_SIMCONF_H
 #define MG_SIMCONF_H
@@ -112,6 +51,16 @@ int mg_simconf_load(struct mg_simconf *c, const char *path,
  */
 int mg_simconf_option(struct mg_simconf *c, const char *name,
     const char *arg, struct mg_diag *d);
+
+/*
+ * mg_simconf_settings, mg_simconf_setting: the settings mg_simconf_set()
+ * takes: how many, and the name of the i-th (NULL past the last), its
+ * default as it is written (*dflt; NULL when it has none or it depends
+ * on the mode) and a line of what it sets (*doc).
+ */
+size_t mg_simconf_settings(void);
+const char *mg_simconf_setting(size_t i, const char **dflt,
+    const char **doc);
 
 /* ---- what the tools and layers read of it -------------------------- */
 
