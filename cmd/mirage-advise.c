@@ -120,7 +120,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 {
 	struct mg_drive *dr = &o->dr;
 	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
-	    O_SBATCH, O_SINFO, O_PLAN, O_LAMBDA, O_PSEED, O_EVENTS,
+	    O_SBATCH, O_SINFO, O_EVENTS,
 	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
 	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET,
 	    O_SETTINGS };
@@ -161,20 +161,18 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		{ "state", required_argument, NULL, 's' },
 		{ "submit", required_argument, NULL, O_SUBMIT },
 		{ "threshold", required_argument, NULL, 'T' },
-		{ "plan", required_argument, NULL, O_PLAN },
-		{ "lambda", required_argument, NULL, O_LAMBDA },
-		{ "plan-seed", required_argument, NULL, O_PSEED },
 		{ "tz", required_argument, NULL, 'z' },
 		{ "version", no_argument, NULL, 'V' },
+		PLAN_LONGOPTS_RUN,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct mg_diag d = { "" };
+	const char *name;
 	int ch;
 
 	memset(o, 0, sizeof(*o));
 	dr->threshold = dr->prio = NAN;
 	mg_planconf_default(&dr->pc);
-	dr->lambda = 1.5;	/* plan-folds.sh on the training period */
+	dr->lambda = MG_PLAN_LAMBDA;
 	dr->sl.squeue = "squeue";
 	dr->sl.sacct = "sacct";
 	dr->sl.sbatch = "sbatch";
@@ -189,6 +187,12 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	dr->sl.tries = 3;
 	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
+		if ((name = plan_option(&dr->pc, &dr->lambda, ch, optarg)) !=
+		    NULL) {
+			dr->plan |= strcmp(name, "plan") == 0;
+			dr->lambda_given |= strcmp(name, "lambda") == 0;
+			continue;
+		}
 		switch (ch) {
 		case 'c':
 			o->config = optarg;
@@ -248,16 +252,6 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			exit(MG_EXIT_OK);
 		case 'z':
 			*zone = optarg;
-			break;
-		case O_PLAN:
-		case O_LAMBDA:
-		case O_PSEED:
-			if (mg_plan_option(&dr->pc, &dr->lambda, ch == O_PLAN ?
-			    "plan" : ch == O_LAMBDA ? "lambda" : "plan-seed",
-			    optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			dr->plan |= ch == O_PLAN;
-			dr->lambda_given |= ch == O_LAMBDA;
 			break;
 		case O_SUBMIT:
 			dr->script = optarg;

@@ -341,9 +341,6 @@ replay(const struct ropts *o, const struct mg_simconf *conf)
 
 /* ---- the evaluation protocol ---------------------------------------- */
 
-/* the planner's price of an hour of lease given up, handing over
- * (plan-folds.sh -T 0.99 --handover on the training period) */
-#define HANDOVER_LAMBDA	0.001
 
 struct popts {
 	struct mg_epsel sel;
@@ -360,7 +357,6 @@ struct popts {
 	struct mg_plancal cal;
 	struct mg_planconf pc;
 	double lambda;
-	enum mg_plancost_kind cost;
 	int64_t handover;	/* --handover: seconds, 0 off */
 	int plan_window;	/* --plan-window given */
 	int lambda_given;	/* --lambda given */
@@ -440,7 +436,6 @@ static void
 plan_settings(struct popts *po, const struct mg_simconf *conf,
     const struct mg_clusterdef *def, const struct mg_compare *cmp)
 {
-	po->pc.cost = po->cost;
 	/* handing over, the planner plans over the whole of P */
 	if (po->handover > 0) {
 		if (!po->plan_window)
@@ -611,7 +606,7 @@ adoption(const struct aopts *ao, const struct ropts *o,
 		a.pc = &po->pc;
 		a.threads = po->threads;
 		a.lambda = po->lambda_given ? po->lambda : handover > 0 ?
-		    HANDOVER_LAMBDA : po->lambda;
+		    MG_PLAN_HANDOVER_LAMBDA : po->lambda;
 	}
 	if (sel->have_from)
 		a.from = sel->from;
@@ -925,13 +920,13 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 	struct mg_plan *plan = NULL;
 
 	if (po->handover > 0 && !po->lambda_given)
-		po->lambda = HANDOVER_LAMBDA;
+		po->lambda = MG_PLAN_HANDOVER_LAMBDA;
 	memset(&cc, 0, sizeof(cc));
 	window = read_models(po, &cc, names);
 	cc.plan = po->plan;
 	cc.hybrid = po->hybrid;
 	cc.lambda = po->lambda;
-	cc.cost = po->cost;
+	cc.cost = po->pc.cost;
 	cc.handover = po->handover;
 	cc.preempt = mg_simconf_preempts(conf, NULL, NULL);
 	if (mg_compare_new(&cc, &cmp, &d) != 0)
@@ -999,9 +994,7 @@ struct eopts {
 static void
 parse(int argc, char *argv[], struct eopts *e)
 {
-	enum { O_PLAN = 400, O_LAMBDA, O_PSEED, O_PWINDOW, O_PCOST,
-	    O_PTRUTH, O_PMODEL, O_PLIMITS, O_PCAP, O_PFOL, O_PROGRESS, O_PARR,
-	    O_PRT, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID, O_PDRAWS, O_PCAL,
+	enum { O_PROGRESS = 400, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID,
 	    O_PFITCAL, O_HANDOVER, O_TARGET, O_TFROM, O_TCOUNT, O_FOLDS,
 	    O_TABLE, O_PEVERY, O_ADOPT, O_AMETHOD, O_ASEED,
 	    O_AALONE, O_AHOLD };
@@ -1024,22 +1017,7 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "model", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
-		{ "plan", required_argument, NULL, O_PLAN },
-		{ "lambda", required_argument, NULL, O_LAMBDA },
-		{ "plan-seed", required_argument, NULL, O_PSEED },
-		{ "plan-cost", required_argument, NULL, O_PCOST },
-		{ "plan-draws", required_argument, NULL, O_PDRAWS },
-		{ "plan-every", required_argument, NULL, O_PEVERY },
-		{ "plan-calibration", required_argument, NULL, O_PCAL },
 		{ "plan-fit-calibration", no_argument, NULL, O_PFITCAL },
-		{ "plan-model", required_argument, NULL, O_PMODEL },
-		{ "plan-limits", required_argument, NULL, O_PLIMITS },
-		{ "plan-capacity", required_argument, NULL, O_PCAP },
-		{ "plan-followers", required_argument, NULL, O_PFOL },
-		{ "plan-arrivals", required_argument, NULL, O_PARR },
-		{ "plan-runtimes", required_argument, NULL, O_PRT },
-		{ "plan-truth", required_argument, NULL, O_PTRUTH },
-		{ "plan-window", required_argument, NULL, O_PWINDOW },
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "replay", no_argument, NULL, 'R' },
@@ -1051,9 +1029,10 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "version", no_argument, NULL, 'V' },
 		CLUSTER_LONGOPTS,
 		EPISODE_LONGOPTS,
+		PLAN_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
-	struct mg_diag d = { "" };
+	const char *name;
 	int ch;
 	int64_t v;
 
@@ -1063,12 +1042,22 @@ parse(int argc, char *argv[], struct eopts *e)
 	memset(&e->po, 0, sizeof(e->po));
 	mg_epsel_init(&e->po.sel);
 	mg_planconf_default(&e->po.pc);
-	e->po.lambda = 1.5;	/* plan-folds.sh on the training period */
+	e->po.lambda = MG_PLAN_LAMBDA;
 	e->po.threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	mg_cli_args(argc, argv, e->po.args, sizeof(e->po.args));
 	while ((ch = getopt_long(argc, argv, "C:E:F:hj:M:o:qt:V"
 	    CLUSTER_SHORTOPTS EPISODE_SHORTOPTS, longopts, NULL)) != -1) {
 		if (episode_option(&e->po.sel, ch, optarg)) {
+			e->epopt = 1;
+			continue;
+		}
+		if ((name = plan_option(&e->po.pc, &e->po.lambda, ch,
+		    optarg)) != NULL) {
+			e->po.plan |= strcmp(name, "plan") == 0;
+			e->po.lambda_given |= strcmp(name, "lambda") == 0;
+			e->po.plan_model |= strcmp(name, "plan-model") == 0;
+			e->po.plan_limits |= strcmp(name, "plan-limits") == 0;
+			e->po.plan_window |= strcmp(name, "plan-window") == 0;
 			e->epopt = 1;
 			continue;
 		}
@@ -1135,35 +1124,6 @@ parse(int argc, char *argv[], struct eopts *e)
 		case 'V':
 			printf("mirage-eval %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
-		case O_PLAN:
-		case O_LAMBDA:
-		case O_PSEED:
-		case O_PMODEL:
-		case O_PLIMITS:
-		case O_PARR:
-		case O_PRT:
-			if (mg_plan_option(&e->po.pc, &e->po.lambda, ch == O_PLAN ?
-			    "plan" : ch == O_LAMBDA ? "lambda" : ch == O_PSEED ?
-			    "plan-seed" : ch == O_PMODEL ? "plan-model" :
-			    ch == O_PLIMITS ? "plan-limits" :
-			    ch == O_PARR ? "plan-arrivals" : "plan-runtimes",
-			    optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			e->po.plan |= ch == O_PLAN;
-			e->po.lambda_given |= ch == O_LAMBDA;
-			e->po.plan_model |= ch == O_PMODEL;
-			e->po.plan_limits |= ch == O_PLIMITS;
-			e->epopt = 1;
-			break;
-		case O_PCAP:
-		case O_PFOL:
-		case O_PEVERY:
-			if (mg_plan_option(&e->po.pc, NULL, ch == O_PCAP ?
-			    "plan-capacity" : ch == O_PFOL ? "plan-followers" :
-			    "plan-every", optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			e->epopt = 1;
-			break;
 		case O_PROGRESS:
 			e->po.progress = 1;
 			break;
@@ -1243,59 +1203,9 @@ parse(int argc, char *argv[], struct eopts *e)
 				    "and, or, both or weight)", optarg);
 			e->epopt = 1;
 			break;
-		case O_PCOST:
-			if (strcmp(optarg, "risk") == 0)
-				e->po.cost = MG_PLAN_RISK;
-			else if (strcmp(optarg, "hours") == 0)
-				e->po.cost = MG_PLAN_HOURS;
-			else if (strcmp(optarg, "risk-cv") == 0)
-				e->po.cost = MG_PLAN_RISK_CV;
-			else
-				errx(MG_EXIT_USAGE, "invalid --plan-cost '%s' "
-				    "(want risk, hours or risk-cv)", optarg);
-			break;
-		case O_PCAL:
-			if (mg_plan_option(&e->po.pc, &e->po.lambda,
-			    "plan-calibration", optarg, &d) != 0)
-				errx(MG_EXIT_USAGE, "%s", d.msg);
-			e->epopt = 1;
-			break;
 		case O_PFITCAL:
 			e->po.fitcal = 1;
 			e->epopt = 1;
-			break;
-		case O_PDRAWS:
-			if (strcmp(optarg, "decision") == 0)
-				e->po.pc.episode_draws = 0;
-			else if (strcmp(optarg, "episode") == 0)
-				e->po.pc.episode_draws = 1;
-			else
-				errx(MG_EXIT_USAGE, "invalid --plan-draws '%s' "
-				    "(want decision or episode)", optarg);
-			e->epopt = 1;
-			break;
-		case O_PTRUTH:
-			if (strcmp(optarg, "none") == 0)
-				e->po.pc.truth = 0;
-			else if (strcmp(optarg, "runtimes") == 0)
-				e->po.pc.truth = MG_PLAN_TRUE_RUNTIMES;
-			else if (strcmp(optarg, "arrivals") == 0)
-				e->po.pc.truth = MG_PLAN_TRUE_ARRIVALS;
-			else if (strcmp(optarg, "both") == 0)
-				e->po.pc.truth = MG_PLAN_TRUE_RUNTIMES |
-				    MG_PLAN_TRUE_ARRIVALS;
-			else
-				errx(MG_EXIT_USAGE, "invalid --plan-truth '%s' "
-				    "(want none, runtimes, arrivals or both)",
-				    optarg);
-			break;
-		case O_PWINDOW:
-			if (mg_parse_span(optarg, &v) != 0 || v <= 0 ||
-			    v > 4 * 86400)
-				errx(MG_EXIT_USAGE, "invalid --plan-window '%s' "
-				    "(up to 4d)", optarg);
-			e->po.pc.window = v;
-			e->po.plan_window = 1;
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
@@ -1347,7 +1257,7 @@ validate(struct eopts *e)
 		errx(MG_EXIT_USAGE, "--loan-out goes with --replay");
 	if (!e->replaying && e->ro.el_out)
 		errx(MG_EXIT_USAGE, "--el-out goes with --replay");
-	if (e->po.handover > 0 && e->po.cost == MG_PLAN_RISK_CV)
+	if (e->po.handover > 0 && e->po.pc.cost == MG_PLAN_RISK_CV)
 		errx(MG_EXIT_USAGE, "--plan-cost risk-cv does not go with "
 		    "--handover (want risk or hours)");
 	if (e->po.hybrid && (!e->po.plan || e->po.nmodels == 0))

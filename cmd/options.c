@@ -9,6 +9,7 @@
 
 static const struct option cluster_opts[] = { CLUSTER_LONGOPTS };
 static const struct option episode_opts[] = { EPISODE_LONGOPTS };
+static const struct option plan_opts[] = { PLAN_LONGOPTS };
 
 /* the name of option ch in opts[0..n), or NULL */
 static const char *
@@ -58,6 +59,18 @@ episode_option(struct mg_epsel *s, int ch, const char *arg)
 	if (mg_epsel_set(s, name, arg, &d) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	return 1;
+}
+
+const char *
+plan_option(struct mg_planconf *pc, double *lambda, int ch, const char *arg)
+{
+	struct mg_diag d = { "" };
+	const char *name = name_of(plan_opts, sizeof(plan_opts) /
+	    sizeof(plan_opts[0]), ch);
+
+	if (name != NULL && mg_plan_option(pc, lambda, name, arg, &d) != 0)
+		errx(MG_EXIT_USAGE, "%s", d.msg);
+	return name;
 }
 
 double

@@ -12,6 +12,7 @@
 #include "mirage.h"
 #include "cluster/simconf.h"
 #include "episode/episode.h"
+#include "plan/plan.h"
 
 #define CLUSTER_SHORTOPTS "c:m:n:s:"
 #define CLUSTER_LONGOPTS \
@@ -44,6 +45,40 @@ enum {
 /* cluster_new: the cluster model's settings at their defaults (exits
  * when out of memory); mg_simconf_free() frees them */
 struct mg_simconf *cluster_new(void);
+
+enum {
+	OPT_PLAN = 350, OPT_LAMBDA, OPT_PSEED, OPT_PMODEL, OPT_PLIMITS,
+	OPT_PARR, OPT_PRT, OPT_PCAP, OPT_PFOL, OPT_PEVERY, OPT_PCAL, OPT_PCOST,
+	OPT_PDRAWS, OPT_PTRUTH, OPT_PWINDOW
+};
+
+/* the planner (mirage-planner(7)): the options every tool that plans
+ * takes, and all of them */
+#define PLAN_LONGOPTS_RUN \
+	{ "plan", required_argument, NULL, OPT_PLAN }, \
+	{ "lambda", required_argument, NULL, OPT_LAMBDA }, \
+	{ "plan-seed", required_argument, NULL, OPT_PSEED }
+#define PLAN_LONGOPTS PLAN_LONGOPTS_RUN, \
+	{ "plan-model", required_argument, NULL, OPT_PMODEL }, \
+	{ "plan-limits", required_argument, NULL, OPT_PLIMITS }, \
+	{ "plan-arrivals", required_argument, NULL, OPT_PARR }, \
+	{ "plan-runtimes", required_argument, NULL, OPT_PRT }, \
+	{ "plan-capacity", required_argument, NULL, OPT_PCAP }, \
+	{ "plan-followers", required_argument, NULL, OPT_PFOL }, \
+	{ "plan-every", required_argument, NULL, OPT_PEVERY }, \
+	{ "plan-calibration", required_argument, NULL, OPT_PCAL }, \
+	{ "plan-cost", required_argument, NULL, OPT_PCOST }, \
+	{ "plan-draws", required_argument, NULL, OPT_PDRAWS }, \
+	{ "plan-truth", required_argument, NULL, OPT_PTRUTH }, \
+	{ "plan-window", required_argument, NULL, OPT_PWINDOW }
+
+/*
+ * plan_option: ch with its argument into pc (the price into *lambda):
+ * the option's name if it is the planner's (a bad value exits with a
+ * usage error that names it), NULL if not.
+ */
+const char *plan_option(struct mg_planconf *pc, double *lambda, int ch,
+    const char *arg);
 
 /*
  * cluster_option, episode_option: ch, as getopt_long returned it, with

@@ -16,6 +16,8 @@ enum mg_tz {
 };
 
 /* Results of the time and duration parsers besides 0 (a value). */
+#define MG_DAY		86400	/* seconds */
+
 #define MG_PARSE_MISSING 1	/* Unknown, None, empty: no value */
 #define MG_PARSE_BAD	(-1)	/* not a valid value */
 

@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/parse.h"
 #include "base/rand.h"
 #include "base/stats.h"
 #include "episode/adopt.h"
 
-#define DAY	86400
 
 /* a service: its jobs are links, each the successor of the last */
 struct svc {
@@ -49,8 +49,8 @@ void
 mg_adoptconf_init(struct mg_adoptconf *a)
 {
 	memset(a, 0, sizeof(*a));
-	a->long_limit = DAY;
-	a->span = 30 * DAY;
+	a->long_limit = MG_DAY;
+	a->span = 30 * MG_DAY;
 	a->seed = 1;
 	a->method = MG_ADOPT_REACTIVE;
 	a->tick = 600;
@@ -469,7 +469,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	if (def->dl != NULL || def->el != NULL || def->dem_time != NULL)
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: not "
 		    "with preemption, elastic jobs or loaning");
-	if (a->share < 0 || a->share > 0.9 || a->tick < 60 || a->span < DAY ||
+	if (a->share < 0 || a->share > 0.9 || a->tick < 60 || a->span < MG_DAY ||
 	    (a->method == MG_ADOPT_LEAD && a->lead <= 0) || a->handover < 0)
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: a share "
 		    "in [0, 90%%], a tick of a minute or more, a span of a "

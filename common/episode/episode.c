@@ -9,9 +9,8 @@
 #include "base/mem.h"
 #include "base/parse.h"
 
-#define DAY	86400
-#define RECENT	DAY		/* the own features look back a day */
-#define HORIZON	(60 * DAY)	/* how long a probe may wait for S */
+#define RECENT	MG_DAY		/* the own features look back a day */
+#define HORIZON	(60 * MG_DAY)	/* how long a probe may wait for S */
 
 struct ring {
 	double *v;		/* window * MG_REF_SNAP, by snapshot number */
@@ -36,10 +35,10 @@ void
 mg_epconf_paper(struct mg_epconf *e, int32_t nodes)
 {
 	memset(e, 0, sizeof(*e));
-	e->workload = 5 * DAY;
-	e->warmup = 2 * DAY;
+	e->workload = 5 * MG_DAY;
+	e->warmup = 2 * MG_DAY;
 	e->nodes = nodes;
-	e->limit = e->p_dur = e->s_dur = 2 * DAY;
+	e->limit = e->p_dur = e->s_dur = 2 * MG_DAY;
 	e->period = 600;
 	e->window = 144;
 	e->chain = 2;

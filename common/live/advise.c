@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "live/advise.h"
 #include "live/slurm.h"
 #include "episode/episode.h"
 #include "episode/feature.h"
 
-#define DAY		86400
 #define MIN_SAMPLES	1000	/* fewer, and a model has seen little */
 #define STALE_DAYS	90	/* a trace older than this, another time */
 
@@ -100,11 +100,11 @@ mg_advise_misfit(const struct mg_advise *q, const struct mg_model *m,
 	}
 	kv(m->cluster, "trace_to", v, sizeof(v));
 	if (n < max && *v && mg_parse_date(v, MG_TZ_UTC, &t) == 0 &&
-	    q->now - t > (int64_t)STALE_DAYS * DAY)
+	    q->now - t > (int64_t)STALE_DAYS * MG_DAY)
 		snprintf(msg[n++], sizeof(*msg), "model '%s' was trained on a "
 		    "trace that ends %s, %.0f days before %s: retrain it on "
 		    "recent history (nightly-retrain.sh)", q->model, v,
-		    (double)(q->now - t) / DAY, q->now_given ? "--now" :
+		    (double)(q->now - t) / MG_DAY, q->now_given ? "--now" :
 		    "now");
 	if (n < max && m->nsamples < MIN_SAMPLES &&
 	    strcmp(m->kind, "dqn") != 0 && strcmp(m->kind, "pg") != 0)
@@ -124,14 +124,14 @@ features(const struct mg_advise *q, const struct mg_model *m,
 	int rv = MG_ENOMEM;
 	uint32_t k;
 
-	if (mg_live_view(l, q->now, q->nodes, DAY, q->job, isnan(q->prio) ?
+	if (mg_live_view(l, q->now, q->nodes, MG_DAY, q->job, isnan(q->prio) ?
 	    mg_live_fresh_prio(l) : q->prio, &v) != 0 ||
 	    mg_own_features(&v, cn, feat) != 0)
 		goto out;
 	/* the reference window: r0 now, r1 ten minutes ago, ... */
 	for (k = 0; k < m->window; k++) {
 		if (mg_live_view(l, q->now - (int64_t)k * MG_ADVISE_PERIOD,
-		    q->nodes, DAY, q->job, 0, &v) != 0)
+		    q->nodes, MG_DAY, q->job, 0, &v) != 0)
 			goto out;
 		free(scratch);
 		if ((scratch = malloc((v.npend + v.nrun + 1) *
@@ -273,7 +273,7 @@ mg_advise_estimate(const struct mg_advise *q, double margin_h,
 		if (strcmp(mg_own_names[col], "plan_gap_h") == 0)
 			break;
 	chain_now(q, p, &cn);
-	if (col == MG_OWN || mg_live_view(l, q->now, q->nodes, DAY, q->job,
+	if (col == MG_OWN || mg_live_view(l, q->now, q->nodes, MG_DAY, q->job,
 	    isnan(q->prio) ? mg_live_fresh_prio(l) : q->prio, &v) != 0 ||
 	    mg_own_features(&v, &cn, feat) != 0) {
 		mg_view_release(&v);
@@ -362,7 +362,7 @@ mg_advise_plan(const struct mg_advise *q, const struct mg_planconf *conf,
 		nodes = cap->now > 0 ? cap->now : 1;
 	}
 	if (mg_plan_new(&pc, tr, &pl) != 0 || mg_live_view(l, q->now, nodes,
-	    DAY, q->job, isnan(q->prio) ? mg_live_fresh_prio(l) : q->prio,
+	    MG_DAY, q->job, isnan(q->prio) ? mg_live_fresh_prio(l) : q->prio,
 	    &v) != 0)
 		goto out;
 	memset(&ch, 0, sizeof(ch));

@@ -11,21 +11,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/parse.h"
 #include "live/drive.h"
 #include "live/chain.h"
 #include "live/takeover.h"
 
-#define DAY		86400
-#define PLAN_HISTORY	(29 * DAY)	/* sacct for the planner: 4 weeks + */
+#define PLAN_HISTORY	(29 * MG_DAY)	/* sacct for the planner: 4 weeks + */
 #define PLAN_MIN_JOBS	100	/* ended jobs it needs to learn from */
 #define PERIOD		MG_ADVISE_PERIOD
-/*
- * Handing over, the planner prices an hour of P's limit given up beyond
- * MG_ADVISE_HANDOVER of both jobs holding their nodes at HANDOVER_LAMBDA
- * unless told (plan-folds.sh -T 0.99 --handover 10m on the training
- * period; mirage-advise(1))
- */
-#define HANDOVER_LAMBDA	0.001
 /* how long a take-over waits for the chain's lock to record a step: a
  * cron run holds it while it reads Slurm (minutes, when Slurm is slow) */
 #define CLAIM_WAIT	180
@@ -88,7 +81,10 @@ mg_drive_question(const struct mg_drive *o, const char *p_id, int32_t nodes,
 	q->model = o->model;
 	q->partition = o->partition;
 	q->handover = o->handover;
-	q->lambda = o->handover && !o->lambda_given ? HANDOVER_LAMBDA :
+	/* handing over, an hour of P's limit given up beyond
+	 * MG_ADVISE_HANDOVER of both jobs holding their nodes is priced,
+	 * at its own default unless told */
+	q->lambda = o->handover && !o->lambda_given ? MG_PLAN_HANDOVER_LAMBDA :
 	    o->lambda;
 	q->tz = o->sl.tz;
 }
@@ -656,12 +652,12 @@ history_age(const struct mg_drive *o, const struct mg_live *l)
 	for (k = 0; k < l->n; k++)
 		if (l->job[k].end > last)
 			last = l->job[k].end;
-	if (last < 0 || o->now - last <= 30 * DAY)
+	if (last < 0 || o->now - last <= 30 * MG_DAY)
 		return;
 	mg_slurm_time(last, o->sl.tz, at, sizeof(at));
 	say(o, 0, "the history (-H) ends at %s, %.0f days before %s: give "
 	    "recent sacct dumps (or --now the time of the dumps)", at,
-	    (double)(o->now - last) / DAY, o->now_given ? "--now" : "now");
+	    (double)(o->now - last) / MG_DAY, o->now_given ? "--now" : "now");
 }
 
 /*
@@ -719,7 +715,7 @@ read_cluster(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		    (o->plan && o->state != NULL ? mg_slurm_history(&o->sl,
 		    cache, o->dry_run, o->now, PLAN_HISTORY, PERIOD, &r->l,
 		    r->note, sizeof(r->note)) : mg_slurm_jobs(&o->sl, &r->l,
-		    o->now - (o->plan ? PLAN_HISTORY : DAY), r->note,
+		    o->now - (o->plan ? PLAN_HISTORY : MG_DAY), r->note,
 		    sizeof(r->note))) != 0) {
 			say(o, 0, "no history: %s", r->note);
 			*r->note = '\0';

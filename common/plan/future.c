@@ -551,7 +551,7 @@ mg_future_draw(const struct mg_plan *p, const struct mg_view *v,
 		for (b0 = t, rv = 0; rv == 0 && b0 < t + horizon; b0 += blk)
 			rv = arrive(p, v, t, b0, b0 + blk < t + horizon ?
 			    b0 + blk : t + horizon, (int64_t)(1 + below(rs,
-			    28)) * DAY, rs, f);
+			    28)) * MG_DAY, rs, f);
 	}
 	if (rv != 0 || (rv = future_capacity(p, v, t, f)) != 0)
 		return rv;

@@ -191,7 +191,7 @@ mg_plan_new(const struct mg_planconf *pc, const struct mg_trace *t,
 	    pc->runtimes != MG_PLAN_RT_RECENT) ||
 	    (pc->runtimes == MG_PLAN_RT_RECENT && pc->recent < 1) ||
 	    pc->history <= 0 || pc->margin < 0 || pc->follow < 0 ||
-	    pc->window + pc->margin > 5 * DAY || pc->handover < 0 ||
+	    pc->window + pc->margin > 5 * MG_DAY || pc->handover < 0 ||
 	    pc->nstop < 0 || pc->nstop > MG_PLAN_MAXSTOP)
 		return MG_EINVAL;
 	if ((p = calloc(1, sizeof(*p))) == NULL)

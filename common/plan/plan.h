@@ -45,6 +45,15 @@
 #define MG_PLAN_MAXSTOP	24	/* prices mg_plan_decided() follows */
 #define MG_PLAN_MAXK	64	/* futures */
 
+/*
+ * The price of an hour of overlap (MG_PLAN_LAMBDA), and of an hour of
+ * lease given up when the chain hands over (MG_PLAN_HANDOVER_LAMBDA):
+ * each the median of what pipelines/plan-folds.sh chose on time-blocked
+ * folds of LS6's training period (mirage-planner(7)).
+ */
+#define MG_PLAN_LAMBDA		1.5
+#define MG_PLAN_HANDOVER_LAMBDA	0.001
+
 /* what an interruption costs */
 enum mg_plancost_kind {
 	MG_PLAN_RISK,		/* its chance: chains interrupted */
@@ -199,9 +208,10 @@ void mg_planconf_default(struct mg_planconf *pc);
  * or "plan-capacity" ("delta", "day" or "now", each with ":M", the
  * minutes the capacity now holds) or "plan-followers" ("none" or M,
  * the minutes from 1 to 1440 within which a resubmission follows),
- * with its argument.  Returns
- * 0, or
- * MG_EINVAL with d saying what is wrong.
+ * "plan-cost" ("risk", "hours", "risk-cv"), "plan-draws" ("decision",
+ * "episode"), "plan-truth" ("none", "runtimes", "arrivals", "both"),
+ * "plan-window" (a span up to 4 days), with its argument.  Returns 0,
+ * or MG_EINVAL with d saying what is wrong.
  */
 int mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
     const char *arg, struct mg_diag *d);

@@ -10,20 +10,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/parse.h"
 #include "base/rand.h"
 #include "cluster/view.h"
 #include "io/trace.h"
 #include "plan/plan.h"
 
-#define DAY		86400
-#define WEEK		(7 * DAY)
+#define WEEK		(7 * MG_DAY)
 #define TICK		600
 #define NCLS		5	/* limit classes; NCLS: all jobs */
 #define MINSAMPLE	20	/* fewer in a class: draw from all jobs */
 #define MINUSER		5	/* fewer of a user's in a class: the class */
 #define RECENT_SCAN	1000	/* a user's jobs looked at for the recent */
 #define PRIO_SCALE	1000.0	/* view priorities as the model's integers */
-#define MAXWAIT		(30 * DAY)
+#define MAXWAIT		(30 * MG_DAY)
 #define FOLLOW_TRIES	8	/* draws for a past job of a running job's size */
 #define BF_INTERVAL	300	/* the planner's backfill passes: a tenth of
 				 * Slurm's (30 s), for its speed */
@@ -85,8 +85,8 @@ below(uint64_t *s, size_t n)
 static inline int
 limit_class(int64_t limit)
 {
-	return limit <= 3600 ? 0 : limit <= 6 * 3600 ? 1 : limit <= DAY ? 2 :
-	    limit <= 2 * DAY ? 3 : 4;
+	return limit <= 3600 ? 0 : limit <= 6 * 3600 ? 1 : limit <= MG_DAY ? 2 :
+	    limit <= 2 * MG_DAY ? 3 : 4;
 }
 
 static inline int64_t

@@ -15,8 +15,8 @@ mg_planconf_default(struct mg_planconf *pc)
 	memset(pc, 0, sizeof(*pc));
 	pc->k = 8;
 	pc->seed = 1;
-	pc->window = DAY;
-	pc->history = 30 * DAY;
+	pc->window = MG_DAY;
+	pc->history = 30 * MG_DAY;
 	pc->margin = 12 * 3600;
 	/* chosen on the training period's episodes (mirage-eval(1)) */
 	pc->arrivals = MG_PLAN_ARR_BLOCKS;
@@ -205,6 +205,42 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 		else
 			return mg_diag_set(d, MG_EINVAL, "invalid --plan-model "
 			    "'%s' (faithful or reference)", arg);
+	} else if (strcmp(name, "plan-cost") == 0) {
+		if (strcmp(arg, "risk") == 0)
+			pc->cost = MG_PLAN_RISK;
+		else if (strcmp(arg, "hours") == 0)
+			pc->cost = MG_PLAN_HOURS;
+		else if (strcmp(arg, "risk-cv") == 0)
+			pc->cost = MG_PLAN_RISK_CV;
+		else
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-cost "
+			    "'%s' (want risk, hours or risk-cv)", arg);
+	} else if (strcmp(name, "plan-draws") == 0) {
+		if (strcmp(arg, "decision") == 0)
+			pc->episode_draws = 0;
+		else if (strcmp(arg, "episode") == 0)
+			pc->episode_draws = 1;
+		else
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-draws "
+			    "'%s' (want decision or episode)", arg);
+	} else if (strcmp(name, "plan-truth") == 0) {
+		if (strcmp(arg, "none") == 0)
+			pc->truth = 0;
+		else if (strcmp(arg, "runtimes") == 0)
+			pc->truth = MG_PLAN_TRUE_RUNTIMES;
+		else if (strcmp(arg, "arrivals") == 0)
+			pc->truth = MG_PLAN_TRUE_ARRIVALS;
+		else if (strcmp(arg, "both") == 0)
+			pc->truth = MG_PLAN_TRUE_RUNTIMES |
+			    MG_PLAN_TRUE_ARRIVALS;
+		else
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-truth "
+			    "'%s' (want none, runtimes, arrivals or both)", arg);
+	} else if (strcmp(name, "plan-window") == 0) {
+		if (mg_parse_span(arg, &v) != 0 || v <= 0 || v > 4 * MG_DAY)
+			return mg_diag_set(d, MG_EINVAL, "invalid --plan-window "
+			    "'%s' (up to 4d)", arg);
+		pc->window = v;
 	} else
 		return mg_diag_set(d, MG_EINVAL, "no planner option '%s'",
 		    name);
