@@ -13,22 +13,6 @@
 #include "base/rand.h"
 #include "base/status.h"
 
-#define NEVER INT64_MAX
-#define RECLAIMED (-2)		/* for_job of a job a reclaim preempts */
-#define EL(s, j) (&(s)->jel[(j) - (s)->job])	/* an elastic job's work */
-
-
-/* an elastic job's speed on n nodes, relative to its own size */
-static double
-el_speed(const struct mg_slurmsim *s, const struct fjob *j, int32_t n)
-{
-	if (s->c.el_prof != NULL && s->c.el_prof->n > 0)
-		return mg_eprofile_speed(s->c.el_prof, (double)n /
-		    (double)EL(s, j)->nreq);
-	return pow((double)n / (double)EL(s, j)->nreq, EL(s, j)->alpha);
-}
-
-static void el_progress(struct mg_slurmsim *, struct fjob *, int32_t);
 
 void
 mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
@@ -81,7 +65,6 @@ sort_arrivals(const struct mg_slurmsim *s, int32_t *idx, size_t n)
 	return 0;
 }
 
-static int start(struct mg_slurmsim *, int32_t, const int32_t *);
 
 /* slots of the per-user, per-QOS counts (at least one) */
 static size_t
@@ -92,12 +75,6 @@ qslots(const struct mg_slurmsim *s)
 	return n ? n : 1;
 }
 
-/* a job's slot in them; its user and QOS are known */
-static size_t
-uq(const struct mg_slurmsim *s, const struct fjob *j)
-{
-	return (size_t)j->user * (size_t)s->c.nqos + (size_t)j->qos;
-}
 
 /* room for one more job */
 static int
@@ -112,18 +89,6 @@ grow_jobs(struct mg_slurmsim *s)
 	return 0;
 }
 
-/*
- * job j's user is at its limit of running jobs: held() says so too,
- * whatever else holds it, from a small array instead of the job
- */
-static int
-user_full(const struct mg_slurmsim *s, int32_t j)
-{
-	int32_t u = s->juser[j];
-
-	return u >= 0 && s->c.max_jobs_per_user > 0 &&
-	    s->urun[u] >= s->c.max_jobs_per_user;
-}
 
 /*
  * The jobs of a window.  Cold: those submitted in [from, to].  Warm: also
@@ -303,9 +268,9 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 			x->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
 			    &c->dlgen) : 0;
 			j->nodes = x->emin;
-			j->dur = (int64_t)ceil(x->ework / el_speed(s, j,
+			j->dur = (int64_t)ceil(x->ework / mg_slurmel_speed(s, j,
 			    x->emin));
-			j->limit = (int64_t)ceil(x->elimw / el_speed(s, j,
+			j->limit = (int64_t)ceil(x->elimw / mg_slurmel_speed(s, j,
 			    x->emin));
 		}
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
@@ -322,7 +287,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 
 			s->now = tj->start;
 			j->after = -1;
-			if (start(s, (int32_t)s->njob, NULL) != 0) {
+			if (mg_slurmsim_start(s, (int32_t)s->njob, NULL) != 0) {
 				free(map);
 				mg_slurmsim_free(s);
 				return MG_ENOMEM;
@@ -479,34 +444,16 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s);
 }
 
-static int64_t
-round_up(int64_t t, int64_t res)
-{
-	return (t + res - 1) / res * res;
-}
 
-/* the nodes f[] holds of the pools of mask (free now, or in a row of the
- * backfill timeline) */
-static int32_t
-pools_sum(const int32_t *f, int np, uint32_t mask)
-{
-	int32_t n = 0;
-	int g;
-
-	for (g = 0; g < np; g++)
-		if (mask >> g & 1)
-			n += f[g];
-	return n;
-}
 
 /*
  * take[] of `nodes` nodes from the pools of mask that have avail[] nodes,
  * the first pools first; what they lack (a warm start on fewer nodes
  * than the trace ran) comes from the last pool of the mask
  */
-static void
-take_first(const int32_t *avail, int np, uint32_t mask, int32_t nodes,
-    int32_t *take)
+void
+mg_slurmsim_take_first(const int32_t *avail, int np, uint32_t mask,
+    int32_t nodes, int32_t *take)
 {
 	int g, last = 0;
 
@@ -543,8 +490,8 @@ cut_short(struct mg_slurmsim *s, int32_t p, int64_t at)
 
 /* job jr starts now on take[g] nodes of each pool g (NULL: the first
  * free nodes of its partition) */
-static int
-start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
+int
+mg_slurmsim_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 {
 	struct fjob *j = &s->job[jr];
 	int32_t tk[MG_SLURM_MAXPOOL];
@@ -554,7 +501,7 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	s->upd = s->now;
 
 	if (take == NULL) {
-		take_first(s->free, s->npools, s->pmask[j->part], j->nodes,
+		mg_slurmsim_take_first(s->free, s->npools, s->pmask[j->part], j->nodes,
 		    tk);
 		take = tk;
 	}
@@ -568,7 +515,7 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	if (j->elastic) {
 		/* its run at this size from its work left, after any pause;
 		 * its limit counts work */
-		double sp = el_speed(s, j, j->nodes);
+		double sp = mg_slurmel_speed(s, j, j->nodes);
 		struct fjel *x = EL(s, j);
 
 		x->eat = (double)s->now + x->epause;
@@ -597,7 +544,7 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		if (r->end < s->run_end)
 			s->run_end = r->end;
 		r->exp_end = s->now + j->limit - j->lim_used;
-		r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
+		r->exp_round = mg_slurmsim_round_up(r->exp_end, s->c.bf_resolution);
 		r->nodes = take[g];
 		r->j = jr;
 		r->pool = g;
@@ -616,48 +563,21 @@ start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 		s->urun[j->user]++;
 		s->unodes[j->user] += j->nodes;
 		if (j->qos >= 0) {
-			s->uqrun[uq(s, j)]++;
-			s->uqnodes[uq(s, j)] += j->nodes;
+			s->uqrun[mg_slurmsim_uq(s, j)]++;
+			s->uqnodes[mg_slurmsim_uq(s, j)] += j->nodes;
 		}
 	}
 	return 0;
 }
 
-/*
- * the job cannot start for a reason of its own: its dependency has not
- * ended, or its user is at a limit of running jobs or nodes
- */
-static int
-held(const struct mg_slurmsim *s, const struct fjob *j)
-{
-	if (j->after >= 0 && s->job[j->after].end < 0)
-		return 1;
-	if (j->eligible > s->now)
-		return 1;
-	if (j->user < 0)
-		return 0;
-	if (s->c.max_jobs_per_user > 0 &&
-	    s->urun[j->user] >= s->c.max_jobs_per_user)
-		return 1;
-	if (s->c.max_nodes_per_user > 0 &&
-	    s->unodes[j->user] + j->nodes > s->c.max_nodes_per_user)
-		return 1;
-	if (j->qos < 0)
-		return 0;
-	if (s->c.qos_max_jobs_pu[j->qos] > 0 &&
-	    s->uqrun[uq(s, j)] >= s->c.qos_max_jobs_pu[j->qos])
-		return 1;
-	return s->c.qos_max_nodes_pu[j->qos] > 0 &&
-	    s->uqnodes[uq(s, j)] + j->nodes > s->c.qos_max_nodes_pu[j->qos];
-}
 
 /*
  * started jobs leave the list, which keeps its order: they are among the
  * first n a pass looked at, so the jobs before the last of them move
  * towards the tail and the head moves (no move of the long tail)
  */
-static void
-drop_started(struct mg_slurmsim *s, size_t n, size_t started)
+void
+mg_slurmsim_drop_started(struct mg_slurmsim *s, size_t n, size_t started)
 {
 	size_t i, w;
 
@@ -676,8 +596,8 @@ drop_started(struct mg_slurmsim *s, size_t n, size_t started)
 }
 
 /* the most nodes reservations hold in [now, until) */
-static int32_t
-resv_peak(const struct mg_slurmsim *s, int64_t until)
+int32_t
+mg_slurmsim_resv_peak(const struct mg_slurmsim *s, int64_t until)
 {
 	int32_t peak = s->resv;
 	size_t k;
@@ -696,9 +616,9 @@ resv_peak(const struct mg_slurmsim *s, int64_t until)
  * Returns 0 (whether or not any was found) or MG_ENOMEM.
  */
 /* room for a victim choice among n running jobs (preempt.h) */
-static void
-cands_free(struct mg_pcand *c, double *rel, unsigned char *taken, size_t *at,
-    size_t *out)
+void
+mg_slurmsim_cands_free(struct mg_pcand *c, double *rel,
+    unsigned char *taken, size_t *at, size_t *out)
 {
 	free(c);
 	free(rel);
@@ -707,9 +627,9 @@ cands_free(struct mg_pcand *c, double *rel, unsigned char *taken, size_t *at,
 	free(out);
 }
 
-static int
-cands_new(size_t n, struct mg_pcand **c, double **rel, unsigned char **taken,
-    size_t **at, size_t **out)
+int
+mg_slurmsim_cands_new(size_t n, struct mg_pcand **c, double **rel,
+    unsigned char **taken, size_t **at, size_t **out)
 {
 	if (n == 0)
 		n = 1;
@@ -720,7 +640,7 @@ cands_new(size_t n, struct mg_pcand **c, double **rel, unsigned char **taken,
 	*out = malloc(n * sizeof(**out));
 	if (*c == NULL || *rel == NULL || *taken == NULL || *at == NULL ||
 	    *out == NULL) {
-		cands_free(*c, *rel, *taken, *at, *out);
+		mg_slurmsim_cands_free(*c, *rel, *taken, *at, *out);
 		return MG_ENOMEM;
 	}
 	return 0;
@@ -748,8 +668,8 @@ can_preempt(const struct mg_slurmsim *s, const struct fjob *u,
 }
 
 /* may u preempt anyone */
-static int
-may_preempt(const struct mg_slurmsim *s, const struct fjob *u)
+int
+mg_slurmsim_may_preempt(const struct mg_slurmsim *s, const struct fjob *u)
 {
 	int p;
 
@@ -764,8 +684,8 @@ may_preempt(const struct mg_slurmsim *s, const struct fjob *u)
 	return pclass(u) >= 0 && s->c.qos_preempts[pclass(u)] != 0;
 }
 
-static int
-preempt_for(struct mg_slurmsim *s, int32_t jr)
+int
+mg_slurmsim_preempt_for(struct mg_slurmsim *s, int32_t jr)
 {
 	struct fjob *u = &s->job[jr];
 	int susp = s->c.preempt_mode == MG_PREEMPT_SUSPEND;
@@ -778,7 +698,7 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 
 	if (need <= 0 || s->nrun == 0)
 		return 0;
-	if (cands_new(s->nrun, &c, &rel, &taken, &at, &out) != 0)
+	if (mg_slurmsim_cands_new(s->nrun, &c, &rel, &taken, &at, &out) != 0)
 		return MG_ENOMEM;
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
@@ -841,11 +761,10 @@ preempt_for(struct mg_slurmsim *s, int32_t jr)
 			s->run_end = -1;
 			u->promised += r->nodes;
 		}
-	cands_free(c, rel, taken, at, out);
+	mg_slurmsim_cands_free(c, rel, taken, at, out);
 	return 0;
 }
 
-static int resume(struct mg_slurmsim *, int32_t);
 
 /*
  * a preempted job's nodes have come free (the caller released them):
@@ -867,8 +786,8 @@ released(struct mg_slurmsim *s, int32_t jr)
 	b->for_job = -1;
 	if (b->elastic) {
 		/* its work up to its release, less what a kill undid */
-		el_progress(s, b, b->nodes);
-		EL(s, b)->ework += b->eredo * el_speed(s, b, b->nodes);
+		mg_slurmel_progress(s, b, b->nodes);
+		EL(s, b)->ework += b->eredo * mg_slurmel_speed(s, b, b->nodes);
 		if (EL(s, b)->ework > EL(s, b)->ework0)
 			EL(s, b)->ework = EL(s, b)->ework0;
 		b->eredo = 0;
@@ -896,7 +815,7 @@ released(struct mg_slurmsim *s, int32_t jr)
 		b->susp_at = s->now;
 		if (u == NULL || u->start >= 0) {	/* nobody to wait for */
 			s->free[0] -= b->nodes;
-			return resume(s, jr);
+			return mg_slurmsched_resume(s, jr);
 		}
 		b->susp_by = (int32_t)(u - s->job);
 		b->susp_next = u->susp_head;
@@ -925,10 +844,10 @@ released(struct mg_slurmsim *s, int32_t jr)
 
 		b->nodes = x->emin;
 		x->epause = ceil(b->res);
-		b->dur = (int64_t)ceil(x->epause + x->ework / el_speed(s, b,
+		b->dur = (int64_t)ceil(x->epause + x->ework / mg_slurmel_speed(s, b,
 		    x->emin));
 		b->limit = (int64_t)ceil(x->epause + (x->elimw - (x->ework0 -
-		    x->ework)) / el_speed(s, b, x->emin));
+		    x->ework)) / mg_slurmel_speed(s, b, x->emin));
 		if (b->limit < b->dur)
 			b->limit = b->dur;
 	}
@@ -943,758 +862,6 @@ released(struct mg_slurmsim *s, int32_t jr)
 		s->held[s->nheld++] = jr;
 	}
 	return mg_slurmprio_enqueue(s, jr);
-}
-
-/* ---- elastic jobs --------------------------------------------------- */
-
-/* an elastic job's work done up to now on n nodes */
-static void
-el_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n)
-{
-	if ((double)s->now > EL(s, j)->eat) {
-		EL(s, j)->ework -= ((double)s->now - EL(s, j)->eat) * el_speed(s, j, n);
-		if (EL(s, j)->ework < 0)
-			EL(s, j)->ework = 0;
-		EL(s, j)->eat = (double)s->now;
-	}
-}
-
-/* run entry i moved in expected end: back in order */
-static void
-run_reorder(struct mg_slurmsim *s, size_t i)
-{
-	struct frun x = s->run[i];
-
-	while (i > 0 && s->run[i - 1].exp_end > x.exp_end) {
-		s->run[i] = s->run[i - 1];
-		i--;
-	}
-	while (i + 1 < s->nrun && s->run[i + 1].exp_end < x.exp_end) {
-		s->run[i] = s->run[i + 1];
-		i++;
-	}
-	s->run[i] = x;
-}
-
-/*
- * the elastic job of run entry i goes to n nodes: its work so far is
- * counted, it pauses for its restart, and ends when its work at the new
- * speed is done
- */
-static void
-resize(struct mg_slurmsim *s, size_t i, int32_t n)
-{
-	struct frun *r = &s->run[i];
-	struct fjob *j = &s->job[r->j];
-	struct fjel *x = EL(s, j);
-	int32_t delta = n - r->nodes;
-	double sp = el_speed(s, j, n);
-
-	s->upd = s->now;
-
-	el_progress(s, j, r->nodes);
-	if (j->fsh >= 0) {
-		mg_slurmprio_charge(s, j->fsh);
-		s->hnodes[j->fsh] += delta;
-	}
-	if (j->user >= 0) {
-		s->unodes[j->user] += delta;
-		if (j->qos >= 0)
-			s->uqnodes[uq(s, j)] += delta;
-	}
-	s->free[r->pool] -= delta;
-	r->nodes = n;
-	j->nodes = n;
-	j->nresize++;
-	if (delta > 0)
-		s->ls.grows++;
-	else
-		s->ls.shrinks++;
-	x->eat = (x->eat > (double)s->now ? x->eat : (double)s->now) +
-	    x->erestart;
-	r->end = (int64_t)ceil(x->eat + x->ework / sp);
-	s->run_end = -1;
-	r->exp_end = (int64_t)ceil(x->eat + (x->elimw - (x->ework0 -
-	    x->ework)) / sp);
-	if (r->exp_end < r->end)
-		r->exp_end = r->end;
-	r->exp_round = round_up(r->exp_end, s->c.bf_resolution);
-	run_reorder(s, i);
-}
-
-/* an elastic run entry that may change size (not stopping) */
-static int
-el_running(const struct mg_slurmsim *s, const struct frun *r)
-{
-	const struct fjob *j = &s->job[r->j];
-
-	return j->elastic && !j->releasing && j->susp_head < 0 &&
-	    r->end > s->now;
-}
-
-/*
- * free need nodes by shrinking elastic jobs toward their minimum, the
- * widest extras first; with all, only if they can give them all.
- * Returns the nodes freed.
- */
-static int32_t
-el_shrink(struct mg_slurmsim *s, int32_t need, int all)
-{
-	int32_t extra = 0, got = 0;
-	size_t i, best;
-
-	for (i = 0; i < s->nrun; i++)
-		if (el_running(s, &s->run[i]))
-			extra += s->run[i].nodes - s->jel[s->run[i].j].emin;
-	if (need <= 0 || extra == 0 || (all && extra < need))
-		return 0;
-	while (got < need) {
-		int32_t most = 0, x;
-
-		best = s->nrun;
-		for (i = 0; i < s->nrun; i++)
-			if (el_running(s, &s->run[i]) && s->run[i].nodes -
-			    s->jel[s->run[i].j].emin > most) {
-				most = s->run[i].nodes -
-				    s->jel[s->run[i].j].emin;
-				best = i;
-			}
-		if (best == s->nrun)
-			break;
-		x = most < need - got ? most : need - got;
-		got += x;
-		resize(s, best, s->run[best].nodes - x);
-	}
-	return got;
-}
-
-/*
- * the second phase: the free nodes the first waiting job does not need
- * go to running elastic jobs, by the knapsack (or greedy)
- */
-static int
-el_grow(struct mg_slurmsim *s)
-{
-	int32_t avail = s->free[0];
-	size_t m = 0, i;
-
-	for (i = 0; i < s->npend; i++) {
-		const struct fjob *j = &s->job[s->pend[i].j];
-
-		if (j->start < 0 && !held(s, j)) {
-			avail -= j->nodes;
-			break;
-		}
-	}
-	if (avail <= 0)
-		return 0;
-	if (s->capej < s->nrun) {
-		size_t cap = s->nrun * 2;
-		struct mg_ejob *e = realloc(s->ej, cap * sizeof(*e));
-		int32_t *k, *jb;
-
-		if (e == NULL)
-			return MG_ENOMEM;
-		s->ej = e;
-		if ((k = realloc(s->ek, cap * sizeof(*k))) == NULL)
-			return MG_ENOMEM;
-		s->ek = k;
-		if ((jb = realloc(s->ejob, cap * sizeof(*jb))) == NULL)
-			return MG_ENOMEM;
-		s->ejob = jb;
-		s->capej = cap;
-	}
-	for (i = 0; i < s->nrun; i++) {
-		const struct frun *r = &s->run[i];
-		const struct fjob *j = &s->job[r->j];
-		struct mg_ejob *e = &s->ej[m];
-		double left;
-
-		if (!el_running(s, r) || r->nodes >= EL(s, j)->emax)
-			continue;
-		left = EL(s, j)->ework - ((double)s->now > EL(s, j)->eat ? ((double)s->now -
-		    EL(s, j)->eat) * el_speed(s, j, r->nodes) : 0);
-		e->base = r->nodes;
-		e->max = EL(s, j)->emax;
-		e->rem = (left > 0 ? left : 0) / el_speed(s, j, r->nodes);
-		e->alpha = EL(s, j)->alpha;
-		e->restart = EL(s, j)->erestart;
-		e->prof = s->c.el_prof;
-		e->size = EL(s, j)->nreq;
-		s->ejob[m++] = r->j;	/* by job: entries move */
-	}
-	if (m == 0 || (s->c.el_greedy ? mg_elastic_greedy(s->ej, m, avail,
-	    s->ek) : mg_elastic_mckp(s->ej, m, avail, s->ek)) < 0)
-		return 0;
-	for (i = 0; i < m; i++) {
-		size_t q;
-
-		if (s->ek[i] <= 0)
-			continue;
-		for (q = 0; q < s->nrun && s->run[q].j != s->ejob[i]; q++)
-			;
-		if (q < s->nrun)
-			resize(s, q, s->run[q].nodes + s->ek[i]);
-	}
-	return 0;
-}
-
-/* ---- loaning -------------------------------------------------------- */
-
-/* usage from now until t */
-static void
-loan_account(struct mg_slurmsim *s, int64_t t)
-{
-	double dt = (double)(t - s->now);
-	int32_t base = s->c.cap_n > 0 ? s->cap : s->c.nodes, busy = 0;
-	size_t i;
-
-	for (i = 0; i < s->nrun; i++)
-		if (s->job[s->run[i].j].for_job != RECLAIMED)
-			busy += s->run[i].nodes;
-	s->ls.span_s += dt;
-	s->ls.lent_ns += (double)s->lent * dt;
-	s->ls.cap_ns += (double)(base + s->lent) * dt;
-	s->ls.busy_ns += (double)busy * dt;
-	if (busy > base)
-		s->ls.lent_busy_ns += (double)(busy - base) * dt;
-	/* hour by hour (nothing kept when out of memory) */
-	if ((s->lent > 0 || busy > base) && s->now >= s->hour0) {
-		int64_t a = s->now, b;
-		size_t h = (size_t)((t - 1 - s->hour0) / 3600), k;
-
-		if (h >= s->nhours) {
-			double *x = s->hlent, *y = s->hused;
-			size_t cap = s->caphours;
-
-			if (mg_grow((void **)&x, &cap, h + 1, sizeof(*x)) != 0)
-				return;
-			s->hlent = x;
-			cap = s->caphours;
-			if (mg_grow((void **)&y, &cap, h + 1, sizeof(*y)) != 0)
-				return;
-			s->hused = y;
-			s->caphours = cap;
-			for (k = s->nhours; k <= h; k++)
-				s->hlent[k] = s->hused[k] = 0;
-			s->nhours = h + 1;
-		}
-		for (; a < t; a = b) {
-			k = (size_t)((a - s->hour0) / 3600);
-			b = s->hour0 + (int64_t)(k + 1) * 3600;
-			if (b > t)
-				b = t;
-			s->hlent[k] += (double)s->lent * (double)(b - a);
-			if (busy > base)
-				s->hused[k] += (double)(busy - base) *
-				    (double)(b - a);
-		}
-	}
-	if (s->owed > 0 && t > s->owed_since + s->c.reclaim_grace)
-		s->ls.slo_short_ns += (double)s->owed * (double)(t -
-		    (s->now > s->owed_since + s->c.reclaim_grace ? s->now :
-		    s->owed_since + s->c.reclaim_grace));
-}
-
-/*
- * take n lent nodes back: idle ones first, then running jobs' (the
- * reclaim policy's victims, released after their release delay); what
- * none can give is owed, taken as nodes come free
- */
-static int
-reclaim(struct mg_slurmsim *s, int32_t n)
-{
-	struct mg_pcand *c;
-	double *rel;
-	unsigned char *taken;
-	size_t *at, *out, m = 0, k = 0, i;
-	int32_t take = s->free[0] > 0 ? (s->free[0] < n ? s->free[0] : n) : 0;
-
-	s->free[0] -= take;
-	n -= take;
-	if (n > 0 && s->elastic) {
-		/* then elastic jobs shrink: no one is preempted */
-		int64_t before = s->ls.shrinks;
-		int32_t got = el_shrink(s, n, 0);
-
-		s->free[0] -= got;
-		n -= got;
-		s->ls.reclaim_shrinks += s->ls.shrinks - before;
-	}
-	if (n <= 0)
-		return 0;
-	if (cands_new(s->nrun, &c, &rel, &taken, &at, &out) != 0)
-		return MG_ENOMEM;
-	for (i = 0; i < s->nrun; i++) {
-		const struct frun *r = &s->run[i];
-		const struct fjob *b = &s->job[r->j];
-		const struct mg_dlattr *a = s->c.dl != NULL && b->trace >= 0 &&
-		    (size_t)b->trace < s->t->n ? &s->c.dl[b->trace] : NULL;
-
-		/* chain and added jobs are never victims */
-		if (b->releasing || b->susp_head >= 0 || r->end <= s->now ||
-		    b->trace < 0 || (size_t)b->trace >= s->t->n)
-			continue;
-		c[m].nodes = r->nodes;
-		c[m].rel = a == NULL ? 0 : mg_dl_release(a, &s->c.dlgen,
-		    (double)(s->now - b->start), (double)(r->end - s->now));
-		c[m].res = a == NULL || c[m].rel >= (double)(r->end - s->now) ?
-		    0 : mg_dl_resume(a, &s->c.dlgen);
-		rel[m] = c[m].rel;
-		c[m].prio = b->prio;
-		c[m].start = b->start;
-		c[m].attained = b->ran + (double)b->nodes * (double)(s->now -
-		    b->start);
-		at[m++] = i;
-	}
-	if (m > 0 && mg_victims((enum mg_victim_policy)s->c.reclaim_policy,
-	    c, m, taken, n, 0, 1.0, &s->prng, out, &k) == 0) {
-		for (i = 0; i < k; i++) {
-			struct frun *r = &s->run[at[out[i]]];
-			struct fjob *b = &s->job[r->j];
-			int64_t d = (int64_t)ceil(rel[out[i]] - 1e-6);
-
-			int64_t redo = 0;
-
-			if (d < 0)
-				d = 0;
-			if (s->now + d >= r->end)
-				d = r->end - s->now;	/* it ends first */
-			if (d > s->c.reclaim_grace) {
-				/*
-				 * the inference pool does not wait past the
-				 * grace: the job is killed then, and redoes
-				 * the epoch it was in from its last
-				 * checkpoint
-				 */
-				const struct mg_dlattr *a = &s->c.dl[b->trace];
-				double ran = (double)(s->now - b->start);
-
-				d = s->c.reclaim_grace;
-				redo = (int64_t)ceil((a->epoch_s > 0 ? fmod(ran,
-				    a->epoch_s) : 0) + (double)d);
-				b->lost += (double)b->nodes * (double)redo;
-				b->eredo = (double)redo;
-			}
-			b->releasing = 1;
-			b->work_left = r->end - (s->now + d) + redo;
-			b->res = b->trace >= 0 && (size_t)b->trace < s->t->n &&
-			    s->c.dl != NULL ? mg_dl_resume(&s->c.dl[b->trace],
-			    &s->c.dlgen) : 0;
-			b->for_job = RECLAIMED;
-			b->npreempt++;
-			r->end = s->now + d;
-			s->run_end = -1;
-			/* at its release, the inference pool takes what it
-			 * needs, the rest comes back free */
-			b->given = r->nodes < n ? r->nodes : n;
-			n -= b->given;
-			s->ls.reclaim_jobs++;
-		}
-	}
-	cands_free(c, rel, taken, at, out);
-	if (n > 0) {			/* nobody could give them */
-		if (s->owed == 0)
-			s->owed_since = s->now;
-		s->owed += n;
-	}
-	return 0;
-}
-
-/* a loan tick: lend the spare inference nodes, or take them back */
-static int
-loan_tick(struct mg_slurmsim *s)
-{
-	int32_t dem, spare;
-	int rv;
-
-	/* what is owed is paid from the nodes that came free */
-	if (s->owed > 0 && s->free[0] > 0) {
-		int32_t p = s->free[0] < s->owed ? s->free[0] : s->owed;
-
-		s->free[0] -= p;
-		s->owed -= p;
-		if (s->owed == 0 && s->now > s->owed_since +
-		    s->c.reclaim_grace)
-			s->ls.slo_violations++;
-	}
-	if (s->now < s->next_loan)
-		return 0;
-	while (s->next_dem < s->c.dem_n &&
-	    s->c.dem_time[s->next_dem] <= s->now)
-		s->next_dem++;
-	dem = s->next_dem > 0 ? s->c.dem_nodes[s->next_dem - 1] : 0;
-	spare = s->c.inf_nodes - dem - s->c.loan_headroom;
-	if (spare < 0)
-		spare = 0;
-	if (spare > s->lent) {
-		s->free[0] += spare - s->lent;
-	} else if (spare < s->lent) {
-		s->ls.reclaims++;
-		if ((rv = reclaim(s, s->lent - spare)) != 0)
-			return rv;
-	}
-	s->lent = spare;
-	/* the demand holds after its last point: no tick needed */
-	s->next_loan = s->next_dem >= s->c.dem_n ? NEVER : s->next_loan +
-	    s->c.loan_interval * ((s->now - s->next_loan) /
-	    s->c.loan_interval + 1);
-	return 0;
-}
-
-void
-mg_slurmsim_loan_stats(const struct mg_slurmsim *s,
-    struct mg_slurmsim_loan *out)
-{
-	*out = s->ls;
-}
-
-size_t
-mg_slurmsim_loan_hours(const struct mg_slurmsim *s, int64_t *from,
-    const double **lent, const double **used)
-{
-	*from = s->hour0;
-	*lent = s->hlent;
-	*used = s->hused;
-	return s->nhours;
-}
-
-/* ---- PreemptMode=SUSPEND ------------------------------------------- */
-
-/*
- * victim jr resumes on its nodes: those its preemptor used are taken
- * back from the free ones (the caller made them free), the rest were
- * its own all along
- */
-static int
-resume(struct mg_slurmsim *s, int32_t jr)
-{
-	struct fjob *v = &s->job[jr];
-	double idle = (double)(v->nodes - v->given) * (double)(s->now -
-	    v->susp_at);
-
-	v->lost += idle;
-	if (v->susp_by >= 0)
-		s->job[v->susp_by].caused += idle;
-	v->suspended += s->now - v->susp_at;
-	v->susp_by = -1;
-	v->susp_next = -1;
-	s->free[0] += v->nodes - v->given;
-	v->given = 0;
-	return start(s, jr, NULL);
-}
-
-/* the victims of the preemptors that ended this second resume */
-static int
-resume_victims(struct mg_slurmsim *s)
-{
-	size_t i;
-	int rv;
-
-	for (i = 0; i < s->nresume; i++) {
-		struct fjob *u = &s->job[s->resume[i]];
-
-		while (u->susp_head >= 0) {
-			int32_t v = u->susp_head;
-
-			u->susp_head = s->job[v].susp_next;
-			if ((rv = resume(s, v)) != 0)
-				return rv;
-		}
-	}
-	s->nresume = 0;
-	return 0;
-}
-
-/* the main scheduler: priority order until a job does not fit */
-static int
-main_sched(struct mg_slurmsim *s, int full)
-{
-	int32_t take[MG_SLURM_MAXPOOL];
-	uint32_t blocked = 0;	/* pools of partitions that wait */
-	uint32_t all = s->npools >= 32 ? ~0u : (1u << s->npools) - 1;
-	size_t i, started = 0, depth = full || s->c.queue_depth <= 0 ?
-	    s->npend : (size_t)s->c.queue_depth;
-	int rv;
-
-	for (i = 0; i < s->npend && i < depth && (blocked & all) != all;
-	    i++) {
-		const struct fjob *j;
-		uint32_t mask;
-
-		if (user_full(s, s->pend[i].j))
-			continue;
-		j = &s->job[s->pend[i].j];
-		mask = s->pmask[j->part] & ~blocked;
-		if (mask == 0 || held(s, j))
-			continue;
-		/* nodes a reservation takes before its limit is up are
-		 * not for it */
-		if (s->elastic && s->npools == 1 && s->c.resv_n == 0 &&
-		    j->nodes > s->free[0])
-			el_shrink(s, j->nodes - (s->free[0] > 0 ? s->free[0] :
-			    0), 1);
-		if (j->nodes > pools_sum(s->free, s->npools, mask) - (s->c.resv_n > 0 ?
-		    resv_peak(s, s->now + j->limit) - s->resv : 0)) {
-			/* the rest of this partition, and of any partition
-			 * on its nodes, waits behind it */
-			if (s->preempt && may_preempt(s, j) &&
-			    (rv = preempt_for(s, s->pend[i].j)) != 0)
-				return rv;
-			blocked |= s->pmask[j->part];
-			continue;
-		}
-		take_first(s->free, s->npools, mask, j->nodes, take);
-		s->job[s->pend[i].j].prio = mg_slurmprio_value(s,
-		    &s->pend[i]);
-		if ((rv = start(s, s->pend[i].j, take)) != 0)
-			return rv;
-		started++;
-	}
-	drop_started(s, i, started);
-	return 0;
-}
-
-/* ---- backfill ------------------------------------------------------- */
-
-/* a step function of free nodes: row tf[k] on [tt[k], tt[k+1]) */
-static int
-tl_split(struct mg_slurmsim *s, size_t *m, int64_t at, size_t *idx)
-{
-	size_t np = (size_t)s->npools, g;
-	size_t k, lo = *m > 0 && s->tt[*m - 1] < at ? *m : 0, hi = *m;
-
-	/* the first breakpoint not before at */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->tt[mid] < at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	k = lo;
-	if (k < *m && s->tt[k] == at) {
-		*idx = k;
-		return 0;
-	}
-	if (*m + 1 > s->tcap) {
-		size_t cap = s->tcap;
-		int32_t *f;
-
-		if (mg_grow((void **)&s->tt, &cap, *m + 1, sizeof(*s->tt)))
-			return MG_ENOMEM;
-		if ((f = realloc(s->tf, cap * np * sizeof(*s->tf))) == NULL)
-			return MG_ENOMEM;
-		s->tf = f;
-		s->tcap = cap;
-	}
-	if (k < *m) {		/* not an append */
-		memmove(s->tt + k + 1, s->tt + k, (*m - k) * sizeof(*s->tt));
-		memmove(s->tf + (k + 1) * np, s->tf + k * np, (*m - k) * np *
-		    sizeof(*s->tf));
-	}
-	s->tt[k] = at;
-	if (np == 1)
-		s->tf[k] = k > 0 ? s->tf[k - 1] : s->free[0];
-	else if (k > 0)
-		memcpy(s->tf + k * np, s->tf + (k - 1) * np, np *
-		    sizeof(*s->tf));
-	else
-		for (g = 0; g < np; g++)
-			s->tf[g] = s->free[g];
-	(*m)++;
-	*idx = k;
-	return 0;
-}
-
-
-/*
- * the step function of free nodes of every pool from the running jobs'
- * limits; the running jobs are kept in order of expected end
- */
-static int
-build_timeline(struct mg_slurmsim *s, size_t *m)
-{
-	size_t i, k, np = (size_t)s->npools;
-	int64_t prev = s->now;
-	int32_t held;
-	int rv;
-
-	/* room for every breakpoint the running jobs make: appends, done
-	 * here without tl_split's search (a pass runs this often) */
-	if (s->nrun + 1 > s->tcap) {
-		size_t cap = s->tcap;
-		int32_t *f;
-
-		if (mg_grow((void **)&s->tt, &cap, s->nrun + 1, sizeof(*s->tt)))
-			return MG_ENOMEM;
-		if ((f = realloc(s->tf, cap * np * sizeof(*s->tf))) == NULL)
-			return MG_ENOMEM;
-		s->tf = f;
-		s->tcap = cap;
-	}
-	s->tt[0] = s->now;
-	memcpy(s->tf, s->free, np * sizeof(*s->tf));
-	*m = 1;
-	for (i = 0; i < s->nrun; i++) {
-		int64_t e = s->run[i].exp_round;
-
-		if (e <= s->now)
-			e = s->now + 1;
-		if (e < prev)
-			e = prev;	/* rounding keeps the order */
-		if (e != prev) {
-			/* later than every breakpoint so far: append */
-			s->tt[*m] = e;
-			memcpy(s->tf + *m * np, s->tf + (*m - 1) * np, np *
-			    sizeof(*s->tf));
-			(*m)++;
-			prev = e;
-		}
-		s->tf[(*m - 1) * np + (size_t)s->run[i].pool] +=
-		    s->run[i].nodes;
-	}
-	/* less the nodes reservations will take (one pool) */
-	for (i = s->next_resv, held = s->resv; i < s->c.resv_n; i++) {
-		int32_t delta = s->c.resv_nodes[i] - held;
-
-		if ((rv = tl_split(s, m, s->c.resv_time[i], &k)) != 0)
-			return rv;
-		for (; k < *m; k++)
-			s->tf[k * np] -= delta;
-		held = s->c.resv_nodes[i];
-	}
-	return 0;
-}
-
-/*
- * The earliest breakpoint, up to horizon, from which the pools of mask
- * have `nodes` nodes free together throughout len seconds; mn[] gets each
- * pool's fewest free nodes over that window.  -1 if there is none.
- */
-static int64_t
-window(const struct mg_slurmsim *s, size_t m, uint32_t mask, int32_t nodes,
-    int64_t len, int64_t horizon, int32_t *mn)
-{
-	size_t a, b, np = (size_t)s->npools;
-	int32_t sum;
-	int g;
-
-	if (np == 1) {
-		/* one pool: free throughout is enough (the hot path) */
-		for (a = 0; a < m && s->tt[a] <= horizon; a++) {
-			if (s->tf[a] < nodes)
-				continue;
-			for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++)
-				if (s->tf[b] < nodes)
-					break;
-			if (b == m || s->tt[b] >= s->tt[a] + len) {
-				mn[0] = nodes;
-				return s->tt[a];
-			}
-			a = b - 1;	/* resume after the blocking segment */
-		}
-		return -1;
-	}
-	for (a = 0; a < m && s->tt[a] <= horizon; a++) {
-		if (pools_sum(s->tf + a * np, s->npools, mask) < nodes)
-			continue;
-		for (g = 0; g < s->npools; g++)
-			mn[g] = s->tf[a * np + (size_t)g];
-		for (b = a + 1; b < m && s->tt[b] < s->tt[a] + len; b++) {
-			if (pools_sum(s->tf + b * np, s->npools, mask) < nodes)
-				break;
-			for (g = 0; g < s->npools; g++)
-				if (s->tf[b * np + (size_t)g] < mn[g])
-					mn[g] = s->tf[b * np + (size_t)g];
-		}
-		if (b < m && s->tt[b] < s->tt[a] + len) {
-			/* resume after the blocking segment */
-			a = b - 1;
-			continue;
-		}
-		/* each pool's nodes free throughout, together */
-		for (sum = 0, g = 0; g < s->npools; g++)
-			if (mask >> g & 1 && mn[g] > 0)
-				sum += mn[g];
-		if (sum >= nodes)
-			return s->tt[a];
-	}
-	return -1;
-}
-
-static int
-any_free(const struct mg_slurmsim *s)
-{
-	int p;
-
-	for (p = 0; p < s->npools; p++)
-		if (s->free[p] > 0)
-			return 1;
-	return 0;
-}
-
-/*
- * backfill: the pending jobs in priority order, across partitions, each
- * given the earliest window of its limit in which its partition's pools
- * have its nodes free throughout, and holding the nodes of each pool it
- * takes there; a job whose window begins now starts
- */
-static int
-backfill(struct mg_slurmsim *s)
-{
-	size_t m = 0, i, k, a, b, tested = 0, started = 0;
-	size_t np = (size_t)s->npools;
-	int64_t horizon = s->now + s->c.bf_window;
-	int32_t mn[MG_SLURM_MAXPOOL], take[MG_SLURM_MAXPOOL];
-	int rv, g;
-
-	/* free now, then +nodes at each running job's expected end */
-	if ((rv = build_timeline(s, &m)) != 0)
-		return rv;
-	for (i = 0; i < s->npend && tested < (size_t)s->c.bf_max_job_test;
-	    i++) {
-		struct fjob *j;
-		uint32_t mask;
-		int64_t len, st, e;
-
-		if (user_full(s, s->pend[i].j))
-			continue;
-		j = &s->job[s->pend[i].j];
-		if (j->start >= 0 || held(s, j))
-			continue;
-		mask = s->pmask[j->part];
-		len = j->limit < s->c.bf_window ? j->limit : s->c.bf_window;
-		tested++;
-		/* with no node left free nothing more starts in this
-		 * pass, and its reservations do not outlive it */
-		if (j->nodes > 0 && !any_free(s))
-			continue;
-		st = window(s, m, mask, j->nodes, len, horizon, mn);
-		if (st < 0)
-			continue;
-		take_first(mn, s->npools, mask, j->nodes, take);
-		e = round_up(st + len, s->c.bf_resolution);
-		if ((rv = tl_split(s, &m, st, &a)) != 0 ||
-		    (rv = tl_split(s, &m, e, &b)) != 0)
-			return rv;
-		for (k = a; k < b; k++)
-			if (np == 1)
-				s->tf[k] -= take[0];
-			else
-				for (g = 0; g < s->npools; g++)
-					s->tf[k * np + (size_t)g] -= take[g];
-		if (st == s->now && j->nodes <= pools_sum(s->free, s->npools,
-		    mask)) {
-			j->prio = mg_slurmprio_value(s, &s->pend[i]);
-			if ((rv = start(s, s->pend[i].j, take)) != 0)
-				return rv;
-			started++;
-		}
-	}
-	drop_started(s, i, started);
-	return 0;
 }
 
 /* ---- the event loop ------------------------------------------------- */
@@ -1812,7 +979,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			return 0;
 		}
 		if (s->loan && t > s->now)
-			loan_account(s, t);
+			mg_slurmloan_account(s, t);
 		if (t > s->now)
 			s->now = t;
 		for (i = w = 0; i < s->nheld; i++)	/* holds that end */
@@ -1864,8 +1031,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 					s->urun[u]--;
 					s->unodes[u] -= e->nodes;
 					if (e->qos >= 0) {
-						s->uqrun[uq(s, e)]--;
-						s->uqnodes[uq(s, e)] -= e->nodes;
+						s->uqrun[mg_slurmsim_uq(s, e)]--;
+						s->uqnodes[mg_slurmsim_uq(s, e)] -= e->nodes;
 					}
 				}
 				if (e->releasing && (rv = released(s, r->j)) != 0)
@@ -1878,10 +1045,10 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			s->nrun = w;
 			s->run_end = -1;
 		}
-		if (s->nresume > 0 && (rv = resume_victims(s)) != 0)
+		if (s->nresume > 0 && (rv = mg_slurmsched_resume_victims(s)) != 0)
 			return rv;
 		if (s->loan && (s->owed > 0 || s->now >= s->next_loan)) {
-			if ((rv = loan_tick(s)) != 0)
+			if ((rv = mg_slurmloan_tick(s)) != 0)
 				return rv;
 			changed = 1;
 		}
@@ -1925,7 +1092,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			s->upd = s->now;
 		if (s->npend == 0) {
 			if (s->elastic && s->free[0] > 0 &&
-			    (rv = el_grow(s)) != 0)
+			    (rv = mg_slurmel_grow(s)) != 0)
 				return rv;
 			continue;
 		}
@@ -1942,20 +1109,20 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		/* a job's arrival or end tests default_queue_depth jobs,
 		 * the periodic run the whole queue */
 		if ((changed || s->now >= s->next_sched) &&
-		    (any_free(s) || s->preempt || s->elastic) &&
-		    (rv = main_sched(s, s->now >= s->next_sched)) != 0)
+		    (mg_slurmsched_any_free(s) || s->preempt || s->elastic) &&
+		    (rv = mg_slurmsched_main(s, s->now >= s->next_sched)) != 0)
 			return rv;
 		if (s->now >= s->next_sched)
 			s->next_sched = s->now + s->c.sched_interval;
-		if (s->npend > 0 && s->now >= s->next_bf && any_free(s) &&
+		if (s->npend > 0 && s->now >= s->next_bf && mg_slurmsched_any_free(s) &&
 		    s->upd >= s->last_bf) {
-			if ((rv = backfill(s)) != 0)
+			if ((rv = mg_slurmsched_backfill(s)) != 0)
 				return rv;
 			s->last_bf = s->now;
 		}
 		if (s->now >= s->next_bf)
 			s->next_bf = s->now + s->c.bf_interval;
-		if (s->elastic && s->free[0] > 0 && (rv = el_grow(s)) != 0)
+		if (s->elastic && s->free[0] > 0 && (rv = mg_slurmel_grow(s)) != 0)
 			return rv;
 	}
 }

@@ -1,17 +1,21 @@
 /*
  * slurmsim_int.h: the faithful model's internals, shared by its files:
- * slurmsim.c (the schedulers, the events) and slurmprio.c (Slurm's
- * priorities, fair-share and the pending list in their order).  Not an
- * interface: see slurmsim.h.
+ * slurmsim.c (building, starting and preempting jobs, the event loop),
+ * slurmsched.c (the main scheduler, backfill, suspended victims resumed),
+ * slurmprio.c (Slurm's priorities, fair-share and the pending list in
+ * their order), slurmelastic.c (elastic jobs) and slurmloan.c (loaning).
+ * Not an interface: see slurmsim.h.
  */
 #ifndef MG_SLURMSIM_INT_H
 #define MG_SLURMSIM_INT_H
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "cluster/slurmsim.h"
 #include "cluster/elastic.h"
+#include "cluster/preempt.h"
 
 struct fjob {
 	int64_t submit, dur, limit, start;
@@ -252,5 +256,120 @@ double mg_slurmprio_value(const struct mg_slurmsim *s, const struct pent *e);
 void mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w);
 int mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr,
     size_t m);
+
+#define NEVER INT64_MAX
+#define RECLAIMED (-2)		/* for_job of a job a reclaim preempts */
+#define EL(s, j) (&(s)->jel[(j) - (s)->job])	/* an elastic job's work */
+
+/* an elastic job's speed on n nodes, relative to its own size */
+static inline double
+mg_slurmel_speed(const struct mg_slurmsim *s, const struct fjob *j, int32_t n)
+{
+	if (s->c.el_prof != NULL && s->c.el_prof->n > 0)
+		return mg_eprofile_speed(s->c.el_prof, (double)n /
+		    (double)EL(s, j)->nreq);
+	return pow((double)n / (double)EL(s, j)->nreq, EL(s, j)->alpha);
+}
+
+
+/* ---- shared by the model's files ---------------------------------- */
+
+/* slurmsim.c: jobs started, held, preempted */
+void mg_slurmsim_take_first(const int32_t *avail, int np, uint32_t mask,
+    int32_t nodes, int32_t *take);
+int mg_slurmsim_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take);
+void mg_slurmsim_drop_started(struct mg_slurmsim *s, size_t n, size_t started);
+int32_t mg_slurmsim_resv_peak(const struct mg_slurmsim *s, int64_t until);
+void mg_slurmsim_cands_free(struct mg_pcand *c, double *rel,
+    unsigned char *taken, size_t *at, size_t *out);
+int mg_slurmsim_cands_new(size_t n, struct mg_pcand **c, double **rel,
+    unsigned char **taken, size_t **at, size_t **out);
+int mg_slurmsim_may_preempt(const struct mg_slurmsim *s, const struct fjob *u);
+int mg_slurmsim_preempt_for(struct mg_slurmsim *s, int32_t jr);
+
+/* slurmelastic.c: elastic jobs */
+void mg_slurmel_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n);
+int32_t mg_slurmel_shrink(struct mg_slurmsim *s, int32_t need, int all);
+int mg_slurmel_grow(struct mg_slurmsim *s);
+
+/* slurmloan.c: loaning */
+void mg_slurmloan_account(struct mg_slurmsim *s, int64_t t);
+int mg_slurmloan_tick(struct mg_slurmsim *s);
+
+/* slurmsched.c: the schedulers */
+int mg_slurmsched_resume(struct mg_slurmsim *s, int32_t jr);
+int mg_slurmsched_resume_victims(struct mg_slurmsim *s);
+int mg_slurmsched_main(struct mg_slurmsim *s, int full);
+int mg_slurmsched_any_free(const struct mg_slurmsim *s);
+int mg_slurmsched_backfill(struct mg_slurmsim *s);
+
+/* a job's slot in them; its user and QOS are known */
+static inline size_t
+mg_slurmsim_uq(const struct mg_slurmsim *s, const struct fjob *j)
+{
+	return (size_t)j->user * (size_t)s->c.nqos + (size_t)j->qos;
+}
+
+/*
+ * job j's user is at its limit of running jobs: mg_slurmsim_held() says
+ * so too, whatever else holds it, from a small array instead of the job
+ */
+static inline int
+mg_slurmsim_user_full(const struct mg_slurmsim *s, int32_t j)
+{
+	int32_t u = s->juser[j];
+
+	return u >= 0 && s->c.max_jobs_per_user > 0 &&
+	    s->urun[u] >= s->c.max_jobs_per_user;
+}
+
+static inline int64_t
+mg_slurmsim_round_up(int64_t t, int64_t res)
+{
+	return (t + res - 1) / res * res;
+}
+
+/* the nodes f[] holds of the pools of mask (free now, or in a row of the
+ * backfill timeline) */
+static inline int32_t
+mg_slurmsim_pools_sum(const int32_t *f, int np, uint32_t mask)
+{
+	int32_t n = 0;
+	int g;
+
+	for (g = 0; g < np; g++)
+		if (mask >> g & 1)
+			n += f[g];
+	return n;
+}
+
+/*
+ * the job cannot start for a reason of its own: its dependency has not
+ * ended, or its user is at a limit of running jobs or nodes
+ */
+static inline int
+mg_slurmsim_held(const struct mg_slurmsim *s, const struct fjob *j)
+{
+	if (j->after >= 0 && s->job[j->after].end < 0)
+		return 1;
+	if (j->eligible > s->now)
+		return 1;
+	if (j->user < 0)
+		return 0;
+	if (s->c.max_jobs_per_user > 0 &&
+	    s->urun[j->user] >= s->c.max_jobs_per_user)
+		return 1;
+	if (s->c.max_nodes_per_user > 0 &&
+	    s->unodes[j->user] + j->nodes > s->c.max_nodes_per_user)
+		return 1;
+	if (j->qos < 0)
+		return 0;
+	if (s->c.qos_max_jobs_pu[j->qos] > 0 &&
+	    s->uqrun[mg_slurmsim_uq(s, j)] >= s->c.qos_max_jobs_pu[j->qos])
+		return 1;
+	return s->c.qos_max_nodes_pu[j->qos] > 0 &&
+	    s->uqnodes[mg_slurmsim_uq(s, j)] + j->nodes >
+	    s->c.qos_max_nodes_pu[j->qos];
+}
 
 #endif /* MG_SLURMSIM_INT_H */
