@@ -13,6 +13,7 @@
 
 #include "mirage.h"
 #include "base/mem.h"
+#include "io/dedup.h"
 
 #define MAX_SHOWN 20		/* row warnings printed per input */
 
@@ -31,26 +32,14 @@ struct ctx {
 	/*
 	 * the last-wins rule: the stream is written as if no JobID came
 	 * again, to a temporary file (opt), and the later records of a
-	 * JobID are kept aside (rb, rep) to take the first's place when
-	 * it is copied out
+	 * JobID are kept aside (dd) to take the first's place when it is
+	 * copied out
 	 */
 	FILE *opt;
 	char *optbuf;		/* opt in memory, without a temporary file */
 	size_t optlen;
-	int spill_fd;		/* rb's temporary file, or -1 */
-	struct mg_recbuf *rb;	/* the later records */
-	uint32_t (*rep)[2];	/* (record, its later record in rb) */
-	size_t nrep, caprep;
-	/* JobIDs that are plain numbers, in increasing order as sacct
-	 * writes them: the number's halves and the record */
-	uint32_t (*seq)[3];
-	size_t nseq, capseq;
-	/* the other JobIDs, open addressing: the hash's halves, the
-	 * record + 1 (0: a free slot) and the id's place in ids */
-	uint32_t (*slot)[4];
-	size_t hcap, hn;
-	char *ids;		/* 2-byte length and bytes, each */
-	size_t nids, capids;
+	int spill_fd;		/* dd's temporary file, or -1 */
+	struct mg_dedup *dd;	/* the later records of each JobID */
 	/* counts for the current input and in all */
 	uint64_t jobs, repaired, bad, filtered, dups, shown;
 	uint64_t total_jobs, total_bad, total_dups;
@@ -119,219 +108,6 @@ in_list(const struct list *l, const struct mg_value *v)
 	return 0;
 }
 
-static uint64_t
-hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-	return h ^ (h >> 29);
-}
-
-static int
-grow(struct ctx *c)
-{
-	size_t i, j, cap = c->hcap ? c->hcap * 2 : 4096;
-	uint32_t (*k)[4] = calloc(cap, sizeof(*k));
-
-	if (k == NULL)
-		return MG_ENOMEM;
-	for (i = 0; i < c->hcap; i++) {
-		if (c->slot[i][2] == 0)
-			continue;
-		for (j = c->slot[i][0] & (cap - 1); k[j][2]; j = (j + 1) &
-		    (cap - 1))
-			;
-		memcpy(k[j], c->slot[i], sizeof(k[j]));
-	}
-	free(c->slot);
-	c->slot = k;
-	c->hcap = cap;
-	return 0;
-}
-
-/* record rec's JobID came again: keep job to take its place */
-static int
-replace(struct ctx *c, uint32_t rec, const struct mg_value *job)
-{
-	int64_t idx;
-
-	if (mg_grow((void **)&c->rep, &c->caprep, c->nrep + 1,
-	    sizeof(*c->rep)))
-		return MG_ENOMEM;
-	if ((idx = mg_recbuf_add(c->rb, job)) < 0)
-		return (int)idx;
-	if (idx >= UINT32_MAX)
-		return MG_ENOMEM;
-	c->rep[c->nrep][0] = rec;
-	c->rep[c->nrep++][1] = (uint32_t)idx;
-	c->dups++;
-	return 1;
-}
-
-/*
- * the last-wins rule for the next record, job: 0 if its JobID is new
- * (the caller writes it), 1 if it came before (job is kept aside), or
- * a negative status.  In memory: 12 bytes per job when the JobIDs are
- * plain numbers in increasing order, as sacct writes them; about 23 and
- * the id for the others.
- */
-static int
-keep_last(struct ctx *c, const struct mg_value *job)
-{
-	const struct mg_value *id = &job[MG_JOB_JOBID];
-	uint64_t h, num = 0, rec = mg_writer_count(c->w);
-	uint32_t lo, hi;
-	size_t j, a, b;
-	int rv, plain = id->len > 0 && id->len < 20 && (id->s[0] != '0' ||
-	    id->len == 1);
-
-	if (rec >= UINT32_MAX || id->len > 65535)
-		return MG_ENOMEM;
-	/* a plain number above every one before: new */
-	for (j = 0; plain && j < id->len; j++) {
-		if (id->s[j] < '0' || id->s[j] > '9')
-			plain = 0;
-		num = num * 10 + (uint64_t)(id->s[j] - '0');
-	}
-	if (plain && (c->nseq == 0 || num > ((uint64_t)c->seq[c->nseq -
-	    1][1] << 32 | c->seq[c->nseq - 1][0]))) {
-		if (mg_grow((void **)&c->seq, &c->capseq, c->nseq + 1,
-		    sizeof(*c->seq)))
-			return MG_ENOMEM;
-		c->seq[c->nseq][0] = (uint32_t)num;
-		c->seq[c->nseq][1] = (uint32_t)(num >> 32);
-		c->seq[c->nseq++][2] = (uint32_t)rec;
-		return 0;
-	}
-	/* a plain number seen in order before */
-	for (a = 0, b = c->nseq; plain && a < b; ) {
-		uint64_t k;
-
-		j = a + (b - a) / 2;
-		k = (uint64_t)c->seq[j][1] << 32 | c->seq[j][0];
-		if (k == num)
-			return replace(c, c->seq[j][2], job);
-		if (k < num)
-			a = j + 1;
-		else
-			b = j;
-	}
-	/* any other: the table */
-	h = hash(id->s, id->len);
-	lo = (uint32_t)h;
-	hi = (uint32_t)(h >> 32);
-	if ((c->hn + 1) * 10 > c->hcap * 7 && (rv = grow(c)) != 0)
-		return rv;
-	for (j = lo & (c->hcap - 1); c->slot[j][2]; j = (j + 1) &
-	    (c->hcap - 1)) {
-		const unsigned char *q = (const unsigned char *)c->ids +
-		    c->slot[j][3];
-
-		if (c->slot[j][0] == lo && c->slot[j][1] == hi &&
-		    (size_t)(q[0] | q[1] << 8) == id->len &&
-		    memcmp(q + 2, id->s, id->len) == 0)
-			return replace(c, c->slot[j][2] - 1, job);
-	}
-	if (c->nids + id->len + 2 > UINT32_MAX ||
-	    mg_grow((void **)&c->ids, &c->capids, c->nids + id->len + 2, 1))
-		return MG_ENOMEM;
-	c->slot[j][0] = lo;
-	c->slot[j][1] = hi;
-	c->slot[j][2] = (uint32_t)rec + 1;
-	c->slot[j][3] = (uint32_t)c->nids;
-	c->ids[c->nids] = (char)(id->len & 0xff);
-	c->ids[c->nids + 1] = (char)(id->len >> 8);
-	memcpy(c->ids + c->nids + 2, id->s, id->len);
-	c->nids += id->len + 2;
-	c->hn++;
-	return 0;
-}
-
-static int
-rep_cmp(const void *a, const void *b)
-{
-	const uint32_t *x = a, *y = b;
-
-	if (x[0] != y[0])
-		return x[0] < y[0] ? -1 : 1;
-	return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
-/*
- * the stream written as if no JobID came again is complete (its writer
- * closed): copy it to fp, each record whose JobID came again replaced
- * by its last record (in its place)
- */
-static int
-finish_last(struct ctx *c, FILE *fp, const struct mg_writer_opts *wo)
-{
-	struct mg_reader *r = NULL;
-	struct mg_writer *w = NULL;
-	const struct mg_value *v;
-	FILE *in;
-	char buf[1 << 16];
-	uint64_t rec;
-	size_t n, k = 0;
-	int rv;
-
-	if (fflush(c->opt) != 0)
-		return mg_diag_set(&c->diag, MG_EIO, "the temporary stream: "
-		    "%s", strerror(errno));
-	if (c->optbuf != NULL)
-		in = fmemopen(c->optbuf, c->optlen, "r");
-	else
-		in = fseek(c->opt, 0, SEEK_SET) == 0 ? c->opt : NULL;
-	if (in == NULL)
-		return mg_diag_set(&c->diag, MG_EIO, "the temporary stream: "
-		    "%s", strerror(errno));
-	if (c->nrep == 0) {		/* nothing came again: as it is */
-		rv = 0;
-		while (rv == 0 && (n = fread(buf, 1, sizeof(buf), in)) > 0)
-			if (fwrite(buf, 1, n, fp) != n)
-				rv = mg_diag_set(&c->diag, MG_EIO, "write "
-				    "error: %s", strerror(errno));
-		if (rv == 0 && ferror(in))
-			rv = mg_diag_set(&c->diag, MG_EIO, "the temporary "
-			    "stream: read error");
-		if (rv == 0 && fflush(fp) != 0)
-			rv = mg_diag_set(&c->diag, MG_EIO, "write error: %s",
-			    strerror(errno));
-		goto out;
-	}
-	qsort(c->rep, c->nrep, sizeof(*c->rep), rep_cmp);
-	if ((rv = mg_reader_open(in, "the temporary stream", "jobs", &r,
-	    &c->diag)) != 0 || (rv = mg_writer_open(fp, mg_job_schema(), wo,
-	    &w, &c->diag)) != 0)
-		goto out;
-	for (rec = 0; (rv = mg_reader_next(r, &v, &c->diag)) == 1; rec++) {
-		while (k < c->nrep && c->rep[k][0] < rec)
-			k++;
-		/* its last record: the last of its replacements */
-		for (; k < c->nrep && c->rep[k][0] == rec; k++)
-			if ((k + 1 == c->nrep || c->rep[k + 1][0] != rec) &&
-			    (rv = mg_recbuf_get(c->rb, c->rep[k][1], &v)) != 0) {
-				mg_diag_set(&c->diag, rv, "the temporary "
-				    "records: %s", mg_strerror(rv));
-				goto out;
-			}
-		if ((rv = mg_writer_put(w, v, &c->diag)) != 0)
-			goto out;
-	}
-	if (rv == 0) {
-		rv = mg_writer_close(w, &c->diag);
-		w = NULL;
-	}
-out:
-	mg_reader_free(r);
-	mg_writer_free(w);
-	if (in != c->opt)
-		fclose(in);
-	return rv;
-}
-
 /*
  * a temporary file for the last-wins rule, unlinked at once (nothing is
  * left behind, whatever ends the run); -1, with a warning, if none can
@@ -357,14 +133,36 @@ temp_file(int quiet)
 	return fd;
 }
 
+/*
+ * the stream written as if no JobID came again is complete (its writer
+ * closed): copy it to fp, the last record of each job in its place
+ */
+static int
+finish_last(struct ctx *c, FILE *fp, const struct mg_writer_opts *wo)
+{
+	FILE *in;
+	int rv;
+
+	if (fflush(c->opt) != 0)
+		return mg_diag_set(&c->diag, MG_EIO, "the temporary stream: "
+		    "%s", strerror(errno));
+	if (c->optbuf != NULL)
+		in = fmemopen(c->optbuf, c->optlen, "r");
+	else
+		in = fseek(c->opt, 0, SEEK_SET) == 0 ? c->opt : NULL;
+	if (in == NULL)
+		return mg_diag_set(&c->diag, MG_EIO, "the temporary stream: "
+		    "%s", strerror(errno));
+	rv = mg_dedup_copy(c->dd, in, fp, wo, &c->diag);
+	if (in != c->opt)
+		fclose(in);
+	return rv;
+}
+
 static void
 last_free(struct ctx *c)
 {
-	mg_recbuf_free(c->rb);
-	free(c->rep);
-	free(c->seq);
-	free(c->slot);
-	free(c->ids);
+	mg_dedup_free(c->dd);
 	if (c->opt != NULL)
 		fclose(c->opt);
 	free(c->optbuf);
@@ -418,9 +216,11 @@ on_job(void *ctx, const struct mg_value *job, uint64_t line)
 		}
 	}
 	c->jobs++;
-	if (!c->keep_dups && (rv = keep_last(c, job)) != 0) {
+	if (!c->keep_dups && (rv = mg_dedup_add(c->dd, job,
+	    mg_writer_count(c->w))) != 0) {
 		if (rv < 0)
 			return mg_diag_set(&c->diag, rv, "%s", mg_strerror(rv));
+		c->dups++;
 		return 0;
 	}
 	return mg_writer_put(c->w, job, &c->diag);
@@ -687,17 +487,18 @@ open_dedup(struct ctx *c)
 {
 	c->spill_fd = -1;
 	if (!c->keep_dups) {
-		int fd = temp_file(c->quiet);
+		int fd = temp_file(c->quiet), rv;
 
-		if (mg_recbuf_new(mg_job_schema(), &c->rb) != 0)
-			err(MG_EXIT_FAIL, NULL);
 		if (fd >= 0 && (c->opt = fdopen(fd, "w+")) == NULL)
 			err(MG_EXIT_FAIL, "fdopen");
 		if (c->opt == NULL && (c->opt = open_memstream(&c->optbuf,
 		    &c->optlen)) == NULL)
 			err(MG_EXIT_FAIL, "open_memstream");
-		if (fd >= 0 && (c->spill_fd = temp_file(c->quiet)) >= 0 &&
-		    mg_recbuf_spill(c->rb, c->spill_fd) != 0)
+		if (fd >= 0)
+			c->spill_fd = temp_file(c->quiet);
+		if ((rv = mg_dedup_new(c->spill_fd, &c->dd)) == MG_ENOMEM)
+			err(MG_EXIT_FAIL, NULL);
+		if (rv != 0)
 			errx(MG_EXIT_FAIL, "cannot use the temporary file");
 	}
 }
