@@ -21,111 +21,6 @@
 #include "learn/rl.h"
 #include <unistd.h>
 
-static int
-dcmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * A twin of m trained on the first 80 % of the samples (they are in time
- * order): its predictions for the last 20 % into *p, from sample *cut.
- * Returns their number, 0 if there are too few samples.
- */
-static size_t
-twin_predict(const struct mg_model *m, const float *X, const float *y,
-    size_t n, size_t nf, const struct mg_trainopts *to, size_t *cut,
-    double **p)
-{
-	struct mg_diag d = { "" };
-	struct mg_model *twin;
-	size_t nt;
-
-	*cut = n * 4 / 5;
-	nt = n - *cut;
-	*p = NULL;
-	if (*cut < 2 || nt < 10)
-		return 0;
-	if (mg_model_new(m->kind, m->names, nf, &twin, &d) != 0 ||
-	    mg_model_train(twin, X, y, *cut, to, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if ((*p = malloc(nt * sizeof(**p))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	if (mg_model_predict(twin, X + *cut * nf, nt, *p, &d) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	mg_model_free(twin);
-	return nt;
-}
-
-/*
- * A regressor's spread: the 10th and 90th percentiles of x - x_hat
- * (hours) of the twin on the last 20 %, kept in the parameters for
- * mirage-advise to show as the uncertainty of a prediction.
- */
-static void
-residuals(struct mg_model *m, const float *X, const float *y, size_t n,
-    size_t nf, const struct mg_trainopts *to)
-{
-	double *p;
-	size_t cut, nt = twin_predict(m, X, y, n, nf, to, &cut, &p), i, len;
-	char *params;
-
-	if (nt == 0)
-		return;
-	for (i = 0; i < nt; i++)
-		p[i] = (double)y[cut + i] - p[i];
-	qsort(p, nt, sizeof(*p), dcmp);
-	len = strlen(m->params) + 64;
-	if ((params = malloc(len)) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	snprintf(params, len, "%s resid_p10=%.3f resid_p90=%.3f", m->params,
-	    p[(size_t)(0.1 * (double)(nt - 1))], p[(size_t)(0.9 *
-	    (double)(nt - 1))]);
-	free(m->params);
-	m->params = params;
-	free(p);
-}
-
-/*
- * A classifier's calibration: the twin's probabilities on the last 20 %
- * against what happened there, fitted by isotonic regression over at
- * most NCAL bins, so that a score of 0.1 means one decision in ten
- * interrupted.  xgboost's own probabilities are overconfident here.
- */
-#define NCAL	64
-
-static void
-calibrate(struct mg_model *m, const float *X, const float *y, size_t n,
-    size_t nf, const struct mg_trainopts *to)
-{
-	double *p, *obs;
-	size_t cut, nt = twin_predict(m, X, y, n, nf, to, &cut, &p), i;
-
-	if (nt == 0)
-		return;
-	obs = malloc(nt * sizeof(*obs));
-	m->cal_x = malloc(NCAL * sizeof(*m->cal_x));
-	m->cal_y = malloc(NCAL * sizeof(*m->cal_y));
-	if (obs == NULL || m->cal_x == NULL || m->cal_y == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	for (i = 0; i < nt; i++)
-		obs[i] = y[cut + i];
-	if (mg_isotonic(p, obs, nt, NCAL, m->cal_x, m->cal_y, &m->ncal) != 0)
-		err(MG_EXIT_FAIL, NULL);
-	/* a constant fit (one class held out) would say nothing: keep the
-	 * raw probability */
-	if (m->ncal < 2) {
-		free(m->cal_x);
-		free(m->cal_y);
-		m->cal_x = m->cal_y = NULL;
-		m->ncal = 0;
-	}
-	free(obs);
-	free(p);
-}
-
 static void
 usage(int status)
 {
@@ -801,10 +696,8 @@ train(const struct topts *o, struct samples *s, double maxs, clock_t t0)
 		    " (every nth, --max-samples)" : "");
 	if ((rv = mg_model_train(m, s->X, s->y, s->n, &o->to, &d)) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (!m->classifier)
-		residuals(m, s->X, s->y, s->n, s->nf, &o->to);
-	else
-		calibrate(m, s->X, s->y, s->n, s->nf, &o->to);
+	if ((rv = mg_model_calibrate(m, s->X, s->y, s->n, &o->to, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
 	if (!o->quiet && m->classifier)
 		fprintf(stderr, "mirage-train: calibration of %zu knots\n",
 		    m->ncal);

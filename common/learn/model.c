@@ -120,6 +120,111 @@ mg_model_free(struct mg_model *m)
 	free(m);
 }
 
+/*
+ * A twin of m trained on the first 80 % of the samples (they are in time
+ * order): its predictions for the last 20 % into *p, from sample *cut.
+ * Their number, 0 if there are too few samples; or a negative status.
+ */
+static int64_t
+twin_predict(const struct mg_model *m, const float *X, const float *y,
+    size_t n, const struct mg_trainopts *to, size_t *cut, double **p,
+    struct mg_diag *d)
+{
+	struct mg_model *twin;
+	size_t nt;
+	int rv;
+
+	*cut = n * 4 / 5;
+	nt = n - *cut;
+	*p = NULL;
+	if (*cut < 2 || nt < 10)
+		return 0;
+	if ((rv = mg_model_new(m->kind, m->names, m->nfeat, &twin, d)) != 0)
+		return rv;
+	if ((rv = mg_model_train(twin, X, y, *cut, to, d)) != 0 ||
+	    (*p = malloc(nt * sizeof(**p))) == NULL) {
+		mg_model_free(twin);
+		return rv != 0 ? rv : mg_diag_set(d, MG_ENOMEM, "out of "
+		    "memory");
+	}
+	if ((rv = mg_model_predict(twin, X + *cut * m->nfeat, nt, *p, d)) !=
+	    0) {
+		free(*p);
+		*p = NULL;
+	}
+	mg_model_free(twin);
+	return rv != 0 ? rv : (int64_t)nt;
+}
+
+static int
+dcmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define NCAL	64	/* a calibration's bins, at most */
+
+int
+mg_model_calibrate(struct mg_model *m, const float *X, const float *y,
+    size_t n, const struct mg_trainopts *to, struct mg_diag *d)
+{
+	double *p, *obs;
+	size_t cut, i, len;
+	int64_t nt = twin_predict(m, X, y, n, to, &cut, &p, d);
+	char *params;
+
+	if (nt <= 0)
+		return (int)nt;
+	if (!m->classifier) {
+		/* the residuals' 10th and 90th percentiles, in hours */
+		for (i = 0; i < (size_t)nt; i++)
+			p[i] = (double)y[cut + i] - p[i];
+		qsort(p, (size_t)nt, sizeof(*p), dcmp);
+		len = strlen(m->params) + 64;
+		if ((params = malloc(len)) == NULL) {
+			free(p);
+			return mg_diag_set(d, MG_ENOMEM, "out of memory");
+		}
+		snprintf(params, len, "%s resid_p10=%.3f resid_p90=%.3f",
+		    m->params, p[(size_t)(0.1 * (double)(nt - 1))],
+		    p[(size_t)(0.9 * (double)(nt - 1))]);
+		free(m->params);
+		m->params = params;
+		free(p);
+		return 0;
+	}
+	/* the probabilities against what happened, isotonic */
+	obs = malloc((size_t)nt * sizeof(*obs));
+	m->cal_x = malloc(NCAL * sizeof(*m->cal_x));
+	m->cal_y = malloc(NCAL * sizeof(*m->cal_y));
+	if (obs == NULL || m->cal_x == NULL || m->cal_y == NULL) {
+		free(obs);
+		free(p);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	for (i = 0; i < (size_t)nt; i++)
+		obs[i] = y[cut + i];
+	if (mg_isotonic(p, obs, (size_t)nt, NCAL, m->cal_x, m->cal_y,
+	    &m->ncal) != 0) {
+		free(obs);
+		free(p);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	/* a constant fit (one class held out) would say nothing: keep the
+	 * raw probability */
+	if (m->ncal < 2) {
+		free(m->cal_x);
+		free(m->cal_y);
+		m->cal_x = m->cal_y = NULL;
+		m->ncal = 0;
+	}
+	free(obs);
+	free(p);
+	return 0;
+}
+
 int
 mg_model_spread(const struct mg_model *m, double *p10, double *p90)
 {

@@ -144,6 +144,18 @@ int mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
     const struct mg_rlopts *o, struct mg_diag *d);
 
 /*
+ * mg_model_calibrate: what m's predictions are worth, from a twin of m
+ * trained on the first 80 % of its n samples (in time order) and tested
+ * on the last 20 %: a regressor's residual spread (mg_model_spread()),
+ * a classifier's calibration (its raw probabilities against what
+ * happened, isotonic over at most 64 bins, kept when it is not
+ * constant).  Nothing when the last 20 % holds fewer than 10 samples.
+ * 0, or a negative status with d set.
+ */
+int mg_model_calibrate(struct mg_model *m, const float *X, const float *y,
+    size_t n, const struct mg_trainopts *to, struct mg_diag *d);
+
+/*
  * mg_model_spread: a regressor's residual spread, the 10th and 90th
  * percentiles of x - x_hat (hours) that mirage-train keeps in its
  * parameters (resid_p10, resid_p90).  Returns 0, or -1 with both NAN
