@@ -56,8 +56,8 @@ usage(int status)
 	    "       mirage-eval --adoption pct[,...] [-q] [-c config] [-m mode] "
 	    "[-n nodes]\n"
 	    "           [-s key=value] [-f date [-N count | -u date]] [-o file]\n"
-	    "           [-j jobs.tsv] [-t threads] "
-	    "[--adopt-method reactive|lead:time|plan]\n"
+	    "           [-j jobs.tsv] [-t threads] [-M model]\n"
+	    "           [--adopt-method reactive|lead:time|plan|model]\n"
 	    "           [--adopt-seed n] [--adopt-alone n] [--adopt-hold] "
 	    "[--handover time]\n"
 	    "           [--plan futures ...] [file]\n");
@@ -132,8 +132,9 @@ usage(int status)
 		    "  --adoption pct,...  many chains at once: that share of the long\n"
 		    "                    jobs' work as services in one replay, against the\n"
 		    "                    same services reactive (-j: the last share's jobs)\n"
-		    "  --adopt-method reactive|lead:time|plan  when services submit\n"
-		    "                    (reactive; plan: the planner, with --plan)\n"
+		    "  --adopt-method reactive|lead:time|plan|model  when services submit\n"
+		    "                    (reactive; plan: the planner, with --plan; model:\n"
+		    "                    the -M model, of a window of one snapshot)\n"
 		    "  --adopt-seed n    which long jobs become services (1)\n"
 		    "  --adopt-alone n   also n services each with the method alone,\n"
 		    "                    the others reactive (alone_* columns)\n"
@@ -577,6 +578,95 @@ adopt_say(double share, const struct mg_adoptres *m,
 		    100 * asum_share(with), with->lease_h);
 }
 
+/* a model of when, deciding for a service (--adopt-method model) */
+struct askmodel {
+	struct mg_model *m;
+	size_t *col;		/* each model feature's column in feat */
+	double *feat;		/* own, then one reference snapshot, chain */
+	float *X;
+	double *scratch;
+	size_t cap;
+};
+
+/* the model's decision: its features of the view now (a window of one
+ * snapshot) through the rule of mirage-advise(1) */
+static int
+model_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
+{
+	struct askmodel *a = arg;
+	struct mg_diag d = { "" };
+	double score, left;
+	size_t i, need = (v->npend > v->nrun ? v->npend : v->nrun) + 1;
+
+	if (need > a->cap) {
+		free(a->scratch);
+		if ((a->scratch = malloc(need * sizeof(*a->scratch))) == NULL)
+			return MG_ENOMEM;
+		a->cap = need;
+	}
+	if (mg_own_features(v, cn, a->feat) != 0)
+		return MG_ENOMEM;
+	mg_ref_snapshot(v, a->scratch, a->feat + MG_OWN);
+	mg_ref_chain(cn, a->feat + MG_OWN + MG_REF_SNAP);
+	for (i = 0; i < a->m->nfeat; i++)
+		a->X[i] = (float)a->feat[a->col[i]];
+	if (mg_model_predict(a->m, a->X, 1, &score, &d) != 0)
+		return MG_EINVAL;
+	if (a->m->classifier)
+		return score >= a->m->threshold;
+	/* a successor cannot start before now: at most the time P has
+	 * left can overlap it */
+	left = (double)(cn->p_start + cn->p_limit - cn->t) / 3600;
+	if (left >= 0 && score < -left)
+		score = -left;
+	return score >= -a->m->threshold;
+}
+
+/* model path, read and bound to the features of one snapshot, into a */
+static void
+model_open(const char *path, struct askmodel *a)
+{
+	struct mg_diag d = { "" };
+	struct mg_epconf e;
+	char **names = NULL;
+	size_t nn = 0;
+	FILE *fp;
+	int rv;
+
+	memset(a, 0, sizeof(*a));
+	if ((fp = fopen(path, "rb")) == NULL)
+		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+	if ((rv = mg_model_read(fp, path, &a->m, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	fclose(fp);
+	if (a->m->window > 1 || strcmp(a->m->kind, "relmas") == 0)
+		errx(MG_EXIT_USAGE, "--adopt-method model: '%s' needs %s; "
+		    "a model trained with -w 1 decides for many chains at "
+		    "once", path, a->m->window > 1 ? "a window of reference "
+		    "snapshots" : "a node's dispatcher");
+	memset(&e, 0, sizeof(e));
+	e.window = 1;
+	e.period = 600;
+	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
+	    (a->col = calloc(a->m->nfeat, sizeof(*a->col))) == NULL ||
+	    (a->feat = calloc(nn, sizeof(*a->feat))) == NULL ||
+	    (a->X = calloc(a->m->nfeat, sizeof(*a->X))) == NULL)
+		err(MG_EXIT_FAIL, NULL);
+	if (mg_model_bind(a->m, names, nn, a->col, &d) != 0)
+		errx(MG_EXIT_USAGE, "'%s': %s", path, d.msg);
+	mg_names_free(names, nn);
+}
+
+static void
+model_close(struct askmodel *a)
+{
+	mg_model_free(a->m);
+	free(a->col);
+	free(a->feat);
+	free(a->X);
+	free(a->scratch);
+}
+
 static int
 adoption(const struct aopts *ao, const struct ropts *o,
     const struct mg_simconf *conf, struct popts *po)
@@ -587,6 +677,7 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	struct mg_adoptconf a;
 	struct mg_adoptres m, b, one;
 	struct asum alone, with;
+	struct askmodel am;
 	struct mg_clusterdef def;
 	struct mg_trace t;
 	struct mg_out out, jout;
@@ -596,6 +687,12 @@ adoption(const struct aopts *ao, const struct ropts *o,
 
 	path = open_trace(o->path, conf, &t, &def);
 	mg_adoptconf_init(&a);
+	memset(&am, 0, sizeof(am));
+	if (ao->method == MG_ADOPT_ASK) {
+		model_open(po->model_path[0], &am);
+		a.ask = model_says;
+		a.ask_arg = &am;
+	}
 	a.method = ao->method;
 	a.lead = ao->lead;
 	if (ao->seed > 0)
@@ -622,7 +719,12 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	else if (ao->method == MG_ADOPT_PLAN)
 		snprintf(mname, sizeof(mname), "planner %d futures%s",
 		    po->pc.k, handover > 0 ? ", handover" : "");
-	else
+	else if (ao->method == MG_ADOPT_ASK) {
+		const char *base = strrchr(po->model_path[0], '/');
+
+		snprintf(mname, sizeof(mname), "model %s%s", base ? base + 1 :
+		    po->model_path[0], handover > 0 ? ", handover" : "");
+	} else
 		snprintf(mname, sizeof(mname), "reactive");
 	if (mg_out_open(&out, o->out_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
@@ -691,6 +793,7 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	}
 	if (mg_out_commit(&out, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
+	model_close(&am);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;
@@ -1151,10 +1254,12 @@ parse(int argc, char *argv[], struct eopts *e)
 				e->ao.lead = v;
 			} else if (strcmp(optarg, "plan") == 0)
 				e->ao.method = MG_ADOPT_PLAN;
+			else if (strcmp(optarg, "model") == 0)
+				e->ao.method = MG_ADOPT_ASK;
 			else
 				errx(MG_EXIT_USAGE, "invalid --adopt-method '%s' "
-				    "(want reactive, lead:TIME, e.g. lead:6h, or "
-				    "plan)", optarg);
+				    "(want reactive, lead:TIME, e.g. lead:6h, plan "
+				    "or model)", optarg);
 			break;
 		case O_HANDOVER:
 			if (mg_parse_span(optarg, &v) != 0 || v <= 0 ||
@@ -1235,7 +1340,12 @@ validate(struct eopts *e)
 	if (e->ao.alone > 0 && e->ao.method == MG_ADOPT_REACTIVE)
 		errx(MG_EXIT_USAGE, "--adopt-alone goes with --adopt-method "
 		    "lead:TIME or plan");
-	if (e->ao.nshare > 0 && (e->po.nmodels > 0 || e->po.ntarget > 0 ||
+	if ((e->ao.method == MG_ADOPT_ASK) != (e->ao.nshare > 0 &&
+	    e->po.nmodels > 0) || (e->ao.method == MG_ADOPT_ASK &&
+	    e->po.nmodels != 1))
+		errx(MG_EXIT_USAGE, "--adopt-method model goes with one -M "
+		    "model, and -M with --adoption with it");
+	if (e->ao.nshare > 0 && (e->po.ntarget > 0 ||
 	    e->po.curve_path || e->po.ep_path || e->po.hybrid))
 		errx(MG_EXIT_USAGE, "--adoption takes the cluster options, -f, "
 		    "-u, -N, -o, -j, -t, --handover, --adopt-method and the "

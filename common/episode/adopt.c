@@ -182,11 +182,11 @@ keep(const struct mg_trace *t, const unsigned char *gone, struct mg_trace *k)
 
 int
 mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t nodes,
-    struct mg_view *v)
+    int64_t recent, struct mg_view *v)
 {
 	size_t i;
 
-	if (mg_cluster_view(c, nodes, 0, v) != 0)
+	if (mg_cluster_view(c, nodes, recent, v) != 0)
 		return MG_ENOMEM;
 	for (i = 0; i < v->nrun; i++)
 		v->run[i].chain = v->run[i].job == p;
@@ -213,7 +213,7 @@ plan_says(const struct mg_cluster *c, const struct mg_plan *pl,
 	int rv;
 
 	if (s->last.n == 0 || mg_plan_reuse(pl, &s->last, now, &pc) != 1) {
-		if ((rv = mg_adopt_view(c, s->cur, s->nodes, v)) != 0)
+		if ((rv = mg_adopt_view(c, s->cur, s->nodes, 0, v)) != 0)
 			return rv;
 		memset(&ch, 0, sizeof(ch));
 		ch.p_start = ps;
@@ -231,6 +231,29 @@ plan_says(const struct mg_cluster *c, const struct mg_plan *pl,
 	return a->handover > 0 ? mg_plan_submit_handover(&pc, MG_PLAN_RISK,
 	    a->lambda, a->handover) : mg_plan_submit_now(&pc, MG_PLAN_RISK,
 	    a->lambda);
+}
+
+/*
+ * the caller's rule for service s at now: its view with the day before
+ * and its chain; 1 to submit, 0 to wait, or a negative status
+ */
+static int
+ask_rule(const struct mg_cluster *c, const struct mg_adoptconf *a,
+    const struct svc *s, int64_t now, struct mg_view *v)
+{
+	struct mg_chainnow cn;
+	int rv;
+
+	if ((rv = mg_adopt_view(c, s->cur, s->nodes, MG_DAY, v)) != 0)
+		return rv;
+	memset(&cn, 0, sizeof(cn));
+	cn.t = now;
+	cn.p_submit = mg_cluster_job_submit(c, s->cur);
+	cn.p_start = s->ps;
+	cn.p_elapsed = now - s->ps;
+	cn.p_limit = cn.s_limit = s->limit;
+	cn.p_nodes = cn.s_nodes = s->nodes;
+	return a->ask(a->ask_arg, v, &cn);
 }
 
 static void *
@@ -330,7 +353,7 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	int32_t j;
 
 	at = m == MG_ADOPT_LEAD ? end - a->lead : end;
-	if (m == MG_ADOPT_PLAN && now + a->tick <= end) {
+	if ((m == MG_ADOPT_PLAN || m == MG_ADOPT_ASK) && now + a->tick <= end) {
 		if (s->says < 0)
 			return s->says;
 		if (s->says == 0)
@@ -457,15 +480,20 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	struct link *lk = NULL;
 	unsigned char *gone = NULL;
 	struct mg_plan *pl = NULL;
+	struct mg_view view;
 	size_t nsv = 0, nl = 0, capl = 0, i, nq = 0, busy, nask, *ask = NULL;
 	int64_t first, last, now, stop;
 	double q = 0;
 	int rv;
 
 	memset(r, 0, sizeof(*r));
+	memset(&view, 0, sizeof(view));
 	if (a->method == MG_ADOPT_PLAN && a->pc == NULL)
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: the "
 		    "planner without its settings");
+	if (a->method == MG_ADOPT_ASK && a->ask == NULL)
+		return mg_diag_set(d, MG_EINVAL, "many chains at once: a rule "
+		    "without its function");
 	if (def->dl != NULL || def->el != NULL || def->dem_time != NULL)
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: not "
 		    "with preemption, elastic jobs or loaning");
@@ -551,14 +579,18 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 				continue;
 			}
 			s->says = 0;
-			if (method_of(a, i) == MG_ADOPT_PLAN && now + a->tick <=
+			if ((method_of(a, i) == MG_ADOPT_PLAN ||
+			    method_of(a, i) == MG_ADOPT_ASK) && now + a->tick <=
 			    s->ps + s->limit)
 				ask[nask++] = i;
 		}
 		/* every decision on the model as the tick found it, then
 		 * the submissions in the services' order */
-		if (nask > 0)
+		if (nask > 0 && a->method == MG_ADOPT_PLAN)
 			ask_planner(c, pl, a, sv, ask, nask, now);
+		for (i = 0; i < nask && a->method == MG_ADOPT_ASK; i++)
+			sv[ask[i]].says = ask_rule(c, a, &sv[ask[i]], now,
+			    &view);
 		for (i = 0; i < nsv; i++)
 			if (sv[i].ps >= 0 && !sv[i].done && (rv =
 			    submit_next(c, a, &sv[i], i, now, sv[i].ps, &lk, &nl,
@@ -604,6 +636,7 @@ out:
 		    "%s", mg_strerror(rv));
 	mg_cluster_free(c);
 	mg_plan_free(pl);
+	mg_view_release(&view);
 	free(ask);
 	free(gone);
 	free(sv);

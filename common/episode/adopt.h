@@ -29,12 +29,15 @@
 
 #include "base/status.h"
 #include "cluster/cluster.h"
+#include "episode/feature.h"
 #include "plan/plan.h"
 
 enum mg_adopt_method {
 	MG_ADOPT_REACTIVE,	/* at the predecessor's end */
 	MG_ADOPT_LEAD,		/* lead seconds before its end by its limit */
-	MG_ADOPT_PLAN		/* when the planner says, at a tick */
+	MG_ADOPT_PLAN,		/* when the planner says, at a tick */
+	MG_ADOPT_ASK		/* when the caller's rule says (a model of
+				 * when), at a tick */
 };
 
 struct mg_adoptconf {
@@ -57,6 +60,14 @@ struct mg_adoptconf {
 				 * on it): 1 */
 	int64_t from, until;	/* the others counted were submitted in
 				 * [from, until) */
+	/*
+	 * MG_ADOPT_ASK: asked at each tick, one service after another,
+	 * with the service's view (the day before in its recent jobs) and
+	 * its chain now: 1 to submit, 0 to wait, or a negative status
+	 */
+	int (*ask)(void *arg, const struct mg_view *v,
+	    const struct mg_chainnow *cn);
+	void *ask_arg;
 	int hold;		/* MG_ADOPT_LEAD, faithful model: each
 				 * successor is submitted as soon as its
 				 * predecessor runs (at a tick), held with a
@@ -116,11 +127,12 @@ int mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 void mg_adopt_release(struct mg_adoptres *r);
 
 /*
- * mg_adopt_view: what a service's planner decides on: the queue of c now
- * for a successor of nodes nodes, the service's running link p its chain
- * job, every other service's jobs jobs of the queue.  0 or MG_ENOMEM.
+ * mg_adopt_view: what a service decides on: the queue of c now for a
+ * successor of nodes nodes (with the starts and ends of the last recent
+ * seconds), the service's running link p its chain job, every other
+ * service's jobs jobs of the queue.  0 or MG_ENOMEM.
  */
 int mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t nodes,
-    struct mg_view *v);
+    int64_t recent, struct mg_view *v);
 
 #endif /* MG_ADOPT_H */

@@ -119,6 +119,27 @@ col() {
 	[[ "$stderr" == *"PriorityFlags: 'FAIR_TREE' is not modelled"* ]]
 }
 
+@test "a model decides for every service, on its view at each tick; one with a window of snapshots is refused" {
+	mirage-features -q -n 76 -f 2022-11-01 -N 8 -k 1 -w 1 -o w1.mrs "$J"
+	mirage-train -q -a gbt -F all -r 20 -o m.mrm w1.mrs
+	run -0 --separate-stderr mirage-eval --adoption 10 -o m.tsv --adopt-method model -M m.mrm \
+	    --handover 10m -n 76 -f 2023-03-01 -N 40 "$J"
+	[[ "$stderr" == *"10%: "*" services "*"against reactive"* ]]
+	[ "$(col m.tsv 10 model method)" = "model m.mrm, handover" ]
+	[ "$(col m.tsv 10 model services)" = "$(col m.tsv 10 reactive services)" ]
+	[ "$(col m.tsv 10 model successors)" -gt 0 ]
+	mirage-eval --adoption 10 -q -o m2.tsv --adopt-method model -M m.mrm --handover 10m -n 76 -f 2023-03-01 -N 40 "$J"
+	cmp m.tsv m2.tsv
+	mirage-features -q -n 76 -f 2022-11-01 -N 8 -k 1 -w 2 -o w2.mrs "$J"
+	mirage-train -q -a gbt -F all -r 20 -o w2.mrm w2.mrs
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method model -M w2.mrm -n 76 "$J"
+	[[ "$stderr" == *"needs a window of reference snapshots; a model trained with -w 1"* ]]
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method model -n 76 "$J"
+	[[ "$stderr" == *"--adopt-method model goes with one -M model"* ]]
+	run -2 --separate-stderr mirage-eval --adoption 10 -M m.mrm -n 76 "$J"
+	[[ "$stderr" == *"--adopt-method model goes with one -M model"* ]]
+}
+
 @test "bad use: a share out of range, a bad method, a method alone, with --replay or preemption" {
 	run -2 --separate-stderr mirage-eval --adoption 95 "$J"
 	[[ "$stderr" == *"--adoption: invalid share '95'"* ]]

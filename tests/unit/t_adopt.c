@@ -166,7 +166,7 @@ sees_others(void)
 	mg_cluster_run(c, T0 + HOUR);
 	ok(mg_cluster_job_start(c, p1) >= 0 && mg_cluster_job_start(c, p2) < 0,
 	    "one service runs, the other's job waits");
-	ok(mg_adopt_view(c, p1, 2, &v) == 0, "the first service's view");
+	ok(mg_adopt_view(c, p1, 2, 0, &v) == 0, "the first service's view");
 	for (i = 0; i < v.npend; i++) {
 		pend_other += v.pend[i].job == p2 && !v.pend[i].chain;
 		chain_pend += v.pend[i].chain != 0;
@@ -390,6 +390,69 @@ accrue(int always)
 	mg_clusterdef_release(&def);
 }
 
+/* a rule that submits at once, counting the calls that saw their own
+ * job running as the chain's */
+static size_t calls, saw_own;
+
+static int
+at_once(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
+{
+	size_t i, own = 0;
+
+	(void)arg;
+	calls++;
+	for (i = 0; i < v->nrun; i++)
+		own += v->run[i].chain;
+	saw_own += own == 1 && cn->p_start >= 0 && cn->t >= cn->p_start &&
+	    cn->p_elapsed == cn->t - cn->p_start && cn->p_limit == 48 * HOUR;
+	return 1;
+}
+
+static int
+fails(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
+{
+	(void)arg;
+	(void)v;
+	(void)cn;
+	return MG_ENOMEM;
+}
+
+/* the caller's rule, asked at each tick with the service's view */
+static void
+rule(void)
+{
+	struct mg_clusterdef def;
+	struct mg_adoptconf a;
+	struct mg_adoptres r;
+	struct mg_diag d = { "" };
+
+	month_trace();
+	if (def_of(MG_MODE_FAITHFUL, 64, &def) != 0)
+		return;
+	mg_adoptconf_init(&a);
+	a.share = 0.3;
+	a.span = 10 * 86400;
+	a.method = MG_ADOPT_ASK;
+	a.handover = 600;
+	ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL, "a rule without its "
+	    "function is refused");
+	a.ask = at_once;
+	d.msg[0] = '\0';
+	if (!ok(mg_adopt_run(&def, &a, &r, &d) == 0, "a rule: a replay (%s)",
+	    d.msg))
+		return;
+	ok(calls > 0 && saw_own == calls, "asked %zu times, each with its "
+	    "own job running as the chain's (%zu)", calls, saw_own);
+	ok(r.successors > 0 && r.interrupted == 0 && r.lease_h > 0,
+	    "submitting at once on an idle cluster: no interruption, %.0f h "
+	    "of lease given up", r.lease_h);
+	mg_adopt_release(&r);
+	a.ask = fails;
+	ok(mg_adopt_run(&def, &a, &r, &d) == MG_ENOMEM, "the rule's failure "
+	    "is the run's");
+	mg_clusterdef_release(&def);
+}
+
 int
 main(void)
 {
@@ -403,5 +466,6 @@ main(void)
 	held();
 	accrue(0);
 	accrue(1);
+	rule();
 	return tap_done();
 }
