@@ -263,7 +263,7 @@ eval(const struct opts *o, const struct mg_net *nets, size_t nn,
 	struct timespec a;
 	int p, k, rv;
 
-	if (mg_arrivals(&o->sc.hw, nets, nn, o->sc.requests, o->sc.load,
+	if (mg_accel_requests(&o->sc.hw, nets, nn, o->sc.requests, o->sc.load,
 	    o->sc.q, o->sc.seed, &req) != 0)
 		err(MG_EXIT_FAIL, NULL);
 	for (p = 0; p < MG_AP_N; p++) {

@@ -879,7 +879,7 @@ report(const struct popts *po, const struct mg_compare *cmp,
 		    "decisions of %d futures each (%zu with futures of their "
 		    "own)\n", decided, po->pc.k, planned);
 	for (k = 0; k < po->sel.nsizes && !po->quiet; k++)
-		if (mg_compare_caused(cmp, k, &nodes, &n, &lost) && n > 0)
+		if (mg_compare_victims_lost(cmp, k, &nodes, &n, &lost) && n > 0)
 			fprintf(stderr, "mirage-eval: reactive-preempt, "
 			    "%d-node chains: its preemptions cost other jobs "
 			    "%.1f node-hours (%.2f a chain)\n", nodes,

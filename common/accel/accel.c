@@ -53,7 +53,7 @@ mg_accel_config_default(struct mg_accel_config *c)
 }
 
 int
-mg_arrivals(const struct mg_accel_config *c, const struct mg_net *nets,
+mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, size_t n, double load, double q, uint64_t seed,
     struct mg_arequest **out)
 {

@@ -69,13 +69,13 @@ struct mg_arequest {
 };
 
 /*
- * mg_arrivals: n requests over the networks nets[0..nnets), Poisson with
+ * mg_accel_requests: n requests over the networks nets[0..nnets), Poisson with
  * a total rate that offers `load` times the system's capacity (the mean
  * isolated latency over the sub-accelerators), the network of each
  * uniform, deadlines at q times the isolated latency; from seed.
  * *out allocated.  Returns 0, MG_EINVAL or MG_ENOMEM.
  */
-int mg_arrivals(const struct mg_accel_config *c, const struct mg_net *nets,
+int mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, size_t n, double load, double q, uint64_t seed,
     struct mg_arequest **out);
 

@@ -701,7 +701,7 @@ mg_cluster_set_urgent(struct mg_cluster *c, int32_t j)
 }
 
 double
-mg_cluster_caused(const struct mg_cluster *c, int32_t j)
+mg_cluster_victims_lost(const struct mg_cluster *c, int32_t j)
 {
 	struct mg_slurmsim_pjob p;
 

@@ -193,9 +193,9 @@ int mg_clusterdef_preempts(const struct mg_clusterdef *def);
  */
 int mg_cluster_set_urgent(struct mg_cluster *c, int32_t j);
 
-/* mg_cluster_caused: node-seconds of work lost by the jobs preempted
+/* mg_cluster_victims_lost: node-seconds of work lost by the jobs preempted
  * for job j (0 without preemption). */
-double mg_cluster_caused(const struct mg_cluster *c, int32_t j);
+double mg_cluster_victims_lost(const struct mg_cluster *c, int32_t j);
 
 /*
  * mg_cluster_avg_wait: the mean wait of the last 100 jobs started, in

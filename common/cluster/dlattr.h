@@ -60,10 +60,10 @@ void mg_dlgen_default(struct mg_dlgen *g);
 void mg_dlattr_draw(const struct mg_dlgen *g, uint64_t seed, const char *id,
     size_t idlen, struct mg_dlattr *a);
 
-/* mg_dl_release, mg_dl_resume: the overheads above, seconds. */
-double mg_dl_release(const struct mg_dlattr *a, const struct mg_dlgen *g,
+/* mg_dl_release_time, mg_dl_resume_time: the overheads above, seconds. */
+double mg_dl_release_time(const struct mg_dlattr *a, const struct mg_dlgen *g,
     double ran, double left);
-double mg_dl_resume(const struct mg_dlattr *a, const struct mg_dlgen *g);
+double mg_dl_resume_time(const struct mg_dlattr *a, const struct mg_dlgen *g);
 
 /* the fields of a dlattrs record */
 enum mg_dl_field {

@@ -110,10 +110,10 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 		    b->trace < 0 || (size_t)b->trace >= s->t->n)
 			continue;
 		c[m].nodes = r->nodes;
-		c[m].rel = a == NULL ? 0 : mg_dl_release(a, &s->c.dlgen,
+		c[m].rel = a == NULL ? 0 : mg_dl_release_time(a, &s->c.dlgen,
 		    (double)(s->now - b->start), (double)(r->end - s->now));
 		c[m].res = a == NULL || c[m].rel >= (double)(r->end - s->now) ?
-		    0 : mg_dl_resume(a, &s->c.dlgen);
+		    0 : mg_dl_resume_time(a, &s->c.dlgen);
 		rel[m] = c[m].rel;
 		c[m].prio = b->prio;
 		c[m].start = b->start;
@@ -153,7 +153,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 			b->releasing = 1;
 			b->work_left = r->end - (s->now + d) + redo;
 			b->res = b->trace >= 0 && (size_t)b->trace < s->t->n &&
-			    s->c.dl != NULL ? mg_dl_resume(&s->c.dl[b->trace],
+			    s->c.dl != NULL ? mg_dl_resume_time(&s->c.dl[b->trace],
 			    &s->c.dlgen) : 0;
 			b->for_job = RECLAIMED;
 			b->npreempt++;

@@ -421,7 +421,7 @@ mg_slurmprio_value(const struct mg_slurmsim *s, const struct pent *e)
 }
 
 void
-mg_slurmprio_fix(struct mg_slurmsim *s)
+mg_slurmprio_freeze(struct mg_slurmsim *s)
 {
 	size_t i;
 

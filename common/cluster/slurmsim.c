@@ -265,7 +265,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 			x->elimw = (double)tj->limit;
 			x->epause = 0;
 			x->eat = 0;
-			x->erestart = c->dl != NULL ? mg_dl_resume(&c->dl[i],
+			x->erestart = c->dl != NULL ? mg_dl_resume_time(&c->dl[i],
 			    &c->dlgen) : 0;
 			j->nodes = x->emin;
 			j->dur = (int64_t)ceil(x->ework / mg_slurmel_speed(s, j,
@@ -713,14 +713,14 @@ mg_slurmsim_preempt_for(struct mg_slurmsim *s, int32_t jr)
 		a = &s->c.dl[b->trace];
 		c[m].nodes = r->nodes;
 		/* suspended, a job stops at once and reloads nothing */
-		c[m].rel = susp ? 0 : mg_dl_release(a, &s->c.dlgen,
+		c[m].rel = susp ? 0 : mg_dl_release_time(a, &s->c.dlgen,
 		    (double)(s->now - b->start), (double)(r->end - s->now));
 		/* a job that ends before it could release loses nothing;
 		 * suspended, each of its nodes is stopped for the
 		 * preemptor's run (its limit, as far as the scheduler
 		 * knows) */
 		c[m].res = susp ? (double)u->limit : c[m].rel >=
-		    (double)(r->end - s->now) ? 0 : mg_dl_resume(a,
+		    (double)(r->end - s->now) ? 0 : mg_dl_resume_time(a,
 		    &s->c.dlgen);
 		rel[m] = c[m].rel;
 		if (s->c.predict_error > 0) {
@@ -753,7 +753,7 @@ mg_slurmsim_preempt_for(struct mg_slurmsim *s, int32_t jr)
 				d = r->end - s->now;	/* it ends first */
 			b->releasing = 1;
 			b->work_left = r->end - (s->now + d);
-			b->res = susp ? 0 : mg_dl_resume(&s->c.dl[b->trace],
+			b->res = susp ? 0 : mg_dl_resume_time(&s->c.dl[b->trace],
 			    &s->c.dlgen);
 			b->for_job = jr;
 			b->npreempt++;
@@ -1277,7 +1277,7 @@ mg_slurmsim_set_urgent(struct mg_slurmsim *s, int32_t j)
 		return MG_EINVAL;
 	/* the priorities set so far stay as they are, and the next
 	 * period sets every moving one again */
-	mg_slurmprio_fix(s);
+	mg_slurmprio_freeze(s);
 	s->job[j].urgent = 1;
 	return 0;
 }

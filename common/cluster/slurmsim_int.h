@@ -249,9 +249,9 @@ int mg_slurmprio_recalc(struct mg_slurmsim *s);
 int mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr);
 /* mg_slurmprio_dropped: the first n entries lost w started ones */
 /* mg_slurmprio_value: pending entry e's priority as Slurm has it now */
-/* mg_slurmprio_fix: every pending priority stored as set now, and every
+/* mg_slurmprio_freeze: every pending priority stored as set now, and every
  * moving one set again at the next period (a job's factors change) */
-void mg_slurmprio_fix(struct mg_slurmsim *s);
+void mg_slurmprio_freeze(struct mg_slurmsim *s);
 double mg_slurmprio_value(const struct mg_slurmsim *s, const struct pent *e);
 void mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w);
 int mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr,

@@ -315,7 +315,7 @@ mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x, double *caused)
 	else if ((rv = mg_cluster_set_urgent(c, s)) == 0 &&
 	    (rv = mg_cluster_run_until_start(c, s, now + HORIZON)) == 1) {
 		*x = mg_cluster_gap(c, s, &ok);
-		*caused = mg_cluster_caused(c, s);
+		*caused = mg_cluster_victims_lost(c, s);
 	}
 	mg_cluster_free(c);
 	return rv;

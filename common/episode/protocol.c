@@ -214,8 +214,8 @@ mg_handover_costs(const int64_t *x, size_t n, int32_t nodes, int64_t c,
 }
 
 void
-mg_service(const int64_t *x, size_t n, int32_t nodes, int64_t dur,
-    int64_t c, struct mg_service *s)
+mg_renewal(const int64_t *x, size_t n, int32_t nodes, int64_t dur,
+    int64_t c, struct mg_renewal *s)
 {
 	double cycle = 0, down = 0, ovl = 0, held = 0;
 	size_t i;

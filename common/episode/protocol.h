@@ -98,7 +98,7 @@ void mg_handover_costs(const int64_t *x, size_t n, int32_t nodes, int64_t c,
     double *held, double *lease);
 
 /*
- * mg_service: a service that runs as a chain whose links fare as the n
+ * mg_renewal: a service that runs as a chain whose links fare as the n
  * outcomes x (seconds) do, each job running dur seconds unless handed
  * over: the links renew one another (a link lasts dur + x, from a job's
  * start to its successor's), so over the long run, per 30 days of the
@@ -108,11 +108,11 @@ void mg_handover_costs(const int64_t *x, size_t n, int32_t nodes, int64_t c,
  * (at most c a link); and the chain needs jobs_per_kh jobs per 1,000
  * hours of service.
  */
-struct mg_service {
+struct mg_renewal {
 	double down_h, waste_nh, handover_waste_nh, jobs_per_kh;
 };
 
-void mg_service(const int64_t *x, size_t n, int32_t nodes, int64_t dur,
-    int64_t c, struct mg_service *s);
+void mg_renewal(const int64_t *x, size_t n, int32_t nodes, int64_t dur,
+    int64_t c, struct mg_renewal *s);
 
 #endif /* MG_PROTOCOL_H */

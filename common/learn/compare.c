@@ -109,7 +109,7 @@ struct hstat {
 	double held, lease;	/* mg_handover_costs() */
 	double reach[2];	/* the least mean lease given up with 99%
 				 * and 99.9% of the chains through, or -1 */
-	struct mg_service sv;
+	struct mg_renewal sv;
 };
 static const double reach_want[2] = { 0.99, 0.999 };
 
@@ -708,7 +708,7 @@ handover_stats(const struct mg_compare *cp)
 
 			mg_handover_costs(tb->x[m], tb->n, tb->nodes,
 			    cp->handing, &h->held, &h->lease);
-			mg_service(tb->x[m], tb->n, tb->nodes, cp->dur,
+			mg_renewal(tb->x[m], tb->n, tb->nodes, cp->dur,
 			    cp->handing, &h->sv);
 			for (w = 0; w < 2; w++)
 				h->reach[w] = m == K_ORACLE ?
@@ -1069,7 +1069,7 @@ mg_compare_write_outcomes(const struct mg_compare *cp, FILE *fp,
 }
 
 int
-mg_compare_caused(const struct mg_compare *cp, int table, int32_t *nodes,
+mg_compare_victims_lost(const struct mg_compare *cp, int table, int32_t *nodes,
     size_t *n, double *lost)
 {
 	const struct table *tb = &cp->tb[table];

@@ -109,9 +109,9 @@ int mg_compare_write_outcomes(const struct mg_compare *c, FILE *fp,
     const struct mg_epsel *sel, const struct mg_writer_opts *wo,
     struct mg_diag *d);
 
-/* mg_compare_caused: the table'th table's size and episodes, and the
+/* mg_compare_victims_lost: the table'th table's size and episodes, and the
  * node-seconds reactive-preempt's victims lost; 0 if it has none */
-int mg_compare_caused(const struct mg_compare *c, int table,
+int mg_compare_victims_lost(const struct mg_compare *c, int table,
     int32_t *nodes, size_t *n, double *lost);
 
 /*

@@ -212,7 +212,7 @@ struct trow {
 	int32_t nodes;
 	size_t n;
 	double share, lo, hi, lease, held, ovl;
-	struct mg_service sv;
+	struct mg_renewal sv;
 };
 
 static void
@@ -235,7 +235,7 @@ figures(const struct mg_compare_view *v, const struct mg_choice *h,
 	r->ovl = v->n > 0 ? r->ovl / (double)v->n : 0;
 	if (v->handing == 0)
 		r->held = r->lease = 0;
-	mg_service(x, v->n, v->nodes, v->dur, v->handing, &r->sv);
+	mg_renewal(x, v->n, v->nodes, v->dur, v->handing, &r->sv);
 }
 
 static const char *

@@ -149,7 +149,7 @@ main(void)
 	 * least the isolated latency is met */
 	c.nsa = 1;
 	c.df[0] = MG_DF_WS;
-	mg_arrivals(&c, nets, 1, 300, 0.05, 1.0, 3, &rq);
+	mg_accel_requests(&c, nets, 1, 300, 0.05, 1.0, 3, &rq);
 	mg_accel_run(&c, nets, 1, rq, 300, MG_AP_EDF, 1, &run);
 	ok(run.met >= 300 * 90 / 100, "EDF, light load (5%%), deadlines at "
 	    "the isolated latency: %zu of 300 met (the others arrive while "
@@ -158,7 +158,7 @@ main(void)
 
 	/* the same seed, the same run; random differs from FCFS */
 	mg_accel_config_default(&c);
-	mg_arrivals(&c, nets, MG_NNETS, 2000, 0.9, 2, 5, &rq);
+	mg_accel_requests(&c, nets, MG_NNETS, 2000, 0.9, 2, 5, &rq);
 	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run);
 	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run2);
 	ok(memcmp(&run, &run2, sizeof(run)) == 0, "same seed, same run");

@@ -36,12 +36,12 @@ episode(struct mg_outcome *o, int64_t *t, int64_t *x, unsigned char *tick,
 static void
 service(void)
 {
-	struct mg_service sv;
+	struct mg_renewal sv;
 	/* 2 h early, 4 h late, on time, 1 h early */
 	static const int64_t x[4] = { -2 * H, 4 * H, 0, -H };
 	double cycle = (46 + 52 + 48 + 47) / 4.0;
 
-	mg_service(x, 4, 8, 48 * H, 600, &sv);
+	mg_renewal(x, 4, 8, 48 * H, 600, &sv);
 	ok(fabs(sv.down_h - 720 * (4 / 4.0) / cycle) < 1e-9, "down: 4 h a "
 	    "cycle of 4 links, per 30 days (%g h)", sv.down_h);
 	ok(fabs(sv.waste_nh - 720 * 8 * (3 / 4.0) / cycle) < 1e-9, "run to "
@@ -52,7 +52,7 @@ service(void)
 	ok(fabs(sv.jobs_per_kh - 1000 / ((cycle * 4 - 4) / 4)) < 1e-9,
 	    "jobs per 1,000 hours of service: the hours down are not "
 	    "service (%g)", sv.jobs_per_kh);
-	mg_service(x, 0, 8, 48 * H, 600, &sv);
+	mg_renewal(x, 0, 8, 48 * H, 600, &sv);
 	ok(sv.down_h == 0 && sv.jobs_per_kh == 0, "no link, no figure");
 }
 
