@@ -341,9 +341,9 @@ clusterdef_init(struct mg_clusterdef *def, const struct mg_simconf *conf,
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	if (conf->slurm.inf_nodes > 0 && (rv = loaning(def, conf, t, d)) != 0)
 		return rv;
-	if (mg_slurmcfg_preempts(&conf->slurm) || conf->slurm.inf_nodes > 0 ||
+	if (mg_slurmsim_params_preempts(&conf->slurm) || conf->slurm.inf_nodes > 0 ||
 	    conf->el_share > 0 || conf->el_file[0] != '\0') {
-		const char *what = mg_slurmcfg_preempts(&conf->slurm) ?
+		const char *what = mg_slurmsim_params_preempts(&conf->slurm) ?
 		    "preemption" : conf->slurm.inf_nodes > 0 ? "loaning" :
 		    "elasticity";
 
@@ -496,8 +496,8 @@ mg_cluster_new_future(const struct mg_futuredef *fd, const struct mg_trace *t,
     int64_t t0, int64_t to, struct mg_cluster **out)
 {
 	struct mg_cluster *c = calloc(1, sizeof(*c));
-	struct mg_simcfg rc;
-	struct mg_slurmcfg fc;
+	struct mg_sim_params rc;
+	struct mg_slurmsim_params fc;
 	size_t i;
 	int rv;
 
@@ -508,7 +508,7 @@ mg_cluster_new_future(const struct mg_futuredef *fd, const struct mg_trace *t,
 	c->future = 1;
 	c->chain_prio = fd->chain_prio;
 	if (fd->mode == MG_MODE_REFERENCE) {
-		mg_simcfg_reference(&rc, fd->nodes);
+		mg_sim_params_reference(&rc, fd->nodes);
 		if ((rv = mg_sim_new_warm(&rc, t, t0, to, &c->ref)) != 0)
 			goto fail;
 		mg_sim_set_bf_next(c->ref, fd->bf_next);
@@ -517,7 +517,7 @@ mg_cluster_new_future(const struct mg_futuredef *fd, const struct mg_trace *t,
 				mg_sim_set_prio(c->ref, (mg_jobref)i,
 				    (double)t->job[i].prio / fd->prio_scale);
 	} else {
-		mg_slurmcfg_default(&fc, fd->nodes);
+		mg_slurmsim_params_default(&fc, fd->nodes);
 		fc.w_age = 0;
 		fc.w_size = 0;
 		fc.w_trace = 1.0 / fd->prio_scale;
@@ -691,7 +691,7 @@ int
 mg_clusterdef_preempts(const struct mg_clusterdef *def)
 {
 	return def->conf->mode == MG_MODE_FAITHFUL && def->conf->slurm.dl !=
-	    NULL && mg_slurmcfg_preempts(&def->conf->slurm);
+	    NULL && mg_slurmsim_params_preempts(&def->conf->slurm);
 }
 
 int

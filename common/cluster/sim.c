@@ -66,7 +66,7 @@ struct run {
 };
 
 struct mg_sim {
-	struct mg_simcfg c;
+	struct mg_sim_params c;
 	const struct mg_trace *trace;
 	int64_t t;		/* the current minute, seconds */
 	int64_t steps;		/* minutes since creation */
@@ -101,7 +101,7 @@ struct mg_sim {
 };
 
 void
-mg_simcfg_reference(struct mg_simcfg *c, int nodes)
+mg_sim_params_reference(struct mg_sim_params *c, int nodes)
 {
 	c->nodes = nodes;
 	c->w_age = 7000;
@@ -125,7 +125,7 @@ arr_cmp(const struct mg_sim *s, mg_jobref a, mg_jobref b)
 }
 
 int
-mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t, int64_t t0,
+mg_sim_new(const struct mg_sim_params *c, const struct mg_trace *t, int64_t t0,
     int64_t from, int64_t to, struct mg_sim **out)
 {
 	struct mg_sim *s;
@@ -317,7 +317,7 @@ sort_pending(struct mg_sim *s)
 }
 
 int
-mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
+mg_sim_new_warm(const struct mg_sim_params *c, const struct mg_trace *t,
     int64_t t0, int64_t to, struct mg_sim **out)
 {
 	struct mg_sim *s;

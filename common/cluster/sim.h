@@ -21,7 +21,7 @@
 #include "io/trace.h"
 #include "cluster/view.h"
 
-struct mg_simcfg {
+struct mg_sim_params {
 	int nodes;		/* identical whole nodes */
 	double w_age;		/* PriorityWeightAge */
 	double max_age;		/* PriorityMaxAge, seconds (not a cap here) */
@@ -33,8 +33,8 @@ struct mg_simcfg {
 	int wait_hist;		/* started jobs in the average-wait window */
 };
 
-/* mg_simcfg_reference: the original's settings, with `nodes` nodes. */
-void mg_simcfg_reference(struct mg_simcfg *c, int nodes);
+/* mg_sim_params_reference: the original's settings, with `nodes` nodes. */
+void mg_sim_params_reference(struct mg_sim_params *c, int nodes);
 
 struct mg_sim;
 
@@ -48,7 +48,7 @@ typedef int32_t mg_jobref;
  * / MG_EINVAL.  The trace is borrowed and must outlive the simulator and
  * its copies.
  */
-int mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t,
+int mg_sim_new(const struct mg_sim_params *c, const struct mg_trace *t,
     int64_t t0, int64_t from, int64_t to, struct mg_sim **out);
 
 /*
@@ -62,7 +62,7 @@ int mg_sim_new(const struct mg_simcfg *c, const struct mg_trace *t,
  * nodes (a capacity that fell under them): nothing then starts until
  * enough have ended.  Returns as mg_sim_new().
  */
-int mg_sim_new_warm(const struct mg_simcfg *c, const struct mg_trace *t,
+int mg_sim_new_warm(const struct mg_sim_params *c, const struct mg_trace *t,
     int64_t t0, int64_t to, struct mg_sim **out);
 
 /* mg_sim_set_prio: pending job j's priority now; 0 or MG_EINVAL */

@@ -19,8 +19,8 @@ mg_simconf_init(struct mg_simconf *c)
 {
 	memset(c, 0, sizeof(*c));	/* no partitions, no QOS, ... */
 	c->mode = MG_MODE_REFERENCE;
-	mg_simcfg_reference(&c->ref, 88);
-	mg_slurmcfg_default(&c->slurm, 88);
+	mg_sim_params_reference(&c->ref, 88);
+	mg_slurmsim_params_default(&c->slurm, 88);
 	mg_loangen_default(&c->loangen, 0);
 	c->loangen.base = c->loangen.amp = c->loangen.noise = -1;
 	c->slurm.loan_interval = 300;
@@ -1222,7 +1222,7 @@ mg_simconf_preempts(const struct mg_simconf *c, const char **mode,
 	if (victims != NULL)
 		*victims = mg_victim_policy_name((enum mg_victim_policy)
 		    c->slurm.victims);
-	return c->mode == MG_MODE_FAITHFUL && mg_slurmcfg_preempts(&c->slurm);
+	return c->mode == MG_MODE_FAITHFUL && mg_slurmsim_params_preempts(&c->slurm);
 }
 
 int32_t

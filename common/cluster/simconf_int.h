@@ -18,8 +18,8 @@ struct mg_simconf {
 	int64_t cap_window;		/* CapacityFromTrace, seconds; 0: off */
 	int32_t cap_slack;		/* CapacitySlack, nodes */
 	int gpus_per_node;		/* GpusPerNode; 0: not given */
-	struct mg_simcfg ref;		/* reference mode */
-	struct mg_slurmcfg slurm;	/* faithful mode */
+	struct mg_sim_params ref;		/* reference mode */
+	struct mg_slurmsim_params slurm;	/* faithful mode */
 	/*
 	 * PartitionName= lines, matched to a trace's partitions later:
 	 * `part_nodes` nodes; named by the hostlist part_hosts, or a count

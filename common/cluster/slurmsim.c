@@ -15,7 +15,7 @@
 
 
 void
-mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
+mg_slurmsim_params_default(struct mg_slurmsim_params *c, int nodes)
 {
 	memset(c, 0, sizeof(*c));
 	c->nodes = nodes;
@@ -38,7 +38,7 @@ mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes)
 }
 
 int
-mg_slurmcfg_preempts(const struct mg_slurmcfg *c)
+mg_slurmsim_params_preempts(const struct mg_slurmsim_params *c)
 {
 	return c->preempt_mode != MG_PREEMPT_OFF &&
 	    c->preempt_type != MG_PTYPE_NONE;
@@ -96,7 +96,7 @@ grow_jobs(struct mg_slurmsim *s)
  * were running at t0 are running from their real start.
  */
 static int
-build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
+build(const struct mg_slurmsim_params *c, const struct mg_trace *t, int64_t t0,
     int64_t from, int64_t to, int warm, struct mg_slurmsim **out)
 {
 	struct mg_slurmsim *s;
@@ -169,7 +169,7 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 	s->uqrun = calloc(qslots(s), sizeof(*s->uqrun));
 	s->uqnodes = calloc(qslots(s), sizeof(*s->uqnodes));
 	s->calc_at = t0;
-	s->preempt = mg_slurmcfg_preempts(c) && c->dl != NULL &&
+	s->preempt = mg_slurmsim_params_preempts(c) && c->dl != NULL &&
 	    s->npools == 1;
 	s->prng = c->preempt_seed ^ 0x5DEECE66DULL;
 	s->loan = c->inf_nodes > 0 && c->dem_n > 0 && c->loan_interval > 0 &&
@@ -308,15 +308,16 @@ build(const struct mg_slurmcfg *c, const struct mg_trace *t, int64_t t0,
 }
 
 int
-mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
+mg_slurmsim_new(const struct mg_slurmsim_params *c, const struct mg_trace *t,
     int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out)
 {
 	return build(c, t, t0, from, to, 0, out);
 }
 
 int
-mg_slurmsim_new_warm(const struct mg_slurmcfg *c, const struct mg_trace *t,
-    int64_t t0, int64_t to, struct mg_slurmsim **out)
+mg_slurmsim_new_warm(const struct mg_slurmsim_params *c,
+    const struct mg_trace *t, int64_t t0, int64_t to,
+    struct mg_slurmsim **out)
 {
 	return build(c, t, t0, t0, to, 1, out);
 }

@@ -81,7 +81,7 @@ enum { MG_PTYPE_QOS, MG_PTYPE_PARTITION, MG_PTYPE_NONE };
 /* among whom fair-share is shared */
 enum { MG_FS_USER, MG_FS_ACCOUNT, MG_FS_TREE };
 
-struct mg_slurmcfg {
+struct mg_slurmsim_params {
 	int nodes;		/* all nodes (for the size factor) */
 	/*
 	 * partitions, indexed like the trace's part_name; nparts 0 puts
@@ -237,11 +237,12 @@ struct mg_slurmcfg {
 				 * first phase), before every other factor */
 };
 
-/* mg_slurmcfg_default: Slurm's defaults, on `nodes` nodes. */
-void mg_slurmcfg_default(struct mg_slurmcfg *c, int nodes);
+/* mg_slurmsim_params_default: Slurm's defaults, on `nodes` nodes. */
+void mg_slurmsim_params_default(struct mg_slurmsim_params *c, int nodes);
 
-/* mg_slurmcfg_preempts: whether c's PreemptMode and PreemptType are on */
-int mg_slurmcfg_preempts(const struct mg_slurmcfg *c);
+/* mg_slurmsim_params_preempts: whether c's PreemptMode and PreemptType
+ * are on */
+int mg_slurmsim_params_preempts(const struct mg_slurmsim_params *c);
 
 struct mg_slurmsim;
 
@@ -251,8 +252,9 @@ struct mg_slurmsim;
  * simulator, in the trace's order.  The trace is borrowed.  Returns 0
  * and *out, or MG_EINVAL / MG_ENOMEM.
  */
-int mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
-    int64_t t0, int64_t from, int64_t to, struct mg_slurmsim **out);
+int mg_slurmsim_new(const struct mg_slurmsim_params *c,
+    const struct mg_trace *t, int64_t t0, int64_t from, int64_t to,
+    struct mg_slurmsim **out);
 
 /*
  * mg_slurmsim_new_warm: the cluster as the trace says it was at t0: jobs
@@ -260,7 +262,7 @@ int mg_slurmsim_new(const struct mg_slurmcfg *c, const struct mg_trace *t,
  * pending with their real submit times, and the jobs submitted in
  * (t0, to] arrive.  Returns as mg_slurmsim_new().
  */
-int mg_slurmsim_new_warm(const struct mg_slurmcfg *c,
+int mg_slurmsim_new_warm(const struct mg_slurmsim_params *c,
     const struct mg_trace *t, int64_t t0, int64_t to,
     struct mg_slurmsim **out);
 

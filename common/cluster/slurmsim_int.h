@@ -116,7 +116,7 @@ struct frun {
 };
 
 struct mg_slurmsim {
-	struct mg_slurmcfg c;
+	struct mg_slurmsim_params c;
 	const struct mg_trace *t;
 	int64_t now, next_sched, next_bf;
 	/* backfill runs only when a job, node or reservation changed since

@@ -43,11 +43,11 @@ make(const struct spec *s, size_t n)
 static void
 run(int nodes, int64_t minutes, int64_t *start, size_t n)
 {
-	struct mg_simcfg c;
+	struct mg_sim_params c;
 	struct mg_sim *s;
 	size_t i;
 
-	mg_simcfg_reference(&c, nodes);
+	mg_sim_params_reference(&c, nodes);
 	if (mg_sim_new(&c, &trace, T0, T0, T0 + 100000 * MIN, &s) != 0)
 		return;
 	while (mg_sim_time(s) < T0 + minutes * MIN)
@@ -66,13 +66,13 @@ run(int nodes, int64_t minutes, int64_t *start, size_t n)
 static void
 run_warm(int64_t bf, double prio3, int64_t *start, size_t n)
 {
-	struct mg_simcfg c;
+	struct mg_sim_params c;
 	struct mg_sim *s;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		start[i] = -99;
-	mg_simcfg_reference(&c, 4);
+	mg_sim_params_reference(&c, 4);
 	if (mg_sim_new_warm(&c, &trace, T0, T0 + 1000 * MIN, &s) != 0)
 		return;
 	mg_sim_set_bf_next(s, bf);
@@ -188,14 +188,14 @@ main(void)
 	}
 	/* a job cannot run past its limit: the trace clamps it */
 	{
-		struct mg_simcfg c;
+		struct mg_sim_params c;
 		struct mg_sim *s;
 		mg_jobref p, q;
 		int okx;
 		int64_t x;
 
 		make(NULL, 0);
-		mg_simcfg_reference(&c, 4);
+		mg_sim_params_reference(&c, 4);
 		mg_sim_new(&c, &trace, T0, T0, T0, &s);
 		p = mg_sim_add_chain_job(s, "1000000", 4, 60 * MIN, 90 * MIN,
 		    T0, -1, 1);
@@ -214,14 +214,14 @@ main(void)
 		struct spec s[] = {
 			{ "10", 50, 100, 100, 4 },	/* grabs the nodes at 60 */
 		};
-		struct mg_simcfg c;
+		struct mg_sim_params c;
 		struct mg_sim *sim;
 		mg_jobref p, q;
 		int okx;
 		int64_t x;
 
 		make(s, 1);
-		mg_simcfg_reference(&c, 4);
+		mg_sim_params_reference(&c, 4);
 		mg_sim_new(&c, &trace, T0, T0, T0 + 1000 * MIN, &sim);
 		p = mg_sim_add_chain_job(sim, "1000000", 4, 60 * MIN, 60 * MIN,
 		    T0, -1, 1);
@@ -240,7 +240,7 @@ main(void)
 	/* a copy continues exactly like the original */
 	{
 		static struct spec s[20];
-		struct mg_simcfg c;
+		struct mg_sim_params c;
 		struct mg_sim *a, *b;
 		char ids[20][12];
 		int i, same = 1;
@@ -254,7 +254,7 @@ main(void)
 			s[i].nodes = 1 + i % 4;
 		}
 		make(s, 20);
-		mg_simcfg_reference(&c, 4);
+		mg_sim_params_reference(&c, 4);
 		mg_sim_new(&c, &trace, T0, T0, T0 + 1000 * MIN, &a);
 		while (mg_sim_time(a) < T0 + 37 * MIN)
 			mg_sim_step(a);
@@ -335,12 +335,12 @@ main(void)
 			{ "2", 1, 10, 10, 1 },		/* A */
 			{ "3", 0, 10, 10, 2 },		/* B, at 1 + m */
 		};
-		struct mg_simcfg c;
+		struct mg_sim_params c;
 		struct mg_view v;
 		int m, k, bad = 0, before = 0;
 
 		memset(&v, 0, sizeof(v));
-		mg_simcfg_reference(&c, 4);
+		mg_sim_params_reference(&c, 4);
 		for (m = 30; m <= 42; m++) {
 			double a = 25, b = 50, inc = c.w_age * 60 / c.max_age;
 			struct mg_sim *sim;
@@ -395,7 +395,7 @@ main(void)
 	{
 		static struct mg_trace_job rj[150];
 		struct mg_trace rt;
-		struct mg_simcfg c;
+		struct mg_sim_params c;
 		struct mg_sim *a, *b;
 		uint64_t x = 42;
 		int load, bad = 0, passes = 0, started = 0;
@@ -430,7 +430,7 @@ main(void)
 			memset(&rt, 0, sizeof(rt));
 			rt.job = rj;
 			rt.n = n;
-			mg_simcfg_reference(&c, 8);
+			mg_sim_params_reference(&c, 8);
 			if (mg_sim_new(&c, &rt, T0, T0, at, &a) != 0)
 				break;
 			while (mg_sim_started(a) < n && mg_sim_time(a) < at + 100000 * MIN) {

@@ -97,7 +97,7 @@ probe(const struct mg_sim *s, mg_jobref p, int64_t tsub, int *ok)
 int
 main(void)
 {
-	struct mg_simcfg cfg;
+	struct mg_sim_params cfg;
 	struct mg_trace t;
 	int i, bad_start = 0, bad_pwait = 0, bad_q = 0, bad_avg = 0, bad_x[2] = { 0, 0 }, ok, first = -1;
 	int64_t base = when("2023-03-01T00:00:00");
@@ -110,7 +110,7 @@ main(void)
 	ok(load_presim("tests/fixtures/reference/"
 	    "ls6-validation-n88-node1-presim.txt") == 156,
 	    "golden pre-simulation values loaded");
-	mg_simcfg_reference(&cfg, 88);
+	mg_sim_params_reference(&cfg, 88);
 	for (i = 0; i < 156; i++) {
 		int64_t s0 = base + (int64_t)i * 4 * 3600, x, avgw, pend;
 		struct mg_sim *s;

@@ -57,7 +57,7 @@ make(const struct spec *s, size_t n, size_t nusers)
  * backfill
  */
 static void
-two_accounts(const struct spec *s, size_t n, struct mg_slurmcfg *c)
+two_accounts(const struct spec *s, size_t n, struct mg_slurmsim_params *c)
 {
 	static int32_t acct_of[] = { 0, 0, 1, 1 };
 	size_t k;
@@ -70,13 +70,13 @@ two_accounts(const struct spec *s, size_t n, struct mg_slurmcfg *c)
 		jobs[k].account = acct_of[jobs[k].user];
 		jobs[k].assoc = jobs[k].user;
 	}
-	mg_slurmcfg_default(c, 4);
+	mg_slurmsim_params_default(c, 4);
 	c->w_fairshare = 10000;
 	c->bf_interval = 100000;
 }
 
 static void
-run(struct mg_slurmcfg *c, int64_t *st, size_t n)
+run(struct mg_slurmsim_params *c, int64_t *st, size_t n)
 {
 	struct mg_slurmsim *s;
 	size_t i;
@@ -90,7 +90,7 @@ run(struct mg_slurmcfg *c, int64_t *st, size_t n)
 }
 
 /* the configuration and the starts every scenario shares */
-static struct mg_slurmcfg c;
+static struct mg_slurmsim_params c;
 static int64_t st[8];
 
 static void
@@ -188,7 +188,7 @@ dependency_waits_for_its_end(void)
 		{ 10, 600, 100, 1, 0 },
 	};
 	make(s, 2, 1);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	jobs[1].after = 0;
 	run(&c, st, 2);
 	ok(st[1] == 300, "a job that depends on another starts when it "
@@ -207,7 +207,7 @@ capacity_falls(void)
 		{ 1100, 600, 60, 4, 0 },
 	};
 	make(s, 3, 1);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.cap_time = ct;
 	c.cap_nodes = cn;
 	c.cap_n = 2;
@@ -232,7 +232,7 @@ warm_start(void)
 	jobs[0].start = T0 - 50;
 	jobs[1].start = T0 + 150;	/* its real start: after T0 */
 	jobs[2].start = T0 + 150;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	mg_slurmsim_new_warm(&c, &trace, T0, T0 + 1000, &w);
 	mg_slurmsim_run_all(w);
 	ok(mg_slurmsim_job_start(w, 0) == T0 - 50 &&
@@ -255,7 +255,7 @@ chain_p_then_s(void)
 	int64_t x;
 
 	make(NULL, 0, 1);
-	mg_slurmcfg_default(&c, 8);
+	mg_slurmsim_params_default(&c, 8);
 	mg_slurmsim_new(&c, &trace, T0, T0, T0, &a);
 	p = mg_slurmsim_add_job(a, 4, 1000, 1000, T0, -1, -1);
 	mg_slurmsim_run_until_start(a, p, T0 + 100000);
@@ -287,7 +287,7 @@ two_partitions(void)
 	make(s, 3, 1);
 	jobs[0].part = jobs[1].part = 0;
 	jobs[2].part = 1;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.nparts = 2;
 	c.part_nodes[0] = c.part_nodes[1] = 2;
 	c.bf_interval = 100000;		/* the main scheduler alone */
@@ -322,7 +322,7 @@ overlapping_partitions(void)
 	make(s, 3, 1);
 	jobs[0].part = jobs[1].part = 0;
 	jobs[2].part = 1;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.nparts = 2;
 	c.npools = 2;
 	c.pool_nodes[0] = c.pool_nodes[1] = 2;
@@ -387,7 +387,7 @@ partition_priority_tiers(void)
 	make(s, 3, 3);
 	jobs[0].part = jobs[1].part = 0;
 	jobs[2].part = 1;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.nparts = 2;
 	c.npools = 1;
 	c.pool_nodes[0] = 4;
@@ -425,7 +425,7 @@ maintenance_reservation(void)
 		{ 1500, 600, 600, 4, 3 },	/* D: in it */
 	};
 	make(s, 4, 4);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.resv_time = rt;
 	c.resv_nodes = rn;
 	c.resv_n = 2;
@@ -510,7 +510,7 @@ qos_priority(void)
 	make(s, 3, 1);
 	jobs[1].qos = 0;
 	jobs[2].qos = 1;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	c.nqos = 2;
 	c.qos_prio[0] = 10;
@@ -538,7 +538,7 @@ qos_jobs_per_user(void)
 	make(s, 3, 1);
 	jobs[0].qos = jobs[1].qos = 0;
 	jobs[2].qos = 1;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.nqos = 2;
 	c.qos_max_jobs_pu[0] = 1;
 	run(&c, st, 3);
@@ -560,7 +560,7 @@ qos_nodes_per_user(void)
 	make(s, 3, 1);
 	jobs[0].qos = 0;
 	jobs[1].qos = jobs[2].qos = 1;
-	mg_slurmcfg_default(&c, 8);
+	mg_slurmsim_params_default(&c, 8);
 	c.nqos = 2;
 	c.qos_max_nodes_pu[1] = 2;
 	run(&c, st, 3);
@@ -585,7 +585,7 @@ eligible_time(void)
 	};
 	make(s, 3, 1);
 	jobs[1].eligible = T0 + 300;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	run(&c, st, 3);
 	ok(st[2] == 1000 && st[1] == 1600, "X's age counts from its "
@@ -597,7 +597,7 @@ eligible_time(void)
 	    "(X %lld, Y %lld)", (long long)st[1], (long long)st[2]);
 	make(s + 3, 1, 1);
 	jobs[0].eligible = T0 + 540;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	run(&c, st, 1);
 	ok(st[0] >= 540 && st[0] < 600, "an idle cluster does not start "
 	    "a job before its Eligible time (%lld)", (long long)st[0]);
@@ -621,7 +621,7 @@ backfill_only_on_change(void)
 	};
 	make(s, 3, 1);
 	jobs[2].eligible = T0 + 150;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	run(&c, st, 3);
 	ok(st[0] == 0 && st[1] == 3600 && st[2] == 300, "a backfill "
 	    "tick with nothing changed is skipped: C starts at 300, "
@@ -648,7 +648,7 @@ fair_share_by_account(void)
 	trace.naccts = 2;
 	jobs[0].account = jobs[1].account = 0;
 	jobs[2].account = 1;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.w_fairshare = 10000;
 	c.bf_interval = 100000;
 	run(&c, st, 3);
@@ -746,7 +746,7 @@ fair_share_by_user(void)
 		{ 200, 600, 600, 4, 1 },
 	};
 	make(s, 3, 2);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.w_fairshare = 10000;
 	c.bf_interval = 100000;
 	run(&c, st, 3);
@@ -774,7 +774,7 @@ copy_midway(void)
 		s[i].user = i % 3;
 	}
 	make(s, 12, 3);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.max_jobs_per_user = 2;
 	mg_slurmsim_new(&c, &trace, T0, T0, T0 + 100000, &a);
 	mg_slurmsim_run(a, T0 + 333);
@@ -817,7 +817,7 @@ priority_calc_period(void)
 		};
 		make(s, 4, 4);
 		jobs[3].prio = 3;
-		mg_slurmcfg_default(&c, 4);
+		mg_slurmsim_params_default(&c, 4);
 		c.w_size = 0;
 		c.w_trace = 0.1;
 		c.bf_interval = 100000;
@@ -853,7 +853,7 @@ default_queue_depth(void)
 		{ 12, 600, 600, 1, 2 },		/* J */
 	};
 	make(s, 5, 3);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.max_jobs_per_user = 1;
 	c.bf_interval = 100000;
 	c.queue_depth = 2;
@@ -896,7 +896,7 @@ preemption_requeue(void)
 	dl[1].epoch_s = 1000;
 	dl[1].urgent = 1;
 	make(s, 2, 2);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	c.dl = dl;
 	mg_dlgen_default(&c.dlgen);
@@ -984,7 +984,7 @@ victim_policies(void)
 	dl[2].epoch_s = 1000;
 	dl[2].urgent = 1;
 	make(s, 3, 3);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	c.dl = dl;
 	mg_dlgen_default(&c.dlgen);
@@ -1023,7 +1023,7 @@ requeued_job_held(void)
 	dl[0].epoch_s = 1000;
 	dl[1].urgent = dl[2].urgent = 1;
 	make(s, 3, 3);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	c.dl = dl;
 	c.preempt_mode = MG_PREEMPT_REQUEUE;
@@ -1070,7 +1070,7 @@ preempt_suspend(void)
 	dl[0].init_s = 100;
 	dl[1].urgent = 1;
 	make(s, 5, 4);
-	mg_slurmcfg_default(&c, 5);
+	mg_slurmsim_params_default(&c, 5);
 	c.dl = dl;
 	c.victims = MG_VICTIM_PICKYMAN;
 	c.preempt_mode = MG_PREEMPT_SUSPEND;
@@ -1128,7 +1128,7 @@ who_may_preempt_whom(void)
 	make(s, 3, 3);
 	for (k = 0; k < 3; k++)
 		jobs[k].qos = k;
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	c.dl = dl;
 	c.nqos = 3;
@@ -1211,7 +1211,7 @@ loaning(void)
 	struct mg_slurmsim_pjob b;
 
 	make(s, 2, 2);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	run(&c, st, 2);
 	ok(st[1] == 5000, "no loaning: J2 waits for J1 (%lld)",
@@ -1330,7 +1330,7 @@ elastic_job(void)
 	el[0] = (struct mg_elastic_attr){ 1, 1, 4, 1.0 };
 	el[1] = (struct mg_elastic_attr){ 0, 2, 2, 1.0 };
 	make(s, 2, 2);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_interval = 100000;
 	c.el = el;
 	c.dl = dl;
@@ -1376,7 +1376,7 @@ shortest_first(void)
 	};
 
 	make(s, 3, 3);
-	mg_slurmcfg_default(&c, 2);
+	mg_slurmsim_params_default(&c, 2);
 	c.bf_interval = 100000;
 	run(&c, st, 3);
 	ok(st[1] == 1000 && st[2] == 1500, "by priority: A at 1000, B "
@@ -1445,7 +1445,7 @@ overloaded_queue_in_order(void)
 		struct mg_view vw;
 		int64_t t;
 
-		mg_slurmcfg_default(&c, 16);
+		mg_slurmsim_params_default(&c, 16);
 		c.max_age = 2 * 86400;
 		c.w_trace = w_trace[v];
 		c.w_size = w_size[v];
@@ -1468,14 +1468,14 @@ overloaded_queue_in_order(void)
 		mg_slurmsim_free(s);
 	}
 	free(J);
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_resolution = 60;
 }
 
 int
 main(void)
 {
-	mg_slurmcfg_default(&c, 4);
+	mg_slurmsim_params_default(&c, 4);
 	c.bf_resolution = 60;
 	backfill_a_short_job();
 	backfill_keeps_the_reservation();
