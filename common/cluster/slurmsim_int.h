@@ -244,18 +244,23 @@ double mg_slurmprio_priority(const struct mg_slurmsim *s,
  * is set, the list sorted again.  0 or MG_ENOMEM */
 int mg_slurmprio_recalc(struct mg_slurmsim *s);
 
-/* job jr (or the m jobs jr[], arriving together) into the pending list
- * at its priority's place.  0 or MG_ENOMEM */
+/* job jr (mg_slurmprio_enqueue), or the m jobs jr[] arriving together
+ * (mg_slurmprio_enqueue_batch), into the pending list at its priority's
+ * place.  0 or MG_ENOMEM */
 int mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr);
-/* mg_slurmprio_dropped: the first n entries lost w started ones */
-/* mg_slurmprio_value: pending entry e's priority as Slurm has it now */
-/* mg_slurmprio_freeze: every pending priority stored as set now, and every
- * moving one set again at the next period (a job's factors change) */
-void mg_slurmprio_freeze(struct mg_slurmsim *s);
-double mg_slurmprio_value(const struct mg_slurmsim *s, const struct pent *e);
-void mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w);
 int mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr,
     size_t m);
+
+/* mg_slurmprio_freeze: every pending priority stored as set now, and
+ * every moving one set again at the next period (a job's factors
+ * change) */
+void mg_slurmprio_freeze(struct mg_slurmsim *s);
+
+/* mg_slurmprio_value: pending entry e's priority as Slurm has it now */
+double mg_slurmprio_value(const struct mg_slurmsim *s, const struct pent *e);
+
+/* mg_slurmprio_dropped: the first n entries lost w started ones */
+void mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w);
 
 #define NEVER INT64_MAX
 #define RECLAIMED (-2)		/* for_job of a job a reclaim preempts */
