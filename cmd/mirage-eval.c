@@ -639,7 +639,7 @@ model_open(const char *path, struct askmodel *a)
 	if ((rv = mg_model_read(fp, path, &a->m, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	fclose(fp);
-	if (a->m->window > 1 || strcmp(a->m->kind, "relmas") == 0)
+	if (a->m->window > 1 || !(mg_model_kind(a->m->kind) & MG_KIND_WHEN))
 		errx(MG_EXIT_USAGE, "--adopt-method model: '%s' needs %s; "
 		    "a model trained with -w 1 decides for many chains at "
 		    "once", path, a->m->window > 1 ? "a window of reference "

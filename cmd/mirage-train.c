@@ -124,7 +124,7 @@ model_info(const char *path)
 	fclose(fp);
 	mg_format_time(m->from, a, sizeof(a));
 	mg_format_time(m->to, b, sizeof(b));
-	if (strcmp(m->kind, "relmas") == 0)	/* not a model of when */
+	if (!(mg_model_kind(m->kind) & MG_KIND_WHEN))
 		printf("file\t%s\nkind\t%s\nscore\ta (request, "
 		    "sub-accelerator) pair's; the highest runs\nfeatures\t%zu\n"
 		    "params\t%s\nseed\t%llu\ntrained_on\t%llu episodes of "
@@ -139,10 +139,10 @@ model_info(const char *path)
 		    m->kind, m->classifier ? "probability of an interruption" :
 		    "predicted x, hours", m->threshold, m->features_version,
 		    m->nfeat, m->window, m->params, (unsigned long long)m->seed,
-		    (unsigned long long)m->nsamples, strcmp(m->kind, "dqn") ==
-		    0 || strcmp(m->kind, "pg") == 0 ? "episodes" : "samples", a,
+		    (unsigned long long)m->nsamples, mg_model_kind(m->kind) &
+		    MG_KIND_EPISODES ? "episodes" : "samples", a,
 		    b, m->producer, m->args);
-	if (strcmp(m->kind, "relmas") != 0)
+	if (mg_model_kind(m->kind) & MG_KIND_WHEN)
 		printf("cluster\t%s\n", m->cluster && *m->cluster ? m->cluster :
 		    "- (not recorded)");
 	for (i = 0; i < m->nfeat; i++)
@@ -559,11 +559,12 @@ parse(int argc, char *argv[], struct topts *o)
 	else if (o->kind == NULL)
 		errx(MG_EXIT_USAGE, "-a algorithm is needed: gbt, rf, clf, svr, "
 		    "dqn or pg (try --help)");
-	if (o->target == 0 && strcmp(o->kind, "relmas") == 0)
-		errx(MG_EXIT_USAGE, "-a relmas: the dispatcher inside the node "
-		    "is trained by mirage-accel train (mirage-accel(1))");
-	if (o->target == 0 && strcmp(o->kind, "gbt") && strcmp(o->kind, "rf") && strcmp(o->kind, "clf") &&
-	    strcmp(o->kind, "svr") && strcmp(o->kind, "dqn") && strcmp(o->kind, "pg"))
+	if (o->target == 0 && (mg_model_kind(o->kind) & MG_KIND_KNOWN) &&
+	    !(mg_model_kind(o->kind) & MG_KIND_WHEN))
+		errx(MG_EXIT_USAGE, "-a %s: the dispatcher inside the node "
+		    "is trained by mirage-accel train (mirage-accel(1))",
+		    o->kind);
+	if (o->target == 0 && mg_model_kind(o->kind) == 0)
 		errx(MG_EXIT_USAGE, "unknown model kind '%s' (want gbt, rf, "
 		    "clf, svr, dqn or pg)", o->kind);
 	if (argc - optind > 1)
@@ -638,7 +639,7 @@ read_samples(const struct topts *o, const char *name, struct samples *s)
 		for (k = 0; k < s->nf; k++)
 			s->X[s->n * s->nf + k] = v[s->col[k]].null ? NAN :
 			    (float)v[s->col[k]].f;
-		if (strcmp(o->kind, "clf") == 0) {
+		if (mg_model_kind(o->kind) & MG_KIND_CLASSIFIER) {
 			s->y[s->n] = v[kx].i > 0;
 		} else {
 			double h = (double)v[kx].i / 3600;
@@ -756,7 +757,7 @@ choose_threshold(struct topts *o)
 	if ((rv = mg_model_read(fp, o->model_path, &m, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	fclose(fp);
-	if (strcmp(m->kind, "relmas") == 0)
+	if (!(mg_model_kind(m->kind) & MG_KIND_WHEN))
 		errx(MG_EXIT_TYPE, "'%s': a dispatcher inside the node, not a "
 		    "model of when to submit", o->model_path);
 	if ((rv = mg_trace_read(o->path, &t, &d)) != 0)
@@ -875,7 +876,7 @@ main(int argc, char *argv[])
 	parse(argc, argv, &o);
 	if (o.target > 0)
 		return choose_threshold(&o);
-	if (strcmp(o.kind, "dqn") == 0 || strcmp(o.kind, "pg") == 0) {
+	if (mg_model_kind(o.kind) & MG_KIND_EPISODES) {
 		o.ro.seed = o.to.seed;
 		return train_rl(o.kind, o.path, o.conf, &o.esel, &o.ro,
 		    o.w_int, o.w_ovl, o.to.threads > 1 ? o.to.threads :
@@ -884,8 +885,8 @@ main(int argc, char *argv[])
 	}
 	read_samples(&o, strcmp(o.path, "-") ? o.path : "<stdin>", &s);
 	/* libsvm's training is quadratic: svr subsamples by default */
-	train(&o, &s, strcmp(o.kind, "svr") == 0 && o.maxs == 0 ? 4000 :
-	    o.maxs, t0);
+	train(&o, &s, mg_model_kind(o.kind) & MG_KIND_SMALL && o.maxs == 0 ?
+	    MG_MODEL_SMALL : o.maxs, t0);
 	mg_reader_free(s.r);
 	if (s.fp != stdin)
 		fclose(s.fp);

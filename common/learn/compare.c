@@ -284,7 +284,7 @@ model_scores(const struct mg_outcome *o, const struct lmethod *lm,
 		mg_diag_prefix(d, "%s", lm->name);
 		return rv;
 	}
-	if (strcmp(m->kind, "pg") == 0) {
+	if (mg_model_kind(m->kind) & MG_KIND_POLICY) {
 		/*
 		 * A policy submits at tick j with probability p_j; evaluated
 		 * deterministically, it submits once the probability that it

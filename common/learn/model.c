@@ -38,29 +38,66 @@ mg_trainopts_init(struct mg_trainopts *o)
 	o->seed = 1;
 }
 
-static int
-is_rl(const char *kind)
+/* the kinds of model: which backend holds one, what it is, what its
+ * score means (out), its threshold by default */
+enum backend { B_TREES, B_SVR, B_MLP, B_PAIRNET };
+enum out { O_X, O_PROB, O_QDIFF, O_RAW };
+
+static const struct kind {
+	const char *name;
+	enum backend backend;
+	unsigned flags;		/* MG_KIND_* */
+	enum out out;
+	double threshold;
+} kinds[] = {
+	{ "gbt", B_TREES, MG_KIND_WHEN, O_X, 0.5 },
+	{ "rf", B_TREES, MG_KIND_WHEN, O_X, 0.5 },
+	{ "clf", B_TREES, MG_KIND_WHEN | MG_KIND_CLASSIFIER, O_PROB, 0.5 },
+	{ "svr", B_SVR, MG_KIND_WHEN | MG_KIND_SMALL, O_X, 0.5 },
+	{ "dqn", B_MLP, MG_KIND_WHEN | MG_KIND_EPISODES | MG_KIND_CLASSIFIER,
+	    O_QDIFF, 0 },
+	{ "pg", B_MLP, MG_KIND_WHEN | MG_KIND_EPISODES | MG_KIND_CLASSIFIER |
+	    MG_KIND_POLICY, O_PROB, 0.5 },
+	{ "relmas", B_PAIRNET, MG_KIND_EPISODES | MG_KIND_CLASSIFIER, O_RAW,
+	    0.5 }
+};
+
+static const struct kind *
+kind_of(const char *name)
 {
-	return strcmp(kind, "dqn") == 0 || strcmp(kind, "pg") == 0 ||
-	    strcmp(kind, "relmas") == 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (strcmp(kinds[i].name, name) == 0)
+			return &kinds[i];
+	return NULL;
 }
 
-static int
-is_tree(const char *kind)
+unsigned
+mg_model_kind(const char *name)
 {
-	return strcmp(kind, "gbt") == 0 || strcmp(kind, "rf") == 0 ||
-	    strcmp(kind, "clf") == 0;
+	const struct kind *k = kind_of(name);
+
+	return k != NULL ? k->flags | MG_KIND_KNOWN : 0;
+}
+
+/* a known kind's backend (every model made or read has one) */
+static enum backend
+backend_of(const struct mg_model *m)
+{
+	return kind_of(m->kind)->backend;
 }
 
 int
 mg_model_new(const char *kind, char *const *names, size_t n,
     struct mg_model **out, struct mg_diag *d)
 {
+	const struct kind *k;
 	struct mg_model *m;
 	size_t i;
 
 	*out = NULL;
-	if (!is_tree(kind) && !is_rl(kind) && strcmp(kind, "svr") != 0)
+	if ((k = kind_of(kind)) == NULL)
 		return mg_diag_set(d, MG_EINVAL, "unknown model kind '%s' (want "
 		    "gbt, rf, clf, svr, dqn, pg or relmas)", kind);
 	if (n == 0)
@@ -68,8 +105,8 @@ mg_model_new(const char *kind, char *const *names, size_t n,
 	if ((m = calloc(1, sizeof(*m))) == NULL)
 		return MG_ENOMEM;
 	snprintf(m->kind, sizeof(m->kind), "%s", kind);
-	m->classifier = strcmp(kind, "clf") == 0 || is_rl(kind);
-	m->threshold = strcmp(kind, "dqn") == 0 ? 0 : 0.5;
+	m->classifier = (k->flags & MG_KIND_CLASSIFIER) != 0;
+	m->threshold = k->threshold;
 	m->features_version = MG_FEATURES_VERSION;
 	m->nfeat = n;
 	m->names = calloc(n, sizeof(*m->names));
@@ -96,12 +133,12 @@ mg_model_free(struct mg_model *m)
 
 	if (m == NULL)
 		return;
-	if (m->impl && is_tree(m->kind))
+	if (m->impl && backend_of(m) == B_TREES)
 		mg_gbt_free(m->impl);
-	else if (m->impl && strcmp(m->kind, "relmas") == 0) {
+	else if (m->impl && backend_of(m) == B_PAIRNET) {
 		mg_pairnet_free(m->impl);
 		free(m->impl);
-	} else if (m->impl && is_rl(m->kind))
+	} else if (m->impl && backend_of(m) == B_MLP)
 		mg_mlp_free(m->impl);
 	else if (m->impl)
 		mg_svr_free(m->impl);
@@ -275,7 +312,7 @@ mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
 {
 	size_t i, j;
 
-	if (strcmp(m->kind, "relmas") == 0)
+	if (!(mg_model_kind(m->kind) & MG_KIND_WHEN))
 		return mg_diag_set(d, MG_ETYPE, "a relmas model dispatches DNN "
 		    "inference inside a node, it does not decide when to "
 		    "submit: give it to mirage-accel eval -M");
@@ -318,13 +355,13 @@ mg_model_train(struct mg_model *m, const float *X, const float *y, size_t n,
 	size_t i, k;
 	int rv;
 
-	if (is_rl(m->kind))
+	if (mg_model_kind(m->kind) & MG_KIND_EPISODES)
 		return mg_diag_set(d, MG_EINVAL, "%s learns in episodes, not "
 		    "from samples", m->kind);
 	if (n < 2)
 		return mg_diag_set(d, MG_EINVAL, "too few samples to train on "
 		    "(%zu)", n);
-	if (strcmp(m->kind, "svr") == 0) {
+	if (backend_of(m) == B_SVR) {
 		/* standardise: RBF distances need comparable scales */
 		for (k = 0; k < m->nfeat; k++) {
 			double s = 0, ss = 0;
@@ -341,7 +378,7 @@ mg_model_train(struct mg_model *m, const float *X, const float *y, size_t n,
 	}
 	if ((Z = normalise(m, X, n)) == NULL)
 		return MG_ENOMEM;
-	if (is_tree(m->kind))
+	if (backend_of(m) == B_TREES)
 		rv = mg_gbt_train(m->kind, Z, y, n, m->nfeat, o, &m->impl,
 		    &m->payload, &m->npayload, params, sizeof(params), d);
 	else
@@ -365,8 +402,8 @@ mlp_predict(struct mg_model *m, const float *Z, size_t n, double *out,
 {
 	double *in = malloc(n * m->nfeat * sizeof(*in));
 	double *o = malloc(n * 2 * sizeof(*o));
-	int dqn = strcmp(m->kind, "dqn") == 0;
-	int raw = strcmp(m->kind, "relmas") == 0;
+	int dqn = kind_of(m->kind)->out == O_QDIFF;
+	int raw = kind_of(m->kind)->out == O_RAW;
 	size_t i;
 
 	if (in == NULL || o == NULL) {
@@ -613,7 +650,7 @@ mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
 	char params[256];
 	int rv;
 
-	if (!is_rl(m->kind) || env->nfeat != m->nfeat)
+	if (backend_of(m) != B_MLP || env->nfeat != m->nfeat)
 		return mg_diag_set(d, MG_EINVAL, "not a reinforcement-learning "
 		    "model of these features");
 	if ((rv = mg_mlp_blas(0, d)) != 0)
@@ -646,7 +683,7 @@ mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
 	free(ss);
 	env->mean = m->mean;
 	env->scale = m->scale;
-	rv = strcmp(m->kind, "dqn") == 0 ? mg_rl_dqn(env, o, &n) :
+	rv = kind_of(m->kind)->out == O_QDIFF ? mg_rl_dqn(env, o, &n) :
 	    mg_rl_pg(env, o, &n);
 	if (rv != 0)
 		return mg_diag_set(d, rv, "%s training failed: %s", m->kind,
@@ -661,7 +698,7 @@ mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
 	snprintf(params, sizeof(params), "episodes=%ld hidden=%d lr=%g "
 	    "gamma=%g batch=%d w_int=%g w_ovl=%g%s", o->episodes, o->hidden,
 	    o->lr, o->gamma, o->batch, env->w_int, env->w_ovl,
-	    strcmp(m->kind, "dqn") == 0 ? " double-dqn huber"
+	    kind_of(m->kind)->out == O_QDIFF ? " double-dqn huber"
 	    : " reinforce+baseline");
 	free(m->params);
 	if ((m->params = strdup(params)) == NULL)
@@ -692,9 +729,9 @@ mg_model_predict(struct mg_model *m, const float *X, size_t n, double *out,
 		return 0;
 	if ((Z = normalise(m, X, n)) == NULL)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	if (is_tree(m->kind))
+	if (backend_of(m) == B_TREES)
 		rv = mg_gbt_predict(m->impl, Z, n, m->nfeat, out, d);
-	else if (is_rl(m->kind))
+	else if (backend_of(m) == B_MLP || backend_of(m) == B_PAIRNET)
 		rv = mlp_predict(m, Z, n, out, d);
 	else
 		rv = mg_svr_predict(m->impl, Z, n, m->nfeat, out, d);
@@ -1045,8 +1082,7 @@ header(struct cur *h, unsigned minor, struct mg_model *m)
 		h->bad = 1;
 	/* a newer minor version may append fields: skipped */
 	if (h->bad || (h->at != h->n && minor <= MG_MODEL_MINOR) ||
-	    (!is_tree(m->kind) && !is_rl(m->kind) &&
-	    strcmp(m->kind, "svr") != 0))
+	    kind_of(m->kind) == NULL)
 		return h->bad == 2 ? MG_ENOMEM : MG_ECORRUPT;
 	return 0;
 }
@@ -1094,13 +1130,21 @@ read_model(FILE *fp, const char *name, int backend, struct mg_model **out,
 	if (!backend)
 		rv = 0;
 	else
-		rv = is_tree(m->kind) ? mg_gbt_load(m->payload, m->npayload,
-		    &m->impl, d) : strcmp(m->kind, "relmas") == 0 ?
-		    relmas_load(m->payload, m->npayload, (int)m->nfeat,
-		    &m->impl, d) :
-		    is_rl(m->kind) ? mlp_load(m->payload,
-		    m->npayload, &m->impl, d) : mg_svr_load(m->payload,
-		    m->npayload, &m->impl, d);
+		switch (backend_of(m)) {
+		case B_TREES:
+			rv = mg_gbt_load(m->payload, m->npayload, &m->impl, d);
+			break;
+		case B_PAIRNET:
+			rv = relmas_load(m->payload, m->npayload, (int)m->nfeat,
+			    &m->impl, d);
+			break;
+		case B_MLP:
+			rv = mlp_load(m->payload, m->npayload, &m->impl, d);
+			break;
+		case B_SVR:
+			rv = mg_svr_load(m->payload, m->npayload, &m->impl, d);
+			break;
+		}
 	if (rv != 0) {
 		mg_diag_prefix(d, "'%s'", name);
 		mg_model_free(m);
@@ -1118,14 +1162,14 @@ mg_model_check(struct mg_model *m, struct mg_diag *d)
 	size_t nn = 0, *col = NULL;
 	float *X = NULL;
 	double score = NAN;
-	int rv = 0;
+	int rv = 0, when = (mg_model_kind(m->kind) & MG_KIND_WHEN) != 0;
 
 	if ((X = calloc(m->nfeat, sizeof(*X))) == NULL ||
 	    (col = calloc(m->nfeat, sizeof(*col))) == NULL) {
 		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
 		goto out;
 	}
-	if (strcmp(m->kind, "relmas") != 0) {
+	if (when) {
 		memset(&e, 0, sizeof(e));
 		e.window = (int)m->window;
 		if (mg_episode_feature_names(&e, &names, &nn) != 0) {
@@ -1135,10 +1179,9 @@ mg_model_check(struct mg_model *m, struct mg_diag *d)
 		if ((rv = mg_model_bind(m, names, nn, col, d)) != 0)
 			goto out;
 	}
-	if (strcmp(m->kind, "relmas") != 0 &&
-	    (rv = mg_model_predict(m, X, 1, &score, d)) != 0)
+	if (when && (rv = mg_model_predict(m, X, 1, &score, d)) != 0)
 		goto out;
-	if (strcmp(m->kind, "relmas") != 0 && !isfinite(score))
+	if (when && !isfinite(score))
 		rv = mg_diag_set(d, MG_ECORRUPT, "it scores a row of zeros "
 		    "as %g", score);
 out:

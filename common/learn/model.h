@@ -88,6 +88,24 @@ struct mg_pairnet;
  */
 int mg_model_set_pairnet(struct mg_model *m, struct mg_pairnet *net);
 
+/*
+ * mg_model_kind: what a kind of model is, as MG_KIND_* flags; 0 for a
+ * name that is no kind.  Callers ask it instead of naming kinds.
+ */
+#define MG_KIND_KNOWN		1	/* a kind of this build */
+#define MG_KIND_WHEN		2	/* decides when to submit a successor
+					 * (relmas dispatches inside a node) */
+#define MG_KIND_EPISODES	4	/* learns by playing episodes, not
+					 * from samples */
+#define MG_KIND_CLASSIFIER	8	/* scores a chance, not hours */
+#define MG_KIND_POLICY		16	/* the chance of submitting now,
+					 * accumulated over the ticks (pg) */
+#define MG_KIND_SMALL		32	/* trained on MG_MODEL_SMALL samples
+					 * by default: its time grows as
+					 * their square (svr) */
+#define MG_MODEL_SMALL		4000
+unsigned mg_model_kind(const char *name);
+
 /* mg_model_new: an empty model of kind with n features (names copied) */
 int mg_model_new(const char *kind, char *const *names, size_t n,
     struct mg_model **out, struct mg_diag *d);

@@ -107,7 +107,7 @@ mg_advise_misfit(const struct mg_advise *q, const struct mg_model *m,
 		    (double)(q->now - t) / MG_DAY, q->now_given ? "--now" :
 		    "now");
 	if (n < max && m->nsamples < MIN_SAMPLES &&
-	    strcmp(m->kind, "dqn") != 0 && strcmp(m->kind, "pg") != 0)
+	    !(mg_model_kind(m->kind) & MG_KIND_EPISODES))
 		snprintf(msg[n++], sizeof(*msg), "model '%s' was trained on "
 		    "%llu samples only (%d or more are usual)", q->model,
 		    (unsigned long long)m->nsamples, MIN_SAMPLES);
