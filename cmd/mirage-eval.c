@@ -606,8 +606,8 @@ model_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 	}
 	if (mg_own_features(v, cn, a->feat) != 0)
 		return MG_ENOMEM;
-	mg_ref_snapshot(v, a->scratch, a->feat + MG_OWN);
-	mg_ref_chain(cn, a->feat + MG_OWN + MG_REF_SNAP);
+	mg_paper_snapshot(v, a->scratch, a->feat + MG_OWN);
+	mg_paper_chain(cn, a->feat + MG_OWN + MG_PAPER_SNAP);
 	for (i = 0; i < a->m->nfeat; i++)
 		a->X[i] = (float)a->feat[a->col[i]];
 	if (mg_model_predict(a->m, a->X, 1, &score, &d) != 0)

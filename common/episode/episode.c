@@ -13,7 +13,7 @@
 #define HORIZON	(60 * MG_DAY)	/* how long a probe may wait for S */
 
 struct ring {
-	double *v;		/* window * MG_REF_SNAP, by snapshot number */
+	double *v;		/* window * MG_PAPER_SNAP, by snapshot number */
 	int64_t taken;		/* snapshots taken so far */
 };
 
@@ -85,8 +85,8 @@ snapshot(struct mg_episode *ep, const struct mg_cluster *c, struct ring *r)
 	if (mg_grow((void **)&ep->scratch, &ep->capscratch, need + 1,
 	    sizeof(*ep->scratch)))
 		return MG_ENOMEM;
-	mg_ref_snapshot(&ep->view, ep->scratch, r->v + (size_t)(r->taken %
-	    ep->e.window) * MG_REF_SNAP);
+	mg_paper_snapshot(&ep->view, ep->scratch, r->v + (size_t)(r->taken %
+	    ep->e.window) * MG_PAPER_SNAP);
 	r->taken++;
 	return 0;
 }
@@ -114,7 +114,7 @@ mg_episode_new(const struct mg_clusterdef *def, const struct mg_epconf *e,
 	ep->e = *e;
 	ep->s0 = s0;
 	ep->next_snap = s0;
-	ep->ring.v = calloc((size_t)e->window * MG_REF_SNAP, sizeof(double));
+	ep->ring.v = calloc((size_t)e->window * MG_PAPER_SNAP, sizeof(double));
 	if (ep->ring.v == NULL) {
 		free(ep);
 		return MG_ENOMEM;
@@ -229,7 +229,7 @@ mg_episode_time(const struct mg_episode *ep)
 int
 mg_episode_ref_columns(const struct mg_epconf *e)
 {
-	return e->window * MG_REF_SNAP + MG_REF_CHAIN;
+	return e->window * MG_PAPER_SNAP + MG_PAPER_CHAIN;
 }
 
 static void
@@ -259,16 +259,16 @@ ref_out(const struct mg_episode *ep, const struct ring *r, double *out)
 
 	for (k = 0; k < w; k++) {
 		int64_t idx = r->taken - w + k;
-		double *o = out + k * MG_REF_SNAP;
+		double *o = out + k * MG_PAPER_SNAP;
 
 		if (idx < 0)
-			memset(o, 0, MG_REF_SNAP * sizeof(*o));
+			memset(o, 0, MG_PAPER_SNAP * sizeof(*o));
 		else
-			memcpy(o, r->v + (idx % w) * MG_REF_SNAP,
-			    MG_REF_SNAP * sizeof(*o));
+			memcpy(o, r->v + (idx % w) * MG_PAPER_SNAP,
+			    MG_PAPER_SNAP * sizeof(*o));
 	}
 	chain_now(ep, &cn);
-	mg_ref_chain(&cn, out + w * MG_REF_SNAP);
+	mg_paper_chain(&cn, out + w * MG_PAPER_SNAP);
 }
 
 int
@@ -327,7 +327,7 @@ mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at)
 	struct mg_cluster *c;
 	struct ring r = { NULL, ep->ring.taken };
 	int64_t now = mg_cluster_time(ep->c), next = ep->next_snap;
-	size_t sz = (size_t)ep->e.window * MG_REF_SNAP * sizeof(double);
+	size_t sz = (size_t)ep->e.window * MG_PAPER_SNAP * sizeof(double);
 	int32_t s = with_s(ep, &c);
 	int rv, ok;
 
@@ -583,13 +583,13 @@ mg_episode_feature_names(const struct mg_epconf *e, char ***names, size_t *n)
 		v[k++] = strdup(buf);
 	}
 	for (s = 0; s < e->window; s++)
-		for (i = 0; i < MG_REF_SNAP; i++) {
+		for (i = 0; i < MG_PAPER_SNAP; i++) {
 			snprintf(buf, sizeof(buf), "r%d_%s", e->window - 1 - s,
-			    mg_ref_snap_names[i]);
+			    mg_paper_snap_names[i]);
 			v[k++] = strdup(buf);
 		}
-	for (i = 0; i < MG_REF_CHAIN; i++) {
-		snprintf(buf, sizeof(buf), "r_%s", mg_ref_chain_names[i]);
+	for (i = 0; i < MG_PAPER_CHAIN; i++) {
+		snprintf(buf, sizeof(buf), "r_%s", mg_paper_chain_names[i]);
 		v[k++] = strdup(buf);
 	}
 	for (k = 0; k < total; k++)

@@ -132,7 +132,7 @@ int mg_episode_advance(struct mg_episode *ep, int64_t t);
 
 int64_t mg_episode_time(const struct mg_episode *ep);
 
-/* mg_episode_ref_columns: window * MG_REF_SNAP + MG_REF_CHAIN */
+/* mg_episode_ref_columns: window * MG_PAPER_SNAP + MG_PAPER_CHAIN */
 int mg_episode_ref_columns(const struct mg_epconf *e);
 
 /*

@@ -14,7 +14,7 @@
 #define NEVER_FITS	(30 * 86400)
 #define PLAN_MAX_AHEAD	200	/* jobs planned ahead of S, like bf_max_job_test */
 
-const char *const mg_ref_snap_names[MG_REF_SNAP] = {
+const char *const mg_paper_snap_names[MG_PAPER_SNAP] = {
 	"pend_jobs", "pend_nodes",
 	"pend_limit_p0", "pend_limit_p25", "pend_limit_p50",
 	"pend_limit_p75", "pend_limit_p100",
@@ -31,7 +31,7 @@ const char *const mg_ref_snap_names[MG_REF_SNAP] = {
 	"run_elapsed_p75", "run_elapsed_p100",
 };
 
-const char *const mg_ref_chain_names[MG_REF_CHAIN] = {
+const char *const mg_paper_chain_names[MG_PAPER_CHAIN] = {
 	"p_limit", "p_nodes", "p_wait", "p_elapsed",
 	"s_limit", "s_nodes", "s_wait", "s_elapsed",
 };
@@ -107,15 +107,15 @@ list_stats(const struct mg_vjob *j, size_t n, int64_t t, int running,
 }
 
 void
-mg_ref_snapshot(const struct mg_view *v, double *scratch,
-    double out[MG_REF_SNAP])
+mg_paper_snapshot(const struct mg_view *v, double *scratch,
+    double out[MG_PAPER_SNAP])
 {
 	list_stats(v->pend, v->npend, v->t, 0, scratch, out);
 	list_stats(v->run, v->nrun, v->t, 1, scratch, out + 17);
 }
 
 void
-mg_ref_chain(const struct mg_chainnow *c, double out[MG_REF_CHAIN])
+mg_paper_chain(const struct mg_chainnow *c, double out[MG_PAPER_CHAIN])
 {
 	out[0] = (double)(c->p_limit / 60);
 	out[1] = c->p_nodes;

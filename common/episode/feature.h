@@ -4,12 +4,13 @@
  *
  * Two representations:
  *
- *   reference  Mirage's own (spec section 5): a snapshot of the queue
- *              and the running jobs reduced to MG_REF_SNAP numbers
+ *   paper      the Mirage paper's ("reference" in the tools' options and
+ *              the models' columns, r0_, r1_, ...): a snapshot of the queue
+ *              and the running jobs reduced to MG_PAPER_SNAP numbers
  *              (counts, node sums, and the 0/25/50/75/100th
  *              percentiles of limits in minutes, waits and elapsed
  *              times in seconds), taken every 10 minutes and kept in a
- *              window, plus MG_REF_CHAIN numbers for P and S.  Raw
+ *              window, plus MG_PAPER_CHAIN numbers for P and S.  Raw
  *              units, no normalisation, exactly as the original.
  *   own        MG_OWN scale-free values designed to predict the
  *              successor's outcome: the work queued ahead of a job of
@@ -29,8 +30,8 @@
 
 #include "cluster/view.h"
 
-#define MG_REF_SNAP	34
-#define MG_REF_CHAIN	8
+#define MG_PAPER_SNAP	34
+#define MG_PAPER_CHAIN	8
 #define MG_OWN		33
 
 /* The chain at the decision time. */
@@ -46,8 +47,8 @@ struct mg_chainnow {
 };
 
 /* column names (without a prefix), in order */
-extern const char *const mg_ref_snap_names[MG_REF_SNAP];
-extern const char *const mg_ref_chain_names[MG_REF_CHAIN];
+extern const char *const mg_paper_snap_names[MG_PAPER_SNAP];
+extern const char *const mg_paper_chain_names[MG_PAPER_CHAIN];
 extern const char *const mg_own_names[MG_OWN];
 
 /*
@@ -57,14 +58,14 @@ extern const char *const mg_own_names[MG_OWN];
 void mg_percentiles(double *x, size_t n, double out[5]);
 
 /*
- * mg_ref_snapshot: the reference snapshot of v.  scratch holds at least
+ * mg_paper_snapshot: the paper's snapshot of v.  scratch holds at least
  * max(v->npend, v->nrun) doubles.
  */
-void mg_ref_snapshot(const struct mg_view *v, double *scratch,
-    double out[MG_REF_SNAP]);
+void mg_paper_snapshot(const struct mg_view *v, double *scratch,
+    double out[MG_PAPER_SNAP]);
 
-/* mg_ref_chain: the reference P and S tuples. */
-void mg_ref_chain(const struct mg_chainnow *c, double out[MG_REF_CHAIN]);
+/* mg_paper_chain: the paper's P and S tuples. */
+void mg_paper_chain(const struct mg_chainnow *c, double out[MG_PAPER_CHAIN]);
 
 /*
  * mg_own_features: our representation.  v must have been filled for

@@ -137,10 +137,10 @@ features(const struct mg_advise *q, const struct mg_model *m,
 		if ((scratch = malloc((v.npend + v.nrun + 1) *
 		    sizeof(*scratch))) == NULL)
 			goto out;
-		mg_ref_snapshot(&v, scratch, feat + MG_OWN +
-		    (size_t)(m->window - 1 - k) * MG_REF_SNAP);
+		mg_paper_snapshot(&v, scratch, feat + MG_OWN +
+		    (size_t)(m->window - 1 - k) * MG_PAPER_SNAP);
 	}
-	mg_ref_chain(cn, feat + MG_OWN + (size_t)m->window * MG_REF_SNAP);
+	mg_paper_chain(cn, feat + MG_OWN + (size_t)m->window * MG_PAPER_SNAP);
 	rv = MG_OK;
 out:
 	mg_view_release(&v);

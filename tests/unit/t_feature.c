@@ -17,7 +17,7 @@
 #include "ls6.h"
 
 #define DAY 86400
-#define NREF (144 * MG_REF_SNAP + MG_REF_CHAIN)
+#define NREF (144 * MG_PAPER_SNAP + MG_PAPER_CHAIN)
 
 static int
 same(const double *got, const double *want, int n, const char *what)
@@ -37,9 +37,9 @@ same(const double *got, const double *want, int n, const char *what)
 static void
 step(const double *ref, int k, double out[42])
 {
-	memcpy(out, ref + k * MG_REF_SNAP, MG_REF_SNAP * sizeof(double));
-	memcpy(out + MG_REF_SNAP, ref + 144 * MG_REF_SNAP,
-	    MG_REF_CHAIN * sizeof(double));
+	memcpy(out, ref + k * MG_PAPER_SNAP, MG_PAPER_SNAP * sizeof(double));
+	memcpy(out + MG_PAPER_SNAP, ref + 144 * MG_PAPER_SNAP,
+	    MG_PAPER_CHAIN * sizeof(double));
 }
 
 struct probe_out {
