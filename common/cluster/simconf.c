@@ -834,6 +834,8 @@ static const struct setting settings[] = {
 	    "intervals, window and depth"),
 	INT("MaxJobsPerUser", 0, 1000000, AT(slurm.max_jobs_per_user, C_INT),
 	    NONE, "0", "faithful: running jobs per user (0: no limit)"),
+	INT("MaxJobsAccrue", 0, 1000000, AT(slurm.max_accrue, C_INT), NONE,
+	    "0", "faithful: a user's pending jobs whose age counts (0: all)"),
 	INT("MaxNodesPerUser", 0, 1000000,
 	    AT(slurm.max_nodes_per_user, C_INT), NONE, "0", "faithful: nodes "
 	    "per user's running jobs (0: no limit)"),

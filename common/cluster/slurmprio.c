@@ -306,13 +306,45 @@ fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 	return exp2(-(s->usage[who] / fs->total) * (double)known(s));
 }
 
+/* not yet: a job whose age does not count (MaxJobsAccrue) */
+#define NOT_YET	(INT64_MAX / 2)
+
+/* whether MaxJobsAccrue holds some jobs' ages back */
+static int
+capped(const struct mg_slurmsim *s)
+{
+	return s->c.max_accrue > 0 && !s->c.accrue_always;
+}
+
 /* when j's age starts: at its eligible time (a --begin time), or with
- * PriorityFlags=ACCRUE_ALWAYS at its submission */
+ * PriorityFlags=ACCRUE_ALWAYS at its submission; with MaxJobsAccrue,
+ * when it was admitted among its user's accruing jobs (NOT_YET) */
 static int64_t
 accrue_from(const struct mg_slurmsim *s, const struct fjob *j)
 {
+	if (capped(s))
+		return j->accrue >= 0 ? j->accrue : NOT_YET;
 	return j->eligible > j->submit && !s->c.accrue_always ? j->eligible :
 	    j->submit;
+}
+
+/*
+ * MaxJobsAccrue: job j, arriving or waiting, begins to accrue if it is
+ * eligible and its user has room (a job of no user always does): from
+ * its eligible time as it arrives, else from now.  1 if it did.
+ */
+static int
+admit(struct mg_slurmsim *s, struct fjob *j, int arriving)
+{
+	int64_t from = j->eligible > j->submit ? j->eligible : j->submit;
+
+	if (j->accrue >= 0 || j->eligible > s->now || (j->user >= 0 &&
+	    s->uacc[j->user] >= s->c.max_accrue))
+		return 0;
+	j->accrue = arriving ? from : s->now;
+	if (j->user >= 0)
+		s->uacc[j->user]++;
+	return 1;
 }
 
 /* Slurm's multifactor priority at time now: age capped at
@@ -396,7 +428,7 @@ pent_set(struct mg_slurmsim *s, struct pent *e)
 	 * age weight (the planner's model: the view's priorities, fixed),
 	 * setting it again gives the same number */
 	e->moving = s->c.w_fairshare > 0 || (s->c.w_age != 0 &&
-	    s->now - from < s->c.max_age);
+	    from != NOT_YET && s->now - from < s->c.max_age);
 	e->calcs = (uint32_t)s->calcs;
 }
 
@@ -680,6 +712,14 @@ mg_slurmprio_recalc(struct mg_slurmsim *s)
 	s->calcs++;
 	if (s->npend > 0)	/* each pending job's priority is set */
 		s->upd = now;
+	/* MaxJobsAccrue: waiting jobs admitted where room was made, in the
+	 * list's order; each keeps its place (its age is 0 now) and rises
+	 * from here */
+	for (i = 0; capped(s) && i < s->npend; i++)
+		if (admit(s, &s->job[s->pend[i].j], 0)) {
+			pent_set(s, &s->pend[i]);
+			s->midx_ok = 0;
+		}
 	if (s->c.w_fairshare > 0) {
 		if (s->c.fs_by == MG_FS_TREE) {
 			if (fair_tree(s, s->fst) != 0) {
@@ -747,6 +787,8 @@ mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr)
 
 	if (reserve_pending(s, s->npend + 1))
 		return MG_ENOMEM;
+	if (capped(s))
+		(void)admit(s, &s->job[jr], 1);
 	x.j = jr;
 	x.submit = s->job[jr].submit;
 	x.trace = s->job[jr].trace;
@@ -800,6 +842,8 @@ mg_slurmprio_enqueue_batch(struct mg_slurmsim *s, const int32_t *jr, size_t m)
 		return MG_ENOMEM;
 	}
 	for (k = 0; k < m; k++) {
+		if (capped(s))
+			(void)admit(s, &s->job[jr[k]], 1);
 		x[k].p.j = jr[k];
 		x[k].p.submit = s->job[jr[k]].submit;
 		x[k].p.trace = s->job[jr[k]].trace;

@@ -154,6 +154,7 @@ build(const struct mg_slurmsim_params *c, const struct mg_trace *t, int64_t t0,
 	s->stuck_at = SIZE_MAX;
 	s->nusers = t->nusers;
 	s->urun = calloc(t->nusers ? t->nusers : 1, sizeof(*s->urun));
+	s->uacc = calloc(t->nusers ? t->nusers : 1, sizeof(*s->uacc));
 	s->unodes = calloc(t->nusers ? t->nusers : 1, sizeof(*s->unodes));
 	s->naccts = t->naccts;
 	s->usage = calloc(mg_slurmprio_holders(s), sizeof(*s->usage));
@@ -186,7 +187,8 @@ build(const struct mg_slurmsim_params *c, const struct mg_trace *t, int64_t t0,
 		s->fsf_at[i] = -1;
 	}
 	map = malloc((t->n ? t->n : 1) * sizeof(*map));
-	if (s->urun == NULL || s->unodes == NULL || s->usage == NULL ||
+	if (s->urun == NULL || s->uacc == NULL || s->unodes == NULL ||
+	    s->usage == NULL ||
 	    s->uqrun == NULL || s->uqnodes == NULL || s->hnodes == NULL ||
 	    s->fst == NULL || s->fsf == NULL || s->charged == NULL ||
 	    s->fsf_at == NULL || map == NULL) {
@@ -232,6 +234,7 @@ build(const struct mg_slurmsim_params *c, const struct mg_trace *t, int64_t t0,
 		    tj->assoc : -1);
 		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 		s->has_elig |= j->eligible >= 0;
+		j->accrue = -1;
 		j->urgent = s->preempt && c->dl[i].urgent;
 		j->releasing = 0;
 		j->first_start = -1;
@@ -365,6 +368,7 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->charged = malloc(mg_slurmprio_holders(s) * sizeof(*d->charged));
 	d->run = malloc((s->caprun ? s->caprun : 1) * sizeof(*d->run));
 	d->urun = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->urun));
+	d->uacc = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->uacc));
 	d->unodes = malloc((s->nusers ? s->nusers : 1) * sizeof(*d->unodes));
 	d->usage = malloc(mg_slurmprio_holders(s) * sizeof(*d->usage));
 	d->hnodes = malloc(mg_slurmprio_holders(s) * sizeof(*d->hnodes));
@@ -374,7 +378,8 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	d->uqrun = malloc(qslots(s) * sizeof(*d->uqrun));
 	d->uqnodes = malloc(qslots(s) * sizeof(*d->uqnodes));
 	if (!d->job || !d->juser || (s->jel && !d->jel) || !d->arr || !d->pend ||
-	    !d->run || !d->urun || !d->unodes || !d->usage || !d->uqrun ||
+	    !d->run || !d->urun || !d->uacc || !d->unodes || !d->usage ||
+	    !d->uqrun ||
 	    !d->uqnodes || !d->hnodes || !d->fst || !d->hfirst ||
 	    !d->hsorted || !d->fsf || !d->fsf_at || !d->charged || !d->held) {
 		mg_slurmsim_free(d);
@@ -387,6 +392,7 @@ mg_slurmsim_copy(const struct mg_slurmsim *s)
 	mg_copy(d->pend, s->pend, s->npend, sizeof(*d->pend));
 	mg_copy(d->run, s->run, s->nrun, sizeof(*d->run));
 	mg_copy(d->urun, s->urun, s->nusers, sizeof(*d->urun));
+	mg_copy(d->uacc, s->uacc, s->nusers, sizeof(*d->uacc));
 	mg_copy(d->unodes, s->unodes, s->nusers, sizeof(*d->unodes));
 	mg_copy(d->usage, s->usage, mg_slurmprio_holders(s),
 	    sizeof(*d->usage));
@@ -425,6 +431,7 @@ mg_slurmsim_free(struct mg_slurmsim *s)
 	free(s->charged);
 	free(s->run);
 	free(s->urun);
+	free(s->uacc);
 	free(s->unodes);
 	free(s->usage);
 	free(s->hnodes);
@@ -559,6 +566,11 @@ mg_slurmsim_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	if (j->fsh >= 0) {
 		mg_slurmprio_charge(s, j->fsh);
 		s->hnodes[j->fsh] += j->nodes;
+	}
+	if (j->user >= 0 && j->accrue >= 0 && s->c.max_accrue > 0 &&
+	    !s->c.accrue_always) {
+		s->uacc[j->user]--;	/* its place for another */
+		j->accrue = -1;
 	}
 	if (j->user >= 0) {
 		s->urun[j->user]++;
@@ -853,6 +865,7 @@ released(struct mg_slurmsim *s, int32_t jr)
 			b->limit = b->dur;
 	}
 	b->start = -1;
+	b->accrue = -1;		/* admitted again as it arrives again */
 	/* held a while; its age counts from then (slurmsim.h) */
 	b->eligible = s->now + (s->c.requeue_delay > 0 ?
 	    s->c.requeue_delay + 1 : 0);
@@ -1317,6 +1330,7 @@ mg_slurmsim_add_job(struct mg_slurmsim *s, int32_t nodes, int64_t limit,
 	j->account = -1;
 	j->fsh = mg_slurmprio_holder_of(s, user, -1, -1);
 	j->eligible = -1;
+	j->accrue = -1;
 	j->first_start = -1;
 	j->for_job = -1;
 	j->susp_by = j->susp_next = j->susp_head = -1;

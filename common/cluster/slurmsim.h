@@ -103,7 +103,10 @@ struct mg_slurmsim_params {
 	double w_age;		/* PriorityWeightAge */
 	int64_t max_age;	/* PriorityMaxAge, seconds */
 	int accrue_always;	/* PriorityFlags=ACCRUE_ALWAYS: age from
-				 * submission, a --begin time or not */
+				 * submission, a --begin time or not, and
+				 * no limit on accruing jobs */
+	int max_accrue;		/* MaxJobsAccrue: a user's pending jobs
+				 * whose age counts, at most (0: all) */
 	double w_size;		/* PriorityWeightJobSize */
 	double w_trace;		/* weight of the recorded priority; 0: off */
 	double w_fairshare;	/* PriorityWeightFairshare; 0: off */

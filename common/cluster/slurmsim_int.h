@@ -33,6 +33,8 @@ struct fjob {
 				 * predecessor ends this many seconds
 				 * after it starts; -1 if it does not */
 	int64_t eligible;	/* not before (a --begin time), or -1 */
+	int64_t accrue;		/* with MaxJobsAccrue: when its age began
+				 * to count, -1 while it does not */
 	int64_t end;		/* when it ended, -1 */
 	/* preemption */
 	int urgent;		/* an urgent job; else best-effort */
@@ -174,6 +176,8 @@ struct mg_slurmsim {
 	uint32_t pmask[MG_SLURM_MAXPART];	/* each partition's pools */
 	size_t nstarted;
 	int32_t *urun;		/* running jobs per user */
+	int32_t *uacc;		/* with MaxJobsAccrue: pending jobs per
+				 * user whose age counts */
 	int32_t *unodes;	/* nodes they hold */
 	int32_t *uqrun;		/* running jobs per user and QOS */
 	int32_t *uqnodes;	/* nodes they hold; [user * nqos + qos] */

@@ -453,6 +453,50 @@ rule(void)
 	mg_clusterdef_release(&def);
 }
 
+/*
+ * MaxJobsAccrue=1: user 0's A (1 h) and B (2 h), user 1's C (3 h) wait
+ * behind a 10-hour job on the whole cluster.  B's age counts only once
+ * A has started, so C goes before it; without the limit, B goes first.
+ */
+static void
+accrue_cap(int cap)
+{
+	struct mg_clusterdef def;
+	struct mg_cluster *c;
+	struct mg_diag d = { "" };
+	int64_t a, b, cc;
+
+	job(0, 0, 10 * HOUR, 10 * HOUR, 4, 2);
+	job(1, HOUR, HOUR, HOUR, 4, 0);
+	job(2, 2 * HOUR, HOUR, HOUR, 4, 0);
+	job(3, 3 * HOUR, HOUR, HOUR, 4, 1);
+	trace.job = jobs;
+	trace.n = 4;
+	trace.nusers = 3;
+	if (def_of(MG_MODE_FAITHFUL, 4, &def) != 0)
+		return;
+	if (cap && !ok(mg_simconf_set(def.conf, "MaxJobsAccrue=1", &d) == 0,
+	    "MaxJobsAccrue is a setting"))
+		return;
+	if (mg_cluster_new(&def, T0, T0 + 4 * HOUR, &c) != 0)
+		return;
+	mg_cluster_run(c, T0 + 14 * HOUR);
+	a = mg_cluster_job_start(c, 1) - T0;
+	b = mg_cluster_job_start(c, 2) - T0;
+	cc = mg_cluster_job_start(c, 3) - T0;
+	if (cap)
+		ok(a == 10 * HOUR && cc == 11 * HOUR && b == 12 * HOUR,
+		    "MaxJobsAccrue=1: A, then the other user's C, then B "
+		    "(%lld %lld %lld s)", (long long)a, (long long)cc,
+		    (long long)b);
+	else
+		ok(a == 10 * HOUR && b == 11 * HOUR && cc == 12 * HOUR,
+		    "no limit: A, B, then C (%lld %lld %lld s)", (long long)a,
+		    (long long)b, (long long)cc);
+	mg_cluster_free(c);
+	mg_clusterdef_release(&def);
+}
+
 int
 main(void)
 {
@@ -467,5 +511,7 @@ main(void)
 	accrue(0);
 	accrue(1);
 	rule();
+	accrue_cap(0);
+	accrue_cap(1);
 	return tap_done();
 }
