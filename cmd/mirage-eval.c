@@ -1391,6 +1391,7 @@ int
 main(int argc, char *argv[])
 {
 	struct eopts e;
+	int rv;
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
@@ -1398,8 +1399,11 @@ main(int argc, char *argv[])
 	parse(argc, argv, &e);
 	validate(&e);
 	if (e.replaying)
-		return replay(&e.ro, e.conf);
-	if (e.ao.nshare > 0)
-		return adoption(&e.ao, &e.ro, e.conf, &e.po);
-	return protocol(e.ro.path, e.conf, &e.po);
+		rv = replay(&e.ro, e.conf);
+	else if (e.ao.nshare > 0)
+		rv = adoption(&e.ao, &e.ro, e.conf, &e.po);
+	else
+		rv = protocol(e.ro.path, e.conf, &e.po);
+	mg_simconf_free(e.conf);
+	return rv;
 }

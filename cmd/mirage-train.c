@@ -869,20 +869,27 @@ main(int argc, char *argv[])
 	struct topts o;
 	struct samples s;
 	clock_t t0 = clock();
+	int rv;
 
 	if (mg_cli_init(argv) != 0)
 		return MG_EXIT_FAIL;
 	mg_cli_keep_heap();
 	parse(argc, argv, &o);
-	if (o.target > 0)
-		return choose_threshold(&o);
+	if (o.target > 0) {
+		rv = choose_threshold(&o);
+		mg_simconf_free(o.conf);
+		return rv;
+	}
 	if (mg_model_kind(o.kind) & MG_KIND_EPISODES) {
 		o.ro.seed = o.to.seed;
-		return train_rl(o.kind, o.path, o.conf, &o.esel, &o.ro,
+		rv = train_rl(o.kind, o.path, o.conf, &o.esel, &o.ro,
 		    o.w_int, o.w_ovl, o.to.threads > 1 ? o.to.threads :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN), o.threshold,
 		    o.out_path, o.args, o.quiet, o.progress_asked);
+		mg_simconf_free(o.conf);
+		return rv;
 	}
+	mg_simconf_free(o.conf);
 	read_samples(&o, strcmp(o.path, "-") ? o.path : "<stdin>", &s);
 	/* libsvm's training is quadratic: svr subsamples by default */
 	train(&o, &s, mg_model_kind(o.kind) & MG_KIND_SMALL && o.maxs == 0 ?
