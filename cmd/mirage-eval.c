@@ -595,7 +595,7 @@ model_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 {
 	struct askmodel *a = arg;
 	struct mg_diag d = { "" };
-	double score, left;
+	double score;
 	size_t i, need = (v->npend > v->nrun ? v->npend : v->nrun) + 1;
 
 	if (need > a->cap) {
@@ -612,14 +612,8 @@ model_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 		a->X[i] = (float)a->feat[a->col[i]];
 	if (mg_model_predict(a->m, a->X, 1, &score, &d) != 0)
 		return MG_EINVAL;
-	if (a->m->classifier)
-		return score >= a->m->threshold;
-	/* a successor cannot start before now: at most the time P has
-	 * left can overlap it */
-	left = (double)(cn->p_start + cn->p_limit - cn->t) / 3600;
-	if (left >= 0 && score < -left)
-		score = -left;
-	return score >= -a->m->threshold;
+	return mg_model_submits(a->m, &score, a->m->threshold,
+	    (double)(cn->p_start + cn->p_limit - cn->t) / 3600);
 }
 
 /* model path, read and bound to the features of one snapshot, into a */

@@ -338,6 +338,13 @@ method_of(const struct mg_adoptconf *a, size_t id)
 	    MG_ADOPT_REACTIVE;
 }
 
+/* whether method m decides at each tick (the planner, the caller's rule) */
+static int
+at_ticks(enum mg_adopt_method m)
+{
+	return m == MG_ADOPT_PLAN || m == MG_ADOPT_ASK;
+}
+
 /*
  * service s submits its successor to link cur, which started at ps:
  * when its method said at this tick (s->says), or at a time that is
@@ -353,7 +360,7 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	int32_t j;
 
 	at = m == MG_ADOPT_LEAD ? end - a->lead : end;
-	if ((m == MG_ADOPT_PLAN || m == MG_ADOPT_ASK) && now + a->tick <= end) {
+	if (at_ticks(m) && now + a->tick <= end) {
 		if (s->says < 0)
 			return s->says;
 		if (s->says == 0)
@@ -579,8 +586,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 				continue;
 			}
 			s->says = 0;
-			if ((method_of(a, i) == MG_ADOPT_PLAN ||
-			    method_of(a, i) == MG_ADOPT_ASK) && now + a->tick <=
+			if (at_ticks(method_of(a, i)) && now + a->tick <=
 			    s->ps + s->limit)
 				ask[nask++] = i;
 		}

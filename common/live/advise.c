@@ -173,25 +173,18 @@ model_rule(const struct mg_advise *q, const struct mg_model *m,
 
 	a->classifier = m->classifier;
 	a->rule = "model";
-	if (m->classifier) {
-		a->submit = a->score >= thr;
+	a->submit = mg_model_submits(m, &a->score, thr,
+	    (double)(p->start + p_limit - q->now) / 3600);
+	if (m->classifier)
 		snprintf(a->why, sizeof(a->why), "the %s model gives %.2f "
 		    "for submitting now (%s the threshold %.2f)", m->kind,
 		    a->score, a->submit ? "at or above" : "below", thr);
-	} else {
-		/* a successor cannot start before now: at most the time P
-		 * has left can overlap it */
-		double left = (double)(p->start + p_limit - q->now) / 3600;
-
-		if (left >= 0 && a->score < -left)
-			a->score = -left;
-		a->submit = a->score >= -thr;
+	else
 		snprintf(a->why, sizeof(a->why), "if submitted now the "
 		    "successor would start %.1f h %s %s ends (the %s model); "
 		    "it is submitted when that overlap is at most %.1f h: %s",
 		    fabs(a->score), a->score >= 0 ? "after" : "before", q->job,
 		    m->kind, thr, a->submit ? "submit" : "wait");
-	}
 }
 
 int

@@ -394,6 +394,37 @@ bounds(void)
 	mg_model_free(m);
 }
 
+/* the threshold rule: a classifier's chance, a regressor's hours
+ * raised to minus the time P has left */
+static void
+submits(void)
+{
+	char f_a[] = "f_a", *one[] = { f_a };
+	struct mg_model *clf, *reg;
+	double sc;
+
+	if (mg_model_new("clf", one, 1, &clf, NULL) != 0 ||
+	    mg_model_new("gbt", one, 1, &reg, NULL) != 0)
+		return;
+	sc = 0.5;
+	ok(mg_model_submits(clf, &sc, 0.5, 3) == 1, "a chance at the "
+	    "threshold submits");
+	sc = 0.49;
+	ok(mg_model_submits(clf, &sc, 0.5, 3) == 0 && sc == 0.49,
+	    "below it waits, the score as it was");
+	sc = -5;
+	ok(mg_model_submits(reg, &sc, 1, 2) == 0 && sc == -2,
+	    "5 h of overlap predicted with 2 h left: 2 h, above 1 h: wait");
+	sc = -5;
+	ok(mg_model_submits(reg, &sc, 2, 2) == 1 && sc == -2,
+	    "the same at 2 h accepted: submit");
+	sc = -5;
+	ok(mg_model_submits(reg, &sc, 1, -1) == 0 && sc == -5,
+	    "P past its limit: the prediction as it is");
+	mg_model_free(clf);
+	mg_model_free(reg);
+}
+
 int
 main(void)
 {
@@ -403,5 +434,6 @@ main(void)
 	quantile();
 	calibration();
 	bounds();
+	submits();
 	return tap_done();
 }
