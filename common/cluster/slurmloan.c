@@ -97,7 +97,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 	}
 	if (n <= 0)
 		return 0;
-	if (mg_slurmsim_cands_new(s->nrun, &c, &rel, &taken, &at, &out) != 0)
+	if (mg_slurmpreempt_cands_new(s->nrun, &c, &rel, &taken, &at, &out) != 0)
 		return MG_ENOMEM;
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
@@ -166,7 +166,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 			s->ls.reclaim_jobs++;
 		}
 	}
-	mg_slurmsim_cands_free(c, rel, taken, at, out);
+	mg_slurmpreempt_cands_free(c, rel, taken, at, out);
 	if (n > 0) {			/* nobody could give them */
 		if (s->owed == 0)
 			s->owed_since = s->now;

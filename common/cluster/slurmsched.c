@@ -1,6 +1,7 @@
 /*
- * slurmsched.c: the faithful model's schedulers: suspended victims
- * resumed, the main scheduler, backfill; see slurmsim_int.h.
+ * slurmsched.c: the faithful model's schedulers: a job started on its
+ * nodes, suspended victims resumed, the main scheduler, backfill; see
+ * slurmsim_int.h.
  */
 #include <math.h>
 #include <stdint.h>
@@ -12,6 +13,175 @@
 #include "base/mem.h"
 #include "base/rand.h"
 #include "base/status.h"
+
+/* ---- a job starts ------------------------------------------------- */
+
+/*
+ * take[] of `nodes` nodes from the pools of mask that have avail[] nodes,
+ * the first pools first; what they lack (a warm start on fewer nodes
+ * than the trace ran) comes from the last pool of the mask
+ */
+void
+mg_slurmsched_take_first(const int32_t *avail, int np, uint32_t mask,
+    int32_t nodes, int32_t *take)
+{
+	int g, last = 0;
+
+	for (g = 0; g < np; g++) {
+		int32_t f = avail[g] > 0 ? avail[g] : 0;
+
+		take[g] = 0;
+		if (!(mask >> g & 1))
+			continue;
+		last = g;
+		take[g] = f < nodes ? f : nodes;
+		nodes -= take[g];
+	}
+	take[last] += nodes;
+}
+
+/* running job p ends by at (a take-over: it checkpoints and exits) */
+static void
+cut_short(struct mg_slurmsim *s, int32_t p, int64_t at)
+{
+	struct fjob *j = &s->job[p];
+	size_t i;
+
+	if (j->start < 0 || j->end >= 0 || j->releasing || j->elastic ||
+	    j->susp_by >= 0 || j->start + j->dur <= at)
+		return;
+	j->dur = at - j->start;
+	for (i = 0; i < s->nrun; i++)
+		if (s->run[i].j == p && s->run[i].end > at)
+			s->run[i].end = at;
+	if (s->run_end >= 0 && at < s->run_end)
+		s->run_end = at;
+}
+
+/* job jr starts now on take[g] nodes of each pool g (NULL: the first
+ * free nodes of its partition) */
+int
+mg_slurmsched_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
+{
+	struct fjob *j = &s->job[jr];
+	int32_t tk[MG_SLURM_MAXPOOL];
+	size_t k;
+	int g, head = 1, last = -1;
+
+	s->upd = s->now;
+
+	if (take == NULL) {
+		mg_slurmsched_take_first(s->free, s->npools, s->pmask[j->part],
+		    j->nodes, tk);
+		take = tk;
+	}
+	for (g = 0; g < s->npools; g++)
+		if (take[g] > 0 || (last < 0 && g == s->npools - 1))
+			last = g;	/* a job of no nodes: one entry */
+	j->start = s->now;
+	if (j->first_start < 0)
+		j->first_start = s->now;
+	j->promised = 0;
+	if (j->elastic) {
+		/* its run at this size from its work left, after any pause;
+		 * its limit counts work */
+		double sp = mg_slurmel_speed(s, j, j->nodes);
+		struct fjel *x = EL(s, j);
+
+		x->eat = (double)s->now + x->epause;
+		j->dur = (int64_t)ceil(x->epause + x->ework / sp);
+		j->limit = (int64_t)ceil(x->epause + (x->elimw - (x->ework0 -
+		    x->ework)) / sp);
+		if (j->limit < j->dur)
+			j->limit = j->dur;
+		x->epause = 0;
+	}
+	for (g = 0; g <= last; g++) {
+		struct frun *r;
+
+		if (take[g] <= 0 && g != last)
+			continue;
+		if (mg_grow((void **)&s->run, &s->caprun, s->nrun + 1,
+		    sizeof(*s->run)))
+			return MG_ENOMEM;
+		/* kept in order of expected end, for the backfill timeline */
+		for (k = s->nrun; k > 0 && s->run[k - 1].exp_end > s->now +
+		    j->limit - j->lim_used; k--)
+			s->run[k] = s->run[k - 1];
+		s->nrun++;
+		r = &s->run[k];
+		r->end = s->now + j->dur;
+		if (r->end < s->run_end)
+			s->run_end = r->end;
+		r->exp_end = s->now + j->limit - j->lim_used;
+		r->exp_round = mg_slurmsim_round_up(r->exp_end, s->c.bf_resolution);
+		r->nodes = take[g];
+		r->j = jr;
+		r->pool = g;
+		r->head = head;
+		head = 0;
+		s->free[g] -= take[g];
+	}
+	s->nstarted++;
+	if (j->handover >= 0 && j->pred >= 0)
+		cut_short(s, j->pred, s->now + j->handover);
+	if (j->fsh >= 0) {
+		mg_slurmprio_charge(s, j->fsh);
+		s->hnodes[j->fsh] += j->nodes;
+	}
+	if (j->user >= 0 && j->accrue >= 0 && s->c.max_accrue > 0 &&
+	    !s->c.accrue_always) {
+		s->uacc[j->user]--;	/* its place for another */
+		j->accrue = -1;
+	}
+	if (j->user >= 0) {
+		s->urun[j->user]++;
+		s->unodes[j->user] += j->nodes;
+		if (j->qos >= 0) {
+			s->uqrun[mg_slurmsim_uq(s, j)]++;
+			s->uqnodes[mg_slurmsim_uq(s, j)] += j->nodes;
+		}
+	}
+	return 0;
+}
+
+/*
+ * started jobs leave the list, which keeps its order: they are among the
+ * first n a pass looked at, so the jobs before the last of them move
+ * towards the tail and the head moves (no move of the long tail)
+ */
+static void
+drop_started(struct mg_slurmsim *s, size_t n, size_t started)
+{
+	size_t i, w;
+
+	if (started == 0)	/* nothing to drop (only a pass starts
+				 * jobs, and each drops its own) */
+		return;
+	if (n > s->npend)
+		n = s->npend;
+	for (i = w = n; i > 0; i--)
+		if (s->job[s->pend[i - 1].j].start < 0)
+			s->pend[--w] = s->pend[i - 1];
+	s->pend += w;
+	s->phead += w;
+	s->npend -= w;
+	mg_slurmprio_dropped(s, n, w);
+}
+
+/* the most nodes reservations hold in [now, until) */
+static int32_t
+resv_peak(const struct mg_slurmsim *s, int64_t until)
+{
+	int32_t peak = s->resv;
+	size_t k;
+
+	for (k = s->next_resv; k < s->c.resv_n && s->c.resv_time[k] < until;
+	    k++)
+		if (s->c.resv_nodes[k] > peak)
+			peak = s->c.resv_nodes[k];
+	return peak;
+}
 
 /* ---- PreemptMode=SUSPEND ------------------------------------------- */
 
@@ -35,7 +205,7 @@ mg_slurmsched_resume(struct mg_slurmsim *s, int32_t jr)
 	v->susp_next = -1;
 	s->free[0] += v->nodes - v->given;
 	v->given = 0;
-	return mg_slurmsim_start(s, jr, NULL);
+	return mg_slurmsched_start(s, jr, NULL);
 }
 
 /* the victims of the preemptors that ended this second resume */
@@ -89,24 +259,24 @@ mg_slurmsched_main(struct mg_slurmsim *s, int full)
 			mg_slurmel_shrink(s, j->nodes - (s->free[0] > 0 ? s->free[0] :
 			    0), 1);
 		if (j->nodes > mg_slurmsim_pools_sum(s->free, s->npools,
-		    mask) - (s->c.resv_n > 0 ? mg_slurmsim_resv_peak(s,
+		    mask) - (s->c.resv_n > 0 ? resv_peak(s,
 		    s->now + j->limit) - s->resv : 0)) {
 			/* the rest of this partition, and of any partition
 			 * on its nodes, waits behind it */
-			if (s->preempt && mg_slurmsim_may_preempt(s, j) &&
-			    (rv = mg_slurmsim_preempt_for(s, s->pend[i].j)) != 0)
+			if (s->preempt && mg_slurmpreempt_any(s, j) &&
+			    (rv = mg_slurmpreempt_for(s, s->pend[i].j)) != 0)
 				return rv;
 			blocked |= s->pmask[j->part];
 			continue;
 		}
-		mg_slurmsim_take_first(s->free, s->npools, mask, j->nodes, take);
+		mg_slurmsched_take_first(s->free, s->npools, mask, j->nodes, take);
 		s->job[s->pend[i].j].prio = mg_slurmprio_value(s,
 		    &s->pend[i]);
-		if ((rv = mg_slurmsim_start(s, s->pend[i].j, take)) != 0)
+		if ((rv = mg_slurmsched_start(s, s->pend[i].j, take)) != 0)
 			return rv;
 		started++;
 	}
-	mg_slurmsim_drop_started(s, i, started);
+	drop_started(s, i, started);
 	return 0;
 }
 
@@ -329,7 +499,7 @@ mg_slurmsched_backfill(struct mg_slurmsim *s)
 		st = window(s, m, mask, j->nodes, len, horizon, mn);
 		if (st < 0)
 			continue;
-		mg_slurmsim_take_first(mn, s->npools, mask, j->nodes, take);
+		mg_slurmsched_take_first(mn, s->npools, mask, j->nodes, take);
 		e = mg_slurmsim_round_up(st + len, s->c.bf_resolution);
 		if ((rv = tl_split(s, &m, st, &a)) != 0 ||
 		    (rv = tl_split(s, &m, e, &b)) != 0)
@@ -343,11 +513,11 @@ mg_slurmsched_backfill(struct mg_slurmsim *s)
 		if (st == s->now && j->nodes <= mg_slurmsim_pools_sum(s->free, s->npools,
 		    mask)) {
 			j->prio = mg_slurmprio_value(s, &s->pend[i]);
-			if ((rv = mg_slurmsim_start(s, s->pend[i].j, take)) != 0)
+			if ((rv = mg_slurmsched_start(s, s->pend[i].j, take)) != 0)
 				return rv;
 			started++;
 		}
 	}
-	mg_slurmsim_drop_started(s, i, started);
+	drop_started(s, i, started);
 	return 0;
 }

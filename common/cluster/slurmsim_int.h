@@ -1,7 +1,8 @@
 /*
  * slurmsim_int.h: the faithful model's internals, shared by its files:
- * slurmsim.c (building, starting and preempting jobs, the event loop),
- * slurmsched.c (the main scheduler, backfill, suspended victims resumed),
+ * slurmsim.c (building jobs, the event loop, preempted jobs released),
+ * slurmsched.c (a job started, the main scheduler, backfill, suspended
+ * victims resumed), slurmpreempt.c (who may preempt whom, the victims),
  * slurmprio.c (Slurm's priorities, fair-share and the pending list in
  * their order), slurmelastic.c (elastic jobs) and slurmloan.c (loaning).
  * Not an interface: see slurmsim.h.
@@ -283,18 +284,14 @@ mg_slurmel_speed(const struct mg_slurmsim *s, const struct fjob *j, int32_t n)
 
 /* ---- shared by the model's files ---------------------------------- */
 
-/* slurmsim.c: jobs started, held, preempted */
-void mg_slurmsim_take_first(const int32_t *avail, int np, uint32_t mask,
-    int32_t nodes, int32_t *take);
-int mg_slurmsim_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take);
-void mg_slurmsim_drop_started(struct mg_slurmsim *s, size_t n, size_t started);
-int32_t mg_slurmsim_resv_peak(const struct mg_slurmsim *s, int64_t until);
-void mg_slurmsim_cands_free(struct mg_pcand *c, double *rel,
+/* slurmpreempt.c: preemption; room for a victim choice among n running
+ * jobs, whether u may preempt anyone, victims for urgent job jr */
+void mg_slurmpreempt_cands_free(struct mg_pcand *c, double *rel,
     unsigned char *taken, size_t *at, size_t *out);
-int mg_slurmsim_cands_new(size_t n, struct mg_pcand **c, double **rel,
+int mg_slurmpreempt_cands_new(size_t n, struct mg_pcand **c, double **rel,
     unsigned char **taken, size_t **at, size_t **out);
-int mg_slurmsim_may_preempt(const struct mg_slurmsim *s, const struct fjob *u);
-int mg_slurmsim_preempt_for(struct mg_slurmsim *s, int32_t jr);
+int mg_slurmpreempt_any(const struct mg_slurmsim *s, const struct fjob *u);
+int mg_slurmpreempt_for(struct mg_slurmsim *s, int32_t jr);
 
 /* slurmelastic.c: elastic jobs */
 void mg_slurmel_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n);
@@ -305,7 +302,11 @@ int mg_slurmel_grow(struct mg_slurmsim *s);
 void mg_slurmloan_account(struct mg_slurmsim *s, int64_t t);
 int mg_slurmloan_tick(struct mg_slurmsim *s);
 
-/* slurmsched.c: the schedulers */
+/* slurmsched.c: a job started (take[g] nodes of each pool g, NULL: the
+ * first free ones), the schedulers */
+void mg_slurmsched_take_first(const int32_t *avail, int np, uint32_t mask,
+    int32_t nodes, int32_t *take);
+int mg_slurmsched_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take);
 int mg_slurmsched_resume(struct mg_slurmsim *s, int32_t jr);
 int mg_slurmsched_resume_victims(struct mg_slurmsim *s);
 int mg_slurmsched_main(struct mg_slurmsim *s, int full);
