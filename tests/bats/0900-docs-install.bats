@@ -98,6 +98,25 @@ setup() {
 	[ -n "${seen[cluster/sim.h]:-}" ] && [ -n "${seen[cluster/slurmsim.h]:-}" ]
 }
 
+@test "the library's calls: no circle of files calling each other (tsort of the archive's symbols)" {
+	local lib=$MIRAGE_BIN/libmirage.a
+	[ -f "$lib" ]
+	# an edge "user definer" for every symbol a member takes from another
+	nm -A --defined-only -g "$lib" | awk '{ n = split($1, a, ":"); print a[n - 1], $NF }' > "$BATS_TEST_TMPDIR/defs"
+	nm -A -u "$lib" | awk '{ n = split($1, a, ":"); print a[n - 1], $NF }' > "$BATS_TEST_TMPDIR/uses"
+	awk 'NR == FNR { def[$2] = $1; next }
+	    ($2 in def) && def[$2] != $1 { print $1, def[$2] }' \
+	    "$BATS_TEST_TMPDIR/defs" "$BATS_TEST_TMPDIR/uses" | sort -u > "$BATS_TEST_TMPDIR/edges"
+	# the edges are there to sort: the event loop calls the schedulers
+	grep -qx 'slurmsim.o slurmsched.o' "$BATS_TEST_TMPDIR/edges"
+	run -0 --separate-stderr tsort "$BATS_TEST_TMPDIR/edges"
+	[ -z "$stderr" ]
+	# and tsort finds a circle when there is one
+	{ cat "$BATS_TEST_TMPDIR/edges"; echo 'slurmsched.o slurmsim.o'; } > "$BATS_TEST_TMPDIR/bad"
+	run -1 --separate-stderr tsort "$BATS_TEST_TMPDIR/bad"
+	[[ "$stderr" == *loop* ]]
+}
+
 @test "the library's layers: each folder of common/ includes only itself and the folders above it" {
 	# base < io < cluster < plan < episode < learn < live: live reads
 	# real clusters through io, builds views of the cluster layer and
