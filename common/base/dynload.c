@@ -23,8 +23,8 @@ load(struct mg_dynlib *l)
 	/* RTLD_LOCAL: its symbols stay its own; RTLD_NOW: all or nothing */
 	if ((h = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL)) == NULL) {
 		e = dlerror();
-		snprintf(l->why, sizeof(l->why), "%s (install %s)",
-		    e ? e : l->soname, l->package);
+		snprintf(l->why, sizeof(l->why), "%s (on Debian, install %s; "
+		    "elsewhere, see mirage(7))", e ? e : l->soname, l->package);
 		return MG_EIO;
 	}
 	for (i = 0; i < l->n; i++) {

@@ -68,6 +68,28 @@ setup() {
 	[[ "$stderr" == *"'empty.txt' holds no job: no report"* ]]
 }
 
+@test "deps.sh on a RHEL-family system: the dnf commands and xgboost's build, nothing installed" {
+	local d=$BATS_TEST_TMPDIR
+	printf 'NAME="Rocky Linux"\nID="rocky"\nID_LIKE="rhel centos fedora"\n' > "$d/os-release"
+	# a machine with nothing: no pkg-config, compiler or make
+	mkdir "$d/bin"
+	ln -s "$(command -v sed)" "$(command -v tr)" "$d/bin/"
+	run -1 --separate-stderr env PATH="$d/bin" MIRAGE_OS_RELEASE="$d/os-release" /bin/sh "$ROOT/tests/deps.sh"
+	[[ "$stderr" == *"dnf install -y epel-release && dnf config-manager --set-enabled crb"* ]]
+	# (libsvm's header is looked for where Debian and EPEL put it)
+	[[ "$stderr" == *"dnf install -y pkgconf-pkg-config gcc make libarchive-devel zlib-devel libdeflate-devel json-c-devel libyaml-devel openblas-devel "* ]]
+	[[ "$stderr" == *" cmake gcc-c++ git"$'\n'* ]]
+	[[ "$stderr" == *"--branch v1.7.4 https://github.com/dmlc/xgboost"* ]]
+	[[ "$stderr" == *"PKG_CONFIG_PATH=/usr/local/lib/pkgconfig make"* ]]
+	[[ "$stderr" != *apt-get* ]]
+	# the test suite needs Debian
+	run -1 --separate-stderr env MIRAGE_OS_RELEASE="$d/os-release" /bin/sh "$ROOT/tests/deps.sh" --test
+	[[ "$stderr" == *"needs Debian"* ]]
+	# with everything there, nothing to say
+	run -0 --separate-stderr env MIRAGE_OS_RELEASE="$d/os-release" /bin/sh "$ROOT/tests/deps.sh"
+	[ -z "$stderr" ]
+}
+
 @test "the cluster's insides: no file outside cluster/ compiles the simulators' headers, directly or through another" {
 	# the headers a file compiles: its own includes, and theirs
 	local -A seen
