@@ -55,7 +55,7 @@ struct result {
 struct work {
 	const struct mg_clusterdef *def;
 	const struct opts *o;
-	size_t nfeat, nref;
+	size_t nfeat, npaper;
 	struct result *res;
 	size_t nres, next;
 	pthread_mutex_t mu;
@@ -516,8 +516,8 @@ main(int argc, char *argv[])
 	memset(&w, 0, sizeof(w));
 	w.def = &def;
 	w.o = &o;
-	w.nref = (size_t)mg_episode_ref_columns(&o.e);
-	w.nfeat = MG_OWN + w.nref;
+	w.npaper = (size_t)mg_episode_paper_columns(&o.e);
+	w.nfeat = MG_OWN + w.npaper;
 	schema.type = "samples";
 	schema.fields = make_schema(&o, &names, &nf);
 	schema.nfields = nf;

@@ -227,7 +227,7 @@ mg_episode_time(const struct mg_episode *ep)
 }
 
 int
-mg_episode_ref_columns(const struct mg_epconf *e)
+mg_episode_paper_columns(const struct mg_epconf *e)
 {
 	return e->window * MG_PAPER_SNAP + MG_PAPER_CHAIN;
 }
@@ -252,7 +252,7 @@ chain_now(const struct mg_episode *ep, struct mg_chainnow *c)
 
 /* the window of r, oldest first, then the tuples of now */
 static void
-ref_out(const struct mg_episode *ep, const struct ring *r, double *out)
+paper_out(const struct mg_episode *ep, const struct ring *r, double *out)
 {
 	struct mg_chainnow cn;
 	int64_t k, w = ep->e.window;
@@ -272,12 +272,12 @@ ref_out(const struct mg_episode *ep, const struct ring *r, double *out)
 }
 
 int
-mg_episode_features(struct mg_episode *ep, double *ref, double *own)
+mg_episode_features(struct mg_episode *ep, double *paper, double *own)
 {
 	struct mg_chainnow cn;
 
-	if (ref)
-		ref_out(ep, &ep->ring, ref);
+	if (paper)
+		paper_out(ep, &ep->ring, paper);
 	if (own == NULL)
 		return 0;
 	chain_now(ep, &cn);
@@ -322,7 +322,7 @@ mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x, double *caused)
 }
 
 int
-mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at)
+mg_episode_probe(struct mg_episode *ep, int64_t *x, double *paper_at)
 {
 	struct mg_cluster *c;
 	struct ring r = { NULL, ep->ring.taken };
@@ -353,8 +353,8 @@ mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at)
 				break;
 			next += ep->e.period;
 		}
-		if (rv == 1 && ref_at)
-			ref_out(ep, &r, ref_at);
+		if (rv == 1 && paper_at)
+			paper_out(ep, &r, paper_at);
 	}
 	if (rv == 1)
 		*x = mg_cluster_gap(c, s, &ok);
@@ -417,7 +417,7 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 	struct mg_episode *ep = NULL;
 	struct mg_cluster *c;
 	int64_t first, last, t, t_avg, *tt = NULL;
-	size_t n = 0, k, nt, f = 0, nref;
+	size_t n = 0, k, nt, f = 0, npaper;
 	double *buf = NULL;
 	char when[32];
 	unsigned char done[MG_PLAN_MAXSTOP] = { 0 };
@@ -449,8 +449,8 @@ mg_episode_outcomes(const struct mg_clusterdef *def,
 	if (t_avg < o->p_submit + 60)
 		t_avg = o->p_submit + 60;
 	nt = (size_t)((last - first) / e->period) + 1;
-	nref = (size_t)mg_episode_ref_columns(e);
-	o->nfeat = feat ? MG_OWN + nref : 0;
+	npaper = (size_t)mg_episode_paper_columns(e);
+	o->nfeat = feat ? MG_OWN + npaper : 0;
 	tt = malloc((nt + 2) * sizeof(*tt));
 	o->x = malloc((nt + 2) * sizeof(*o->x));
 	o->tick = calloc(nt + 2, 1);
@@ -570,7 +570,7 @@ mg_names_free(char **names, size_t n)
 int
 mg_episode_feature_names(const struct mg_epconf *e, char ***names, size_t *n)
 {
-	size_t total = MG_OWN + (size_t)mg_episode_ref_columns(e), k = 0;
+	size_t total = MG_OWN + (size_t)mg_episode_paper_columns(e), k = 0;
 	char **v = calloc(total, sizeof(*v)), buf[64];
 	int i, s;
 

@@ -132,14 +132,14 @@ int mg_episode_advance(struct mg_episode *ep, int64_t t);
 
 int64_t mg_episode_time(const struct mg_episode *ep);
 
-/* mg_episode_ref_columns: window * MG_PAPER_SNAP + MG_PAPER_CHAIN */
-int mg_episode_ref_columns(const struct mg_epconf *e);
+/* mg_episode_paper_columns: window * MG_PAPER_SNAP + MG_PAPER_CHAIN */
+int mg_episode_paper_columns(const struct mg_epconf *e);
 
 /*
  * mg_episode_feature_names: the names of the features, in the order of
  * mg_episode_features(): "f_NAME" for ours, then "rLAG_NAME" for the
  * window's snapshots, oldest first (LAG snapshots before the newest),
- * then "r_NAME" for the P and S tuples.  MG_OWN + ref columns strings;
+ * then "r_NAME" for the P and S tuples.  MG_OWN + paper columns strings;
  * free with mg_names_free().  Returns 0 or MG_ENOMEM.
  */
 int mg_episode_feature_names(const struct mg_epconf *e, char ***names,
@@ -148,21 +148,21 @@ int mg_episode_feature_names(const struct mg_epconf *e, char ***names,
 void mg_names_free(char **names, size_t n);
 
 /*
- * mg_episode_features: the features at the current time: ref (the
+ * mg_episode_features: the features at the current time: paper (the
  * window, oldest snapshot first, zeros where none was taken yet, then
- * the P and S tuples; mg_episode_ref_columns() values) and own (MG_OWN
+ * the P and S tuples; mg_episode_paper_columns() values) and own (MG_OWN
  * values); either may be NULL.  Returns 0 or MG_ENOMEM.
  */
-int mg_episode_features(struct mg_episode *ep, double *ref, double *own);
+int mg_episode_features(struct mg_episode *ep, double *paper, double *own);
 
 /*
  * mg_episode_probe: submit S now in a copy and run the copy until S
- * starts; *x = S's start - P's end (seconds).  With at_start, ref_at
- * (if not NULL) receives the reference features of the original's
+ * starts; *x = S's start - P's end (seconds).  With at_start, paper_at
+ * (if not NULL) receives the paper's features of the original's
  * probes: the window when S starts, the tuples of now.  Returns 1, 0 if
  * S does not start within 60 days, or a negative status.
  */
-int mg_episode_probe(struct mg_episode *ep, int64_t *x, double *ref_at);
+int mg_episode_probe(struct mg_episode *ep, int64_t *x, double *paper_at);
 
 /*
  * mg_episode_probe_urgent: the same for S submitted now as an urgent job
