@@ -17,11 +17,11 @@
 
 /* an elastic job's work done up to now on n nodes */
 void
-mg_slurmel_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n)
+mg_slurmelastic_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n)
 {
 	if ((double)s->now > EL(s, j)->eat) {
 		EL(s, j)->ework -= ((double)s->now - EL(s, j)->eat) *
-		    mg_slurmel_speed(s, j, n);
+		    mg_slurmelastic_speed(s, j, n);
 		if (EL(s, j)->ework < 0)
 			EL(s, j)->ework = 0;
 		EL(s, j)->eat = (double)s->now;
@@ -57,11 +57,11 @@ resize(struct mg_slurmsim *s, size_t i, int32_t n)
 	struct fjob *j = &s->job[r->j];
 	struct fjel *x = EL(s, j);
 	int32_t delta = n - r->nodes;
-	double sp = mg_slurmel_speed(s, j, n);
+	double sp = mg_slurmelastic_speed(s, j, n);
 
 	s->upd = s->now;
 
-	mg_slurmel_progress(s, j, r->nodes);
+	mg_slurmelastic_progress(s, j, r->nodes);
 	if (j->fsh >= 0) {
 		mg_slurmprio_charge(s, j->fsh);
 		s->hnodes[j->fsh] += delta;
@@ -107,7 +107,7 @@ el_running(const struct mg_slurmsim *s, const struct frun *r)
  * Returns the nodes freed.
  */
 int32_t
-mg_slurmel_shrink(struct mg_slurmsim *s, int32_t need, int all)
+mg_slurmelastic_shrink(struct mg_slurmsim *s, int32_t need, int all)
 {
 	int32_t extra = 0, got = 0;
 	size_t i, best;
@@ -142,7 +142,7 @@ mg_slurmel_shrink(struct mg_slurmsim *s, int32_t need, int all)
  * go to running elastic jobs, by the knapsack (or greedy)
  */
 int
-mg_slurmel_grow(struct mg_slurmsim *s)
+mg_slurmelastic_grow(struct mg_slurmsim *s)
 {
 	int32_t avail = s->free[0];
 	size_t m = 0, i;
@@ -182,10 +182,11 @@ mg_slurmel_grow(struct mg_slurmsim *s)
 		if (!el_running(s, r) || r->nodes >= EL(s, j)->emax)
 			continue;
 		left = EL(s, j)->ework - ((double)s->now > EL(s, j)->eat ? ((double)s->now -
-		    EL(s, j)->eat) * mg_slurmel_speed(s, j, r->nodes) : 0);
+		    EL(s, j)->eat) * mg_slurmelastic_speed(s, j, r->nodes) : 0);
 		e->base = r->nodes;
 		e->max = EL(s, j)->emax;
-		e->rem = (left > 0 ? left : 0) / mg_slurmel_speed(s, j, r->nodes);
+		e->rem = (left > 0 ? left : 0) / mg_slurmelastic_speed(s, j,
+		    r->nodes);
 		e->alpha = EL(s, j)->alpha;
 		e->restart = EL(s, j)->erestart;
 		e->prof = s->c.el_prof;

@@ -89,7 +89,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 	if (n > 0 && s->elastic) {
 		/* then elastic jobs shrink: no one is preempted */
 		int64_t before = s->ls.shrinks;
-		int32_t got = mg_slurmel_shrink(s, n, 0);
+		int32_t got = mg_slurmelastic_shrink(s, n, 0);
 
 		s->free[0] -= got;
 		n -= got;

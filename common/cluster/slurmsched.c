@@ -85,7 +85,7 @@ mg_slurmsched_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	if (j->elastic) {
 		/* its run at this size from its work left, after any pause;
 		 * its limit counts work */
-		double sp = mg_slurmel_speed(s, j, j->nodes);
+		double sp = mg_slurmelastic_speed(s, j, j->nodes);
 		struct fjel *x = EL(s, j);
 
 		x->eat = (double)s->now + x->epause;
@@ -256,8 +256,8 @@ mg_slurmsched_main(struct mg_slurmsim *s, int full)
 		 * not for it */
 		if (s->elastic && s->npools == 1 && s->c.resv_n == 0 &&
 		    j->nodes > s->free[0])
-			mg_slurmel_shrink(s, j->nodes - (s->free[0] > 0 ? s->free[0] :
-			    0), 1);
+			mg_slurmelastic_shrink(s, j->nodes - (s->free[0] > 0 ?
+			    s->free[0] : 0), 1);
 		if (j->nodes > mg_slurmsim_pools_sum(s->free, s->npools,
 		    mask) - (s->c.resv_n > 0 ? resv_peak(s,
 		    s->now + j->limit) - s->resv : 0)) {

@@ -271,10 +271,10 @@ build(const struct mg_slurmsim_params *c, const struct mg_trace *t, int64_t t0,
 			x->erestart = c->dl != NULL ? mg_dl_resume_time(&c->dl[i],
 			    &c->dlgen) : 0;
 			j->nodes = x->emin;
-			j->dur = (int64_t)ceil(x->ework / mg_slurmel_speed(s, j,
-			    x->emin));
-			j->limit = (int64_t)ceil(x->elimw / mg_slurmel_speed(s, j,
-			    x->emin));
+			j->dur = (int64_t)ceil(x->ework /
+			    mg_slurmelastic_speed(s, j, x->emin));
+			j->limit = (int64_t)ceil(x->elimw /
+			    mg_slurmelastic_speed(s, j, x->emin));
 		}
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
@@ -473,8 +473,9 @@ released(struct mg_slurmsim *s, int32_t jr)
 	b->for_job = -1;
 	if (b->elastic) {
 		/* its work up to its release, less what a kill undid */
-		mg_slurmel_progress(s, b, b->nodes);
-		EL(s, b)->ework += b->eredo * mg_slurmel_speed(s, b, b->nodes);
+		mg_slurmelastic_progress(s, b, b->nodes);
+		EL(s, b)->ework += b->eredo * mg_slurmelastic_speed(s, b,
+		    b->nodes);
 		if (EL(s, b)->ework > EL(s, b)->ework0)
 			EL(s, b)->ework = EL(s, b)->ework0;
 		b->eredo = 0;
@@ -531,10 +532,10 @@ released(struct mg_slurmsim *s, int32_t jr)
 
 		b->nodes = x->emin;
 		x->epause = ceil(b->res);
-		b->dur = (int64_t)ceil(x->epause + x->ework / mg_slurmel_speed(s, b,
-		    x->emin));
+		b->dur = (int64_t)ceil(x->epause + x->ework /
+		    mg_slurmelastic_speed(s, b, x->emin));
 		b->limit = (int64_t)ceil(x->epause + (x->elimw - (x->ework0 -
-		    x->ework)) / mg_slurmel_speed(s, b, x->emin));
+		    x->ework)) / mg_slurmelastic_speed(s, b, x->emin));
 		if (b->limit < b->dur)
 			b->limit = b->dur;
 	}
@@ -780,7 +781,7 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 			s->upd = s->now;
 		if (s->npend == 0) {
 			if (s->elastic && s->free[0] > 0 &&
-			    (rv = mg_slurmel_grow(s)) != 0)
+			    (rv = mg_slurmelastic_grow(s)) != 0)
 				return rv;
 			continue;
 		}
@@ -810,7 +811,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		}
 		if (s->now >= s->next_bf)
 			s->next_bf = s->now + s->c.bf_interval;
-		if (s->elastic && s->free[0] > 0 && (rv = mg_slurmel_grow(s)) != 0)
+		if (s->elastic && s->free[0] > 0 &&
+		    (rv = mg_slurmelastic_grow(s)) != 0)
 			return rv;
 	}
 }

@@ -273,7 +273,8 @@ void mg_slurmprio_dropped(struct mg_slurmsim *s, size_t n, size_t w);
 
 /* an elastic job's speed on n nodes, relative to its own size */
 static inline double
-mg_slurmel_speed(const struct mg_slurmsim *s, const struct fjob *j, int32_t n)
+mg_slurmelastic_speed(const struct mg_slurmsim *s, const struct fjob *j,
+    int32_t n)
 {
 	if (s->c.el_prof != NULL && s->c.el_prof->n > 0)
 		return mg_eprofile_speed(s->c.el_prof, (double)n /
@@ -294,9 +295,9 @@ int mg_slurmpreempt_any(const struct mg_slurmsim *s, const struct fjob *u);
 int mg_slurmpreempt_for(struct mg_slurmsim *s, int32_t jr);
 
 /* slurmelastic.c: elastic jobs */
-void mg_slurmel_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n);
-int32_t mg_slurmel_shrink(struct mg_slurmsim *s, int32_t need, int all);
-int mg_slurmel_grow(struct mg_slurmsim *s);
+void mg_slurmelastic_progress(struct mg_slurmsim *s, struct fjob *j, int32_t n);
+int32_t mg_slurmelastic_shrink(struct mg_slurmsim *s, int32_t need, int all);
+int mg_slurmelastic_grow(struct mg_slurmsim *s);
 
 /* slurmloan.c: loaning */
 void mg_slurmloan_account(struct mg_slurmsim *s, int64_t t);
