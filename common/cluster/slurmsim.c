@@ -633,10 +633,123 @@ next_event(struct mg_slurmsim *s)
 	return t;
 }
 
+/*
+ * the running jobs that end now leave: their nodes come free (a
+ * suspended victim's through released(), a reclaimed one's to the
+ * inference pool), their users' counts and fair-share are updated, and
+ * preempted ones are requeued or cancelled.  0 or MG_ENOMEM.
+ */
+static int
+ends(struct mg_slurmsim *s, int *changed)
+{
+	size_t i, w, n;
+	int rv;
+
+	n = s->now >= first_end(s) ? s->nrun : 0;
+	for (i = w = 0; i < n; i++) {
+		if (s->run[i].end <= s->now) {
+			const struct frun *r = &s->run[i];
+			struct fjob *e = &s->job[r->j];
+			int32_t u = e->user;
+
+			if (!e->releasing)
+				e->end = r->end;
+			/* a suspended victim's nodes: released();
+			 * a reclaimed one's: the inference pool's */
+			if (!e->releasing || (s->c.preempt_mode !=
+			    MG_PREEMPT_SUSPEND && e->for_job !=
+			    RECLAIMED))
+				s->free[r->pool] += r->nodes;
+			else if (e->for_job == RECLAIMED) {
+				s->free[r->pool] += r->nodes - e->given;
+				e->given = 0;
+			}
+			*changed = 1;
+			if (!r->head)
+				continue;
+			if (e->susp_head >= 0) {
+				if (mg_grow((void **)&s->resume,
+				    &s->capresume, s->nresume + 1,
+				    sizeof(*s->resume)))
+					return MG_ENOMEM;
+				s->resume[s->nresume++] = r->j;
+			}
+			if (e->fsh >= 0) {
+				mg_slurmprio_charge(s, e->fsh);
+				s->hnodes[e->fsh] -= e->nodes;
+			}
+			if (u >= 0) {
+				s->urun[u]--;
+				s->unodes[u] -= e->nodes;
+				if (e->qos >= 0) {
+					s->uqrun[mg_slurmsim_uq(s, e)]--;
+					s->uqnodes[mg_slurmsim_uq(s, e)] -= e->nodes;
+				}
+			}
+			if (e->releasing && (rv = released(s, r->j)) != 0)
+				return rv;
+		} else {
+			s->run[w++] = s->run[i];
+		}
+	}
+	if (n > 0) {
+		s->nrun = w;
+		s->run_end = -1;
+	}
+	return 0;
+}
+
+/*
+ * what arrives now: capacity and reservation changes, and submitted
+ * jobs (a warm start's queue of 64 or more at once in one batch).
+ * 0 or MG_ENOMEM.
+ */
+static int
+arrive(struct mg_slurmsim *s, int *changed)
+{
+	while (s->next_cap < s->c.cap_n &&
+	    s->c.cap_time[s->next_cap] <= s->now) {
+		int32_t c = s->c.cap_nodes[s->next_cap++];
+
+		s->free[0] += c - s->cap;	/* may go below 0 */
+		s->cap = c;
+		*changed = 1;
+	}
+	while (s->next_resv < s->c.resv_n &&
+	    s->c.resv_time[s->next_resv] <= s->now) {
+		int32_t r = s->c.resv_nodes[s->next_resv++];
+
+		s->free[0] -= r - s->resv;	/* may go below 0 */
+		s->resv = r;
+		*changed = 1;
+	}
+	{
+		size_t m = 0;
+
+		while (s->next_arr + m < s->narr &&
+		    s->job[s->arr[s->next_arr + m]].submit <= s->now)
+			m++;
+		if (m >= 64) {	/* a warm start's queue */
+			if (mg_slurmprio_enqueue_batch(s,
+			    s->arr + s->next_arr, m))
+				return MG_ENOMEM;
+			s->next_arr += m;
+			*changed = 1;
+		}
+	}
+	while (s->next_arr < s->narr &&
+	    s->job[s->arr[s->next_arr]].submit <= s->now) {
+		if (mg_slurmprio_enqueue(s, s->arr[s->next_arr++]) != 0)
+			return MG_ENOMEM;
+		*changed = 1;
+	}
+	return 0;
+}
+
 int
 mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 {
-	size_t i, w, n;
+	size_t i, w;
 	int rv, changed;
 
 	for (;;) {
@@ -682,58 +795,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 		    (rv = mg_slurmprio_recalc(s)) != 0)
 			return rv;
 		changed = 0;
-		/* jobs that end */
-		n = s->now >= first_end(s) ? s->nrun : 0;
-		for (i = w = 0; i < n; i++) {
-			if (s->run[i].end <= s->now) {
-				const struct frun *r = &s->run[i];
-				struct fjob *e = &s->job[r->j];
-				int32_t u = e->user;
-
-				if (!e->releasing)
-					e->end = r->end;
-				/* a suspended victim's nodes: released();
-				 * a reclaimed one's: the inference pool's */
-				if (!e->releasing || (s->c.preempt_mode !=
-				    MG_PREEMPT_SUSPEND && e->for_job !=
-				    RECLAIMED))
-					s->free[r->pool] += r->nodes;
-				else if (e->for_job == RECLAIMED) {
-					s->free[r->pool] += r->nodes - e->given;
-					e->given = 0;
-				}
-				changed = 1;
-				if (!r->head)
-					continue;
-				if (e->susp_head >= 0) {
-					if (mg_grow((void **)&s->resume,
-					    &s->capresume, s->nresume + 1,
-					    sizeof(*s->resume)))
-						return MG_ENOMEM;
-					s->resume[s->nresume++] = r->j;
-				}
-				if (e->fsh >= 0) {
-					mg_slurmprio_charge(s, e->fsh);
-					s->hnodes[e->fsh] -= e->nodes;
-				}
-				if (u >= 0) {
-					s->urun[u]--;
-					s->unodes[u] -= e->nodes;
-					if (e->qos >= 0) {
-						s->uqrun[mg_slurmsim_uq(s, e)]--;
-						s->uqnodes[mg_slurmsim_uq(s, e)] -= e->nodes;
-					}
-				}
-				if (e->releasing && (rv = released(s, r->j)) != 0)
-					return rv;
-			} else {
-				s->run[w++] = s->run[i];
-			}
-		}
-		if (n > 0) {
-			s->nrun = w;
-			s->run_end = -1;
-		}
+		if ((rv = ends(s, &changed)) != 0)
+			return rv;
 		if (s->nresume > 0 && (rv = mg_slurmsched_resume_victims(s)) != 0)
 			return rv;
 		if (s->loan && (s->owed > 0 || s->now >= s->next_loan)) {
@@ -741,42 +804,8 @@ mg_slurmsim_run(struct mg_slurmsim *s, int64_t until)
 				return rv;
 			changed = 1;
 		}
-		while (s->next_cap < s->c.cap_n &&
-		    s->c.cap_time[s->next_cap] <= s->now) {
-			int32_t c = s->c.cap_nodes[s->next_cap++];
-
-			s->free[0] += c - s->cap;	/* may go below 0 */
-			s->cap = c;
-			changed = 1;
-		}
-		while (s->next_resv < s->c.resv_n &&
-		    s->c.resv_time[s->next_resv] <= s->now) {
-			int32_t r = s->c.resv_nodes[s->next_resv++];
-
-			s->free[0] -= r - s->resv;	/* may go below 0 */
-			s->resv = r;
-			changed = 1;
-		}
-		{
-			size_t m = 0;
-
-			while (s->next_arr + m < s->narr &&
-			    s->job[s->arr[s->next_arr + m]].submit <= s->now)
-				m++;
-			if (m >= 64) {	/* a warm start's queue */
-				if (mg_slurmprio_enqueue_batch(s,
-				    s->arr + s->next_arr, m))
-					return MG_ENOMEM;
-				s->next_arr += m;
-				changed = 1;
-			}
-		}
-		while (s->next_arr < s->narr &&
-		    s->job[s->arr[s->next_arr]].submit <= s->now) {
-			if (mg_slurmprio_enqueue(s, s->arr[s->next_arr++]) != 0)
-				return MG_ENOMEM;
-			changed = 1;
-		}
+		if ((rv = arrive(s, &changed)) != 0)
+			return rv;
 		if (changed)	/* ends, capacity, reservations, loans */
 			s->upd = s->now;
 		if (s->npend == 0) {
