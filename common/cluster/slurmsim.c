@@ -90,6 +90,110 @@ grow_jobs(struct mg_slurmsim *s)
 }
 
 
+/* the node pools and which of them each partition may use; 0 or
+ * MG_EINVAL (a partition of no pool, or of a pool that does not exist) */
+static int
+set_pools(struct mg_slurmsim *s, const struct mg_slurmsim_params *c)
+{
+	size_t i;
+
+	if (c->nparts > 0 && c->npools > 0) {
+		/* partitions of shared pools */
+		s->npools = c->npools;
+		for (i = 0; i < (size_t)s->npools; i++)
+			s->free[i] = c->pool_nodes[i];
+		for (i = 0; i < (size_t)c->nparts; i++) {
+			s->pmask[i] = c->part_pools[i];
+			if (s->pmask[i] == 0 || (c->npools < 32 &&
+			    s->pmask[i] >> c->npools != 0))
+				return MG_EINVAL;
+		}
+	} else {
+		/* a pool of its own for each partition, or one for all */
+		s->npools = c->nparts > 0 ? c->nparts : 1;
+		for (i = 0; i < (size_t)s->npools; i++) {
+			s->free[i] = c->nparts > 0 ? c->part_nodes[i] :
+			    c->nodes;
+			s->pmask[i] = 1u << i;
+		}
+	}
+	return 0;
+}
+
+/*
+ * job j of the model from trace job i: its request, user, account and
+ * fair-share holder, and an elastic job's work (it asks for its
+ * minimum; a job running at t0 of a warm start stays rigid)
+ */
+static void
+trace_job(struct mg_slurmsim *s, const struct mg_slurmsim_params *c,
+    size_t i, int running, struct fjob *j)
+{
+	const struct mg_trace *t = s->t;
+	const struct mg_trace_job *tj = &t->job[i];
+
+	j->submit = tj->submit;
+	j->dur = tj->dur;
+	j->limit = tj->limit;
+	j->nodes = tj->nodes;
+	j->start = -1;
+	j->tprio = tj->prio > 0 ? (double)tj->prio : 0;
+	j->trace = (int32_t)i;
+	j->user = tj->user;
+	j->handover = -1;
+	j->end = -1;
+	j->pred = -1;
+	j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
+	j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
+	j->account = tj->account >= 0 && (size_t)tj->account <
+	    t->naccts ? tj->account : -1;
+	j->fsh = mg_slurmprio_holder_of(s, j->user, j->account,
+	    tj->assoc >= 0 && (size_t)tj->assoc < t->nassoc ?
+	    tj->assoc : -1);
+	j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
+	s->has_elig |= j->eligible >= 0;
+	j->accrue = -1;
+	j->urgent = s->preempt && c->dl[i].urgent;
+	j->releasing = 0;
+	j->first_start = -1;
+	j->work_left = 0;
+	j->res = 0;
+	j->prio = 0;
+	j->for_job = -1;
+	j->promised = 0;
+	j->npreempt = 0;
+	j->lost = 0;
+	j->caused = 0;
+	j->ran = 0;
+	j->susp_by = j->susp_next = j->susp_head = -1;
+	j->lim_used = j->susp_at = j->suspended = 0;
+	j->given = 0;
+	j->elastic = 0;
+	j->nresize = 0;
+	j->eredo = 0;
+	if (s->elastic && c->el[i].elastic && !running && c->el[i].min > 0 &&
+	    c->el[i].min <= tj->nodes && c->el[i].max >= tj->nodes) {
+		struct fjel *x = EL(s, j);
+
+		j->elastic = 1;
+		x->nreq = tj->nodes;
+		x->emin = c->el[i].min;
+		x->emax = c->el[i].max;
+		x->alpha = c->el[i].alpha;
+		x->ework = x->ework0 = (double)tj->dur;
+		x->elimw = (double)tj->limit;
+		x->epause = 0;
+		x->eat = 0;
+		x->erestart = c->dl != NULL ? mg_dl_resume_time(&c->dl[i],
+		    &c->dlgen) : 0;
+		j->nodes = x->emin;
+		j->dur = (int64_t)ceil(x->ework /
+		    mg_slurmelastic_speed(s, j, x->emin));
+		j->limit = (int64_t)ceil(x->elimw /
+		    mg_slurmelastic_speed(s, j, x->emin));
+	}
+}
+
 /*
  * The jobs of a window.  Cold: those submitted in [from, to].  Warm: also
  * those submitted before t0 that had not ended by then; the ones that
@@ -122,27 +226,9 @@ build(const struct mg_slurmsim_params *c, const struct mg_trace *t, int64_t t0,
 		free(s);
 		return MG_EINVAL;
 	}
-	if (c->nparts > 0 && c->npools > 0) {
-		/* partitions of shared pools */
-		s->npools = c->npools;
-		for (i = 0; i < (size_t)s->npools; i++)
-			s->free[i] = c->pool_nodes[i];
-		for (i = 0; i < (size_t)c->nparts; i++) {
-			s->pmask[i] = c->part_pools[i];
-			if (s->pmask[i] == 0 || (c->npools < 32 &&
-			    s->pmask[i] >> c->npools != 0)) {
-				free(s);
-				return MG_EINVAL;
-			}
-		}
-	} else {
-		/* a pool of its own for each partition, or one for all */
-		s->npools = c->nparts > 0 ? c->nparts : 1;
-		for (i = 0; i < (size_t)s->npools; i++) {
-			s->free[i] = c->nparts > 0 ? c->part_nodes[i] :
-			    c->nodes;
-			s->pmask[i] = 1u << i;
-		}
+	if (set_pools(s, c) != 0) {
+		free(s);
+		return MG_EINVAL;
 	}
 	for (i = 0; i < (size_t)c->nqos; i++)
 		if (c->qos_prio[i] > s->qos_top)
@@ -214,68 +300,9 @@ build(const struct mg_slurmsim_params *c, const struct mg_trace *t, int64_t t0,
 		}
 		map[i] = (int32_t)s->njob;
 		j = &s->job[s->njob];
-		j->submit = tj->submit;
-		j->dur = tj->dur;
-		j->limit = tj->limit;
-		j->nodes = tj->nodes;
-		j->start = -1;
-		j->tprio = tj->prio > 0 ? (double)tj->prio : 0;
-		j->trace = (int32_t)i;
-		j->user = s->juser[s->njob] = tj->user;
-		j->handover = -1;
-		j->end = -1;
-		j->pred = -1;
-		j->part = c->nparts > 0 && tj->part >= 0 ? tj->part : 0;
-		j->qos = tj->qos >= 0 && tj->qos < c->nqos ? tj->qos : -1;
-		j->account = tj->account >= 0 && (size_t)tj->account <
-		    t->naccts ? tj->account : -1;
-		j->fsh = mg_slurmprio_holder_of(s, j->user, j->account,
-		    tj->assoc >= 0 && (size_t)tj->assoc < t->nassoc ?
-		    tj->assoc : -1);
-		j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
-		s->has_elig |= j->eligible >= 0;
-		j->accrue = -1;
-		j->urgent = s->preempt && c->dl[i].urgent;
-		j->releasing = 0;
-		j->first_start = -1;
-		j->work_left = 0;
-		j->res = 0;
-		j->prio = 0;
-		j->for_job = -1;
-		j->promised = 0;
-		j->npreempt = 0;
-		j->lost = 0;
-		j->caused = 0;
-		j->ran = 0;
-		j->susp_by = j->susp_next = j->susp_head = -1;
-		j->lim_used = j->susp_at = j->suspended = 0;
-		j->given = 0;
-		j->elastic = 0;
-		j->nresize = 0;
-		j->eredo = 0;
-		if (s->elastic && c->el[i].elastic && !(warm && tj->submit <
-		    t0 && tj->start < t0) && c->el[i].min > 0 &&
-		    c->el[i].min <= tj->nodes && c->el[i].max >= tj->nodes) {
-			/* it asks for its minimum (running at t0: rigid) */
-			struct fjel *x = EL(s, j);
-
-			j->elastic = 1;
-			x->nreq = tj->nodes;
-			x->emin = c->el[i].min;
-			x->emax = c->el[i].max;
-			x->alpha = c->el[i].alpha;
-			x->ework = x->ework0 = (double)tj->dur;
-			x->elimw = (double)tj->limit;
-			x->epause = 0;
-			x->eat = 0;
-			x->erestart = c->dl != NULL ? mg_dl_resume_time(&c->dl[i],
-			    &c->dlgen) : 0;
-			j->nodes = x->emin;
-			j->dur = (int64_t)ceil(x->ework /
-			    mg_slurmelastic_speed(s, j, x->emin));
-			j->limit = (int64_t)ceil(x->elimw /
-			    mg_slurmelastic_speed(s, j, x->emin));
-		}
+		trace_job(s, c, i, warm && tj->submit < t0 && tj->start < t0,
+		    j);
+		s->juser[s->njob] = j->user;
 		if (j->part >= (c->nparts > 0 ? c->nparts : 1)) {
 			free(map);
 			mg_slurmsim_free(s);
