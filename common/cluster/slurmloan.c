@@ -102,23 +102,14 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
 		const struct fjob *b = &s->job[r->j];
-		const struct mg_dlattr *a = s->c.dl != NULL && b->trace >= 0 &&
-		    (size_t)b->trace < s->t->n ? &s->c.dl[b->trace] : NULL;
 
 		/* chain and added jobs are never victims */
 		if (b->releasing || b->susp_head >= 0 || r->end <= s->now ||
 		    b->trace < 0 || (size_t)b->trace >= s->t->n)
 			continue;
-		c[m].nodes = r->nodes;
-		c[m].rel = a == NULL ? 0 : mg_dl_release_time(a, &s->c.dlgen,
-		    (double)(s->now - b->start), (double)(r->end - s->now));
-		c[m].res = a == NULL || c[m].rel >= (double)(r->end - s->now) ?
-		    0 : mg_dl_resume_time(a, &s->c.dlgen);
+		mg_slurmpreempt_cand(s, r, s->c.dl != NULL ?
+		    &s->c.dl[b->trace] : NULL, &c[m]);
 		rel[m] = c[m].rel;
-		c[m].prio = b->prio;
-		c[m].start = b->start;
-		c[m].attained = b->ran + (double)b->nodes * (double)(s->now -
-		    b->start);
 		at[m++] = i;
 	}
 	if (m > 0 && mg_victims((enum mg_victim_policy)s->c.reclaim_policy,

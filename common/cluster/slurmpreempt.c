@@ -12,6 +12,29 @@
 #include "base/rand.h"
 #include "base/status.h"
 
+/*
+ * running job r as a victim candidate: its nodes, its release and
+ * resume delays from its attributes a (none: 0; a job that ends before
+ * it could release loses nothing), its priority, start and attained
+ * service
+ */
+void
+mg_slurmpreempt_cand(const struct mg_slurmsim *s, const struct frun *r,
+    const struct mg_dlattr *a, struct mg_pcand *c)
+{
+	const struct fjob *b = &s->job[r->j];
+
+	c->nodes = r->nodes;
+	c->rel = a == NULL ? 0 : mg_dl_release_time(a, &s->c.dlgen,
+	    (double)(s->now - b->start), (double)(r->end - s->now));
+	c->res = a == NULL || c->rel >= (double)(r->end - s->now) ? 0 :
+	    mg_dl_resume_time(a, &s->c.dlgen);
+	c->prio = b->prio;
+	c->start = b->start;
+	c->attained = b->ran + (double)b->nodes * (double)(s->now -
+	    b->start);
+}
+
 /* room for a victim choice among n running jobs (preempt.h) */
 void
 mg_slurmpreempt_cands_free(struct mg_pcand *c, double *rel,
@@ -106,25 +129,19 @@ mg_slurmpreempt_for(struct mg_slurmsim *s, int32_t jr)
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
 		const struct fjob *b = &s->job[r->j];
-		const struct mg_dlattr *a;
 
 		if (!can_preempt(s, u, b) || b->releasing ||
 		    b->susp_head >= 0 || b->trace < 0 ||
 		    (size_t)b->trace >= s->t->n || s->now - b->start <
 		    s->c.preempt_exempt || r->end <= s->now)
 			continue;
-		a = &s->c.dl[b->trace];
-		c[m].nodes = r->nodes;
-		/* suspended, a job stops at once and reloads nothing */
-		c[m].rel = susp ? 0 : mg_dl_release_time(a, &s->c.dlgen,
-		    (double)(s->now - b->start), (double)(r->end - s->now));
-		/* a job that ends before it could release loses nothing;
-		 * suspended, each of its nodes is stopped for the
-		 * preemptor's run (its limit, as far as the scheduler
-		 * knows) */
-		c[m].res = susp ? (double)u->limit : c[m].rel >=
-		    (double)(r->end - s->now) ? 0 : mg_dl_resume_time(a,
-		    &s->c.dlgen);
+		/* suspended, a job stops at once and reloads nothing, and
+		 * each of its nodes is stopped for the preemptor's run (its
+		 * limit, as far as the scheduler knows) */
+		mg_slurmpreempt_cand(s, r, susp ? NULL : &s->c.dl[b->trace],
+		    &c[m]);
+		if (susp)
+			c[m].res = (double)u->limit;
 		rel[m] = c[m].rel;
 		if (s->c.predict_error > 0) {
 			/* the scheduler's predictions, off by a relative
@@ -137,10 +154,6 @@ mg_slurmpreempt_for(struct mg_slurmsim *s, int32_t jr)
 			c[m].rel *= f > 0 ? f : 0;
 			c[m].res *= f > 0 ? f : 0;
 		}
-		c[m].prio = b->prio;
-		c[m].start = b->start;
-		c[m].attained = b->ran + (double)b->nodes * (double)(s->now -
-		    b->start);
 		at[m++] = i;
 	}
 	if (m > 0 && mg_victims((enum mg_victim_policy)s->c.victims, c, m,

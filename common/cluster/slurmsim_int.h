@@ -286,11 +286,14 @@ mg_slurmelastic_speed(const struct mg_slurmsim *s, const struct fjob *j,
 /* ---- shared by the model's files ---------------------------------- */
 
 /* slurmpreempt.c: preemption; room for a victim choice among n running
- * jobs, whether u may preempt anyone, victims for urgent job jr */
+ * jobs, running job r as a candidate, whether u may preempt anyone,
+ * victims for urgent job jr */
 void mg_slurmpreempt_cands_free(struct mg_pcand *c, double *rel,
     unsigned char *taken, size_t *at, size_t *out);
 int mg_slurmpreempt_cands_new(size_t n, struct mg_pcand **c, double **rel,
     unsigned char **taken, size_t **at, size_t **out);
+void mg_slurmpreempt_cand(const struct mg_slurmsim *s, const struct frun *r,
+    const struct mg_dlattr *a, struct mg_pcand *c);
 int mg_slurmpreempt_any(const struct mg_slurmsim *s, const struct fjob *u);
 int mg_slurmpreempt_for(struct mg_slurmsim *s, int32_t jr);
 
