@@ -8,8 +8,9 @@
 # On Red Hat Enterprise Linux 9 and its rebuilds (Rocky, Alma) it prints
 # the dnf commands and xgboost's build, and installs nothing: the names
 # come from the distributions' package lists, and no such system ran
-# them.  The test suite needs Debian.  MIRAGE_OS_RELEASE names another
-# os-release file (the tests use it).
+# them.  Elsewhere it names what is missing by Debian's names.  The
+# test suite needs Debian.  MIRAGE_OS_RELEASE names another os-release
+# file (the tests use it).
 set -eu
 
 tests=0
@@ -19,13 +20,15 @@ case ${1-} in
 *) echo "usage: deps.sh [--test]" >&2; exit 2 ;;
 esac
 
-# the family: ID and ID_LIKE of os-release(5)
+# the family: ID and ID_LIKE of os-release(5); Debian when unsaid
 family=debian
 osr=${MIRAGE_OS_RELEASE:-/etc/os-release}
 if [ -r "$osr" ]; then
 	ids=$(sed -n 's/^ID\(_LIKE\)\{0,1\}=//p' "$osr" | tr -d '"' | tr '\n' ' ')
 	case " $ids " in
-	*" rhel "* | *" fedora "* | *" centos "*) family=rhel ;;
+	*" debian "*) ;;
+	*" rhel "* | *" centos "*) family=rhel ;;
+	*) family=other ;;
 	esac
 fi
 
@@ -66,6 +69,13 @@ else
 fi
 need libsvm-dev libsvm-devel test -f /usr/include/libsvm/svm.h
 
+if [ $family = other ]; then
+	[ -z "$missing" ] && [ $tests = 0 ] && exit 0
+	echo "mirage: packages are named here for Debian 12 and RHEL 9 only;" >&2
+	echo "  install what stands for these Debian ones:$missing" >&2
+	[ $tests = 1 ] && echo "mirage: the test suite needs Debian 12" >&2
+	exit 1
+fi
 if [ $family = rhel ]; then
 	if [ $tests = 1 ]; then
 		echo "mirage: the test suite needs Debian 12 (its Slurm, bats libraries, chromium)" >&2

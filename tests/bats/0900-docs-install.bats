@@ -68,7 +68,7 @@ setup() {
 	[[ "$stderr" == *"'empty.txt' holds no job: no report"* ]]
 }
 
-@test "deps.sh on a RHEL-family system: the dnf commands and xgboost's build, nothing installed" {
+@test "deps.sh beyond Debian: on RHEL the dnf commands and xgboost's build, elsewhere Debian's names; nothing installed" {
 	local d=$BATS_TEST_TMPDIR
 	printf 'NAME="Rocky Linux"\nID="rocky"\nID_LIKE="rhel centos fedora"\n' > "$d/os-release"
 	# a machine with nothing: no pkg-config, compiler or make
@@ -88,6 +88,12 @@ setup() {
 	# with everything there, nothing to say
 	run -0 --separate-stderr env MIRAGE_OS_RELEASE="$d/os-release" /bin/sh "$ROOT/tests/deps.sh"
 	[ -z "$stderr" ]
+	# Fedora is not RHEL: no EPEL there; another system: Debian's names
+	printf 'NAME="Fedora Linux"\nID=fedora\n' > "$d/os-release"
+	run -1 --separate-stderr env PATH="$d/bin" MIRAGE_OS_RELEASE="$d/os-release" /bin/sh "$ROOT/tests/deps.sh"
+	[[ "$stderr" == *"Debian 12 and RHEL 9 only"* ]]
+	[[ "$stderr" == *" libxgboost-dev"* ]]
+	[[ "$stderr" != *epel* ]]
 }
 
 @test "the cluster's insides: no file outside cluster/ compiles the simulators' headers, directly or through another" {
