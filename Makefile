@@ -25,7 +25,7 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -l
 # library is looked for in its pkg-config libdir, then where cc looks
 libfile	= $(firstword $(wildcard $(shell pkg-config --variable=libdir $(2) 2>/dev/null)/lib$(1).so) $(shell $(CC) -print-file-name=lib$(1).so))
 soname	= $(shell objdump -p "$(call libfile,$(1),$(2))" 2>/dev/null | awk '/SONAME/ { print $$2 }')
-sodef	= $(if $(call soname,$(1),$(2)),-DMG_$(3)_SONAME='"$(call soname,$(1),$(2))"')
+sodef	= $(foreach n,$(call soname,$(1),$(2)),-DMG_$(3)_SONAME='"$(n)"')
 SONAMES	:= $(call sodef,xgboost,xgboost,XGBOOST) $(call sodef,openblas,openblas,OPENBLAS) $(call sodef,svm,libsvm,LIBSVM)
 CPPFLAGS += $(SONAMES)
 LDLIBS	+= $(PKG_LIBS) -lm -ldl -pthread

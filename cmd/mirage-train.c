@@ -877,29 +877,26 @@ main(int argc, char *argv[])
 	parse(argc, argv, &o);
 	if (o.target > 0) {
 		rv = choose_threshold(&o);
-		mg_simconf_free(o.conf);
-		return rv;
-	}
-	if (mg_model_kind(o.kind) & MG_KIND_EPISODES) {
+	} else if (mg_model_kind(o.kind) & MG_KIND_EPISODES) {
 		o.ro.seed = o.to.seed;
 		rv = train_rl(o.kind, o.path, o.conf, &o.esel, &o.ro,
 		    o.w_int, o.w_ovl, o.to.threads > 1 ? o.to.threads :
 		    (int)sysconf(_SC_NPROCESSORS_ONLN), o.threshold,
 		    o.out_path, o.args, o.quiet, o.progress_asked);
-		mg_simconf_free(o.conf);
-		return rv;
+	} else {
+		read_samples(&o, strcmp(o.path, "-") ? o.path : "<stdin>", &s);
+		/* libsvm's training is quadratic: svr subsamples by default */
+		train(&o, &s, mg_model_kind(o.kind) & MG_KIND_SMALL &&
+		    o.maxs == 0 ? MG_MODEL_SMALL : o.maxs, t0);
+		mg_reader_free(s.r);
+		if (s.fp != stdin)
+			fclose(s.fp);
+		free(s.X);
+		free(s.y);
+		free(s.col);
+		free(s.names);
+		rv = MG_EXIT_OK;
 	}
 	mg_simconf_free(o.conf);
-	read_samples(&o, strcmp(o.path, "-") ? o.path : "<stdin>", &s);
-	/* libsvm's training is quadratic: svr subsamples by default */
-	train(&o, &s, mg_model_kind(o.kind) & MG_KIND_SMALL && o.maxs == 0 ?
-	    MG_MODEL_SMALL : o.maxs, t0);
-	mg_reader_free(s.r);
-	if (s.fp != stdin)
-		fclose(s.fp);
-	free(s.X);
-	free(s.y);
-	free(s.col);
-	free(s.names);
-	return MG_EXIT_OK;
+	return rv;
 }

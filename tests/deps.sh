@@ -44,35 +44,27 @@ need() { # need DEBIAN-PACKAGE RHEL-PACKAGE CHECK...
 		missing="$missing $pkg"
 	fi
 }
-pc() { pkg-config --exists "$1"; }
+pc() { command -v pkg-config >/dev/null && pkg-config --exists "$1"; }
 has() { command -v "$1"; }
 
 need pkg-config pkgconf-pkg-config has pkg-config
 need gcc gcc has cc
 need make make has make
-if has pkg-config >/dev/null 2>&1; then
-	need libarchive-dev libarchive-devel pc libarchive
-	need zlib1g-dev zlib-devel pc zlib
-	need libdeflate-dev libdeflate-devel pc libdeflate
-	need libjson-c-dev json-c-devel pc json-c
-	need libyaml-dev libyaml-devel pc yaml-0.1
-	need libopenblas-dev openblas-devel pc openblas
-	need libxgboost-dev xgboost pc xgboost
-else
-	need libarchive-dev libarchive-devel false
-	need zlib1g-dev zlib-devel false
-	need libdeflate-dev libdeflate-devel false
-	need libjson-c-dev json-c-devel false
-	need libyaml-dev libyaml-devel false
-	need libopenblas-dev openblas-devel false
-	need libxgboost-dev xgboost false
-fi
+need libarchive-dev libarchive-devel pc libarchive
+need zlib1g-dev zlib-devel pc zlib
+need libdeflate-dev libdeflate-devel pc libdeflate
+need libjson-c-dev json-c-devel pc json-c
+need libyaml-dev libyaml-devel pc yaml-0.1
+need libopenblas-dev openblas-devel pc openblas
+need libxgboost-dev xgboost pc xgboost
 need libsvm-dev libsvm-devel test -f /usr/include/libsvm/svm.h
 
 if [ $family = other ]; then
 	[ -z "$missing" ] && [ $tests = 0 ] && exit 0
-	echo "mirage: packages are named here for Debian 12 and RHEL 9 only;" >&2
-	echo "  install what stands for these Debian ones:$missing" >&2
+	if [ -n "$missing" ]; then
+		echo "mirage: packages are named here for Debian 12 and RHEL 9 only;" >&2
+		echo "  install what stands for these Debian ones:$missing" >&2
+	fi
 	[ $tests = 1 ] && echo "mirage: the test suite needs Debian 12" >&2
 	exit 1
 fi

@@ -21,9 +21,9 @@
  * the first pools first; what they lack (a warm start on fewer nodes
  * than the trace ran) comes from the last pool of the mask
  */
-void
-mg_slurmsched_take_first(const int32_t *avail, int np, uint32_t mask,
-    int32_t nodes, int32_t *take)
+static void
+take_first(const int32_t *avail, int np, uint32_t mask, int32_t nodes,
+    int32_t *take)
 {
 	int g, last = 0;
 
@@ -71,8 +71,7 @@ mg_slurmsched_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	s->upd = s->now;
 
 	if (take == NULL) {
-		mg_slurmsched_take_first(s->free, s->npools, s->pmask[j->part],
-		    j->nodes, tk);
+		take_first(s->free, s->npools, s->pmask[j->part], j->nodes, tk);
 		take = tk;
 	}
 	for (g = 0; g < s->npools; g++)
@@ -269,7 +268,7 @@ mg_slurmsched_main(struct mg_slurmsim *s, int full)
 			blocked |= s->pmask[j->part];
 			continue;
 		}
-		mg_slurmsched_take_first(s->free, s->npools, mask, j->nodes, take);
+		take_first(s->free, s->npools, mask, j->nodes, take);
 		s->job[s->pend[i].j].prio = mg_slurmprio_value(s,
 		    &s->pend[i]);
 		if ((rv = mg_slurmsched_start(s, s->pend[i].j, take)) != 0)
@@ -499,7 +498,7 @@ mg_slurmsched_backfill(struct mg_slurmsim *s)
 		st = window(s, m, mask, j->nodes, len, horizon, mn);
 		if (st < 0)
 			continue;
-		mg_slurmsched_take_first(mn, s->npools, mask, j->nodes, take);
+		take_first(mn, s->npools, mask, j->nodes, take);
 		e = mg_slurmsim_round_up(st + len, s->c.bf_resolution);
 		if ((rv = tl_split(s, &m, st, &a)) != 0 ||
 		    (rv = tl_split(s, &m, e, &b)) != 0)

@@ -308,8 +308,6 @@ int mg_slurmloan_tick(struct mg_slurmsim *s);
 
 /* slurmsched.c: a job started (take[g] nodes of each pool g, NULL: the
  * first free ones), the schedulers */
-void mg_slurmsched_take_first(const int32_t *avail, int np, uint32_t mask,
-    int32_t nodes, int32_t *take);
 int mg_slurmsched_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take);
 int mg_slurmsched_resume(struct mg_slurmsim *s, int32_t jr);
 int mg_slurmsched_resume_victims(struct mg_slurmsim *s);

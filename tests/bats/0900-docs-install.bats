@@ -94,6 +94,9 @@ setup() {
 	[[ "$stderr" == *"Debian 12 and RHEL 9 only"* ]]
 	[[ "$stderr" == *" libxgboost-dev"* ]]
 	[[ "$stderr" != *epel* ]]
+	# there too, the test suite needs Debian; nothing else is said missing
+	run -1 --separate-stderr env MIRAGE_OS_RELEASE="$d/os-release" /bin/sh "$ROOT/tests/deps.sh" --test
+	[ "$stderr" = "mirage: the test suite needs Debian 12" ]
 }
 
 @test "the cluster's insides: no file outside cluster/ compiles the simulators' headers, directly or through another" {
