@@ -115,9 +115,18 @@ if [ "$(wc -l < "$tmp/jobs.tsv")" -le 1 ]; then
 	exit 1
 fi
 
+# ymd(D): the UTC date of day D since the epoch, for the awk programs
+# below (POSIX awk has no strftime): the civil calendar from a day count
+# (H. Hinnant, "chrono-compatible low-level date algorithms"), D >= 0
+ymd='function ymd(z,   e, y, p, m) { z += 719468; e = z % 146097
+	y = int((e - int(e / 1460) + int(e / 36524) - int(e / 146096)) / 365)
+	e -= 365 * y + int(y / 4) - int(y / 100); p = int((5 * e + 2) / 153); m = p < 10 ? p + 3 : p - 9
+	return sprintf("%04d-%02d-%02d", y + int(z / 146097) * 400 + (m <= 2), m, e - int((153 * p + 2) / 5) + 1) }
+'
+
 # load over time: per UTC day, node-hours used (split across days), the
 # share of the cluster that is (with -n), jobs submitted and their mean wait
-awk -F'\t' -v nodes="$nodes" '
+awk -F'\t' -v nodes="$nodes" "$ymd"'
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
 	sub_ = $c["submit"]; st = $c["start"]; en = $c["end"]; n = $c["nnodes"]
@@ -131,7 +140,7 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 }
 END {
 	print "day\tnode_hours\tutilisation_pct\tsubmitted\twait_mean_h"
-	for (d in day) printf "%s\t%.1f\t%s\t%d\t%s\n", strftime("%Y-%m-%d", d * 86400, 1),
+	for (d in day) printf "%s\t%.1f\t%s\t%d\t%s\n", ymd(d),
 	    used[d], nodes ? sprintf("%.1f", 100 * used[d] / (nodes * 24)) : "",
 	    subm[d], wn[d] ? sprintf("%.2f", wsum[d] / wn[d]) : ""
 }' "$tmp/jobs.tsv" | { read -r h; echo "$h"; sort; } > "$site/load.tsv"
@@ -238,9 +247,9 @@ if [ -n "$loaning" ]; then
 	if mirage-eval --replay "${cmodel[@]}" --loan-out "$tmp/loan.tsv" -o /dev/null "$tmp/jobs.mrs" 2> "$tmp/loan.err"; then
 		mv "$tmp/loan.tsv" "$site/loan.tsv"
 		loan_summary=$(sed -n 's/^mirage-eval: loaning [^:]*: //p' "$tmp/loan.err")
-		awk -F'\t' 'NR > 1 { d = int($1 / 86400); dem[d] += $2; lent[d] += $3; used[d] += $4; n[d]++ }
+		awk -F'\t' "$ymd"'NR > 1 { d = int($1 / 86400); dem[d] += $2; lent[d] += $3; used[d] += $4; n[d]++ }
 			END { print "day\tdemand_nodes\tlent_nodes\tlent_used_nodes"
-			for (d in n) printf "%s\t%.2f\t%.2f\t%.2f\n", strftime("%Y-%m-%d", d * 86400, 1), dem[d] / n[d], lent[d] / n[d], used[d] / n[d] }' \
+			for (d in n) printf "%s\t%.2f\t%.2f\t%.2f\n", ymd(d), dem[d] / n[d], lent[d] / n[d], used[d] / n[d] }' \
 		    "$site/loan.tsv" | { read -r h; echo "$h"; sort; } > "$site/loan-days.tsv"
 	else
 		loan_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/loan.err" | tail -n 3)
@@ -393,7 +402,7 @@ bottom_line() {
 	    END { for (i = 1; i <= n; i++) { z = k[i]
 		if ((z in b) && b[z] > r[z])
 			printf "For %d-node chains, submit the next job with <b>%s</b>: %.0f%% of them ran without an interruption at a mean overlap of at most 1 h, against %.0f%% with Slurm%ss afterany dependency.\n",
-			    z, m[z] == "planner" ? "the planner (mirage-advise --plan)" : m[z], 100 * b[z], 100 * r[z], "\047"
+			    z, (m[z] == "planner" ? "the planner (mirage-advise --plan)" : m[z]), 100 * b[z], 100 * r[z], "\047"
 		else
 			printf "For %d-node chains, no method did better than Slurm%ss afterany dependency within 1 h of mean overlap: it ran %.0f%% of them without an interruption.\n",
 			    z, "\047", 100 * r[z] } }' "$site/eval.tsv" "$site/curve.tsv" | esc
@@ -417,7 +426,7 @@ adopt_table() { # the adoption table's columns that matter, in words
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 		print "share of the long work (%)\tservices submit\tservices\twithout interruption (%)\tlease given up (h)\theld twice (node-h)\tothers: mean wait (h)\tothers: 90th percentile (h)"; next }
 	{ printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", $c["adoption_pct"], $c["method"], $c["services"],
-	    $c["share_no_interruption"] == "nan" ? "" : sprintf("%.1f", 100 * $c["share_no_interruption"]),
+	    ($c["share_no_interruption"] == "nan" ? "" : sprintf("%.1f", 100 * $c["share_no_interruption"])),
 	    $c["lease_given_h"], $c["held_twice_nh"], $c["wait_mean_h_all"], $c["wait_p90_h_all"] }' \
 	    "$site/adoption.tsv" > "$tmp/adopt-table.tsv"
 	html_table "$tmp/adopt-table.tsv"
@@ -426,7 +435,7 @@ target_table() {
 	esc < "$site/target.tsv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 		print "<table>\n<tr><th>method</th><th>chain nodes</th><th>setting</th><th>worst fold before</th><th>without interruption</th><th>95% interval</th><th>lease given up (h)</th><th>held twice (node-h)</th></tr>"; next }
 	{ printf "<tr><td>%s%s</td><td>%d</td><td>%s</td><td>%.1f%%</td><td>%.1f%%</td><td>%.1f&ndash;%.1f%%</td><td>%.2f</td><td>%.2f</td></tr>\n",
-	    $1, $c["recommended"] == 1 ? " (recommended)" : "", $2, $c["setting"] == "-" ? "&ndash;" : $c["setting_kind"] " " $c["setting"],
+	    $1, ($c["recommended"] == 1 ? " (recommended)" : ""), $2, ($c["setting"] == "-" ? "&ndash;" : $c["setting_kind"] " " $c["setting"]),
 	    100 * $c["train_worst_share"], 100 * $c["no_interruption_share"], 100 * $c["share_lo"], 100 * $c["share_hi"],
 	    $c["lease_given_h"], $c["held_twice_nh"] }
 	END { print "</table>" }'

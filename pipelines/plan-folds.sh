@@ -77,7 +77,7 @@ for ((i = 0; i < folds; i++)); do
 		if (!($2 in best)) { best[$2] = "-"; ovl[$2] = 1e9; top[$2] = $3 }
 		if (cost == 6 ? $3 > top[$2] : $3 < top[$2]) top[$2] = $3
 		if ($4 >= t && $cost < ovl[$2]) { best[$2] = $3; ovl[$2] = $cost } }
-	    END { for (n in best) printf "%s\t%d\t%s\n", b, n, best[n] == "-" ? top[n] : best[n] }' \
+	    END { for (n in best) printf "%s\t%d\t%s\n", b, n, (best[n] == "-" ? top[n] : best[n]) }' \
 	    "$tmp/curve$i.tsv"
 done | sort -k2,2n -k1,1n > "$tmp/choice.tsv"
 printf "block\tnodes\tlambda\n"

@@ -44,7 +44,15 @@ stage "mirage-parse: data/ls6-a100.log.gz -> $out/ls6.jobs"
 # them (no daylight-saving shifts): results do not depend on TZ
 mirage-parse -z UTC "$root/data/ls6-a100.log.gz" -o "$out/ls6.jobs"
 
-mirage-cat "$out/ls6.jobs" | awk -F'\t' '
+# ymd(D): the UTC date of day D since the epoch (POSIX awk has no
+# strftime): the civil calendar from a day count (H. Hinnant,
+# "chrono-compatible low-level date algorithms"), D >= 0
+ymd='function ymd(z,   e, y, p, m) { z += 719468; e = z % 146097
+	y = int((e - int(e / 1460) + int(e / 36524) - int(e / 146096)) / 365)
+	e -= 365 * y + int(y / 4) - int(y / 100); p = int((5 * e + 2) / 153); m = p < 10 ? p + 3 : p - 9
+	return sprintf("%04d-%02d-%02d", y + int(z / 146097) * 400 + (m <= 2), m, e - int((153 * p + 2) / 5) + 1) }
+'
+mirage-cat "$out/ls6.jobs" | awk -F'\t' "$ymd"'
 NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 {
 	n++
@@ -61,7 +69,7 @@ NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	bylim[lh <= 1 ? "<=1h" : lh <= 6 ? "<=6h" : lh <= 24 ? "<=24h" : lh <= 48 ? "<=48h" : ">48h"]++
 }
 function pct(p,   k) { k = int(p / 100 * (nw - 1)) + 1; return wait[k] }
-function day(t) { return strftime("%Y-%m-%d %H:%M", t, 1) }
+function day(t) { return sprintf("%s %02d:%02d", ymd(int(t / 86400)), int(t % 86400 / 3600), int(t % 3600 / 60)) }
 END {
 	asort_(wait, nw)
 	printf "LS6 A100 trace (CC BY 4.0, Mirage SC23 authors)\n"
@@ -172,7 +180,7 @@ summary() { # summary NAME DIR: the table and the curves' readings
 		r = $c["reach_99_lease_h"]
 		printf "  %-19s %5d %9.1f%% %9.2f nh %10.2f h %12s %7.1f h / %6.1f nh\n", $1, $2,
 		100 * int($4 * $3 + 0.5) / $3, $c["held_twice_nh"], $c["lease_given_h"],
-		r < 0 ? "never" : sprintf("%.2f h", r), $c["down_h_30d"], $c["handover_wasted_nh_30d"] }' \
+		(r < 0 ? "never" : sprintf("%.2f h", r)), $c["down_h_30d"], $c["handover_wasted_nh_30d"] }' \
 	    "$dir/handover.tsv"
 	# what a method that knew the future could reach (mirage-eval(1))
 	awk -F'\t' '$1 != "oracle-bound" { next }
@@ -194,12 +202,12 @@ summary() { # summary NAME DIR: the table and the curves' readings
 		printf "  90%% without interruption, %d-node chains, at a mean overlap of (h):\n   ", k[i]
 		for (j = 1; j <= nm[k[i]]; j++) {
 			b = best[k[i], m[k[i], j]]
-			printf " %s %s", m[k[i], j], b == "-" ? "-" : sprintf("%.2f", b)
+			printf " %s %s", m[k[i], j], (b == "-" ? "-" : sprintf("%.2f", b))
 		}
 		printf "\n  without interruption at a mean overlap of at most 1 h, %d-node chains (%%):\n   ", k[i]
 		for (j = 1; j <= nm[k[i]]; j++) {
 			b = in1[k[i], m[k[i], j]]
-			printf " %s %s", m[k[i], j], b == "-" ? "-" : sprintf("%.1f", 100 * b)
+			printf " %s %s", m[k[i], j], (b == "-" ? "-" : sprintf("%.1f", 100 * b))
 		}
 		printf "\n" } }' "$dir/curve.tsv"
 }
@@ -237,7 +245,7 @@ target() { # target NAME MODEL-OPTIONS...
 		    $c["target"] != 0.99 && $c["recommended"] != 1 && $1 != "lead" { next }
 		    { s = $c["setting"] == "-" ? "-" : $c["setting_kind"] == "lead_h" || $c["setting_kind"] == "margin_h" ? $c["setting"] " h" : $c["setting"]
 		      printf "  %5.1f%% %-19s %5d %-10s %11.1f%%%s %9.1f%% %8.1f-%5.1f%% %10.2f h %8.2f nh\n", 100 * $c["target"], $1, $2, s,
-			100 * $c["train_worst_share"], $c["recommended"] == 1 ? "*" : $c["reached"] == 1 ? " " : "!",
+			100 * $c["train_worst_share"], ($c["recommended"] == 1 ? "*" : $c["reached"] == 1 ? " " : "!"),
 			100 * $c["no_interruption_share"], 100 * $c["share_lo"], 100 * $c["share_hi"],
 			$c["lease_given_h"], $c["held_twice_nh"] }' "$out/$name/target.tsv"
 		echo "  (* recommended: the cheapest on the training period of the settings that reached the target in every fold;"
@@ -310,7 +318,7 @@ bottom_line() { # bottom_line SETTING...
 		    END { for (i = 1; i <= n; i++) { z = k[i]
 			if ((z in b) && b[z] > r[z])
 				printf "  %s, %d-node chains: use %s: %.1f%% run without interruption at a mean overlap of at most 1 h, against %.1f%% with afterany\n",
-				    s, z, m[z] == "planner" ? "the planner (mirage-advise --plan)" : m[z], 100 * b[z], 100 * r[z]
+				    s, z, (m[z] == "planner" ? "the planner (mirage-advise --plan)" : m[z]), 100 * b[z], 100 * r[z]
 			else
 				printf "  %s, %d-node chains: use afterany (the reactive rule): %.1f%% run without interruption, no method does better within 1 h of mean overlap\n", s, z, 100 * r[z] } }' \
 		    "$out/$s/table.tsv" "$out/$s/curve.tsv"
@@ -328,10 +336,14 @@ bottom_line() { # bottom_line SETTING...
 		    !($2 in seen) { seen[$2] = 1; k[++n] = $2 }
 		    END { for (i = 1; i <= n; i++) { z = k[i]
 			if (!(z in m)) { printf "  %s, %d-node chains, 99%% handing over in 10 min: no setting reached it on the training period\n", s, z; continue }
-			cmd = m[z] == "planner" ? "mirage-advise --handover --plan 8 --target 99% --settings target.tsv" :
-			    m[z] == "lead" ? sprintf("mirage-advise --handover --target 99%% --settings target.tsv (a fixed lead of %s h)", set[z]) :
-			    m[z] == "scheduler-estimate" ? sprintf("mirage-advise --handover --target 99%% --settings target.tsv (Slurm'"'"'s estimate, a margin of %s h)", set[z]) :
-			    sprintf("mirage-advise --handover --target 99%% -m %s.mrm (mirage-train --target 99%% --handover 10m)", m[z])
+			if (m[z] == "planner")
+				cmd = "mirage-advise --handover --plan 8 --target 99% --settings target.tsv"
+			else if (m[z] == "lead")
+				cmd = sprintf("mirage-advise --handover --target 99%% --settings target.tsv (a fixed lead of %s h)", set[z])
+			else if (m[z] == "scheduler-estimate")
+				cmd = sprintf("mirage-advise --handover --target 99%% --settings target.tsv (the backfill estimate, a margin of %s h)", set[z])
+			else
+				cmd = sprintf("mirage-advise --handover --target 99%% -m %s.mrm (mirage-train --target 99%% --handover 10m)", m[z])
 			printf "  %s, %d-node chains, 99%% handing over in 10 min: %s: %.1f%% without interruption (95%%: from %.1f%%), %.2f h of lease given up a link; the fixed lead chosen the same way (%s h) %.1f%% at %.2f h; afterany %.1f%%\n",
 			    s, z, cmd, 100 * sh[z], 100 * lo[z], le[z], lead[z], 100 * ls[z], ll[z], 100 * r[z] } }' \
 		    "$out/$s/target.tsv"

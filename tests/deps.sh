@@ -105,6 +105,10 @@ if [ $tests = 1 ]; then
 	need bats-assert "" test -f /usr/lib/bats/bats-assert/load.bash
 	need mandoc "" has mandoc
 	need python3 "" has python3	# JSON checks in the tests
+	# the pipelines and tests run under POSIX awks: mawk (Debian's
+	# default awk) and the one true awk, whatever awk the machine has
+	need mawk "" has mawk
+	need original-awk "" has original-awk
 	need gnuplot-nox "" has gnuplot	# the plots of pipelines/cluster-report.sh
 	need chromium "" has chromium	# the report page as a person sees it (tests)
 	# compressors the tests use to make fixtures

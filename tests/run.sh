@@ -13,7 +13,21 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 pass=0 fail=0 skip=0 runs=0
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+awks=$(mktemp -d) && chmod 755 "$awks"
+trap 'rm -f "$log"; rm -rf "$awks"' EXIT
+
+# The pipelines and tests are POSIX shell and awk: they run with an awk
+# that is not gawk, whatever the machine's awk is (a Debian with
+# MariaDB's packages has gawk).  The first build's runners get mawk,
+# Debian's default (MIRAGE_AWK names another); the others, the one true
+# awk.
+use_awk() { # use_awk PROGRAM: awk is PROGRAM from here on
+	local p
+	p=$(command -v "$1") || { echo "run.sh: no $1 (tests/deps.sh --test installs it)" >&2; exit 1; }
+	ln -sfn "$p" "$awks/awk"
+	echo "# awk: $1"
+}
+PATH=$awks:$PATH
 
 tap() { # tap LABEL CMD...: run a TAP producer, count its results
 	local label=$1 rc t0=$SECONDS
@@ -55,6 +69,7 @@ manlint() {
 }
 
 for b in "$@"; do
+	if [ "$b" = "$1" ]; then use_awk "${MIRAGE_AWK:-mawk}"; else use_awk original-awk; fi
 	for t in "$b"/tests/t_*; do
 		[ -x "$t" ] && tap "$b: unit $(basename "$t")" "$t"
 	done
@@ -71,6 +86,7 @@ for b in "$@"; do
 		tap "$b: $(basename "$t")" env MIRAGE_BIN="$PWD/$b" bats --tap "$t"
 	done
 done
+use_awk "${MIRAGE_AWK:-mawk}"
 tap "man pages" manlint
 # a real Slurm on loopback (root only; MIRAGE_SLURM=0 skips it)
 tap "live Slurm: $1" tests/slurm/run-live.sh "$1"
