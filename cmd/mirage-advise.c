@@ -15,6 +15,7 @@
 
 #include "mirage.h"
 #include "options.h"
+#include "base/proc.h"
 #include "cluster/simconf.h"
 #include "live/drive.h"
 #include "live/takeover.h"
@@ -29,6 +30,7 @@ struct opts {
 	int json;		/* -F json */
 	double target;		/* --target, 0: none */
 	const char *settings;	/* --settings: mirage-eval --target's table */
+	char bin[4096];		/* this program's directory (MIRAGE_BIN) */
 };
 
 static void
@@ -178,6 +180,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	dr->sl.sbatch = "sbatch";
 	dr->sl.sinfo = "sinfo";
 	dr->sl.sacctmgr = "sacctmgr";
+	if (mg_proc_selfdir(o->bin, sizeof(o->bin)) == 0)
+		dr->sl.bin = o->bin;
 	dr->scancel = "scancel";
 	dr->sig = "USR1";
 	dr->grace = 15 * 60;

@@ -184,3 +184,19 @@ mg_proc_release(struct mg_proc *p)
 	p->out = p->err = NULL;
 	p->outlen = 0;
 }
+
+int
+mg_proc_selfdir(char *buf, size_t cap)
+{
+	ssize_t n;
+	char *slash;
+
+	if (cap < 2 || (n = readlink("/proc/self/exe", buf, cap - 1)) < 0 ||
+	    (size_t)n >= cap - 1)
+		return MG_EIO;
+	buf[n] = '\0';
+	if ((slash = strrchr(buf, '/')) == NULL)
+		return MG_EIO;
+	*(slash == buf ? slash + 1 : slash) = '\0';
+	return 0;
+}

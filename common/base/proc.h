@@ -40,4 +40,11 @@ int mg_proc_run_tries(const char *const argv[], int timeout, int tries,
 
 void mg_proc_release(struct mg_proc *p);
 
+/*
+ * mg_proc_selfdir: the directory of the running program (from
+ * /proc/self/exe) into buf: 0, or MG_EIO when it cannot be read or does
+ * not fit.
+ */
+int mg_proc_selfdir(char *buf, size_t cap);
+
 #endif /* MG_PROC_H */

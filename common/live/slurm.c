@@ -403,7 +403,7 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 {
 	struct mg_diag d = { "" };
 	struct mg_proc p;
-	char comment[64], dep[64], script[4096], export[4200];
+	char comment[64], dep[64], script[4096], export[8400];
 	char cwd[2048] = "";
 	const char **argv;
 	const char *st = b->state;
@@ -431,6 +431,13 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	else
 		snprintf(export, sizeof(export), "--export=ALL,"
 		    "MIRAGE_PREDECESSOR=%s", b->after);
+	/* its batch script finds the tools that submitted it (a copy not
+	 * installed, a PATH of Slurm's or cron's that lacks them) */
+	if (s->bin != NULL && strchr(s->bin, ',') == NULL) {
+		k = strlen(export);
+		snprintf(export + k, sizeof(export) - k, ",MIRAGE_BIN=%s",
+		    s->bin);
+	}
 	argv[n++] = export;
 	if (b->dependency)
 		argv[n++] = dep;

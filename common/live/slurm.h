@@ -32,6 +32,8 @@ struct mg_slurm {
 	int tries;		/* runs of a command that reads and fails */
 	enum mg_tz tz;		/* the zone they print times in */
 	const char *partition;	/* only its jobs and nodes, or NULL */
+	const char *bin;	/* the tools' directory, given to a successor
+				 * as MIRAGE_BIN, or NULL */
 	/* what goes wrong and is worked around; loud: said even to a
 	 * caller that asked for quiet (NULL: nothing is said) */
 	void (*warn)(void *arg, int loud, const char *msg);

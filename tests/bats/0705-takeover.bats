@@ -221,3 +221,29 @@ setup() {
 	PY
 	run -0 python3 t.py "$ROOT/pipelines"
 }
+
+@test "the templates find the tools that submitted them (MIRAGE_BIN), installed or not, and say when they cannot" {
+	# a mirage-advise that records its call and refuses, so that the
+	# link leaves at its first step
+	mkdir tools
+	printf '#!/bin/sh\necho "$*" >> "%s/called"\nexit 1\n' "$PWD" > tools/mirage-advise
+	chmod +x tools/mirage-advise
+	export SERVICE_DIR=$PWD/svc SERVE_CMD='sleep 60' READY_CMD=false LOAD_TIME=1s
+	local t
+	for t in handover-service handover-serving handover-ddp; do
+		# a copy of the repository's template, PATH without the tools
+		cp "$ROOT/pipelines/$t.sbatch" link.sbatch
+		rm -f called
+		run -1 env PATH=/usr/bin:/bin MIRAGE_BIN="$PWD/tools" MIRAGE_PREDECESSOR=500 bash link.sbatch
+		grep -q -- '--take-over' called
+		# nothing to find them by: said, and nothing started
+		rm -f called
+		run -1 --separate-stderr env -u MIRAGE_BIN PATH=/usr/bin:/bin MIRAGE_PREDECESSOR=500 bash link.sbatch
+		[[ "$stderr" == "link.sbatch: mirage-advise not found (MIRAGE_BIN='', installed_bin='', PATH=/usr/bin:/bin): set MIRAGE_BIN to the tools' directory, or make install" ]]
+		[ ! -e called ]
+		# the installed copy names its directory
+		sed "s|^installed_bin=\$|installed_bin=$PWD/tools|" "$ROOT/pipelines/$t.sbatch" > link.sbatch
+		run -1 env -u MIRAGE_BIN PATH=/usr/bin:/bin MIRAGE_PREDECESSOR=500 bash link.sbatch
+		grep -q -- '--take-over' called
+	done
+}

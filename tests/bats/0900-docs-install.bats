@@ -43,6 +43,50 @@ setup() {
 	done
 }
 
+@test "every manual page that a file names exists: name(N), .Xr and man name" {
+	cd "$ROOT"
+	local files refs ref n=0
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		files=$(git ls-files | grep -v -E '^(tests/fuzz/corpus|tests/fixtures|data)/')
+	else
+		files=$(find README.md Makefile cmd common man pipelines tests -type f ! -path 'tests/fuzz/corpus/*' ! -path 'tests/fixtures/*')
+	fi
+	# mirage(7), mirage-chain(5); .Xr mirage-eval 1; man mirage-chain
+	refs=$(grep -ohE '\bmirage(-[a-z]+)*\([1-8]\)|^\.Xr mirage(-[a-z]+)* [1-8]|\bman (-s ?[1-8] )?mirage(-[a-z]+)*\b' $files |
+	    sed -E 's/^\.Xr (.*) ([1-8])$/\1(\2)/; s/^man (-s ?([1-8]) )?(.*)$/\3(\2)/' | sort -u)
+	for ref in $refs; do
+		n=$((n + 1))
+		case $ref in
+		*"()") ls man/"${ref%()}".[157] >/dev/null 2>&1 || { echo "no page $ref"; return 1; } ;;
+		*) [ -f "man/$(echo "$ref" | sed -E 's/\(([1-8])\)$/.\1/')" ] || { echo "no page $ref"; return 1; } ;;
+		esac
+	done
+	[ "$n" -ge 15 ]
+	# and a page named that does not exist is caught
+	printf 'see %s(7)\n' mirage-nothing > "$BATS_TEST_TMPDIR/x"
+	ref=$(grep -ohE '\bmirage(-[a-z]+)*\([1-8]\)' "$BATS_TEST_TMPDIR/x")
+	[ "$ref" = "mirage-nothing""(7)" ] && [ ! -f man/mirage-nothing.7 ]
+}
+
+@test "every awk program of the pipelines and tests is POSIX awk: mawk and the one true awk parse it" {
+	cd "$ROOT"
+	local files=(pipelines/*.sh pipelines/*.sbatch tests/*.sh tests/bats/*.bats tests/bats/*.bash
+	    tests/slurm/*.bats tests/slurm/*.sh tests/fixtures/advise/fake-slurm)
+	for a in mawk original-awk; do
+		run -0 python3 tests/awk-programs.py "$a" "${files[@]}"
+		[[ "${lines[-1]}" =~ ^[0-9]+\ programs$ ]]
+		[ "${lines[-1]%% *}" -ge 200 ]
+	done
+	# what gawk alone takes is caught
+	run -1 python3 tests/awk-programs.py mawk tests/fixtures/awk/gawk-only.sh
+	[ "${#lines[@]}" -eq 2 ]
+	run -1 python3 tests/awk-programs.py original-awk tests/fixtures/awk/gawk-only.sh
+	[ "${#lines[@]}" -eq 3 ]
+	# strftime is no syntax error: the awks are run too, by the suites
+	run grep -n 'strftime(' pipelines/*.sh
+	[ "$status" -eq 1 ]
+}
+
 @test "make install PREFIX= DESTDIR= installs tools, man pages and the cron pipelines" {
 	# with the switches the build was made with, so nothing is rebuilt
 	read -r -a flags < "$MIRAGE_BIN/build.flags"
