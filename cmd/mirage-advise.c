@@ -31,6 +31,7 @@ struct opts {
 	double target;		/* --target, 0: none */
 	const char *settings;	/* --settings: mirage-eval --target's table */
 	char bin[4096];		/* this program's directory (MIRAGE_BIN) */
+	char host[256];		/* where it runs */
 };
 
 static void
@@ -182,6 +183,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	dr->sl.sacctmgr = "sacctmgr";
 	if (mg_proc_selfdir(o->bin, sizeof(o->bin)) == 0)
 		dr->sl.bin = o->bin;
+	if (gethostname(o->host, sizeof(o->host) - 1) == 0)
+		dr->host = o->host;
 	dr->scancel = "scancel";
 	dr->sig = "USR1";
 	dr->grace = 15 * 60;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/proc.h"
+#include "base/clock.h"
 
 #define ERRMAX	4096
 
@@ -35,9 +36,26 @@ grow(char **buf, size_t *cap, size_t need)
 	return 0;
 }
 
+static mg_proc_fake fake;
+static void *fake_arg;
+
+void
+mg_proc_set_fake(mg_proc_fake fn, void *arg)
+{
+	fake = fn;
+	fake_arg = arg;
+}
+
 int
 mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
     struct mg_diag *d)
+{
+	return mg_proc_runf(argv, timeout, 0, p, d);
+}
+
+int
+mg_proc_runf(const char *const argv[], int timeout, int flags,
+    struct mg_proc *p, struct mg_diag *d)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 };
 	size_t ocap = 0, elen = 0;
@@ -47,6 +65,10 @@ mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
 	ssize_t got;
 	pid_t pid;
 
+	if (fake != NULL) {
+		memset(p, 0, sizeof(*p));
+		return fake(fake_arg, argv, timeout, p, d);
+	}
 	memset(p, 0, sizeof(*p));
 	if ((p->err = calloc(1, ERRMAX + 1)) == NULL ||
 	    grow(&p->out, &ocap, 1) != 0)
@@ -65,6 +87,8 @@ mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
 	if (pid == 0) {
 		int null = open("/dev/null", O_RDONLY);
 
+		if (flags & MG_PROC_GROUP)
+			(void)setsid();
 		if (null >= 0)
 			dup2(null, 0);
 		dup2(po[1], 1);
@@ -95,7 +119,7 @@ mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
 		int left = (int)(until - time(NULL)), r;
 
 		if (left <= 0) {
-			kill(pid, SIGKILL);
+			kill((flags & MG_PROC_GROUP) ? -pid : pid, SIGKILL);
 			p->timedout = 1;
 			break;
 		}
@@ -112,7 +136,7 @@ mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
 				goto out;
 			}
 			got = read(po[0], p->out + p->outlen, 4096);
-			if (got > 0)
+			if (got > 0 && !(flags & MG_PROC_NOOUT))
 				p->outlen += (size_t)got;
 			else if (got == 0 || errno != EINTR) {
 				fds[0].fd = -1;
@@ -172,7 +196,8 @@ mg_proc_run_tries(const char *const argv[], int timeout, int tries,
 		    (final != NULL && strstr(p->err, final) != NULL))
 			return 0;
 		mg_proc_release(p);
-		sleep(1u << (k - 1 < 5 ? k - 1 : 5));
+		mg_clock_sleep((int64_t)1 << (k - 1 < 5 ? k - 1 : 5),
+		    MG_CLOCK_RETRY);
 	}
 }
 

@@ -28,6 +28,25 @@ struct mg_proc {
 int mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
     struct mg_diag *d);
 
+/* what mg_proc_runf() does besides */
+#define MG_PROC_GROUP	1	/* a session of its own: killed whole when
+				 * its time is out (a shell's children) */
+#define MG_PROC_NOOUT	2	/* its standard output is read and dropped */
+
+/* mg_proc_runf: mg_proc_run() with flags (MG_PROC_*) */
+int mg_proc_runf(const char *const argv[], int timeout, int flags,
+    struct mg_proc *p, struct mg_diag *d);
+
+/*
+ * mg_proc_fake: a stand-in that answers every run instead of a child
+ * process (a simulated Slurm in the tests): it fills p (out and err
+ * malloc'd, err at most 4 KiB) and returns as mg_proc_run() does.
+ * mg_proc_set_fake(NULL, NULL) runs programs again.
+ */
+typedef int (*mg_proc_fake)(void *arg, const char *const argv[],
+    int timeout, struct mg_proc *p, struct mg_diag *d);
+void mg_proc_set_fake(mg_proc_fake fn, void *arg);
+
 /*
  * mg_proc_run_tries: mg_proc_run(), run again after 1 s, 2 s, 4 s ... (at
  * most tries runs in all) while the program exits non-zero: not when it

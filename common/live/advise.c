@@ -22,6 +22,22 @@ mg_advice_init(struct mg_advice *a)
 	a->score = a->p10 = a->p90 = a->risk = NAN;
 }
 
+/* a state Slurm gives a job that has ended */
+static int
+final(const char *st)
+{
+	static const char *const live[] = { "", "PENDING", "RUNNING",
+	    "COMPLETING", "CONFIGURING", "SUSPENDED", "REQUEUED",
+	    "REQUEUE_HOLD", "REQUEUE_FED", "RESIZING", "SIGNALING",
+	    "STAGE_OUT", "STOPPED", "RESV_DEL_HOLD", "SPECIAL_EXIT", NULL };
+	int k;
+
+	for (k = 0; live[k]; k++)
+		if (strcmp(st, live[k]) == 0)
+			return 0;
+	return 1;
+}
+
 void
 mg_advise_find(struct mg_live *l, const char *jobid, int64_t now,
     struct mg_advice *a)
@@ -38,6 +54,11 @@ mg_advise_find(struct mg_live *l, const char *jobid, int64_t now,
 	if (j->end >= 0 && j->end <= now) {
 		a->p_state = 3;
 		a->p_end = j->end;
+	} else if (final(j->state)) {
+		/* Slurm says it ended, though its end is after now: this
+		 * host's clock is behind the controller's */
+		a->p_state = 3;
+		a->p_end = now;
 	} else if (j->start >= 0 && j->start <= now) {
 		a->p_state = 2;
 		a->p_start = j->start;

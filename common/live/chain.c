@@ -29,7 +29,8 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "submitted\t%lld\nscript\t%s\nfailures\t%lld\nfailed\t%s\n"
 	    "retry_after\t%lld\nhanded\t%s\nhandover_time\t%lld\n"
 	    "taking\t%s\ntake_began\t%lld\ntake_until\t%lld\n"
-	    "signalled\t%lld\ncancelled\t%lld\nupdated\t%s\n",
+	    "signalled\t%lld\ncancelled\t%lld\ntake_host\t%s\n"
+	    "seen\t%lld\nseen_host\t%s\nupdated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
@@ -39,7 +40,9 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    *s->handed ? s->handed : "-", (long long)s->handover_time,
 	    *s->take.job ? s->take.job : "-", (long long)s->take.began,
 	    (long long)s->take.until, (long long)s->take.signalled,
-	    (long long)s->take.cancelled, when);
+	    (long long)s->take.cancelled, *s->take.host ? s->take.host : "-",
+	    (long long)s->take.seen, *s->take.seen_host ? s->take.seen_host :
+	    "-", when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -64,7 +67,8 @@ mg_chain_write(const char *path, const struct mg_chainstate *s,
 
 	if (!plain(s->current) || !plain(s->successor) || !plain(s->token) ||
 	    !plain(s->script) || !plain(s->failed) || !plain(s->handed) ||
-	    !plain(s->take.job))
+	    !plain(s->take.job) || !plain(s->take.host) ||
+	    !plain(s->take.seen_host))
 		return mg_diag_set(d, MG_EINVAL, "'%s': a value with a tab, "
 		    "newline or control character cannot be kept", path);
 	if (n == 0 || n + 20 >= sizeof(buf))
@@ -129,6 +133,7 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		{ "take_until", &s->take.until },
 		{ "signalled", &s->take.signalled },
 		{ "cancelled", &s->take.cancelled },
+		{ "seen", &s->take.seen },
 	};
 
 	memset(s, 0, sizeof(*s));
@@ -185,7 +190,11 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		    (strcmp(line, "handed") == 0 && copy(s->handed,
 		    sizeof(s->handed), tab)) ||
 		    (strcmp(line, "taking") == 0 && copy(s->take.job,
-		    sizeof(s->take.job), tab)))
+		    sizeof(s->take.job), tab)) ||
+		    (strcmp(line, "take_host") == 0 && copy(s->take.host,
+		    sizeof(s->take.host), tab)) ||
+		    (strcmp(line, "seen_host") == 0 && copy(s->take.seen_host,
+		    sizeof(s->take.seen_host), tab)))
 			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
 			    "value too long", path, lineno);
 		for (k = 0; k < sizeof(num) / sizeof(num[0]); k++)

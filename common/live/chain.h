@@ -17,7 +17,7 @@
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
-#define MG_CHAIN_MINOR	2
+#define MG_CHAIN_MINOR	3
 
 struct mg_chainstate {
 	char current[32];	/* the chain's job now (P) */

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/parse.h"
 #include "live/drive.h"
 #include "live/chain.h"
@@ -39,6 +40,8 @@ struct run {
 	int dependency;		/* submit with afterany on P */
 	int outcome;		/* a run that ends before it decides */
 	const char *decision;
+	struct mg_drive *run;	/* the run's settings: its now may move */
+	int64_t behind;		/* this host's clock behind Slurm's, s */
 };
 
 /* a warning through o->sl.warn (loud: to be said even when quiet) */
@@ -264,7 +267,20 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	b.dependency = r->dependency;
 	b.state = o->state;
 	if ((rv = mg_slurm_submit(&o->sl, &b, st->successor,
-	    sizeof(st->successor), note, sizeof(note))) != 0)
+	    sizeof(st->successor), note, sizeof(note))) != 0 &&
+	    mg_slurm_undelivered(note)) {
+		/* it never reached the controller: nothing was queued, and
+		 * the next run submits again */
+		st->token[0] = '\0';
+		st->token_time = 0;
+		st->successor[0] = '\0';
+		if (mg_chain_write(o->state, st, &d) != 0)
+			return mg_diag_set(diag, MG_EIO, "%s; %.300s", note,
+			    d.msg);
+		return mg_diag_set(diag, MG_EIO, "%s; nothing was queued: the "
+		    "next run submits again", note);
+	}
+	if (rv != 0)
 		/* even a failure with a message may have queued the job
 		 * ("Socket timed out on send/recv"): the token stays */
 		return mg_diag_set(diag, rv == MG_ENOMEM ? rv : MG_EIO,
@@ -320,6 +336,30 @@ claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
 		st = &file;
 	}
 	cur = &st->take;
+	if (step == MG_TAKEOVER_UNSIGNAL || step == MG_TAKEOVER_UNCANCEL ||
+	    step == MG_TAKEOVER_SEEN) {
+		/* a claim released (only the one this take-over made), or
+		 * the first sighting of the signal on another host */
+		if (strcmp(cur->job, rec->job) != 0)
+			;
+		else if (step == MG_TAKEOVER_UNSIGNAL &&
+		    cur->signalled == rec->signalled) {
+			cur->signalled = cur->seen = 0;
+			*cur->seen_host = '\0';
+		} else if (step == MG_TAKEOVER_UNCANCEL &&
+		    cur->cancelled == rec->cancelled)
+			cur->cancelled = 0;
+		else if (step == MG_TAKEOVER_SEEN &&
+		    cur->signalled == rec->signalled && cur->seen == 0) {
+			cur->seen = rec->seen;
+			memcpy(cur->seen_host, rec->seen_host,
+			    sizeof(cur->seen_host));
+		}
+		*rec = *cur;
+		rv = mg_chain_write(c->o->state, st, &d) == 0 ? 1 : MG_EIO;
+		mg_chain_unlock(fd);
+		return rv;
+	}
 	if (strcmp(cur->job, rec->job) == 0) {
 		done = (step == MG_TAKEOVER_BEGIN && cur->began > 0) ||
 		    (step == MG_TAKEOVER_SIGNAL && cur->signalled > 0) ||
@@ -330,10 +370,18 @@ claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
 			cur->began = rec->began;
 			cur->until = rec->until;
 		}
-		if (!done && cur->signalled == 0)
+		if (!done && cur->signalled == 0 && rec->signalled > 0) {
 			cur->signalled = rec->signalled;
-		if (!done && cur->cancelled == 0)
+			memcpy(cur->host, rec->host, sizeof(cur->host));
+			cur->seen = 0;
+			*cur->seen_host = '\0';
+		}
+		if (!done && cur->cancelled == 0 && rec->cancelled > 0) {
 			cur->cancelled = rec->cancelled;
+			if (*cur->host == '\0')
+				memcpy(cur->host, rec->host,
+				    sizeof(cur->host));
+		}
 	} else
 		*cur = *rec;
 	*rec = *cur;
@@ -362,6 +410,7 @@ takeover_conf(const struct mg_drive *o, const char *p, struct mg_takeover *t,
 	t->poll = o->grace >= 50 ? 5 : 1;
 	t->tries = o->sl.tries;
 	t->user = pw ? pw->pw_name : NULL;
+	t->host = o->host;
 	t->ready = o->ready;
 	t->ready_time = o->ready_time;
 	t->warn = takeover_warn;
@@ -377,6 +426,56 @@ handed(struct mg_chainstate *st, const char *p, int64_t now)
 	snprintf(st->handed, sizeof(st->handed), "%s", p);
 	st->handover_time = now;
 	memset(&st->take, 0, sizeof(st->take));
+}
+
+static void clock_behind(struct run *r);
+
+/*
+ * job id, one of the chain's own, as the cluster shows it: the queue
+ * read, else the controller's answer for it, else sacct, in any
+ * partition (a chain's jobs are known by id, whatever partition they
+ * run in).  A job the controller has forgotten has ended, whatever a
+ * lagging accounting shows of it, or if it shows nothing yet.  NULL if
+ * nothing shows it.
+ */
+static const struct mg_ljob *
+chain_job(const struct mg_drive *o, struct run *r, const char *id)
+{
+	char why[MG_DIAG_MAX + 256] = "";
+	const struct mg_ljob *j = mg_live_find(&r->l, id);
+
+	if (j != NULL || !r->live || *id == '\0')
+		return j;
+	r->l.partition = NULL;
+	/* the controller first: it knows a job that ended minutes ago
+	 * (MinJobAge) before an accounting database that lags does */
+	if (mg_slurm_one(&o->sl, &r->l, id, why, sizeof(why)) != 0 ||
+	    (j = mg_live_find(&r->l, id)) == NULL) {
+		int forgot = strstr(why, "Invalid job id") != NULL;
+		size_t k;
+
+		(void)mg_slurm_job(&o->sl, &r->l, id, why, sizeof(why));
+		/* a job the controller no longer holds does not run,
+		 * whatever a lagging accounting still shows */
+		for (k = 0; forgot && k < r->l.n; k++) {
+			struct mg_ljob *x = &r->l.job[k];
+
+			if (strcmp(x->jobid, id) != 0 || (x->end >= 0 &&
+			    x->end <= o->now))
+				continue;
+			if (x->pending || x->start > o->now)
+				x->start = -1;	/* it ended before it started */
+			x->pending = 0;
+			x->end = o->now;
+			snprintf(x->state, sizeof(x->state), "ENDED");
+		}
+		if (forgot && mg_live_find(&r->l, id) == NULL)
+			(void)mg_live_ended(&r->l, id, o->now);
+	}
+	r->l.partition = o->partition;
+	if (r->run != NULL)
+		clock_behind(r);
+	return mg_live_find(&r->l, id);
 }
 
 /* is job j running at now (started, not ended)? */
@@ -399,26 +498,25 @@ fallback(const struct mg_drive *o, struct run *r)
 	struct claimer c = { o, st };
 	struct mg_takeover t;
 	struct mg_diag d = { "" };
-	const struct mg_ljob *s = mg_live_find(&r->l, st->current);
+	const struct mg_ljob *s = chain_job(o, r, st->current);
 	struct mg_takeover_rec rec;
 	char note[1024] = "", at[32];
 	int outcome, rv;
 
-	if (s == NULL) {
-		/* not in the partition's queue: sacct, in any partition */
-		r->l.partition = NULL;
-		(void)mg_slurm_job(&o->sl, &r->l, st->current, note,
-		    sizeof(note));
-		r->l.partition = o->partition;
-		s = mg_live_find(&r->l, st->current);
-		*note = '\0';
-	}
 	if (!running(s, o->now)) {
 		say(o, 0, "successor %s does not run now: job %s is left as it "
 		    "is", st->current, st->take.job);
 		return;
 	}
-	if (st->take.began > 0 && o->now < st->take.until) {
+	/*
+	 * S's script may be running its take-over (in the serving order,
+	 * waiting for S's check before P is signalled): left alone until
+	 * its time is over.  Once P was signalled a step is safe whatever
+	 * the hosts' clocks say: it signals no more, and cancels only
+	 * after the grace as this host can measure it.
+	 */
+	if (st->take.began > 0 && st->take.signalled == 0 &&
+	    o->now < st->take.until) {
 		mg_slurm_time(st->take.began, o->sl.tz, at, sizeof(at));
 		say(o, 0, "the take-over of job %s by %s is in progress (since "
 		    "%s)", st->take.job, st->current, at);
@@ -453,13 +551,16 @@ fallback(const struct mg_drive *o, struct run *r)
  * 1 if so, 0 if S runs or p does not.
  */
 static int
-give_back(const struct mg_drive *o, struct run *r, const struct mg_ljob *s,
+give_back(const struct mg_drive *o, struct run *r, const struct mg_ljob *sp,
     const char *p)
 {
+	struct mg_ljob sj = *sp, *s = &sj;	/* r->l may move below */
+	const struct mg_ljob *pj;
 	char was[MG_DRIVE_JOBID];
 
-	if (s->end < 0 || s->end > o->now ||
-	    !running(mg_live_find(&r->l, p), o->now))
+	/* P runs, or Slurm requeued it and it will run again */
+	if (s->end < 0 || s->end > o->now || (pj = chain_job(o, r, p)) ==
+	    NULL || !(running(pj, o->now) || pj->pending))
 		return 0;
 	snprintf(was, sizeof(was), "%s", p);
 	mg_chain_revert(&r->st, was, s, o->now, r->fate, sizeof(r->fate));
@@ -539,32 +640,24 @@ mg_drive_takeover(const struct mg_drive *o, const char *p, char *note,
 			    "%s: %s", p, d.msg);
 		return MG_DRIVE_TAKEN;
 	}
-	if ((rv = mg_takeover_run(&t, &rec, &outcome, note, cap, &d)) != 0) {
-		struct mg_diag d2 = { "" };
-
-		if (have && rec.began > 0 && (fd = mg_chain_lock(o->state,
-		    CLAIM_WAIT, &d2)) >= 0) {
-			/* nothing was done to P: the record goes */
-			if (mg_chain_read(o->state, &st, &d2) == 1 &&
-			    strcmp(st.take.job, p) == 0 &&
-			    st.take.signalled == 0) {
-				memset(&st.take, 0, sizeof(st.take));
-				(void)mg_chain_write(o->state, &st, &d2);
-			}
-			mg_chain_unlock(fd);
-		}
+	/*
+	 * A take-over that stops with P untouched (an error, or S never
+	 * ready) keeps its record: S leaves, and the next cron run, which
+	 * finds S ended beside a running P, gives the chain back to P
+	 * rather than taking a chain with no running job for one to be
+	 * submitted again.
+	 */
+	if ((rv = mg_takeover_run(&t, &rec, &outcome, note, cap, &d)) != 0)
 		return mg_diag_set(diag, rv == MG_ENOMEM ? rv : MG_EIO,
 		    "take-over from job %s: %s", p, d.msg);
-	}
 	if (have && (fd = mg_chain_lock(o->state, CLAIM_WAIT, &d)) >= 0) {
 		if (mg_chain_read(o->state, &st, &d) == 1) {
 			if (mg_takeover_done(outcome) && outcome !=
 			    MG_TAKEOVER_GONE)
-				handed(&st, p, (int64_t)time(NULL));
-			else if (outcome == MG_TAKEOVER_NOTREADY ||
-			    outcome == MG_TAKEOVER_GONE)
+				handed(&st, p, mg_clock_now());
+			else if (outcome == MG_TAKEOVER_GONE)
 				memset(&st.take, 0, sizeof(st.take));
-			st.updated = (int64_t)time(NULL);
+			st.updated = mg_clock_now();
 			if (mg_chain_write(o->state, &st, &d) != 0)
 				say(o, 1, "%s: the handover is not recorded",
 				    d.msg);
@@ -801,6 +894,53 @@ held(const struct mg_drive *o, struct run *r)
 }
 
 /*
+ * A successor that Slurm held after its launch failed ("launch failed
+ * requeued held") never starts by itself: it is cancelled and counted
+ * as a failure, and the run decides again (a new successor, after the
+ * back-off that failures bring).  A hold of the user's or of an
+ * administrator's is said and left alone.  Said even when quiet.
+ */
+static void
+unhold(const struct mg_drive *o, struct run *r)
+{
+	const char *sq[] = { o->sl.squeue, "-h", "-j", r->st.successor, "-o",
+	    "%r", NULL };
+	const char *sc[] = { o->scancel, r->st.successor, NULL };
+	const struct mg_ljob *s;
+	char why[256] = "", *out, *c;
+	size_t len = 0;
+
+	if (!r->live || o->dry_run || *r->st.successor == '\0' ||
+	    (s = mg_live_find(&r->l, r->st.successor)) == NULL ||
+	    !s->pending || (out = mg_slurm_ask(&o->sl, sq, "Invalid job id",
+	    &len, why, sizeof(why))) == NULL)
+		return;
+	out[strcspn(out, "\n")] = '\0';
+	if (strstr(out, "launch failed requeued held") != NULL) {
+		if ((c = mg_slurm_run(&o->sl, sc, &len, why,
+		    sizeof(why))) == NULL)
+			say(o, 1, "successor %s is held by Slurm after its "
+			    "launch failed, and the cancel failed (%s): the "
+			    "next run tries again", r->st.successor, why);
+		else {
+			free(c);
+			say(o, 1, "successor %s was held by Slurm after its "
+			    "launch failed: cancelled; deciding again for "
+			    "job %s", r->st.successor, r->st.current);
+			char p[sizeof(r->st.current)];
+
+			memcpy(p, r->st.current, sizeof(p));
+			mg_chain_revert(&r->st, p, s, o->now, r->fate,
+			    sizeof(r->fate));
+		}
+	} else if (strstr(out, "JobHeld") != NULL)
+		say(o, 1, "successor %s is held (%s): it starts only once "
+		    "released (scontrol release %s)", r->st.successor, out,
+		    r->st.successor);
+	free(out);
+}
+
+/*
  * The chain's state against the queue: a submission not confirmed is
  * settled by evidence, a successor that started becomes the chain's
  * job, one that ended before it started is counted.  0 to go on, 1
@@ -821,18 +961,8 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	 * partition; if it is in no dump it stays the successor:
 	 * never submitted twice.
 	 */
-	if (*r->st.successor && r->queue_ok && r->live &&
-	    mg_live_find(&r->l, r->st.successor) == NULL) {
-		char why[MG_DIAG_MAX + 256] = "";
-
-		r->l.partition = NULL;
-		(void)mg_slurm_job(&o->sl, &r->l, r->st.successor, why,
-		    sizeof(why));
-		r->l.partition = o->partition;
-	}
 	if (*r->st.successor && r->queue_ok) {
-		const struct mg_ljob *s = mg_live_find(&r->l,
-		    r->st.successor);
+		const struct mg_ljob *s = chain_job(o, r, r->st.successor);
 
 		switch (mg_chain_step(&r->st, s, o->now, old, sizeof(old),
 		    r->fate, sizeof(r->fate))) {
@@ -865,7 +995,7 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	 * P handed over that requeued itself is cancelled.
 	 */
 	if (o->handover && r->live && !o->dry_run && r->queue_ok) {
-		const struct mg_ljob *s = mg_live_find(&r->l, r->st.current);
+		const struct mg_ljob *s = chain_job(o, r, r->st.current);
 
 		snprintf(old, sizeof(old), "%s", r->st.take.job);
 		if (*old && strcmp(r->st.handed, old) != 0 &&
@@ -874,6 +1004,7 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		if (*r->st.handed)
 			requeued(o, r);
 	}
+	unhold(o, r);
 	if (o->state != NULL && !o->dry_run) {
 		r->st.updated = o->now;
 		if ((rv = mg_chain_write(o->state, &r->st, diag)) != 0)
@@ -903,13 +1034,22 @@ check_p(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	mg_advise_find(&r->l, r->p_id, o->now, &r->a);
 	if (r->queue_ok && r->a.p_state == 0 && r->live) {
 		/* not in the queue: has it ended, or is it unknown?
-		 * sacct -j looks through all time */
+		 * sacct -j looks through all time, in any partition */
 		char why[MG_DIAG_MAX + 256] = "";
 
-		if (mg_slurm_job(&o->sl, &r->l, r->p_id, why, sizeof(why)) != 0)
-			r->queue_ok = 0;	/* cannot tell: keep it */
-		else
+		if (r->have_state) {
+			/* the chain's own job: the controller first */
+			(void)chain_job(o, r, r->p_id);
 			mg_advise_find(&r->l, r->p_id, o->now, &r->a);
+		} else {
+			r->l.partition = NULL;
+			if (mg_slurm_job(&o->sl, &r->l, r->p_id, why,
+			    sizeof(why)) != 0)
+				r->queue_ok = 0;	/* cannot tell */
+			else
+				mg_advise_find(&r->l, r->p_id, o->now, &r->a);
+			r->l.partition = o->partition;
+		}
 	}
 	if (!r->live && !o->now_given && r->a.p_state == 2 && r->a.p_end > 0 &&
 	    r->a.p_end <= o->now)
@@ -1047,11 +1187,53 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	return MG_OK;
 }
 
+/*
+ * This host's clock behind the controller's: a job the controller shows
+ * submitted or started after this host's now.  The run's now moves to
+ * the latest such time (a lower bound of the controller's now), and it
+ * is said: a chain judged by a clock behind Slurm's sees its jobs start
+ * and end late.  A clock ahead is not seen this way, and does no harm
+ * the take-over does not guard against (its grace is measured on one
+ * host's clock).
+ */
+static void
+clock_behind(struct run *r)
+{
+	struct mg_drive *o = r->run;
+	int64_t late = o->now;
+	size_t k;
+
+	if (!r->live || o->now_given)
+		return;
+	for (k = 0; k < r->l.n; k++) {
+		const struct mg_ljob *j = &r->l.job[k];
+
+		if (j->submit > late)
+			late = j->submit;
+		if (j->start > late && !j->pending)
+			late = j->start;
+		if (j->end > late && strcmp(j->state, "RUNNING") != 0 &&
+		    strcmp(j->state, "COMPLETING") != 0 && !j->pending)
+			late = j->end;		/* ended, by Slurm's clock */
+	}
+	if (late - o->now < 60)		/* within a minute: as it is */
+		return;
+	if (r->behind == 0)
+		say(o, 0, "this host's clock is at least %lld s behind "
+		    "Slurm's (jobs submitted, started or ended after it): the "
+		    "run takes Slurm's time; set the clock (NTP)",
+		    (long long)(late - o->now));
+	r->behind += late - o->now;
+	o->now = late;
+	r->l.now = late;
+}
+
 int
-mg_drive_run(const struct mg_drive *o, struct mg_driven *out,
+mg_drive_run(const struct mg_drive *oc, struct mg_driven *out,
     struct mg_diag *diag)
 {
 	struct run *r = calloc(1, sizeof(*r));
+	struct mg_drive run = *oc, *o = &run;	/* its now may move */
 	int rv;
 
 	if (r == NULL)
@@ -1059,9 +1241,11 @@ mg_drive_run(const struct mg_drive *o, struct mg_driven *out,
 	r->lockfd = -1;
 	r->live = o->queue == NULL;
 	r->queue_ok = 1;
+	r->run = o;
 	if ((rv = chain_open(o, r, diag)) == 0) {
 		model_open(o, r);
 		if ((rv = read_cluster(o, r, diag)) == 0 &&
+		    (clock_behind(r), 1) &&
 		    (rv = reconcile(o, r, diag)) == 0 &&
 		    (rv = check_p(o, r, diag)) == 0 &&
 		    (rv = decide(o, r, diag)) == 0)

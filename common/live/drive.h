@@ -97,6 +97,7 @@ struct mg_drive {
 	int64_t kill_wait;	/* and after a cancel */
 	const char *ready;	/* S's health check (serving order), or NULL */
 	int64_t ready_time;	/* how long S has to pass it */
+	const char *host;	/* where this run is (gethostname), or NULL */
 	int dry_run;		/* change nothing, submit nothing */
 	int quiet;		/* say only what stops or decides the run */
 	struct mg_slurm sl;	/* the commands, their zone, warnings */

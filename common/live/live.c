@@ -332,6 +332,32 @@ settle(struct mg_live *l)
 	users(l);
 }
 
+int
+mg_live_ended(struct mg_live *l, const char *jobid, int64_t now)
+{
+	struct mg_ljob *j;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+
+		if ((j = realloc(l->job, cap * sizeof(*j))) == NULL)
+			return MG_ENOMEM;
+		l->job = j;
+		l->cap = cap;
+	}
+	j = &l->job[l->n++];
+	memset(j, 0, sizeof(*j));
+	snprintf(j->jobid, sizeof(j->jobid), "%s", jobid);
+	j->submit = j->start = j->limit = -1;
+	j->end = now;
+	j->prio = NAN;
+	snprintf(j->state, sizeof(j->state), "ENDED");
+	j->source = l->sources;
+	j->seq = l->seq++;
+	l->sorted = 0;
+	return 0;
+}
+
 const struct mg_ljob *
 mg_live_find(struct mg_live *l, const char *jobid)
 {

@@ -63,6 +63,13 @@ int mg_live_read(struct mg_live *l, const char *path, const char **layout,
 int mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
     const char *name, const char **layout, struct mg_diag *d);
 
+/*
+ * mg_live_ended: job jobid ended by now, how unknown (state "ENDED"):
+ * the controller has forgotten it and no dump shows it yet.  0 or
+ * MG_ENOMEM.
+ */
+int mg_live_ended(struct mg_live *l, const char *jobid, int64_t now);
+
 /* mg_live_find: the job called jobid, or NULL. */
 const struct mg_ljob *mg_live_find(struct mg_live *l, const char *jobid);
 

@@ -10,6 +10,7 @@
 
 #include "live/slurm.h"
 #include "live/hcache.h"
+#include "base/clock.h"
 #include "base/proc.h"
 
 /* a warning through s->warn */
@@ -147,6 +148,39 @@ mg_slurm_job(const struct mg_slurm *s, struct mg_live *l, const char *id,
 	    MG_SLURM_SACCT_FIELDS, NULL };
 
 	return mg_slurm_read(s, l, sj, "sacct", note, cap);
+}
+
+int
+mg_slurm_undelivered(const char *why)
+{
+	return strstr(why, "Unable to contact slurm controller") != NULL ||
+	    strstr(why, "connect failure") != NULL ||
+	    strstr(why, "Communication connection failure") != NULL ||
+	    strstr(why, "in standby mode") != NULL;
+}
+
+int
+mg_slurm_one(const struct mg_slurm *s, struct mg_live *l, const char *id,
+    char *note, size_t cap)
+{
+	const char *sq[] = { s->squeue, "-a", "-j", id, "-o",
+	    MG_SLURM_SQUEUE_FMT, NULL };
+	struct mg_diag d = { "" };
+	size_t len = 0;
+	char *out;
+	int rv;
+
+	/* "Invalid job id" is the controller's answer, not a failure */
+	if ((out = mg_slurm_ask(s, sq, "Invalid job id", &len, note,
+	    cap)) == NULL)
+		return -1;
+	rv = mg_live_read_mem(l, out, len, "squeue", NULL, &d);
+	free(out);
+	if (rv != 0) {
+		snprintf(note, cap, "%s", d.msg);
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -316,7 +350,7 @@ mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
 	 * lost only when sacct shows submission lines and has had half an
 	 * hour to record it.
 	 */
-	if (q_empty && (no_line || (int64_t)time(NULL) - since < 1800)) {
+	if (q_empty && (no_line || mg_clock_now() - since < 1800)) {
 		snprintf(note, ncap, "squeue answers an empty queue, and sacct "
 		    "%s", no_line ? "shows no submission lines (Slurm before "
 		    "22.05)" : "may not have recorded the submission yet");

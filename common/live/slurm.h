@@ -94,6 +94,22 @@ int mg_slurm_job(const struct mg_slurm *s, struct mg_live *l, const char *id,
     char *note, size_t cap);
 
 /*
+ * mg_slurm_undelivered: 1 if why (what a Slurm command printed when it
+ * failed) says that the request never reached the controller (connect
+ * failure, a backup in standby): nothing was done, and it may be sent
+ * again.  A lost answer ("Socket timed out") may have reached it.
+ */
+int mg_slurm_undelivered(const char *why);
+
+/*
+ * mg_slurm_one: job id as the controller shows it (squeue -a -j id, any
+ * state it still holds) into l: 0, or -1 with note set (squeue failed,
+ * or "Invalid job id": the controller has forgotten it).
+ */
+int mg_slurm_one(const struct mg_slurm *s, struct mg_live *l, const char *id,
+    char *note, size_t cap);
+
+/*
  * mg_slurm_history: mg_slurm_jobs() from now - window, through a cache
  * at path (live/hcache.h) that holds the last run's answer: sacct is
  * asked only for what changed since (from the cache's end less overlap

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "live/takeover.h"
+#include "base/clock.h"
 #include "base/proc.h"
 #include "live/slurm.h"
 
@@ -214,6 +215,55 @@ claim(const struct mg_takeover *t, enum mg_takeover_step step,
 	return 1;
 }
 
+/* a claim released: the step did not reach Slurm */
+static void
+release(const struct mg_takeover *t, enum mg_takeover_step step,
+    struct mg_takeover_rec *rec)
+{
+	struct mg_takeover_rec mine = *rec;
+
+	if (t->claim != NULL && t->claim(t->arg, step, rec) >= 0)
+		return;
+	*rec = mine;
+	if (step == MG_TAKEOVER_UNSIGNAL) {
+		rec->signalled = 0;
+		rec->seen = 0;
+		*rec->seen_host = '\0';
+	} else
+		rec->cancelled = 0;
+}
+
+/* rec's times are this run's to stamp: the first stamp names the host */
+static void
+mine(const struct mg_takeover *t, struct mg_takeover_rec *rec)
+{
+	if (*rec->host == '\0' && t->host != NULL)
+		snprintf(rec->host, sizeof(rec->host), "%s", t->host);
+}
+
+/*
+ * now on the clock of rec's host, as far as this host can tell without
+ * running ahead of it: its own clock if it is that host, else the
+ * signal's time plus the time since this host first saw it (recorded)
+ */
+static int64_t
+rec_now(const struct mg_takeover *t, struct mg_takeover_rec *rec,
+    int64_t now)
+{
+	if (rec->signalled == 0 || *rec->host == '\0' || t->host == NULL ||
+	    strcmp(rec->host, t->host) == 0)
+		return now;
+	if (rec->seen == 0 || strcmp(rec->seen_host, t->host) != 0) {
+		rec->seen = now;
+		snprintf(rec->seen_host, sizeof(rec->seen_host), "%s",
+		    t->host);
+		(void)claim(t, MG_TAKEOVER_SEEN, rec);
+		if (strcmp(rec->seen_host, t->host) != 0)
+			return rec->signalled;	/* another's: wait */
+	}
+	return rec->signalled + (now - rec->seen);
+}
+
 /* cancel P (retried: a cancel is idempotent); 0 or -1 with why set */
 static int
 cancel(const struct mg_takeover *t, char *why, size_t cap)
@@ -236,6 +286,7 @@ step_pending(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 	int requeued = rec->signalled > 0;
 
 	rec->cancelled = now;
+	mine(t, rec);
 	(void)claim(t, MG_TAKEOVER_CANCEL, rec);
 	if (cancel(t, why, sizeof(why)) != 0 &&
 	    mg_takeover_state(t, user, sizeof(user), n2, sizeof(n2)) != 0) {
@@ -268,6 +319,10 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 	*outcome = MG_TAKEOVER_WAITING;
 	if (rec->signalled == 0) {
 		rec->signalled = now;
+		snprintf(rec->host, sizeof(rec->host), "%s", t->host ?
+		    t->host : "");
+		rec->seen = 0;
+		*rec->seen_host = '\0';
 		if (claim(t, MG_TAKEOVER_SIGNAL, rec) == 0 &&
 		    rec->signalled > 0) {
 			stamp(rec->signalled, at, sizeof(at));
@@ -281,6 +336,14 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 			free(out);
 			snprintf(note, cap, "job %s was sent SIG%s", t->job,
 			    t->signal);
+		} else if (mg_slurm_undelivered(why)) {
+			/* it never reached the controller: the record holds
+			 * what Slurm confirmed, and a later step sends it */
+			release(t, MG_TAKEOVER_UNSIGNAL, rec);
+			warn(t, "job %s: the signal did not reach Slurm (%s); "
+			    "it is sent again at the next step", t->job, why);
+			snprintf(note, cap, "job %s was not signalled yet",
+			    t->job);
 		} else if (mg_takeover_state(t, user, sizeof(user), n2,
 		    sizeof(n2)) == 1) {
 			warn(t, "job %s: the signal failed, or its answer was "
@@ -302,16 +365,30 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 	}
 	if (rec->cancelled == 0) {
 		rec->cancelled = now;
+		mine(t, rec);
 		if (claim(t, MG_TAKEOVER_CANCEL, rec) == 0 &&
 		    rec->cancelled > 0) {
 			snprintf(note, cap, "job %s was cancelled by another "
 			    "take-over", t->job);
 			return 0;
 		}
-		if (cancel(t, why, sizeof(why)) != 0)
+		if (cancel(t, why, sizeof(why)) != 0 &&
+		    mg_takeover_state(t, user, sizeof(user), n2,
+		    sizeof(n2)) != 0) {
+			/* not confirmed, and P may run: the claim goes, and
+			 * the next step cancels again */
+			release(t, MG_TAKEOVER_UNCANCEL, rec);
 			warn(t, "job %s still runs %lld s after SIG%s and "
-			    "the cancel failed: %s", t->job,
+			    "the cancel failed (%s): it is cancelled again at "
+			    "the next step", t->job,
 			    (long long)(now - rec->signalled), t->signal, why);
+			if (now >= rec->signalled + t->grace + t->kill_wait)
+				*outcome = MG_TAKEOVER_UNSURE;
+			snprintf(note, cap, "job %s still runs after its grace "
+			    "of %lld s after SIG%s, and Slurm did not take the "
+			    "cancel", t->job, (long long)t->grace, t->signal);
+			return 0;
+		}
 		snprintf(note, cap, "job %s still ran after its grace of %lld "
 		    "s after SIG%s: cancelled", t->job, (long long)t->grace,
 		    t->signal);
@@ -357,12 +434,17 @@ mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int64_t now, int *outcome, char *note, size_t cap, struct mg_diag *d)
 {
 	char why[1024] = "", at[32];
+	int64_t t0 = mg_clock_now();
 	int c, rv;
 
 	*outcome = MG_TAKEOVER_WAITING;
 	*note = '\0';
 	if ((rv = look(t, &c, why, sizeof(why), d)) != 0)
 		return rv;
+	/* a signal or a cancel is stamped when it is sent: Slurm may
+	 * have taken its time to answer (commands tried again); on the
+	 * clock of the host that signalled */
+	now = rec_now(t, rec, now + mg_clock_now() - t0);
 	if (c < 0) {
 		if (rec->signalled == 0)
 			return mg_diag_set(d, MG_EIO, "cannot tell whether job "
@@ -421,14 +503,17 @@ static int
 ready(const struct mg_takeover *t, char *why, size_t cap)
 {
 	const char *argv[] = { "/bin/sh", "-c", t->ready, NULL };
-	time_t until = time(NULL) + (time_t)t->ready_time;
+	int64_t until = mg_clock_now() + t->ready_time;
 	struct mg_diag d = { "" };
 	struct mg_proc p;
 	int left, st = -1;
 
 	for (;;) {
-		left = (int)(until - time(NULL));
-		if (mg_proc_run(argv, left > 1 ? left : 1, &p, &d) == 0) {
+		left = (int)(until - mg_clock_now());
+		/* a check that hangs is killed with its children; what it
+		 * prints is not kept */
+		if (mg_proc_runf(argv, left > 1 ? left : 1, MG_PROC_GROUP |
+		    MG_PROC_NOOUT, &p, &d) == 0) {
 			st = p.status;
 			snprintf(why, cap, "%s", st == 0 ? "" : p.timedout ?
 			    "it was still running" : *p.err ? p.err :
@@ -438,9 +523,9 @@ ready(const struct mg_takeover *t, char *why, size_t cap)
 				return 1;
 		} else
 			snprintf(why, cap, "%s", d.msg);
-		if (time(NULL) >= until)
+		if (mg_clock_now() >= until)
 			return 0;
-		sleep((unsigned)(t->poll > 0 ? t->poll : 1));
+		mg_clock_sleep(t->poll > 0 ? t->poll : 1, MG_CLOCK_POLL);
 	}
 }
 
@@ -449,7 +534,7 @@ mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int *outcome, char *note, size_t cap, struct mg_diag *d)
 {
 	char user[64], why[512] = "";
-	int64_t now = (int64_t)time(NULL);
+	int64_t now = mg_clock_now();
 	int rv;
 
 	if (*rec->job == '\0' || strcmp(rec->job, t->job) != 0) {
@@ -473,11 +558,11 @@ mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 		return 0;
 	}
 	for (;;) {
-		now = (int64_t)time(NULL);
+		now = mg_clock_now();
 		if ((rv = mg_takeover_step(t, rec, now, outcome, note, cap,
 		    d)) != 0 || *outcome != MG_TAKEOVER_WAITING)
 			return rv;
-		sleep((unsigned)(t->poll > 0 ? t->poll : 1));
+		mg_clock_sleep(t->poll > 0 ? t->poll : 1, MG_CLOCK_POLL);
 	}
 }
 

@@ -11,8 +11,12 @@
  *
  *   P running, not signalled    P is sent the signal, once (the record
  *                               is written first; a lost answer is not
- *                               retried)
- *   P running past its grace    P is cancelled (recorded first)
+ *                               retried; a signal that never reached
+ *                               the controller is released from the
+ *                               record and sent at a later step)
+ *   P running past its grace    P is cancelled (recorded first, and
+ *                               released when the cancel fails: it is
+ *                               tried again at the next step)
  *   P pending                   cancelled: one that never started would
  *                               run the service a second time, one that
  *                               went back to pending after the signal
@@ -38,20 +42,36 @@
 					 * unless told */
 #define MG_TAKEOVER_MAX_GRACE	86400	/* the longest grace or readiness */
 
-/* what has been done to P, and when (0: not yet) */
+/*
+ * What has been done to P, and when (0: not yet).  The signal's and the
+ * cancel's times are on the clock of the host that sent the signal
+ * (host); a run on another host, whose clock may be minutes apart,
+ * measures from when it first saw the signal recorded (seen, on its own
+ * clock), so that a grace is never cut short by the clocks' difference.
+ */
 struct mg_takeover_rec {
 	char job[32];		/* P, "" if no take-over is under way */
 	int64_t began;		/* a take-over began (S's script) */
 	int64_t until;		/* by when it is over, at the latest */
 	int64_t signalled;	/* P was sent the signal */
 	int64_t cancelled;	/* P was cancelled */
+	char host[64];		/* whose clock signalled and cancelled are */
+	int64_t seen;		/* when seen_host first saw the signal */
+	char seen_host[64];
 };
 
 enum mg_takeover_step {
 	MG_TAKEOVER_BEGIN,	/* a take-over begins (S's script) */
 	MG_TAKEOVER_SIGNAL,	/* P is about to be signalled */
-	MG_TAKEOVER_CANCEL	/* P is about to be cancelled */
+	MG_TAKEOVER_CANCEL,	/* P is about to be cancelled */
+	/* the signal, or the cancel, claimed at rec's time did not reach
+	 * Slurm (refused, the controller out of reach): the claim is
+	 * released, so that a later step acts again */
+	MG_TAKEOVER_UNSIGNAL,
+	MG_TAKEOVER_UNCANCEL,
+	MG_TAKEOVER_SEEN	/* another host saw the signal (seen) */
 };
+
 
 struct mg_takeover {
 	const char *job;		/* P */
@@ -63,6 +83,7 @@ struct mg_takeover {
 	int64_t poll;			/* seconds between looks */
 	int tries;			/* of a failing squeue or sacct */
 	const char *user;		/* who runs it: P must be theirs */
+	const char *host;		/* where it runs (gethostname) */
 	const char *ready;		/* S's health check (sh -c), or NULL */
 	int64_t ready_time;		/* how long S has to pass it */
 	/*

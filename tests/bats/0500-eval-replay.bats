@@ -350,9 +350,9 @@ col() { # col FILE GROUP COLUMN
 	cmp e.tsv e2.tsv
 	awk -F'\t' 'FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "all" { w[++k] = $c["sim_mean_wait_h"] }
 		END { exit !(w[1] < w[2] / 2) }' e.tsv p.tsv
-	# every job ends, after it starts
-	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["sim_end"] < $c["submit"] + $c["sim_wait_s"] { bad++ } END { exit bad > 0 }' ej.tsv
+	# every job starts, and never before it was submitted
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; if (!c["sim_wait_s"]) bad = 1; next }
+		$c["sim_wait_s"] == "" || $c["sim_wait_s"] < 0 { bad++ } END { exit bad > 0 || NR < 1000 }' ej.tsv
 	# with loaning, elastic jobs give nodes back before anyone is preempted
 	local nl ne
 	nl=$(mirage-eval --replay -m faithful -n 84 -s InferenceNodes=40 -o /dev/null ls6.jobs 2>&1 | sed -n 's/.*preempting \([0-9]*\) jobs.*/\1/p')

@@ -62,11 +62,13 @@ setup() {
 	FAKE_MODE=squeue-down run -1 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 500
 	[[ "$stderr" == *"cannot tell whether job 500 runs: squeue"*"sacct has no record of job 500; it was not signalled"* ]]
 	[ ! -e "$FAKE/scancel.log" ]
-	# with the chain's state: the take-over begun is not left recorded
+	# with the chain's state: the take-over stays recorded, unsignalled,
+	# for the next cron run to give the chain back to P once S has left
 	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh > /dev/null
 	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain FAKE_MODE=squeue-down run -1 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 500
 	[[ "$stderr" == *"take-over from job 500: cannot tell whether job 500 runs: "* ]]
-	grep -qx 'taking	-' job.sh.chain
+	grep -qx 'taking	500' job.sh.chain
+	grep -qx 'signalled	0' job.sh.chain
 	[ ! -e "$FAKE/scancel.log" ]
 }
 
@@ -123,7 +125,7 @@ setup() {
 	grep -q '^501|' "$FAKE/queue.txt"
 }
 
-@test "the lock is not held while P is waited for: a cron run meanwhile says the take-over is in progress" {
+@test "the lock is not held while P is waited for: a cron run meanwhile looks and waits for the grace" {
 	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh --handover > /dev/null
 	now=$(date -u +%FT%T)
 	sed -i "s/^900|gpu|PD|\(.*\)|N\/A|/900|gpu|R|\1|$now|/" "$FAKE/queue.txt"
@@ -133,7 +135,8 @@ setup() {
 	FAKE_MODE=signal-ignored run --separate-stderr mirage-advise "${SUB[@]}" --now "$now" --scancel "$A/fake-scancel" -T -100 --submit job.sh --handover
 	[ "$SECONDS" -lt 6 ]
 	[ "$status" -eq 10 ]
-	[[ "$stderr" == *"the take-over of job 500 by 900 is in progress (since "* ]]
+	# P signalled: the cron run looks, and leaves the cancel to the grace
+	[[ "$stderr" == *"successor 900 runs: job 500 has had SIGUSR1 for "*" s of its 900 s"* ]]
 	wait
 	[[ "$(cat t.out)" == "take-over: job 500 still ran after its grace of 8 s after SIGUSR1: cancelled" ]]
 	[ "$(signals)" -eq 1 ]

@@ -1,0 +1,925 @@
+/*
+ * t_soak.c: a fault-injection soak of a chain that hands over, in the
+ * manner of a deterministic simulation.  A simulated Slurm (its jobs, a
+ * controller that goes down, answers lost after the act, an accounting
+ * database that lags, services that ignore their signal, crash, or are
+ * requeued by Slurm) answers every command the library runs
+ * (mg_proc_set_fake), in simulated time (mg_clock_set_hook).  Cron runs
+ * every 5 minutes and each successor's take-over act on it through
+ * live/drive.h as mirage-advise does, interleaved where a take-over
+ * waits; after every step the invariants are checked:
+ *
+ *   two  two links never serve at once longer than the grace, the
+ *        cancel's wait and a cron period (plus the time the controller
+ *        was down meanwhile)
+ *   none the chain never has no job running or queued longer than a
+ *        cron period (plus the controller's downtime), unless it was
+ *        stopped for failing successors
+ *   sig  a link is signalled at most once, and a running link that was
+ *        signalled is cancelled only after its grace
+ *   sub  at most one successor is queued at a time (one submission a
+ *        link)
+ *   file the chain's state file always parses
+ *
+ * A schedule is drawn from its seed: the same seed gives the same run.
+ * Usage: t_soak [schedules [first-seed]] (default MIRAGE_SOAK, else 1000,
+ * from seed 1).  A failing seed is printed with the steps that led to
+ * it; MIRAGE_SOAK_TRACE=1 prints every schedule's steps, 2 also every
+ * command run.
+ */
+#include <math.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/proc.h"
+#include "live/chain.h"
+#include "live/drive.h"
+#include "mirage.h"
+#include "tap.h"
+
+#define T0	1800000000	/* the simulation's start (2027-01-15) */
+#define LIMIT	7200		/* every link's time limit, s */
+#define CRON	300		/* the cron period */
+#define GRACE	600		/* the take-over's grace after the signal */
+#define KWAIT	60		/* and after a cancel */
+#define KILLW	30		/* Slurm's KillWait: a cancelled job leaves */
+#define HORIZON	(8 * 3600)	/* one schedule's simulated time */
+#define MAXJ	64
+#define SLACK	120		/* polls, a step's own Slurm retries */
+
+enum jstate { PD, RUN, CG, END };
+
+struct sjob {
+	int id, chain, pred;
+	enum jstate st;
+	char fate[24];		/* how it ended: COMPLETED, CANCELLED, ... */
+	int64_t submit, start, end;
+	int64_t begin;		/* PD: when it starts, its dependency met */
+	int dep;		/* afterany on this job, 0 none */
+	int held;		/* PD, never starts by itself */
+	char comment[64];
+	int sigs;		/* signals that reached it */
+	int64_t sig_at;
+	int64_t leave_at;	/* RUN: when it leaves after the signal */
+	int64_t crash_at;	/* RUN: when it fails on its own (0 never) */
+	int64_t requeue_at;	/* RUN: when Slurm requeues it (0 never) */
+	int ignores;		/* ignores its signal */
+	int ckpt;		/* seconds it takes to checkpoint and exit */
+	int pending_takeover;	/* started: its script takes over */
+	int requeued;		/* Slurm requeued it (not a submission) */
+};
+
+struct world {
+	int64_t t;		/* true time */
+	uint64_t rng;
+	struct sjob job[MAXJ];
+	int n, next_id;
+	int64_t down_from[4], down_to[4];
+	int ndown;
+	int lost_pct;		/* % of answers lost after the act */
+	int64_t lag;		/* the accounting database lags */
+	int64_t skew_cron, skew_s, skew;	/* hosts' clocks, the actor's */
+	int64_t next_cron;
+	int first_run, depth, stopped;
+	char state[256];
+	/* the invariants' clocks */
+	int64_t two_since, none_since;
+	char broke[512];
+	char trace[64][200];
+	int ntrace;
+	int verbose;
+	char user[64];		/* who runs the chain */
+};
+
+static struct world W;
+
+static void
+note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+note(const char *fmt, ...)
+{
+	char *line = W.trace[W.ntrace % 64];
+	va_list ap;
+	int k;
+
+	k = snprintf(line, 200, "%6lld ", (long long)(W.t - T0));
+	va_start(ap, fmt);
+	vsnprintf(line + k, (size_t)(200 - k), fmt, ap);
+	va_end(ap);
+	W.ntrace++;
+	if (W.verbose)
+		printf("# %s\n", line);
+}
+
+static uint64_t
+rnd(void)
+{
+	uint64_t x = W.rng;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return W.rng = x;
+}
+
+static int64_t
+pick(int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)(rnd() % (uint64_t)(hi - lo + 1));
+}
+
+static int
+chance(int pct)
+{
+	return (int)(rnd() % 100) < pct;
+}
+
+static int
+down(void)
+{
+	int k;
+
+	for (k = 0; k < W.ndown; k++)
+		if (W.t >= W.down_from[k] && W.t < W.down_to[k])
+			return 1;
+	return 0;
+}
+
+/* the controller's downtime within [from, to) */
+static int64_t
+downtime(int64_t from, int64_t to)
+{
+	int64_t s = 0, a, b;
+	int k;
+
+	for (k = 0; k < W.ndown; k++) {
+		a = W.down_from[k] > from ? W.down_from[k] : from;
+		b = W.down_to[k] < to ? W.down_to[k] : to;
+		if (b > a)
+			s += b - a;
+	}
+	return s;
+}
+
+static struct sjob *
+find(int id)
+{
+	int k;
+
+	for (k = 0; k < W.n; k++)
+		if (W.job[k].id == id)
+			return &W.job[k];
+	return NULL;
+}
+
+static void
+stamp(int64_t t, char *buf, size_t cap)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	strftime(buf, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+/* ---- the world's own course ---- */
+
+static void
+end_job(struct sjob *j, const char *fate, int64_t at)
+{
+	char f[sizeof(j->fate)];
+
+	snprintf(f, sizeof(f), "%s", fate);
+	j->st = END;
+	j->end = at;
+	memcpy(j->fate, f, sizeof(f));
+	note("job %d ends %s", j->id, fate);
+}
+
+static void
+start_job(struct sjob *j, int64_t at)
+{
+	j->st = RUN;
+	j->start = at;
+	j->leave_at = 0;
+	j->crash_at = chance(8) ? at + pick(60, LIMIT) : 0;
+	j->requeue_at = chance(3) ? at + pick(60, LIMIT) : 0;
+	j->pending_takeover = j->pred > 0;
+	note("job %d starts%s", j->id, j->pred ? " (takes over)" : "");
+}
+
+/* the next time something happens by itself after W.t, or INT64_MAX */
+static int64_t
+next_event(void)
+{
+	int64_t e = INT64_MAX, x;
+	struct sjob *d;
+	int k;
+
+	for (k = 0; k < W.n; k++) {
+		struct sjob *j = &W.job[k];
+
+		if (j->st == PD && !j->held) {
+			d = j->dep ? find(j->dep) : NULL;
+			x = d != NULL && d->st != END ? INT64_MAX :
+			    (d != NULL && d->end + j->begin - j->submit >
+			    j->begin ? d->end + (j->begin - j->submit) :
+			    j->begin);
+			if (x < e)
+				e = x;
+		} else if (j->st == RUN) {
+			x = j->start + LIMIT;
+			if (j->leave_at && j->leave_at < x)
+				x = j->leave_at;
+			if (j->crash_at && j->crash_at < x)
+				x = j->crash_at;
+			if (j->requeue_at && j->requeue_at < x)
+				x = j->requeue_at;
+			if (x < e)
+				e = x;
+		} else if (j->st == CG && j->end < e)
+			e = j->end;
+	}
+	return e;
+}
+
+/* the world moves to time `to`, event by event */
+static void
+advance(int64_t to)
+{
+	for (;;) {
+		int64_t e = next_event();
+		int k;
+
+		if (e > to)
+			break;
+		if (e > W.t)
+			W.t = e;
+		for (k = 0; k < W.n; k++) {
+			struct sjob *j = &W.job[k], *d;
+
+			if (j->st == PD && !j->held) {
+				d = j->dep ? find(j->dep) : NULL;
+				if (d != NULL && d->st != END)
+					continue;
+				if ((d == NULL ? j->begin : d->end +
+				    (j->begin - j->submit)) <= W.t)
+					start_job(j, W.t);
+			} else if (j->st == RUN) {
+				if (j->start + LIMIT <= W.t)
+					end_job(j, "TIMEOUT", W.t);
+				else if (j->leave_at && j->leave_at <= W.t)
+					end_job(j, "COMPLETED", W.t);
+				else if (j->crash_at && j->crash_at <= W.t)
+					end_job(j, "FAILED", W.t);
+				else if (j->requeue_at && j->requeue_at <= W.t) {
+					/* a node failed: Slurm requeues it */
+					j->st = PD;
+					j->requeue_at = 0;
+					j->begin = W.t + pick(60, 1800);
+					j->submit = W.t;
+					j->dep = 0;
+					j->requeued = 1;
+					note("job %d requeued by Slurm", j->id);
+				}
+			} else if (j->st == CG && j->end <= W.t)
+				end_job(j, j->fate, j->end);
+		}
+	}
+	if (to > W.t)
+		W.t = to;
+}
+
+/* ---- the invariants ---- */
+
+static void
+broke(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void
+broke(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*W.broke)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(W.broke, sizeof(W.broke), fmt, ap);
+	va_end(ap);
+	note("BROKEN: %s", W.broke);
+}
+
+static void
+check(void)
+{
+	struct mg_chainstate st;
+	struct mg_diag d = { "" };
+	int k, running = 0, queued = 0, idle = 0, rv;
+
+	for (k = 0; k < W.n; k++) {
+		running += W.job[k].st == RUN;
+		queued += W.job[k].st == PD && W.job[k].chain > 1 &&
+		    !W.job[k].requeued && !W.job[k].held;
+		/* a job Slurm holds cannot run; the next run sees it */
+		idle += W.job[k].st == RUN || (W.job[k].st == PD &&
+		    (!W.job[k].held || W.t < W.job[k].submit + CRON +
+		    SLACK));
+	}
+	if (running >= 2) {
+		if (W.two_since == 0)
+			W.two_since = W.t;
+		else if (W.t - W.two_since > GRACE + KWAIT + KILLW + CRON +
+		    SLACK + downtime(W.two_since, W.t))
+			broke("two: two links have served at once for %lld s",
+			    (long long)(W.t - W.two_since));
+	} else
+		W.two_since = 0;
+	if ((rv = mg_chain_read(W.state, &st, &d)) < 0)
+		broke("file: the state does not parse: %s", d.msg);
+	else if (rv == 1 && st.failures >= MG_DRIVE_MAX_FAILURES)
+		W.stopped = 1;
+	/* (a held job cannot run) */
+	if (idle == 0 && !W.stopped) {
+		if (W.none_since == 0)
+			W.none_since = W.t;
+		else if (W.t - W.none_since > CRON + SLACK +
+		    downtime(W.none_since, W.t))
+			broke("none: no link has run or been queued for %lld s",
+			    (long long)(W.t - W.none_since));
+	} else
+		W.none_since = 0;
+	if (queued > 1)
+		broke("sub: %d successors queued at once", queued);
+}
+
+/* ---- Slurm's commands ---- */
+
+static int
+answer(struct mg_proc *p, int status, const char *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+answer(struct mg_proc *p, int status, const char *err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	p->status = status;
+	p->err = calloc(1, 4097);
+	snprintf(p->err, 4097, "%s", err ? err : "");
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p->out = malloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p->out, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	p->outlen = (size_t)n;
+	return 0;
+}
+
+/* out grows by a line */
+static void
+put(char **out, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+put(char **out, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	*out = realloc(*out, *len + (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(*out + *len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	*len += (size_t)n;
+}
+
+static const char *
+arg_after(const char *const argv[], const char *opt)
+{
+	int k;
+
+	for (k = 0; argv[k]; k++)
+		if (strcmp(argv[k], opt) == 0 && argv[k + 1])
+			return argv[k + 1];
+	return NULL;
+}
+
+static int
+has(const char *const argv[], const char *word)
+{
+	int k;
+
+	for (k = 0; argv[k]; k++)
+		if (strcmp(argv[k], word) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *
+state_word(const struct sjob *j)
+{
+	return j->st == PD ? "PENDING" : j->st == RUN ? "RUNNING" :
+	    j->st == CG ? "COMPLETING" : j->fate;
+}
+
+/* the job as the accounting database shows it, lag behind */
+static int
+as_recorded(const struct sjob *j, struct sjob *r)
+{
+	int64_t at = W.t - W.lag;
+
+	if (j->submit > at)
+		return 0;
+	*r = *j;
+	if (r->st == END && r->end > at)
+		r->st = r->start >= 0 && r->start <= at ? RUN : PD;
+	if (r->st == CG)
+		r->st = RUN;
+	if (r->st == RUN && r->start > at)
+		r->st = PD;
+	return 1;
+}
+
+static int
+squeue(const char *const argv[], struct mg_proc *p)
+{
+	const char *id = arg_after(argv, "-j"), *fmt = arg_after(argv, "-o");
+	char *out = NULL, a[32], b[32], c[32];
+	size_t len = 0;
+	int k;
+
+	if (down())
+		return answer(p, 1, "squeue: error: Unable to contact slurm "
+		    "controller (connect failure)", "%s", "");
+	if (chance(W.lost_pct))
+		return answer(p, 1, "squeue: error: Socket timed out on "
+		    "send/recv operation", "%s", "");
+	if (id != NULL) {
+		struct sjob *j = find(atoi(id));
+
+		if (j == NULL || (j->st == END && W.t - j->end > 300))
+			return answer(p, 1, "slurm_load_jobs error: Invalid job "
+			    "id specified", "%s", "");
+		if (strcmp(fmt, "%r") == 0)
+			return answer(p, 0, NULL, "%s\n", j->held ?
+			    "launch failed requeued held" : j->st == PD ?
+			    "Priority" : "None");
+		if (strcmp(fmt, "%T|%u") == 0)
+			return answer(p, 0, NULL, "%s|%s\n", state_word(j),
+			    W.user);
+	}
+	if (fmt != NULL && strcmp(fmt, "%i %k") == 0) {
+		for (k = 0; k < W.n; k++)
+			if (W.job[k].st != END)
+				put(&out, &len, "%d %s\n", W.job[k].id,
+				    *W.job[k].comment ? W.job[k].comment :
+				    "(null)");
+	} else {
+		put(&out, &len, "JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|"
+		    "END_TIME|TIME_LIMIT|NODES|PRIORITY|USER\n");
+		for (k = 0; k < W.n; k++) {
+			const struct sjob *j = &W.job[k];
+
+			/* the queue; one job in any state it holds */
+			if (j->st == END && (id == NULL ||
+			    j->id != atoi(id)))
+				continue;
+			stamp(j->submit, a, sizeof(a));
+			if (j->st == PD)
+				snprintf(b, sizeof(b), "N/A");
+			else
+				stamp(j->start, b, sizeof(b));
+			if (j->st == PD)
+				snprintf(c, sizeof(c), "N/A");
+			else
+				stamp(j->st == END ? j->end : j->start + LIMIT,
+				    c, sizeof(c));
+			put(&out, &len, "%d|gpu|%s|%s|%s|%s|2:00:00|1|1000|"
+			    "%s\n", j->id, j->st == PD ? "PD" : j->st ==
+			    RUN ? "R" : j->st == CG ? "CG" :
+			    strcmp(j->fate, "COMPLETED") == 0 ? "CD" :
+			    strcmp(j->fate, "FAILED") == 0 ? "F" :
+			    strcmp(j->fate, "TIMEOUT") == 0 ? "TO" : "CA",
+			    a, b, c, W.user);
+		}
+	}
+	if (out == NULL)
+		out = calloc(1, 1);
+	p->status = 0;
+	p->err = calloc(1, 4097);
+	p->out = out;
+	p->outlen = len;
+	return 0;
+}
+
+static int
+sacct(const char *const argv[], struct mg_proc *p)
+{
+	const char *id = arg_after(argv, "-j"), *fields = arg_after(argv,
+	    "-o");
+	char *out = NULL, a[32], b[32], c[32];
+	size_t len = 0;
+	struct sjob r;
+	int k;
+
+	if (strcmp(fields, "State,User") == 0) {
+		struct sjob *j = find(atoi(id));
+
+		if (j != NULL && as_recorded(j, &r))
+			return answer(p, 0, NULL, "%s|%s\n", state_word(&r),
+			    W.user);
+		return answer(p, 0, NULL, "%s", "");
+	}
+	if (strncmp(fields, "JobIDRaw,State,Comment", 22) == 0) {
+		for (k = 0; k < W.n; k++)
+			if (as_recorded(&W.job[k], &r))
+				put(&out, &len, "%d|%s|%s|sbatch\n", r.id,
+				    state_word(&r), r.st == PD ? "" :
+				    r.comment);
+	} else {
+		if (!has(argv, "-n"))
+			put(&out, &len, "JobID|JobIDRaw|Partition|State|Submit|"
+			    "Start|End|Timelimit|NNodes|User\n");
+		for (k = 0; k < W.n; k++) {
+			if (id != NULL && W.job[k].id != atoi(id))
+				continue;
+			if (!as_recorded(&W.job[k], &r))
+				continue;
+			stamp(r.submit, a, sizeof(a));
+			if (r.st == PD)
+				snprintf(b, sizeof(b), "Unknown");
+			else
+				stamp(r.start, b, sizeof(b));
+			if (r.st != END)
+				snprintf(c, sizeof(c), "Unknown");
+			else
+				stamp(r.end, c, sizeof(c));
+			put(&out, &len, "%d|%d|gpu|%s|%s|%s|%s|02:00:00|1|"
+			    "%s\n", r.id, r.id, state_word(&r), a, b, c,
+			    W.user);
+		}
+	}
+	if (out == NULL)
+		out = calloc(1, 1);
+	p->status = 0;
+	p->err = calloc(1, 4097);
+	p->out = out;
+	p->outlen = len;
+	return 0;
+}
+
+static int
+scancel(const char *const argv[], struct mg_proc *p)
+{
+	int k = 0, lost;
+	struct sjob *j;
+	const char *sig = NULL;
+
+	while (argv[k + 1])
+		k++;
+	j = find(atoi(argv[k]));
+	for (k = 0; argv[k]; k++)
+		if (strncmp(argv[k], "--signal=", 9) == 0)
+			sig = argv[k] + 9;
+	if (down())
+		return answer(p, 1, "scancel: error: Kill job error on job id "
+		    "%s: Unable to contact slurm controller (connect failure)",
+		    "%s", "");
+	if (j == NULL || j->st == END)
+		return answer(p, 1, "scancel: error: Kill job error on job id: "
+		    "Invalid job id specified", "%s", "");
+	lost = chance(W.lost_pct);
+	if (sig != NULL) {
+		if (j->st != RUN)	/* pending, completing: refused */
+			return answer(p, 1, "", "%s", "");
+		j->sigs++;
+		if (j->sig_at == 0)
+			j->sig_at = W.t;
+		if (j->sigs > 1)
+			broke("sig: job %d signalled a second time", j->id);
+		if (!j->ignores && j->leave_at == 0)
+			j->leave_at = W.t + j->ckpt;
+		note("job %d signalled%s", j->id, lost ? " (answer lost)" : "");
+	} else {
+		if (j->st == RUN && (j->sig_at == 0 || W.t < j->sig_at + GRACE))
+			broke("sig: job %d, running, cancelled %s", j->id,
+			    j->sig_at ? "before its grace" : "unsignalled");
+		if (j->st == RUN) {
+			j->st = CG;
+			j->end = W.t + KILLW;
+			snprintf(j->fate, sizeof(j->fate), "CANCELLED");
+		} else if (j->st == PD)
+			end_job(j, "CANCELLED", W.t);
+		note("job %d cancelled%s", j->id, lost ? " (answer lost)" : "");
+	}
+	if (lost)
+		return answer(p, 1, "scancel: error: Socket timed out on "
+		    "send/recv operation", "%s", "");
+	return answer(p, 0, NULL, "%s", "");
+}
+
+static int
+sbatch(const char *const argv[], struct mg_proc *p)
+{
+	struct sjob *j;
+	const char *e;
+	int k;
+
+	if (down())
+		return answer(p, 1, "sbatch: error: Batch job submission "
+		    "failed: Unable to contact slurm controller (connect "
+		    "failure)", "%s", "");
+	if (W.n >= MAXJ)
+		return answer(p, 1, "sbatch: error: too many jobs", "%s", "");
+	j = &W.job[W.n++];
+	memset(j, 0, sizeof(*j));
+	j->id = W.next_id++;
+	j->chain = 2;
+	j->st = PD;
+	j->submit = W.t;
+	j->start = -1;
+	/* most wait less than the lead, some much longer */
+	j->begin = W.t + (chance(80) ? pick(0, 2400) : pick(2400, 3 * LIMIT));
+	j->ignores = chance(15);
+	j->ckpt = (int)pick(5, 120);
+	for (k = 0; argv[k]; k++) {
+		if (strncmp(argv[k], "--comment=", 10) == 0)
+			snprintf(j->comment, sizeof(j->comment), "%s",
+			    argv[k] + 10);
+		if (strncmp(argv[k], "--dependency=afterany:", 22) == 0)
+			j->dep = atoi(argv[k] + 22);
+		if ((e = strstr(argv[k], "MIRAGE_PREDECESSOR=")) != NULL)
+			j->pred = atoi(e + 19);
+	}
+	j->held = chance(2);
+	note("sbatch: job %d (after %d)%s", j->id, j->pred, j->held ?
+	    " held" : "");
+	if (chance(W.lost_pct))
+		return answer(p, 1, "sbatch: error: Batch job submission "
+		    "failed: Socket timed out on send/recv operation", "%s",
+		    "");
+	return answer(p, 0, NULL, "%d\n", j->id);
+}
+
+static int
+fake(void *arg, const char *const argv[], int timeout, struct mg_proc *p,
+    struct mg_diag *d)
+{
+	(void)arg;
+	(void)timeout;
+	(void)d;
+	if (W.verbose > 1) {
+		char line[512] = "";
+		int k;
+
+		for (k = 0; argv[k]; k++)
+			snprintf(line + strlen(line), sizeof(line) -
+			    strlen(line), " %s", argv[k]);
+		note("run:%s", line);
+	}
+	if (strcmp(argv[0], "squeue") == 0)
+		return squeue(argv, p);
+	if (strcmp(argv[0], "sacct") == 0)
+		return sacct(argv, p);
+	if (strcmp(argv[0], "scancel") == 0)
+		return scancel(argv, p);
+	if (strcmp(argv[0], "sbatch") == 0)
+		return sbatch(argv, p);
+	if (strcmp(argv[0], "sinfo") == 0)
+		return answer(p, 0, NULL, "8\n");
+	return answer(p, 127, "soak: no such program", "%s", "");
+}
+
+/* ---- the actors: cron runs and the successors' take-overs ---- */
+
+static void run_due(void);
+
+static int64_t
+clock_now(void *arg)
+{
+	(void)arg;
+	return W.t + W.skew;
+}
+
+static void
+clock_sleep(void *arg, int64_t s, enum mg_clock_wait why)
+{
+	int64_t to = W.t + s;
+
+	(void)arg;
+	while (W.t < to) {
+		int64_t step = to;
+
+		if (why == MG_CLOCK_POLL && W.next_cron < step)
+			step = W.next_cron;
+		advance(step);
+		check();
+		if (why == MG_CLOCK_POLL)
+			run_due();
+	}
+}
+
+static void
+conf(struct mg_drive *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->state = W.state;
+	d->script = "link.sh";
+	d->nodes = 8;
+	d->s_nodes = 1;
+	d->s_limit = LIMIT;
+	d->threshold = d->prio = NAN;
+	mg_planconf_default(&d->pc);
+	d->lambda = MG_PLAN_LAMBDA;
+	d->nchosen = 1;
+	d->chosen[0].nodes = 1;
+	d->chosen[0].kind = MG_DRIVE_LEAD;
+	d->chosen[0].value = 1.0;	/* an hour before P's end */
+	snprintf(d->chosen[0].method, sizeof(d->chosen[0].method), "lead");
+	d->handover = 1;
+	d->scancel = "scancel";
+	d->sig = "USR1";
+	d->grace = GRACE;
+	d->kill_wait = KWAIT;
+	d->quiet = 1;
+	d->sl.squeue = "squeue";
+	d->sl.sacct = "sacct";
+	d->sl.sinfo = "sinfo";
+	d->sl.sacctmgr = "sacctmgr";
+	d->sl.sbatch = "sbatch";
+	d->sl.timeout = 60;
+	d->sl.tries = 3;
+	d->sl.tz = MG_TZ_UTC;
+}
+
+static void
+cron_run(void)
+{
+	struct mg_drive d;
+	struct mg_driven r;
+	struct mg_diag diag = { "" };
+	int64_t skew = W.skew;
+	int rv;
+
+	conf(&d);
+	W.skew = W.skew_cron;
+	d.host = "login";
+	d.now = W.t + W.skew;
+	d.job = W.first_run ? "1" : NULL;
+	rv = mg_drive_run(&d, &r, &diag);
+	if (rv >= 0)
+		W.first_run = 0;
+	note("cron: %d %s%s%s %s", rv, rv >= 0 && r.decision ? r.decision : "",
+	    rv < 0 ? " " : "", rv < 0 ? diag.msg : "", W.verbose > 1 && rv >= 0 ? r.a.why : "");
+	W.skew = skew;
+}
+
+/* S's script: its take-over, then the service, or it leaves */
+static void
+takeover(struct sjob *s)
+{
+	struct mg_drive d;
+	struct mg_diag diag = { "" };
+	char id[16], msg[1024] = "";
+	int64_t skew = W.skew;
+	int rv;
+
+	s->pending_takeover = 0;
+	conf(&d);
+	W.skew = W.skew_s;
+	d.host = "node";
+	snprintf(id, sizeof(id), "%d", s->pred);
+	W.depth++;
+	rv = mg_drive_takeover(&d, id, msg, sizeof(msg), &diag);
+	W.depth--;
+	W.skew = skew;
+	note("take-over by %d: %d %s", s->id, rv, rv < 0 ? diag.msg : msg);
+	/* the template: 0 and 15 go on, anything else leaves */
+	if (rv != MG_DRIVE_TAKEN && rv != MG_DRIVE_UNSURE && s->st == RUN)
+		end_job(s, "FAILED", W.t);
+}
+
+/* what is due now: a cron run, the take-overs of jobs that started */
+static void
+run_due(void)
+{
+	int k;
+
+	if (W.depth > 2)
+		return;
+	if (W.t >= W.next_cron) {
+		W.next_cron += CRON;
+		cron_run();
+		check();
+	}
+	for (k = 0; k < W.n; k++)
+		if (W.job[k].st == RUN && W.job[k].pending_takeover) {
+			takeover(&W.job[k]);
+			check();
+		}
+}
+
+/* one schedule, drawn from seed: 0 if every invariant held */
+static int
+schedule(uint64_t seed, const char *dir)
+{
+	const struct passwd *pw;
+	struct sjob *p0;
+	int k;
+
+	memset(&W, 0, sizeof(W));
+	W.verbose = getenv("MIRAGE_SOAK_TRACE") ? atoi(getenv(
+	    "MIRAGE_SOAK_TRACE")) : 0;
+	if ((pw = getpwuid(getuid())) != NULL)
+		snprintf(W.user, sizeof(W.user), "%s", pw->pw_name);
+	W.rng = seed * 0x9E3779B97F4A7C15ULL + 1;
+	W.t = T0;
+	W.next_id = 2;
+	snprintf(W.state, sizeof(W.state), "%s/link.sh.chain", dir);
+	unlink(W.state);
+	W.ndown = (int)pick(0, 3);
+	for (k = 0; k < W.ndown; k++) {
+		W.down_from[k] = T0 + pick(0, HORIZON);
+		W.down_to[k] = W.down_from[k] + pick(10, 900);
+	}
+	W.lost_pct = chance(50) ? (int)pick(1, 10) : 0;
+	W.lag = chance(30) ? pick(0, 2400) : 0;
+	/* the hosts' clocks: the cron host's and the nodes' apart */
+	W.skew_cron = chance(20) ? pick(-1200, 1200) : 0;
+	W.skew_s = chance(20) ? pick(-1200, 1200) : 0;
+	W.first_run = 1;
+	W.next_cron = T0 + pick(1, CRON);
+	/* the chain's first job, started by hand */
+	p0 = &W.job[W.n++];
+	p0->id = 1;
+	p0->chain = 1;
+	p0->submit = T0 - 60;
+	start_job(p0, T0);
+	p0->ignores = chance(15);
+	p0->ckpt = (int)pick(5, 120);
+	while (W.t < T0 + HORIZON && !*W.broke) {
+		int64_t e = next_event(), to = W.next_cron;
+
+		if (e < to)
+			to = e;
+		advance(to);
+		check();
+		run_due();
+	}
+	return *W.broke != '\0';
+}
+
+int
+main(int argc, char **argv)
+{
+	long count = argc > 1 ? atol(argv[1]) : getenv("MIRAGE_SOAK") ?
+	    atol(getenv("MIRAGE_SOAK")) : 1000;
+	uint64_t first = argc > 2 ? strtoull(argv[2], NULL, 10) : 1, s;
+	struct mg_clock_hook h = { clock_now, clock_sleep, NULL };
+	char dir[] = "/dev/shm/t_soak.XXXXXX";
+	long failed = 0, k;
+
+	if (mkdtemp(dir) == NULL) {
+		perror("mkdtemp");
+		return 1;
+	}
+	mg_proc_set_fake(fake, NULL);
+	mg_clock_set_hook(&h);
+	for (s = first; s < first + (uint64_t)count; s++) {
+		if (schedule(s, dir) == 0)
+			continue;
+		if (failed++ >= 5)
+			printf("# seed %llu: %s\n", (unsigned long long)s,
+			    W.broke);
+		else {
+			printf("# seed %llu: %s; its last steps:\n",
+			    (unsigned long long)s, W.broke);
+			for (k = W.ntrace > 40 ? W.ntrace - 40 : 0; k < W.ntrace;
+			    k++)
+				printf("#   %s\n", W.trace[k % 64]);
+		}
+	}
+	mg_clock_set_hook(NULL);
+	mg_proc_set_fake(NULL, NULL);
+	snprintf(W.state, sizeof(W.state), "%s/link.sh.chain", dir);
+	unlink(W.state);
+	snprintf(W.state, sizeof(W.state), "%s/link.sh.chain.lock", dir);
+	unlink(W.state);
+	rmdir(dir);
+	ok(failed == 0, "soak: %ld schedules from seed %llu, %ld broke an "
+	    "invariant", count, (unsigned long long)first, failed);
+	return tap_done();
+}
