@@ -4,6 +4,8 @@
  * (sacct) and a model; optionally submit it with sbatch, exactly once,
  * and move the chain on.  See mirage-advise(1) and mirage-chain(5).
  */
+#include <sys/stat.h>
+
 #include <err.h>
 #include <getopt.h>
 #include <math.h>
@@ -27,6 +29,7 @@ struct opts {
 	struct mg_drive dr;	/* the run */
 	const char *config;	/* -c */
 	int take_over;		/* --take-over: S's first step */
+	int ready_time;		/* --ready-time given */
 	int json;		/* -F json */
 	double target;		/* --target, 0: none */
 	const char *settings;	/* --settings: mirage-eval --target's table */
@@ -312,6 +315,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		case O_READY_TIME:
 			dr->ready_time = span_arg("ready time", optarg,
 			    MG_TAKEOVER_MAX_GRACE);
+			o->ready_time = 1;
 			break;
 		case O_TARGET:
 			o->target = target_arg(optarg);
@@ -448,12 +452,18 @@ read_settings(struct opts *o)
 	struct mg_drive *dr = &o->dr;
 	const char *path = o->settings;
 	char line[2048], b[64], m[64], *end;
-	int cm, cn, ck, cs, ct, ch, cr, cb, nf, lineno = 1;
+	int cm, cn, ck, cs, ct, ch, cr, cb, nf, lineno = 1, k;
+	int seen[MG_DRIVE_MAXCHOSEN];	/* the line of each size's setting */
 	double other = -1;
+	struct stat sb;
+	size_t len;
 	FILE *fp;
 
 	if ((fp = fopen(path, "r")) == NULL)
 		err(MG_EXIT_FAIL, "--settings: cannot open '%s'", path);
+	if (fstat(fileno(fp), &sb) == 0 && S_ISDIR(sb.st_mode))
+		errx(MG_EXIT_USAGE, "--settings: '%s' is a directory; give the "
+		    "table mirage-eval --target -F tsv wrote", path);
 	if (fgets(line, sizeof(line), fp) == NULL)
 		errx(MG_EXIT_FAIL, "--settings: '%s': empty; write it with "
 		    "mirage-eval --target -F tsv", path);
@@ -477,7 +487,11 @@ read_settings(struct opts *o)
 		int n = 1;
 
 		lineno++;
-		if (line[strlen(line) - 1] != '\n')
+		if ((len = strlen(line)) == 0)
+			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: a NUL "
+			    "byte: not a table of mirage-eval --target", path,
+			    lineno);
+		if (line[len - 1] != '\n')
 			errx(MG_EXIT_TRUNC, "--settings: '%s', line %d: "
 			    "truncated (no newline); write it again with "
 			    "mirage-eval --target -F tsv", path, lineno);
@@ -489,13 +503,20 @@ read_settings(struct opts *o)
 			    "fields, the header has %d", path, lineno, n, nf);
 		field(line, cm, m, sizeof(m));
 		field(line, cs, b, sizeof(b));
-		if (number(line, ct, &t) != 0 || number(line, ch, &h) != 0 ||
-		    number(line, cr, &reached) != 0 || number(line, cb,
-		    &best) != 0 || number(line, cn, &nodes) != 0 ||
-		    !(nodes >= 1 && nodes <= 1e6) || (strcmp(b, "-") != 0 &&
-		    (number(line, cs, &v) != 0 || !(v >= 0))))
+		/* every number finite and in its range: a nan target would
+		 * match any, an infinite margin submit at once */
+		if (number(line, ct, &t) != 0 || !(t > 0 && t < 1) ||
+		    number(line, ch, &h) != 0 || !(h >= 0 && h <= 86400) ||
+		    number(line, cr, &reached) != 0 || !(reached == 0 ||
+		    reached == 1) || number(line, cb, &best) != 0 ||
+		    !(best == 0 || best == 1) || number(line, cn, &nodes) != 0 ||
+		    !(nodes >= 1 && nodes <= 1e6 && nodes == floor(nodes)) ||
+		    (strcmp(b, "-") != 0 && (number(line, cs, &v) != 0 ||
+		    !(v >= 0 && v <= 1e6))))
 			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: not a "
-			    "row of mirage-eval --target", path, lineno);
+			    "row of mirage-eval --target (a number missing, "
+			    "not finite or out of its range); write it again "
+			    "with mirage-eval --target -F tsv", path, lineno);
 		if (fabs(t - o->target) > 1e-9) {
 			other = t;
 			continue;	/* another target's */
@@ -506,6 +527,19 @@ read_settings(struct opts *o)
 			    "--handover", path, lineno, h > 0 ? "for" :
 			    "without", h > 0 ? "without" : "with");
 		field(line, ck, b, sizeof(b));
+		/* one setting a size: a second is a table pieced together */
+		if ((dr->plan ? strcmp(m, "planner") == 0 && strcmp(b,
+		    "price") == 0 : best == 1)) {
+			for (k = 0; k < dr->nchosen; k++)
+				if (dr->chosen[k].nodes == (int32_t)nodes)
+					errx(MG_EXIT_FAIL, "--settings: '%s', line "
+					    "%d: a second setting for %d-node "
+					    "chains (line %d); write the table "
+					    "again with mirage-eval --target",
+					    path, lineno, (int)nodes, seen[k]);
+			if (dr->nchosen < MG_DRIVE_MAXCHOSEN)
+				seen[dr->nchosen] = lineno;
+		}
 		if (dr->plan && strcmp(m, "planner") == 0 &&
 		    strcmp(b, "price") == 0 && v > 0)
 			add_chosen(o, lineno, nodes, m, MG_DRIVE_PRICE, v,
@@ -582,14 +616,18 @@ target(struct opts *o)
 	if ((rv = mg_model_read_container(fp, dr->model, &m, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	fclose(fp);
-	if (mg_model_param(m, "target", &t) != 0 || fabs(t - o->target) >
-	    1e-9)
+	if (mg_model_param(m, "target", &t) != 0 || !isfinite(t) ||
+	    fabs(t - o->target) > 1e-9)
 		errx(MG_EXIT_USAGE, "'%s': its threshold was not chosen for "
 		    "%g%%; choose it with mirage-train --target %g%% -M '%s' "
 		    "on the cluster's history", dr->model, 100 * o->target,
 		    100 * o->target, dr->model);
-	if (mg_model_param(m, "target_handover_s", &h) != 0 || (h > 0) !=
-	    (dr->handover != 0))
+	if (mg_model_param(m, "target_handover_s", &h) != 0 || !(h >= 0 &&
+	    h <= 86400))
+		errx(MG_EXIT_FAIL, "'%s': its target has no valid "
+		    "target_handover_s; choose it again with mirage-train "
+		    "--target", dr->model);
+	if ((h > 0) != (dr->handover != 0))
 		errx(MG_EXIT_USAGE, "'%s': its threshold was chosen %s handing "
 		    "over; choose it again with mirage-train --target%s",
 		    dr->model, h > 0 ? "for" : "without", dr->handover ?
@@ -620,6 +658,11 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
 	if (dr->events != NULL && !dr->plan)
 		errx(MG_EXIT_USAGE, "--events goes with --plan");
+	/* an option that does nothing in this run is refused, not kept */
+	if ((dr->ready != NULL || o->ready_time) && !o->take_over)
+		errx(MG_EXIT_USAGE, "--ready and --ready-time go with "
+		    "--take-over (the successor's script): a cron run does not "
+		    "wait for a check");
 	if (dr->script != NULL) {
 		const char *c;
 

@@ -28,7 +28,14 @@ default requeues the job on SIGUSR1, which would start it again beside
 its successor.
 
 The paths come from the environment the batch script sets
-(HANDOVER_STOP_FILE, HANDOVER_CKPT) unless given.
+(HANDOVER_STOP_FILE, HANDOVER_CKPT, HANDOVER_OWNER) unless given.
+
+A fencing token keeps a predecessor that was handed over from writing
+after its successor took over: the batch script of the link that takes
+over writes its job id to the owner file (HANDOVER_OWNER), and
+save_atomic() publishes a checkpoint only while the owner file names
+this job (SLURM_JOB_ID); otherwise it raises Fenced and publishes
+nothing, and the link should stop.
 """
 
 import os
@@ -66,9 +73,25 @@ def stop_requested(stop_file=None):
     return bool(flag.item())
 
 
+class Fenced(RuntimeError):
+    """Another link owns the checkpoint: this one was handed over."""
+
+
+def owns(owner=None, job=None):
+    """True while the owner file names this job (or there is none)."""
+    owner = owner or os.environ.get("HANDOVER_OWNER", "")
+    job = job or os.environ.get("SLURM_JOB_ID", "")
+    try:
+        with open(owner) as f:
+            return f.read().strip() == job
+    except (FileNotFoundError, IsADirectoryError):
+        return True
+
+
 def save_atomic(obj, path=None, save=None):
     """Write obj to path through a temporary file beside it, synced, then
-    renamed over path.  save(obj, file) writes it (torch.save)."""
+    renamed over path, unless another link owns it (Fenced is raised and
+    nothing is published).  save(obj, file) writes it (torch.save)."""
     path = path or os.environ["HANDOVER_CKPT"]
     if save is None:
         import torch
@@ -80,6 +103,10 @@ def save_atomic(obj, path=None, save=None):
             save(obj, f)
             f.flush()
             os.fsync(f.fileno())
+        if not owns():
+            raise Fenced("link %s owns the checkpoint %s: not written" %
+                         (open(os.environ["HANDOVER_OWNER"]).read().strip(),
+                          path))
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -126,7 +153,9 @@ def handover_callback(stop_file=None, ckpt=None):
             tmp = "%s.tmp" % path
             trainer.save_checkpoint(tmp)
             trainer.strategy.barrier()
-            if trainer.is_global_zero:
+            if trainer.is_global_zero and owns():
                 os.replace(tmp, path)
+            elif trainer.is_global_zero:
+                os.unlink(tmp)      # fenced: a successor owns it
 
     return HandoverCallback()

@@ -50,12 +50,12 @@ int
 mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
     struct mg_diag *d)
 {
-	return mg_proc_runf(argv, timeout, 0, p, d);
+	return mg_proc_runf(argv, NULL, timeout, 0, p, d);
 }
 
 int
-mg_proc_runf(const char *const argv[], int timeout, int flags,
-    struct mg_proc *p, struct mg_diag *d)
+mg_proc_runf(const char *const argv[], const char *const env[],
+    int timeout, int flags, struct mg_proc *p, struct mg_diag *d)
 {
 	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, px[2] = { -1, -1 };
 	size_t ocap = 0, elen = 0;
@@ -67,7 +67,7 @@ mg_proc_runf(const char *const argv[], int timeout, int flags,
 
 	if (fake != NULL) {
 		memset(p, 0, sizeof(*p));
-		return fake(fake_arg, argv, timeout, p, d);
+		return fake(fake_arg, argv, env, timeout, p, d);
 	}
 	memset(p, 0, sizeof(*p));
 	if ((p->err = calloc(1, ERRMAX + 1)) == NULL ||
@@ -89,6 +89,8 @@ mg_proc_runf(const char *const argv[], int timeout, int flags,
 
 		if (flags & MG_PROC_GROUP)
 			(void)setsid();
+		for (e = 0; env != NULL && env[e] != NULL; e++)
+			(void)putenv((char *)(uintptr_t)env[e]);
 		if (null >= 0)
 			dup2(null, 0);
 		dup2(po[1], 1);

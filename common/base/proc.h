@@ -33,9 +33,13 @@ int mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
 				 * its time is out (a shell's children) */
 #define MG_PROC_NOOUT	2	/* its standard output is read and dropped */
 
-/* mg_proc_runf: mg_proc_run() with flags (MG_PROC_*) */
-int mg_proc_runf(const char *const argv[], int timeout, int flags,
-    struct mg_proc *p, struct mg_diag *d);
+/*
+ * mg_proc_runf: mg_proc_run() with flags (MG_PROC_*) and env, "NAME=value"
+ * strings added to the program's environment (NULL-terminated; NULL:
+ * none).
+ */
+int mg_proc_runf(const char *const argv[], const char *const env[],
+    int timeout, int flags, struct mg_proc *p, struct mg_diag *d);
 
 /*
  * mg_proc_fake: a stand-in that answers every run instead of a child
@@ -44,7 +48,8 @@ int mg_proc_runf(const char *const argv[], int timeout, int flags,
  * mg_proc_set_fake(NULL, NULL) runs programs again.
  */
 typedef int (*mg_proc_fake)(void *arg, const char *const argv[],
-    int timeout, struct mg_proc *p, struct mg_diag *d);
+    const char *const env[], int timeout, struct mg_proc *p,
+    struct mg_diag *d);
 void mg_proc_set_fake(mg_proc_fake fn, void *arg);
 
 /*

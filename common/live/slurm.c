@@ -437,11 +437,12 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 {
 	struct mg_diag d = { "" };
 	struct mg_proc p;
-	char comment[64], dep[64], script[4096], export[8400];
-	char cwd[2048] = "";
+	char comment[64], dep[64], script[4096];
+	char pred[64], state[4200], bin[4200], cwd[2048] = "";
+	const char *env[4] = { pred, NULL, NULL, NULL };
 	const char **argv;
 	const char *st = b->state;
-	int n = 0, i, rv;
+	int n = 0, i, rv, ne = 1;
 	int64_t job;
 	size_t k;
 
@@ -455,24 +456,27 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	argv[n++] = s->sbatch;
 	argv[n++] = "--parsable";
 	argv[n++] = comment;
-	/* S's take-over finds P, and the chain's state, in its environment */
+	/*
+	 * S's take-over finds P and the chain's state in its environment,
+	 * and its batch script the tools that submitted it (a copy not
+	 * installed, a PATH of Slurm's or cron's that lacks them): set in
+	 * sbatch's environment and exported whole (--export=ALL, which a
+	 * script's #SBATCH --export does not override), so that a path
+	 * with a comma reaches it whole too.
+	 */
+	snprintf(pred, sizeof(pred), "MIRAGE_PREDECESSOR=%s", b->after);
 	if (st != NULL && *st != '/' && getcwd(cwd, sizeof(cwd)) == NULL)
 		*cwd = '\0';
-	if (st != NULL && strchr(st, ',') == NULL && (*st == '/' || *cwd))
-		snprintf(export, sizeof(export), "--export=ALL,"
-		    "MIRAGE_PREDECESSOR=%s,MIRAGE_CHAIN_STATE=%s%s%s",
-		    b->after, *st == '/' ? "" : cwd, *st == '/' ? "" : "/", st);
-	else
-		snprintf(export, sizeof(export), "--export=ALL,"
-		    "MIRAGE_PREDECESSOR=%s", b->after);
-	/* its batch script finds the tools that submitted it (a copy not
-	 * installed, a PATH of Slurm's or cron's that lacks them) */
-	if (s->bin != NULL && strchr(s->bin, ',') == NULL) {
-		k = strlen(export);
-		snprintf(export + k, sizeof(export) - k, ",MIRAGE_BIN=%s",
-		    s->bin);
+	if (st != NULL && (*st == '/' || *cwd)) {
+		snprintf(state, sizeof(state), "MIRAGE_CHAIN_STATE=%s%s%s",
+		    *st == '/' ? "" : cwd, *st == '/' ? "" : "/", st);
+		env[ne++] = state;
 	}
-	argv[n++] = export;
+	if (s->bin != NULL) {
+		snprintf(bin, sizeof(bin), "MIRAGE_BIN=%s", s->bin);
+		env[ne++] = bin;
+	}
+	argv[n++] = "--export=ALL";
 	if (b->dependency)
 		argv[n++] = dep;
 	/* a script named like an option reaches sbatch as a path */
@@ -481,7 +485,7 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	argv[n++] = script;
 	for (i = 0; i < b->nargs; i++)
 		argv[n++] = b->args[i];
-	rv = mg_proc_run(argv, s->timeout, &p, &d);
+	rv = mg_proc_runf(argv, env, s->timeout, 0, &p, &d);
 	free((void *)argv);
 	if (rv != 0 || p.status != 0) {
 		/*

@@ -512,8 +512,8 @@ ready(const struct mg_takeover *t, char *why, size_t cap)
 		left = (int)(until - mg_clock_now());
 		/* a check that hangs is killed with its children; what it
 		 * prints is not kept */
-		if (mg_proc_runf(argv, left > 1 ? left : 1, MG_PROC_GROUP |
-		    MG_PROC_NOOUT, &p, &d) == 0) {
+		if (mg_proc_runf(argv, NULL, left > 1 ? left : 1,
+		    MG_PROC_GROUP | MG_PROC_NOOUT, &p, &d) == 0) {
 			st = p.status;
 			snprintf(why, cap, "%s", st == 0 ? "" : p.timedout ?
 			    "it was still running" : *p.err ? p.err :

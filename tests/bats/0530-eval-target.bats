@@ -222,3 +222,41 @@ col() {
 	run -2 --separate-stderr mirage-train --target 99% -M "$M" -a gbt "$J"
 	[[ "$stderr" == *"no -a"* ]]
 }
+
+@test "mirage-advise --settings and a model's target keys: bad input refused with the file and line" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	A=(-j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW --handover --target 99%)
+	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
+	col() { head -1 s.tsv | tr '\t' '\n' | grep -nx "$1" | cut -d: -f1; }
+	# set COLUMN VALUE: every row's COLUMN is VALUE, into bad.tsv
+	set_all() { awk -F'\t' -v OFS='\t' -v k="$(col "$1")" -v v="$2" 'NR > 1 { $k = v } 1' s.tsv > bad.tsv; }
+	for kv in "target nan" "target inf" "setting inf" "setting -1" "nodes 1.5" "handover_s nan" "recommended 2"; do
+		set_all $kv
+		run -1 --separate-stderr mirage-advise "${A[@]}" --settings bad.tsv
+		[[ "$stderr" == *"--settings: 'bad.tsv', line 2: not a row of mirage-eval --target"* ]] || {
+			echo "$kv: $stderr"; return 1; }
+	done
+	# a NUL byte where a line starts
+	{ head -1 s.tsv; printf '\0\n'; tail -n +2 s.tsv; } > nul.tsv
+	run -1 --separate-stderr mirage-advise "${A[@]}" --settings nul.tsv
+	[[ "$stderr" == *"'nul.tsv', line 2: a NUL byte"* ]]
+	# two settings recommended for one size
+	r=$(awk -F'\t' -v c="$(col recommended)" '$c == 1 && $2 == 1 { print NR; exit }' s.tsv)
+	{ cat s.tsv; sed -n "${r}p" s.tsv; } > dup.tsv
+	run -1 --separate-stderr mirage-advise "${A[@]}" --settings dup.tsv
+	[[ "$stderr" == *"'dup.tsv', line $(($(wc -l < s.tsv) + 1)): a second setting for 1-node chains (line $r)"* ]]
+	# a directory
+	mkdir d.tsv
+	run -2 --separate-stderr mirage-advise "${A[@]}" --settings d.tsv
+	[[ "$stderr" == *"--settings: 'd.tsv' is a directory"* ]]
+	# a model whose target keys are not numbers, or missing
+	mirage-train -q --target 99% --handover 10m -M "$M" -m reference -n 76 \
+	    -f 2023-02-01 -N 8 -k 1 --folds 2 -o t99.mrm "$J"
+	python3 "$ROOT/tests/fixtures/badmodel.py" params t99.mrm nan.mrm ' target=0.99 ' ' target=nan '
+	run -2 --separate-stderr mirage-advise "${A[@]}" -m nan.mrm
+	[[ "$stderr" == *"its threshold was not chosen for 99%"* ]]
+	python3 "$ROOT/tests/fixtures/badmodel.py" params t99.mrm noh.mrm ' target_handover_s=[0-9]*' ''
+	run -1 --separate-stderr mirage-advise "${A[@]}" -m noh.mrm
+	[[ "$stderr" == *"'noh.mrm': its target has no valid target_handover_s"* ]]
+}

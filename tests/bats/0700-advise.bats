@@ -111,7 +111,8 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == *"decision: submitted"* ]]
 	[[ "$output" == *"submitted: 900"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
-	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL,MIRAGE_PREDECESSOR=500,MIRAGE_CHAIN_STATE=$PWD/job.sh.chain,MIRAGE_BIN=$MIRAGE_BIN job.sh --resume$" "$FAKE/sbatch.log"
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL job.sh --resume$" "$FAKE/sbatch.log"
+	grep -qx -- "MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain MIRAGE_BIN=$MIRAGE_BIN" "$FAKE/sbatch.env"
 	grep -qx 'successor	900' job.sh.chain
 	grep -qx 'current	500' job.sh.chain
 	for i in 1 2 3; do
@@ -705,7 +706,8 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	[ ! -e "$FAKE/scancel.log" ]
 	# the chain's state, as --submit leaves it
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
-	grep -q -- "--export=ALL,MIRAGE_PREDECESSOR=500,MIRAGE_CHAIN_STATE=$PWD/job.sh.chain,MIRAGE_BIN=$MIRAGE_BIN " "$FAKE/sbatch.log"
+	grep -q -- "--export=ALL " "$FAKE/sbatch.log"
+	grep -qx -- "MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain MIRAGE_BIN=$MIRAGE_BIN" "$FAKE/sbatch.env"
 	MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}"
 	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within its grace of 3 s" ]]
 	[ "$(cat "$FAKE/scancel.log")" = "--signal=USR1 --batch 500" ]

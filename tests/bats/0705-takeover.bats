@@ -221,8 +221,43 @@ setup() {
 	assert left == ["ck", "stop"], left
 	assert h.load_newest("ck", load=lambda f: f.read()) == b"step 7"
 	assert h.load_newest("none") is None
+	# the fencing token: another link owns the checkpoint
+	os.environ["HANDOVER_OWNER"] = "owner"
+	os.environ["SLURM_JOB_ID"] = "41"
+	open("owner", "w").write("41\n")
+	h.save_atomic(b"step 9", "ck", save=good)
+	open("owner", "w").write("42\n")
+	try:
+	    h.save_atomic(b"step 10", "ck", save=good)
+	except h.Fenced as e:
+	    assert "link 42 owns the checkpoint" in str(e), e
+	else:
+	    raise AssertionError("not fenced")
+	assert open("ck", "rb").read() == b"step 9"
+	assert sorted(f for f in os.listdir(".") if f != "t.py") == ["ck", "owner", "stop"]
 	PY
 	run -0 python3 t.py "$ROOT/pipelines"
+}
+
+@test "the service template: a link handed over writes no checkpoint once its successor owns it" {
+	mkdir tools
+	printf '#!/bin/sh\nexit 0\n' > tools/mirage-advise
+	chmod +x tools/mirage-advise
+	export SERVICE_DIR=$PWD/svc CKPT_EVERY=1 MIRAGE_BIN=$PWD/tools
+	SLURM_JOB_ID=41 bash "$ROOT/pipelines/handover-service.sbatch" 2> p.err &
+	pid=$!
+	for i in $(seq 1 50); do [ -s svc/counter.ckpt ] && break; sleep 0.1; done
+	[ "$(cat svc/owner)" = 41 ]
+	# the successor takes over: P must stop without another write
+	printf '42\n' > svc/owner
+	last=$(cat svc/counter.ckpt)
+	for i in $(seq 1 50); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	! kill -0 $pid 2>/dev/null
+	wait $pid
+	[ "$(cat svc/counter.ckpt)" -le $((last + 1)) ]
+	grep -q 'link 42 owns the checkpoint: stopping without writing' p.err
+	sleep 1.5
+	[ "$(cat svc/counter.ckpt)" -le $((last + 1)) ]
 }
 
 @test "the templates find the tools that submitted them (MIRAGE_BIN), installed or not, and say when they cannot" {
@@ -249,4 +284,41 @@ setup() {
 		run -1 env -u MIRAGE_BIN PATH=/usr/bin:/bin MIRAGE_PREDECESSOR=500 bash link.sbatch
 		grep -q -- '--take-over' called
 	done
+}
+
+@test "the serving template: a server that dies on its own fails the link; one told to stop ends it well" {
+	mkdir tools
+	printf '#!/bin/sh\nexit 0\n' > tools/mirage-advise
+	chmod +x tools/mirage-advise
+	export SERVICE_DIR=$PWD/svc MIRAGE_BIN=$PWD/tools READY_CMD=true DRAIN_TIME=0 SERVE_HOST=h SERVE_PORT=1
+	# the server exits after 2 s by itself
+	SLURM_JOB_ID=51 SERVE_CMD='sleep 2' run -1 --separate-stderr bash "$ROOT/pipelines/handover-serving.sbatch"
+	[[ "$stderr" == *"the server exited on its own"*"this link failed"* ]]
+	grep -qx 'h:1 51' svc/endpoint
+	# told to stop (its successor took over): drained, exit 0
+	SLURM_JOB_ID=52 SERVE_CMD='sleep 60' bash "$ROOT/pipelines/handover-serving.sbatch" 2> s.err &
+	pid=$!
+	for i in $(seq 1 50); do grep -qx 'h:1 52' svc/endpoint 2>/dev/null && break; sleep 0.1; done
+	kill -USR1 $pid
+	wait $pid
+}
+
+@test "hygiene: a chain's directory with a comma reaches the successor whole; --ready on a cron run is refused; a hung check is killed with its children" {
+	# a comma in the state's path: in sbatch's environment, not in
+	# --export's list, where Slurm would split it
+	mkdir 'a,b'
+	cp job.sh 'a,b/job.sh'
+	run -0 mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit 'a,b/job.sh'
+	grep -qx -- "MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/a,b/job.sh.chain MIRAGE_BIN=$MIRAGE_BIN" "$FAKE/sbatch.env"
+	grep -q -- '--export=ALL a,b/job.sh$' "$FAKE/sbatch.log"
+	# an option that would do nothing is refused
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --ready true
+	[[ "$stderr" == *"--ready and --ready-time go with --take-over"* ]]
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --ready-time 5m
+	[[ "$stderr" == *"--ready and --ready-time go with --take-over"* ]]
+	# a check that hangs, with a child of its own, and prints a lot
+	run -16 --separate-stderr mirage-advise "${T[@]}" -j 500 --ready "yes | head -c 100000000; sleep 300 & echo \$! > child; wait" --ready-time 2s
+	[[ "$stderr" == *"did not pass within 2 s"* ]]
+	! kill -0 "$(cat child)" 2>/dev/null
+	[ ! -e "$FAKE/scancel.log" ]
 }

@@ -109,7 +109,7 @@ follow() {
 	[ -s "$HOME/chain.log" ]
 	# the cron run submitted the successor with the login environment
 	# and the tools' directory, not cron's bare one
-	grep -q 'MIRAGE_BIN='"$PWD"'/usr/local/bin' "$FAKE/sbatch.log"
+	grep -qx 'MIRAGE_BIN='"$PWD"'/usr/local/bin' "$FAKE/sbatch.env"
 	grep -qx 'SITE_MODULE=cuda-12' "$FAKE/sbatch.env"
 	head -1 "$HOME/target.tsv" | grep -q '^method	nodes	'
 	for k in 1 8; do

@@ -632,7 +632,7 @@ scancel(const char *const argv[], struct mg_proc *p)
 }
 
 static int
-sbatch(const char *const argv[], struct mg_proc *p)
+sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 {
 	struct sjob *j;
 	const char *e;
@@ -661,9 +661,10 @@ sbatch(const char *const argv[], struct mg_proc *p)
 			    argv[k] + 10);
 		if (strncmp(argv[k], "--dependency=afterany:", 22) == 0)
 			j->dep = atoi(argv[k] + 22);
-		if ((e = strstr(argv[k], "MIRAGE_PREDECESSOR=")) != NULL)
-			j->pred = atoi(e + 19);
 	}
+	for (k = 0; env != NULL && env[k]; k++)
+		if ((e = strstr(env[k], "MIRAGE_PREDECESSOR=")) == env[k])
+			j->pred = atoi(e + 19);
 	j->held = chance(2);
 	note("sbatch: job %d (after %d)%s", j->id, j->pred, j->held ?
 	    " held" : "");
@@ -675,8 +676,8 @@ sbatch(const char *const argv[], struct mg_proc *p)
 }
 
 static int
-fake(void *arg, const char *const argv[], int timeout, struct mg_proc *p,
-    struct mg_diag *d)
+fake(void *arg, const char *const argv[], const char *const env[],
+    int timeout, struct mg_proc *p, struct mg_diag *d)
 {
 	(void)arg;
 	(void)timeout;
@@ -697,7 +698,7 @@ fake(void *arg, const char *const argv[], int timeout, struct mg_proc *p,
 	if (strcmp(argv[0], "scancel") == 0)
 		return scancel(argv, p);
 	if (strcmp(argv[0], "sbatch") == 0)
-		return sbatch(argv, p);
+		return sbatch(argv, env, p);
 	if (strcmp(argv[0], "sinfo") == 0)
 		return answer(p, 0, NULL, "8\n");
 	return answer(p, 127, "soak: no such program", "%s", "");
