@@ -122,9 +122,12 @@ capacity(const struct mg_drive *o, int32_t nodes, struct mg_capacity *c,
 	}
 	if (o->queue != NULL)	/* dumps, not a live cluster */
 		return MG_OK;
+	/* said even when quiet: another partition's drained nodes would
+	 * count as this one's */
 	if (o->partition == NULL)
-		say(o, 0, "no -p: the events of every node of the cluster are "
-		    "counted, whatever its partition");
+		say(o, 1, "no -p: the events of every node of the cluster are "
+		    "counted, whatever its partition; give -p the chain's "
+		    "partition");
 	if ((rv = mg_slurm_capacity(&o->sl, nodes, o->now - PLAN_HISTORY,
 	    o->now, c, note, sizeof(note))) == MG_ENOMEM)
 		return nomem(diag);
@@ -835,7 +838,7 @@ settle(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	int rv;
 
 	rv = r->live ? mg_slurm_settle(&o->sl, r->st.token, r->st.token_time,
-	    r->p_id, id, sizeof(id), r->note, sizeof(r->note)) : -1;
+	    o->now, r->p_id, id, sizeof(id), r->note, sizeof(r->note)) : -1;
 	if (rv < 0)
 		return mg_diag_set(diag, MG_EIO, "'%s': a submission started "
 		    "at %lld is not confirmed and cannot be settled (%.200s); not "

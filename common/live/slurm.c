@@ -301,17 +301,46 @@ scan_token(char *out, char sep, const char *token, const char *p,
 	}
 }
 
+/* a submission not in any dump is lost only after this long, unless
+ * sacct shows a job submitted after it */
+#define SETTLE_LOST	(6 * 3600)
+
+/* does out ("id|state|comment|submit[|line]" rows) hold a job submitted
+ * at or after since? */
+static int
+recorded_after(const char *out, int64_t since, enum mg_tz tz)
+{
+	const char *line, *f;
+	int64_t t;
+	int k;
+	size_t n;
+
+	for (line = out; *line; line += strcspn(line, "\n") + (line[strcspn(
+	    line, "\n")] != '\0')) {
+		for (f = line, k = 0; k < 3 && (f = strchr(f, '|')) != NULL;
+		    k++)
+			f++;
+		if (f == NULL || k < 3)
+			continue;
+		n = strcspn(f, "|\n");
+		if (mg_parse_time(f, n, tz, &t) == 0 && t >= since)
+			return 1;
+	}
+	return 0;
+}
+
 int
 mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
-    const char *p, char *id, size_t cap, char *note, size_t ncap)
+    int64_t now, const char *p, char *id, size_t cap, char *note, size_t ncap)
 {
 	char from[32], pst[32] = "";
+	int later;
 	const char *sq[] = { s->squeue, "-a", "-h", "-o", "%i %k", NULL };
 	/* slurmdbd records the submission line at once, the comment only
 	 * when the job starts (and only with job_comment); a Slurm before
 	 * 22.05 has no SubmitLine */
 	const char *sa[] = { s->sacct, "-a", "-X", "-n", "-P", "-S", from,
-	    "-o", "JobIDRaw,State,Comment,SubmitLine", NULL };
+	    "-o", "JobIDRaw,State,Comment,Submit,SubmitLine", NULL };
 	size_t len = 0;
 	char *out;
 	int q_has_p = 0, a_has_p = 0, q_empty, no_line = 0;
@@ -327,12 +356,13 @@ mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
 	mg_slurm_time(since - 600, s->tz, from, sizeof(from));
 	if ((out = mg_slurm_run(s, sa, &len, note, ncap)) == NULL &&
 	    strstr(note, "SubmitLine") != NULL) {
-		sa[8] = "JobIDRaw,State,Comment";
+		sa[8] = "JobIDRaw,State,Comment,Submit";
 		out = mg_slurm_run(s, sa, &len, note, ncap);
 		no_line = 1;
 	}
 	if (out == NULL)
 		return -1;
+	later = recorded_after(out, since, s->tz);
 	scan_token(out, '|', token, p, id, cap, &a_has_p, pst, sizeof(pst));
 	free(out);
 	if (*id)
@@ -347,13 +377,14 @@ mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
 	 * An empty queue may be a controller's answer in trouble, and
 	 * sacct may not show a pending job's token (no SubmitLine before
 	 * Slurm 22.05; a slurmdbd that lags): the submission is taken for
-	 * lost only when sacct shows submission lines and has had half an
-	 * hour to record it.
+	 * lost only when sacct shows submission lines and has recorded a
+	 * job submitted after it, or after SETTLE_LOST seconds.
 	 */
-	if (q_empty && (no_line || mg_clock_now() - since < 1800)) {
+	if (q_empty && (no_line || (!later && now - since < SETTLE_LOST))) {
 		snprintf(note, ncap, "squeue answers an empty queue, and sacct "
 		    "%s", no_line ? "shows no submission lines (Slurm before "
-		    "22.05)" : "may not have recorded the submission yet");
+		    "22.05)" : "has recorded no job submitted after it yet "
+		    "(slurmdbd may lag)");
 		return -1;
 	}
 	return 0;

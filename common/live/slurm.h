@@ -74,11 +74,12 @@ int32_t mg_slurm_nodes(const struct mg_slurm *s, char *note, size_t cap);
  * lists job p, the chain's current one, or sacct shows p ended): the
  * job never reached the controller; -1 with note set if that cannot be
  * told (a source down, or an empty queue that does not even show p, as
- * an overloaded controller answers).
+ * an overloaded controller answers, while sacct records no later
+ * submission and now is within hours of since).
  */
 int mg_slurm_settle(const struct mg_slurm *s, const char *token,
-    int64_t since, const char *p, char *id, size_t cap, char *note,
-    size_t ncap);
+    int64_t since, int64_t now, const char *p, char *id, size_t cap,
+    char *note, size_t ncap);
 
 /*
  * mg_slurm_queue: the queue (squeue -a -o MG_SLURM_SQUEUE_FMT, of the

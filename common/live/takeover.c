@@ -104,42 +104,72 @@ count_lines(const char *s)
 	return n + text;
 }
 
-/* the lines "STATE|USER" of out: the first one's class (-2 when there
- * are several: an array's tasks), its user into user */
+/* a line's class and user: "ID|STATE|USER" ("CANCELLED by 0": the
+ * first word of the state) */
 static int
-lines_state(const char *out, char *user, size_t ucap)
+line_class(const char *line, size_t len, char *user, size_t ucap)
 {
-	size_t n = strcspn(out, "|\n"), u;
-	const char *sp;
-	int c;
+	const char *st = memchr(line, '|', len), *u, *sp;
+	size_t n;
 
-	if (count_lines(out) > 1)
-		return -2;
-	/* "CANCELLED by 0": the first word */
-	sp = strchr(out, ' ');
-	c = klass(out, sp != NULL && (size_t)(sp - out) < n ?
-	    (size_t)(sp - out) : n);
-	if (out[n] == '|') {
-		u = strcspn(out + n + 1, "|\n");
-		snprintf(user, ucap, "%.*s", (int)u, out + n + 1);
+	if (st == NULL)
+		return -1;
+	st++;
+	n = strcspn(st, "|\n");
+	if ((sp = memchr(st, ' ', n)) != NULL)
+		n = (size_t)(sp - st);
+	if ((u = memchr(st, '|', len - (size_t)(st - line))) != NULL) {
+		u++;
+		snprintf(user, ucap, "%.*s", (int)strcspn(u, "|\n"), u);
 	}
-	return c;
+	return klass(st, n);
+}
+
+/*
+ * the lines "ID|STATE|USER" of out, for job: one line's class; a
+ * heterogeneous job's components (job+0, job+1, ...) as one job, in
+ * the class of the one that holds on longest (running, completing,
+ * pending, ended); -2 when the lines are other jobs too (an array's
+ * tasks)
+ */
+static int
+lines_state(const char *out, const char *job, char *user, size_t ucap)
+{
+	static const int rank[] = { 1, 4, 2, 3 };	/* by class 0..3 */
+	size_t jn = strlen(job), len;
+	const char *line;
+	int c, best = -1, lines = count_lines(out);
+
+	for (line = out; *line; line += len + (line[len] == '\n')) {
+		len = strcspn(line, "\n");
+		if (strspn(line, " \r") >= len)
+			continue;
+		if (lines > 1 && !(strncmp(line, job, jn) == 0 &&
+		    line[jn] == '+'))
+			return -2;
+		c = line_class(line, len, user, ucap);
+		if (c >= 0 && (best < 0 || rank[c] > rank[best]))
+			best = c;
+		else if (c < 0 && best < 0)
+			best = -1;
+	}
+	return best;
 }
 
 int
 mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
     char *note, size_t cap)
 {
-	const char *sq[] = { t->squeue, "-h", "-j", t->job, "-o", "%T|%u",
+	const char *sq[] = { t->squeue, "-h", "-j", t->job, "-o", "%i|%T|%u",
 	    NULL };
 	const char *sa[] = { t->sacct, "-X", "-n", "-P", "-j", t->job, "-o",
-	    "State,User", NULL };
+	    "JobID,State,User", NULL };
 	char *out, why[512] = "";
 	int c = -1, invalid = 0;
 
 	*user = '\0';
 	if ((out = run(sq, t->tries, why, sizeof(why))) != NULL) {
-		c = lines_state(out, user, ucap);
+		c = lines_state(out, t->job, user, ucap);
 		free(out);
 		/* running, pending, completing, or shown ended by the
 		 * controller itself */
@@ -159,7 +189,7 @@ mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
 			    why);
 		return -1;
 	}
-	c = lines_state(out, user, ucap);
+	c = lines_state(out, t->job, user, ucap);
 	free(out);
 	if (c == -2)
 		return c;

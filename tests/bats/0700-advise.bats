@@ -423,9 +423,10 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	run --separate-stderr mirage-advise "${V[@]}"
 	[[ "$output" == *"the last 4 weeks, 7 of 8 nodes up: "* ]]
 	[[ "$stderr" != *"no -p"* ]]
-	# without -p every partition's nodes count, and that is said
-	run --separate-stderr mirage-advise --squeue "$A/fake-squeue" --sinfo "$A/fake-sinfo" --sacctmgr "$A/fake-sacctmgr" -H hist.txt -j 500 -n 8 --now $NOW --plan 8
-	[[ "$stderr" == *"no -p: the events of every node of the cluster are counted, whatever its partition"* ]]
+	# without -p every partition's nodes count, and that is said, even
+	# to a cron run (-q)
+	run --separate-stderr mirage-advise -q --squeue "$A/fake-squeue" --sinfo "$A/fake-sinfo" --sacctmgr "$A/fake-sacctmgr" -H hist.txt -j 500 -n 8 --now $NOW --plan 8
+	[[ "$stderr" == *"no -p: the events of every node of the cluster are counted, whatever its partition; give -p the chain's partition"* ]]
 	# a dump naming more nodes out of service than the cluster has
 	{
 		echo 'NodeName|TimeStart|TimeEnd|State'

@@ -322,3 +322,31 @@ setup() {
 	! kill -0 "$(cat child)" 2>/dev/null
 	[ ! -e "$FAKE/scancel.log" ]
 }
+
+@test "a slurmdbd hours behind and an empty queue: a lost submission is not made again until sacct records a later one" {
+	FAKE_MODE=sbatch-lost run -1 mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh
+	sed -i '/^500|/d' "$FAKE/queue.txt"
+	echo '500|500|gpu|TIMEOUT|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-24T00:00:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	# 65 minutes on: the queue answers empty, sacct has nothing after
+	FAKE_MODE="squeue-empty sacct-lag" run -1 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-24T00:05:00 -T 100 --submit job.sh
+	[[ "$stderr" == *"cannot be settled (squeue answers an empty queue, and sacct has recorded no job submitted after it yet (slurmdbd may lag))"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	# sacct catches up past it (another job submitted later): the
+	# submission was lost, and is made again, once
+	echo '777|777|gpu|COMPLETED|2026-11-23T23:30:00|2026-11-23T23:31:00|2026-11-23T23:40:00|1:00:00|1' >> "$FAKE/sacct.txt"
+	sed -i '/^900 /d' "$FAKE/comments"
+	FAKE_MODE="squeue-empty sacct-lag" run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-24T00:10:00 -T 100 --submit job.sh
+	[[ "$stderr" == *"is in neither squeue nor sacct: trying again"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
+}
+
+@test "a heterogeneous job named by its id is one job: signalled once, whole; an array's tasks are not" {
+	now=2026-11-23T20:00:00
+	printf '600+0|gpu|R|%s|%s|2-00:00:00|1|1000\n600+1|gpu|R|%s|%s|2-00:00:00|2|1000\n' $now $now $now $now >> "$FAKE/queue.txt"
+	run -0 mirage-advise "${T[@]}" -j 600
+	[[ "$output" == "take-over: job 600 was sent SIGUSR1 and left within its grace of 2 s" ]]
+	[ "$(cat "$FAKE/scancel.log")" = "--signal=USR1 --batch 600" ]
+	printf '700_1|gpu|R|%s|%s|2-00:00:00|1|1000\n700_2|gpu|R|%s|%s|2-00:00:00|1|1000\n' $now $now $now $now >> "$FAKE/queue.txt"
+	run -1 --separate-stderr mirage-advise "${T[@]}" -j 700
+	[[ "$stderr" == *"job 700 names several jobs (an array's tasks)"* ]]
+}

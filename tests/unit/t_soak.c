@@ -477,9 +477,9 @@ squeue(const char *const argv[], struct mg_proc *p)
 			return answer(p, 0, NULL, "%s\n", j->held ?
 			    "launch failed requeued held" : j->st == PD ?
 			    "Priority" : "None");
-		if (strcmp(fmt, "%T|%u") == 0)
-			return answer(p, 0, NULL, "%s|%s\n", state_word(j),
-			    W.user);
+		if (strcmp(fmt, "%i|%T|%u") == 0)
+			return answer(p, 0, NULL, "%d|%s|%s\n", j->id,
+			    state_word(j), W.user);
 	}
 	if (fmt != NULL && strcmp(fmt, "%i %k") == 0) {
 		for (k = 0; k < W.n; k++)
@@ -535,20 +535,22 @@ sacct(const char *const argv[], struct mg_proc *p)
 	struct sjob r;
 	int k;
 
-	if (strcmp(fields, "State,User") == 0) {
+	if (strcmp(fields, "JobID,State,User") == 0) {
 		struct sjob *j = find(atoi(id));
 
 		if (j != NULL && as_recorded(j, &r))
-			return answer(p, 0, NULL, "%s|%s\n", state_word(&r),
-			    W.user);
+			return answer(p, 0, NULL, "%d|%s|%s\n", r.id,
+			    state_word(&r), W.user);
 		return answer(p, 0, NULL, "%s", "");
 	}
 	if (strncmp(fields, "JobIDRaw,State,Comment", 22) == 0) {
 		for (k = 0; k < W.n; k++)
-			if (as_recorded(&W.job[k], &r))
-				put(&out, &len, "%d|%s|%s|sbatch\n", r.id,
+			if (as_recorded(&W.job[k], &r)) {
+				stamp(r.submit, a, sizeof(a));
+				put(&out, &len, "%d|%s|%s|%s|sbatch\n", r.id,
 				    state_word(&r), r.st == PD ? "" :
-				    r.comment);
+				    r.comment, a);
+			}
 	} else {
 		if (!has(argv, "-n"))
 			put(&out, &len, "JobID|JobIDRaw|Partition|State|Submit|"
