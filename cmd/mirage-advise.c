@@ -746,6 +746,7 @@ main(int argc, char *argv[])
 		if ((status = mg_drive_run(&o.dr, &r, &d)) < 0)
 			errx(status == MG_ENOMEM ? MG_EXIT_FAIL :
 			    mg_exit_status(status), "%s", d.msg);
+		o.dr.now = r.now;	/* Slurm's, if this clock is behind */
 		mg_drive_question(&o.dr, r.job, o.dr.nodes, &q);
 		mg_advise_write(stdout, &q, &r.a, r.decision, o.json);
 	}

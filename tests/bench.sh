@@ -583,3 +583,16 @@ if [ -s build/results/reproduce-seconds ]; then
 	awk '{ printf "make reproduce, its last run: %.0f s   (no target: the whole protocol in three settings)\n", $1 }' \
 	    build/results/reproduce-seconds
 fi
+# The fail-safe soak at length: 100,000 schedules of the simulated Slurm
+# (tests/unit/t_soak.c; make check runs 1,000), in two processes of
+# 50,000 seeds each.  Not a speed figure: how many broke an invariant
+# (the target: none), and how long it took.
+soak_t0=$SECONDS
+"$bin/tests/t_soak" 50000 1 > "$dir/soak1.txt" &
+"$bin/tests/t_soak" 50000 50001 > "$dir/soak2.txt"
+wait
+cat "$dir/soak1.txt" "$dir/soak2.txt" | awk -v s=$((SECONDS - soak_t0)) '
+	/^# seed/ { if (++shown <= 5) print "  " $0 }
+	/^(not )?ok 1 - soak:/ { x = $0; sub(/.* - soak: /, "", x); n += x + 0
+		sub(/.*, /, "", x); broke += x + 0 }
+	END { printf "\nthe fail-safe soak: %d schedules, %d broke an invariant   (target: 0; %d s on 2 cores)\n", n, broke, s }'

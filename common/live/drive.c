@@ -1258,6 +1258,7 @@ mg_drive_run(const struct mg_drive *oc, struct mg_driven *out,
 		snprintf(out->job, sizeof(out->job), "%s", r->p_id);
 		out->a = r->a;
 		out->decision = r->decision;
+		out->now = o->now;
 		rv = r->outcome;
 	}
 	mg_chain_unlock(r->lockfd);

@@ -108,6 +108,8 @@ struct mg_driven {
 	char job[MG_DRIVE_JOBID];	/* the chain's job now (P) */
 	struct mg_advice a;		/* the decision */
 	const char *decision;	/* "submit", "wait", "submitted", ... */
+	int64_t now;		/* the run's now: d->now, or Slurm's when
+				 * this host's clock is behind it */
 };
 
 /*

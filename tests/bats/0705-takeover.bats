@@ -350,3 +350,85 @@ setup() {
 	run -1 --separate-stderr mirage-advise "${T[@]}" -j 700
 	[[ "$stderr" == *"job 700 names several jobs (an array's tasks)"* ]]
 }
+
+@test "what Slurm confirmed, not what was tried: a signal or a cancel that never reached the controller is sent again; an sbatch refused leaves no token" {
+	# the signal refused in a blip: sent again, once it reaches Slurm
+	MIRAGE_CHAIN_STATE= FAKE_MODE=scancel-refused-once run -0 --separate-stderr mirage-advise "${T[@]}" -j 500
+	[[ "$stderr" == *"job 500: the signal did not reach Slurm ("*"connect failure)"*"; it is sent again at the next step"* ]]
+	[[ "$output" == "take-over: job 500 was sent SIGUSR1 and left within its grace of 2 s" ]]
+	[ "$(grep -c -- '--signal=USR1' "$FAKE/scancel.log")" -eq 2 ]
+	# a P that ignores its signal, and a cancel refused in a blip: the
+	# cancel is made again at the next step
+	: > "$FAKE/scancel.log"
+	FAKE_MODE="signal-ignored cancel-refused-once" run -0 --separate-stderr mirage-advise "${T[@]}" -j 501 --retries 1
+	[[ "$stderr" == *"job 501 still runs "*" after SIGUSR1 and the cancel failed ("*"connect failure)"*"it is cancelled again at the next step"* ]]
+	[[ "$output" == "take-over: job 501 still ran after its grace of 2 s after SIGUSR1: cancelled" ]]
+	! grep -q '^501|' "$FAKE/queue.txt"
+	[ "$(grep -c -- '--signal' "$FAKE/scancel.log")" -eq 1 ]
+	[ "$(grep -cx -- '501' "$FAKE/scancel.log")" -eq 2 ]
+	# sbatch out of reach: nothing was queued, so nothing is awaited
+	mg_fake_slurm
+	FAKE_MODE=sbatch-refused run -1 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh
+	[[ "$stderr" == *"connect failure); nothing was queued: the next run submits again"* ]]
+	grep -qx 'token	-' job.sh.chain
+}
+
+@test "a take-over that stops before the signal keeps its record: the next cron run, with no model, gives the chain back to P" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh --handover > /dev/null
+	grep -qx 'successor	900' job.sh.chain
+	# S starts; a cron run makes it the chain's job, its take-over due
+	sed -i 's/^900|gpu|PD|\([^|]*\)|N\/A|/900|gpu|R|\1|2026-11-23T23:20:00|/' "$FAKE/queue.txt"
+	run -10 mirage-advise "${SUB[@]}" --now 2026-11-23T23:21:00 -T -100 --submit job.sh --handover
+	grep -qx 'current	900' job.sh.chain
+	grep -qx 'taking	500' job.sh.chain
+	# S's take-over cannot read Slurm: it stops, P untouched
+	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain FAKE_MODE=squeue-down run -1 mirage-advise "${T[@]}" --retries 1 -j 500
+	grep -qx 'taking	500' job.sh.chain
+	# S leaves; the next cron run (no model: no history is read) finds
+	# it ended beside a running P, and gives the chain back
+	sed -i '/^900|/d' "$FAKE/queue.txt"
+	echo '900|900|gpu|FAILED|2026-11-23T23:00:00|2026-11-23T23:20:00|2026-11-23T23:22:00|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	run --separate-stderr mirage-advise --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" \
+	    --scancel "$A/fake-scancel" -n 8 --now 2026-11-23T23:25:00 --submit job.sh --handover
+	[[ "$stderr" == *"successor 900 started and ended (FAILED) while job 500 runs: 500 keeps the service"* ]]
+	grep -qx 'current	500' job.sh.chain
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	[ ! -e "$FAKE/scancel.log" ]
+}
+
+@test "a chain's jobs are known by id in any partition; a successor Slurm held after its launch failed is replaced" {
+	# P runs in another partition than -p's
+	sed -i 's/^500|gpu|/500|gpu-long|/' "$FAKE/queue.txt"
+	echo '500|500|gpu-long|RUNNING|2026-11-21T23:00:00|2026-11-22T00:00:00|Unknown|2-00:00:00|1' > "$FAKE/sacct.txt"
+	run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -p gpu -j 500 -T 100 --submit job.sh
+	[[ "$output" == *"decision: submitted"* ]]
+	grep -qx 'successor	900' job.sh.chain
+	# Slurm holds it: the next run cancels it, counts it, decides again
+	echo 'launch failed requeued held' > "$FAKE/reason.900"
+	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" --now 2026-11-23T23:30:00 -p gpu -T 100 --submit job.sh
+	[[ "$stderr" == *"successor 900 was held by Slurm after its launch failed: cancelled; deciding again for job 500"* ]]
+	grep -qx -- '900' "$FAKE/scancel.log"
+	grep -qx 'failures	1' job.sh.chain
+	# a hold of the user's is said, and left alone
+	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" --now 2026-11-23T23:45:00 -p gpu -T 100 --submit job.sh
+	s=$(sed -n 's/^successor\t//p' job.sh.chain)
+	[ -n "$s" ] && [ "$s" != 900 ]
+	echo 'JobHeldUser' > "$FAKE/reason.$s"
+	run --separate-stderr mirage-advise "${SUB[@]}" --scancel "$A/fake-scancel" --now 2026-11-23T23:50:00 -p gpu -T 100 --submit job.sh
+	[[ "$stderr" == *"successor $s is held (JobHeldUser): it starts only once released (scontrol release $s)"* ]]
+	grep -qx "successor	$s" job.sh.chain
+}
+
+@test "a host's clock behind Slurm's: the run takes Slurm's time and says so" {
+	# Slurm's clock two hours ahead of this host's: P started an hour
+	# ago by it, a job was submitted a minute ago
+	ahead() { date -u -d "@$(($(date +%s) + 7200 - $1))" +%FT%T; }
+	{
+		echo 'JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES|PRIORITY'
+		echo "500|gpu|R|$(ahead 3700)|$(ahead 3600)|2-00:00:00|1|1000"
+		echo "600|gpu|PD|$(ahead 60)|N/A|1:00:00|1|1000"
+	} > "$FAKE/queue.txt"
+	run -10 --separate-stderr mirage-advise --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" -z UTC -n 8 -j 500
+	[[ "$stderr" == *"this host's clock is at least 71"*" s behind Slurm's (jobs submitted, started or ended after it): the run takes Slurm's time; set the clock (NTP)"* ]]
+	[[ "$output" == *"job:      500 running, ends by "*"(47.0 h left)"* ]]
+}
