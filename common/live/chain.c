@@ -30,7 +30,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "retry_after\t%lld\nhanded\t%s\nhandover_time\t%lld\n"
 	    "taking\t%s\ntake_began\t%lld\ntake_until\t%lld\n"
 	    "signalled\t%lld\ncancelled\t%lld\ntake_host\t%s\n"
-	    "seen\t%lld\nseen_host\t%s\nupdated\t%s\n",
+	    "seen\t%lld\nseen_host\t%s\ntake_due\t%lld\nupdated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
@@ -42,7 +42,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    (long long)s->take.until, (long long)s->take.signalled,
 	    (long long)s->take.cancelled, *s->take.host ? s->take.host : "-",
 	    (long long)s->take.seen, *s->take.seen_host ? s->take.seen_host :
-	    "-", when);
+	    "-", (long long)s->take.due, when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -134,6 +134,7 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		{ "signalled", &s->take.signalled },
 		{ "cancelled", &s->take.cancelled },
 		{ "seen", &s->take.seen },
+		{ "take_due", &s->take.due },
 	};
 
 	memset(s, 0, sizeof(*s));

@@ -42,7 +42,17 @@ struct run {
 	const char *decision;
 	struct mg_drive *run;	/* the run's settings: its now may move */
 	int64_t behind;		/* this host's clock behind Slurm's, s */
+	int64_t t0;		/* the clock when the run began */
 };
+
+/* now on this host's own clock (not Slurm's, which a clock behind it
+ * takes for the decision), as the take-over's record keeps times: the
+ * run's now and the time it has taken so far */
+static int64_t
+local_now(const struct mg_drive *o, const struct run *r)
+{
+	return o->now - r->behind + (mg_clock_now() - r->t0);
+}
 
 /* a warning through o->sl.warn (loud: to be said even when quiet) */
 static void say(const struct mg_drive *o, int loud, const char *fmt, ...)
@@ -525,8 +535,12 @@ fallback(const struct mg_drive *o, struct run *r)
 		    "%s)", st->take.job, st->current, at);
 		return;
 	}
+	/* S's script has MG_DRIVE_FALLBACK_WAIT to begin, counted from
+	 * when a cron run first saw S running (on its own clock: Slurm's
+	 * start time is on the controller's) */
 	if (st->take.began == 0 && st->take.signalled == 0 &&
-	    o->now - s->start < MG_DRIVE_FALLBACK_WAIT) {
+	    (st->take.due > 0 ? local_now(o, r) - st->take.due : o->now -
+	    s->start) < MG_DRIVE_FALLBACK_WAIT) {
 		say(o, 0, "successor %s started %lld s ago: its script may "
 		    "take over from job %s yet", st->current,
 		    (long long)(o->now - s->start), st->take.job);
@@ -534,8 +548,8 @@ fallback(const struct mg_drive *o, struct run *r)
 	}
 	rec = st->take;		/* claim() compares it with the state's */
 	takeover_conf(o, rec.job, &t, &c);
-	rv = mg_takeover_step(&t, &rec, o->now, &outcome, note, sizeof(note),
-	    &d);
+	rv = mg_takeover_step(&t, &rec, local_now(o, r), &outcome, note,
+	    sizeof(note), &d);
 	st->take = rec;
 	if (rv != 0) {
 		say(o, 1, "take-over from job %s: %s", rec.job, d.msg);
@@ -595,8 +609,8 @@ requeued(const struct mg_drive *o, struct run *r)
 	rec.signalled = st->handover_time > 0 ? st->handover_time : 1;
 	takeover_conf(o, st->handed, &t, &c);
 	t.claim = NULL;
-	if (mg_takeover_step(&t, &rec, o->now, &outcome, note, sizeof(note),
-	    &d) != 0)
+	if (mg_takeover_step(&t, &rec, local_now(o, r), &outcome, note,
+	    sizeof(note), &d) != 0)
 		say(o, 1, "job %s, handed over, is pending again: %s",
 		    st->handed, d.msg);
 	else if (*note)
@@ -920,18 +934,21 @@ unhold(const struct mg_drive *o, struct run *r)
 		return;
 	out[strcspn(out, "\n")] = '\0';
 	if (strstr(out, "launch failed requeued held") != NULL) {
+		/* a cancel whose answer was lost, tried again: "Invalid job
+		 * id" says that it took */
 		if ((c = mg_slurm_run(&o->sl, sc, &len, why,
-		    sizeof(why))) == NULL)
+		    sizeof(why))) == NULL && strstr(why, "Invalid job id") ==
+		    NULL)
 			say(o, 1, "successor %s is held by Slurm after its "
 			    "launch failed, and the cancel failed (%s): the "
 			    "next run tries again", r->st.successor, why);
 		else {
+			char p[sizeof(r->st.current)];
+
 			free(c);
 			say(o, 1, "successor %s was held by Slurm after its "
 			    "launch failed: cancelled; deciding again for "
 			    "job %s", r->st.successor, r->st.current);
-			char p[sizeof(r->st.current)];
-
 			memcpy(p, r->st.current, sizeof(p));
 			mg_chain_revert(&r->st, p, s, o->now, r->fate,
 			    sizeof(r->fate));
@@ -978,6 +995,7 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 				memset(&r->st.take, 0, sizeof(r->st.take));
 				snprintf(r->st.take.job,
 				    sizeof(r->st.take.job), "%s", old);
+				r->st.take.due = local_now(o, r);
 			}
 			snprintf(r->p_id, sizeof(r->p_id), "%s",
 			    r->st.current);
@@ -1245,6 +1263,7 @@ mg_drive_run(const struct mg_drive *oc, struct mg_driven *out,
 	r->live = o->queue == NULL;
 	r->queue_ok = 1;
 	r->run = o;
+	r->t0 = mg_clock_now();
 	if ((rv = chain_open(o, r, diag)) == 0) {
 		model_open(o, r);
 		if ((rv = read_cluster(o, r, diag)) == 0 &&

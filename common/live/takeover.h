@@ -58,6 +58,8 @@ struct mg_takeover_rec {
 	char host[64];		/* whose clock signalled and cancelled are */
 	int64_t seen;		/* when seen_host first saw the signal */
 	char seen_host[64];
+	int64_t due;		/* when a cron run first saw it due (S
+				 * running), on the cron host's clock */
 };
 
 enum mg_takeover_step {

@@ -10,13 +10,14 @@
  * waits; after every step the invariants are checked:
  *
  *   two  two links never serve at once longer than the grace, the
- *        cancel's wait and a cron period (plus the time the controller
- *        was down meanwhile)
+ *        cancel's wait and a cron period (plus, where the controller
+ *        was down meanwhile, that time and the cron period after it)
  *   none the chain never has no job running or queued longer than a
- *        cron period (plus the controller's downtime), unless it was
- *        stopped for failing successors
- *   sig  a link is signalled at most once, and a running link that was
- *        signalled is cancelled only after its grace
+ *        cron period (plus the controller's downtime and a cron
+ *        period, likewise), unless it was stopped for failing
+ *        successors
+ *   sig  a link is signalled at most once a take-over, and a running
+ *        link that was signalled is cancelled only after its grace
  *   sub  at most one successor is queued at a time (one submission a
  *        link)
  *   file the chain's state file always parses
@@ -210,6 +211,9 @@ start_job(struct sjob *j, int64_t at)
 	j->st = RUN;
 	j->start = at;
 	j->leave_at = 0;
+	/* a job Slurm requeued starts anew: a signal to it is a new one */
+	j->sigs = 0;
+	j->sig_at = 0;
 	j->crash_at = chance(8) ? at + pick(60, LIMIT) : 0;
 	j->requeue_at = chance(3) ? at + pick(60, LIMIT) : 0;
 	j->pending_takeover = j->pred > 0;
@@ -336,7 +340,8 @@ check(void)
 		if (W.two_since == 0)
 			W.two_since = W.t;
 		else if (W.t - W.two_since > GRACE + KWAIT + KILLW + CRON +
-		    SLACK + downtime(W.two_since, W.t))
+		    SLACK + (downtime(W.two_since, W.t) > 0 ?
+		    downtime(W.two_since, W.t) + CRON : 0))
 			broke("two: two links have served at once for %lld s",
 			    (long long)(W.t - W.two_since));
 	} else
@@ -350,7 +355,8 @@ check(void)
 		if (W.none_since == 0)
 			W.none_since = W.t;
 		else if (W.t - W.none_since > CRON + SLACK +
-		    downtime(W.none_since, W.t))
+		    (downtime(W.none_since, W.t) > 0 ? downtime(W.none_since,
+		    W.t) + CRON : 0))
 			broke("none: no link has run or been queued for %lld s",
 			    (long long)(W.t - W.none_since));
 	} else
@@ -498,7 +504,7 @@ squeue(const char *const argv[], struct mg_proc *p)
 			    j->id != atoi(id)))
 				continue;
 			stamp(j->submit, a, sizeof(a));
-			if (j->st == PD)
+			if (j->st == PD || j->start < 0)
 				snprintf(b, sizeof(b), "N/A");
 			else
 				stamp(j->start, b, sizeof(b));
@@ -561,7 +567,7 @@ sacct(const char *const argv[], struct mg_proc *p)
 			if (!as_recorded(&W.job[k], &r))
 				continue;
 			stamp(r.submit, a, sizeof(a));
-			if (r.st == PD)
+			if (r.st == PD || r.start < 0)
 				snprintf(b, sizeof(b), "Unknown");
 			else
 				stamp(r.start, b, sizeof(b));
@@ -607,11 +613,16 @@ scancel(const char *const argv[], struct mg_proc *p)
 	if (sig != NULL) {
 		if (j->st != RUN)	/* pending, completing: refused */
 			return answer(p, 1, "", "%s", "");
+		/* one signal a take-over: a second within the first's
+		 * window (its grace, the cancel's wait, a cron period) is
+		 * a fault; one after it belongs to a take-over of a P the
+		 * chain was given back to */
+		if (j->sigs > 0 && W.t < j->sig_at + GRACE + KWAIT + CRON)
+			broke("sig: job %d signalled a second time %lld s "
+			    "after the first", j->id,
+			    (long long)(W.t - j->sig_at));
 		j->sigs++;
-		if (j->sig_at == 0)
-			j->sig_at = W.t;
-		if (j->sigs > 1)
-			broke("sig: job %d signalled a second time", j->id);
+		j->sig_at = W.t;
 		if (!j->ignores && j->leave_at == 0)
 			j->leave_at = W.t + j->ckpt;
 		note("job %d signalled%s", j->id, lost ? " (answer lost)" : "");
@@ -723,6 +734,9 @@ clock_sleep(void *arg, int64_t s, enum mg_clock_wait why)
 	int64_t to = W.t + s;
 
 	(void)arg;
+	if (W.verbose > 2)
+		note("sleep %lld (%s)", (long long)s, why == MG_CLOCK_POLL ?
+		    "poll" : "retry");
 	while (W.t < to) {
 		int64_t step = to;
 
@@ -785,6 +799,18 @@ cron_run(void)
 	rv = mg_drive_run(&d, &r, &diag);
 	if (rv >= 0)
 		W.first_run = 0;
+	if (W.verbose > 2) {
+		struct mg_chainstate st;
+		struct mg_diag dd = { "" };
+
+		if (mg_chain_read(W.state, &st, &dd) == 1)
+			note("state: take %s signalled %lld cancelled %lld "
+			    "host %s seen %lld %s (skew cron %lld s %lld)",
+			    st.take.job, (long long)st.take.signalled,
+			    (long long)st.take.cancelled, st.take.host,
+			    (long long)st.take.seen, st.take.seen_host,
+			    (long long)W.skew_cron, (long long)W.skew_s);
+	}
 	note("cron: %d %s%s%s %s", rv, rv >= 0 && r.decision ? r.decision : "",
 	    rv < 0 ? " " : "", rv < 0 ? diag.msg : "", W.verbose > 1 && rv >= 0 ? r.a.why : "");
 	W.skew = skew;
