@@ -301,6 +301,28 @@ scan_token(char *out, char sep, const char *token, const char *p,
 	}
 }
 
+/* does the controller show job p ended (a final state, or "Invalid job
+ * id": it holds every job that has not ended)? */
+static int
+controller_ended(const struct mg_slurm *s, const char *p)
+{
+	const char *sq[] = { s->squeue, "-h", "-j", p, "-o", "%T", NULL };
+	char why[512] = "", *out;
+	size_t len = 0;
+	int ended;
+
+	if ((out = mg_slurm_ask(s, sq, "Invalid job id", &len, why,
+	    sizeof(why))) == NULL)
+		return strstr(why, "Invalid job id") != NULL;
+	out[strcspn(out, " \n")] = '\0';
+	ended = *out && strcmp(out, "PENDING") != 0 && strcmp(out,
+	    "RUNNING") != 0 && strcmp(out, "COMPLETING") != 0 &&
+	    strcmp(out, "CONFIGURING") != 0 && strcmp(out, "SUSPENDED") != 0 &&
+	    strncmp(out, "REQUEUE", 7) != 0;
+	free(out);
+	return ended;
+}
+
 /* a submission not in any dump is lost only after this long, unless
  * sacct shows a job submitted after it */
 #define SETTLE_LOST	(6 * 3600)
@@ -368,9 +390,10 @@ mg_slurm_settle(const struct mg_slurm *s, const char *token, int64_t since,
 	if (*id)
 		return 1;
 	if (!q_has_p && (!a_has_p || strcmp(pst, "RUNNING") == 0 ||
-	    strcmp(pst, "PENDING") == 0 || *pst == '\0')) {
+	    strcmp(pst, "PENDING") == 0 || *pst == '\0') &&
+	    !controller_ended(s, p)) {
 		snprintf(note, ncap, "squeue answers a queue without job %s, "
-		    "which sacct does not show ended", p);
+		    "which neither sacct nor the controller shows ended", p);
 		return -1;
 	}
 	/*

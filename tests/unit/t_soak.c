@@ -14,10 +14,12 @@
  *        was down meanwhile, that time and the cron period after it)
  *   none the chain never has no job running or queued longer than a
  *        cron period (plus the controller's downtime and a cron
- *        period, likewise), unless it was stopped for failing
- *        successors
- *   sig  a link is signalled at most once a take-over, and a running
- *        link that was signalled is cancelled only after its grace
+ *        period, likewise, and the accounting's lag: a submission
+ *        whose answer was lost is settled only on evidence), unless
+ *        it was stopped for failing successors
+ *   sig  a link is signalled at most once a take-over (a successor's
+ *        script, and the cron runs acting for it), and a running link
+ *        that was signalled is cancelled only after its grace
  *   sub  at most one successor is queued at a time (one submission a
  *        link)
  *   file the chain's state file always parses
@@ -75,6 +77,7 @@ struct sjob {
 	int ckpt;		/* seconds it takes to checkpoint and exit */
 	int pending_takeover;	/* started: its script takes over */
 	int requeued;		/* Slurm requeued it (not a submission) */
+	int taker;		/* the successor whose script signalled it */
 };
 
 struct world {
@@ -97,6 +100,7 @@ struct world {
 	int ntrace;
 	int verbose;
 	char user[64];		/* who runs the chain */
+	int taker;		/* the successor whose script acts, or -1 */
 };
 
 static struct world W;
@@ -354,7 +358,7 @@ check(void)
 	if (idle == 0 && !W.stopped) {
 		if (W.none_since == 0)
 			W.none_since = W.t;
-		else if (W.t - W.none_since > CRON + SLACK +
+		else if (W.t - W.none_since > CRON + SLACK + W.lag +
 		    (downtime(W.none_since, W.t) > 0 ? downtime(W.none_since,
 		    W.t) + CRON : 0))
 			broke("none: no link has run or been queued for %lld s",
@@ -483,6 +487,8 @@ squeue(const char *const argv[], struct mg_proc *p)
 			return answer(p, 0, NULL, "%s\n", j->held ?
 			    "launch failed requeued held" : j->st == PD ?
 			    "Priority" : "None");
+		if (strcmp(fmt, "%T") == 0)
+			return answer(p, 0, NULL, "%s\n", state_word(j));
 		if (strcmp(fmt, "%i|%T|%u") == 0)
 			return answer(p, 0, NULL, "%d|%s|%s\n", j->id,
 			    state_word(j), W.user);
@@ -617,12 +623,15 @@ scancel(const char *const argv[], struct mg_proc *p)
 		 * window (its grace, the cancel's wait, a cron period) is
 		 * a fault; one after it belongs to a take-over of a P the
 		 * chain was given back to */
-		if (j->sigs > 0 && W.t < j->sig_at + GRACE + KWAIT + CRON)
+		if (j->sigs > 0 && W.t < j->sig_at + GRACE + KWAIT + CRON &&
+		    (W.taker < 0 || W.taker == j->taker))
 			broke("sig: job %d signalled a second time %lld s "
 			    "after the first", j->id,
 			    (long long)(W.t - j->sig_at));
 		j->sigs++;
 		j->sig_at = W.t;
+		if (W.taker >= 0)
+			j->taker = W.taker;
 		if (!j->ignores && j->leave_at == 0)
 			j->leave_at = W.t + j->ckpt;
 		note("job %d signalled%s", j->id, lost ? " (answer lost)" : "");
@@ -789,9 +798,11 @@ cron_run(void)
 	struct mg_driven r;
 	struct mg_diag diag = { "" };
 	int64_t skew = W.skew;
-	int rv;
+	int rv, taker;
 
 	conf(&d);
+	taker = W.taker;
+	W.taker = -1;
 	W.skew = W.skew_cron;
 	d.host = "login";
 	d.now = W.t + W.skew;
@@ -811,6 +822,7 @@ cron_run(void)
 			    (long long)st.take.seen, st.take.seen_host,
 			    (long long)W.skew_cron, (long long)W.skew_s);
 	}
+	W.taker = taker;
 	note("cron: %d %s%s%s %s", rv, rv >= 0 && r.decision ? r.decision : "",
 	    rv < 0 ? " " : "", rv < 0 ? diag.msg : "", W.verbose > 1 && rv >= 0 ? r.a.why : "");
 	W.skew = skew;
@@ -824,7 +836,7 @@ takeover(struct sjob *s)
 	struct mg_diag diag = { "" };
 	char id[16], msg[1024] = "";
 	int64_t skew = W.skew;
-	int rv;
+	int rv, taker;
 
 	s->pending_takeover = 0;
 	conf(&d);
@@ -832,7 +844,10 @@ takeover(struct sjob *s)
 	d.host = "node";
 	snprintf(id, sizeof(id), "%d", s->pred);
 	W.depth++;
+	taker = W.taker;
+	W.taker = s->id;
 	rv = mg_drive_takeover(&d, id, msg, sizeof(msg), &diag);
+	W.taker = taker;
 	W.depth--;
 	W.skew = skew;
 	note("take-over by %d: %d %s", s->id, rv, rv < 0 ? diag.msg : msg);
@@ -890,6 +905,7 @@ schedule(uint64_t seed, const char *dir)
 	W.skew_cron = chance(20) ? pick(-1200, 1200) : 0;
 	W.skew_s = chance(20) ? pick(-1200, 1200) : 0;
 	W.first_run = 1;
+	W.taker = -1;
 	W.next_cron = T0 + pick(1, CRON);
 	/* the chain's first job, started by hand */
 	p0 = &W.job[W.n++];
