@@ -617,10 +617,48 @@ requeued(const struct mg_drive *o, struct run *r)
 		say(o, 1, "job %s, handed over: %s", st->handed, note);
 }
 
+/*
+ * A take-over with no chain's state (run by hand, or by a script that
+ * gives none) keeps its record in a file of its own, in the user's
+ * runtime directory (else /tmp), made for P on first use: two at once
+ * on this host still signal P once.  0 with o->state set, or -1.
+ */
+static int
+private_record(struct mg_drive *o, const char *p, char *path, size_t cap)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+	struct mg_chainstate st;
+	struct mg_diag d = { "" };
+	int fd, rv;
+
+	if (dir == NULL || *dir != '/')
+		dir = "/tmp";
+	snprintf(path, cap, "%s/mirage-takeover-%u-%s", dir,
+	    (unsigned)getuid(), p);
+	if ((fd = mg_chain_lock(path, CLAIM_WAIT, &d)) < 0)
+		return -1;
+	/* one a day old is another take-over's (job ids come round) */
+	if ((rv = mg_chain_read(path, &st, &d)) == 0 || (rv == 1 &&
+	    mg_clock_now() - st.updated > MG_DAY)) {
+		memset(&st, 0, sizeof(st));
+		snprintf(st.current, sizeof(st.current), "%s", p);
+		st.updated = mg_clock_now();
+		rv = mg_chain_write(path, &st, &d) == 0 ? 1 : -1;
+	}
+	mg_chain_unlock(fd);
+	if (rv != 1)
+		return -1;
+	o->state = path;
+	return 0;
+}
+
 int
-mg_drive_takeover(const struct mg_drive *o, const char *p, char *note,
+mg_drive_takeover(const struct mg_drive *oc, const char *p, char *note,
     size_t cap, struct mg_diag *diag)
 {
+	struct mg_drive run = *oc;
+	const struct mg_drive *o = oc;
+	char privpath[256];
 	struct mg_takeover t;
 	struct mg_takeover_rec rec;
 	struct mg_chainstate st;
@@ -638,6 +676,11 @@ mg_drive_takeover(const struct mg_drive *o, const char *p, char *note,
 		    "(want e.g. 4711, 4711_3 or 4711+1)", p);
 	memset(&rec, 0, sizeof(rec));
 	snprintf(rec.job, sizeof(rec.job), "%s", p);
+	if ((o->state == NULL || *o->state == '\0') && !o->dry_run &&
+	    private_record(&run, p, privpath, sizeof(privpath)) == 0) {
+		o = &run;	/* no chain's state: a record of its own */
+		c.o = o;
+	}
 	if (o->state != NULL && *o->state != '\0') {
 		/* the record of a take-over of P begun before (killed
 		 * midway, or under way): it goes on from there */

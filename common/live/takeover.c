@@ -204,6 +204,14 @@ mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
 		    "job %s", *why ? why : "shows nothing", t->job);
 		return -1;
 	}
+	if (c == 2) {
+		/* pending by an accounting that may lag (P requeued and
+		 * started again since): no ground to cancel it */
+		snprintf(note, cap, "squeue %s, and sacct, which may lag, "
+		    "shows job %s pending", *why ? why : "shows nothing",
+		    t->job);
+		return -1;
+	}
 	return c;
 }
 

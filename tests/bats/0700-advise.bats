@@ -760,7 +760,7 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	[[ "$output" == "take-over: job 503 had not started: cancelled" ]]
 }
 
-@test "--take-over: two at once signal P once" {
+@test "--take-over: two at once signal P once, with the chain's state or without" {
 	mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh > /dev/null
 	local T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 3s -j 500 -s job.sh.chain)
 	mirage-advise "${T[@]}" > a.out &
@@ -769,6 +769,16 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	[ "$(grep -c -- '--signal' "$FAKE/scancel.log")" -eq 1 ]
 	[ "$(cat a.out b.out | grep -c 'was sent SIGUSR1 and left within its grace')" -eq 2 ]
 	grep -qx 'handed	500' job.sh.chain
+	# without a chain's state, a record of their own keeps it to one
+	rm -f "$FAKE/scancel.log"
+	echo '601|gpu|R|2026-11-23T01:00:00|2026-11-23T02:00:00|2-00:00:00|4|1000' >> "$FAKE/queue.txt"
+	T=(--take-over --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --scancel "$A/fake-scancel" --grace 3s -j 601)
+	env -u MIRAGE_CHAIN_STATE mirage-advise "${T[@]}" > c.out 2>&1 &
+	env -u MIRAGE_CHAIN_STATE mirage-advise "${T[@]}" > d.out 2>&1 &
+	wait
+	[ "$(grep -c -- '--signal' "$FAKE/scancel.log")" -eq 1 ]
+	[ "$(cat c.out d.out | grep -c '^take-over: job 601 ')" -eq 2 ]
+	[ -s "$XDG_RUNTIME_DIR/mirage-takeover-$(id -u)-601" ]
 }
 
 @test "--handover: the cron run stops a P that still runs once S has run 5 minutes with no take-over, a step a run, once" {

@@ -13,6 +13,8 @@ mg_setup() {
 	BUSY=$FIX/slurm-22.05/01-busy
 	FINAL=$FIX/slurm-22.05/03-final
 	export LC_ALL=C TZ=UTC
+	# a take-over's own record without a chain's state: per test
+	export XDG_RUNTIME_DIR=$BATS_TEST_TMPDIR
 	cd "$BATS_TEST_TMPDIR" || return 1
 }
 
