@@ -359,6 +359,7 @@ claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
 		    cur->signalled == rec->signalled) {
 			cur->signalled = cur->seen = 0;
 			*cur->seen_host = '\0';
+			*cur->p_start = '\0';
 		} else if (step == MG_TAKEOVER_UNCANCEL &&
 		    cur->cancelled == rec->cancelled)
 			cur->cancelled = 0;
@@ -386,6 +387,8 @@ claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
 		if (!done && cur->signalled == 0 && rec->signalled > 0) {
 			cur->signalled = rec->signalled;
 			memcpy(cur->host, rec->host, sizeof(cur->host));
+			memcpy(cur->p_start, rec->p_start,
+			    sizeof(cur->p_start));
 			cur->seen = 0;
 			*cur->seen_host = '\0';
 		}
@@ -690,6 +693,12 @@ mg_drive_takeover(const struct mg_drive *oc, const char *p, char *note,
 		have = rv == 1;
 		if (have && strcmp(st.take.job, p) == 0)
 			rec = st.take;
+		/* another take-over under way (this link was requeued and
+		 * started again while its successor takes over from it):
+		 * its record is left alone, this one kept in memory */
+		else if (have && *st.take.job && strcmp(st.handed,
+		    st.take.job) != 0)
+			have = 0;
 	}
 	takeover_conf(o, p, &t, &c);
 	if (!have)
@@ -711,7 +720,11 @@ mg_drive_takeover(const struct mg_drive *oc, const char *p, char *note,
 		return mg_diag_set(diag, rv == MG_ENOMEM ? rv : MG_EIO,
 		    "take-over from job %s: %s", p, d.msg);
 	if (have && (fd = mg_chain_lock(o->state, CLAIM_WAIT, &d)) >= 0) {
-		if (mg_chain_read(o->state, &st, &d) == 1) {
+		/* the record is this take-over's only: a link that takes
+		 * over from its own predecessor while its successor takes
+		 * over from it leaves the other's record alone */
+		if (mg_chain_read(o->state, &st, &d) == 1 &&
+		    (*st.take.job == '\0' || strcmp(st.take.job, p) == 0)) {
 			if (mg_takeover_done(outcome) && outcome !=
 			    MG_TAKEOVER_GONE)
 				handed(&st, p, mg_clock_now());

@@ -107,9 +107,10 @@ count_lines(const char *s)
 /* a line's class and user: "ID|STATE|USER" ("CANCELLED by 0": the
  * first word of the state) */
 static int
-line_class(const char *line, size_t len, char *user, size_t ucap)
+line_class(const char *line, size_t len, char *user, size_t ucap,
+    char *start, size_t scap)
 {
-	const char *st = memchr(line, '|', len), *u, *sp;
+	const char *st = memchr(line, '|', len), *u, *sp, *b;
 	size_t n;
 
 	if (st == NULL)
@@ -121,6 +122,11 @@ line_class(const char *line, size_t len, char *user, size_t ucap)
 	if ((u = memchr(st, '|', len - (size_t)(st - line))) != NULL) {
 		u++;
 		snprintf(user, ucap, "%.*s", (int)strcspn(u, "|\n"), u);
+		if ((b = memchr(u, '|', len - (size_t)(u - line))) != NULL) {
+			b++;
+			snprintf(start, scap, "%.*s", (int)strcspn(b,
+			    "|\n"), b);
+		}
 	}
 	return klass(st, n);
 }
@@ -133,7 +139,8 @@ line_class(const char *line, size_t len, char *user, size_t ucap)
  * tasks)
  */
 static int
-lines_state(const char *out, const char *job, char *user, size_t ucap)
+lines_state(const char *out, const char *job, char *user, size_t ucap,
+    char *start, size_t scap)
 {
 	static const int rank[] = { 1, 4, 2, 3 };	/* by class 0..3 */
 	size_t jn = strlen(job), len;
@@ -147,7 +154,7 @@ lines_state(const char *out, const char *job, char *user, size_t ucap)
 		if (lines > 1 && !(strncmp(line, job, jn) == 0 &&
 		    line[jn] == '+'))
 			return -2;
-		c = line_class(line, len, user, ucap);
+		c = line_class(line, len, user, ucap, start, scap);
 		if (c >= 0 && (best < 0 || rank[c] > rank[best]))
 			best = c;
 		else if (c < 0 && best < 0)
@@ -160,16 +167,27 @@ int
 mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
     char *note, size_t cap)
 {
-	const char *sq[] = { t->squeue, "-h", "-j", t->job, "-o", "%i|%T|%u",
-	    NULL };
+	char start[32];
+
+	return mg_takeover_state_at(t, user, ucap, start, sizeof(start),
+	    note, cap);
+}
+
+int
+mg_takeover_state_at(const struct mg_takeover *t, char *user, size_t ucap,
+    char *start, size_t scap, char *note, size_t cap)
+{
+	const char *sq[] = { t->squeue, "-h", "-j", t->job, "-o",
+	    "%i|%T|%u|%S", NULL };
 	const char *sa[] = { t->sacct, "-X", "-n", "-P", "-j", t->job, "-o",
-	    "JobID,State,User", NULL };
+	    "JobID,State,User,Start", NULL };
 	char *out, why[512] = "";
 	int c = -1, invalid = 0;
 
 	*user = '\0';
+	*start = '\0';
 	if ((out = run(sq, t->tries, why, sizeof(why))) != NULL) {
-		c = lines_state(out, t->job, user, ucap);
+		c = lines_state(out, t->job, user, ucap, start, scap);
 		free(out);
 		/* running, pending, completing, or shown ended by the
 		 * controller itself */
@@ -189,7 +207,7 @@ mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
 			    why);
 		return -1;
 	}
-	c = lines_state(out, t->job, user, ucap);
+	c = lines_state(out, t->job, user, ucap, start, scap);
 	free(out);
 	if (c == -2)
 		return c;
@@ -267,6 +285,7 @@ release(const struct mg_takeover *t, enum mg_takeover_step step,
 		rec->signalled = 0;
 		rec->seen = 0;
 		*rec->seen_host = '\0';
+		*rec->p_start = '\0';
 	} else
 		rec->cancelled = 0;
 }
@@ -331,6 +350,10 @@ step_pending(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 		if (!requeued)
 			return mg_diag_set(d, MG_EIO, "cannot cancel job %s, "
 			    "pending: %s", t->job, why);
+		/* if it starts again, that run is signalled anew: the
+		 * signal went to the one before */
+		release(t, MG_TAKEOVER_UNCANCEL, rec);
+		release(t, MG_TAKEOVER_UNSIGNAL, rec);
 		*outcome = MG_TAKEOVER_UNSURE;
 		snprintf(note, cap, "job %s went back to pending after "
 		    "SIG%s (it requeues itself) and cannot be cancelled: %s",
@@ -449,12 +472,13 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
  * another user's job to be acted on
  */
 static int
-look(const struct mg_takeover *t, int *c, char *why, size_t cap,
-    struct mg_diag *d)
+look(const struct mg_takeover *t, int *c, char *start, size_t scap,
+    char *why, size_t cap, struct mg_diag *d)
 {
 	char user[64];
 
-	*c = mg_takeover_state(t, user, sizeof(user), why, cap);
+	*c = mg_takeover_state_at(t, user, sizeof(user), start, scap, why,
+	    cap);
 	if (*c == -2)
 		return mg_diag_set(d, MG_EINVAL, "job %s names several jobs "
 		    "(an array's tasks): name the one to stop, as %s_7",
@@ -471,14 +495,30 @@ int
 mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int64_t now, int *outcome, char *note, size_t cap, struct mg_diag *d)
 {
-	char why[1024] = "", at[32];
+	char why[1024] = "", at[32], start[32];
 	int64_t t0 = mg_clock_now();
 	int c, rv;
 
 	*outcome = MG_TAKEOVER_WAITING;
 	*note = '\0';
-	if ((rv = look(t, &c, why, sizeof(why), d)) != 0)
+	if ((rv = look(t, &c, start, sizeof(start), why, sizeof(why),
+	    d)) != 0)
 		return rv;
+	/*
+	 * P started again since its signal (Slurm requeued it): the
+	 * signal went to the run before, and this one is signalled anew.
+	 * The start is the controller's (one clock for both).
+	 */
+	if (c == 1 && rec->signalled > 0 && *rec->p_start && *start &&
+	    strcmp(start, rec->p_start) != 0) {
+		if (rec->cancelled > 0)
+			release(t, MG_TAKEOVER_UNCANCEL, rec);
+		release(t, MG_TAKEOVER_UNSIGNAL, rec);
+		warn(t, "job %s started again (at %s) since its signal: it is "
+		    "signalled anew", t->job, start);
+	}
+	if (!(rec->signalled > 0 && *rec->p_start))
+		snprintf(rec->p_start, sizeof(rec->p_start), "%.23s", start);
 	/* a signal or a cancel is stamped when it is sent: Slurm may
 	 * have taken its time to answer (commands tried again); on the
 	 * clock of the host that signalled */
@@ -609,10 +649,11 @@ mg_takeover_plan(const struct mg_takeover *t,
     const struct mg_takeover_rec *rec, char *note, size_t cap,
     struct mg_diag *d)
 {
-	char why[1024] = "";
+	char why[1024] = "", start[32];
 	int c, rv;
 
-	if ((rv = look(t, &c, why, sizeof(why), d)) != 0)
+	if ((rv = look(t, &c, start, sizeof(start), why, sizeof(why),
+	    d)) != 0)
 		return rv;
 	if (c < 0)
 		return mg_diag_set(d, MG_EIO, "cannot tell whether job %s "

@@ -60,6 +60,9 @@ struct mg_takeover_rec {
 	char seen_host[64];
 	int64_t due;		/* when a cron run first saw it due (S
 				 * running), on the cron host's clock */
+	char p_start[24];	/* P's start when signalled, as the
+				 * controller gives it: a P started again
+				 * since is signalled anew */
 };
 
 enum mg_takeover_step {
@@ -148,6 +151,11 @@ int mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
  */
 int mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
     char *note, size_t cap);
+
+/* mg_takeover_state_at: the same, and P's start time as squeue or sacct
+ * prints it into start ("" if not shown) */
+int mg_takeover_state_at(const struct mg_takeover *t, char *user,
+    size_t ucap, char *start, size_t scap, char *note, size_t cap);
 
 /*
  * mg_takeover_plan: what a take-over of P would do now, in words (a dry

@@ -489,9 +489,14 @@ squeue(const char *const argv[], struct mg_proc *p)
 			    "Priority" : "None");
 		if (strcmp(fmt, "%T") == 0)
 			return answer(p, 0, NULL, "%s\n", state_word(j));
-		if (strcmp(fmt, "%i|%T|%u") == 0)
-			return answer(p, 0, NULL, "%d|%s|%s\n", j->id,
-			    state_word(j), W.user);
+		if (strcmp(fmt, "%i|%T|%u|%S") == 0) {
+			if (j->start >= 0)
+				stamp(j->start, a, sizeof(a));
+			else
+				snprintf(a, sizeof(a), "N/A");
+			return answer(p, 0, NULL, "%d|%s|%s|%s\n", j->id,
+			    state_word(j), W.user, a);
+		}
 	}
 	if (fmt != NULL && strcmp(fmt, "%i %k") == 0) {
 		for (k = 0; k < W.n; k++)
@@ -547,12 +552,17 @@ sacct(const char *const argv[], struct mg_proc *p)
 	struct sjob r;
 	int k;
 
-	if (strcmp(fields, "JobID,State,User") == 0) {
+	if (strcmp(fields, "JobID,State,User,Start") == 0) {
 		struct sjob *j = find(atoi(id));
 
-		if (j != NULL && as_recorded(j, &r))
-			return answer(p, 0, NULL, "%d|%s|%s\n", r.id,
-			    state_word(&r), W.user);
+		if (j != NULL && as_recorded(j, &r)) {
+			if (r.start >= 0 && r.st != PD)
+				stamp(r.start, a, sizeof(a));
+			else
+				snprintf(a, sizeof(a), "Unknown");
+			return answer(p, 0, NULL, "%d|%s|%s|%s\n", r.id,
+			    state_word(&r), W.user, a);
+		}
 		return answer(p, 0, NULL, "%s", "");
 	}
 	if (strncmp(fields, "JobIDRaw,State,Comment", 22) == 0) {
