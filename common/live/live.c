@@ -33,6 +33,25 @@ same(const struct mg_value *v, const char *s)
 	return !v->null && v->len == strlen(s) && memcmp(v->s, s, v->len) == 0;
 }
 
+/* a new job at the end of l, zeroed (l unsorted), or NULL */
+static struct mg_ljob *
+slot(struct mg_live *l)
+{
+	struct mg_ljob *j;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+
+		if ((j = realloc(l->job, cap * sizeof(*j))) == NULL)
+			return NULL;
+		l->job = j;
+		l->cap = cap;
+	}
+	j = &l->job[l->n++];
+	memset(j, 0, sizeof(*j));
+	return j;
+}
+
 static int
 add(struct mg_live *l, const struct mg_value *job)
 {
@@ -44,16 +63,8 @@ add(struct mg_live *l, const struct mg_value *job)
 		return 0;
 	if (l->partition != NULL && !same(part, l->partition))
 		return 0;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-
-		if ((j = realloc(l->job, cap * sizeof(*j))) == NULL)
-			return MG_ENOMEM;
-		l->job = j;
-		l->cap = cap;
-	}
-	j = &l->job[l->n++];
-	memset(j, 0, sizeof(*j));
+	if ((j = slot(l)) == NULL)
+		return MG_ENOMEM;
 	memcpy(j->jobid, id->s, id->len);
 	j->submit = i64(&job[MG_JOB_SUBMIT], -1);
 	j->start = i64(&job[MG_JOB_START], -1);
@@ -337,16 +348,8 @@ mg_live_ended(struct mg_live *l, const char *jobid, int64_t now)
 {
 	struct mg_ljob *j;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 256;
-
-		if ((j = realloc(l->job, cap * sizeof(*j))) == NULL)
-			return MG_ENOMEM;
-		l->job = j;
-		l->cap = cap;
-	}
-	j = &l->job[l->n++];
-	memset(j, 0, sizeof(*j));
+	if ((j = slot(l)) == NULL)
+		return MG_ENOMEM;
 	snprintf(j->jobid, sizeof(j->jobid), "%s", jobid);
 	j->submit = j->start = j->limit = -1;
 	j->end = now;
