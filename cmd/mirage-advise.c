@@ -4,8 +4,6 @@
  * (sacct) and a model; optionally submit it with sbatch, exactly once,
  * and move the chain on.  See mirage-advise(1) and mirage-chain(5).
  */
-#include <sys/stat.h>
-
 #include <err.h>
 #include <getopt.h>
 #include <math.h>
@@ -20,6 +18,7 @@
 #include "base/proc.h"
 #include "cluster/simconf.h"
 #include "live/drive.h"
+#include "live/settings.h"
 #include "live/takeover.h"
 #include "learn/model.h"
 
@@ -372,202 +371,15 @@ environment(struct opts *o, const char *zone)
 	dr->sl.arg = dr;
 }
 
-/* the column named name of a TSV header (tab-separated, no newline),
- * or -1 */
-static int
-column(const char *header, const char *name)
-{
-	const char *p = header;
-	size_t n = strlen(name);
-	int k;
-
-	for (k = 0; p != NULL; k++) {
-		if (strncmp(p, name, n) == 0 && (p[n] == '\t' || p[n] == '\0'))
-			return k;
-		if ((p = strchr(p, '\t')) != NULL)
-			p++;
-	}
-	return -1;
-}
-
-/* the tab-separated field k of line, into b */
-static const char *
-field(const char *line, int k, char *b, size_t len)
-{
-	size_t n;
-
-	while (k-- > 0 && line != NULL)
-		if ((line = strchr(line, '\t')) != NULL)
-			line++;
-	if (line == NULL)
-		return NULL;
-	n = strcspn(line, "\t");
-	snprintf(b, len, "%.*s", (int)(n < len ? n : len - 1), line);
-	return b;
-}
-
-/* the number in the tab-separated field k of line: 0, or -1 */
-static int
-number(const char *line, int k, double *v)
-{
-	char b[64];
-
-	if (field(line, k, b, sizeof(b)) == NULL)
-		return -1;
-	return mg_parse_f64(b, strlen(b), v);
-}
-
-/* a setting of the table for a chain size into o->dr */
+/* --settings: the table's setting for each chain size, into o->dr */
 static void
-add_chosen(struct opts *o, int lineno, double nodes, const char *method,
-    enum mg_drive_setting kind, double v, double reached)
+settings(struct opts *o)
 {
-	struct mg_drive *dr = &o->dr;
-	struct mg_drive_chosen *c;
+	struct mg_diag d = { "" };
+	int rv;
 
-	if (dr->nchosen == MG_DRIVE_MAXCHOSEN)
-		errx(MG_EXIT_FAIL, "--settings: '%s': more than %d chain sizes",
-		    o->settings, MG_DRIVE_MAXCHOSEN);
-	c = &dr->chosen[dr->nchosen++];
-	c->nodes = (int32_t)nodes;
-	c->kind = kind;
-	c->value = v;
-	snprintf(c->method, sizeof(c->method), "%s", method);
-	if (kind != MG_DRIVE_OTHER && !reached && !dr->quiet)
-		warnx("--settings: '%s', line %d: the setting for %d-node "
-		    "chains fell short of %g%% in a fold of its training "
-		    "period", o->settings, lineno, c->nodes, 100 * o->target);
-}
-
-/*
- * --settings: from a table of mirage-eval --target -F tsv, for
- * o->target, one per chain size: with --plan the planner's prices;
- * without, the rule recommended (the scheduler estimate's margin, a
- * fixed lead).  The table must be whole (every row its header's
- * fields), for this target and handover framing.
- */
-static void
-read_settings(struct opts *o)
-{
-	struct mg_drive *dr = &o->dr;
-	const char *path = o->settings;
-	char line[2048], b[64], m[64], *end;
-	int cm, cn, ck, cs, ct, ch, cr, cb, nf, lineno = 1, k;
-	int seen[MG_DRIVE_MAXCHOSEN];	/* the line of each size's setting */
-	double other = -1;
-	struct stat sb;
-	size_t len;
-	FILE *fp;
-
-	if ((fp = fopen(path, "r")) == NULL)
-		err(MG_EXIT_FAIL, "--settings: cannot open '%s'", path);
-	if (fstat(fileno(fp), &sb) == 0 && S_ISDIR(sb.st_mode))
-		errx(MG_EXIT_USAGE, "--settings: '%s' is a directory; give the "
-		    "table mirage-eval --target -F tsv wrote", path);
-	if (fgets(line, sizeof(line), fp) == NULL)
-		errx(MG_EXIT_FAIL, "--settings: '%s': empty; write it with "
-		    "mirage-eval --target -F tsv", path);
-	line[strcspn(line, "\n")] = '\0';
-	cm = column(line, "method");
-	cn = column(line, "nodes");
-	ck = column(line, "setting_kind");
-	cs = column(line, "setting");
-	ct = column(line, "target");
-	ch = column(line, "handover_s");
-	cr = column(line, "reached");
-	cb = column(line, "recommended");
-	if (cm < 0 || cn < 0 || ck < 0 || cs < 0 || ct < 0 || ch < 0 ||
-	    cr < 0 || cb < 0)
-		errx(MG_EXIT_TYPE, "--settings: '%s', line 1: not a table of "
-		    "mirage-eval --target -F tsv", path);
-	for (nf = 1, end = line; (end = strchr(end, '\t')) != NULL; end++)
-		nf++;
-	while (fgets(line, sizeof(line), fp) != NULL) {
-		double v = 0, t, h, reached, nodes, best;
-		int n = 1;
-
-		lineno++;
-		if ((len = strlen(line)) == 0)
-			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: a NUL "
-			    "byte: not a table of mirage-eval --target", path,
-			    lineno);
-		if (line[len - 1] != '\n')
-			errx(MG_EXIT_TRUNC, "--settings: '%s', line %d: "
-			    "truncated (no newline); write it again with "
-			    "mirage-eval --target -F tsv", path, lineno);
-		line[strcspn(line, "\n")] = '\0';
-		for (end = line; (end = strchr(end, '\t')) != NULL; end++)
-			n++;
-		if (n != nf)
-			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: %d "
-			    "fields, the header has %d", path, lineno, n, nf);
-		field(line, cm, m, sizeof(m));
-		field(line, cs, b, sizeof(b));
-		/* every number finite and in its range: a nan target would
-		 * match any, an infinite margin submit at once */
-		if (number(line, ct, &t) != 0 || !(t > 0 && t < 1) ||
-		    number(line, ch, &h) != 0 || !(h >= 0 && h <= 86400) ||
-		    number(line, cr, &reached) != 0 || !(reached == 0 ||
-		    reached == 1) || number(line, cb, &best) != 0 ||
-		    !(best == 0 || best == 1) || number(line, cn, &nodes) != 0 ||
-		    !(nodes >= 1 && nodes <= 1e6 && nodes == floor(nodes)) ||
-		    (strcmp(b, "-") != 0 && (number(line, cs, &v) != 0 ||
-		    !(v >= 0 && v <= 1e6))))
-			errx(MG_EXIT_FAIL, "--settings: '%s', line %d: not a "
-			    "row of mirage-eval --target (a number missing, "
-			    "not finite or out of its range); write it again "
-			    "with mirage-eval --target -F tsv", path, lineno);
-		if (fabs(t - o->target) > 1e-9) {
-			other = t;
-			continue;	/* another target's */
-		}
-		if ((h > 0) != (dr->handover != 0))
-			errx(MG_EXIT_USAGE, "--settings: '%s', line %d: chosen "
-			    "%s handing over; run mirage-eval --target %s "
-			    "--handover", path, lineno, h > 0 ? "for" :
-			    "without", h > 0 ? "without" : "with");
-		field(line, ck, b, sizeof(b));
-		/* one setting a size: a second is a table pieced together */
-		if ((dr->plan ? strcmp(m, "planner") == 0 && strcmp(b,
-		    "price") == 0 : best == 1)) {
-			for (k = 0; k < dr->nchosen; k++)
-				if (dr->chosen[k].nodes == (int32_t)nodes)
-					errx(MG_EXIT_FAIL, "--settings: '%s', line "
-					    "%d: a second setting for %d-node "
-					    "chains (line %d); write the table "
-					    "again with mirage-eval --target",
-					    path, lineno, (int)nodes, seen[k]);
-			if (dr->nchosen < MG_DRIVE_MAXCHOSEN)
-				seen[dr->nchosen] = lineno;
-		}
-		if (dr->plan && strcmp(m, "planner") == 0 &&
-		    strcmp(b, "price") == 0 && v > 0)
-			add_chosen(o, lineno, nodes, m, MG_DRIVE_PRICE, v,
-			    reached);
-		else if (dr->plan || best != 1)
-			continue;
-		else if (strcmp(m, "lead") == 0 && strcmp(b, "lead_h") == 0)
-			add_chosen(o, lineno, nodes, m, MG_DRIVE_LEAD, v,
-			    reached);
-		else if (strcmp(m, "scheduler-estimate") == 0 &&
-		    strcmp(b, "margin_h") == 0)
-			add_chosen(o, lineno, nodes, m, MG_DRIVE_MARGIN, v,
-			    reached);
-		else	/* a model, the planner: said if the chain is this
-			 * size */
-			add_chosen(o, lineno, nodes, m, MG_DRIVE_OTHER, v,
-			    reached);
-	}
-	if (ferror(fp))
-		err(MG_EXIT_FAIL, "--settings: '%s'", path);
-	fclose(fp);
-	if (dr->nchosen == 0 && other >= 0)
-		errx(MG_EXIT_USAGE, "--settings: '%s': chosen for %g%%, not "
-		    "the --target %g%%", path, 100 * other, 100 * o->target);
-	if (dr->nchosen == 0)
-		errx(MG_EXIT_FAIL, "--settings: '%s': %s", path, dr->plan ?
-		    "no planner row; run mirage-eval --target with --plan" :
-		    "no method reached the target on its training period");
+	if ((rv = mg_settings_read(&o->dr, o->settings, o->target, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
 }
 
 /*
@@ -598,14 +410,14 @@ target(struct opts *o)
 			errx(MG_EXIT_USAGE, "--target with --plan: the price "
 			    "comes from --settings table.tsv (mirage-eval "
 			    "--target --plan -F tsv)");
-		read_settings(o);
+		settings(o);
 		return;
 	}
 	if (dr->model == NULL && o->settings == NULL)
 		errx(MG_EXIT_USAGE, "--target needs a model (-m) or a table "
 		    "of settings (--settings)");
 	if (dr->model == NULL) {
-		read_settings(o);
+		settings(o);
 		return;
 	}
 	if (o->settings != NULL)

@@ -416,6 +416,18 @@ put(char **out, size_t *len, const char *fmt, ...)
 	*len += (size_t)n;
 }
 
+/* a successful answer whose output out (len bytes, or NULL: none) was
+ * built with put() */
+static int
+listed(struct mg_proc *p, char *out, size_t len)
+{
+	p->status = 0;
+	p->err = calloc(1, 4097);
+	p->out = out != NULL ? out : calloc(1, 1);
+	p->outlen = len;
+	return 0;
+}
+
 static const char *
 arg_after(const char *const argv[], const char *opt)
 {
@@ -533,13 +545,7 @@ squeue(const char *const argv[], struct mg_proc *p)
 			    a, b, c, W.user);
 		}
 	}
-	if (out == NULL)
-		out = calloc(1, 1);
-	p->status = 0;
-	p->err = calloc(1, 4097);
-	p->out = out;
-	p->outlen = len;
-	return 0;
+	return listed(p, out, len);
 }
 
 static int
@@ -596,13 +602,7 @@ sacct(const char *const argv[], struct mg_proc *p)
 			    W.user);
 		}
 	}
-	if (out == NULL)
-		out = calloc(1, 1);
-	p->status = 0;
-	p->err = calloc(1, 4097);
-	p->out = out;
-	p->outlen = len;
-	return 0;
+	return listed(p, out, len);
 }
 
 static int
