@@ -56,9 +56,16 @@ setup() {
 }
 
 @test "nightly: SIGTERM stops it with 143 and leaves no working files" {
-	"${N[@]}" -D d -- -n 76 > out.txt 2>&1 &
-	local pid=$! rc=0
-	sleep 2
+	# a sacct that says it started, then hangs until the time limit:
+	# the signal arrives mid-run, whatever the machine's speed
+	mkdir -p fakebin
+	printf '#!/bin/sh\ntouch "%s/sacct.started"\nsleep 600\n' "$PWD" > fakebin/sacct
+	chmod +x fakebin/sacct
+	PATH=$PWD/fakebin:$PATH MIRAGE_SACCT_TIMEOUT=3 \
+	    "$ROOT/pipelines/nightly-retrain.sh" -D d -- -n 76 > out.txt 2>&1 &
+	local pid=$! rc=0 i
+	for i in $(seq 100); do [ -e sacct.started ] && break; sleep 0.1; done
+	[ -e sacct.started ]
 	kill -TERM $pid
 	wait $pid || rc=$?
 	[ "$rc" -eq 143 ]
