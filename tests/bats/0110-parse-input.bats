@@ -226,7 +226,7 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 		pid=$!
 		exec 7> in
 		head -n 5 "$BUSY/sacct_trace_P_X.txt" >&7
-		sleep 1
+		for i in $(seq 100); do ls out.jobs.tmp.* > /dev/null 2>&1 && break; sleep 0.1; done
 		ls out.jobs.tmp.* > /dev/null
 		kill -$sig $pid
 		rc=0

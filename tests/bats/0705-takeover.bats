@@ -130,7 +130,10 @@ setup() {
 	now=$(date -u +%FT%T)
 	sed -i "s/^900|gpu|PD|\(.*\)|N\/A|/900|gpu|R|\1|$now|/" "$FAKE/queue.txt"
 	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain FAKE_MODE=signal-ignored mirage-advise "${T[@]}" --grace 8s -j 500 > t.out &
-	sleep 2
+	# P has had its signal: the take-over now waits out the grace
+	for i in $(seq 100); do grep -qs USR1 "$FAKE/scancel.log" && break; sleep 0.1; done
+	grep -qs USR1 "$FAKE/scancel.log"
+	sleep 0.5
 	SECONDS=0
 	FAKE_MODE=signal-ignored run --separate-stderr mirage-advise "${SUB[@]}" --now "$now" --scancel "$A/fake-scancel" -T -100 --submit job.sh --handover
 	[ "$SECONDS" -lt 6 ]
