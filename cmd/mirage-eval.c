@@ -16,9 +16,10 @@
 #include "options.h"
 #include "cluster/cluster.h"
 #include "episode/episode.h"
-#include "learn/compare.h"
+#include "eval/compare.h"
 #include "learn/model.h"
-#include "learn/target.h"
+#include "eval/target.h"
+#include "eval/walk.h"
 #include "cluster/simconf.h"
 #include "cluster/preempt.h"
 #include "cluster/replay.h"
@@ -48,7 +49,8 @@ usage(int status)
 	    "           [--plan-calibration knots] [--plan-fit-calibration]]\n"
 	    "           [--target share[,...] [--train-from date] "
 	    "[--train-count n]\n"
-	    "           [--folds n] [--table file]] [file]\n"
+	    "           [--folds n] [--confidence c] [--table file]\n"
+	    "           [--walk-forward period [--history span]]] [file]\n"
 	    "       mirage-eval --replay [-q] [-c config] [-j jobs.tsv] "
 	    "[-m mode] [-n nodes]\n"
 	    "           [-o file] [-s key=value] [--dl-out attrs.mrs]\n"
@@ -118,7 +120,12 @@ usage(int status)
 		    "  --train-from date, --train-count n  the training period (as many\n"
 		    "                    episodes as evaluated, ending before them)\n"
 		    "  --folds n         its time-blocked folds (4)\n"
-		    "  --table file      with --target, also the methods' own table\n",
+		    "  --confidence c    a setting's promise holds at this confidence (95%)\n"
+		    "  --table file      with --target, also the methods' own table\n"
+		    "  --walk-forward period  with --target, cut the evaluated span into\n"
+		    "                    periods (1d, 7d) and choose each one's settings on\n"
+		    "                    the history before it only; the table month by month\n"
+		    "  --history span    the history each period's settings are chosen on (28d)\n",
 		    stdout);
 	if (status == 0)	/* (a string of at most 4095 bytes each) */
 		fputs("  --replay          replay the trace and compare waits with the real ones\n"
@@ -368,6 +375,9 @@ struct popts {
 	int train_from_given;
 	long train_count;	/* --train-count, 0: as many as evaluated */
 	const char *table_path;	/* --table: with --target, the full table */
+	double confidence;	/* --confidence */
+	int64_t walk;		/* --walk-forward: the period, 0: none */
+	int64_t history;	/* --history */
 	char args[1024];
 };
 
@@ -938,6 +948,69 @@ comparison(struct popts *po, struct mg_compareconf *cc, struct mg_epsel *sel,
 	return cmp;
 }
 
+/* count episodes of sel's kind from from, every sel->every, in one
+ * plain range */
+static struct mg_epsel
+span(const struct mg_epsel *sel, int64_t from, long count)
+{
+	struct mg_epsel ts = *sel;
+
+	ts.from = from;
+	ts.count = count;
+	ts.n = (size_t)count;
+	ts.have_from = 1;
+	ts.have_until = 0;
+	ts.shards = 0;
+	ts.ibase = 0;
+	ts.istep = 1;
+	ts.skip_empty = 0;
+	return ts;
+}
+
+/*
+ * --walk-forward: the evaluated episodes and, before them, a history and
+ * a workload's; each period's settings chosen on its history (walk.h)
+ */
+static void
+walk_forward(struct popts *po, struct mg_compareconf *cc,
+    const struct mg_clusterdef *def, const struct mg_plan *plan, int window,
+    const char *path)
+{
+	struct mg_diag d = { "" };
+	struct tally ty = { po, mg_cli_progress(po->quiet, po->progress),
+	    "episodes (with their history)", 0, 0 };
+	int64_t back = (po->history + po->sel.e.workload + po->sel.every - 1) /
+	    po->sel.every * po->sel.every;
+	struct mg_epsel all = span(&po->sel, po->sel.from - back,
+	    (long)po->sel.n + (long)(back / po->sel.every));
+	struct mg_walkconf wc = { po->sel.from, po->walk, po->history,
+	    po->sel.e.workload, po->target[0], po->confidence, po->folds };
+	struct mg_compare *cmp = comparison(po, cc, &all, path);
+	struct mg_walk *w;
+	struct mg_out out;
+	int rv;
+
+	if ((rv = mg_compare_run(cmp, def, &all, window, plan, po->threads,
+	    tally, &ty, &d)) != 0)
+		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
+		    path, d.msg);
+	if ((rv = mg_walk_run(cmp, &wc, &w, &d)) != 0)
+		errx(mg_exit_status(rv), "--walk-forward: %s", d.msg);
+	if (!po->quiet)
+		fprintf(stderr, "mirage-eval: %d periods walked forward, each "
+		    "chosen on the %g days before it\n", mg_walk_periods(w),
+		    (double)po->history / 86400);
+	if (mg_out_open(&out, po->out_path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	if (mg_walk_write(w, out.fp, po->fmt, &d) != 0 ||
+	    mg_out_commit(&out, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	}
+	mg_walk_free(w);
+	mg_compare_free(cmp);
+}
+
 /*
  * --target: the training period's episodes (--train-from, --train-count;
  * by default as many as evaluated, just before them), compared with the
@@ -949,27 +1022,20 @@ choose_settings(struct popts *po, struct mg_compareconf *cc,
     const char *path, struct mg_choice **out)
 {
 	struct mg_diag d = { "" };
-	struct mg_epsel ts = po->sel;
 	struct tally ty = { po, mg_cli_progress(po->quiet, po->progress),
 	    "episodes of the training period", 0, 0 };
+	long count = po->train_count > 0 ? po->train_count : (long)po->sel.n;
+	/* by default the last episode's workload ends before the first
+	 * evaluated one starts: no job of the evaluated period is seen */
+	struct mg_epsel ts = span(&po->sel, po->train_from_given ?
+	    po->train_from : po->sel.from - po->sel.e.workload - count *
+	    po->sel.every, count);
 	struct mg_compare *cmp;
 	struct mg_choice *ch;
 	char a[32], b[32];
 	size_t per;
 	int rv, k;
 
-	ts.count = po->train_count > 0 ? po->train_count : (long)po->sel.n;
-	/* by default the last episode's workload ends before the first
-	 * evaluated one starts: no job of the evaluated period is seen */
-	ts.from = po->train_from_given ? po->train_from : po->sel.from -
-	    ts.e.workload - ts.count * po->sel.every;
-	ts.have_from = 1;
-	ts.have_until = 0;
-	ts.shards = 0;
-	ts.n = (size_t)ts.count;
-	ts.ibase = 0;
-	ts.istep = 1;
-	ts.skip_empty = 0;
 	if (ts.from + (ts.count - 1) * ts.every + ts.e.workload >
 	    po->sel.from && po->sel.from > ts.from)
 		warnx("--target: the training period's episodes reach into "
@@ -987,7 +1053,7 @@ choose_settings(struct popts *po, struct mg_compareconf *cc,
 		err(MG_EXIT_FAIL, NULL);
 	for (k = 0; k < po->ntarget; k++)
 		if ((rv = mg_target_choose(cmp, po->target[k], po->folds,
-		    &ch[(size_t)k * per], &d)) != 0)
+		    po->confidence, &ch[(size_t)k * per], &d)) != 0)
 			errx(mg_exit_status(rv), "--target: %s", d.msg);
 	if (!po->quiet) {
 		mg_format_time(ts.from, a, sizeof(a));
@@ -1042,17 +1108,21 @@ protocol(const char *path, const struct mg_simconf *conf, struct popts *po)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	/* where each model's features are in an outcome's */
 	po->sel.e.window = window;
-	if (po->ntarget > 0)
-		choose_settings(po, &cc, &def, plan, window, path, &ch);
-	cmp = comparison(po, &cc, &po->sel, path);
-	if ((rv = mg_compare_run(cmp, &def, &po->sel, window, plan,
-	    po->threads, tally, &ty, &d)) != 0)
-		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
-		    path, d.msg);
-	write_results(po, cmp, ch);
-	report(po, cmp, ty.decided, ty.planned);
-	free(ch);
-	mg_compare_free(cmp);
+	if (po->walk > 0)
+		walk_forward(po, &cc, &def, plan, window, path);
+	else {
+		if (po->ntarget > 0)
+			choose_settings(po, &cc, &def, plan, window, path, &ch);
+		cmp = comparison(po, &cc, &po->sel, path);
+		if ((rv = mg_compare_run(cmp, &def, &po->sel, window, plan,
+		    po->threads, tally, &ty, &d)) != 0)
+			errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
+			    "'%s': %s", path, d.msg);
+		write_results(po, cmp, ch);
+		report(po, cmp, ty.decided, ty.planned);
+		free(ch);
+		mg_compare_free(cmp);
+	}
 	for (k = 0; k < po->nmodels; k++)
 		mg_model_free(cc.model[k]);
 	mg_plan_free(plan);
@@ -1094,7 +1164,7 @@ parse(int argc, char *argv[], struct eopts *e)
 	enum { O_PROGRESS = 400, O_DLOUT, O_LOANOUT, O_ELOUT, O_HYBRID,
 	    O_PFITCAL, O_HANDOVER, O_TARGET, O_TFROM, O_TCOUNT, O_FOLDS,
 	    O_TABLE, O_PEVERY, O_ADOPT, O_AMETHOD, O_ASEED,
-	    O_AALONE, O_AHOLD };
+	    O_AALONE, O_AHOLD, O_CONF, O_WALK, O_HISTORY };
 	static const struct option longopts[] = {
 		{ "adoption", required_argument, NULL, O_ADOPT },
 		{ "adopt-method", required_argument, NULL, O_AMETHOD },
@@ -1109,6 +1179,9 @@ parse(int argc, char *argv[], struct eopts *e)
 		{ "el-out", required_argument, NULL, O_ELOUT },
 		{ "episodes", required_argument, NULL, 'E' },
 		{ "folds", required_argument, NULL, O_FOLDS },
+		{ "confidence", required_argument, NULL, O_CONF },
+		{ "walk-forward", required_argument, NULL, O_WALK },
+		{ "history", required_argument, NULL, O_HISTORY },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -1288,6 +1361,18 @@ parse(int argc, char *argv[], struct eopts *e)
 			e->po.table_path = optarg;
 			e->epopt = 1;
 			break;
+		case O_CONF:
+			e->po.confidence = confidence_arg(optarg);
+			e->epopt = 1;
+			break;
+		case O_WALK:
+			e->po.walk = span_arg("--walk-forward", optarg, 0);
+			e->epopt = 1;
+			break;
+		case O_HISTORY:
+			e->po.history = span_arg("--history", optarg, 0);
+			e->epopt = 1;
+			break;
 		case O_HYBRID:
 			if (strcmp(optarg, "and") == 0)
 				e->po.hybrid = MG_HYBRID_AND;
@@ -1370,9 +1455,22 @@ validate(struct eopts *e)
 		errx(MG_EXIT_USAGE, "--plan-fit-calibration goes with --plan, "
 		    "without --plan-calibration (it fits the raw chances)");
 	if (e->po.ntarget == 0 && (e->po.folds || e->po.train_from_given ||
-	    e->po.train_count || e->po.table_path))
-		errx(MG_EXIT_USAGE, "--folds, --train-from, --train-count and "
-		    "--table go with --target");
+	    e->po.train_count || e->po.table_path || e->po.confidence > 0 ||
+	    e->po.walk))
+		errx(MG_EXIT_USAGE, "--folds, --train-from, --train-count, "
+		    "--confidence, --table and --walk-forward go with --target");
+	if (e->po.history && !e->po.walk)
+		errx(MG_EXIT_USAGE, "--history goes with --walk-forward");
+	if (e->po.walk && (e->po.ntarget > 1 || e->po.train_from_given ||
+	    e->po.train_count || e->po.table_path || e->po.ep_path ||
+	    e->po.curve_path))
+		errx(MG_EXIT_USAGE, "--walk-forward takes one --target share, "
+		    "and chooses on the history before each period: no "
+		    "--train-from, --train-count, --table, -E or -C");
+	if (e->po.confidence == 0)
+		e->po.confidence = MG_TARGET_CONFIDENCE;
+	if (e->po.history == 0)
+		e->po.history = 28 * 86400;
 	if (e->po.ntarget > 0 && e->po.fitcal)
 		errx(MG_EXIT_USAGE, "--plan-fit-calibration does not go with "
 		    "--target");

@@ -14,7 +14,7 @@
 #include "mirage.h"
 #include "options.h"
 #include "learn/model.h"
-#include "learn/target.h"
+#include "eval/target.h"
 #include "base/stats.h"
 #include "cluster/cluster.h"
 #include "episode/episode.h"
@@ -793,7 +793,8 @@ choose_threshold(struct topts *o)
 	if ((ch = calloc((size_t)(nm * mg_compare_ntables(cmp)),
 	    sizeof(*ch))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_target_choose(cmp, o->target, o->folds, ch, &d)) != 0)
+	if ((rv = mg_target_choose(cmp, o->target, o->folds,
+	    MG_TARGET_CONFIDENCE, ch, &d)) != 0)
 		errx(mg_exit_status(rv), "--target: %s", d.msg);
 	/* the model's row: the first after the baselines */
 	for (i = 0; i < mg_compare_ntables(cmp); i++) {

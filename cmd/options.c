@@ -2,6 +2,7 @@
  * options.c: the option groups the tools share; see options.h.
  */
 #include <err.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -84,8 +85,9 @@ number_arg(const char *what, const char *arg, double min, double max)
 	return v;
 }
 
-double
-target_arg(const char *arg)
+/* a share, "99%" or "0.99", strictly between 0 and 1, or NAN */
+static double
+share_arg(const char *arg)
 {
 	size_t n = strlen(arg);
 	int pct = n > 1 && arg[n - 1] == '%';
@@ -93,9 +95,30 @@ target_arg(const char *arg)
 
 	if (mg_parse_f64(arg, n - (size_t)pct, &v) != 0 || (pct && (v /= 100,
 	    0)) || !(v > 0 && v < 1))
+		return NAN;
+	return v;
+}
+
+double
+target_arg(const char *arg)
+{
+	double v = share_arg(arg);
+
+	if (isnan(v))
 		errx(MG_EXIT_USAGE, "invalid --target '%s' (want a share of "
 		    "the links without an interruption, e.g. 99%% or 0.99)",
 		    arg);
+	return v;
+}
+
+double
+confidence_arg(const char *arg)
+{
+	double v = share_arg(arg);
+
+	if (isnan(v))
+		errx(MG_EXIT_USAGE, "invalid --confidence '%s' (want a share "
+		    "between 0 and 1, e.g. 95%% or 0.95)", arg);
 	return v;
 }
 

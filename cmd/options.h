@@ -101,4 +101,8 @@ int64_t span_arg(const char *what, const char *s, int64_t most);
  * exclusive), or a usage error */
 double target_arg(const char *arg);
 
+/* confidence_arg: a --confidence, "95%" or "0.95", as target_arg() reads
+ * a share */
+double confidence_arg(const char *arg);
+
 #endif /* MIRAGE_OPTIONS_H */

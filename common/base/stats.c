@@ -207,3 +207,39 @@ mg_interp(const double *kx, const double *ky, size_t nk, double v)
 	}
 	return ky[lo] + (ky[hi] - ky[lo]) * (v - kx[lo]) / (kx[hi] - kx[lo]);
 }
+
+/* P(X >= k) for X ~ Binomial(n, p), 0 < p < 1: the terms summed in log
+ * space from the mode outwards would be exact to rounding; summed from
+ * k up, each from lgamma, they are enough for a bisection */
+static double
+binom_tail(size_t k, size_t n, double p)
+{
+	double lp = log(p), lq = log1p(-p), lnf = lgamma((double)n + 1), s = 0;
+	size_t i;
+
+	for (i = k; i <= n; i++)
+		s += exp(lnf - lgamma((double)i + 1) - lgamma((double)(n - i) +
+		    1) + (double)i * lp + (double)(n - i) * lq);
+	return s;
+}
+
+double
+mg_binom_lower(size_t k, size_t n, double conf)
+{
+	double lo = 0, hi = 1, mid, alpha = 1 - conf;
+	int it;
+
+	if (k == 0 || n == 0 || k > n)
+		return 0;
+	if (k == n)
+		return pow(alpha, 1 / (double)n);
+	/* the tail grows with p: the p where it is alpha */
+	for (it = 0; it < 60; it++) {
+		mid = (lo + hi) / 2;
+		if (binom_tail(k, n, mid) < alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}

@@ -38,4 +38,13 @@ int mg_isotonic(const double *x, const double *y, size_t n, size_t max,
  */
 double mg_interp(const double *kx, const double *ky, size_t nk, double v);
 
+/*
+ * mg_binom_lower: the one-sided lower confidence bound (Clopper and
+ * Pearson's exact bound) on the probability of success behind k
+ * successes in n trials, at confidence conf (0.95): the p at which k or
+ * more successes have probability 1 - conf.  0 for k = 0 or n = 0; for
+ * k = n, (1 - conf)^(1/n).
+ */
+double mg_binom_lower(size_t k, size_t n, double conf);
+
 #endif /* MG_STATS_H */

@@ -103,6 +103,36 @@ sorts(void)
 	    "random arrays (%d differ)", bad_r);
 }
 
+/*
+ * Clopper and Pearson's one-sided lower bound against values summed
+ * exactly (Python's integer binomials, bisected to 1e-12), and its closed
+ * forms at the ends
+ */
+static void
+binom_bounds(void)
+{
+	static const struct { size_t k, n; double conf, want; } c[] = {
+		{ 95, 100, 0.95, 0.897747 }, { 1, 10, 0.95, 0.005116 },
+		{ 690, 700, 0.95, 0.975889 }, { 299, 300, 0.95, 0.984285 },
+		{ 9, 10, 0.99, 0.495647 }, { 154, 156, 0.95, 0.960194 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ok(fabs(mg_binom_lower(c[i].k, c[i].n, c[i].conf) - c[i].want) <
+		    1e-6, "%zu of %zu at %g: %.6f", c[i].k, c[i].n, c[i].conf,
+		    mg_binom_lower(c[i].k, c[i].n, c[i].conf));
+	/* 156 links without a failure certify 98.1% at 95%; 300, 99% */
+	ok(fabs(mg_binom_lower(156, 156, 0.95) - 0.980980) < 1e-6,
+	    "156 of 156: %.6f", mg_binom_lower(156, 156, 0.95));
+	ok(mg_binom_lower(299, 299, 0.95) >= 0.99 &&
+	    mg_binom_lower(297, 297, 0.95) < 0.99, "about 300 for 99%%");
+	ok(mg_binom_lower(0, 10, 0.95) == 0 && mg_binom_lower(0, 0, 0.95) ==
+	    0, "no success, no trial: 0");
+	ok(mg_binom_lower(50, 100, 0.99) < mg_binom_lower(50, 100, 0.9),
+	    "more confidence, a lower bound");
+}
+
 int
 main(void)
 {
@@ -136,5 +166,6 @@ main(void)
 	ok(rv == 0 && nk == 2 && kx[0] == 1 && kx[1] == 2 && ky[0] == 0 &&
 	    ky[1] == 0.75, "bins of the same x pooled (%zu knots)", nk);
 	sorts();
+	binom_bounds();
 	return tap_done();
 }

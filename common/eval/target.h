@@ -24,10 +24,11 @@
 #include <stdio.h>
 
 #include "base/status.h"
-#include "learn/compare.h"
+#include "eval/compare.h"
 
 #define MG_TARGET_MAXFOLDS	16
 #define MG_TARGET_MAX		4	/* targets in one run */
+#define MG_TARGET_CONFIDENCE	0.95	/* the confidence unless asked */
 
 /* one method's setting for one chain size */
 struct mg_choice {
@@ -40,17 +41,41 @@ struct mg_choice {
 	double cost;		/* mean lease given up (or overlap), hours,
 				 * over the training episodes */
 	int best;		/* the method recommended for this size */
+	size_t n;		/* the episodes chosen on */
+	double lower;		/* their share's lower bound there, at the
+				 * confidence asked (Clopper-Pearson) */
+	int certified;		/* lower reaches the target */
+	double promise;		/* what can be promised: the target where
+				 * certified, else lower */
+	double confidence;	/* the confidence asked */
 };
 
 /*
  * mg_target_choose: every method's setting in every table of c (the
  * training period's comparison) for target (0 < target < 1) on folds
  * time-blocked folds, into ch[table * nmethods + m] (nmethods as
- * mg_compare_nmethods() says).  MG_EINVAL if a table has fewer episodes
- * than folds.
+ * mg_compare_nmethods() says).  A point whose share's lower bound at
+ * confidence conf reaches the target (certified) comes before one that
+ * only reaches it in every fold.  MG_EINVAL if a table has fewer
+ * episodes than folds.
  */
 int mg_target_choose(const struct mg_compare *c, double target, int folds,
-    struct mg_choice *ch, struct mg_diag *d);
+    double conf, struct mg_choice *ch, struct mg_diag *d);
+
+/*
+ * mg_target_choose_view: one view's setting, as mg_target_choose() chooses
+ * it (its best flag left 0); v may be a span of a table's episodes
+ * (mg_target_span())
+ */
+void mg_target_choose_view(const struct mg_compare_view *v, double target,
+    int folds, double conf, struct mg_choice *ch);
+
+/*
+ * mg_target_span: the episodes lo..hi of v into *out, whose curve's
+ * pointers go into xc (v->npoints of them)
+ */
+void mg_target_span(const struct mg_compare_view *v, size_t lo, size_t hi,
+    const int64_t **xc, struct mg_compare_view *out);
 
 /*
  * mg_target_folds: v's share without interruption in each of folds

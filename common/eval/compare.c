@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "learn/compare.h"
+#include "eval/compare.h"
 #include "episode/protocol.h"
 #include "io/stream.h"
 
@@ -1158,6 +1158,7 @@ mg_compare_view(const struct mg_compare *cp, int table, int m,
 	}
 	v->x = tb->x[m];
 	v->bound = tb->bovl;
+	v->start = tb->s0;
 	v->nodes = tb->nodes;
 	v->n = tb->n;
 	v->handing = cp->handing;

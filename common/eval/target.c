@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "learn/target.h"
+#include "base/stats.h"
+#include "eval/target.h"
 #include "episode/protocol.h"
 
 const char *
@@ -115,57 +116,92 @@ mg_target_folds(const struct mg_compare_view *v, int point, int folds,
 	return reaches(v, x, folds, target);
 }
 
-/* v's setting for target on folds */
-static void
-choose(const struct mg_compare_view *v, double target, int folds,
-    struct mg_choice *ch)
+void
+mg_target_span(const struct mg_compare_view *v, size_t lo, size_t hi,
+    const int64_t **xc, struct mg_compare_view *out)
 {
 	size_t c;
-	int b;
+
+	*out = *v;
+	for (c = 0; c < v->npoints; c++)
+		xc[c] = v->xc[c] + lo;
+	out->xc = (int64_t *const *)xc;
+	out->x = v->x + lo;
+	out->bound = v->bound + lo;
+	out->start = v->start != NULL ? v->start + lo : NULL;
+	out->n = hi - lo;
+}
+
+/* how well a point does: 2 certified, 1 the target in every fold, 0 not */
+static int
+rank(const struct mg_compare_view *v, const int64_t *x, int folds,
+    double target, double conf, double *lower)
+{
+	size_t k, ok = 0;
+
+	for (k = 0; k < v->n; k++)
+		ok += x[k] <= 0;
+	*lower = mg_binom_lower(ok, v->n, conf);
+	if (!reaches(v, x, folds, target))
+		return 0;
+	return *lower >= target - 1e-9 ? 2 : 1;
+}
+
+void
+mg_target_choose_view(const struct mg_compare_view *v, double target,
+    int folds, double conf, struct mg_choice *ch)
+{
+	double lo;
+	size_t c;
+	int b, r, cr = 0;
 
 	memset(ch, 0, sizeof(*ch));
 	ch->point = -1;
 	ch->bound = 1;
+	ch->n = v->n;
 	for (b = 0; b < folds; b++)
 		ch->bound = fmin(ch->bound, bound_share(v, v->n * (size_t)b /
 		    (size_t)folds, v->n * (size_t)(b + 1) / (size_t)folds));
 	if (v->npoints == 0) {
 		ch->worst = worst(v, v->x, folds);
 		ch->cost = cost(v, v->x);
-		ch->reached = reaches(v, v->x, folds, target);
-		return;
+		cr = rank(v, v->x, folds, target, conf, &ch->lower);
 	}
 	for (c = 0; c < v->npoints; c++) {
 		double w = worst(v, v->xc[c], folds), k = cost(v, v->xc[c]);
-		int ok = reaches(v, v->xc[c], folds, target);
 
-		if (ch->point < 0 || (ok && !ch->reached) || (ok ==
-		    ch->reached && (ok ? k < ch->cost || (k == ch->cost &&
-		    w > ch->worst) : w > ch->worst || (w == ch->worst &&
-		    k < ch->cost)))) {
+		r = rank(v, v->xc[c], folds, target, conf, &lo);
+		if (ch->point < 0 || r > cr || (r == cr && (r > 0 ?
+		    k < ch->cost || (k == ch->cost && w > ch->worst) :
+		    w > ch->worst || (w == ch->worst && k < ch->cost)))) {
 			ch->point = (int)c;
 			ch->setting = v->grid[c];
-			ch->reached = ok;
 			ch->worst = w;
 			ch->cost = k;
+			ch->lower = lo;
+			cr = r;
 		}
 	}
+	ch->reached = cr > 0;
+	ch->certified = cr == 2;
+	ch->promise = ch->certified ? target : ch->lower;
+	ch->confidence = conf;
 }
 
 int
 mg_target_choose(const struct mg_compare *c, double target, int folds,
-    struct mg_choice *ch, struct mg_diag *d)
+    double conf, struct mg_choice *ch, struct mg_diag *d)
 {
 	int nm = mg_compare_nmethods(c), i, m, best;
 	struct mg_compare_view v;
 
-	if (!(target > 0 && target < 1) || folds < 1 ||
-	    folds > MG_TARGET_MAXFOLDS)
-		return mg_diag_set(d, MG_EINVAL, "a target between 0 and 1 "
-		    "and 1 to %d folds", MG_TARGET_MAXFOLDS);
+	if (!(target > 0 && target < 1) || !(conf > 0 && conf < 1) ||
+	    folds < 1 || folds > MG_TARGET_MAXFOLDS)
+		return mg_diag_set(d, MG_EINVAL, "a target and a confidence "
+		    "between 0 and 1 and 1 to %d folds", MG_TARGET_MAXFOLDS);
 	for (i = 0; i < mg_compare_ntables(c); i++) {
 		for (m = 0, best = -1; m < nm; m++) {
-			struct mg_choice *h = &ch[i * nm + m];
+			struct mg_choice *h = &ch[i * nm + m], *o;
 
 			if (mg_compare_view(c, i, m, &v) != 0) {
 				memset(h, 0, sizeof(*h));
@@ -176,9 +212,11 @@ mg_target_choose(const struct mg_compare *c, double target, int folds,
 				return mg_diag_set(d, MG_EINVAL, "%zu episodes "
 				    "of %d-node chains to choose on, fewer "
 				    "than the %d folds", v.n, v.nodes, folds);
-			choose(&v, target, folds, h);
-			if (h->reached && (best < 0 || h->cost <
-			    ch[i * nm + best].cost))
+			mg_target_choose_view(&v, target, folds, conf, h);
+			o = best >= 0 ? &ch[i * nm + best] : NULL;
+			if (h->reached && (o == NULL || h->certified >
+			    o->certified || (h->certified == o->certified &&
+			    h->cost < o->cost)))
 				best = m;
 		}
 		if (best >= 0)
@@ -255,6 +293,27 @@ setting_text(const struct mg_compare_view *v, const struct mg_choice *h,
 	return b;
 }
 
+/* what the history lets a setting promise, in words */
+static void
+promise_text(const struct mg_choice *h, double want, FILE *fp)
+{
+	if (h->certified)
+		fprintf(fp, "  promised: %g%% at %g%% confidence (%zu links "
+		    "chosen on)\n", 100 * want, 100 * h->confidence, h->n);
+	else if (h->bound < want)
+		fprintf(fp, "  promised: %.1f%% at %g%% confidence, not %g%%: "
+		    "at most %.1f%% of these links can start in time here "
+		    "(%.1f%% waited longer than a whole limit in a fold)\n",
+		    100 * h->promise, 100 * h->confidence, 100 * want,
+		    100 * h->bound, 100 * (1 - h->bound));
+	else
+		fprintf(fp, "  promised: %.1f%% at %g%% confidence, not %g%%: "
+		    "%zu links chosen on certify no more (about %.0f "
+		    "without a failure would)\n", 100 * h->promise,
+		    100 * h->confidence, 100 * want, h->n,
+		    ceil(log(1 - h->confidence) / log(want)));
+}
+
 /* in text, after a size's rows: the method recommended and its cost
  * against the fixed lead chosen the same way */
 static void
@@ -283,6 +342,7 @@ text_verdict(const struct mg_compare *c, const struct mg_choice *ch, int i,
 	}
 	mg_compare_view(c, i, best, &v);
 	figures(&v, &ch[i * nm + best], &r);
+	promise_text(&ch[i * nm + best], want, fp);
 	fprintf(fp, "  use %s (%s): %.1f%% without interruption here",
 	    v.name, setting_text(&v, &ch[i * nm + best], s, sizeof(s)),
 	    100 * r.share);
@@ -336,6 +396,11 @@ json_row(const struct mg_compare_view *v, const struct mg_choice *h,
 	JD("target", want);
 	JI("handover_s", v->handing);
 	JD("train_bound_share", h->bound);
+	JI("train_episodes", (int64_t)h->n);
+	JD("train_lower", h->lower);
+	JI("certified", h->certified);
+	JD("promise", h->promise);
+	JD("confidence", h->confidence);
 #undef JS
 #undef JD
 #undef JI
@@ -357,11 +422,13 @@ row(FILE *fp, enum mg_compare_format fmt, const struct mg_compare_view *v,
 		else
 			fputc('-', fp);
 		fprintf(fp, "\t%d\t%.4f\t%.4f\t%d\t%zu\t%.4f\t%.4f\t%.4f\t"
-		    "%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%g\t%lld\t%.4f\n",
+		    "%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%g\t%lld\t%.4f\t"
+		    "%zu\t%.4f\t%d\t%.4f\t%g\n",
 		    h->reached, h->worst, h->cost, h->best, r->n, r->share,
 		    r->lo, r->hi, r->lease, r->held, r->ovl, r->sv.down_h,
 		    r->sv.jobs_per_kh, r->sv.handover_waste_nh, want,
-		    (long long)v->handing, h->bound);
+		    (long long)v->handing, h->bound, h->n, h->lower,
+		    h->certified, h->promise, h->confidence);
 		return;
 	}
 	fprintf(fp, "%-20s %5d %-16s %10.1f%%%s %8.1f%% %6.1f-%5.1f%% %9.2f h "
@@ -387,7 +454,9 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
 		    "no_interruption_share\tshare_lo\tshare_hi\t"
 		    "lease_given_h\theld_twice_nh\toverlap_mean_h\t"
 		    "down_h_30d\tjobs_per_1000h\thandover_wasted_nh_30d\t"
-		    "target\thandover_s\ttrain_bound_share\n");
+		    "target\thandover_s\ttrain_bound_share\t"
+		    "train_episodes\ttrain_lower\tcertified\tpromise\t"
+		    "confidence\n");
 	else if (fmt == MG_COMPARE_JSON)
 		arr = json_object_new_array();
 	for (w = 0; w < nwant; w++)

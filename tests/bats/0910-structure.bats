@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# 0910-structure.bats: the architecture a reader sees from the tree,
+# held: the library's layers, no circle of calls, the cluster's insides
+# private, every tool thin.
+
+setup() {
+	load test_helper
+	mg_setup
+}
+
+@test "the cluster's insides: no file outside cluster/ compiles the simulators' headers, directly or through another" {
+	# the headers a file compiles: its own includes, and theirs
+	local -A seen
+	walk() {
+		local h
+		for h in $(sed -n 's|^#include "\([a-z]*/[a-z_]*\.h\)".*|\1|p' "$1"); do
+			[ -n "${seen[$h]:-}" ] && continue
+			seen[$h]=1
+			[ -f "$ROOT/common/$h" ] && walk "$ROOT/common/$h"
+		done
+	}
+	local f bad=0 h
+	for f in "$ROOT"/cmd/*.[ch] "$ROOT"/common/*/*.[ch]; do
+		case $f in "$ROOT"/common/cluster/*) continue ;; esac
+		seen=()
+		walk "$f"
+		for h in cluster/sim.h cluster/slurmsim.h cluster/slurmsim_int.h cluster/simconf_int.h; do
+			if [ -n "${seen[$h]:-}" ]; then
+				echo "${f#"$ROOT"/} compiles $h"
+				bad=1
+			fi
+		done
+	done
+	[ "$bad" -eq 0 ]
+	# and the walk finds what it looks for: cluster.c compiles both
+	seen=()
+	walk "$ROOT/common/cluster/cluster.c"
+	[ -n "${seen[cluster/sim.h]:-}" ] && [ -n "${seen[cluster/slurmsim.h]:-}" ]
+}
+
+@test "the library's calls: no circle of files calling each other (tsort of the archive's symbols)" {
+	local lib=$MIRAGE_BIN/libmirage.a
+	[ -f "$lib" ]
+	# an edge "user definer" for every symbol a member takes from another
+	nm -A --defined-only -g "$lib" | awk '{ n = split($1, a, ":"); print a[n - 1], $NF }' > "$BATS_TEST_TMPDIR/defs"
+	nm -A -u "$lib" | awk '{ n = split($1, a, ":"); print a[n - 1], $NF }' > "$BATS_TEST_TMPDIR/uses"
+	awk 'NR == FNR { def[$2] = $1; next }
+	    ($2 in def) && def[$2] != $1 { print $1, def[$2] }' \
+	    "$BATS_TEST_TMPDIR/defs" "$BATS_TEST_TMPDIR/uses" | sort -u > "$BATS_TEST_TMPDIR/edges"
+	# the edges are there to sort: the event loop calls the schedulers
+	grep -qx 'slurmsim.o slurmsched.o' "$BATS_TEST_TMPDIR/edges"
+	run -0 --separate-stderr tsort "$BATS_TEST_TMPDIR/edges"
+	[ -z "$stderr" ]
+	# and tsort finds a circle when there is one
+	{ cat "$BATS_TEST_TMPDIR/edges"; echo 'slurmsched.o slurmsim.o'; } > "$BATS_TEST_TMPDIR/bad"
+	run -1 --separate-stderr tsort "$BATS_TEST_TMPDIR/bad"
+	[[ "$stderr" == *loop* ]]
+}
+
+@test "the library's layers: each folder of common/ includes only itself and the folders above it" {
+	# base < io < cluster < plan < episode < learn < eval < live: eval
+	# compares the ways of deciding on episodes and chooses settings for
+	# a target; live reads real clusters through io, builds views of the
+	# cluster layer and decides for a chain with learn's models, the
+	# planner or eval's settings; accel (inside the node) stands on base
+	# and learn's networks
+	local allowed
+	declare -A allowed=(
+		[base]="base"
+		[accel]="base learn accel"
+		[io]="base io"
+		[cluster]="base io cluster"
+		[plan]="base io cluster plan"
+		[episode]="base io cluster plan episode"
+		[learn]="base io cluster plan episode learn"
+		[eval]="base io cluster plan episode learn eval"
+		[live]="base io cluster plan episode learn eval live"
+	)
+	local f layer inc bad=0
+	for f in "$ROOT"/common/*/*.[ch]; do
+		layer=$(basename "$(dirname "$f")")
+		[ -n "${allowed[$layer]:-}" ] || { echo "unknown layer: $f"; bad=1; continue; }
+		for inc in $(sed -n 's|^#include "\([a-z]*\)/.*|\1|p' "$f" | sort -u); do
+			if [[ " ${allowed[$layer]} " != *" $inc "* ]]; then
+				echo "$f includes $inc/"
+				bad=1
+			fi
+		done
+		# and every library include names its layer
+		if grep -q '^#include "[a-z]*\.h"' "$f"; then
+			echo "$f: an include without its folder"
+			bad=1
+		fi
+	done
+	[ "$bad" -eq 0 ]
+}
+
