@@ -121,7 +121,8 @@ usage(int status)
 		    "                    episodes as evaluated, ending before them)\n"
 		    "  --folds n         its time-blocked folds (4)\n"
 		    "  --confidence c    a setting's promise holds at this confidence (95%)\n"
-		    "  --table file      with --target, also the methods' own table\n"
+		    "  --table file      with --target, also the methods' own table; with\n"
+		    "                    --walk-forward, each period's choices\n"
 		    "  --walk-forward period  with --target, cut the evaluated span into\n"
 		    "                    periods (1d, 7d) and choose each one's settings on\n"
 		    "                    the history before it only; the table month by month\n"
@@ -1007,6 +1008,15 @@ walk_forward(struct popts *po, struct mg_compareconf *cc,
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	}
+	if (po->table_path != NULL) {
+		if (mg_out_open(&out, po->table_path, &d) != 0)
+			errx(MG_EXIT_FAIL, "%s", d.msg);
+		if (mg_walk_write_choices(w, out.fp, &d) != 0 ||
+		    mg_out_commit(&out, &d) != 0) {
+			mg_out_abort(&out);
+			errx(MG_EXIT_FAIL, "%s", d.msg);
+		}
+	}
 	mg_walk_free(w);
 	mg_compare_free(cmp);
 }
@@ -1462,11 +1472,10 @@ validate(struct eopts *e)
 	if (e->po.history && !e->po.walk)
 		errx(MG_EXIT_USAGE, "--history goes with --walk-forward");
 	if (e->po.walk && (e->po.ntarget > 1 || e->po.train_from_given ||
-	    e->po.train_count || e->po.table_path || e->po.ep_path ||
-	    e->po.curve_path))
+	    e->po.train_count || e->po.ep_path || e->po.curve_path))
 		errx(MG_EXIT_USAGE, "--walk-forward takes one --target share, "
 		    "and chooses on the history before each period: no "
-		    "--train-from, --train-count, --table, -E or -C");
+		    "--train-from, --train-count, -E or -C");
 	if (e->po.confidence == 0)
 		e->po.confidence = MG_TARGET_CONFIDENCE;
 	if (e->po.history == 0)

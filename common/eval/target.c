@@ -186,6 +186,27 @@ mg_target_choose_view(const struct mg_compare_view *v, double target,
 	ch->certified = cr == 2;
 	ch->promise = ch->certified ? target : ch->lower;
 	ch->confidence = conf;
+	ch->kind = v->kind;
+}
+
+int
+mg_target_best(const struct mg_choice *ch, int nm)
+{
+	int m, b = -1;
+
+	for (m = 0; m < nm; m++) {
+		const struct mg_choice *h = &ch[m], *o = b >= 0 ? &ch[b] : NULL;
+		int hq = h->kind != MG_SETTING_LEAD, oq;
+
+		if (h->point == -2 || !h->reached)
+			continue;
+		oq = o != NULL && o->kind != MG_SETTING_LEAD;
+		if (o == NULL || h->certified > o->certified ||
+		    (h->certified == o->certified && (hq > oq || (hq == oq &&
+		    h->cost < o->cost))))
+			b = m;
+	}
+	return b;
 }
 
 int
@@ -200,8 +221,8 @@ mg_target_choose(const struct mg_compare *c, double target, int folds,
 		return mg_diag_set(d, MG_EINVAL, "a target and a confidence "
 		    "between 0 and 1 and 1 to %d folds", MG_TARGET_MAXFOLDS);
 	for (i = 0; i < mg_compare_ntables(c); i++) {
-		for (m = 0, best = -1; m < nm; m++) {
-			struct mg_choice *h = &ch[i * nm + m], *o;
+		for (m = 0; m < nm; m++) {
+			struct mg_choice *h = &ch[i * nm + m];
 
 			if (mg_compare_view(c, i, m, &v) != 0) {
 				memset(h, 0, sizeof(*h));
@@ -213,13 +234,8 @@ mg_target_choose(const struct mg_compare *c, double target, int folds,
 				    "of %d-node chains to choose on, fewer "
 				    "than the %d folds", v.n, v.nodes, folds);
 			mg_target_choose_view(&v, target, folds, conf, h);
-			o = best >= 0 ? &ch[i * nm + best] : NULL;
-			if (h->reached && (o == NULL || h->certified >
-			    o->certified || (h->certified == o->certified &&
-			    h->cost < o->cost)))
-				best = m;
 		}
-		if (best >= 0)
+		if ((best = mg_target_best(&ch[i * nm], nm)) >= 0)
 			ch[i * nm + best].best = 1;
 	}
 	return MG_OK;

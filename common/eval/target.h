@@ -48,6 +48,7 @@ struct mg_choice {
 	double promise;		/* what can be promised: the target where
 				 * certified, else lower */
 	double confidence;	/* the confidence asked */
+	enum mg_setting kind;	/* the method's kind of setting */
 };
 
 /*
@@ -61,6 +62,15 @@ struct mg_choice {
  */
 int mg_target_choose(const struct mg_compare *c, double target, int folds,
     double conf, struct mg_choice *ch, struct mg_diag *d);
+
+/*
+ * mg_target_best: the method to recommend among ch[0..nm) (one size's
+ * choices; point -2: not a method), or -1 if none reached the target: a
+ * certified one first, then one that decides on the queue now (a margin
+ * on an estimate, a model, the planner) before a fixed lead, whose
+ * history's waits need not be the coming weeks', then the cheapest
+ */
+int mg_target_best(const struct mg_choice *ch, int nm);
 
 /*
  * mg_target_choose_view: one view's setting, as mg_target_choose() chooses

@@ -26,8 +26,22 @@ struct wrow {
 	size_t n;
 };
 
+/* a period's choice for one method of one size */
+struct wchoice {
+	int64_t p0, h0, h1;	/* the period's start; the history's first
+				 * and last episode's */
+	size_t nh;
+	int32_t nodes;
+	const char *name;
+	enum mg_setting kind;
+	struct mg_choice ch;
+	int recommended;
+};
+
 struct mg_walk {
 	struct mg_walkconf wc;
+	struct wchoice *log;	/* every period's choices */
+	size_t nlog, caplog;
 	struct wrow *row;
 	int nrows;
 	/* the evaluated episodes, the same for every row of a size */
@@ -75,13 +89,15 @@ first_at(const int64_t *start, size_t n, int64_t t)
 }
 
 /* the method the history recommends among ch[0..nm) (point -2: not a
- * method): the cheapest reaching the target, certified first; where none
- * does, the one whose worst fold kept the most */
+ * method), as target.h's; where none reached the target, the one whose
+ * worst fold kept the most */
 static int
 recommended(const struct mg_choice *ch, int nm)
 {
-	int m, b = -1;
+	int m, b = mg_target_best(ch, nm);
 
+	if (b >= 0)
+		return b;
 	for (m = 0; m < nm; m++) {
 		const struct mg_choice *h = &ch[m], *o = b >= 0 ? &ch[b] : NULL;
 
@@ -97,9 +113,46 @@ recommended(const struct mg_choice *ch, int nm)
 	return b;
 }
 
+/* the choices of a period p0 into w's log */
+static int
+log_period(struct mg_walk *w, const struct mg_compare *c, int i, int64_t p0,
+    size_t hlo, size_t hhi, const struct mg_choice *ch, int b)
+{
+	int nm = mg_compare_nmethods(c), m;
+	struct mg_compare_view v;
+
+	for (m = 0; m < nm; m++) {
+		struct wchoice *l;
+
+		if (mg_compare_view(c, i, m, &v) != 0)
+			continue;
+		if (w->nlog == w->caplog) {
+			size_t cap = w->caplog ? 2 * w->caplog : 256;
+			struct wchoice *n = realloc(w->log, cap * sizeof(*n));
+
+			if (n == NULL)
+				return MG_ENOMEM;
+			w->log = n;
+			w->caplog = cap;
+		}
+		l = &w->log[w->nlog++];
+		l->p0 = p0;
+		l->h0 = v.start[hlo];
+		l->h1 = v.start[hhi - 1];
+		l->nh = hhi - hlo;
+		l->nodes = v.nodes;
+		l->name = v.name;
+		l->kind = v.kind;
+		l->ch = ch[m];
+		l->recommended = m == b;
+	}
+	return MG_OK;
+}
+
 /* the period's episodes lo..hi of table i decided by each method with
- * the setting chosen on hlo..hhi, appended to rows r[0..nm] at *at */
-static void
+ * the setting chosen on hlo..hhi, appended to rows r[0..nm] at *at;
+ * the method recommended */
+static int
 walk_period(const struct mg_compare *c, int i, size_t hlo, size_t hhi,
     size_t lo, size_t hi, const struct mg_walkconf *wc, struct mg_choice *ch,
     const int64_t **xc, struct wrow *r, size_t at)
@@ -131,6 +184,7 @@ walk_period(const struct mg_compare *c, int i, size_t hlo, size_t hhi,
 			r[m].promise[at + k - lo] = ch[src].promise;
 		}
 	}
+	return b;
 }
 
 /* the rows of a size and the evaluated episodes' starts, months and
@@ -209,7 +263,7 @@ int
 mg_walk_run(const struct mg_compare *c, const struct mg_walkconf *wc,
     struct mg_walk **out, struct mg_diag *d)
 {
-	int nm = mg_compare_nmethods(c), i, rv = MG_OK;
+	int nm = mg_compare_nmethods(c), i, b, rv = MG_OK;
 	struct mg_compare_view v0;
 	const int64_t **xc = NULL;
 	struct mg_choice *ch = NULL;
@@ -266,8 +320,13 @@ mg_walk_run(const struct mg_compare *c, const struct mg_walkconf *wc,
 				    hhi - hlo : 0, wc->folds);
 				goto fail;
 			}
-			walk_period(c, i, hlo, hhi, lo, hi, wc, ch, xc,
+			b = walk_period(c, i, hlo, hhi, lo, hi, wc, ch, xc,
 			    &w->row[i * w->per], lo - first);
+			if ((rv = log_period(w, c, i, p0, hlo, hhi, ch,
+			    b)) != 0) {
+				rv = nomem(d);
+				goto fail;
+			}
 		}
 	}
 	free(ch);
@@ -498,6 +557,30 @@ mg_walk_write(const struct mg_walk *w, FILE *fp, enum mg_compare_format fmt,
 	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
 }
 
+int
+mg_walk_write_choices(const struct mg_walk *w, FILE *fp, struct mg_diag *d)
+{
+	size_t k;
+
+	fprintf(fp, "period_start\tnodes\tmethod\thistory_first\t"
+	    "history_last\thistory_episodes\tsetting_kind\tsetting\t"
+	    "reached\tcertified\tpromise\trecommended\n");
+	for (k = 0; k < w->nlog; k++) {
+		const struct wchoice *l = &w->log[k];
+
+		fprintf(fp, "%lld\t%d\t%s\t%lld\t%lld\t%zu\t%s\t",
+		    (long long)l->p0, l->nodes, l->name, (long long)l->h0,
+		    (long long)l->h1, l->nh, mg_target_setting_name(l->kind));
+		if (l->ch.point >= 0)
+			fprintf(fp, "%g", l->ch.setting);
+		else
+			fputc('-', fp);
+		fprintf(fp, "\t%d\t%d\t%.4f\t%d\n", l->ch.reached,
+		    l->ch.certified, l->ch.promise, l->recommended);
+	}
+	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
+}
+
 void
 mg_walk_free(struct mg_walk *w)
 {
@@ -513,5 +596,6 @@ mg_walk_free(struct mg_walk *w)
 	free(w->start);
 	free(w->bound);
 	free(w->month);
+	free(w->log);
 	free(w);
 }

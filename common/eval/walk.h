@@ -62,6 +62,16 @@ int mg_walk_periods(const struct mg_walk *w);
 int mg_walk_write(const struct mg_walk *w, FILE *fp,
     enum mg_compare_format fmt, struct mg_diag *d);
 
+/*
+ * mg_walk_write_choices: every period's choice, as TSV: the period's
+ * start, the size, the method, the first and last start of the history's
+ * episodes (epoch seconds) and their number, the setting, whether it
+ * reached the target in every fold and was certified, its promise, and
+ * whether the history recommended it
+ */
+int mg_walk_write_choices(const struct mg_walk *w, FILE *fp,
+    struct mg_diag *d);
+
 void mg_walk_free(struct mg_walk *w);
 
 #endif /* MG_WALK_H */

@@ -1,0 +1,104 @@
+#!/usr/bin/env bats
+# 0535-eval-walk.bats: a target walked forward (--walk-forward): each
+# period's settings chosen only on the history before it, what they kept
+# month by month, and the promise with its confidence.
+
+setup() {
+	load test_helper
+	mg_setup
+	J=$BATS_FILE_TMPDIR/ls6.jobs
+	[ -s "$J" ] || mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o "$J"
+	# two weeks of February, a week at a time, each chosen on the two
+	# weeks before it
+	RUN=(-q -m reference -n 76 -f 2023-02-06 -u 2023-02-19 -k 1,8
+	    --handover 10m --target 99% --walk-forward 7d --history 14d)
+}
+
+# cell FILE KEY1 KEY2 KEY3 COLUMN: a cell of a TSV table whose first
+# three columns are KEY1..KEY3
+cell() {
+	awk -F'\t' -v a="$2" -v b="$3" -v m="$4" -v c="$5" '
+		NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		$1 == a && $2 == b && $3 == m { print $k[c] }' "$1"
+}
+
+@test "--walk-forward: a period's choice never sees its own period's jobs, nor a later one's" {
+	# the same trace with every other job submitted from 2023-02-13 gone
+	zcat "$ROOT/data/ls6-a100.log.gz" |
+	    awk -F'\t' 'NR <= 3 || $5 < "2023-02-13" || NR % 2' > mod.log
+	mirage-parse -q mod.log -o mod.jobs
+	mirage-eval "${RUN[@]}" -F tsv --table a.choices -o a.tsv "$J"
+	mirage-eval "${RUN[@]}" -F tsv --table b.choices -o b.tsv mod.jobs
+	# every period's choices, the one from 2023-02-13 included: the same
+	cmp a.choices b.choices
+	grep -q "^$(date -u -d 2023-02-13 +%s)	8	scheduler-estimate	" a.choices
+	# what they kept in that period: not the same
+	! cmp a.tsv b.tsv
+	# every history ended before its period, and began at most 14 days
+	# before it (5 days: an episode's workload)
+	awk -F'\t' 'NR > 1 && ($5 + 5 * 86400 > $1 || $4 < $1 - 14 * 86400 ||
+	    $6 < 2) { print "bad history: " $0; bad = 1 }
+	    END { exit bad }' a.choices
+	# a row per method and size for each month and for all of them
+	[ "$(cell a.tsv recommended 8 all periods)" -eq 2 ]
+	[ "$(cell a.tsv recommended 1 all episodes)" -eq 79 ]
+	[ "$(cell a.tsv scheduler-estimate 1 2023-02 episodes)" -eq 79 ]
+}
+
+@test "--walk-forward: the recommended row follows the method each period's history recommended" {
+	mirage-eval "${RUN[@]}" -F tsv --table c.tsv -o w.tsv "$J"
+	# the methods recommended for 8-node chains, one per period
+	[ "$(awk -F'\t' '$2 == 8 && $12 == 1' c.tsv | wc -l)" -eq 2 ]
+	# here the history recommends Slurm's estimate with a margin in every
+	# period: the recommended row keeps what that method's row keeps
+	awk -F'\t' '$2 == 8 && $12 == 1 && $3 != "scheduler-estimate" { exit 1 }' c.tsv
+	[ "$(cell w.tsv recommended 8 all kept)" = "$(cell w.tsv scheduler-estimate 8 all kept)" ]
+	# the share's lower bound is Clopper and Pearson's at 95%
+	local kept n lo
+	kept=$(cell w.tsv reactive 1 all kept)
+	n=$(cell w.tsv reactive 1 all episodes)
+	lo=$(cell w.tsv reactive 1 all share_lower)
+	python3 -c "
+from math import comb
+k, n, lo = $kept, $n, $lo
+tail = lambda p: sum(comb(n, i) * p**i * (1 - p)**(n - i) for i in range(k, n + 1))
+assert abs(tail(lo) - 0.05) < 0.002, tail(lo)"
+	# a higher confidence, a lower bound and a smaller promise
+	mirage-eval "${RUN[@]}" --confidence 99% -F tsv -o w99.tsv "$J"
+	awk -F'\t' -v a="$lo" '$1 == "reactive" && $2 == 1 && $3 == "all" { exit !($7 < a) }' w99.tsv
+	[ "$(cell w99.tsv recommended 1 all confidence)" = 0.99 ]
+}
+
+@test "--walk-forward: where no submission time brings the target through, the text says what can be" {
+	# February's 8-node chains: some waited longer than a whole limit
+	mirage-eval -q -m reference -n 76 -f 2023-02-01 -u 2023-02-28 -k 1,8 \
+	    --handover 10m --target 99.9% --walk-forward 7d --history 14d -F tsv -o f.tsv "$J"
+	mirage-eval -q -m reference -n 76 -f 2023-02-01 -u 2023-02-28 -k 1,8 \
+	    --handover 10m --target 99.9% --walk-forward 7d --history 14d -o f.txt "$J"
+	b8=$(cell f.tsv recommended 8 all bound_share)
+	b1=$(cell f.tsv recommended 1 all bound_share)
+	awk -v b="$b8" 'BEGIN { exit !(b < 0.999) }'
+	[ "$b1" = 1.0000 ]
+	want=$(awk -v b="$b8" 'BEGIN { printf "at most %.1f%% of these links could start in time whatever was done", 100 * b }')
+	grep -qF "$want" f.txt
+	# once, for the 8-node chains only
+	[ "$(grep -c 'could start in time whatever was done' f.txt)" -eq 1 ]
+	grep -q "following the recommendation: " f.txt
+}
+
+@test "--walk-forward, --confidence, --history: bad use is a usage error naming the option" {
+	run -2 mirage-eval -q -m reference -n 76 --walk-forward 7d "$J"
+	[[ "$output" == *"--walk-forward go with --target"* ]]
+	run -2 mirage-eval -q -m reference -n 76 --target 99% --history 7d "$J"
+	[[ "$output" == *"--history goes with --walk-forward"* ]]
+	run -2 mirage-eval "${RUN[@]}" --confidence 120% "$J"
+	[[ "$output" == *"invalid --confidence '120%'"* ]]
+	run -2 mirage-eval "${RUN[@]}" --walk-forward week "$J"
+	[[ "$output" == *"invalid --walk-forward 'week'"* ]]
+	run -2 mirage-eval "${RUN[@]}" --train-count 8 "$J"
+	[[ "$output" == *"--walk-forward takes one --target share"* ]]
+	# a history too short for its folds: the period named
+	run -2 mirage-eval "${RUN[@]}" --history 1d "$J"
+	[[ "$output" == *"the period from 2023-02-06T00:00:00 has 0 episodes of history, fewer than the 4 folds"* ]]
+	[ ! -e "$J.tmp" ]
+}
