@@ -116,6 +116,12 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 		    "it with mirage-eval --target -F tsv", path);
 		goto out;
 	}
+	if (line[strlen(line) - 1] != '\n') {
+		rv = mg_diag_set(d, MG_ETRUNC, "--settings: '%s', line 1: "
+		    "truncated (no newline); write it again with mirage-eval "
+		    "--target -F tsv", path);
+		goto out;
+	}
 	line[strcspn(line, "\n")] = '\0';
 	cm = column(line, "method");
 	cn = column(line, "nodes");
