@@ -123,8 +123,12 @@ stage "mirage-eval --replay: the cluster models against the real waits"
 # MIRAGE_QUICK=1 (the tests) runs a small version of every stage.
 faithful="-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"
 ntrain=684 nvalid=156 play=3000 futures=8 rplay=400 rreq=5000 nchoose=138
+# the walk forward: December (from the 5th, four weeks after the trace's
+# first) to March, a week at a time, each on the 28 days before it
+wfrom=2022-12-05 wuntil=2023-03-31 whistory=28d
 if [ "${MIRAGE_QUICK:-0}" = 1 ]; then
 	ntrain=24 nvalid=12 play=200 futures=2 rplay=20 rreq=1000 nchoose=8
+	wfrom=2023-02-06 wuntil=2023-02-19 whistory=14d
 fi
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 protocol() { # protocol NAME MODEL-OPTIONS...
@@ -252,6 +256,34 @@ target() { # target NAME MODEL-OPTIONS...
 		echo "   ! short of it in a fold; 99.9%: the method recommended and the fixed lead)"
 	} | tee -a "$out/ls6-summary.txt"
 }
+# The promise as it is deployed: from December to March, every week's
+# settings chosen only on the 28 days before it (the window the nightly
+# run has), then run on that week; the models trained once, on the
+# episodes before December (mirage-split -d 2022-11-30), so the first
+# weeks' settings are chosen on episodes the models were trained on.
+walk() { # walk NAME MODEL-OPTIONS...
+	local name=$1 dir=$out/$1/walk a
+	shift
+	mkdir -p "$dir"
+	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/walk.tsv" ] && [ -s "$out/$name/walk.txt" ]; }; then
+		stage "$name: mirage-train on the episodes before December; mirage-eval --target 99% --walk-forward 7d, $wfrom to $wuntil"
+		mirage-split -q -d 2022-11-30 -t "$dir/train.mrs" -v "$dir/after.mrs" "$out/$name/train.mrs"
+		for a in gbt rf clf svr; do
+			mirage-train -q -a $a -t 2 -o "$dir/$a.mrm" "$dir/train.mrs"
+		done
+		local run=(-q "$@" -f $wfrom -u $wuntil -k 1,8 -M "$dir/gbt.mrm" -M "$dir/rf.mrm"
+		    -M "$dir/clf.mrm" -M "$dir/svr.mrm" --handover 10m --target 99% --walk-forward 7d
+		    --history $whistory)
+		mirage-eval "${run[@]}" -F tsv --table "$out/$name/walk-choices.tsv" -o "$out/$name/walk.tsv" "$out/ls6.jobs"
+		mirage-eval "${run[@]}" -o "$out/$name/walk.txt" "$out/ls6.jobs"
+	fi
+	{
+		echo
+		echo "$name: 99% handing over in 10 minutes, walked forward (mirage-eval --target 99% --walk-forward 7d):"
+		echo "  each week's settings chosen on the $whistory before it only, $wfrom to $wuntil; the share kept each month"
+		sed 's/^/  /' "$out/$name/walk.txt"
+	} | tee -a "$out/ls6-summary.txt"
+}
 # Preemption: the same faithful cluster where 10% of the
 # trace's jobs are urgent and preempt best-effort ones (PickyMan's
 # victims, deep-learning overheads drawn with seed 1): the reactive
@@ -352,18 +384,23 @@ bottom_line() { # bottom_line SETTING...
 if [ $all = 1 ]; then
 	protocol "reference-88" -m reference -n 88
 	target "reference-88" -m reference -n 88
+	walk "reference-88" -m reference -n 88
 	protocol "reference-76" -m reference -n 76
 	target "reference-76" -m reference -n 76
+	walk "reference-76" -m reference -n 76
 	# shellcheck disable=SC2086
 	protocol "faithful-84" $faithful
 	# shellcheck disable=SC2086
 	target "faithful-84" $faithful
+	# shellcheck disable=SC2086
+	walk "faithful-84" $faithful
 	preempt
 	inside
 	bottom_line reference-88 reference-76 faithful-84 | tee -a "$out/ls6-summary.txt"
 else
 	protocol "reference-76" -m reference -n 76
 	target "reference-76" -m reference -n 76
+	walk "reference-76" -m reference -n 76
 	bottom_line reference-76 | tee -a "$out/ls6-summary.txt"
 fi
 # the run's wall time, for make bench (not for a summary printed again)

@@ -1159,6 +1159,7 @@ mg_compare_view(const struct mg_compare *cp, int table, int m,
 	v->x = tb->x[m];
 	v->bound = tb->bovl;
 	v->start = tb->s0;
+	v->trained_to = lm != NULL && lm->m != NULL ? lm->m->to : 0;
 	v->nodes = tb->nodes;
 	v->n = tb->n;
 	v->handing = cp->handing;

@@ -146,6 +146,8 @@ struct mg_compare_view {
 	const int64_t *bound;	/* episode k's least overlap without an
 				 * interruption by any time, -1: none */
 	const int64_t *start;	/* episode k's start (its window's) */
+	int64_t trained_to;	/* a model's last episode trained on (its
+				 * start), 0: no model */
 	int32_t nodes;		/* the table's chain size */
 	size_t n;		/* its episodes, in the order of their starts */
 	int64_t handing;	/* the handover time, 0: none */

@@ -89,17 +89,24 @@ first_at(const int64_t *start, size_t n, int64_t t)
 }
 
 /* the method the history recommends among ch[0..nm) (point -2: not a
- * method), as target.h's; where none reached the target, the one whose
- * worst fold kept the most */
+ * method; part[m]: judged on part of the history only, not compared),
+ * as target.h's; where none reached the target, the one whose worst fold
+ * kept the most */
 static int
-recommended(const struct mg_choice *ch, int nm)
+recommended(const struct mg_choice *ch, const int *part, int nm)
 {
-	int m, b = mg_target_best(ch, nm);
+	struct mg_choice eq[MG_COMPARE_MAX];
+	int m, b;
 
-	if (b >= 0)
+	for (m = 0; m < nm; m++) {
+		eq[m] = ch[m];
+		if (part[m])
+			eq[m].point = -2;
+	}
+	if ((b = mg_target_best(eq, nm)) >= 0)
 		return b;
 	for (m = 0; m < nm; m++) {
-		const struct mg_choice *h = &ch[m], *o = b >= 0 ? &ch[b] : NULL;
+		const struct mg_choice *h = &eq[m], *o = b >= 0 ? &eq[b] : NULL;
 
 		if (h->point == -2)
 			continue;
@@ -139,7 +146,7 @@ log_period(struct mg_walk *w, const struct mg_compare *c, int i, int64_t p0,
 		l->p0 = p0;
 		l->h0 = v.start[hlo];
 		l->h1 = v.start[hhi - 1];
-		l->nh = hhi - hlo;
+		l->nh = ch[m].n;
 		l->nodes = v.nodes;
 		l->name = v.name;
 		l->kind = v.kind;
@@ -157,20 +164,40 @@ walk_period(const struct mg_compare *c, int i, size_t hlo, size_t hhi,
     size_t lo, size_t hi, const struct mg_walkconf *wc, struct mg_choice *ch,
     const int64_t **xc, struct wrow *r, size_t at)
 {
-	int nm = mg_compare_nmethods(c), m, b;
+	int nm = mg_compare_nmethods(c), m, b, part[MG_COMPARE_MAX] = { 0 };
 	struct mg_compare_view v, h;
 	size_t k;
 
 	for (m = 0; m < nm; m++) {
+		size_t from = hlo;
+
 		if (mg_compare_view(c, i, m, &v) != 0) {
 			ch[m].point = -2;
 			continue;
 		}
+		/* a model is judged on episodes it was not trained on */
+		if (v.trained_to > 0 && (from = first_at(v.start, v.n,
+		    v.trained_to + wc->workload)) < hlo)
+			from = hlo;
+		if (hhi >= from + (size_t)wc->folds) {
+			mg_target_span(&v, from, hhi, xc, &h);
+			mg_target_choose_view(&h, wc->target, wc->folds,
+			    wc->confidence, &ch[m]);
+			/* judged on fewer episodes than the others: not
+			 * compared with them */
+			part[m] = from > hlo;
+			continue;
+		}
+		/* too few of them yet: chosen on the whole history, never
+		 * recommended, nothing promised */
 		mg_target_span(&v, hlo, hhi, xc, &h);
 		mg_target_choose_view(&h, wc->target, wc->folds,
 		    wc->confidence, &ch[m]);
+		ch[m].reached = ch[m].certified = 0;
+		ch[m].promise = 0;
+		ch[m].n = 0;
 	}
-	b = recommended(ch, nm);
+	b = recommended(ch, part, nm);
 	for (m = 0; m <= nm; m++) {
 		int src = m == 0 ? b : m - 1;
 		const int64_t *x;

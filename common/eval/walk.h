@@ -9,7 +9,11 @@
  * it starts, the window a nightly run would have.  The setting then
  * decides the period's episodes.  A row "recommended" follows, in each
  * period, the method the history recommended, as mirage-advise
- * --target --settings does with the table of that night.
+ * --target --settings does with the table of that night.  A model's
+ * setting is chosen only on the history's episodes that start after its
+ * training episodes' workload ended; until the whole history is such,
+ * it is not compared with the others (never recommended), and until
+ * there are enough of them to fold, it promises nothing.
  *
  * What is kept is pooled over the periods and given month by month: the
  * share of links without an interruption, its one-sided lower bound at
@@ -65,7 +69,8 @@ int mg_walk_write(const struct mg_walk *w, FILE *fp,
 /*
  * mg_walk_write_choices: every period's choice, as TSV: the period's
  * start, the size, the method, the first and last start of the history's
- * episodes (epoch seconds) and their number, the setting, whether it
+ * episodes (epoch seconds) and the number it was chosen on (0: a model
+ * with too few episodes it was not trained on), the setting, whether it
  * reached the target in every fold and was certified, its promise, and
  * whether the history recommended it
  */
