@@ -102,3 +102,22 @@ assert abs(tail(lo) - 0.05) < 0.002, tail(lo)"
 	[[ "$output" == *"the period from 2023-02-06T00:00:00 has 0 episodes of history, fewer than the 4 folds"* ]]
 	[ ! -e "$J.tmp" ]
 }
+
+@test "--walk-forward: a model is judged only on the episodes it was not trained on" {
+	# a model trained on the episodes from 2023-01-20 to 2023-01-25
+	mirage-features -q -f 2023-01-20 -N 31 -k 1 -w 1 -o tr.mrs "$J"
+	mirage-train -q -a gbt -o gbt.mrm tr.mrs
+	mirage-eval "${RUN[@]}" -M gbt.mrm -F tsv --table c.tsv -o w.tsv "$J"
+	p1=$(date -u -d 2023-02-06 +%s) p2=$(date -u -d 2023-02-13 +%s)
+	# the week from 2023-02-06: its history (from 2023-01-23) holds
+	# episodes gbt was trained on; gbt is chosen on those after them
+	# (from 2023-01-30) only, and not compared with the others
+	n_est=$(awk -F'\t' -v p=$p1 '$1 == p && $2 == 1 && $3 == "scheduler-estimate" { print $6 }' c.tsv)
+	n_gbt=$(awk -F'\t' -v p=$p1 '$1 == p && $2 == 1 && $3 == "gbt" { print $6 }' c.tsv)
+	[ "$n_gbt" -gt 0 ] && [ "$n_gbt" -lt "$n_est" ]
+	[ "$n_gbt" -eq 13 ]	# 2023-01-30 to 2023-02-01, every 4 h
+	awk -F'\t' -v p=$p1 '$1 == p && $3 == "gbt" && $12 == 1 { exit 1 }' c.tsv
+	# the week from 2023-02-13: its whole history is new to gbt
+	[ "$(awk -F'\t' -v p=$p2 '$1 == p && $2 == 1 && $3 == "gbt" { print $6 }' c.tsv)" -eq \
+	    "$(awk -F'\t' -v p=$p2 '$1 == p && $2 == 1 && $3 == "scheduler-estimate" { print $6 }' c.tsv)" ]
+}
