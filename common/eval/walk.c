@@ -474,7 +474,7 @@ text_size(FILE *fp, const struct mg_walk *w, int i)
 {
 	const struct wrow *rec = &w->row[i * w->per], *lead = NULL;
 	struct wfig f, g, wf;
-	char m[16];
+	char m[48];
 	int j, mo, worst;
 
 	fprintf(fp, "%s%d-node chains: %g%% at %g%% confidence, walking "
@@ -486,8 +486,9 @@ text_size(FILE *fp, const struct mg_walk *w, int i)
 		month_name(w->mon[mo], m, sizeof(m));
 		fprintf(fp, " %8s", m);
 	}
-	fprintf(fp, " %8s %10s %9s %11s %10s\n", "pooled", "(95% from)",
-	    "promised", "lease given", "held twice");
+	snprintf(m, sizeof(m), "(%g%% from)", 100 * w->wc.confidence);
+	fprintf(fp, " %8s %10s %9s %11s %10s\n", "pooled", m, "promised",
+	    "lease given", "held twice");
 	for (j = 0; j < w->per; j++) {
 		const struct wrow *r = &w->row[i * w->per + j];
 
