@@ -377,6 +377,7 @@ struct popts {
 	long train_count;	/* --train-count, 0: as many as evaluated */
 	const char *table_path;	/* --table: with --target, the full table */
 	double confidence;	/* --confidence */
+	struct mg_target_prov prov;	/* where the settings were chosen */
 	int64_t walk;		/* --walk-forward: the period, 0: none */
 	int64_t history;	/* --history */
 	char args[1024];
@@ -816,7 +817,7 @@ write_table(const struct popts *po, const char *path,
 	if (mg_out_open(&out, path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	rv = ch != NULL ? mg_target_write(cmp, ch, po->target, po->ntarget,
-	    out.fp, po->fmt, &d) : mg_compare_write(cmp, out.fp, po->fmt, &d);
+	    &po->prov, out.fp, po->fmt, &d) : mg_compare_write(cmp, out.fp, po->fmt, &d);
 	if (rv != 0 || mg_out_commit(&out, &d) != 0) {
 		mg_out_abort(&out);
 		errx(MG_EXIT_FAIL, "%s", d.msg);
@@ -1058,6 +1059,9 @@ choose_settings(struct popts *po, struct mg_compareconf *cc,
 	    tally, &ty, &d)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE,
 		    "'%s': the training period: %s", path, d.msg);
+	po->prov.cluster_nodes = def->nodes;
+	po->prov.history_end = ts.from + (ts.count - 1) * ts.every +
+	    ts.e.workload;
 	per = (size_t)(mg_compare_ntables(cmp) * mg_compare_nmethods(cmp));
 	if ((ch = calloc(per * (size_t)po->ntarget, sizeof(*ch))) == NULL)
 		err(MG_EXIT_FAIL, NULL);

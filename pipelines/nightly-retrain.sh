@@ -6,10 +6,12 @@
 #   sacct (last N days) -> mirage-parse -> mirage-features -> mirage-split
 #     -> mirage-train -> mirage-eval (new against current, same episodes)
 #     -> install atomically if its cost is not higher; keep the last K
+#   with -T: mirage-eval --target on the last 4 weeks -> dir/target.tsv,
+#     installed atomically, for mirage-advise --target --settings
 #
 # Usage: nightly-retrain.sh [-D dir] [-d days] [-i dump] [-p partition]
 #            [-a kind] [-k sizes] [-f from] [-N count] [-M margin] [-K keep]
-#            [-z zone]
+#            [-z zone] [-T target [-H handover]]
 #            [-- cluster-model options for mirage-features/mirage-eval]
 # Example crontab line (02:30 every night):
 #   30 2 * * * /usr/local/share/mirage/pipelines/nightly-retrain.sh -D /var/lib/mirage -p gpu-a100 -- -n 84 >/dev/null 2>&1
@@ -35,8 +37,8 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 dir=${MIRAGE_DIR:-/var/lib/mirage} days=60 input= partition= kind=gbt
-sizes=1 from= count= margin=0 keep=7 zone=local
-while getopts D:d:i:p:a:k:f:N:M:K:z:h opt; do
+sizes=1 from= count= margin=0 keep=7 zone=local target= handover=10m
+while getopts D:d:i:p:a:k:f:N:M:K:z:T:H:h opt; do
 	case $opt in
 	D) dir=$OPTARG ;;
 	d) days=$OPTARG ;;
@@ -49,6 +51,8 @@ while getopts D:d:i:p:a:k:f:N:M:K:z:h opt; do
 	M) margin=$OPTARG ;;
 	K) keep=$OPTARG ;;
 	z) zone=$OPTARG ;;	# sacct prints the zone of TZ (default)
+	T) target=$OPTARG ;;
+	H) handover=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -73,7 +77,7 @@ say() { printf '%s nightly-retrain: %s\n' "$(date -u +%FT%TZ)" "$*"; }
 work=$(mktemp -d "$dir/work/run-$stamp.XXXX")
 name=model-$stamp.mrm
 # whatever ends the run, nothing of it is left half-made
-trap 'rm -rf "$work" "$dir/models/.$name.tmp" "$dir/.current.tmp"' EXIT
+trap 'rm -rf "$work" "$dir/models/.$name.tmp" "$dir/.current.tmp" "$dir/.target.tmp"' EXIT
 trap 'say "stopped by SIGTERM"; exit 143' TERM
 trap 'say "stopped by SIGINT"; exit 130' INT
 say "start: dir $dir, kind $kind, sizes $sizes, log $log"
@@ -90,6 +94,25 @@ else
 	    mirage-parse -q -z "$zone" -o "$work/jobs.mrs"
 fi
 say "$(($(mirage-cat "$work/jobs.mrs" | wc -l) - 1)) jobs"
+
+# -T: the settings for the target re-chosen on the last 4 weeks whose
+# outcomes are known (every 4 hours, 168 episodes, the last ending 4
+# hours before the day they are read on: the day before the newest
+# episode's workload ends); installed whole, whatever the model's fate
+if [ -n "$target" ]; then
+	last=$(mirage-cat "$work/jobs.mrs" | awk -F'\t' '
+	    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["submit"] > m { m = $c["submit"] } END { print m + 0 }')
+	day=$((last - 5 * 86400 - 86400))
+	day=$((day - day % 14400))
+	say "settings for $target: chosen on the 4 weeks from $(date -u -d @$((day - 33 * 86400)) +%F), read on the day from $(date -u -d @$day +%F)"
+	mirage-eval -q "${model[@]}" -k "$sizes" --handover "$handover" --target "$target" \
+	    --train-from $((day - 33 * 86400)) --train-count 168 -f $day -N 6 -F tsv \
+	    -o "$work/target.tsv" "$work/jobs.mrs"
+	cp "$work/target.tsv" "$dir/.target.tmp"
+	mv "$dir/.target.tmp" "$dir/target.tsv"
+	say "installed the settings for $target as $dir/target.tsv"
+fi
 
 sel=(-k "$sizes" ${from:+-f "$from"} ${count:+-N "$count"})
 mirage-features -q "${model[@]}" "${sel[@]}" -w 1 -o "$work/samples.mrs" "$work/jobs.mrs"

@@ -383,7 +383,7 @@ text_verdict(const struct mg_compare *c, const struct mg_choice *ch, int i,
 /* a JSON object of one row */
 static struct json_object *
 json_row(const struct mg_compare_view *v, const struct mg_choice *h,
-    const struct trow *r, double want)
+    const struct trow *r, double want, const struct mg_target_prov *pv)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -417,6 +417,8 @@ json_row(const struct mg_compare_view *v, const struct mg_choice *h,
 	JI("certified", h->certified);
 	JD("promise", h->promise);
 	JD("confidence", h->confidence);
+	JI("cluster_nodes", pv->cluster_nodes);
+	JI("history_end", pv->history_end);
 #undef JS
 #undef JD
 #undef JI
@@ -426,7 +428,8 @@ json_row(const struct mg_compare_view *v, const struct mg_choice *h,
 /* one row in TSV or text */
 static void
 row(FILE *fp, enum mg_compare_format fmt, const struct mg_compare_view *v,
-    const struct mg_choice *h, const struct trow *r, double want)
+    const struct mg_choice *h, const struct trow *r, double want,
+    const struct mg_target_prov *pv)
 {
 	char s[48];
 
@@ -439,12 +442,13 @@ row(FILE *fp, enum mg_compare_format fmt, const struct mg_compare_view *v,
 			fputc('-', fp);
 		fprintf(fp, "\t%d\t%.4f\t%.4f\t%d\t%zu\t%.4f\t%.4f\t%.4f\t"
 		    "%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%g\t%lld\t%.4f\t"
-		    "%zu\t%.4f\t%d\t%.4f\t%g\n",
+		    "%zu\t%.4f\t%d\t%.4f\t%g\t%d\t%lld\n",
 		    h->reached, h->worst, h->cost, h->best, r->n, r->share,
 		    r->lo, r->hi, r->lease, r->held, r->ovl, r->sv.down_h,
 		    r->sv.jobs_per_kh, r->sv.handover_waste_nh, want,
 		    (long long)v->handing, h->bound, h->n, h->lower,
-		    h->certified, h->promise, h->confidence);
+		    h->certified, h->promise, h->confidence,
+		    pv->cluster_nodes, (long long)pv->history_end);
 		return;
 	}
 	fprintf(fp, "%-20s %5d %-16s %10.1f%%%s %8.1f%% %6.1f-%5.1f%% %9.2f h "
@@ -456,8 +460,8 @@ row(FILE *fp, enum mg_compare_format fmt, const struct mg_compare_view *v,
 
 int
 mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
-    const double *wants, int nwant, FILE *fp, enum mg_compare_format fmt,
-    struct mg_diag *d)
+    const double *wants, int nwant, const struct mg_target_prov *pv,
+    FILE *fp, enum mg_compare_format fmt, struct mg_diag *d)
 {
 	int nm = mg_compare_nmethods(c), nt = mg_compare_ntables(c), i, m, w;
 	struct json_object *arr = NULL;
@@ -472,7 +476,7 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
 		    "down_h_30d\tjobs_per_1000h\thandover_wasted_nh_30d\t"
 		    "target\thandover_s\ttrain_bound_share\t"
 		    "train_episodes\ttrain_lower\tcertified\tpromise\t"
-		    "confidence\n");
+		    "confidence\tcluster_nodes\thistory_end\n");
 	else if (fmt == MG_COMPARE_JSON)
 		arr = json_object_new_array();
 	for (w = 0; w < nwant; w++)
@@ -494,10 +498,10 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
 				figures(&v, &cw[i * nm + m], &r);
 				if (fmt == MG_COMPARE_JSON)
 					json_object_array_add(arr, json_row(&v,
-					    &cw[i * nm + m], &r, wants[w]));
+					    &cw[i * nm + m], &r, wants[w], pv));
 				else
 					row(fp, fmt, &v, &cw[i * nm + m], &r,
-					    wants[w]);
+					    wants[w], pv);
 			}
 			if (fmt == MG_COMPARE_TEXT)
 				text_verdict(c, cw, i, wants[w], fp);

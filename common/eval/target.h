@@ -100,6 +100,13 @@ int mg_target_folds(const struct mg_compare_view *v, int point, int folds,
  * "risk", "price", "lead_h", "-") */
 const char *mg_target_setting_name(enum mg_setting kind);
 
+/* where a table's settings were chosen: what mirage-advise checks */
+struct mg_target_prov {
+	int32_t cluster_nodes;	/* the cluster model's nodes */
+	int64_t history_end;	/* when the last outcome chosen on was
+				 * known (its episode's start + workload) */
+};
+
 /*
  * mg_target_write: what the settings chs (chosen on another comparison
  * of the same methods and sizes, for each of the nwant targets wants: a
@@ -107,10 +114,10 @@ const char *mg_target_setting_name(enum mg_setting kind);
  * method and size: the share without interruption with its 95% interval
  * (Wilson), the mean lease given up, GPU time held twice, and 30 days of
  * service; in text, each size ends with the method recommended and its
- * lease against the fixed lead's.
+ * lease against the fixed lead's; each row carries pv.
  */
 int mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
-    const double *wants, int nwant, FILE *fp, enum mg_compare_format fmt,
-    struct mg_diag *d);
+    const double *wants, int nwant, const struct mg_target_prov *pv,
+    FILE *fp, enum mg_compare_format fmt, struct mg_diag *d);
 
 #endif /* MG_TARGET_H */

@@ -165,11 +165,36 @@ by_model(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return rv != 0;
 }
 
+/* what a setting promises, and how old it is, said */
+static void
+promised(const struct mg_drive *o, const struct mg_drive_chosen *c)
+{
+	if (c->history_end > 0 && o->now - c->history_end > 7 * MG_DAY)
+		say(o, 1, "the settings were chosen on a history that ended "
+		    "%.1f days ago: the cluster may have changed; choose them "
+		    "again (nightly-retrain.sh -T does each night)",
+		    (double)(o->now - c->history_end) / MG_DAY);
+	if (c->promise < 0)
+		return;
+	if (c->certified)
+		say(o, 0, "the settings promise %g%% of %d-node links without "
+		    "an interruption at %g%% confidence (%ld chosen on)",
+		    100 * c->promise, (int)c->nodes, 100 * c->confidence,
+		    c->links);
+	else
+		say(o, 0, "the settings promise %.1f%% of %d-node links at "
+		    "%g%% confidence, not the target: %s", 100 * c->promise,
+		    (int)c->nodes, 100 * c->confidence, c->bound < 1 ?
+		    "some waited longer than a whole limit however early "
+		    "submitted" : "the links chosen on certify no more");
+}
+
 /* the setting chosen for the chain's size (o->chosen) into *c; a size
- * with none is an error: the chain is not advised on a guess */
+ * with none, or settings chosen for a cluster of other than nodes, are
+ * errors: the chain is not advised on a guess */
 static int
-chosen(const struct mg_drive *o, struct run *r, struct mg_drive_chosen *c,
-    struct mg_diag *diag)
+chosen(const struct mg_drive *o, struct run *r, int32_t nodes,
+    struct mg_drive_chosen *c, struct mg_diag *diag)
 {
 	const struct mg_ljob *p = mg_live_find(&r->l, r->p_id);
 	int32_t n = o->s_nodes > 0 ? o->s_nodes : p != NULL && p->nodes > 0 ?
@@ -179,6 +204,15 @@ chosen(const struct mg_drive *o, struct run *r, struct mg_drive_chosen *c,
 	for (k = 0; k < o->nchosen; k++)
 		if (o->chosen[k].nodes == n) {
 			*c = o->chosen[k];
+			if (c->cluster_nodes > 0 && nodes > 0 &&
+			    c->cluster_nodes != nodes)
+				return mg_diag_set(diag, MG_EINVAL, "the "
+				    "settings were chosen for a cluster of %d "
+				    "nodes, and this one has %d: choose them "
+				    "again with mirage-eval --target -n %d",
+				    (int)c->cluster_nodes, (int)nodes,
+				    (int)nodes);
+			promised(o, c);
 			return MG_OK;
 		}
 	return mg_diag_set(diag, MG_EINVAL, "the settings hold nothing for "
@@ -196,7 +230,7 @@ by_rule(const struct mg_drive *o, struct run *r, int32_t nodes,
 	struct mg_advise q;
 	int rv;
 
-	if ((rv = chosen(o, r, &c, diag)) != 0)
+	if ((rv = chosen(o, r, nodes, &c, diag)) != 0)
 		return rv;
 	mg_drive_question(o, r->p_id, nodes, &q);
 	if (c.kind == MG_DRIVE_OTHER)
@@ -238,7 +272,8 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
 		    PLAN_MIN_JOBS);
 	else if ((rv = capacity(o, nodes, &cap, diag)) == 0) {
 		mg_drive_question(o, r->p_id, nodes, &q);
-		if (o->nchosen > 0 && (rv = chosen(o, r, &c, diag)) != 0) {
+		if (o->nchosen > 0 && (rv = chosen(o, r, nodes, &c,
+		    diag)) != 0) {
 			mg_trace_release(&tr);
 			mg_capacity_release(&cap);
 			return rv;
@@ -849,8 +884,8 @@ private_data(const struct mg_drive *o, const struct mg_live *l)
 		say(o, 0, "squeue and sacct show only your own jobs (%zu "
 		    "queued): if the "
 		    "cluster hides other users' jobs (PrivateData=jobs in "
-		    "slurm.conf), the model sees an empty cluster and "
-		    "submits too late; ask the administrators for a view of "
+		    "slurm.conf), the model or the estimate sees an empty "
+		    "cluster and submits too late; ask the administrators for a view of "
 		    "the whole queue, or run mirage-advise as a user who "
 		    "has one", queued);
 }
@@ -889,7 +924,7 @@ read_cluster(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		if (mg_slurm_queue(&o->sl, &r->l, r->note,
 		    sizeof(r->note)) != 0)
 			r->queue_ok = 0;
-		else if (r->m != NULL || o->plan)
+		else if (r->m != NULL || o->plan || o->nchosen > 0)
 			private_data(o, &r->l);
 	} else if ((rv = mg_live_read(&r->l, o->queue, NULL, diag)) != 0)
 		return rv;

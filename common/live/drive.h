@@ -57,6 +57,16 @@ struct mg_drive_chosen {
 	enum mg_drive_setting kind;
 	double value;
 	char method[64];	/* the method's name in the table */
+	double promise;		/* what it promises, -1: the table does
+				 * not say */
+	double confidence, bound;	/* at what confidence; the share any
+				 * submission time brought through */
+	int certified;
+	long links;		/* the links chosen on */
+	int32_t cluster_nodes;	/* the cluster's nodes chosen for, 0: not
+				 * said */
+	int64_t history_end;	/* the history chosen on ended then, 0:
+				 * not said */
 };
 #define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */
 

@@ -60,11 +60,52 @@ number(const char *line, int k, double *v)
 	return mg_parse_f64(b, strlen(b), v);
 }
 
+/* the promise's columns, where the table has them */
+struct pcols {
+	int promise, conf, bound, cert, links, cnodes, hend;
+};
+
+/* the number in column k of line into *v if the table has it (k >= 0),
+ * within lo..hi: 0, else -1 */
+static int
+optional(const char *line, int k, double lo, double hi, double *v)
+{
+	if (k < 0)
+		return 0;
+	return number(line, k, v) != 0 || !(*v >= lo && *v <= hi) ? -1 : 0;
+}
+
+/* a row's promise and where it was chosen into c: 0, or -1 on a bad
+ * number */
+static int
+promise(const char *line, const struct pcols *pc, struct mg_drive_chosen *c)
+{
+	double p = -1, cf = 0, b = 1, ce = 0, n = 0, cn = 0, he = 0;
+
+	if (optional(line, pc->promise, 0, 1, &p) != 0 ||
+	    optional(line, pc->conf, 0, 1, &cf) != 0 ||
+	    optional(line, pc->bound, 0, 1, &b) != 0 ||
+	    optional(line, pc->cert, 0, 1, &ce) != 0 ||
+	    optional(line, pc->links, 0, 1e9, &n) != 0 ||
+	    optional(line, pc->cnodes, 0, 1e6, &cn) != 0 ||
+	    optional(line, pc->hend, 0, 1e11, &he) != 0)
+		return -1;
+	c->promise = pc->promise >= 0 && pc->conf >= 0 ? p : -1;
+	c->confidence = cf;
+	c->bound = b;
+	c->certified = ce == 1;
+	c->links = (long)n;
+	c->cluster_nodes = (int32_t)cn;
+	c->history_end = (int64_t)he;
+	return 0;
+}
+
 /* a setting of the table for a chain size into dr: 0 or a status */
 static int
 add_chosen(struct mg_drive *dr, const char *path, int lineno, double nodes,
     const char *method, enum mg_drive_setting kind, double v, double reached,
-    double target, struct mg_diag *d)
+    double target, const char *line, const struct pcols *pc,
+    struct mg_diag *d)
 {
 	struct mg_drive_chosen *c;
 	char msg[512];
@@ -72,7 +113,21 @@ add_chosen(struct mg_drive *dr, const char *path, int lineno, double nodes,
 	if (dr->nchosen == MG_DRIVE_MAXCHOSEN)
 		return mg_diag_set(d, MG_EFORMAT, "--settings: '%s': more than "
 		    "%d chain sizes", path, MG_DRIVE_MAXCHOSEN);
-	c = &dr->chosen[dr->nchosen++];
+	c = &dr->chosen[dr->nchosen];
+	memset(c, 0, sizeof(*c));
+	if (promise(line, pc, c) != 0)
+		return mg_diag_set(d, MG_EFORMAT, "--settings: '%s', line %d: "
+		    "not a row of mirage-eval --target (a promise, a node count "
+		    "or a date out of its range); write it again with "
+		    "mirage-eval --target -F tsv", path, lineno);
+	/* chosen for another cluster: its waits are not this one's */
+	if (c->cluster_nodes > 0 && dr->nodes > 0 && c->cluster_nodes !=
+	    dr->nodes)
+		return mg_diag_set(d, MG_EINVAL, "--settings: '%s', line %d: "
+		    "chosen for a cluster of %d nodes, not the %d of -n: choose "
+		    "again with mirage-eval --target -n %d", path, lineno,
+		    (int)c->cluster_nodes, (int)dr->nodes, (int)dr->nodes);
+	dr->nchosen++;
 	c->nodes = (int32_t)nodes;
 	c->kind = kind;
 	c->value = v;
@@ -98,6 +153,7 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 	char line[2048], b[64], m[64], *end;
 	int cm, cn, ck, cs, ct, ch, cr, cb, nf, lineno = 1, k, rv = MG_OK;
 	int seen[MG_DRIVE_MAXCHOSEN];	/* the line of each size's setting */
+	struct pcols pc;
 	double other = -1;
 	struct stat sb;
 	size_t len;
@@ -131,6 +187,13 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 	ch = column(line, "handover_s");
 	cr = column(line, "reached");
 	cb = column(line, "recommended");
+	pc.promise = column(line, "promise");
+	pc.conf = column(line, "confidence");
+	pc.bound = column(line, "train_bound_share");
+	pc.cert = column(line, "certified");
+	pc.links = column(line, "train_episodes");
+	pc.cnodes = column(line, "cluster_nodes");
+	pc.hend = column(line, "history_end");
 	if (cm < 0 || cn < 0 || ck < 0 || cs < 0 || ct < 0 || ch < 0 ||
 	    cr < 0 || cb < 0) {
 		rv = mg_diag_set(d, MG_ETYPE, "--settings: '%s', line 1: not a "
@@ -225,7 +288,7 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 		if (dr->nchosen < MG_DRIVE_MAXCHOSEN)
 			seen[dr->nchosen] = lineno;
 		if ((rv = add_chosen(dr, path, lineno, nodes, m, kind, v,
-		    reached, target, d)) != 0)
+		    reached, target, line, &pc, d)) != 0)
 			goto out;
 	}
 	if (ferror(fp))

@@ -139,19 +139,19 @@ col() {
 	[[ "$stderr" == *"--target chooses the setting: no -T or --lambda"* ]]
 	# the planner: its price for the chain's size, from the table
 	mirage-eval "${RUN[@]}" --plan 2 -F tsv -o s.tsv "$J"
-	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -2 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 99%
 	[[ "$stderr" == *"the price comes from --settings table.tsv"* ]]
-	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -2 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --plan 2 --target 99% --settings s.tsv
 	[[ "$stderr" == *"s.tsv', line "*": chosen for handing over; run mirage-eval --target without --handover"* ]]
-	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -2 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 90% --settings s.tsv
 	[[ "$stderr" == *"chosen for 99%, not the --target 90%"* ]]
 	# a table of two targets: the rows of the one asked for
 	mirage-eval "${RUN[@]/99%/99%,90%}" --plan 2 -F tsv -o s2.tsv "$J"
 	[ "$(awk -F'\t' '$1 == "planner"' s2.tsv | wc -l)" -eq 4 ]
-	run --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 90% --settings s2.tsv -H "$J"
 	[ "$status" -eq 0 ] || [ "$status" -eq 10 ]
 	# job 500 is a 1-node chain: the price of the 90% row for 1 node
@@ -161,17 +161,17 @@ col() {
 	local at
 	for at in 300 700; do	# in the header, in a row
 		head -c $at s.tsv > cut.tsv
-		run -5 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+		run -5 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 		    --handover --plan 2 --target 99% --settings cut.tsv
 		[[ "$stderr" == *"cut.tsv', line "*": truncated"* ]]
 	done
 	printf 'method\tnodes\n' > other.tsv
-	run -6 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -6 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 99% --settings other.tsv
 	[[ "$stderr" == *"not a table of mirage-eval --target -F tsv"* ]]
 	# a chain size the table has no price for is an error, not a guess
 	awk -F'\t' '!($1 == "planner" && $2 == 1)' s.tsv > no1.tsv
-	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -2 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 99% --settings no1.tsv -H "$J"
 	[[ "$stderr" == *"the settings hold nothing for 1-node chains: choose it with mirage-eval --target -k 1"* ]]
 }
@@ -187,29 +187,29 @@ col() {
 	}
 	# job 500, one node, has 1 h left: a lead of 4 h submits, of 0.5 h waits
 	recommend lead 4
-	run -0 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -0 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings r.tsv
 	[[ "$output" == *"500 ends in 1.0 h; with a lead of 4 h its successor is submitted when at most that is left: submit"* ]]
 	recommend lead 0.5
-	run -10 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -10 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings r.tsv
 	[[ "$output" == *"with a lead of 0.5 h"*": wait"* ]]
 	# Slurm's estimate: the queue is empty beside 500 and 501, so the
 	# successor would start now, 1 h before 500 ends: a margin of 2 h
 	# submits, of 0.5 h waits
 	recommend scheduler-estimate 2
-	run -0 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -0 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings r.tsv
 	[[ "$output" == *"the backfill plan starts the successor, submitted now, 1.0 h before 500 ends; it is submitted when that is at most 2 h before: submit"* ]]
 	recommend scheduler-estimate 0.5
-	run -10 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -10 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings r.tsv
 	# a model or the planner recommended needs its own file or --plan
 	recommend gbt 3
-	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	run -2 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings r.tsv
 	[[ "$stderr" == *"the settings recommend gbt for 1-node chains: give -m with its threshold chosen by mirage-train --target"* ]]
-	run -2 --separate-stderr mirage-advise -j 500 -n 8 -m "$M" -Q "$FAKE/queue.txt" --now $NOW \
+	run -2 --separate-stderr mirage-advise -j 500 -n 76 -m "$M" -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings s.tsv
 	[[ "$stderr" == *"--settings does not go with -m"* ]]
 }
@@ -231,7 +231,7 @@ col() {
 @test "mirage-advise --settings and a model's target keys: bad input refused with the file and line" {
 	mg_fake_slurm
 	NOW=2026-11-23T23:00:00
-	A=(-j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW --handover --target 99%)
+	A=(-j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW --handover --target 99%)
 	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
 	col() { head -1 s.tsv | tr '\t' '\n' | grep -nx "$1" | cut -d: -f1; }
 	# set COLUMN VALUE: every row's COLUMN is VALUE, into bad.tsv
@@ -264,4 +264,34 @@ col() {
 	python3 "$ROOT/tests/fixtures/badmodel.py" params t99.mrm noh.mrm ' target_handover_s=[0-9]*' ''
 	run -1 --separate-stderr mirage-advise "${A[@]}" -m noh.mrm
 	[[ "$stderr" == *"'noh.mrm': its target has no valid target_handover_s"* ]]
+}
+
+@test "mirage-advise --settings: the promise said; a table for another cluster refused; an old one warned of" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
+	# chosen on 8 episodes: the promise is their lower bound, not 99%
+	run --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings s.tsv
+	[ "$status" -eq 0 ] || [ "$status" -eq 10 ]
+	p=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $2 == 1 && $c["recommended"] == 1 { printf "%.1f", 100 * $c["promise"] }' s.tsv)
+	[[ "$stderr" == *"the settings promise $p% of 1-node links at 95% confidence, not the target: the links chosen on certify no more"* ]]
+	# the history ended in February 2023: more than a week before --now
+	[[ "$stderr" == *"the settings were chosen on a history that ended "*" days ago: the cluster may have changed"* ]]
+	# -n 8: chosen for a cluster of 76 nodes, not this one
+	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings s.tsv
+	[[ "$stderr" == *"s.tsv', line "*": chosen for a cluster of 76 nodes, not the 8 of -n: choose again with mirage-eval --target -n 8"* ]]
+	# a table that does not say where it was chosen is read as before
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "cluster_nodes") k = i } { NF = k - 1 } 1' s.tsv > old.tsv
+	run --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings old.tsv
+	[[ "$stderr" != *"were chosen on a history"* ]]
+	# a certified row: the target itself, at its confidence
+	awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print; next }
+	    $2 == 1 && $c["recommended"] == 1 { $c["certified"] = 1; $c["promise"] = 0.99 } 1' s.tsv > cert.tsv
+	run --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings cert.tsv
+	[[ "$stderr" == *"the settings promise 99% of 1-node links without an interruption at 95% confidence (8 chosen on)"* ]]
 }

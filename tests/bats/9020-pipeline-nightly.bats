@@ -122,3 +122,22 @@ setup() {
 	[ ! -e d/current.mrm ]
 	[ -z "$(ls d/work)" ]
 }
+
+@test "nightly -T: the settings re-chosen on the last 4 weeks, installed whole with where they were chosen" {
+	run -0 "${N[@]}" -D d -k 1,8 -T 99% -- -m reference -n 76
+	[[ "$output" == *"settings for 99%: chosen on the 4 weeks from 2023-02-20, read on the day from 2023-03-25"* ]]
+	[[ "$output" == *"installed the settings for 99% as d/target.tsv"* ]]
+	# a table mirage-advise reads, for both sizes, chosen for 76 nodes on
+	# 168 episodes whose history ended on 2023-03-25T16:00
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["recommended"] == 1 { n[$2]++ }
+	    $c["cluster_nodes"] != 76 || $c["train_episodes"] != 168 || $c["target"] != 0.99 { bad = 1 }
+	    $c["history_end"] != 1679760000 { bad = 1 }
+	    END { exit bad || n[1] != 1 || n[8] != 1 }' d/target.tsv
+	[ -z "$(ls -A d | grep '^\.')" ]
+	# a bad target is the tool's usage error, and the old table stays
+	cp d/target.tsv before.tsv
+	run -2 "${N[@]}" -D d -T 150% -- -n 76
+	[[ "$output" == *"invalid --target '150%'"* ]]
+	cmp before.tsv d/target.tsv
+}
