@@ -258,22 +258,16 @@ target() { # target NAME MODEL-OPTIONS...
 }
 # The promise as it is deployed: from December to March, every week's
 # settings chosen only on the 28 days before it (the window the nightly
-# run has), then run on that week; the models trained once, on the
-# episodes before December (mirage-split -d 2022-11-30), so the first
-# weeks' settings are chosen on episodes the models were trained on.
+# run has, nightly-retrain.sh -T), then run on that week, with the rules
+# a settings table carries (Slurm's estimate with a margin, a fixed
+# lead) and the baselines.
 walk() { # walk NAME MODEL-OPTIONS...
-	local name=$1 dir=$out/$1/walk a
+	local name=$1
 	shift
-	mkdir -p "$dir"
 	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/walk.tsv" ] && [ -s "$out/$name/walk.txt" ]; }; then
-		stage "$name: mirage-train on the episodes before December; mirage-eval --target 99% --walk-forward 7d, $wfrom to $wuntil"
-		mirage-split -q -d 2022-11-30 -t "$dir/train.mrs" -v "$dir/after.mrs" "$out/$name/train.mrs"
-		for a in gbt rf clf svr; do
-			mirage-train -q -a $a -t 2 -o "$dir/$a.mrm" "$dir/train.mrs"
-		done
-		local run=(-q "$@" -f $wfrom -u $wuntil -k 1,8 -M "$dir/gbt.mrm" -M "$dir/rf.mrm"
-		    -M "$dir/clf.mrm" -M "$dir/svr.mrm" --handover 10m --target 99% --walk-forward 7d
-		    --history $whistory)
+		stage "$name: mirage-eval --target 99% --walk-forward 7d, $wfrom to $wuntil"
+		local run=(-q "$@" -f $wfrom -u $wuntil -k 1,8 --handover 10m --target 99%
+		    --walk-forward 7d --history $whistory)
 		mirage-eval "${run[@]}" -F tsv --table "$out/$name/walk-choices.tsv" -o "$out/$name/walk.tsv" "$out/ls6.jobs"
 		mirage-eval "${run[@]}" -o "$out/$name/walk.txt" "$out/ls6.jobs"
 	fi
@@ -354,31 +348,22 @@ bottom_line() { # bottom_line SETTING...
 			else
 				printf "  %s, %d-node chains: use afterany (the reactive rule): %.1f%% run without interruption, no method does better within 1 h of mean overlap\n", s, z, 100 * r[z] } }' \
 		    "$out/$s/table.tsv" "$out/$s/curve.tsv"
-		# handing over at a target: the method recommended on the
-		# training period, what it brought on the validation month, and
-		# the command a user runs
-		[ -s "$out/$s/target.tsv" ] || continue
+		# handing over at a target, walked forward: what following the
+		# recommendation kept from December to March, each week's
+		# settings chosen on the weeks before it, and the command
+		[ -s "$out/$s/walk.tsv" ] || continue
 		awk -F'\t' -v s="$s" '
 		    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		    $c["target"] != 0.99 { next }
-		    $1 == "reactive" { r[$2] = $c["no_interruption_share"] }
-		    $1 == "lead" { lead[$2] = $c["setting"]; ll[$2] = $c["lease_given_h"]; ls[$2] = $c["no_interruption_share"] }
-		    $c["recommended"] == 1 { m[$2] = $1; set[$2] = $c["setting"]; kind[$2] = $c["setting_kind"]
-			sh[$2] = $c["no_interruption_share"]; lo[$2] = $c["share_lo"]; le[$2] = $c["lease_given_h"] }
 		    !($2 in seen) { seen[$2] = 1; k[++n] = $2 }
+		    $c["month"] == "all" { sh[$1, $2] = $c["no_interruption_share"]; lo[$1, $2] = $c["share_lower"]
+			le[$1, $2] = $c["lease_given_h"]; pr[$1, $2] = $c["promise"]; ep[$1, $2] = $c["episodes"]; t = $c["target"] }
+		    $c["month"] != "all" && $1 == "recommended" && (!(($2) in wm) || $c["no_interruption_share"] < wm[$2]) {
+			wm[$2] = $c["no_interruption_share"]; wn[$2] = $c["month"] }
 		    END { for (i = 1; i <= n; i++) { z = k[i]
-			if (!(z in m)) { printf "  %s, %d-node chains, 99%% handing over in 10 min: no setting reached it on the training period\n", s, z; continue }
-			if (m[z] == "planner")
-				cmd = "mirage-advise --handover --plan 8 --target 99% --settings target.tsv"
-			else if (m[z] == "lead")
-				cmd = sprintf("mirage-advise --handover --target 99%% --settings target.tsv (a fixed lead of %s h)", set[z])
-			else if (m[z] == "scheduler-estimate")
-				cmd = sprintf("mirage-advise --handover --target 99%% --settings target.tsv (the backfill estimate, a margin of %s h)", set[z])
-			else
-				cmd = sprintf("mirage-advise --handover --target 99%% -m %s.mrm (mirage-train --target 99%% --handover 10m)", m[z])
-			printf "  %s, %d-node chains, 99%% handing over in 10 min: %s: %.1f%% without interruption (95%%: from %.1f%%), %.2f h of lease given up a link; the fixed lead chosen the same way (%s h) %.1f%% at %.2f h; afterany %.1f%%\n",
-			    s, z, cmd, 100 * sh[z], 100 * lo[z], le[z], lead[z], 100 * ls[z], ll[z], 100 * r[z] } }' \
-		    "$out/$s/target.tsv"
+			printf "  %s, %d-node chains, %g%% handing over in 10 min, walked forward a week at a time (mirage-advise --handover --target %g%% --settings target.tsv, re-chosen nightly): %.1f%% of %d links without interruption (95%%: from %.1f%%), the worst month %s at %.1f%%, promised %.1f%%; %.2f h of lease given up a link; the fixed lead chosen the same way %.1f%% at %.2f h; afterany %.1f%%\n",
+			    s, z, 100 * t, 100 * t, 100 * sh["recommended", z], ep["recommended", z], 100 * lo["recommended", z], wn[z], 100 * wm[z],
+			    100 * pr["recommended", z], le["recommended", z], 100 * sh["lead", z], le["lead", z], 100 * sh["reactive", z] } }' \
+		    "$out/$s/walk.tsv"
 	done
 }
 if [ $all = 1 ]; then
