@@ -16,7 +16,9 @@
 #       services reactive: the other jobs' waits (mirage-eval --adoption)
 #   -T: handing over in 10 minutes, each method's setting for this share of
 #       links without an interruption (99%), chosen on the count episodes
-#       before the evaluated ones (mirage-eval --target)
+#       before the evaluated ones (mirage-eval --target); and walked forward,
+#       each week's settings chosen on the count episodes before it, the
+#       promise and what was kept month by month (--walk-forward 7d)
 #   input: a jobs stream, or any dump mirage-parse reads (sacct, the LS6 trace);
 #   - for standard input; a dump's times are read in zone (default: local, as
 #   sacct prints them)
@@ -214,6 +216,17 @@ if [ -n "$target" ] && [ -z "$eval_error" ]; then
 	else
 		mv "$tmp/target.tsv" "$site/target.tsv"
 	fi
+	# walked forward: each week's settings on the history before it
+	if [ -z "$target_error" ] && say "handing over at $target, walked forward a week at a time" &&
+	    ! mirage-eval -q "${cmodel[@]}" -f "$from" -N "$count" -k "$sizes" --handover 10m \
+	    --target "$target" --walk-forward 7d --history $((count * 4 + 120))h -F tsv \
+	    -o "$tmp/walk.tsv" "$tmp/jobs.mrs" 2> "$tmp/walk.err"; then
+		target_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/walk.err" | tail -n 3)
+		[ -n "$target_error" ] || target_error="mirage-eval stopped without a message (killed?)"
+		say "the walk forward failed: $target_error"
+	elif [ -z "$target_error" ]; then
+		mv "$tmp/walk.tsv" "$site/walk.tsv"
+	fi
 fi
 
 # many chains at once (-A): the other jobs' waits when a share of the
@@ -332,6 +345,39 @@ GP
 	fi
 fi
 
+# the promise walked forward: per size and month, what following the
+# recommendation kept against what its history promised, the fixed lead
+# chosen the same way, and the bound
+walk_sizes=
+if [ -s "$site/walk.tsv" ]; then
+	walk_sizes=$(awk -F'\t' 'NR > 1 { print $2 }' "$site/walk.tsv" | sort -un | paste -sd' ')
+	for k in $walk_sizes; do
+		awk -F'\t' -v k="$k" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    $2 == k && $c["month"] != "all" && $1 == "recommended" { m[++n] = $c["month"]; kept[n] = 100 * $c["no_interruption_share"]
+			pr[n] = 100 * $c["promise"]; b[n] = 100 * $c["bound_share"] }
+		    $2 == k && $c["month"] != "all" && $1 == "lead" { lead[$c["month"]] = 100 * $c["no_interruption_share"] }
+		    END { for (i = 1; i <= n; i++) print i "\t" m[i] "\t" kept[i] "\t" pr[i] "\t" (m[i] in lead ? lead[m[i]] : "NaN") "\t" b[i] }' \
+		    "$site/walk.tsv" > "$tmp/w$k"
+		# the axis from a little under the lowest share shown
+		lo=$(awk -F'\t' '{ for (i = 3; i <= 6; i++) if ($i != "NaN" && (m == "" || $i < m)) m = $i }
+		    END { m = int(m) - 2; print (m < 0 ? 0 : m) }' "$tmp/w$k")
+		gnuplot <<GP
+set terminal svg size 900,400 dynamic font "sans,11" background "white"
+set datafile separator "\t"
+set termoption noenhanced
+set output "$site/walk-$k.svg"
+set title "$k-node chains: the promise walked forward, month by month"
+set ylabel "links without an interruption (%)"
+set yrange [$lo:100.5]; set grid ytics; set key outside bottom center horizontal
+set xrange [0.5:*]; set style fill solid 0.5 border -1; set boxwidth 0.3
+plot '$tmp/w$k' using (\$1 - 0.16):3:xtic(2) with boxes lc rgb "#22aa77" title 'kept, following the recommendation', \
+     '$tmp/w$k' using (\$1 + 0.16):5 with boxes lc rgb "#999999" title 'kept, the fixed lead chosen alike', \
+     '$tmp/w$k' using 1:4 with linespoints lw 3 pt 7 ps 1.2 lc rgb "#cc5500" title 'promised', \
+     '$tmp/w$k' using 1:6 with points pt 2 ps 2 lw 2 lc rgb "#000000" title 'bound (any submission time)'
+GP
+	done
+fi
+
 # the curves: per chain size, each method's share of chains without
 # interruption against its mean overlap as its threshold moves (the
 # baselines without one as points); the oracle bound is the best any
@@ -422,6 +468,32 @@ target_line() {
 		else
 			printf "Handing over in 10 minutes, no setting brought %g%% of the %d-node chains through in every fold of the episodes before.\n", 100 * t, z } }' "$site/target.tsv" | esc
 }
+# walked forward: what following the recommendation kept, against what
+# it promised, at what confidence
+walk_line() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $1 == "recommended" && $c["month"] == "all" {
+		printf "Walked forward, each week on the weeks before it, following the recommendation kept %.1f%% of %d %d-node links (%g%% confidence: at least %.1f%%), and promised %.1f%%%s.\n",
+		    100 * $c["no_interruption_share"], $c["episodes"], $2, 100 * $c["confidence"], 100 * $c["share_lower"],
+		    100 * $c["promise"], ($c["bound_share"] < $c["target"] ? sprintf("; at most %.1f%% could start in time whatever was done", 100 * $c["bound_share"]) : "") }' \
+	    "$site/walk.tsv" | esc
+}
+walk_table() { # per method and size: each month's share kept, pooled
+	esc < "$site/walk.tsv" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["month"] != "all" && !($c["month"] in seen) { seen[$c["month"]] = 1; mon[++nm] = $c["month"] }
+	    !(($1, $2) in row) { row[$1, $2] = 1; r[++nr] = $1 SUBSEP $2 }
+	    { v[$1, $2, $c["month"]] = $c["no_interruption_share"]; p[$1, $2, $c["month"]] = $c["promise"]
+	      lo[$1, $2, $c["month"]] = $c["share_lower"]; le[$1, $2, $c["month"]] = $c["lease_given_h"] }
+	    END { printf "<table>\n<tr><th>method</th><th>chain nodes</th>"
+		for (j = 1; j <= nm; j++) printf "<th>%s</th>", mon[j]
+		print "<th>all months</th><th>at least (confidence)</th><th>promised</th><th>lease given up (h)</th></tr>"
+		for (i = 1; i <= nr; i++) { split(r[i], a, SUBSEP)
+			printf "<tr><td>%s</td><td>%d</td>", a[1], a[2]
+			for (j = 1; j <= nm; j++) printf "<td>%.1f%%</td>", 100 * v[a[1], a[2], mon[j]]
+			printf "<td>%.1f%%</td><td>%.1f%%</td><td>%.1f%%</td><td>%.2f</td></tr>\n", 100 * v[a[1], a[2], "all"],
+			    100 * lo[a[1], a[2], "all"], 100 * p[a[1], a[2], "all"], le[a[1], a[2], "all"] }
+		print "</table>" }'
+}
 adopt_table() { # the adoption table's columns that matter, in words
 	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 		print "share of the long work (%)\tservices submit\tservices\twithout interruption (%)\tlease given up (h)\theld twice (node-h)\tothers: mean wait (h)\tothers: 90th percentile (h)"; next }
@@ -462,6 +534,7 @@ HTML
 		echo '<p class="bottom"><strong>Bottom line.</strong>'
 		bottom_line | sed 's|&lt;b&gt;|<b>|; s|&lt;/b&gt;|</b>|'
 		[ ! -s "$site/target.tsv" ] || target_line | sed 's|&lt;b&gt;|<b>|; s|&lt;/b&gt;|</b>|'
+		[ ! -s "$site/walk.tsv" ] || walk_line
 		echo '</p>'
 	fi
 	cat <<HTML
@@ -498,6 +571,19 @@ cheapest setting that reached it in every fold), then run on the episodes above
 (<a href="target.tsv">target.tsv</a>; see mirage-eval(1)).</p>
 HTML
 		target_table
+		if [ -s "$site/walk.tsv" ]; then
+			cat <<HTML
+<p>Walked forward, as the tools are run: each week of the episodes above, the settings
+chosen only on the $count episodes before it (as <code>nightly-retrain.sh -T</code>
+chooses them each night), then run on that week; <em>recommended</em> follows the method each
+week's history recommended, and <em>promised</em> is what its history certified at the
+confidence (<a href="walk.tsv">walk.tsv</a>; see mirage-eval(1), <code>--walk-forward</code>).</p>
+HTML
+			walk_table
+			for k in $walk_sizes; do
+				echo "<img src=\"walk-$k.svg\" alt=\"$k-node chains: kept against promised, month by month\">"
+			done
+		fi
 	elif [ -n "$target_error" ]; then
 		cat <<HTML
 <h2>Handing over at a target</h2>
@@ -558,8 +644,8 @@ for f in $produced; do
 	mv -f "$site/$f" "$out/$f"
 done
 mv -f "$tmp/index.html" "$out/index.html"
-for f in load.tsv waits.tsv eval.tsv curve.tsv target.tsv loan.tsv loan-days.tsv \
-    adoption.tsv load.svg waits.svg loan.svg adoption.svg "$out"/curve-*.svg; do
+for f in load.tsv waits.tsv eval.tsv curve.tsv target.tsv walk.tsv loan.tsv loan-days.tsv \
+    adoption.tsv load.svg waits.svg loan.svg adoption.svg "$out"/curve-*.svg "$out"/walk-*.svg; do
 	f=${f##*/}
 	case " $(echo $produced) " in
 	*" $f "*) ;;

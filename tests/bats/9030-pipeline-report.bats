@@ -105,6 +105,14 @@ render() {
 	[ "$(grep -Ec '^<tr><td>[a-z-]+( \(recommended\))?</td><td>[18]</td><td>(&ndash;|[a-z_]+ [0-9.e-]+)</td>' r/index.html)" -eq 8 ]
 	# the bottom line: a sentence per size for handing over too
 	[ "$(grep -Ec '^Handing over in 10 minutes(, no setting brought 99% of the [18]-node chains through| at 99%, for [18]-node chains use <b>[a-z-]+</b>)' r/index.html)" -eq 2 ]
+	# walked forward: the table month by month, a plot per size, and in
+	# the bottom line what following the recommendation kept and promised
+	[[ "$stderr" == *"handing over at 99%, walked forward a week at a time"* ]]
+	[ "$(awk -F'\t' '$1 == "recommended" && $3 == "all" && $4 == 6' r/walk.tsv | wc -l)" -eq 2 ]
+	[ -s r/walk-1.svg ] && [ -s r/walk-8.svg ]
+	grep -q '<img src="walk-8.svg"' r/index.html
+	[ "$(grep -Ec '^Walked forward, each week on the weeks before it, following the recommendation kept [0-9.]+% of 6 [18]-node links \(95% confidence: at least [0-9.]+%\), and promised [0-9.]+%' r/index.html)" -eq 2 ]
+	[ "$(grep -Ec '^<tr><td>(recommended|reactive|average-wait|scheduler-estimate|lead)</td><td>[18]</td><td>[0-9.]+%</td>' r/index.html)" -eq 10 ]
 	render r
 	# a target the accounting cannot choose on: the page says why, exit 1
 	run -1 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r2 -n 76 -f 2022-10-25 -N 6 -k 1 -P 0 -T 99% -- -n 76 ls6.jobs
