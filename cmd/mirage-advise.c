@@ -20,6 +20,7 @@
 #include "live/drive.h"
 #include "live/settings.h"
 #include "live/takeover.h"
+#include "eval/target.h"
 #include "learn/model.h"
 
 #define TIMEOUT		60	/* seconds allowed to squeue, sacct, sbatch */
@@ -393,7 +394,7 @@ target(struct opts *o)
 	struct mg_drive *dr = &o->dr;
 	struct mg_diag d = { "" };
 	struct mg_model *m;
-	double t, h;
+	double t, h, p, c;
 	FILE *fp;
 	int rv;
 
@@ -428,22 +429,24 @@ target(struct opts *o)
 	if ((rv = mg_model_read_container(fp, dr->model, &m, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	fclose(fp);
-	if (mg_model_param(m, "target", &t) != 0 || !isfinite(t) ||
-	    fabs(t - o->target) > 1e-9)
+	if ((rv = mg_target_model(m, &t, &h, &p, &c, &d)) != 0 &&
+	    mg_model_param(m, "target", &t) == 0 && t > 0 && t < 1)
+		errx(MG_EXIT_FAIL, "'%s': its target has %s; choose it again "
+		    "with mirage-train --target", dr->model, d.msg);
+	if (rv != 0 || fabs(t - o->target) > 1e-9)
 		errx(MG_EXIT_USAGE, "'%s': its threshold was not chosen for "
 		    "%g%%; choose it with mirage-train --target %g%% -M '%s' "
 		    "on the cluster's history", dr->model, 100 * o->target,
 		    100 * o->target, dr->model);
-	if (mg_model_param(m, "target_handover_s", &h) != 0 || !(h >= 0 &&
-	    h <= 86400))
-		errx(MG_EXIT_FAIL, "'%s': its target has no valid "
-		    "target_handover_s; choose it again with mirage-train "
-		    "--target", dr->model);
 	if ((h > 0) != (dr->handover != 0))
 		errx(MG_EXIT_USAGE, "'%s': its threshold was chosen %s handing "
 		    "over; choose it again with mirage-train --target%s",
 		    dr->model, h > 0 ? "for" : "without", dr->handover ?
 		    " --handover 10m" : "");
+	if (p >= 0 && p < t && !dr->quiet)
+		warnx("'%s' promises %.1f%% of the links at %g%% confidence, "
+		    "not %g%%: the history its threshold was chosen on "
+		    "certifies no more", dr->model, 100 * p, 100 * c, 100 * t);
 	mg_model_free(m);
 }
 

@@ -710,25 +710,6 @@ train(const struct topts *o, struct samples *s, double maxs, clock_t t0)
 	mg_model_free(m);
 }
 
-/* params without the target's keys (those of an earlier --target) */
-static void
-strip_target(char *params)
-{
-	char *p = params, *q;
-
-	while ((p = strstr(p, "target")) != NULL) {
-		if (p != params && p[-1] != ' ') {
-			p++;
-			continue;
-		}
-		q = strchr(p, ' ');
-		memmove(p, q != NULL ? q + 1 : p + strlen(p), strlen(q != NULL ?
-		    q + 1 : p + strlen(p)) + 1);
-	}
-	for (q = params + strlen(params); q > params && q[-1] == ' '; q--)
-		q[-1] = '\0';
-}
-
 /*
  * --target: -M's threshold chosen on the episodes of o->path, cut into
  * time-blocked folds (target.h), the most cautious of the chain sizes'
@@ -746,10 +727,11 @@ choose_threshold(struct topts *o)
 	struct mg_compare_view v;
 	struct mg_choice *ch;
 	struct mg_model *m;
-	char **fnames, a[32], b[32], *params;
-	size_t nfn, len;
-	int rv, bad, i, nm, at = -1, reached = 1, point = -1;
-	double worst = 1;
+	struct mg_target_span sp;
+	char **fnames;
+	size_t nfn;
+	int rv, bad, i, nm, reached;
+	double worst, promise;
 	FILE *fp;
 
 	if ((fp = fopen(o->model_path, "rb")) == NULL)
@@ -797,61 +779,34 @@ choose_threshold(struct topts *o)
 	    MG_TARGET_CONFIDENCE, ch, &d)) != 0)
 		errx(mg_exit_status(rv), "--target: %s", d.msg);
 	/* the model's row: the first after the baselines */
-	for (i = 0; i < mg_compare_ntables(cmp); i++) {
+	for (i = 0; i < mg_compare_ntables(cmp) && !o->quiet; i++) {
 		const struct mg_choice *h = &ch[i * nm + MG_COMPARE_NBASE];
 
 		mg_compare_view(cmp, i, MG_COMPARE_NBASE, &v);
-		if (!o->quiet)
-			fprintf(stderr, "mirage-train: %d-node chains: threshold "
-			    "%g, %.1f%% without interruption in its worst fold"
-			    "%s, %.2f h of %s a link\n", v.nodes, h->setting,
-			    100 * h->worst, h->reached ? "" : " (short of the "
-			    "target)", h->cost, o->handover ? "lease given up" :
-			    "overlap");
-		if (h->point > point) {	/* the later point submits earlier */
-			point = h->point;
-			at = i;
-		}
+		fprintf(stderr, "mirage-train: %d-node chains: threshold %g, "
+		    "%.1f%% without interruption in its worst fold%s, %.2f h "
+		    "of %s a link\n", v.nodes, h->setting, 100 * h->worst,
+		    h->reached ? "" : " (short of the target)", h->cost,
+		    o->handover ? "lease given up" : "overlap");
 	}
-	if (at < 0)
-		errx(MG_EXIT_FAIL, "--target: no threshold to choose from");
-	m->threshold = ch[at * nm + MG_COMPARE_NBASE].setting;
-	mg_format_time(o->esel.from, a, sizeof(a));
-	mg_format_time(mg_epsel_start(&o->esel, o->esel.n - 1), b, sizeof(b));
-	len = strlen(m->params ? m->params : "") + 256 + (size_t)(16 *
-	    mg_compare_ntables(cmp) * (o->folds + 2));
-	if ((params = malloc(len)) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	snprintf(params, len, "%s", m->params ? m->params : "");
-	strip_target(params);
-	/* every size's folds at the threshold kept */
-	for (i = 0; i < mg_compare_ntables(cmp); i++) {
-		double share[MG_TARGET_MAXFOLDS];
-		int f;
-
-		mg_compare_view(cmp, i, MG_COMPARE_NBASE, &v);
-		reached &= mg_target_folds(&v, point, o->folds, o->target,
-		    share);
-		snprintf(params + strlen(params), len - strlen(params),
-		    "%starget_folds_%dn=", *params ? " " : "", (int)v.nodes);
-		for (f = 0; f < o->folds; f++) {
-			snprintf(params + strlen(params), len - strlen(params),
-			    "%s%.4f", f ? "," : "", share[f]);
-			if (share[f] < worst)
-				worst = share[f];
-		}
-	}
-	snprintf(params + strlen(params), len - strlen(params), " target=%g "
-	    "target_handover_s=%lld target_folds=%d target_episodes=%zu "
-	    "target_from=%s target_to=%s target_worst_share=%.4f "
-	    "target_reached=%d", o->target, (long long)o->handover, o->folds,
-	    o->esel.n * (size_t)o->esel.nsizes, a, b, worst, reached);
-	free(m->params);
-	m->params = params;
+	sp.target = o->target;
+	sp.handover = o->handover;
+	sp.folds = o->folds;
+	sp.from = o->esel.from;
+	sp.to = mg_epsel_start(&o->esel, o->esel.n - 1);
+	sp.episodes = o->esel.n * (size_t)o->esel.nsizes;
+	if ((rv = mg_target_stamp(m, cmp, MG_COMPARE_NBASE, ch, &sp, &worst,
+	    &reached, &promise, &d)) != 0)
+		errx(MG_EXIT_FAIL, "--target: %s", d.msg);
 	if (!reached)
 		warnx("--target: the threshold chosen brought %.1f%% through in "
 		    "the worst fold, short of %g%%", 100 * worst,
 		    100 * o->target);
+	if (promise < o->target && !o->quiet)
+		fprintf(stderr, "mirage-train: it promises %.1f%% at %g%% "
+		    "confidence, not %g%%: the %zu episodes chosen on certify "
+		    "no more\n", 100 * promise, 100 * MG_TARGET_CONFIDENCE,
+		    100 * o->target, sp.episodes);
 	save(m, o->out_path);
 	if (!o->quiet)
 		fprintf(stderr, "mirage-train: %s: threshold %g for %g%% "

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/parse.h"
 #include "base/stats.h"
 #include "eval/target.h"
 #include "episode/protocol.h"
@@ -516,4 +517,104 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
 		    "training period of those reaching the target in every "
 		    "fold; ! not reached in every fold)\n");
 	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
+}
+
+/* params without the target's keys (those of an earlier choice) */
+static void
+strip_target(char *params)
+{
+	char *p = params, *q;
+
+	while ((p = strstr(p, "target")) != NULL) {
+		if (p != params && p[-1] != ' ') {
+			p++;
+			continue;
+		}
+		q = strchr(p, ' ');
+		memmove(p, q != NULL ? q + 1 : p + strlen(p), strlen(q != NULL ?
+		    q + 1 : p + strlen(p)) + 1);
+	}
+	for (q = params + strlen(params); q > params && q[-1] == ' '; q--)
+		q[-1] = '\0';
+}
+
+int
+mg_target_stamp(struct mg_model *m, const struct mg_compare *c,
+    int method, const struct mg_choice *ch, const struct mg_target_span *sp,
+    double *worst, int *reached, double *promise, struct mg_diag *d)
+{
+	int nm = mg_compare_nmethods(c), nt = mg_compare_ntables(c), i, f;
+	int point = -1, at = -1;
+	struct mg_compare_view v;
+	double conf = 0;
+	char a[32], b[32], *params;
+	size_t len;
+
+	*worst = 1;
+	*reached = 1;
+	*promise = 1;
+	for (i = 0; i < nt; i++) {
+		const struct mg_choice *h = &ch[i * nm + method];
+
+		if (h->point > point) {	/* the later point submits earlier */
+			point = h->point;
+			at = i;
+		}
+	}
+	if (at < 0)
+		return mg_diag_set(d, MG_EINVAL, "no threshold to choose from");
+	m->threshold = ch[at * nm + method].setting;
+	mg_format_time(sp->from, a, sizeof(a));
+	mg_format_time(sp->to, b, sizeof(b));
+	len = strlen(m->params ? m->params : "") + 320 + (size_t)(16 * nt *
+	    (sp->folds + 2));
+	if ((params = malloc(len)) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	snprintf(params, len, "%s", m->params ? m->params : "");
+	strip_target(params);
+	/* every size's folds at the threshold kept */
+	for (i = 0; i < nt; i++) {
+		double share[MG_TARGET_MAXFOLDS];
+
+		mg_compare_view(c, i, method, &v);
+		*reached &= mg_target_folds(&v, point, sp->folds, sp->target,
+		    share);
+		snprintf(params + strlen(params), len - strlen(params),
+		    "%starget_folds_%dn=", *params ? " " : "", (int)v.nodes);
+		for (f = 0; f < sp->folds; f++) {
+			snprintf(params + strlen(params), len - strlen(params),
+			    "%s%.4f", f ? "," : "", share[f]);
+			if (share[f] < *worst)
+				*worst = share[f];
+		}
+		*promise = fmin(*promise, ch[i * nm + method].promise);
+		conf = ch[i * nm + method].confidence;
+	}
+	snprintf(params + strlen(params), len - strlen(params), " target=%g "
+	    "target_handover_s=%lld target_folds=%d target_episodes=%zu "
+	    "target_from=%s target_to=%s target_worst_share=%.4f "
+	    "target_reached=%d target_promise=%.4f target_confidence=%g",
+	    sp->target, (long long)sp->handover, sp->folds, sp->episodes, a, b,
+	    *worst, *reached, *promise, conf);
+	free(m->params);
+	m->params = params;
+	return MG_OK;
+}
+
+int
+mg_target_model(const struct mg_model *m, double *target, double *handover,
+    double *promise, double *confidence, struct mg_diag *d)
+{
+	if (mg_model_param(m, "target", target) != 0 || !(*target > 0 &&
+	    *target < 1))
+		return mg_diag_set(d, MG_EINVAL, "no target");
+	if (mg_model_param(m, "target_handover_s", handover) != 0 ||
+	    !(*handover >= 0 && *handover <= 86400))
+		return mg_diag_set(d, MG_EINVAL, "no valid target_handover_s");
+	if (mg_model_param(m, "target_promise", promise) != 0 ||
+	    mg_model_param(m, "target_confidence", confidence) != 0 ||
+	    !(*promise >= 0 && *promise <= 1) || !(*confidence > 0 &&
+	    *confidence < 1))
+		*promise = *confidence = -1;
+	return MG_OK;
 }

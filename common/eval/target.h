@@ -120,4 +120,37 @@ int mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
     const double *wants, int nwant, const struct mg_target_prov *pv,
     FILE *fp, enum mg_compare_format fmt, struct mg_diag *d);
 
+/* where a model's threshold was chosen (mg_target_stamp()) */
+struct mg_target_span {
+	double target;
+	int64_t handover;	/* seconds, 0: none */
+	int folds;
+	int64_t from, to;	/* the first and last episode's start */
+	size_t episodes;	/* of every size */
+};
+
+/*
+ * mg_target_stamp: m's threshold set to what method (a model's index in
+ * c) was chosen for in ch (a block of mg_target_choose()'s), the most
+ * cautious of the sizes' (the one that submits earliest), and m's
+ * params given the target's keys (target, target_handover_s,
+ * target_folds, target_episodes, target_from, target_to,
+ * target_worst_share, target_reached, target_folds_<N>n with each fold's
+ * share, target_promise and target_confidence: the least of the sizes'),
+ * an earlier target's replaced.  *worst, *reached and *promise for the
+ * caller's words.  MG_EINVAL if no threshold was chosen, MG_ENOMEM.
+ */
+int mg_target_stamp(struct mg_model *m, const struct mg_compare *c,
+    int method, const struct mg_choice *ch, const struct mg_target_span *sp,
+    double *worst, int *reached, double *promise, struct mg_diag *d);
+
+/*
+ * mg_target_model: the target m's threshold was chosen for, its handover
+ * time (seconds), and its promise and confidence (-1 where the model
+ * does not say): 0, or MG_EINVAL with d saying which key is missing or
+ * out of its range
+ */
+int mg_target_model(const struct mg_model *m, double *target, double *handover,
+    double *promise, double *confidence, struct mg_diag *d);
+
 #endif /* MG_TARGET_H */
