@@ -275,7 +275,7 @@ walk() { # walk NAME MODEL-OPTIONS...
 		echo
 		echo "$name: 99% handing over in 10 minutes, walked forward (mirage-eval --target 99% --walk-forward 7d):"
 		echo "  each week's settings chosen on the $whistory before it only, $wfrom to $wuntil; the share kept each month"
-		sed 's/^/  /' "$out/$name/walk.txt"
+		sed 's/^./  &/' "$out/$name/walk.txt"
 	} | tee -a "$out/ls6-summary.txt"
 }
 # Preemption: the same faithful cluster where 10% of the

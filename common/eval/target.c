@@ -190,6 +190,15 @@ mg_target_choose_view(const struct mg_compare_view *v, double target,
 	ch->kind = v->kind;
 }
 
+/* how much a kind of method sees of the queue now: a margin on an
+ * estimate, a model's risk, the planner's price 2; a fixed lead 1; a
+ * rule without a setting (afterany, the average wait) 0 */
+static int
+queue_rank(enum mg_setting kind)
+{
+	return kind == MG_SETTING_LEAD ? 1 : kind == MG_SETTING_NONE ? 0 : 2;
+}
+
 int
 mg_target_best(const struct mg_choice *ch, int nm)
 {
@@ -197,11 +206,11 @@ mg_target_best(const struct mg_choice *ch, int nm)
 
 	for (m = 0; m < nm; m++) {
 		const struct mg_choice *h = &ch[m], *o = b >= 0 ? &ch[b] : NULL;
-		int hq = h->kind != MG_SETTING_LEAD, oq;
+		int hq = queue_rank(h->kind), oq;
 
 		if (h->point == -2 || !h->reached)
 			continue;
-		oq = o != NULL && o->kind != MG_SETTING_LEAD;
+		oq = o != NULL ? queue_rank(o->kind) : 0;
 		if (o == NULL || h->certified > o->certified ||
 		    (h->certified == o->certified && (hq > oq || (hq == oq &&
 		    h->cost < o->cost))))

@@ -67,8 +67,9 @@ int mg_target_choose(const struct mg_compare *c, double target, int folds,
  * mg_target_best: the method to recommend among ch[0..nm) (one size's
  * choices; point -2: not a method), or -1 if none reached the target: a
  * certified one first, then one that decides on the queue now (a margin
- * on an estimate, a model, the planner) before a fixed lead, whose
- * history's waits need not be the coming weeks', then the cheapest
+ * on an estimate, a model, the planner) before a fixed lead, and a fixed
+ * lead before a rule with no setting (afterany, the average wait): the
+ * history's waits need not be the coming weeks'; then the cheapest
  */
 int mg_target_best(const struct mg_choice *ch, int nm);
 

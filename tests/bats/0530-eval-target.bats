@@ -63,11 +63,13 @@ col() {
 			[ "$(col t.tsv $m $n reached)" = 1 ]
 		done
 		# one recommended per size: the cheapest of those that reached it
-		# and decide on the queue; a fixed lead only if none did
+		# and decide on the queue; a fixed lead only if none did, and a
+		# rule without a setting only if no lead did either
 		[ "$(awk -F'\t' -v n=$n '$2 == n && $8 == 1' t.tsv | wc -l)" -eq 1 ]
-		awk -F'\t' -v n=$n 'NR > 1 && $2 == n && $5 == 1 && $3 != "lead_h" { if (min == "" || $7 < min) min = $7 }
-		    NR > 1 && $2 == n && $5 == 1 && $3 == "lead_h" { lead = $7 }
-		    NR > 1 && $2 == n && $8 == 1 { r = $7 } END { exit !(r == (min == "" ? lead : min)) }' t.tsv
+		awk -F'\t' -v n=$n 'NR > 1 && $2 == n && $5 == 1 { q = $3 == "lead_h" ? 1 : $3 == "-" ? 0 : 2
+			if (!(q in min) || $7 < min[q]) min[q] = $7 }
+		    NR > 1 && $2 == n && $8 == 1 { r = $7 }
+		    END { exit !(r == (2 in min ? min[2] : 1 in min ? min[1] : min[0])) }' t.tsv
 	done
 	# the 95% interval holds the share
 	awk -F'\t' 'NR > 1 && !($11 <= $10 && $10 <= $12) { exit 1 }' t.tsv
