@@ -1,0 +1,179 @@
+/*
+ * t_target.c: a target's choice on views made by hand: the cheapest
+ * point that reaches the target in every fold, a certified one first,
+ * the most cautious where none reaches it; a span of a view chooses as
+ * a view of those episodes would; the method recommended; the promise.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/stats.h"
+#include "eval/target.h"
+#include "tap.h"
+
+#define N	400
+#define NP	3
+
+static int64_t xc0[N], xc1[N], xc2[N], x[N], bound[N], start[N];
+static int64_t *xcs[NP] = { xc0, xc1, xc2 };
+static const double grid[NP] = { 0.5, 3, 12 };
+
+/* a view of n episodes: point 0 submits late (lease 0.83 h) and misses
+ * where miss0 says, point 1 (1.83 h) where miss1 says, point 2 (9.83 h)
+ * never */
+static void
+view(struct mg_compare_view *v, size_t n, const int *miss0, const int *miss1)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		xc0[k] = miss0[k] ? 60 : -3600;
+		xc1[k] = miss1[k] ? 60 : -7200;
+		xc2[k] = -36000;
+		x[k] = xc1[k];
+		bound[k] = 0;
+		start[k] = 1000000 + (int64_t)k * 14400;
+	}
+	memset(v, 0, sizeof(*v));
+	v->name = "scheduler-estimate";
+	v->kind = MG_SETTING_MARGIN;
+	v->grid = grid;
+	v->npoints = NP;
+	v->xc = xcs;
+	v->x = x;
+	v->bound = bound;
+	v->start = start;
+	v->nodes = 1;
+	v->n = n;
+	v->handing = 600;
+	v->dur = 48 * 3600;
+}
+
+static void
+choices(void)
+{
+	static int miss0[N], miss1[N];
+	struct mg_compare_view v, s;
+	const int64_t *buf[NP];
+	struct mg_choice ch, cs;
+
+	/* 40 episodes, 4 folds: point 0 misses one in the third fold (90%
+	 * there), point 1 none */
+	memset(miss0, 0, sizeof(miss0));
+	memset(miss1, 0, sizeof(miss1));
+	miss0[25] = 1;
+	view(&v, 40, miss0, miss1);
+	mg_target_choose_view(&v, 0.99, 4, 0.95, &ch);
+	ok(ch.point == 1 && ch.setting == 3 && ch.reached && !ch.certified,
+	    "the cheapest point in every fold: %d (%g)", ch.point, ch.setting);
+	ok(fabs(ch.cost - (7200 - 600) / 3600.0) < 1e-9, "its cost: the mean "
+	    "lease given up (%g h)", ch.cost);
+	ok(fabs(ch.worst - 1) < 1e-12 && ch.n == 40, "its worst fold, its "
+	    "episodes");
+	/* 40 of 40 at 95%: 0.05^(1/40), promised as it is not 99% */
+	ok(fabs(ch.lower - pow(0.05, 1 / 40.0)) < 1e-6 && ch.promise ==
+	    ch.lower && ch.confidence == 0.95, "promise: the lower bound "
+	    "(%.4f)", ch.promise);
+	/* one fold only: point 0 brings 39 of 40 through, short of 99% */
+	mg_target_choose_view(&v, 0.99, 1, 0.95, &ch);
+	ok(ch.point == 1, "one fold: 97.5%% is short of 99%% (%d)", ch.point);
+	mg_target_choose_view(&v, 0.97, 1, 0.95, &ch);
+	ok(ch.point == 0, "one fold at 97%%: the cheaper point (%d)",
+	    ch.point);
+
+	/* none reaches it: the best worst fold, then the cheapest of those
+	 * (each point misses one in the first fold) */
+	miss1[3] = miss1[13] = 1;
+	miss0[3] = miss0[13] = 1;
+	view(&v, 40, miss0, miss1);
+	mg_target_choose_view(&v, 0.99, 4, 0.95, &ch);
+	ok(ch.point == 2 && ch.reached, "point 2 never misses: chosen (%d)",
+	    ch.point);
+	xc2[3] = 60;
+	mg_target_choose_view(&v, 0.99, 4, 0.95, &ch);
+	ok(ch.point == 0 && !ch.reached && fabs(ch.worst - 0.9) < 1e-12,
+	    "none reaches: the best worst fold, cheapest (%d, %g)", ch.point,
+	    ch.worst);
+
+	/* 400 episodes: point 1 misses one (99% in its fold: reached, but
+	 * 399 of 400 certify 98.8%), point 2 none (certifies 99.25%) */
+	memset(miss0, 0, sizeof(miss0));
+	memset(miss1, 0, sizeof(miss1));
+	miss0[0] = miss0[1] = miss0[2] = miss0[3] = miss0[4] = 1;
+	miss1[7] = 1;
+	view(&v, N, miss0, miss1);
+	mg_target_choose_view(&v, 0.99, 4, 0.95, &ch);
+	ok(ch.point == 2 && ch.certified && ch.promise == 0.99,
+	    "certified first: point %d, promise %g", ch.point, ch.promise);
+	mg_target_choose_view(&v, 0.99, 4, 0.5, &ch);
+	ok(ch.point == 1 && ch.certified, "at 50%% confidence point 1 is "
+	    "certified too, and cheaper (%d)", ch.point);
+
+	/* a span chooses as a view of its episodes would */
+	mg_target_span(&v, 100, 140, buf, &s);
+	ok(s.n == 40 && s.start[0] == start[100] && s.xc[1][0] == xc1[100],
+	    "a span: its episodes");
+	mg_target_choose_view(&s, 0.99, 4, 0.95, &cs);
+	memmove(xc0, xc0 + 100, 40 * sizeof(*xc0));
+	memmove(xc1, xc1 + 100, 40 * sizeof(*xc1));
+	memmove(xc2, xc2 + 100, 40 * sizeof(*xc2));
+	memmove(x, x + 100, 40 * sizeof(*x));
+	v.n = 40;
+	mg_target_choose_view(&v, 0.99, 4, 0.95, &ch);
+	ok(cs.point == ch.point && cs.cost == ch.cost && cs.lower ==
+	    ch.lower, "the span's choice is the copied episodes' (%d)",
+	    cs.point);
+}
+
+static void
+best(void)
+{
+	struct mg_choice ch[5];
+
+	memset(ch, 0, sizeof(ch));
+	/* afterany, cheap; a lead; the estimate; a model, certified */
+	ch[0].kind = MG_SETTING_NONE;
+	ch[0].reached = 1;
+	ch[0].cost = 0;
+	ch[1].kind = MG_SETTING_LEAD;
+	ch[1].reached = 1;
+	ch[1].cost = 5;
+	ch[2].kind = MG_SETTING_MARGIN;
+	ch[2].reached = 1;
+	ch[2].cost = 9;
+	ch[3].kind = MG_SETTING_MARGIN;
+	ch[3].reached = 0;
+	ch[3].cost = 1;
+	ch[4].point = -2;	/* not a method */
+	ch[4].reached = 1;
+	ch[4].certified = 1;
+	ok(mg_target_best(ch, 5) == 2, "a rule on the queue before a lead "
+	    "and afterany, cheaper or not (%d)", mg_target_best(ch, 5));
+	ch[2].reached = 0;
+	ok(mg_target_best(ch, 5) == 1, "then a fixed lead (%d)",
+	    mg_target_best(ch, 5));
+	ch[1].reached = 0;
+	ok(mg_target_best(ch, 5) == 0, "then afterany (%d)",
+	    mg_target_best(ch, 5));
+	ch[0].reached = 0;
+	ok(mg_target_best(ch, 5) == -1, "none reached: none (%d)",
+	    mg_target_best(ch, 5));
+	ch[0].reached = ch[1].reached = ch[2].reached = 1;
+	ch[1].certified = 1;
+	ok(mg_target_best(ch, 5) == 1, "a certified one first (%d)",
+	    mg_target_best(ch, 5));
+	ch[2].certified = 1;
+	ch[2].cost = 4;
+	ok(mg_target_best(ch, 5) == 2, "of the certified, the queue's "
+	    "first (%d)", mg_target_best(ch, 5));
+}
+
+int
+main(void)
+{
+	choices();
+	best();
+	return tap_done();
+}
