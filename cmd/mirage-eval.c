@@ -16,6 +16,7 @@
 #include "options.h"
 #include "cluster/cluster.h"
 #include "episode/episode.h"
+#include "eval/adoption.h"
 #include "eval/compare.h"
 #include "learn/model.h"
 #include "eval/target.h"
@@ -476,7 +477,7 @@ plan_settings(struct popts *po, const struct mg_simconf *conf,
 
 /* ---- many chains at once (--adoption) ------------------------------- */
 
-#define MAXSHARES 16
+#define MAXSHARES MG_ADOPTION_MAXSHARES
 
 struct aopts {
 	double share[MAXSHARES];	/* --adoption */
@@ -515,164 +516,6 @@ shares(struct aopts *a, const char *arg)
 		errx(MG_EXIT_USAGE, "--adoption: no share given");
 }
 
-/* the services first..first+n-1 of r, summed: links after a
- * predecessor, those interrupted, hours of lease given up */
-struct asum {
-	size_t n, successors, interrupted;
-	double lease_h;
-};
-
-static void
-asum_add(struct asum *s, const struct mg_adoptsvc *v)
-{
-	s->n++;
-	s->successors += v->successors;
-	s->interrupted += v->interrupted;
-	s->lease_h += v->lease_h;
-}
-
-static double
-asum_share(const struct asum *s)
-{
-	return s->successors ? 1 - (double)s->interrupted /
-	    (double)s->successors : NAN;
-}
-
-static void
-adopt_row(FILE *fp, double share, const char *method, int64_t handover,
-    const struct mg_adoptres *r, const struct asum *alone,
-    const struct asum *with)
-{
-	int k;
-
-	fprintf(fp, "%g\t%s\t%lld\t%zu\t%zu\t%.0f\t%.0f\t%zu\t%zu\t%.4f\t"
-	    "%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.1f", 100 * share, method,
-	    (long long)handover, r->services, r->removed, r->service_nh,
-	    r->removed_nh, r->links, r->successors, r->successors ? 1 -
-	    (double)r->interrupted / (double)r->successors : NAN, r->down_h,
-	    r->lease_h, r->twice_nh, r->service_h > 0 ? r->down_h * 720 /
-	    r->service_h : NAN, r->service_h > 0 ? (double)r->links * 1000 /
-	    r->service_h : NAN, r->queue_mean);
-	for (k = 0; k < MG_ADOPT_CLASSES; k++)
-		fprintf(fp, "\t%zu\t%.3f\t%.3f", r->others[k],
-		    r->wait_mean_h[k], r->wait_p90_h[k]);
-	fprintf(fp, "\t%zu\t%.4f\t%.1f\t%.4f\t%.1f\n", alone->n,
-	    asum_share(alone), alone->n ? alone->lease_h : NAN,
-	    asum_share(with), alone->n ? with->lease_h : NAN);
-}
-
-/* others' waits under the method against the same services reactive */
-static void
-adopt_say(double share, const struct mg_adoptres *m,
-    const struct mg_adoptres *b, const struct asum *alone,
-    const struct asum *with)
-{
-	fprintf(stderr, "mirage-eval: %g%%: %zu services for %zu jobs; the "
-	    "others' mean wait %+.1f%%, 90th percentile %+.1f%% against "
-	    "reactive; services %.1f%% without interruption (reactive "
-	    "%.1f%%), %.0f node-hours held twice, %.0f hours of lease given "
-	    "up; a service is down %.1f h in 30 days (reactive %.1f h)\n",
-	    100 * share, m->services, m->removed,
-	    100 * (m->wait_mean_h[0] / b->wait_mean_h[0] - 1),
-	    100 * (m->wait_p90_h[0] / b->wait_p90_h[0] - 1),
-	    m->successors ? 100 - 100 * (double)m->interrupted /
-	    (double)m->successors : 100, b->successors ? 100 - 100 *
-	    (double)b->interrupted / (double)b->successors : 100,
-	    m->twice_nh, m->lease_h, m->service_h > 0 ? m->down_h * 720 /
-	    m->service_h : 0, b->service_h > 0 ? b->down_h * 720 /
-	    b->service_h : 0);
-	if (alone->n > 0)
-		fprintf(stderr, "mirage-eval: %g%%: %zu services each alone "
-		    "with the method: %.1f%% without interruption, %.0f hours "
-		    "of lease given up (the same with all: %.1f%%, %.0f "
-		    "hours)\n", 100 * share, alone->n,
-		    100 * asum_share(alone), alone->lease_h,
-		    100 * asum_share(with), with->lease_h);
-}
-
-/* a model of when, deciding for a service (--adopt-method model) */
-struct askmodel {
-	struct mg_model *m;
-	size_t *col;		/* each model feature's column in feat */
-	double *feat;		/* own, then one reference snapshot, chain */
-	float *X;
-	double *scratch;
-	size_t cap;
-};
-
-/* the model's decision: its features of the view now (a window of one
- * snapshot) through the rule of mirage-advise(1) */
-static int
-model_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
-{
-	struct askmodel *a = arg;
-	struct mg_diag d = { "" };
-	double score;
-	size_t i, need = (v->npend > v->nrun ? v->npend : v->nrun) + 1;
-
-	if (need > a->cap) {
-		free(a->scratch);
-		if ((a->scratch = malloc(need * sizeof(*a->scratch))) == NULL)
-			return MG_ENOMEM;
-		a->cap = need;
-	}
-	if (mg_own_features(v, cn, a->feat) != 0)
-		return MG_ENOMEM;
-	mg_paper_snapshot(v, a->scratch, a->feat + MG_OWN);
-	mg_paper_chain(cn, a->feat + MG_OWN + MG_PAPER_SNAP);
-	for (i = 0; i < a->m->nfeat; i++)
-		a->X[i] = (float)a->feat[a->col[i]];
-	if (mg_model_predict(a->m, a->X, 1, &score, &d) != 0)
-		return MG_EINVAL;
-	return mg_model_submits(a->m, &score, a->m->threshold,
-	    (double)(cn->p_start + cn->p_limit - cn->t) / 3600);
-}
-
-/* model path, read and bound to the features of one snapshot, into a */
-static void
-model_open(const char *path, struct askmodel *a)
-{
-	struct mg_diag d = { "" };
-	struct mg_epconf e;
-	char **names = NULL;
-	size_t nn = 0;
-	FILE *fp;
-	int rv;
-
-	memset(a, 0, sizeof(*a));
-	if ((fp = fopen(path, "rb")) == NULL)
-		err(MG_EXIT_FAIL, "cannot open '%s'", path);
-	if ((rv = mg_model_read(fp, path, &a->m, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-	fclose(fp);
-	if (a->m->window > 1 || !(mg_model_kind(a->m->kind) & MG_KIND_WHEN))
-		errx(MG_EXIT_USAGE, "--adopt-method model: '%s' needs %s; "
-		    "a model trained with -w 1 decides for many chains at "
-		    "once", path, a->m->window > 1 ? "a window of reference "
-		    "snapshots" : "a node's dispatcher");
-	memset(&e, 0, sizeof(e));
-	e.window = 1;
-	e.period = 600;
-	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
-	    (a->col = calloc(a->m->nfeat, sizeof(*a->col))) == NULL ||
-	    (a->feat = calloc(nn, sizeof(*a->feat))) == NULL ||
-	    (a->X = calloc(a->m->nfeat, sizeof(*a->X))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	if (mg_model_bind(a->m, names, nn, a->col, &d) != 0)
-		errx(MG_EXIT_USAGE, "'%s': %s", path, d.msg);
-	mg_names_free(names, nn);
-}
-
-static void
-model_close(struct askmodel *a)
-{
-	mg_model_free(a->m);
-	free(a->col);
-	free(a->feat);
-	free(a->X);
-	free(a->scratch);
-}
-
 static int
 adoption(const struct aopts *ao, const struct ropts *o,
     const struct mg_simconf *conf, struct popts *po)
@@ -680,43 +523,46 @@ adoption(const struct aopts *ao, const struct ropts *o,
 	const struct mg_epsel *sel = &po->sel;
 	int64_t handover = po->handover;
 	struct mg_diag d = { "" };
-	struct mg_adoptconf a;
-	struct mg_adoptres m, b, one;
-	struct asum alone, with;
-	struct askmodel am;
+	struct mg_adoption ad;
+	struct mg_askmodel am;
 	struct mg_clusterdef def;
 	struct mg_trace t;
-	struct mg_out out, jout;
-	const char *path, *name;
+	struct mg_out out;
+	const char *path;
 	char mname[64];
-	int i, k, s;
+	int rv;
 
 	path = open_trace(o->path, conf, &t, &def);
-	mg_adoptconf_init(&a);
+	memset(&ad, 0, sizeof(ad));
+	mg_adoptconf_init(&ad.a);
 	memset(&am, 0, sizeof(am));
 	if (ao->method == MG_ADOPT_ASK) {
-		model_open(po->model_path[0], &am);
-		a.ask = model_says;
-		a.ask_arg = &am;
+		if ((rv = mg_askmodel_open(po->model_path[0], &am, &d)) != 0)
+			errx(rv == MG_EIO ? MG_EXIT_FAIL : rv == MG_ETYPE ||
+			    rv == MG_EINVAL ? MG_EXIT_USAGE : mg_exit_status(rv),
+			    "%s", d.msg);
+		ad.a.ask = mg_askmodel_says;
+		ad.a.ask_arg = &am;
 	}
-	a.method = ao->method;
-	a.lead = ao->lead;
+	ad.a.method = ao->method;
+	ad.a.lead = ao->lead;
+	ad.a.hold = ao->hold;
 	if (ao->seed > 0)
-		a.seed = ao->seed;
-	a.handover = handover;
+		ad.a.seed = ao->seed;
+	ad.a.handover = handover;
 	if (ao->method == MG_ADOPT_PLAN) {
 		plan_settings(po, conf, &def, NULL);
-		a.pc = &po->pc;
-		a.threads = po->threads;
-		a.lambda = po->lambda_given ? po->lambda : handover > 0 ?
+		ad.a.pc = &po->pc;
+		ad.a.threads = po->threads;
+		ad.a.lambda = po->lambda_given ? po->lambda : handover > 0 ?
 		    MG_PLAN_HANDOVER_LAMBDA : po->lambda;
 	}
 	if (sel->have_from)
-		a.from = sel->from;
+		ad.a.from = sel->from;
 	if (sel->have_until)
-		a.until = sel->until;
+		ad.a.until = sel->until;
 	else if (sel->count > 0 && sel->have_from)
-		a.until = sel->from + sel->count * sel->every;
+		ad.a.until = sel->from + sel->count * sel->every;
 	if (ao->method == MG_ADOPT_LEAD)
 		snprintf(mname, sizeof(mname), "lead %lld%s%s%s",
 		    (long long)(ao->lead % 3600 ? ao->lead / 60 : ao->lead /
@@ -732,74 +578,21 @@ adoption(const struct aopts *ao, const struct ropts *o,
 		    po->model_path[0], handover > 0 ? ", handover" : "");
 	} else
 		snprintf(mname, sizeof(mname), "reactive");
+	memcpy(ad.share, ao->share, sizeof(ad.share));
+	ad.nshare = ao->nshare;
+	ad.alone = ao->alone;
+	ad.name = mname;
+	ad.jobs_path = o->jobs_path;
+	ad.say = o->quiet ? NULL : stderr;
 	if (mg_out_open(&out, o->out_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	fputs("adoption_pct\tmethod\thandover_s\tservices\treplaced_jobs\t"
-	    "service_nh\treplaced_nh\tservice_jobs\tsuccessors\t"
-	    "share_no_interruption\tdown_h\tlease_given_h\theld_twice_nh\t"
-	    "down_h_30d\tjobs_per_1000h\tqueue_mean", out.fp);
-	for (k = 0; k < MG_ADOPT_CLASSES; k++) {
-		name = mg_adopt_class_name(k);
-		fprintf(out.fp, "\tothers_%s\twait_mean_h_%s\twait_p90_h_%s",
-		    name, name, name);
-	}
-	fputs("\talone_services\talone_no_interruption\talone_lease_given_h\t"
-	    "together_no_interruption\ttogether_lease_given_h\n", out.fp);
-	for (i = 0; i < ao->nshare; i++) {
-		a.share = ao->share[i];
-		a.method = MG_ADOPT_REACTIVE;
-		a.hold = 0;
-		if (mg_adopt_run(&def, &a, &b, &d) != 0) {
-			mg_out_abort(&out);
-			errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-		}
-		memset(&alone, 0, sizeof(alone));
-		memset(&with, 0, sizeof(with));
-		adopt_row(out.fp, a.share, "reactive", 0, &b, &alone, &with);
-		if (ao->method != MG_ADOPT_REACTIVE && b.services > 0) {
-			a.method = ao->method;
-			a.hold = ao->hold;
-			if (mg_adopt_run(&def, &a, &m, &d) != 0) {
-				mg_out_abort(&out);
-				errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-			}
-			/* the first services drawn, each alone with the
-			 * method, against the same in the run of all */
-			for (s = 0; s < ao->alone && (size_t)s < m.services;
-			    s++) {
-				a.alone = s;
-				if (mg_adopt_run(&def, &a, &one, &d) != 0) {
-					mg_out_abort(&out);
-					errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
-				}
-				asum_add(&alone, &one.svc[s]);
-				asum_add(&with, &m.svc[s]);
-				mg_adopt_release(&one);
-			}
-			a.alone = -1;
-			adopt_row(out.fp, a.share, mname, handover, &m, &alone,
-			    &with);
-			if (!o->quiet)
-				adopt_say(a.share, &m, &b, &alone, &with);
-			mg_adopt_release(&m);
-		}
-		/* -j: the last share's replay, job by job */
-		if (o->jobs_path && i == ao->nshare - 1) {
-			struct mg_replay rp;
-
-			memset(&rp, 0, sizeof(rp));
-			rp.start = b.start;
-			if (mg_out_open(&jout, o->jobs_path, &d) != 0)
-				errx(MG_EXIT_FAIL, "%s", d.msg);
-			mg_replay_write_jobs(jout.fp, &b.kept, &rp, 0);
-			if (mg_out_commit(&jout, &d) != 0)
-				errx(MG_EXIT_FAIL, "%s", d.msg);
-		}
-		mg_adopt_release(&b);
+	if (mg_adoption_write(&def, &ad, out.fp, &d) != 0) {
+		mg_out_abort(&out);
+		errx(MG_EXIT_FAIL, "'%s': %s", path, d.msg);
 	}
 	if (mg_out_commit(&out, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
-	model_close(&am);
+	mg_askmodel_close(&am);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;

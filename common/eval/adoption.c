@@ -1,0 +1,270 @@
+/*
+ * adoption.c: many chains at once, replayed share by share and reported
+ * (adoption.h).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/cli.h"
+#include "cluster/replay.h"
+#include "episode/episode.h"
+#include "episode/feature.h"
+#include "eval/adoption.h"
+
+/* the services of a run, summed: links after a predecessor, those
+ * interrupted, hours of lease given up */
+struct asum {
+	size_t n, successors, interrupted;
+	double lease_h;
+};
+
+static void
+asum_add(struct asum *s, const struct mg_adoptsvc *v)
+{
+	s->n++;
+	s->successors += v->successors;
+	s->interrupted += v->interrupted;
+	s->lease_h += v->lease_h;
+}
+
+static double
+asum_share(const struct asum *s)
+{
+	return s->successors ? 1 - (double)s->interrupted /
+	    (double)s->successors : NAN;
+}
+
+static void
+header(FILE *fp)
+{
+	const char *name;
+	int k;
+
+	fputs("adoption_pct\tmethod\thandover_s\tservices\treplaced_jobs\t"
+	    "service_nh\treplaced_nh\tservice_jobs\tsuccessors\t"
+	    "share_no_interruption\tdown_h\tlease_given_h\theld_twice_nh\t"
+	    "down_h_30d\tjobs_per_1000h\tqueue_mean", fp);
+	for (k = 0; k < MG_ADOPT_CLASSES; k++) {
+		name = mg_adopt_class_name(k);
+		fprintf(fp, "\tothers_%s\twait_mean_h_%s\twait_p90_h_%s",
+		    name, name, name);
+	}
+	fputs("\talone_services\talone_no_interruption\talone_lease_given_h\t"
+	    "together_no_interruption\ttogether_lease_given_h\n", fp);
+}
+
+static void
+row(FILE *fp, double share, const char *method, int64_t handover,
+    const struct mg_adoptres *r, const struct asum *alone,
+    const struct asum *with)
+{
+	int k;
+
+	fprintf(fp, "%g\t%s\t%lld\t%zu\t%zu\t%.0f\t%.0f\t%zu\t%zu\t%.4f\t"
+	    "%.1f\t%.1f\t%.1f\t%.2f\t%.2f\t%.1f", 100 * share, method,
+	    (long long)handover, r->services, r->removed, r->service_nh,
+	    r->removed_nh, r->links, r->successors, r->successors ? 1 -
+	    (double)r->interrupted / (double)r->successors : NAN, r->down_h,
+	    r->lease_h, r->twice_nh, r->service_h > 0 ? r->down_h * 720 /
+	    r->service_h : NAN, r->service_h > 0 ? (double)r->links * 1000 /
+	    r->service_h : NAN, r->queue_mean);
+	for (k = 0; k < MG_ADOPT_CLASSES; k++)
+		fprintf(fp, "\t%zu\t%.3f\t%.3f", r->others[k],
+		    r->wait_mean_h[k], r->wait_p90_h[k]);
+	fprintf(fp, "\t%zu\t%.4f\t%.1f\t%.4f\t%.1f\n", alone->n,
+	    asum_share(alone), alone->n ? alone->lease_h : NAN,
+	    asum_share(with), alone->n ? with->lease_h : NAN);
+}
+
+/* others' waits under the method against the same services reactive */
+static void
+say(FILE *fp, double share, const struct mg_adoptres *m,
+    const struct mg_adoptres *b, const struct asum *alone,
+    const struct asum *with)
+{
+	fprintf(fp, "mirage-eval: %g%%: %zu services for %zu jobs; the "
+	    "others' mean wait %+.1f%%, 90th percentile %+.1f%% against "
+	    "reactive; services %.1f%% without interruption (reactive "
+	    "%.1f%%), %.0f node-hours held twice, %.0f hours of lease given "
+	    "up; a service is down %.1f h in 30 days (reactive %.1f h)\n",
+	    100 * share, m->services, m->removed,
+	    100 * (m->wait_mean_h[0] / b->wait_mean_h[0] - 1),
+	    100 * (m->wait_p90_h[0] / b->wait_p90_h[0] - 1),
+	    m->successors ? 100 - 100 * (double)m->interrupted /
+	    (double)m->successors : 100, b->successors ? 100 - 100 *
+	    (double)b->interrupted / (double)b->successors : 100,
+	    m->twice_nh, m->lease_h, m->service_h > 0 ? m->down_h * 720 /
+	    m->service_h : 0, b->service_h > 0 ? b->down_h * 720 /
+	    b->service_h : 0);
+	if (alone->n > 0)
+		fprintf(fp, "mirage-eval: %g%%: %zu services each alone "
+		    "with the method: %.1f%% without interruption, %.0f hours "
+		    "of lease given up (the same with all: %.1f%%, %.0f "
+		    "hours)\n", 100 * share, alone->n,
+		    100 * asum_share(alone), alone->lease_h,
+		    100 * asum_share(with), with->lease_h);
+}
+
+/* the method's run of share a->share, and its first services each
+ * alone, into the row */
+static int
+with_method(const struct mg_clusterdef *def, const struct mg_adoption *ad,
+    struct mg_adoptconf *a, const struct mg_adoptres *b, FILE *fp,
+    struct mg_diag *d)
+{
+	struct mg_adoptres m, one;
+	struct asum alone, with;
+	int s, rv;
+
+	memset(&alone, 0, sizeof(alone));
+	memset(&with, 0, sizeof(with));
+	a->method = ad->a.method;
+	a->hold = ad->a.hold;
+	if ((rv = mg_adopt_run(def, a, &m, d)) != 0)
+		return rv;
+	/* the first services drawn, each alone with the method, against
+	 * the same in the run of all */
+	for (s = 0; s < ad->alone && (size_t)s < m.services; s++) {
+		a->alone = s;
+		if ((rv = mg_adopt_run(def, a, &one, d)) != 0) {
+			mg_adopt_release(&m);
+			return rv;
+		}
+		asum_add(&alone, &one.svc[s]);
+		asum_add(&with, &m.svc[s]);
+		mg_adopt_release(&one);
+	}
+	a->alone = -1;
+	row(fp, a->share, ad->name, a->handover, &m, &alone, &with);
+	if (ad->say != NULL)
+		say(ad->say, a->share, &m, b, &alone, &with);
+	mg_adopt_release(&m);
+	return MG_OK;
+}
+
+/* the replay of b, job by job, onto path */
+static int
+jobs(const char *path, const struct mg_adoptres *b, struct mg_diag *d)
+{
+	struct mg_replay rp;
+	struct mg_out out;
+	int rv;
+
+	memset(&rp, 0, sizeof(rp));
+	rp.start = b->start;
+	if ((rv = mg_out_open(&out, path, d)) != 0)
+		return rv;
+	mg_replay_write_jobs(out.fp, &b->kept, &rp, 0);
+	return mg_out_commit(&out, d);
+}
+
+int
+mg_adoption_write(const struct mg_clusterdef *def,
+    const struct mg_adoption *ad, FILE *fp, struct mg_diag *d)
+{
+	struct mg_adoptconf a = ad->a;
+	struct asum none;
+	struct mg_adoptres b;
+	int i, rv = MG_OK;
+
+	memset(&none, 0, sizeof(none));
+	header(fp);
+	for (i = 0; i < ad->nshare && rv == 0; i++) {
+		a.share = ad->share[i];
+		a.method = MG_ADOPT_REACTIVE;
+		a.hold = 0;
+		if ((rv = mg_adopt_run(def, &a, &b, d)) != 0)
+			break;
+		row(fp, a.share, "reactive", 0, &b, &none, &none);
+		if (ad->a.method != MG_ADOPT_REACTIVE && b.services > 0)
+			rv = with_method(def, ad, &a, &b, fp, d);
+		/* the last share's replay, job by job */
+		if (rv == 0 && ad->jobs_path != NULL && i == ad->nshare - 1)
+			rv = jobs(ad->jobs_path, &b, d);
+		mg_adopt_release(&b);
+	}
+	return rv;
+}
+
+int
+mg_askmodel_says(void *arg, const struct mg_view *v,
+    const struct mg_chainnow *cn)
+{
+	struct mg_askmodel *a = arg;
+	struct mg_diag d = { "" };
+	double score;
+	size_t i, need = (v->npend > v->nrun ? v->npend : v->nrun) + 1;
+
+	if (need > a->cap) {
+		free(a->scratch);
+		if ((a->scratch = malloc(need * sizeof(*a->scratch))) == NULL)
+			return MG_ENOMEM;
+		a->cap = need;
+	}
+	if (mg_own_features(v, cn, a->feat) != 0)
+		return MG_ENOMEM;
+	mg_paper_snapshot(v, a->scratch, a->feat + MG_OWN);
+	mg_paper_chain(cn, a->feat + MG_OWN + MG_PAPER_SNAP);
+	for (i = 0; i < a->m->nfeat; i++)
+		a->X[i] = (float)a->feat[a->col[i]];
+	if (mg_model_predict(a->m, a->X, 1, &score, &d) != 0)
+		return MG_EINVAL;
+	return mg_model_submits(a->m, &score, a->m->threshold,
+	    (double)(cn->p_start + cn->p_limit - cn->t) / 3600);
+}
+
+int
+mg_askmodel_open(const char *path, struct mg_askmodel *a, struct mg_diag *d)
+{
+	struct mg_epconf e;
+	char **names = NULL;
+	size_t nn = 0;
+	FILE *fp;
+	int rv;
+
+	memset(a, 0, sizeof(*a));
+	if ((fp = fopen(path, "rb")) == NULL)
+		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
+		    strerror(errno));
+	rv = mg_model_read(fp, path, &a->m, d);
+	fclose(fp);
+	if (rv != 0)
+		return rv;
+	if (a->m->window > 1 || !(mg_model_kind(a->m->kind) & MG_KIND_WHEN))
+		return mg_diag_set(d, MG_ETYPE, "--adopt-method model: '%s' "
+		    "needs %s; a model trained with -w 1 decides for many "
+		    "chains at once", path, a->m->window > 1 ? "a window of "
+		    "reference snapshots" : "a node's dispatcher");
+	memset(&e, 0, sizeof(e));
+	e.window = 1;
+	e.period = 600;
+	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
+	    (a->col = calloc(a->m->nfeat, sizeof(*a->col))) == NULL ||
+	    (a->feat = calloc(nn, sizeof(*a->feat))) == NULL ||
+	    (a->X = calloc(a->m->nfeat, sizeof(*a->X))) == NULL) {
+		mg_names_free(names, nn);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	rv = mg_model_bind(a->m, names, nn, a->col, d);
+	mg_names_free(names, nn);
+	if (rv != 0) {
+		char why[sizeof(d->msg)];
+
+		memcpy(why, d->msg, sizeof(why));
+		return mg_diag_set(d, MG_EINVAL, "'%s': %s", path, why);
+	}
+	return MG_OK;
+}
+
+void
+mg_askmodel_close(struct mg_askmodel *a)
+{
+	mg_model_free(a->m);
+	free(a->col);
+	free(a->feat);
+	free(a->X);
+	free(a->scratch);
+	memset(a, 0, sizeof(*a));
+}
