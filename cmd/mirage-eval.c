@@ -175,55 +175,6 @@ open_trace(const char *path, const struct mg_simconf *conf,
 	return path;
 }
 
-/* what preemption did, on standard error: waits by class (mean,
- * median, p95), the makespan, preemptions and what they cost */
-static void
-preempt_summary(const struct mg_simconf *conf, const struct mg_replaystats *s)
-{
-	const char *mode, *victims;
-	int c;
-
-
-	(void)mg_simconf_preempts(conf, &mode, &victims);
-	fprintf(stderr, "mirage-eval: preemption (PreemptMode=%s, "
-	    "VictimPolicy=%s): %zu preemptions, %.1f %s-hours lost, "
-	    "makespan %.1f h\n", mode, victims, s->preemptions, s->lost_h,
-	    mg_simconf_gpus_per_node(conf) > 0 ? "GPU" : "node",
-	    s->makespan_h);
-	for (c = 0; c < 3; c++)
-		if (s->wait[c].n > 0)
-			fprintf(stderr, "mirage-eval:   %-11s %6zu jobs, wait "
-			    "mean %.2f h, median %.2f h, p95 %.2f h\n", c == 0 ?
-			    "urgent" : c == 1 ? "best-effort" : "all",
-			    s->wait[c].n, s->wait[c].mean_h,
-			    s->wait[c].median_h, s->wait[c].p95_h);
-}
-
-/* what loaning did, on standard error: usage, reclaims, SLO, waits, JCT */
-static void
-loan_summary(const struct mg_simconf *conf, const struct mg_slurmsim_loan *ls,
-    const struct mg_replaystats *s)
-{
-	const char *reclaim;
-	int32_t inf = mg_simconf_loans(conf, &reclaim);
-
-	fprintf(stderr, "mirage-eval: loaning (InferenceNodes=%d, "
-	    "ReclaimPolicy=%s): %.0f node-hours lent (%.1f nodes on "
-	    "average); usage %.1f%% of the cluster and its loans, %.1f%% of "
-	    "the lent nodes; %lld reclaims preempting %lld jobs and "
-	    "shrinking %lld; %lld SLO violations (%.2f node-hours short)\n",
-	    inf, reclaim, ls->lent_ns / 3600, ls->span_s > 0 ?
-	    ls->lent_ns / ls->span_s : 0, ls->cap_ns > 0 ? 100 * ls->busy_ns /
-	    ls->cap_ns : 0,
-	    ls->lent_ns > 0 ? 100 * ls->lent_busy_ns / ls->lent_ns : 0,
-	    (long long)ls->reclaims, (long long)ls->reclaim_jobs,
-	    (long long)ls->reclaim_shrinks, (long long)ls->slo_violations,
-	    ls->slo_short_ns / 3600);
-	fprintf(stderr, "mirage-eval:   all %7zu jobs, wait mean %.2f h, p95 "
-	    "%.2f h; completion time mean %.2f h\n", s->wait[2].n,
-	    s->wait[2].mean_h, s->wait[2].p95_h, s->jct_mean_h);
-}
-
 /* --replay: the fidelity of the model against the real waits */
 struct ropts {
 	const char *path, *out_path, *jobs_path, *dl_out, *loan_out, *el_out;
@@ -334,15 +285,8 @@ replay(const struct ropts *o, const struct mg_simconf *conf)
 	if (!o->quiet && (preempt || loan) &&
 	    mg_replay_stats(&def, &t, &rp, &st) != 0)
 		errx(MG_EXIT_FAIL, "out of memory");
-	if (!o->quiet && preempt)
-		preempt_summary(def.conf, &st);
-	if (!o->quiet && loan)
-		loan_summary(def.conf, &rp.loan, &st);
-	if (!o->quiet && mg_simconf_mode(def.conf) == MG_MODE_FAITHFUL &&
-	    def.el != NULL)
-		fprintf(stderr, "mirage-eval: elastic jobs grew %lld times and "
-		    "shrank %lld\n", (long long)rp.loan.grows,
-		    (long long)rp.loan.shrinks);
+	if (!o->quiet)
+		mg_replay_write_summary(stderr, "mirage-eval: ", &def, &rp, &st);
 	mg_cluster_replay_release(&rp);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);

@@ -270,3 +270,66 @@ mg_replay_write_el(FILE *fp, const struct mg_clusterdef *def,
 	return write_side(fp, mg_elastic_attr_schema(), def, t, wo, d,
 	    fill_el);
 }
+
+/* what preemption did: waits by class (mean, median, p95), the
+ * makespan, preemptions and what they cost */
+static void
+preempt_summary(FILE *fp, const char *prefix, const struct mg_simconf *conf,
+    const struct mg_replaystats *s)
+{
+	const char *mode, *victims;
+	int c;
+
+	(void)mg_simconf_preempts(conf, &mode, &victims);
+	fprintf(fp, "%spreemption (PreemptMode=%s, VictimPolicy=%s): %zu "
+	    "preemptions, %.1f %s-hours lost, makespan %.1f h\n", prefix,
+	    mode, victims, s->preemptions, s->lost_h,
+	    mg_simconf_gpus_per_node(conf) > 0 ? "GPU" : "node",
+	    s->makespan_h);
+	for (c = 0; c < 3; c++)
+		if (s->wait[c].n > 0)
+			fprintf(fp, "%s  %-11s %6zu jobs, wait mean %.2f h, "
+			    "median %.2f h, p95 %.2f h\n", prefix, c == 0 ?
+			    "urgent" : c == 1 ? "best-effort" : "all",
+			    s->wait[c].n, s->wait[c].mean_h,
+			    s->wait[c].median_h, s->wait[c].p95_h);
+}
+
+/* what loaning did: usage, reclaims, SLO, waits, JCT */
+static void
+loan_summary(FILE *fp, const char *prefix, const struct mg_simconf *conf,
+    const struct mg_slurmsim_loan *ls, const struct mg_replaystats *s)
+{
+	const char *reclaim;
+	int32_t inf = mg_simconf_loans(conf, &reclaim);
+
+	fprintf(fp, "%sloaning (InferenceNodes=%d, ReclaimPolicy=%s): %.0f "
+	    "node-hours lent (%.1f nodes on average); usage %.1f%% of the "
+	    "cluster and its loans, %.1f%% of the lent nodes; %lld reclaims "
+	    "preempting %lld jobs and shrinking %lld; %lld SLO violations "
+	    "(%.2f node-hours short)\n", prefix, inf, reclaim,
+	    ls->lent_ns / 3600, ls->span_s > 0 ? ls->lent_ns / ls->span_s : 0,
+	    ls->cap_ns > 0 ? 100 * ls->busy_ns / ls->cap_ns : 0,
+	    ls->lent_ns > 0 ? 100 * ls->lent_busy_ns / ls->lent_ns : 0,
+	    (long long)ls->reclaims, (long long)ls->reclaim_jobs,
+	    (long long)ls->reclaim_shrinks, (long long)ls->slo_violations,
+	    ls->slo_short_ns / 3600);
+	fprintf(fp, "%s  all %7zu jobs, wait mean %.2f h, p95 %.2f h; "
+	    "completion time mean %.2f h\n", prefix, s->wait[2].n,
+	    s->wait[2].mean_h, s->wait[2].p95_h, s->jct_mean_h);
+}
+
+void
+mg_replay_write_summary(FILE *fp, const char *prefix,
+    const struct mg_clusterdef *def, const struct mg_replay *r,
+    const struct mg_replaystats *s)
+{
+	if (mg_simconf_preempts(def->conf, NULL, NULL))
+		preempt_summary(fp, prefix, def->conf, s);
+	if (mg_simconf_loans(def->conf, NULL) > 0)
+		loan_summary(fp, prefix, def->conf, &r->loan, s);
+	if (mg_simconf_mode(def->conf) == MG_MODE_FAITHFUL && def->el != NULL)
+		fprintf(fp, "%selastic jobs grew %lld times and shrank %lld\n",
+		    prefix, (long long)r->loan.grows,
+		    (long long)r->loan.shrinks);
+}

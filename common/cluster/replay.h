@@ -52,6 +52,17 @@ struct mg_replaystats {
 int mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
     const struct mg_replay *r, struct mg_replaystats *s);
 
+/*
+ * mg_replay_write_summary: in words onto fp, each line after prefix, what
+ * preemption did (waits by class, the makespan, preemptions and what they
+ * cost), what loaning did (usage, reclaims, SLO, waits, completion
+ * time), and how often elastic jobs were resized: each where def's
+ * configuration has it (s: mg_replay_stats() of the replay r)
+ */
+void mg_replay_write_summary(FILE *fp, const char *prefix,
+    const struct mg_clusterdef *def, const struct mg_replay *r,
+    const struct mg_replaystats *s);
+
 /* mg_replay_write_hours: with MG_REPLAY_HOURS, the inference pool hour
  * by hour, as TSV: its demand, the nodes lent and those used */
 void mg_replay_write_hours(FILE *fp, const struct mg_clusterdef *def,
