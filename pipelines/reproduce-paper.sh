@@ -252,7 +252,7 @@ target() { # target NAME MODEL-OPTIONS...
 			100 * $c["train_worst_share"], ($c["recommended"] == 1 ? "*" : $c["reached"] == 1 ? " " : "!"),
 			100 * $c["no_interruption_share"], 100 * $c["share_lo"], 100 * $c["share_hi"],
 			$c["lease_given_h"], $c["held_twice_nh"] }' "$out/$name/target.tsv"
-		echo "  (* recommended: the cheapest on the training period of the settings that reached the target in every fold;"
+		echo "  (* recommended: of the settings that reached the target in every fold, one on the queue now, then the cheapest;"
 		echo "   ! short of it in a fold; 99.9%: the method recommended and the fixed lead)"
 	} | tee -a "$out/ls6-summary.txt"
 }

@@ -522,9 +522,10 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
 		json_object_put(arr);
 	}
 	if (fmt == MG_COMPARE_TEXT)
-		fprintf(fp, "\n(* the method recommended: the cheapest on the "
-		    "training period of those reaching the target in every "
-		    "fold; ! not reached in every fold)\n");
+		fprintf(fp, "\n(* the method recommended: of those reaching "
+		    "the target in every fold of the training period, one "
+		    "certified, then one deciding on the queue now, then the "
+		    "cheapest; ! not reached in every fold)\n");
 	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
 }
 
