@@ -18,19 +18,6 @@ const char *const mg_afeat_names[MG_AFEAT] = { "laxity", "to_deadline",
 	"left", "slowdown_here", "layer_size", "bw_here", "moves",
 	"dataflow_rs", "bw_used", "waiting", "idle", "rank" };
 
-int
-mg_apolicy_parse(const char *s, enum mg_apolicy *p)
-{
-	int i;
-
-	for (i = 0; i < MG_AP_N; i++)
-		if (strcmp(s, pnames[i]) == 0) {
-			*p = (enum mg_apolicy)i;
-			return 0;
-		}
-	return -1;
-}
-
 const char *
 mg_apolicy_name(enum mg_apolicy p)
 {

@@ -43,9 +43,6 @@ enum mg_apolicy {
 	MG_AP_N
 };
 
-/* mg_apolicy_parse: "fcfs", "edf", "fedf", "llf", "sjf", "minlat",
- * "static", "random"; 0 or -1 */
-int mg_apolicy_parse(const char *s, enum mg_apolicy *p);
 const char *mg_apolicy_name(enum mg_apolicy p);
 
 struct mg_accel_config {

@@ -220,12 +220,6 @@ mg_episode_advance(struct mg_episode *ep, int64_t t)
 	return mg_cluster_run(ep->c, t);
 }
 
-int64_t
-mg_episode_time(const struct mg_episode *ep)
-{
-	return mg_cluster_time(ep->c);
-}
-
 int
 mg_episode_paper_columns(const struct mg_epconf *e)
 {

@@ -130,8 +130,6 @@ int mg_episode_presim(struct mg_episode *ep, int64_t *p_submit,
  */
 int mg_episode_advance(struct mg_episode *ep, int64_t t);
 
-int64_t mg_episode_time(const struct mg_episode *ep);
-
 /* mg_episode_paper_columns: window * MG_PAPER_SNAP + MG_PAPER_CHAIN */
 int mg_episode_paper_columns(const struct mg_epconf *e);
 

@@ -104,8 +104,11 @@ reaches(const struct mg_compare_view *v, const int64_t *x, int folds,
 	return 1;
 }
 
-int
-mg_target_folds(const struct mg_compare_view *v, int point, int folds,
+/* v's share without interruption in each of folds folds at its curve's
+ * point (-1: its own setting) into out[0..folds); 1 if that reaches
+ * target in every fold (or the bound's share where it is lower), else 0 */
+static int
+target_folds(const struct mg_compare_view *v, int point, int folds,
     double target, double *out)
 {
 	const int64_t *x = point >= 0 ? v->xc[point] : v->x;
@@ -587,7 +590,7 @@ mg_target_stamp(struct mg_model *m, const struct mg_compare *c,
 		double share[MG_TARGET_MAXFOLDS];
 
 		mg_compare_view(c, i, method, &v);
-		*reached &= mg_target_folds(&v, point, sp->folds, sp->target,
+		*reached &= target_folds(&v, point, sp->folds, sp->target,
 		    share);
 		snprintf(params + strlen(params), len - strlen(params),
 		    "%starget_folds_%dn=", *params ? " " : "", (int)v.nodes);

@@ -88,15 +88,6 @@ void mg_target_choose_view(const struct mg_compare_view *v, double target,
 void mg_target_span(const struct mg_compare_view *v, size_t lo, size_t hi,
     const int64_t **xc, struct mg_compare_view *out);
 
-/*
- * mg_target_folds: v's share without interruption in each of folds
- * folds at its curve's point (-1: its own setting) into out[0..folds);
- * 1 if that reaches target in every fold (or the bound's share where it
- * is lower), else 0
- */
-int mg_target_folds(const struct mg_compare_view *v, int point, int folds,
-    double target, double *out);
-
 /* mg_target_setting_name: what kind's setting is, in words ("margin_h",
  * "risk", "price", "lead_h", "-") */
 const char *mg_target_setting_name(enum mg_setting kind);

@@ -56,12 +56,6 @@ mg_dedup_free(struct mg_dedup *c)
 	free(c);
 }
 
-size_t
-mg_dedup_replaced(const struct mg_dedup *c)
-{
-	return c->nrep;
-}
-
 static uint64_t
 hash(const char *s, size_t n)
 {

@@ -37,9 +37,6 @@ void mg_dedup_free(struct mg_dedup *dd);
 int mg_dedup_add(struct mg_dedup *dd, const struct mg_value *job,
     uint64_t rec);
 
-/* mg_dedup_replaced: the records kept aside so far */
-size_t mg_dedup_replaced(const struct mg_dedup *dd);
-
 /*
  * mg_dedup_copy: the jobs stream in (complete, its writer closed) to
  * out, each record whose JobID came again replaced by its last (a new

@@ -307,17 +307,6 @@ mg_model_param(const struct mg_model *m, const char *key, double *v)
 }
 
 int
-mg_model_field(const struct mg_model *m, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < m->nfeat; i++)
-		if (strcmp(m->names[i], name) == 0)
-			return (int)i;
-	return -1;
-}
-
-int
 mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
     size_t *col, struct mg_diag *d)
 {

@@ -199,9 +199,6 @@ int mg_model_spread(const struct mg_model *m, double *p10, double *p90);
  */
 int mg_model_param(const struct mg_model *m, const char *key, double *v);
 
-/* mg_model_field: index of feature name in m, or -1 */
-int mg_model_field(const struct mg_model *m, const char *name);
-
 /*
  * mg_model_bind: where each of m's features is among names[0..n) (the
  * features a caller computes): col[i] for m's feature i (col holds
