@@ -124,7 +124,7 @@ stage "mirage-eval --replay: the cluster models against the real waits"
 faithful="-m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4"
 ntrain=684 nvalid=156 play=3000 futures=8 rplay=400 rreq=5000 nchoose=138
 # the walk forward: December (from the 5th, four weeks after the trace's
-# first) to March, a week at a time, each on the 28 days before it
+# first) to March, a day at a time, each on the 28 days before it
 wfrom=2022-12-05 wuntil=2023-03-31 whistory=28d
 if [ "${MIRAGE_QUICK:-0}" = 1 ]; then
 	ntrain=24 nvalid=12 play=200 futures=2 rplay=20 rreq=1000 nchoose=8
@@ -256,25 +256,25 @@ target() { # target NAME MODEL-OPTIONS...
 		echo "   ! short of it in a fold; 99.9%: the method recommended and the fixed lead)"
 	} | tee -a "$out/ls6-summary.txt"
 }
-# The promise as it is deployed: from December to March, every week's
+# The promise as it is deployed: from December to March, every day's
 # settings chosen only on the 28 days before it (the window the nightly
-# run has, nightly-retrain.sh -T), then run on that week, with the rules
+# run has, nightly-retrain.sh -T), then run on that day, with the rules
 # a settings table carries (Slurm's estimate with a margin, a fixed
 # lead) and the baselines.
 walk() { # walk NAME MODEL-OPTIONS...
 	local name=$1
 	shift
 	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/walk.tsv" ] && [ -s "$out/$name/walk.txt" ]; }; then
-		stage "$name: mirage-eval --target 99% --walk-forward 7d, $wfrom to $wuntil"
+		stage "$name: mirage-eval --target 99% --walk-forward 1d, $wfrom to $wuntil"
 		local run=(-q "$@" -f $wfrom -u $wuntil -k 1,8 --handover 10m --target 99%
-		    --walk-forward 7d --history $whistory)
+		    --walk-forward 1d --history $whistory)
 		mirage-eval "${run[@]}" -F tsv --table "$out/$name/walk-choices.tsv" -o "$out/$name/walk.tsv" "$out/ls6.jobs"
 		mirage-eval "${run[@]}" -o "$out/$name/walk.txt" "$out/ls6.jobs"
 	fi
 	{
 		echo
-		echo "$name: 99% handing over in 10 minutes, walked forward (mirage-eval --target 99% --walk-forward 7d):"
-		echo "  each week's settings chosen on the $whistory before it only, $wfrom to $wuntil; the share kept each month"
+		echo "$name: 99% handing over in 10 minutes, walked forward (mirage-eval --target 99% --walk-forward 1d):"
+		echo "  each day's settings chosen on the $whistory before it only, $wfrom to $wuntil; the share kept each month"
 		sed 's/^./  &/' "$out/$name/walk.txt"
 	} | tee -a "$out/ls6-summary.txt"
 }
@@ -349,7 +349,7 @@ bottom_line() { # bottom_line SETTING...
 				printf "  %s, %d-node chains: use afterany (the reactive rule): %.1f%% run without interruption, no method does better within 1 h of mean overlap\n", s, z, 100 * r[z] } }' \
 		    "$out/$s/table.tsv" "$out/$s/curve.tsv"
 		# handing over at a target, walked forward: what following the
-		# recommendation kept from December to March, each week's
+		# recommendation kept from December to March, each day's
 		# settings chosen on the weeks before it, and the command
 		[ -s "$out/$s/walk.tsv" ] || continue
 		awk -F'\t' -v s="$s" '
@@ -360,7 +360,7 @@ bottom_line() { # bottom_line SETTING...
 		    $c["month"] != "all" && $1 == "recommended" && (!(($2) in wm) || $c["no_interruption_share"] < wm[$2]) {
 			wm[$2] = $c["no_interruption_share"]; wn[$2] = $c["month"] }
 		    END { for (i = 1; i <= n; i++) { z = k[i]
-			printf "  %s, %d-node chains, %g%% handing over in 10 min, walked forward a week at a time (mirage-advise --handover --target %g%% --settings target.tsv, re-chosen nightly): %.1f%% of %d links without interruption (95%%: from %.1f%%), the worst month %s at %.1f%%, promised %.1f%%; %.2f h of lease given up a link; the fixed lead chosen the same way %.1f%% at %.2f h; afterany %.1f%%\n",
+			printf "  %s, %d-node chains, %g%% handing over in 10 min, walked forward a day at a time (mirage-advise --handover --target %g%% --settings target.tsv, re-chosen nightly): %.1f%% of %d links without interruption (95%%: from %.1f%%), the worst month %s at %.1f%%, promised %.1f%%; %.2f h of lease given up a link; the fixed lead chosen the same way %.1f%% at %.2f h; afterany %.1f%%\n",
 			    s, z, 100 * t, 100 * t, 100 * sh["recommended", z], ep["recommended", z], 100 * lo["recommended", z], wn[z], 100 * wm[z],
 			    100 * pr["recommended", z], le["recommended", z], 100 * sh["lead", z], le["lead", z], 100 * sh["reactive", z] } }' \
 		    "$out/$s/walk.tsv"

@@ -570,17 +570,17 @@ awk -v q="$t20" -v f1="$t_f1" -v f3="$t_f3" -v u1="$t_faith" -v u3="$t_f3u" 'BEG
 	printf "  faithful replay of LS6 three times over, per job against one copy: %.1fx   (target: at most 5x; %.2f s against %.2f s)\n", f3 / (3 * f1), f3, f1
 	printf "  the same with MaxJobsPerUser=8:                                  %.1fx   (target: at most 5x; %.2f s against %.2f s)\n", u3 / (3 * u1), u3, u1
 }'
-# The promise walked forward: December to March a week at a time, each
-# week's settings chosen on the 28 days before it, without the planner
+# The promise walked forward: December to March a day at a time, each
+# day's settings chosen on the 28 days before it, without the planner
 # (target: under 10 minutes per setting), against the one month of
 # --target it generalises (chosen on February, run on March) measured in
 # the same run; and the nightly re-choice of the settings on the last 4
 # weeks (target: under 5 minutes).
 walk=(--handover 10m --target 99% -k 1,8 "$dir/ls6.jobs")
-t_walk=$(best "$bin/mirage-eval" -q -m reference -n 76 -f 2022-12-05 -u 2023-03-31 --walk-forward 7d -o /dev/null "${walk[@]}")
+t_walk=$(best "$bin/mirage-eval" -q -m reference -n 76 -f 2022-12-05 -u 2023-03-31 --walk-forward 1d -o /dev/null "${walk[@]}")
 t_walkf=$(best "$bin/mirage-eval" -q -m faithful -n 84 -s MaxJobsPerUser=8 -s DependencyFromTrace=120 \
     -s PriorityWeightFairshare=1000 -s CapacityFromTrace=3600 -s CapacitySlack=4 \
-    -f 2022-12-05 -u 2023-03-31 --walk-forward 7d -o /dev/null "${walk[@]}")
+    -f 2022-12-05 -u 2023-03-31 --walk-forward 1d -o /dev/null "${walk[@]}")
 t_month=$(best "$bin/mirage-eval" -q -m reference -n 76 -f 2023-03-01 -N 156 --train-from 2023-02-01 --train-count 138 -o /dev/null "${walk[@]}")
 t_night=$(best "$bin/mirage-eval" -q -m reference -n 76 --train-from 2023-02-20 --train-count 168 -f 2023-03-25T20:00:00 -N 6 -o /dev/null "${walk[@]}")
 awk -v w="$t_walk" -v f="$t_walkf" -v m="$t_month" -v n="$t_night" 'BEGIN {
