@@ -369,7 +369,7 @@ set output "$site/walk-$k.svg"
 set title "$k-node chains: the promise walked forward, month by month"
 set ylabel "links without an interruption (%)"
 set yrange [$lo:100.5]; set grid ytics; set key outside bottom center horizontal
-set xrange [0.5:*]; set style fill solid 0.5 border -1; set boxwidth 0.3
+set xrange [0.5:*]; set style fill solid 0.8 border -1; set boxwidth 0.3
 plot '$tmp/w$k' using (\$1 - 0.16):3:xtic(2) with boxes lc rgb "#22aa77" title 'kept, following the recommendation', \
      '$tmp/w$k' using (\$1 + 0.16):5 with boxes lc rgb "#999999" title 'kept, the fixed lead chosen alike', \
      '$tmp/w$k' using 1:4 with linespoints lw 3 pt 7 ps 1.2 lc rgb "#cc5500" title 'promised', \
@@ -567,7 +567,8 @@ HTML
 <h2>Handing over at a target</h2>
 <p>Each method's setting for $(echo "$target" | esc) of the links without an interruption, handing over
 in 10 minutes, chosen on the $count episodes before $fromday (four time-blocked folds: the
-cheapest setting that reached it in every fold), then run on the episodes above
+cheapest setting that reached it in every fold; recommended, of those, one that decides on the
+queue now first), then run on the episodes above
 (<a href="target.tsv">target.tsv</a>; see mirage-eval(1)).</p>
 HTML
 		target_table
