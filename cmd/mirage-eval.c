@@ -1226,6 +1226,17 @@ validate(struct eopts *e)
 		    "--target");
 	if (e->po.folds == 0)
 		e->po.folds = 4;
+	/* a history that holds fewer ended episodes than folds: said
+	 * before any is simulated */
+	if (e->po.walk && (e->po.history - e->po.sel.e.workload) /
+	    e->po.sel.every + 1 < e->po.folds)
+		errx(MG_EXIT_USAGE, "--history %.1fd holds fewer ended episodes "
+		    "than the %d folds (each ends %.1f days after it starts, "
+		    "one every %.1f h): give at least %.1fd",
+		    (double)e->po.history / 86400, e->po.folds,
+		    (double)e->po.sel.e.workload / 86400,
+		    (double)e->po.sel.every / 3600, (double)(e->po.sel.e.workload +
+		    (e->po.folds - 1) * e->po.sel.every) / 86400);
 	e->po.cal.k = e->po.pc.k;
 }
 

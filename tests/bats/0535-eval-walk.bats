@@ -97,9 +97,12 @@ assert abs(tail(lo) - 0.05) < 0.002, tail(lo)"
 	[[ "$output" == *"invalid --walk-forward 'week'"* ]]
 	run -2 mirage-eval "${RUN[@]}" --train-count 8 "$J"
 	[[ "$output" == *"--walk-forward takes one --target share"* ]]
-	# a history too short for its folds: the period named
+	# a history too short for its folds, said before anything is
+	# simulated
 	run -2 mirage-eval "${RUN[@]}" --history 1d "$J"
-	[[ "$output" == *"the period from 2023-02-06T00:00:00 has 0 episodes of history, fewer than the 4 folds"* ]]
+	[[ "$output" == *"--history 1.0d holds fewer ended episodes than the 4 folds (each ends 5.0 days after it starts, one every 4.0 h): give at least 5.5d"* ]]
+	run -2 mirage-eval "${RUN[@]}" --history 5d --folds 2 "$J"
+	[[ "$output" == *"--history 5.0d holds fewer ended episodes than the 2 folds"* ]]
 	[ ! -e "$J.tmp" ]
 }
 
