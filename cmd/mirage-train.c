@@ -40,7 +40,8 @@ usage(int status)
 	    "           [--w-int w] [--w-ovl w] [-S seed] [-t threads] "
 	    "[-o model] [jobs]\n"
 	    "       mirage-train --target share -M model [--handover time] "
-	    "[--folds n] [-q]\n"
+	    "[--folds n]\n"
+	    "           [--confidence c] [-q]\n"
 	    "           [-c config] [-m mode] [-n nodes] [-s key=value]\n"
 	    "           [episode options of mirage-features] [-t threads] "
 	    "[-o model] [jobs]\n"
@@ -68,6 +69,7 @@ usage(int status)
 		    "                    with it\n"
 		    "  -M model, --handover time, --folds n  the model, the chain's handover\n"
 		    "                    time (none), the folds (4)\n"
+		    "  --confidence c    the promise holds at this confidence (95%)\n"
 		    "  -S seed           the seed (1): the same seed, the same model\n"
 		    "  -t threads        threads (one per CPU)\n"
 		    "  -o file           write the model to file (default: stdout)\n"
@@ -353,6 +355,7 @@ struct topts {
 	const char *model_path;	/* -M: its model */
 	int64_t handover;	/* --handover, seconds */
 	int folds;		/* --folds */
+	double confidence;	/* --confidence, 0: MG_TARGET_CONFIDENCE */
 	char args[1024];
 };
 
@@ -374,7 +377,7 @@ parse(int argc, char *argv[], struct topts *o)
 {
 	enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
 		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT,
-		O_PROGRESS, O_TARGET, O_HANDOVER, O_FOLDS };
+		O_PROGRESS, O_TARGET, O_HANDOVER, O_FOLDS, O_CONF };
 	static const struct option longopts[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "clip", required_argument, NULL, O_CLIP },
@@ -385,6 +388,7 @@ parse(int argc, char *argv[], struct topts *o)
 		{ "eta", required_argument, NULL, O_ETA },
 		{ "features", required_argument, NULL, 'F' },
 		{ "folds", required_argument, NULL, O_FOLDS },
+		{ "confidence", required_argument, NULL, O_CONF },
 		{ "handover", required_argument, NULL, O_HANDOVER },
 		{ "model", required_argument, NULL, 'M' },
 		{ "target", required_argument, NULL, O_TARGET },
@@ -528,6 +532,9 @@ parse(int argc, char *argv[], struct topts *o)
 		case 'M':
 			o->model_path = optarg;
 			break;
+		case O_CONF:
+			o->confidence = confidence_arg(optarg);
+			break;
 		case O_FOLDS:
 			o->folds = (int)number_arg("--folds", optarg, 1,
 			    MG_TARGET_MAXFOLDS);
@@ -545,8 +552,11 @@ parse(int argc, char *argv[], struct topts *o)
 	}
 	if ((o->target > 0) != (o->model_path != NULL))
 		errx(MG_EXIT_USAGE, "--target and -M go together");
-	if (o->target == 0 && (o->folds || o->handover))
-		errx(MG_EXIT_USAGE, "--folds and --handover go with --target");
+	if (o->target == 0 && (o->folds || o->handover || o->confidence > 0))
+		errx(MG_EXIT_USAGE, "--folds, --handover and --confidence go "
+		    "with --target");
+	if (o->confidence == 0)
+		o->confidence = MG_TARGET_CONFIDENCE;
 	if (o->target > 0 && o->kind != NULL)
 		errx(MG_EXIT_USAGE, "--target chooses the threshold of -M's "
 		    "model: no -a");
@@ -775,8 +785,8 @@ choose_threshold(struct topts *o)
 	if ((ch = calloc((size_t)(nm * mg_compare_ntables(cmp)),
 	    sizeof(*ch))) == NULL)
 		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_target_choose(cmp, o->target, o->folds,
-	    MG_TARGET_CONFIDENCE, ch, &d)) != 0)
+	if ((rv = mg_target_choose(cmp, o->target, o->folds, o->confidence,
+	    ch, &d)) != 0)
 		errx(mg_exit_status(rv), "--target: %s", d.msg);
 	/* the model's row: the first after the baselines */
 	for (i = 0; i < mg_compare_ntables(cmp) && !o->quiet; i++) {
@@ -805,7 +815,7 @@ choose_threshold(struct topts *o)
 	if (promise < o->target && !o->quiet)
 		fprintf(stderr, "mirage-train: it promises %.1f%% at %g%% "
 		    "confidence, not %g%%: the %zu episodes chosen on certify "
-		    "no more\n", 100 * promise, 100 * MG_TARGET_CONFIDENCE,
+		    "no more\n", 100 * promise, 100 * o->confidence,
 		    100 * o->target, sp.episodes);
 	save(m, o->out_path);
 	if (!o->quiet)

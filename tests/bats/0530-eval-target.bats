@@ -119,6 +119,14 @@ col() {
 	pr=$(grep -o 'target_promise=[0-9.]*' info.txt | cut -d= -f2)
 	[ "$pr" = "$(col t.tsv gbt 1 promise)" ]
 	grep -q ' target_confidence=0.95' info.txt
+	# at 80% confidence the same episodes certify more
+	mirage-train -q --target 99% --handover 10m --confidence 80% -M "$M" \
+	    -m reference -n 76 -f 2023-02-01 -N 8 -k 1 --folds 2 -o t80.mrm "$J"
+	mirage-train -i t80.mrm | grep -q ' target_confidence=0.8'
+	p80=$(mirage-train -i t80.mrm | grep -o 'target_promise=[0-9.]*' | cut -d= -f2)
+	awk -v a="$p80" -v b="$pr" 'BEGIN { exit !(a > b) }'
+	run -2 --separate-stderr mirage-train --confidence 80% -a gbt tr.mrs
+	[[ "$stderr" == *"--folds, --handover and --confidence go with --target"* ]]
 	# chosen again, for another target: one set of target keys
 	mirage-train -q --target 90% -M t99.mrm -m reference -n 76 -f 2023-02-01 -N 8 -k 1 -o t90.mrm "$J"
 	mirage-train -i t90.mrm | grep $'^params' > p.txt
