@@ -15,6 +15,7 @@
 #include "options.h"
 #include "learn/model.h"
 #include "eval/target.h"
+#include "learn/samples.h"
 #include "base/stats.h"
 #include "cluster/cluster.h"
 #include "episode/episode.h"
@@ -79,33 +80,6 @@ usage(int status)
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-train(1).\n", stdout);
 	exit(status);
-}
-
-/* does column name belong to the feature selection sel? */
-static int
-selected(const char *name, const char *sel)
-{
-	const char *p = sel, *q;
-	size_t n;
-
-	if (strcmp(sel, "own") == 0)
-		return strncmp(name, "f_", 2) == 0;
-	if (strcmp(sel, "ref") == 0)
-		return name[0] == 'r' && strncmp(name, "f_", 2) != 0 &&
-		    (name[1] == '_' || (name[1] >= '0' && name[1] <= '9'));
-	if (strcmp(sel, "all") == 0)
-		return selected(name, "own") || selected(name, "ref");
-	/* a comma-separated list of names or PREFIX* */
-	for (;;) {
-		q = strchr(p, ',');
-		n = q ? (size_t)(q - p) : strlen(p);
-		if (n > 0 && p[n - 1] == '*' ? strncmp(name, p, n - 1) == 0 :
-		    strlen(name) == n && strncmp(name, p, n) == 0)
-			return 1;
-		if (q == NULL)
-			return 0;
-		p = q + 1;
-	}
 }
 
 /* -i: what a model file says about itself */
@@ -359,19 +333,6 @@ struct topts {
 	char args[1024];
 };
 
-/* the labelled samples of a stream, and what they span */
-struct samples {
-	float *X, *y;		/* n rows of nf features; labels */
-	size_t n, cap, nf;
-	char **names;		/* the features' (the stream's) */
-	int *col;		/* their columns */
-	int window;		/* reference snapshots they read */
-	int64_t from, to_;	/* their episodes' starts */
-	char *cluster;		/* the stream's cluster */
-	struct mg_reader *r;	/* open: it owns the names */
-	FILE *fp;
-};
-
 static void
 parse(int argc, char *argv[], struct topts *o)
 {
@@ -588,116 +549,21 @@ parse(int argc, char *argv[], struct topts *o)
 	mg_cli_args(argc, argv, o->args, sizeof(o->args));
 }
 
-/* the samples of o->path with a label, the features o->sel picks */
-static void
-read_samples(const struct topts *o, const char *name, struct samples *s)
-{
-	struct mg_diag d = { "" };
-	struct mg_reader *r;
-	const struct mg_stream_info *info;
-	const struct mg_value *v;
-	size_t i, k;
-	int kx, ks, rv;
-	FILE *fp;
-
-	/* the reader stays open: the features' names are its schema's */
-	memset(s, 0, sizeof(*s));
-	s->from = INT64_MAX;
-	s->to_ = INT64_MIN;
-	fp = strcmp(o->path, "-") ? fopen(o->path, "rb") : stdin;
-	if (fp == NULL)
-		err(MG_EXIT_FAIL, "cannot open '%s'", o->path);
-	if ((rv = mg_reader_open(fp, name, "samples", &r, &d)) != 0)
-		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
-	info = mg_reader_info(r);
-	if ((s->cluster = strdup(info->cluster)) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	kx = mg_schema_field(&info->schema, "x");
-	ks = mg_schema_field(&info->schema, "ep_start");
-	if (kx < 0 || ks < 0)
-		errx(MG_EXIT_TYPE, "'%s': samples without x or ep_start", name);
-	if ((s->col = malloc(info->schema.nfields * sizeof(*s->col))) ==
-	    NULL || (s->names = malloc(info->schema.nfields *
-	    sizeof(*s->names))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	for (i = 0; i < info->schema.nfields; i++) {
-		const struct mg_field *f = &info->schema.fields[i];
-		int lag;
-
-		if (f->type != MG_T_F64 || !selected(f->name, o->sel))
-			continue;
-		s->col[s->nf] = (int)i;
-		s->names[s->nf++] = (char *)f->name;
-		if (f->name[0] == 'r' && sscanf(f->name, "r%d_", &lag) == 1 &&
-		    lag + 1 > s->window)
-			s->window = lag + 1;
-	}
-	if (s->nf == 0)
-		errx(MG_EXIT_USAGE, "'%s': no feature matches '%s' (try own, "
-		    "ref, all, or names and PREFIX* separated by commas)", name,
-		    o->sel);
-	while ((rv = mg_reader_next(r, &v, &d)) == 1) {
-		if (v[kx].null)
-			continue;
-		if (s->n == s->cap) {
-			s->cap = s->cap ? 2 * s->cap : 4096;
-			if ((s->X = realloc(s->X, s->cap * s->nf *
-			    sizeof(*s->X))) == NULL || (s->y = realloc(s->y,
-			    s->cap * sizeof(*s->y))) == NULL)
-				err(MG_EXIT_FAIL, NULL);
-		}
-		for (k = 0; k < s->nf; k++)
-			s->X[s->n * s->nf + k] = v[s->col[k]].null ? NAN :
-			    (float)v[s->col[k]].f;
-		if (mg_model_kind(o->kind) & MG_KIND_CLASSIFIER) {
-			s->y[s->n] = v[kx].i > 0;
-		} else {
-			double h = (double)v[kx].i / 3600;
-
-			s->y[s->n] = (float)(h > o->clip ? o->clip :
-			    h < -o->clip ? -o->clip : h);
-		}
-		if (v[ks].i < s->from)
-			s->from = v[ks].i;
-		if (v[ks].i > s->to_)
-			s->to_ = v[ks].i;
-		s->n++;
-	}
-	if (rv < 0)
-		errx(mg_exit_status(rv), "'%s': %s", name, d.msg);
-	if (s->n < 2)
-		errx(MG_EXIT_FAIL, "'%s': %zu labelled samples, too few to "
-		    "train on", name, s->n);
-	s->r = r;
-	s->fp = fp;
-}
-
 /* a model of kind o->kind on the samples s, written to o->out_path */
 static void
-train(const struct topts *o, struct samples *s, double maxs, clock_t t0)
+train(const struct topts *o, struct mg_samples *s, double maxs, clock_t t0)
 {
 	struct mg_diag d = { "" };
 	struct mg_model *m;
-	size_t i, step = 1;
+	/* an even subsample, in order, when asked (svr by default) */
+	size_t step = mg_samples_thin(s, maxs);
 	int rv;
 
-	/* an even subsample, in order, when asked (svr by default) */
-	if (maxs > 0 && (double)s->n > maxs) {
-		size_t w = 0;
-
-		step = (size_t)ceil((double)s->n / maxs);
-		for (i = 0; i < s->n; i += step, w++) {
-			memmove(s->X + w * s->nf, s->X + i * s->nf, s->nf *
-			    sizeof(*s->X));
-			s->y[w] = s->y[i];
-		}
-		s->n = w;
-	}
 	if ((rv = mg_model_new(o->kind, s->names, s->nf, &m, &d)) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	m->window = (uint32_t)s->window;
 	m->from = s->from;
-	m->to = s->to_;
+	m->to = s->to;
 	m->cluster = s->cluster;	/* the samples stream's: owned by m */
 	s->cluster = NULL;
 	provenance(m, o->threshold, o->args);
@@ -832,8 +698,9 @@ choose_threshold(struct topts *o)
 int
 main(int argc, char *argv[])
 {
+	struct mg_diag d = { "" };
 	struct topts o;
-	struct samples s;
+	struct mg_samples s;
 	clock_t t0 = clock();
 	int rv;
 
@@ -850,17 +717,14 @@ main(int argc, char *argv[])
 		    (int)sysconf(_SC_NPROCESSORS_ONLN), o.threshold,
 		    o.out_path, o.args, o.quiet, o.progress_asked);
 	} else {
-		read_samples(&o, strcmp(o.path, "-") ? o.path : "<stdin>", &s);
+		if ((rv = mg_samples_read(o.path, strcmp(o.path, "-") ? o.path :
+		    "<stdin>", o.sel, (mg_model_kind(o.kind) &
+		    MG_KIND_CLASSIFIER) != 0, o.clip, &s, &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
 		/* libsvm's training is quadratic: svr subsamples by default */
 		train(&o, &s, mg_model_kind(o.kind) & MG_KIND_SMALL &&
 		    o.maxs == 0 ? MG_MODEL_SMALL : o.maxs, t0);
-		mg_reader_free(s.r);
-		if (s.fp != stdin)
-			fclose(s.fp);
-		free(s.X);
-		free(s.y);
-		free(s.col);
-		free(s.names);
+		mg_samples_release(&s);
 		rv = MG_EXIT_OK;
 	}
 	mg_simconf_free(o.conf);
