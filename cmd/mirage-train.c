@@ -598,15 +598,10 @@ choose_threshold(struct topts *o)
 	struct mg_diag d = { "" };
 	struct mg_trace t;
 	struct mg_clusterdef def;
-	struct mg_compareconf cc;
-	struct mg_compare *cmp;
-	struct mg_compare_view v;
-	struct mg_choice *ch;
+	struct mg_target_size each[MG_EPSEL_MAXSIZES];
 	struct mg_model *m;
 	struct mg_target_span sp;
-	char **fnames;
-	size_t nfn;
-	int rv, bad, i, nm, reached;
+	int rv, i, reached;
 	double worst, promise;
 	FILE *fp;
 
@@ -626,54 +621,27 @@ choose_threshold(struct topts *o)
 	if ((rv = mg_epsel_resolve(&o->esel, &def, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	o->esel.e.window = (int)(m->window > 0 ? m->window : 1);
-	memset(&cc, 0, sizeof(cc));
-	cc.model[0] = m;
-	cc.name[0] = m->kind;
-	cc.nmodels = 1;
-	cc.handover = o->handover;
-	if ((rv = mg_compare_new(&cc, &cmp, &d)) != 0)
-		errx(MG_EXIT_FAIL, "%s", d.msg);
-	if (mg_episode_feature_names(&o->esel.e, &fnames, &nfn) != 0)
-		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_compare_begin(cmp, &o->esel, fnames, nfn, &bad,
-	    &d)) != 0)
-		errx(mg_exit_status(rv), "'%s': %s", o->model_path, d.msg);
-	mg_names_free(fnames, nfn);
-	if (!o->quiet)
-		fprintf(stderr, "mirage-train: choosing %s's threshold on %zu "
-		    "episodes\n", m->kind, o->esel.n * (size_t)o->esel.nsizes);
-	if ((rv = mg_compare_run(cmp, &def, &o->esel, (int)o->esel.e.window,
-	    NULL, o->to.threads > 0 ? o->to.threads :
-	    (int)sysconf(_SC_NPROCESSORS_ONLN), NULL, NULL, &d)) != 0)
-		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
-		    o->path, d.msg);
-	nm = mg_compare_nmethods(cmp);
-	if ((ch = calloc((size_t)(nm * mg_compare_ntables(cmp)),
-	    sizeof(*ch))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	if ((rv = mg_target_choose(cmp, o->target, o->folds, o->confidence,
-	    ch, &d)) != 0)
-		errx(mg_exit_status(rv), "--target: %s", d.msg);
-	/* the model's row: the first after the baselines */
-	for (i = 0; i < mg_compare_ntables(cmp) && !o->quiet; i++) {
-		const struct mg_choice *h = &ch[i * nm + MG_COMPARE_NBASE];
-
-		mg_compare_view(cmp, i, MG_COMPARE_NBASE, &v);
-		fprintf(stderr, "mirage-train: %d-node chains: threshold %g, "
-		    "%.1f%% without interruption in its worst fold%s, %.2f h "
-		    "of %s a link\n", v.nodes, h->setting, 100 * h->worst,
-		    h->reached ? "" : " (short of the target)", h->cost,
-		    o->handover ? "lease given up" : "overlap");
-	}
 	sp.target = o->target;
 	sp.handover = o->handover;
 	sp.folds = o->folds;
 	sp.from = o->esel.from;
 	sp.to = mg_epsel_start(&o->esel, o->esel.n - 1);
 	sp.episodes = o->esel.n * (size_t)o->esel.nsizes;
-	if ((rv = mg_target_stamp(m, cmp, MG_COMPARE_NBASE, ch, &sp, &worst,
-	    &reached, &promise, &d)) != 0)
-		errx(MG_EXIT_FAIL, "--target: %s", d.msg);
+	if (!o->quiet)
+		fprintf(stderr, "mirage-train: choosing %s's threshold on %zu "
+		    "episodes\n", m->kind, sp.episodes);
+	if ((rv = mg_target_threshold(m, o->model_path, &def, &o->esel,
+	    o->path, &sp, o->confidence, o->to.threads > 0 ? o->to.threads :
+	    (int)sysconf(_SC_NPROCESSORS_ONLN), each, &worst, &reached,
+	    &promise, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	for (i = 0; i < o->esel.nsizes && !o->quiet; i++)
+		fprintf(stderr, "mirage-train: %d-node chains: threshold %g, "
+		    "%.1f%% without interruption in its worst fold%s, %.2f h "
+		    "of %s a link\n", each[i].nodes, each[i].setting,
+		    100 * each[i].worst, each[i].reached ? "" : " (short of "
+		    "the target)", each[i].cost, o->handover ? "lease given up" :
+		    "overlap");
 	if (!reached)
 		warnx("--target: the threshold chosen brought %.1f%% through in "
 		    "the worst fold, short of %g%%", 100 * worst,
@@ -687,8 +655,6 @@ choose_threshold(struct topts *o)
 	if (!o->quiet)
 		fprintf(stderr, "mirage-train: %s: threshold %g for %g%% "
 		    "written\n", m->kind, m->threshold, 100 * o->target);
-	free(ch);
-	mg_compare_free(cmp);
 	mg_model_free(m);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);

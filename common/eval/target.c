@@ -10,6 +10,7 @@
 #include "base/parse.h"
 #include "base/stats.h"
 #include "eval/target.h"
+#include "episode/episode.h"
 #include "episode/protocol.h"
 
 const char *
@@ -630,4 +631,74 @@ mg_target_model(const struct mg_model *m, double *target, double *handover,
 	    *confidence < 1))
 		*promise = *confidence = -1;
 	return MG_OK;
+}
+
+int
+mg_target_threshold(struct mg_model *m, const char *model,
+    const struct mg_clusterdef *def, const struct mg_epsel *sel,
+    const char *trace, const struct mg_target_span *sp, double conf,
+    int threads, struct mg_target_size *each, double *worst, int *reached,
+    double *promise, struct mg_diag *d)
+{
+	struct mg_compareconf cc;
+	struct mg_compare *cmp;
+	struct mg_compare_view v;
+	struct mg_choice *ch = NULL;
+	char **fnames;
+	size_t nfn;
+	int rv, bad, i, nm;
+
+	memset(&cc, 0, sizeof(cc));
+	cc.model[0] = m;
+	cc.name[0] = m->kind;
+	cc.nmodels = 1;
+	cc.handover = sp->handover;
+	if ((rv = mg_compare_new(&cc, &cmp, d)) != 0)
+		return rv;
+	if (mg_episode_feature_names(&sel->e, &fnames, &nfn) != 0) {
+		mg_compare_free(cmp);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	rv = mg_compare_begin(cmp, sel, fnames, nfn, &bad, d);
+	mg_names_free(fnames, nfn);
+	if (rv != 0) {
+		mg_diag_prefix(d, "'%s'", model);
+		goto out;
+	}
+	if ((rv = mg_compare_run(cmp, def, sel, (int)sel->e.window, NULL,
+	    threads, NULL, NULL, d)) != 0) {
+		mg_diag_prefix(d, "'%s'", trace);
+		if (rv != MG_ENOMEM)
+			rv = MG_EINVAL;
+		goto out;
+	}
+	nm = mg_compare_nmethods(cmp);
+	if ((ch = calloc((size_t)(nm * mg_compare_ntables(cmp)),
+	    sizeof(*ch))) == NULL) {
+		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+		goto out;
+	}
+	if ((rv = mg_target_choose(cmp, sp->target, sp->folds, conf, ch,
+	    d)) != 0) {
+		mg_diag_prefix(d, "--target");
+		goto out;
+	}
+	/* the model's row: the first after the baselines */
+	for (i = 0; i < mg_compare_ntables(cmp); i++) {
+		const struct mg_choice *h = &ch[i * nm + MG_COMPARE_NBASE];
+
+		mg_compare_view(cmp, i, MG_COMPARE_NBASE, &v);
+		each[i].nodes = v.nodes;
+		each[i].setting = h->setting;
+		each[i].worst = h->worst;
+		each[i].cost = h->cost;
+		each[i].reached = h->reached;
+	}
+	if ((rv = mg_target_stamp(m, cmp, MG_COMPARE_NBASE, ch, sp, worst,
+	    reached, promise, d)) != 0)
+		mg_diag_prefix(d, "--target");
+out:
+	free(ch);
+	mg_compare_free(cmp);
+	return rv;
 }

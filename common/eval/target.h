@@ -136,6 +136,27 @@ int mg_target_stamp(struct mg_model *m, const struct mg_compare *c,
     int method, const struct mg_choice *ch, const struct mg_target_span *sp,
     double *worst, int *reached, double *promise, struct mg_diag *d);
 
+/* one size's threshold as mg_target_threshold() chose it */
+struct mg_target_size {
+	int32_t nodes;
+	double setting, worst, cost;
+	int reached;
+};
+
+/*
+ * mg_target_threshold: m's threshold chosen for sp->target on the
+ * episodes of sel on def (sp->folds time-blocked folds, at confidence
+ * conf, on threads threads), as mirage-eval --target chooses it, and m
+ * stamped with it (mg_target_stamp()); each size's choice into
+ * each[0..sel->nsizes).  0, or a status with d naming model (the name
+ * of m's file) or trace: a replay that cannot run is MG_EINVAL.
+ */
+int mg_target_threshold(struct mg_model *m, const char *model,
+    const struct mg_clusterdef *def, const struct mg_epsel *sel,
+    const char *trace, const struct mg_target_span *sp, double conf,
+    int threads, struct mg_target_size *each, double *worst, int *reached,
+    double *promise, struct mg_diag *d);
+
 /*
  * mg_target_model: the target m's threshold was chosen for, its handover
  * time (seconds), and its promise and confidence (-1 where the model
