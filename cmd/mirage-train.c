@@ -88,9 +88,7 @@ model_info(const char *path)
 {
 	struct mg_diag d = { "" };
 	struct mg_model *m;
-	char a[32], b[32];
 	FILE *fp = fopen(path, "rb");
-	size_t i;
 	int rv;
 
 	if (fp == NULL)
@@ -98,35 +96,7 @@ model_info(const char *path)
 	if ((rv = mg_model_read_container(fp, path, &m, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	fclose(fp);
-	mg_format_time(m->from, a, sizeof(a));
-	mg_format_time(m->to, b, sizeof(b));
-	if (!(mg_model_kind(m->kind) & MG_KIND_WHEN))
-		printf("file\t%s\nkind\t%s\nscore\ta (request, "
-		    "sub-accelerator) pair's; the highest runs\nfeatures\t%zu\n"
-		    "params\t%s\nseed\t%llu\ntrained_on\t%llu episodes of "
-		    "the accelerator model\nproducer\t%s\nargs\t%s\n", path,
-		    m->kind, m->nfeat, m->params, (unsigned long long)m->seed,
-		    (unsigned long long)m->nsamples, m->producer, m->args);
-	else
-		printf("file\t%s\nkind\t%s\nscore\t%s\nthreshold\t%g\n"
-		    "features_version\t%u\nfeatures\t%zu\nwindow\t%u\n"
-		    "params\t%s\nseed\t%llu\ntrained_on\t%llu %s, episodes "
-		    "starting %s .. %s\nproducer\t%s\nargs\t%s\n", path,
-		    m->kind, m->classifier ? "probability of an interruption" :
-		    "predicted x, hours", m->threshold, m->features_version,
-		    m->nfeat, m->window, m->params, (unsigned long long)m->seed,
-		    (unsigned long long)m->nsamples, mg_model_kind(m->kind) &
-		    MG_KIND_EPISODES ? "episodes" : "samples", a,
-		    b, m->producer, m->args);
-	if (mg_model_kind(m->kind) & MG_KIND_WHEN)
-		printf("cluster\t%s\n", m->cluster && *m->cluster ? m->cluster :
-		    "- (not recorded)");
-	for (i = 0; i < m->nfeat; i++)
-		printf("feature\t%s\t%g\t%g\n", m->names[i], m->mean[i],
-		    m->scale[i]);
-	/* a classifier's calibration: raw probability, observed frequency */
-	for (i = 0; i < m->ncal; i++)
-		printf("calibration\t%g\t%g\n", m->cal_x[i], m->cal_y[i]);
+	mg_model_write_info(stdout, path, m);
 	mg_model_free(m);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "standard output");

@@ -14,6 +14,7 @@
 #include "learn/rl.h"
 #include "learn/pairnet.h"
 #include "base/mem.h"
+#include "base/parse.h"
 #include "base/stats.h"
 #include "learn/svr.h"
 #include "episode/episode.h"
@@ -1189,4 +1190,41 @@ out:
 	free(col);
 	free(X);
 	return rv;
+}
+
+void
+mg_model_write_info(FILE *fp, const char *path, const struct mg_model *m)
+{
+	char a[32], b[32];
+	size_t i;
+
+	mg_format_time(m->from, a, sizeof(a));
+	mg_format_time(m->to, b, sizeof(b));
+	if (!(mg_model_kind(m->kind) & MG_KIND_WHEN))
+		fprintf(fp, "file\t%s\nkind\t%s\nscore\ta (request, "
+		    "sub-accelerator) pair's; the highest runs\nfeatures\t%zu\n"
+		    "params\t%s\nseed\t%llu\ntrained_on\t%llu episodes of "
+		    "the accelerator model\nproducer\t%s\nargs\t%s\n", path,
+		    m->kind, m->nfeat, m->params, (unsigned long long)m->seed,
+		    (unsigned long long)m->nsamples, m->producer, m->args);
+	else
+		fprintf(fp, "file\t%s\nkind\t%s\nscore\t%s\nthreshold\t%g\n"
+		    "features_version\t%u\nfeatures\t%zu\nwindow\t%u\n"
+		    "params\t%s\nseed\t%llu\ntrained_on\t%llu %s, episodes "
+		    "starting %s .. %s\nproducer\t%s\nargs\t%s\n", path,
+		    m->kind, m->classifier ? "probability of an interruption" :
+		    "predicted x, hours", m->threshold, m->features_version,
+		    m->nfeat, m->window, m->params, (unsigned long long)m->seed,
+		    (unsigned long long)m->nsamples, mg_model_kind(m->kind) &
+		    MG_KIND_EPISODES ? "episodes" : "samples", a,
+		    b, m->producer, m->args);
+	if (mg_model_kind(m->kind) & MG_KIND_WHEN)
+		fprintf(fp, "cluster\t%s\n", m->cluster && *m->cluster ?
+		    m->cluster : "- (not recorded)");
+	for (i = 0; i < m->nfeat; i++)
+		fprintf(fp, "feature\t%s\t%g\t%g\n", m->names[i], m->mean[i],
+		    m->scale[i]);
+	/* a classifier's calibration: raw probability, observed frequency */
+	for (i = 0; i < m->ncal; i++)
+		fprintf(fp, "calibration\t%g\t%g\n", m->cal_x[i], m->cal_y[i]);
 }

@@ -209,6 +209,15 @@ int mg_model_bind(const struct mg_model *m, char *const *names, size_t n,
     size_t *col, struct mg_diag *d);
 
 /*
+ * mg_model_write_info: what m (read from path) says about itself, a
+ * "key<TAB>value" line each: its kind, score, threshold, features (with
+ * their scaling), what it was trained on and by what; a classifier's
+ * calibration knots (mirage-train(1) -i)
+ */
+void mg_model_write_info(FILE *fp, const char *path,
+    const struct mg_model *m);
+
+/*
  * mg_model_check: can m (read whole, with mg_model_read()) be used?  Its
  * features are ones this build computes (mg_episode_feature_names() for
  * its window), and it scores a row to a finite number.  A relmas model,
