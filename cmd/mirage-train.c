@@ -162,26 +162,6 @@ progress(void *ctx, long done, long total, double mean)
 	c->open = c->progress == MG_PROGRESS_TTY && done < total;
 }
 
-/* an episode's outcome where the agent first submits at it */
-struct probectx {
-	const struct mg_clusterdef *def;
-	const struct mg_epsel *sel;
-	const struct mg_outcome *o;
-	const int32_t *nodes;	/* each episode's chain size */
-	struct mg_diag *d;
-};
-
-static int
-probe(void *ctx, size_t e, size_t k, int64_t *x)
-{
-	struct probectx *p = ctx;
-	struct mg_epconf ec = p->sel->e;
-
-	ec.nodes = p->nodes[e];
-	ec.window = 1;
-	return mg_episode_outcome_at(p->def, &ec, p->o[e].s0, k, x, p->d);
-}
-
 /* dqn and pg: play episodes of the trace in the cluster model */
 static int
 train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
@@ -189,18 +169,15 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
     int threads, double threshold, const char *out_path, const char *args,
     int quiet, int asked)
 {
-	struct mg_diag d = { "" }, pd = { "" };
+	struct mg_diag d = { "" };
 	struct mg_trace t;
 	struct mg_clusterdef def;
-	struct mg_outcome *o;
-	struct mg_rlenv env;
+	struct mg_rlplay play;
 	struct mg_model *m;
 	struct mg_epconf e1;
 	char **names;
 	struct rlctx cx = { kind, mg_cli_progress(quiet, asked), 0 };
-	struct probectx pc;
-	int32_t *nodes;
-	size_t n, i, all, nnames;
+	size_t nnames;
 	int rv;
 
 	if ((rv = mg_trace_read(path, &t, &d)) != 0)
@@ -213,20 +190,9 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	if (cx.progress != MG_PROGRESS_OFF)
 		fprintf(stderr, "mirage-train: %s: simulating %zu episodes\n",
 		    kind, sel->n * (size_t)sel->nsizes);
-	all = sel->n * (size_t)sel->nsizes;
-	if ((o = calloc(all ? all : 1, sizeof(*o))) == NULL ||
-	    (nodes = calloc(all ? all : 1, sizeof(*nodes))) == NULL)
-		err(MG_EXIT_FAIL, NULL);
-	/* the features of every tick; outcomes where the agent submits */
-	if ((rv = mg_outcomes_run(&def, sel, 1, 0, all, threads, NULL, 0, o,
-	    &d)) != 0)
+	if ((rv = mg_rlplay_open(&play, &def, sel, MG_OWN, threads, &d)) != 0)
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
 		    path, d.msg);
-	for (i = n = 0; i < all; i++)	/* skipped: empty windows */
-		if (o[i].n > 0) {
-			nodes[n] = sel->sizes[i / sel->n];
-			o[n++] = o[i];
-		}
 	/* our features come first among the features' names */
 	e1 = sel->e;
 	e1.window = 1;
@@ -235,29 +201,12 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	if ((rv = mg_model_new(kind, names, MG_OWN, &m, &d)) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
 	mg_names_free(names, nnames);
-	memset(&env, 0, sizeof(env));
-	env.ep = o;
-	env.nep = n;
-	env.nfeat = MG_OWN;
-	env.w_int = w_int;
-	env.w_ovl = w_ovl;
-	pc.def = &def;
-	pc.sel = sel;
-	pc.o = o;
-	pc.nodes = nodes;
-	pc.d = &pd;
-	env.probe = probe;
-	env.probe_ctx = &pc;
+	play.env.w_int = w_int;
+	play.env.w_ovl = w_ovl;
 	ro->progress = progress;
 	ro->ctx = &cx;
-	m->from = INT64_MAX;
-	m->to = INT64_MIN;
-	for (i = 0; i < n; i++) {
-		if (o[i].s0 < m->from)
-			m->from = o[i].s0;
-		if (o[i].s0 > m->to)
-			m->to = o[i].s0;
-	}
+	m->from = play.from;
+	m->to = play.to;
 	provenance(m, threshold, args);
 	{
 		char c[512];
@@ -266,21 +215,18 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 		if ((m->cluster = strdup(c)) == NULL)
 			err(MG_EXIT_FAIL, NULL);
 	}
-	rv = mg_model_train_rl(m, &env, ro, &d);
+	rv = mg_model_train_rl(m, &play.env, ro, &d);
 	if (cx.open)
 		fputc('\n', stderr);
 	if (rv != 0)	/* an episode's probe failed, or the training */
 		errx(rv == MG_ENOMEM ? MG_EXIT_FAIL : MG_EXIT_USAGE, "'%s': %s",
-		    path, pd.msg[0] ? pd.msg : d.msg);
+		    path, play.pd.msg[0] ? play.pd.msg : d.msg);
 	save(m, out_path);
 	if (!quiet)
 		fprintf(stderr, "mirage-train: %s (%s) on %zu episodes\n", kind,
-		    m->params, n);
+		    m->params, play.env.nep);
 	mg_model_free(m);
-	for (i = 0; i < n; i++)
-		mg_outcome_release(&o[i]);
-	free(o);
-	free(nodes);
+	mg_rlplay_close(&play);
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;

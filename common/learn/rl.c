@@ -473,3 +473,68 @@ out:
 	free(zs);
 	return rv;
 }
+
+/* an episode's outcome where the agent first submits at it */
+static int
+probe(void *ctx, size_t e, size_t k, int64_t *x)
+{
+	struct mg_rlplay *p = ctx;
+	struct mg_epconf ec = p->e;
+
+	ec.nodes = p->nodes[e];
+	ec.window = 1;
+	return mg_episode_outcome_at(p->def, &ec, p->o[e].s0, k, x, &p->pd);
+}
+
+int
+mg_rlplay_open(struct mg_rlplay *p, const struct mg_clusterdef *def,
+    const struct mg_epsel *sel, size_t nfeat, int threads,
+    struct mg_diag *d)
+{
+	size_t all = sel->n * (size_t)sel->nsizes, i, n;
+	int rv;
+
+	memset(p, 0, sizeof(*p));
+	p->def = def;
+	p->e = sel->e;
+	if ((p->o = calloc(all ? all : 1, sizeof(*p->o))) == NULL ||
+	    (p->nodes = calloc(all ? all : 1, sizeof(*p->nodes))) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	/* the features of every tick; outcomes where the agent submits */
+	if ((rv = mg_outcomes_run(def, sel, 1, 0, all, threads, NULL, 0, p->o,
+	    d)) != 0) {
+		p->env.nep = all;
+		return rv;
+	}
+	for (i = n = 0; i < all; i++)	/* skipped: empty windows */
+		if (p->o[i].n > 0) {
+			p->nodes[n] = sel->sizes[i / sel->n];
+			p->o[n++] = p->o[i];
+		}
+	p->env.ep = p->o;
+	p->env.nep = n;
+	p->env.nfeat = nfeat;
+	p->env.probe = probe;
+	p->env.probe_ctx = p;
+	p->from = INT64_MAX;
+	p->to = INT64_MIN;
+	for (i = 0; i < n; i++) {
+		if (p->o[i].s0 < p->from)
+			p->from = p->o[i].s0;
+		if (p->o[i].s0 > p->to)
+			p->to = p->o[i].s0;
+	}
+	return MG_OK;
+}
+
+void
+mg_rlplay_close(struct mg_rlplay *p)
+{
+	size_t i;
+
+	for (i = 0; p->o != NULL && i < p->env.nep; i++)
+		mg_outcome_release(&p->o[i]);
+	free(p->o);
+	free(p->nodes);
+	memset(p, 0, sizeof(*p));
+}

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/status.h"
 #include "episode/episode.h"
 #include "learn/nn.h"
 
@@ -45,6 +46,31 @@ struct mg_rlenv {
 	int (*probe)(void *ctx, size_t e, size_t k, int64_t *x);
 	void *probe_ctx;
 };
+
+/* the episodes an agent plays: simulated once in the cluster model,
+ * each outcome probed when the agent first submits at it */
+struct mg_rlplay {
+	struct mg_rlenv env;	/* env.probe_ctx is the mg_rlplay: it must
+				 * not move while it is played */
+	struct mg_outcome *o;
+	int32_t *nodes;		/* each episode's chain size */
+	const struct mg_clusterdef *def;
+	struct mg_epconf e;
+	struct mg_diag pd;	/* why a probe failed */
+	int64_t from, to;	/* the episodes' first and last start */
+};
+
+/*
+ * mg_rlplay_open: the episodes of sel on def (those with a window of
+ * jobs), simulated on threads threads, with the first nfeat features of
+ * each tick, into p.  0, or a status with d naming the episode; close p
+ * either way.
+ */
+int mg_rlplay_open(struct mg_rlplay *p, const struct mg_clusterdef *def,
+    const struct mg_epsel *sel, size_t nfeat, int threads,
+    struct mg_diag *d);
+
+void mg_rlplay_close(struct mg_rlplay *p);
 
 struct mg_rlopts {
 	long episodes;		/* episodes played */
