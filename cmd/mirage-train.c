@@ -6,21 +6,20 @@
 #include <err.h>
 #include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mirage.h"
 #include "options.h"
-#include "learn/model.h"
-#include "eval/target.h"
-#include "learn/samples.h"
-#include "base/stats.h"
-#include "cluster/cluster.h"
 #include "episode/episode.h"
+#include "eval/target.h"
+#include "learn/model.h"
 #include "learn/rl.h"
-#include <unistd.h>
+#include "learn/samples.h"
 
 static void
 usage(int status)
@@ -95,15 +94,13 @@ model_info(const char *path)
 		err(MG_EXIT_FAIL, "cannot open '%s'", path);
 	if ((rv = mg_model_read_container(fp, path, &m, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
-	fclose(fp);
 	mg_model_write_info(stdout, path, m);
 	mg_model_free(m);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		err(MG_EXIT_FAIL, "standard output");
 	/* a sound container is not enough: the model is loaded and
 	 * scored, as mirage-advise and mirage-eval would use it */
-	if ((fp = fopen(path, "rb")) == NULL)
-		err(MG_EXIT_FAIL, "cannot open '%s'", path);
+	rewind(fp);
 	if ((rv = mg_model_read(fp, path, &m, &d)) == 0 &&
 	    (rv = mg_model_check(m, &d)) != 0)
 		mg_diag_prefix(&d, "'%s'", path);
@@ -162,6 +159,23 @@ progress(void *ctx, long done, long total, double mean)
 	c->open = c->progress == MG_PROGRESS_TTY && done < total;
 }
 
+/* the trace at path, the cluster model of it, sel resolved on it */
+static void
+open_cluster(const char *path, const struct mg_simconf *conf,
+    struct mg_epsel *sel, struct mg_trace *t, struct mg_clusterdef *def)
+{
+	struct mg_diag d = { "" };
+	int rv;
+
+	if ((rv = mg_trace_read(path, t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if ((rv = mg_clusterdef_init(def, conf, t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", path, d.msg);
+	if ((rv = mg_epsel_resolve(sel, def, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+}
+
 /* dqn and pg: play episodes of the trace in the cluster model */
 static int
 train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
@@ -180,13 +194,7 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	size_t nnames;
 	int rv;
 
-	if ((rv = mg_trace_read(path, &t, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
-		    "'%s': %s", path, d.msg);
-	if ((rv = mg_epsel_resolve(sel, &def, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
+	open_cluster(path, conf, sel, &t, &def);
 	if (cx.progress != MG_PROGRESS_OFF)
 		fprintf(stderr, "mirage-train: %s: simulating %zu episodes\n",
 		    kind, sel->n * (size_t)sel->nsizes);
@@ -208,13 +216,8 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	m->from = play.from;
 	m->to = play.to;
 	provenance(m, threshold, args);
-	{
-		char c[512];
-
-		mg_clusterdef_describe(&def, c, sizeof(c));
-		if ((m->cluster = strdup(c)) == NULL)
-			err(MG_EXIT_FAIL, NULL);
-	}
+	if ((m->cluster = strdup(play.cluster)) == NULL)
+		err(MG_EXIT_FAIL, NULL);
 	rv = mg_model_train_rl(m, &play.env, ro, &d);
 	if (cx.open)
 		fputc('\n', stderr);
@@ -249,12 +252,74 @@ struct topts {
 	char args[1024];
 };
 
+enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP, O_MAX,
+	O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT, O_PROGRESS, O_TARGET,
+	O_HANDOVER, O_FOLDS, O_CONF };
+
+/* the numeric options: the word in messages, the range, and where each
+ * goes (a double, an int, a long or a u64 of struct topts) */
+static const struct numopt {
+	int ch;
+	const char *what;
+	double min, max;
+	char type;
+	size_t off;
+} numopts[] = {
+#define N(ch, what, min, max, type, field) \
+	{ ch, what, min, max, type, offsetof(struct topts, field) }
+	N(O_PLAY, "episode count", 1, 1e8, 'l', ro.episodes),
+	N(O_HIDDEN, "hidden units", 1, 4096, 'i', ro.hidden),
+	N(O_LR, "learning rate", 1e-7, 1, 'd', ro.lr),
+	N(O_WINT, "interruption weight", 0, 1000, 'd', w_int),
+	N(O_WOVL, "overlap weight", 0, 1000, 'd', w_ovl),
+	N('C', "cost", 1e-6, 1e6, 'd', to.C),
+	N('d', "depth", 1, 20, 'i', to.depth),
+	N('r', "rounds", 1, 100000, 'i', to.rounds),
+	N('S', "seed", 0, 4294967295.0, 'u', to.seed),
+	N('t', "threads", 1, 256, 'i', to.threads),
+	N('T', "threshold", -1000, 1000, 'd', threshold),
+	N(O_ETA, "eta", 1e-6, 1, 'd', to.eta),
+	N(O_TREES, "trees", 1, 10000, 'i', to.trees),
+	N(O_SUB, "subsample", 0.01, 1, 'd', to.subsample),
+	N(O_COL, "colsample", 0.01, 1, 'd', to.colsample),
+	N(O_EPS, "epsilon", 0, 100, 'd', to.epsilon),
+	N(O_GAMMA, "gamma", 0, 1e6, 'd', to.gamma),
+	N(O_CLIP, "clip", 0.01, 1e6, 'd', clip),
+	N(O_MAX, "max-samples", 2, 1e9, 'd', maxs),
+	N(O_FOLDS, "--folds", 1, MG_TARGET_MAXFOLDS, 'i', folds),
+	N(O_QUANT, "quantile", 0.01, 0.99, 'd', to.quantile),
+#undef N
+};
+
+/* a numeric option ch into o: 1 if it is one, else 0 */
+static int
+numeric(struct topts *o, int ch, const char *arg)
+{
+	const struct numopt *n;
+	char *f;
+	double v;
+
+	for (n = numopts; n < numopts + sizeof(numopts) / sizeof(*n); n++)
+		if (n->ch == ch)
+			break;
+	if (n == numopts + sizeof(numopts) / sizeof(*n))
+		return 0;
+	v = number_arg(n->what, arg, n->min, n->max);
+	f = (char *)o + n->off;
+	if (n->type == 'd')
+		*(double *)(void *)f = v;
+	else if (n->type == 'i')
+		*(int *)(void *)f = (int)v;
+	else if (n->type == 'l')
+		*(long *)(void *)f = (long)v;
+	else
+		*(uint64_t *)(void *)f = (uint64_t)v;
+	return 1;
+}
+
 static void
 parse(int argc, char *argv[], struct topts *o)
 {
-	enum { O_ETA = 400, O_TREES, O_SUB, O_COL, O_EPS, O_GAMMA, O_CLIP,
-		O_MAX, O_PLAY, O_HIDDEN, O_LR, O_WINT, O_WOVL, O_QUANT,
-		O_PROGRESS, O_TARGET, O_HANDOVER, O_FOLDS, O_CONF };
 	static const struct option longopts[] = {
 		{ "algorithm", required_argument, NULL, 'a' },
 		{ "clip", required_argument, NULL, O_CLIP },
@@ -309,36 +374,12 @@ parse(int argc, char *argv[], struct topts *o)
 	while ((ch = getopt_long(argc, argv, "a:C:d:F:hi:M:o:qr:S:t:T:V"
 	    CLUSTER_SHORTOPTS EPISODE_SHORTOPTS, longopts, NULL)) != -1) {
 		if (episode_option(&o->esel, ch, optarg) ||
-		    cluster_option(o->conf, ch, optarg))
+		    cluster_option(o->conf, ch, optarg) ||
+		    numeric(o, ch, optarg))
 			continue;
 		switch (ch) {
-		case O_PLAY:
-			o->ro.episodes = (long)number_arg("episode count",
-			    optarg, 1, 1e8);
-			break;
-		case O_HIDDEN:
-			o->ro.hidden = (int)number_arg("hidden units", optarg,
-			    1, 4096);
-			break;
-		case O_LR:
-			o->ro.lr = number_arg("learning rate", optarg, 1e-7, 1);
-			break;
-		case O_WINT:
-			o->w_int = number_arg("interruption weight", optarg, 0,
-			    1000);
-			break;
-		case O_WOVL:
-			o->w_ovl = number_arg("overlap weight", optarg, 0,
-			    1000);
-			break;
 		case 'a':
 			o->kind = optarg;
-			break;
-		case 'C':
-			o->to.C = number_arg("cost", optarg, 1e-6, 1e6);
-			break;
-		case 'd':
-			o->to.depth = (int)number_arg("depth", optarg, 1, 20);
 			break;
 		case 'F':
 			o->sel = optarg;
@@ -354,52 +395,9 @@ parse(int argc, char *argv[], struct topts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
-		case 'r':
-			o->to.rounds = (int)number_arg("rounds", optarg, 1,
-			    100000);
-			break;
-		case 'S':
-			o->to.seed = (uint64_t)number_arg("seed", optarg, 0,
-			    4294967295.0);
-			break;
-		case 't':
-			o->to.threads = (int)number_arg("threads", optarg, 1,
-			    256);
-			break;
-		case 'T':
-			o->threshold = number_arg("threshold", optarg, -1000,
-			    1000);
-			break;
 		case 'V':
 			printf("mirage-train %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
-		case O_ETA:
-			o->to.eta = number_arg("eta", optarg, 1e-6, 1);
-			break;
-		case O_TREES:
-			o->to.trees = (int)number_arg("trees", optarg, 1,
-			    10000);
-			break;
-		case O_SUB:
-			o->to.subsample = number_arg("subsample", optarg, 0.01,
-			    1);
-			break;
-		case O_COL:
-			o->to.colsample = number_arg("colsample", optarg, 0.01,
-			    1);
-			break;
-		case O_EPS:
-			o->to.epsilon = number_arg("epsilon", optarg, 0, 100);
-			break;
-		case O_GAMMA:
-			o->to.gamma = number_arg("gamma", optarg, 0, 1e6);
-			break;
-		case O_CLIP:
-			o->clip = number_arg("clip", optarg, 0.01, 1e6);
-			break;
-		case O_MAX:
-			o->maxs = number_arg("max-samples", optarg, 2, 1e9);
-			break;
 		case O_PROGRESS:
 			o->progress_asked = 1;
 			break;
@@ -412,16 +410,8 @@ parse(int argc, char *argv[], struct topts *o)
 		case O_CONF:
 			o->confidence = confidence_arg(optarg);
 			break;
-		case O_FOLDS:
-			o->folds = (int)number_arg("--folds", optarg, 1,
-			    MG_TARGET_MAXFOLDS);
-			break;
 		case O_HANDOVER:
 			o->handover = span_arg("--handover", optarg, 86400);
-			break;
-		case O_QUANT:
-			o->to.quantile = number_arg("quantile", optarg, 0.01,
-			    0.99);
 			break;
 		default:
 			usage(MG_EXIT_USAGE);
@@ -465,15 +455,23 @@ parse(int argc, char *argv[], struct topts *o)
 	mg_cli_args(argc, argv, o->args, sizeof(o->args));
 }
 
-/* a model of kind o->kind on the samples s, written to o->out_path */
+/* a model of kind o->kind on the samples of o->path, written to
+ * o->out_path */
 static void
-train(const struct topts *o, struct mg_samples *s, double maxs, clock_t t0)
+train(const struct topts *o, double maxs, clock_t t0)
 {
 	struct mg_diag d = { "" };
+	struct mg_samples ss, *s = &ss;
 	struct mg_model *m;
-	/* an even subsample, in order, when asked (svr by default) */
-	size_t step = mg_samples_thin(s, maxs);
+	size_t step;
 	int rv;
+
+	if ((rv = mg_samples_read(o->path, strcmp(o->path, "-") ? o->path :
+	    "<stdin>", o->sel, (mg_model_kind(o->kind) & MG_KIND_CLASSIFIER) !=
+	    0, o->clip, s, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	/* an even subsample, in order, when asked (svr by default) */
+	step = mg_samples_thin(s, maxs);
 
 	if ((rv = mg_model_new(o->kind, s->names, s->nf, &m, &d)) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
@@ -500,6 +498,7 @@ train(const struct topts *o, struct mg_samples *s, double maxs, clock_t t0)
 		    o->kind, m->params, (double)(clock() - t0) /
 		    CLOCKS_PER_SEC);
 	mg_model_free(m);
+	mg_samples_release(s);
 }
 
 /*
@@ -529,13 +528,7 @@ choose_threshold(struct topts *o)
 	if (!(mg_model_kind(m->kind) & MG_KIND_WHEN))
 		errx(MG_EXIT_TYPE, "'%s': a dispatcher inside the node, not a "
 		    "model of when to submit", o->model_path);
-	if ((rv = mg_trace_read(o->path, &t, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-	if ((rv = mg_clusterdef_init(&def, o->conf, &t, &d)) != 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
-		    "'%s': %s", o->path, d.msg);
-	if ((rv = mg_epsel_resolve(&o->esel, &def, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
+	open_cluster(o->path, o->conf, &o->esel, &t, &def);
 	o->esel.e.window = (int)(m->window > 0 ? m->window : 1);
 	sp.target = o->target;
 	sp.handover = o->handover;
@@ -580,9 +573,7 @@ choose_threshold(struct topts *o)
 int
 main(int argc, char *argv[])
 {
-	struct mg_diag d = { "" };
 	struct topts o;
-	struct mg_samples s;
 	clock_t t0 = clock();
 	int rv;
 
@@ -599,14 +590,9 @@ main(int argc, char *argv[])
 		    (int)sysconf(_SC_NPROCESSORS_ONLN), o.threshold,
 		    o.out_path, o.args, o.quiet, o.progress_asked);
 	} else {
-		if ((rv = mg_samples_read(o.path, strcmp(o.path, "-") ? o.path :
-		    "<stdin>", o.sel, (mg_model_kind(o.kind) &
-		    MG_KIND_CLASSIFIER) != 0, o.clip, &s, &d)) != 0)
-			errx(mg_exit_status(rv), "%s", d.msg);
 		/* libsvm's training is quadratic: svr subsamples by default */
-		train(&o, &s, mg_model_kind(o.kind) & MG_KIND_SMALL &&
-		    o.maxs == 0 ? MG_MODEL_SMALL : o.maxs, t0);
-		mg_samples_release(&s);
+		train(&o, mg_model_kind(o.kind) & MG_KIND_SMALL && o.maxs == 0 ?
+		    MG_MODEL_SMALL : o.maxs, t0);
 		rv = MG_EXIT_OK;
 	}
 	mg_simconf_free(o.conf);

@@ -497,6 +497,7 @@ mg_rlplay_open(struct mg_rlplay *p, const struct mg_clusterdef *def,
 	memset(p, 0, sizeof(*p));
 	p->def = def;
 	p->e = sel->e;
+	mg_clusterdef_describe(def, p->cluster, sizeof(p->cluster));
 	if ((p->o = calloc(all ? all : 1, sizeof(*p->o))) == NULL ||
 	    (p->nodes = calloc(all ? all : 1, sizeof(*p->nodes))) == NULL)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");

@@ -58,6 +58,7 @@ struct mg_rlplay {
 	struct mg_epconf e;
 	struct mg_diag pd;	/* why a probe failed */
 	int64_t from, to;	/* the episodes' first and last start */
+	char cluster[512];	/* the cluster model, in words */
 };
 
 /*
