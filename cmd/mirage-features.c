@@ -493,7 +493,6 @@ main(int argc, char *argv[])
 	struct work w;
 	struct sink sink;
 	struct opts o;
-	int rv;
 	size_t nf;
 	char args[1024], cluster[512], **names;
 
@@ -501,15 +500,7 @@ main(int argc, char *argv[])
 		return MG_EXIT_FAIL;
 	conf = cluster_new();
 	parse(argc, argv, &o, conf, &out_path, &path);
-	if ((rv = mg_trace_read(path, &t, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-	if (strcmp(path, "-") == 0)
-		path = "<stdin>";
-	if ((rv = mg_clusterdef_init(&def, conf, &t, &d)) != 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
-		    "'%s': %s", path, d.msg);
-	if ((rv = mg_epsel_resolve(&o.sel, &def, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
+	path = trace_open(path, conf, &t, &def, &o.sel);
 	o.e = o.sel.e;
 
 	/* the samples stream */

@@ -159,23 +159,6 @@ progress(void *ctx, long done, long total, double mean)
 	c->open = c->progress == MG_PROGRESS_TTY && done < total;
 }
 
-/* the trace at path, the cluster model of it, sel resolved on it */
-static void
-open_cluster(const char *path, const struct mg_simconf *conf,
-    struct mg_epsel *sel, struct mg_trace *t, struct mg_clusterdef *def)
-{
-	struct mg_diag d = { "" };
-	int rv;
-
-	if ((rv = mg_trace_read(path, t, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-	if ((rv = mg_clusterdef_init(def, conf, t, &d)) != 0)
-		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
-		    "'%s': %s", path, d.msg);
-	if ((rv = mg_epsel_resolve(sel, def, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-}
-
 /* dqn and pg: play episodes of the trace in the cluster model */
 static int
 train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
@@ -194,7 +177,7 @@ train_rl(const char *kind, const char *path, const struct mg_simconf *conf,
 	size_t nnames;
 	int rv;
 
-	open_cluster(path, conf, sel, &t, &def);
+	(void)trace_open(path, conf, &t, &def, sel);
 	if (cx.progress != MG_PROGRESS_OFF)
 		fprintf(stderr, "mirage-train: %s: simulating %zu episodes\n",
 		    kind, sel->n * (size_t)sel->nsizes);
@@ -528,7 +511,7 @@ choose_threshold(struct topts *o)
 	if (!(mg_model_kind(m->kind) & MG_KIND_WHEN))
 		errx(MG_EXIT_TYPE, "'%s': a dispatcher inside the node, not a "
 		    "model of when to submit", o->model_path);
-	open_cluster(o->path, o->conf, &o->esel, &t, &def);
+	(void)trace_open(o->path, o->conf, &t, &def, &o->esel);
 	o->esel.e.window = (int)(m->window > 0 ? m->window : 1);
 	sp.target = o->target;
 	sp.handover = o->handover;

@@ -89,14 +89,9 @@ number_arg(const char *what, const char *arg, double min, double max)
 static double
 share_arg(const char *arg)
 {
-	size_t n = strlen(arg);
-	int pct = n > 1 && arg[n - 1] == '%';
 	double v;
 
-	if (mg_parse_f64(arg, n - (size_t)pct, &v) != 0 || (pct && (v /= 100,
-	    0)) || !(v > 0 && v < 1))
-		return NAN;
-	return v;
+	return mg_parse_share(arg, &v) == 0 ? v : NAN;
 }
 
 double
@@ -133,4 +128,43 @@ span_arg(const char *what, const char *s, int64_t most)
 	if (most > 0 && v > most)
 		errx(MG_EXIT_USAGE, "invalid %s '%s' (at most a day)", what, s);
 	return v;
+}
+
+FILE *
+out_begin(struct mg_out *out, const char *path)
+{
+	struct mg_diag d = { "" };
+
+	if (mg_out_open(out, path, &d) != 0)
+		errx(MG_EXIT_FAIL, "%s", d.msg);
+	return out->fp;
+}
+
+void
+out_end(struct mg_out *out, int rv, struct mg_diag *d, const char *what)
+{
+	if (rv != 0 || mg_out_commit(out, d) != 0) {
+		mg_out_abort(out);
+		if (what != NULL)
+			errx(MG_EXIT_FAIL, "'%s': %s", what, d->msg);
+		errx(MG_EXIT_FAIL, "%s", d->msg);
+	}
+}
+
+const char *
+trace_open(const char *path, const struct mg_simconf *conf,
+    struct mg_trace *t, struct mg_clusterdef *def, struct mg_epsel *sel)
+{
+	struct mg_diag d = { "" };
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	int rv;
+
+	if ((rv = mg_trace_read(path, t, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	if ((rv = mg_clusterdef_init(def, conf, t, &d)) != 0)
+		errx(rv == MG_EINVAL ? MG_EXIT_FAIL : mg_exit_status(rv),
+		    "'%s': %s", name, d.msg);
+	if (sel != NULL && (rv = mg_epsel_resolve(sel, def, &d)) != 0)
+		errx(mg_exit_status(rv), "%s", d.msg);
+	return name;
 }

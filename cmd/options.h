@@ -10,9 +10,11 @@
 #include <getopt.h>
 
 #include "mirage.h"
+#include "cluster/cluster.h"
 #include "cluster/simconf.h"
 #include "episode/episode.h"
 #include "plan/plan.h"
+#include "base/cli.h"
 
 #define CLUSTER_SHORTOPTS "c:m:n:s:"
 #define CLUSTER_LONGOPTS \
@@ -104,5 +106,23 @@ double target_arg(const char *arg);
 /* confidence_arg: a --confidence, "95%" or "0.95", as target_arg() reads
  * a share */
 double confidence_arg(const char *arg);
+
+/*
+ * trace_open: the trace at path (- standard input) and the cluster model
+ * conf makes of it, with sel (if not NULL) resolved on it, or an exit
+ * saying why; returns the trace's name in messages
+ */
+const char *trace_open(const char *path, const struct mg_simconf *conf,
+    struct mg_trace *t, struct mg_clusterdef *def, struct mg_epsel *sel);
+
+/*
+ * out_begin, out_end: a file written whole or not at all (mg_out):
+ * out_begin opens path (- or NULL: standard output); out_end commits it
+ * if rv, the writer's status, is 0, else discards it; either failure
+ * exits with d's message, after "'what': " unless what is NULL.
+ */
+FILE *out_begin(struct mg_out *out, const char *path);
+void out_end(struct mg_out *out, int rv, struct mg_diag *d,
+    const char *what);
 
 #endif /* MIRAGE_OPTIONS_H */

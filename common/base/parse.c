@@ -279,6 +279,23 @@ mg_format_time(int64_t t, char *buf, size_t cap)
 }
 
 int
+mg_parse_share(const char *s, double *out)
+{
+	size_t n = strlen(s);
+	int pct = n > 1 && s[n - 1] == '%';
+	double v;
+
+	if (mg_parse_f64(s, n - (size_t)pct, &v) != 0)
+		return MG_PARSE_BAD;
+	if (pct)
+		v /= 100;
+	if (!(v > 0 && v < 1))
+		return MG_PARSE_BAD;
+	*out = v;
+	return 0;
+}
+
+int
 mg_parse_span(const char *s, int64_t *out)
 {
 	static const struct {

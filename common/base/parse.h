@@ -59,6 +59,10 @@ int mg_parse_limit_minutes(const char *s, size_t n, int64_t *out);
  */
 int mg_parse_span(const char *s, int64_t *out);
 
+/* mg_parse_share: a share strictly between 0 and 1, as a percentage
+ * ("99%") or a fraction ("0.99").  Returns 0 or MG_PARSE_BAD. */
+int mg_parse_share(const char *s, double *out);
+
 /*
  * mg_parse_date: "YYYY-MM-DD" (midnight) or anything mg_parse_time()
  * takes (also epoch seconds), for a command-line option.  Returns 0 or

@@ -703,7 +703,7 @@ mg_cluster_set_urgent(struct mg_cluster *c, int32_t j)
 double
 mg_cluster_victims_lost(const struct mg_cluster *c, int32_t j)
 {
-	struct mg_slurmsim_pjob p;
+	struct mg_joblife p;
 
 	if (c->ref || j < 0 || (size_t)j >= mg_slurmsim_njobs(c->fs))
 		return 0;
@@ -771,7 +771,7 @@ replay_faithful(const struct mg_clusterdef *def, int64_t first,
 {
 	const struct mg_trace *t = def->trace;
 	struct mg_slurmsim *s;
-	struct mg_slurmsim_pjob x;
+	struct mg_joblife x;
 	const double *a, *b;
 	size_t i, n;
 	int rv;

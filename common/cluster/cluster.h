@@ -28,7 +28,7 @@ struct mg_dlattr;
 struct mg_elastic_attr;
 
 /* a job's life under preemption */
-struct mg_slurmsim_pjob {
+struct mg_joblife {
 	int64_t first_start;	/* -1 if it never started */
 	int64_t end;		/* -1 if it has not ended */
 	int urgent;
@@ -43,7 +43,7 @@ struct mg_slurmsim_pjob {
 };
 
 /* what loaning did, from t0 to now */
-struct mg_slurmsim_loan {
+struct mg_loanstats {
 	double span_s;		/* seconds accounted */
 	double lent_ns;		/* node-seconds lent */
 	double cap_ns;		/* node-seconds of the cluster and its loans */
@@ -248,9 +248,9 @@ int mg_cluster_new_future(const struct mg_futuredef *fd,
  */
 struct mg_replay {
 	int64_t *start;		/* each trace job's (first) start */
-	struct mg_slurmsim_pjob *life;	/* with MG_REPLAY_LIFE (faithful
+	struct mg_joblife *life;	/* with MG_REPLAY_LIFE (faithful
 					 * mode): each job's */
-	struct mg_slurmsim_loan loan;	/* faithful mode: what loaning did */
+	struct mg_loanstats loan;	/* faithful mode: what loaning did */
 	int64_t hour0;		/* with MG_REPLAY_HOURS: the loaning hour by */
 	double *lent, *used;	/* hour from hour0 (faithful mode) */
 	size_t nhours;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cli.h"
 #include "cluster/replay.h"
 #include "cluster/simconf_int.h"
 #include "cluster/dlattr.h"
@@ -146,7 +147,7 @@ int
 mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
     const struct mg_replay *rp, struct mg_replaystats *s)
 {
-	const struct mg_slurmsim_pjob *pj = rp->life;
+	const struct mg_joblife *pj = rp->life;
 	double *w = malloc((t->n ? t->n : 1) * sizeof(*w)), jct = 0;
 	int64_t first = INT64_MAX, last = INT64_MIN;
 	size_t i, k;
@@ -298,7 +299,7 @@ preempt_summary(FILE *fp, const char *prefix, const struct mg_simconf *conf,
 /* what loaning did: usage, reclaims, SLO, waits, JCT */
 static void
 loan_summary(FILE *fp, const char *prefix, const struct mg_simconf *conf,
-    const struct mg_slurmsim_loan *ls, const struct mg_replaystats *s)
+    const struct mg_loanstats *ls, const struct mg_replaystats *s)
 {
 	const char *reclaim;
 	int32_t inf = mg_simconf_loans(conf, &reclaim);
@@ -319,17 +320,109 @@ loan_summary(FILE *fp, const char *prefix, const struct mg_simconf *conf,
 	    s->wait[2].mean_h, s->wait[2].p95_h, s->jct_mean_h);
 }
 
-void
+int
 mg_replay_write_summary(FILE *fp, const char *prefix,
-    const struct mg_clusterdef *def, const struct mg_replay *r,
-    const struct mg_replaystats *s)
+    const struct mg_clusterdef *def, const struct mg_trace *t,
+    const struct mg_replay *r)
 {
-	if (mg_simconf_preempts(def->conf, NULL, NULL))
-		preempt_summary(fp, prefix, def->conf, s);
-	if (mg_simconf_loans(def->conf, NULL) > 0)
-		loan_summary(fp, prefix, def->conf, &r->loan, s);
+	int preempt = mg_simconf_preempts(def->conf, NULL, NULL);
+	int loan = mg_simconf_loans(def->conf, NULL) > 0;
+	struct mg_replaystats s;
+
+	fprintf(fp, "%sreplayed %zu jobs (%zu skipped: never ran) on %d "
+	    "nodes, %s mode, %zu dependencies inferred\n", prefix, t->n,
+	    t->skipped, def->nodes, mg_simconf_mode(def->conf) ==
+	    MG_MODE_REFERENCE ? "reference" : "faithful", def->ndeps);
+	memset(&s, 0, sizeof(s));
+	if ((preempt || loan) && mg_replay_stats(def, t, r, &s) != 0)
+		return MG_ENOMEM;
+	if (preempt)
+		preempt_summary(fp, prefix, def->conf, &s);
+	if (loan)
+		loan_summary(fp, prefix, def->conf, &r->loan, &s);
 	if (mg_simconf_mode(def->conf) == MG_MODE_FAITHFUL && def->el != NULL)
 		fprintf(fp, "%selastic jobs grew %lld times and shrank %lld\n",
 		    prefix, (long long)r->loan.grows,
 		    (long long)r->loan.shrinks);
+	return 0;
+}
+
+int
+mg_replay_write_files(const struct mg_clusterdef *def,
+    const struct mg_trace *t, const struct mg_replay *r, const char *out,
+    const char *jobs, const char *hours, int classes, int lives,
+    struct mg_diag *d)
+{
+	struct mg_out o, jo;
+	int rv;
+
+	if (jobs != NULL) {
+		if ((rv = mg_out_open(&jo, jobs, d)) != 0)
+			return rv;
+		mg_replay_write_jobs(jo.fp, t, r, lives);
+	}
+	if ((rv = mg_out_open(&o, out, d)) != 0 ||
+	    (rv = mg_replay_write_fidelity(o.fp, t, r, classes, d)) != 0) {
+		mg_out_abort(&o);	/* none, if it could not open */
+		if (jobs != NULL)
+			mg_out_abort(&jo);
+		return rv;
+	}
+	if (jobs != NULL && (rv = mg_out_commit(&jo, d)) != 0) {
+		mg_out_abort(&o);
+		return rv;
+	}
+	if ((rv = mg_out_commit(&o, d)) != 0 || hours == NULL)
+		return rv;
+	if ((rv = mg_out_open(&o, hours, d)) != 0)
+		return rv;
+	mg_replay_write_hours(o.fp, def, r);
+	return mg_out_commit(&o, d);
+}
+
+/* a stream of def's attributes to path by write, whole or not at all */
+static int
+attrs(const char *path, const struct mg_clusterdef *def,
+    const struct mg_trace *t, const struct mg_writer_opts *wo,
+    int (*write)(FILE *, const struct mg_clusterdef *,
+    const struct mg_trace *, const struct mg_writer_opts *,
+    struct mg_diag *), struct mg_diag *d)
+{
+	struct mg_diag w = { "" };
+	struct mg_out o;
+	int rv;
+
+	if ((rv = mg_out_open(&o, path, d)) != 0)
+		return rv;
+	if ((rv = write(o.fp, def, t, wo, &w)) != 0 ||
+	    (rv = mg_out_commit(&o, &w)) != 0) {
+		mg_out_abort(&o);
+		return mg_diag_set(d, rv, "'%s': %s", path, w.msg);
+	}
+	return 0;
+}
+
+int
+mg_replay_write_attrs(const struct mg_clusterdef *def,
+    const struct mg_trace *t, const char *dl, const char *el,
+    const char *producer, struct mg_diag *d)
+{
+	struct mg_writer_opts wo;
+	int rv;
+
+	mg_writer_opts_init(&wo);
+	wo.producer = producer;
+	wo.seed = mg_simconf_dl_seed(def->conf);
+	if (dl != NULL && def->dl == NULL)
+		return mg_diag_set(d, MG_EINVAL, "--dl-out needs preemption (-s "
+		    "PreemptMode=REQUEUE or CANCEL, Mode=faithful)");
+	if (dl != NULL && (rv = attrs(dl, def, t, &wo, mg_replay_write_dl,
+	    d)) != 0)
+		return rv;
+	if (el != NULL && def->el == NULL)
+		return mg_diag_set(d, MG_EINVAL, "--el-out needs elastic jobs "
+		    "(-s ElasticShare=s or ElasticFile=f, Mode=faithful)");
+	if (el != NULL)
+		return attrs(el, def, t, &wo, mg_replay_write_el, d);
+	return 0;
 }

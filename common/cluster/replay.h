@@ -53,15 +53,29 @@ int mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
     const struct mg_replay *r, struct mg_replaystats *s);
 
 /*
- * mg_replay_write_summary: in words onto fp, each line after prefix, what
- * preemption did (waits by class, the makespan, preemptions and what they
- * cost), what loaning did (usage, reclaims, SLO, waits, completion
- * time), and how often elastic jobs were resized: each where def's
- * configuration has it (s: mg_replay_stats() of the replay r)
+ * mg_replay_write_summary: in words onto fp, each line after prefix, the
+ * jobs of t replayed on def, then what preemption did (waits by class,
+ * the makespan, preemptions and what they cost), what loaning did
+ * (usage, reclaims, SLO, waits, completion time), and how often elastic
+ * jobs were resized: each where def's configuration has it.  r is the
+ * replay, with lives when preempting or loaning.  0 or MG_ENOMEM.
  */
-void mg_replay_write_summary(FILE *fp, const char *prefix,
-    const struct mg_clusterdef *def, const struct mg_replay *r,
-    const struct mg_replaystats *s);
+int mg_replay_write_summary(FILE *fp, const char *prefix,
+    const struct mg_clusterdef *def, const struct mg_trace *t,
+    const struct mg_replay *r);
+
+/*
+ * mg_replay_write_files: r's files, each whole or not at all (temporary
+ * files renamed): the fidelity table to out (NULL or "-": standard
+ * output) and, when not NULL, the same job by job to jobs (written first,
+ * so that no table is left beside a failed one) and the hours of loaning
+ * to hours.  classes as above, lives when preempting or loaning.
+ * Returns 0, or a status with d saying which failed.
+ */
+int mg_replay_write_files(const struct mg_clusterdef *def,
+    const struct mg_trace *t, const struct mg_replay *r, const char *out,
+    const char *jobs, const char *hours, int classes, int lives,
+    struct mg_diag *d);
 
 /* mg_replay_write_hours: with MG_REPLAY_HOURS, the inference pool hour
  * by hour, as TSV: its demand, the nodes lent and those used */
@@ -79,5 +93,14 @@ int mg_replay_write_dl(FILE *fp, const struct mg_clusterdef *def,
 int mg_replay_write_el(FILE *fp, const struct mg_clusterdef *def,
     const struct mg_trace *t, const struct mg_writer_opts *wo,
     struct mg_diag *d);
+
+/*
+ * mg_replay_write_attrs: those streams to the files dl and el (NULL: not
+ * written), each whole or not at all, stamped with producer; MG_EINVAL
+ * with d saying what setting each needs if def has none.
+ */
+int mg_replay_write_attrs(const struct mg_clusterdef *def,
+    const struct mg_trace *t, const char *dl, const char *el,
+    const char *producer, struct mg_diag *d);
 
 #endif /* MG_REPLAY_H */

@@ -209,7 +209,7 @@ mg_slurmloan_tick(struct mg_slurmsim *s)
 
 void
 mg_slurmsim_loan_stats(const struct mg_slurmsim *s,
-    struct mg_slurmsim_loan *out)
+    struct mg_loanstats *out)
 {
 	*out = s->ls;
 }

@@ -1001,7 +1001,7 @@ mg_slurmsim_set_begin(struct mg_slurmsim *s, int32_t j, int64_t t)
 
 void
 mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
-    struct mg_slurmsim_pjob *out)
+    struct mg_joblife *out)
 {
 	const struct fjob *x = &s->job[j];
 

@@ -292,7 +292,7 @@ int mg_slurmsim_set_urgent(struct mg_slurmsim *s, int32_t j);
 
 /* mg_slurmsim_loan_stats: the loaning so far (zeros when off). */
 void mg_slurmsim_loan_stats(const struct mg_slurmsim *s,
-    struct mg_slurmsim_loan *out);
+    struct mg_loanstats *out);
 
 /*
  * mg_slurmsim_loan_hours: the loaning hour by hour from the hour of t0:
@@ -305,7 +305,7 @@ size_t mg_slurmsim_loan_hours(const struct mg_slurmsim *s, int64_t *from,
 
 /* mg_slurmsim_job_preempt: job j's (j < mg_slurmsim_njobs()). */
 void mg_slurmsim_job_preempt(const struct mg_slurmsim *s, size_t j,
-    struct mg_slurmsim_pjob *out);
+    struct mg_joblife *out);
 
 /*
  * mg_slurmsim_add_job: a job of a chain (P, S, ...) of `nodes` nodes, limit

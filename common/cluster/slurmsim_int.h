@@ -157,7 +157,7 @@ struct mg_slurmsim {
 				 * none), or -1 to be found: first_end() */
 	int64_t owed_since;
 	size_t next_dem;
-	struct mg_slurmsim_loan ls;
+	struct mg_loanstats ls;
 	double *hlent, *hused;	/* per hour from hour0 */
 	size_t nhours, caphours;
 	int64_t hour0;

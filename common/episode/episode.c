@@ -616,6 +616,23 @@ mg_epsel_index(const struct mg_epsel *s, size_t i)
 	return s->ibase + i * s->istep;
 }
 
+struct mg_epsel
+mg_epsel_span(const struct mg_epsel *s, int64_t from, long count)
+{
+	struct mg_epsel ts = *s;
+
+	ts.from = from;
+	ts.count = count;
+	ts.n = (size_t)count;
+	ts.have_from = 1;
+	ts.have_until = 0;
+	ts.shards = 0;
+	ts.ibase = 0;
+	ts.istep = 1;
+	ts.skip_empty = 0;
+	return ts;
+}
+
 static int
 span(const char *what, const char *arg, int64_t min, int64_t *out,
     struct mg_diag *d)

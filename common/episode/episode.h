@@ -96,6 +96,11 @@ int mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
 /* mg_epsel_index: episode i's number in the run without --shard */
 size_t mg_epsel_index(const struct mg_epsel *s, size_t i);
 
+/* mg_epsel_span: count episodes of s's kind (its chains and sizes) from
+ * from, every s->every, as one plain resolved range */
+struct mg_epsel mg_epsel_span(const struct mg_epsel *s, int64_t from,
+    long count);
+
 /* mg_epsel_start: episode i's start */
 int64_t mg_epsel_start(const struct mg_epsel *s, size_t i);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/cli.h"
+#include "base/parse.h"
 #include "cluster/replay.h"
 #include "episode/episode.h"
 #include "episode/feature.h"
@@ -267,4 +268,167 @@ mg_askmodel_close(struct mg_askmodel *a)
 	free(a->X);
 	free(a->scratch);
 	memset(a, 0, sizeof(*a));
+}
+
+void
+mg_adoption_name(const struct mg_adoptconf *a, const char *model,
+    char *buf, size_t len)
+{
+	const char *ho = a->handover > 0 ? ", handover" : "";
+	const char *base;
+
+	if (a->method == MG_ADOPT_LEAD)
+		snprintf(buf, len, "lead %lld%s%s%s", (long long)(a->lead %
+		    3600 ? a->lead / 60 : a->lead / 3600), a->lead % 3600 ?
+		    "m" : "h", a->hold ? ", held" : "", ho);
+	else if (a->method == MG_ADOPT_PLAN)
+		snprintf(buf, len, "planner %d futures%s", a->pc->k, ho);
+	else if (a->method == MG_ADOPT_ASK) {
+		base = strrchr(model, '/');
+		snprintf(buf, len, "model %s%s", base ? base + 1 : model, ho);
+	} else
+		snprintf(buf, len, "reactive");
+}
+
+void
+mg_adoption_span(struct mg_adoptconf *a, const struct mg_epsel *sel)
+{
+	if (sel->have_from)
+		a->from = sel->from;
+	if (sel->have_until)
+		a->until = sel->until;
+	else if (sel->count > 0 && sel->have_from)
+		a->until = sel->from + sel->count * sel->every;
+}
+
+void
+mg_adoption_init(struct mg_adoption *ad)
+{
+	memset(ad, 0, sizeof(*ad));
+	mg_adoptconf_init(&ad->a);
+}
+
+/* --adoption's shares: percentages separated by commas */
+static int
+shares(struct mg_adoption *ad, const char *arg, struct mg_diag *d)
+{
+	const char *p = arg;
+	size_t n;
+	double v;
+
+	for (ad->nshare = 0; *p; p += *p == ',') {
+		n = strcspn(p, ",");
+		if (ad->nshare == MG_ADOPTION_MAXSHARES)
+			return mg_diag_set(d, MG_EINVAL, "--adoption: at most %d "
+			    "shares", MG_ADOPTION_MAXSHARES);
+		if (mg_parse_f64(p, n - (n > 0 && p[n - 1] == '%'), &v) != 0 ||
+		    v < 0 || v > 90)
+			return mg_diag_set(d, MG_EINVAL, "--adoption: invalid "
+			    "share '%s' (want percentages from 0 to 90, e.g. "
+			    "0,10,30,50)", arg);
+		ad->share[ad->nshare++] = v / 100;
+		p += n;
+	}
+	if (ad->nshare == 0)
+		return mg_diag_set(d, MG_EINVAL, "--adoption: no share given");
+	return 0;
+}
+
+int
+mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
+    struct mg_diag *d)
+{
+	int64_t v;
+	double x;
+
+	if (strcmp(name, "adoption") == 0)
+		return shares(ad, arg, d);
+	if (strcmp(name, "adopt-hold") == 0) {
+		ad->a.hold = 1;
+		return 0;
+	}
+	if (strcmp(name, "adopt-method") == 0) {
+		if (strcmp(arg, "reactive") == 0)
+			ad->a.method = MG_ADOPT_REACTIVE;
+		else if (strncmp(arg, "lead:", 5) == 0 && mg_parse_span(arg +
+		    5, &v) == 0 && v > 0 && v <= 2 * 86400) {
+			ad->a.method = MG_ADOPT_LEAD;
+			ad->a.lead = v;
+		} else if (strcmp(arg, "plan") == 0)
+			ad->a.method = MG_ADOPT_PLAN;
+		else if (strcmp(arg, "model") == 0)
+			ad->a.method = MG_ADOPT_ASK;
+		else
+			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-method "
+			    "'%s' (want reactive, lead:TIME, e.g. lead:6h, plan "
+			    "or model)", arg);
+		return 0;
+	}
+	if (strcmp(name, "adopt-seed") != 0 && strcmp(name, "adopt-alone") != 0)
+		return mg_diag_set(d, MG_EINVAL, "no adoption setting '%s'",
+		    name);
+	if (mg_parse_f64(arg, strlen(arg), &x) != 0 || !(x >= 1 && x <=
+	    (name[6] == 's' ? 1e9 : 1000)))
+		return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want 1 to "
+		    "%g)", name, arg, name[6] == 's' ? 1e9 : 1000.0);
+	if (name[6] == 's')
+		ad->a.seed = (uint64_t)x;
+	else
+		ad->alone = (int)x;
+	return 0;
+}
+
+int
+mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
+    struct mg_diag *d)
+{
+	const struct mg_adoptconf *a = &ad->a;
+
+	if (a->hold && a->method != MG_ADOPT_LEAD)
+		return mg_diag_set(d, MG_EINVAL, "--adopt-hold goes with "
+		    "--adopt-method lead:TIME");
+	if (ad->alone > 0 && a->method == MG_ADOPT_REACTIVE)
+		return mg_diag_set(d, MG_EINVAL, "--adopt-alone goes with "
+		    "--adopt-method lead:TIME or plan");
+	if ((a->method == MG_ADOPT_ASK) != (nmodels > 0) ||
+	    (a->method == MG_ADOPT_ASK && nmodels != 1))
+		return mg_diag_set(d, MG_EINVAL, "--adopt-method model goes "
+		    "with one -M model, and -M with --adoption with it");
+	if ((a->method == MG_ADOPT_PLAN) != plan)
+		return mg_diag_set(d, MG_EINVAL, "--adopt-method plan goes with "
+		    "--plan futures, and --plan with it");
+	return 0;
+}
+
+int
+mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
+    const struct mg_clusterdef *def, struct mg_diag *d)
+{
+	int rv;
+
+	if (ad->a.method == MG_ADOPT_ASK) {
+		if ((rv = mg_askmodel_open(c->model[0], &ad->am, d)) != 0)
+			return rv;
+		ad->a.ask = mg_askmodel_says;
+		ad->a.ask_arg = &ad->am;
+	}
+	ad->a.handover = c->handover;
+	if (ad->a.method == MG_ADOPT_PLAN) {
+		mg_planconf_world(&c->pc, def, c->sel.e.limit, c->handover);
+		ad->a.pc = &c->pc;
+		ad->a.threads = c->threads;
+		ad->a.lambda = (c->pc.given & MG_PLAN_GIVEN_LAMBDA) ||
+		    c->handover == 0 ? c->lambda : MG_PLAN_HANDOVER_LAMBDA;
+	}
+	mg_adoption_span(&ad->a, &c->sel);
+	mg_adoption_name(&ad->a, c->model[0], ad->namebuf,
+	    sizeof(ad->namebuf));
+	ad->name = ad->namebuf;
+	return 0;
+}
+
+void
+mg_adoption_release(struct mg_adoption *ad)
+{
+	mg_askmodel_close(&ad->am);
 }

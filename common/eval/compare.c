@@ -2,6 +2,7 @@
  * compare.c: the methods compared on the same episodes, their outcomes,
  * curves and reports (compare.h).
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1194,4 +1195,117 @@ mg_compare_free(struct mg_compare *cp)
 	for (k = 0; k < cp->nmodels; k++)
 		free(cp->lm[k].col);
 	free(cp);
+}
+
+int
+mg_compare_models(struct mg_compareconf *conf, const char *const *path,
+    int n, int *window, struct mg_diag *d)
+{
+	int k, rv;
+
+	*window = 1;
+	for (k = 0; k < n; k++) {
+		const char *base = strrchr(path[k], '/');
+		FILE *fp = fopen(path[k], "rb");
+		char *dot, *name = conf->namebuf[k];
+
+		if (fp == NULL)
+			return mg_diag_set(d, MG_EIO, "cannot open '%s': %s",
+			    path[k], strerror(errno));
+		rv = mg_model_read(fp, path[k], &conf->model[k], d);
+		fclose(fp);
+		if (rv != 0)
+			return rv;
+		conf->nmodels = k + 1;
+		if ((int)conf->model[k]->window > *window)
+			*window = (int)conf->model[k]->window;
+		snprintf(name, sizeof(conf->namebuf[k]), "%s", base ? base +
+		    1 : path[k]);
+		if ((dot = strrchr(name, '.')) != NULL && dot != name)
+			*dot = '\0';
+		conf->name[k] = name;
+	}
+	conf->nmodels = n;
+	return 0;
+}
+
+void
+mg_compare_models_free(struct mg_compareconf *conf)
+{
+	int k;
+
+	for (k = 0; k < conf->nmodels; k++)
+		mg_model_free(conf->model[k]);
+	conf->nmodels = 0;
+}
+
+int
+mg_compare_open(const struct mg_compareconf *conf,
+    const struct mg_epsel *sel, struct mg_compare **out, int *bad,
+    struct mg_diag *d)
+{
+	char **fnames;
+	size_t nfn;
+	int rv;
+
+	*bad = -1;
+	if ((rv = mg_compare_new(conf, out, d)) != 0)
+		return rv;
+	if (mg_episode_feature_names(&sel->e, &fnames, &nfn) != 0) {
+		mg_compare_free(*out);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	rv = mg_compare_begin(*out, sel, fnames, nfn, bad, d);
+	mg_names_free(fnames, nfn);
+	if (rv != 0)
+		mg_compare_free(*out);
+	return rv;
+}
+
+/* the planner's chances at each tick of o against what happened */
+static void
+calibrate(struct mg_plancal *cal, const struct mg_outcome *o)
+{
+	size_t j, q, f;
+	int c;
+
+	for (j = f = 0; j < o->n; j++) {
+		const struct mg_plancost *pc;
+
+		if (!o->tick[j])
+			continue;
+		pc = &o->plan[f++];
+		if (pc->n > 0 && !mg_plan_own(pc))
+			continue;	/* a plan reused: counted once */
+		for (c = 0, q = j; c < pc->n; c++) {
+			long share = lround(pc->pint[c] * cal->k);
+
+			while (q < o->n && o->t[q] < pc->at[c])
+				q++;
+			if (q == o->n || o->t[q] != pc->at[c] ||
+			    o->x[q] == MG_X_UNKNOWN || share < 0 ||
+			    share > cal->k)
+				continue;
+			cal->n[c > 0][share]++;
+			cal->y[c > 0][share] += o->x[q] > 0;
+		}
+	}
+}
+
+void
+mg_compare_tally(const struct mg_outcome *res, size_t n, size_t *decided,
+    size_t *planned, struct mg_plancal *cal)
+{
+	size_t i, j, nt;
+
+	for (i = 0; i < n; i++) {
+		if (res[i].n > 0 && cal != NULL)
+			calibrate(cal, &res[i]);
+		for (j = nt = 0; res[i].plan != NULL && j < res[i].n; j++)
+			nt += res[i].tick[j];
+		for (j = 0; j < nt; j++) {
+			*decided += res[i].plan[j].k > 0;
+			*planned += mg_plan_own(&res[i].plan[j]);
+		}
+	}
 }

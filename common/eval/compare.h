@@ -53,9 +53,38 @@ struct mg_compareconf {
 	enum mg_plancost_kind cost;
 	int64_t handover;	/* the handover time (seconds), 0: none */
 	int preempt;		/* reactive-preempt: S urgent at P's end */
+	char namebuf[MG_COMPARE_MAXMODELS][64];	/* mg_compare_models() */
 };
 
 struct mg_compare;
+
+/*
+ * mg_compare_models: the n model files at path[0..n) read into conf,
+ * each named after its file without directory or extension; *window is
+ * the most reference snapshots one of them needs (at least 1).  Returns
+ * 0, or MG_EIO (a file that does not open) or mg_model_read()'s status,
+ * with d naming the file.  mg_compare_models_free() frees the models.
+ */
+int mg_compare_models(struct mg_compareconf *conf, const char *const *path,
+    int n, int *window, struct mg_diag *d);
+void mg_compare_models_free(struct mg_compareconf *conf);
+
+/*
+ * mg_compare_open: mg_compare_new() and mg_compare_begin() with the names
+ * of sel's features.  On a model that needs a feature not there, *bad is
+ * its index (else -1).
+ */
+int mg_compare_open(const struct mg_compareconf *conf,
+    const struct mg_epsel *sel, struct mg_compare **out, int *bad,
+    struct mg_diag *d);
+
+/*
+ * mg_compare_tally: what the planner did in the outcomes res[0..n): the
+ * decisions it planned into *decided, of them those with futures of
+ * their own into *planned; with cal, its chances against what happened.
+ */
+void mg_compare_tally(const struct mg_outcome *res, size_t n,
+    size_t *decided, size_t *planned, struct mg_plancal *cal);
 
 /*
  * mg_compare_new: a comparison of the baselines and conf's methods.  The

@@ -702,3 +702,42 @@ out:
 	mg_compare_free(cmp);
 	return rv;
 }
+
+int
+mg_target_choose_all(const struct mg_compare *c, const double *target,
+    int n, int folds, double conf, struct mg_choice **out,
+    struct mg_diag *d)
+{
+	size_t per = (size_t)mg_compare_ntables(c) *
+	    (size_t)mg_compare_nmethods(c);
+	struct mg_choice *ch;
+	int k, rv;
+
+	if ((ch = calloc(per * (size_t)n, sizeof(*ch))) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	for (k = 0; k < n; k++)
+		if ((rv = mg_target_choose(c, target[k], folds, conf,
+		    &ch[(size_t)k * per], d)) != 0) {
+			free(ch);
+			return rv;
+		}
+	*out = ch;
+	return 0;
+}
+
+int
+mg_target_training(const struct mg_epsel *sel, const int64_t *from,
+    long count, struct mg_epsel *ts)
+{
+	if (count == 0)
+		count = (long)sel->n;
+	*ts = mg_epsel_span(sel, from != NULL ? *from : sel->from -
+	    sel->e.workload - count * sel->every, count);
+	return mg_target_known(ts) > sel->from && sel->from > ts->from;
+}
+
+int64_t
+mg_target_known(const struct mg_epsel *ts)
+{
+	return ts->from + (ts->count - 1) * ts->every + ts->e.workload;
+}

@@ -64,6 +64,29 @@ int mg_target_choose(const struct mg_compare *c, double target, int folds,
     double conf, struct mg_choice *ch, struct mg_diag *d);
 
 /*
+ * mg_target_choose_all: mg_target_choose() for each of the n targets,
+ * into a block each of *out (nmethods * ntables choices; free() it).
+ */
+int mg_target_choose_all(const struct mg_compare *c, const double *target,
+    int n, int folds, double conf, struct mg_choice **out,
+    struct mg_diag *d);
+
+/*
+ * mg_target_training: the training period of the evaluated episodes sel
+ * into *ts: count episodes of their kind (0: as many as sel's) from
+ * *from, or with from NULL just before them, the last one's workload
+ * ending before the first evaluated one starts, so that no job of the
+ * evaluated period is seen.  Returns 1 if the period reaches into the
+ * evaluated one all the same, else 0.
+ */
+int mg_target_training(const struct mg_epsel *sel, const int64_t *from,
+    long count, struct mg_epsel *ts);
+
+/* mg_target_known: when the last outcome of ts is known (its episode's
+ * start and workload) */
+int64_t mg_target_known(const struct mg_epsel *ts);
+
+/*
  * mg_target_best: the method to recommend among ch[0..nm) (one size's
  * choices; point -2: not a method), or -1 if none reached the target: a
  * certified one first, then one that decides on the queue now (a margin

@@ -627,3 +627,13 @@ mg_walk_free(struct mg_walk *w)
 	free(w->log);
 	free(w);
 }
+
+struct mg_epsel
+mg_walk_episodes(const struct mg_epsel *sel, int64_t history)
+{
+	int64_t back = (history + sel->e.workload + sel->every - 1) /
+	    sel->every * sel->every;
+
+	return mg_epsel_span(sel, sel->from - back, (long)sel->n +
+	    (long)(back / sel->every));
+}

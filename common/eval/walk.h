@@ -46,6 +46,14 @@ struct mg_walkconf {
 struct mg_walk;
 
 /*
+ * mg_walk_episodes: the episodes a walk over sel needs, as one span: a
+ * history and a workload before sel's first (in whole steps of sel's),
+ * then sel's
+ */
+struct mg_epsel mg_walk_episodes(const struct mg_epsel *sel,
+    int64_t history);
+
+/*
  * mg_walk_run: c's episodes (which reach back a history and a workload
  * before wc->from) walked forward.  MG_EINVAL if a period's history has
  * fewer episodes than folds, or more months than MG_WALK_MAXMONTHS are

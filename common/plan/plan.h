@@ -187,7 +187,14 @@ struct mg_planconf {
 	 */
 	double stop[MG_PLAN_MAXSTOP];
 	int nstop;
+	unsigned given;		/* MG_PLAN_GIVEN_*: the options given by
+				 * mg_plan_option() */
 };
+#define MG_PLAN_GIVEN_PLAN	1u	/* plan: the planner is asked for */
+#define MG_PLAN_GIVEN_LAMBDA	2u	/* lambda */
+#define MG_PLAN_GIVEN_MODEL	4u	/* plan-model */
+#define MG_PLAN_GIVEN_LIMITS	8u	/* plan-limits */
+#define MG_PLAN_GIVEN_WINDOW	16u	/* plan-window */
 
 /* the true futures a diagnostic planner is told (mg_planconf.truth) */
 #define MG_PLAN_TRUE_RUNTIMES	1u	/* of the view's jobs and arrivals */
@@ -197,6 +204,17 @@ struct mg_planconf {
  * faithful model, arrivals in 4-hour blocks, run times by user, plans
  * reused for 30 minutes until 6 hours before P's end. */
 void mg_planconf_default(struct mg_planconf *pc);
+
+/*
+ * mg_planconf_world: what pc takes from the world it plans in, def,
+ * where its options did not set it (pc->given): a handover (seconds, 0:
+ * none) with a window over all of P's limit, the world's own cluster
+ * model, its limits per user as sacctmgr shows them (faithful), its
+ * capacity over the past (faithful, unless the capacity now is assumed).
+ */
+struct mg_clusterdef;
+void mg_planconf_world(struct mg_planconf *pc, const struct mg_clusterdef *def,
+    int64_t limit, int64_t handover);
 
 /*
  * mg_plan_option: the planner's options shared by the commands: name

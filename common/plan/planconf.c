@@ -7,7 +7,31 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "cluster/cluster.h"
+#include "cluster/simconf.h"
 #include "plan/plan_int.h"
+
+void
+mg_planconf_world(struct mg_planconf *pc, const struct mg_clusterdef *def,
+    int64_t limit, int64_t handover)
+{
+	unsigned given = pc->given;
+	int faithful = mg_simconf_mode(def->conf) == MG_MODE_FAITHFUL;
+
+	if (handover > 0) {
+		if (!(given & MG_PLAN_GIVEN_WINDOW))
+			pc->window = limit;
+		pc->handover = handover;
+	}
+	if (!(given & MG_PLAN_GIVEN_MODEL))
+		pc->model = faithful ? MG_PLAN_FAITHFUL : MG_PLAN_REFERENCE;
+	if (!(given & MG_PLAN_GIVEN_LIMITS) && faithful)
+		mg_simconf_user_limits(def->conf, &pc->max_jobs_pu,
+		    &pc->max_nodes_pu);
+	if (pc->cap_model != MG_PLAN_CAP_NOW && faithful)
+		pc->cap_n = mg_clusterdef_capacity(def, &pc->cap_time,
+		    &pc->cap_nodes);
+}
 
 void
 mg_planconf_default(struct mg_planconf *pc)
@@ -244,6 +268,11 @@ mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
 	} else
 		return mg_diag_set(d, MG_EINVAL, "no planner option '%s'",
 		    name);
+	pc->given |= strcmp(name, "plan") == 0 ? MG_PLAN_GIVEN_PLAN :
+	    strcmp(name, "lambda") == 0 ? MG_PLAN_GIVEN_LAMBDA :
+	    strcmp(name, "plan-model") == 0 ? MG_PLAN_GIVEN_MODEL :
+	    strcmp(name, "plan-limits") == 0 ? MG_PLAN_GIVEN_LIMITS :
+	    strcmp(name, "plan-window") == 0 ? MG_PLAN_GIVEN_WINDOW : 0;
 	return 0;
 }
 

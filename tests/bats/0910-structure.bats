@@ -95,3 +95,27 @@ setup() {
 	[ "$bad" -eq 0 ]
 }
 
+
+# the lines of each tool and of its main(), as "file lines main-lines"
+tool_sizes() {
+	local f
+	for f in "$@"; do
+		awk -v f="${f##*/}" '/^main\(/ { s = NR } s && /^}/ { m = NR - s + 1; s = 0 }
+		    END { print f, NR, m + 0 }' "$f"
+	done
+}
+
+@test "every tool thin: each cmd/*.c at most 600 lines, its main() at most 80; the check fails on one that is not" {
+	local over
+	tool_sizes "$ROOT"/cmd/mirage-*.c > sizes
+	# every tool was measured, each with a main()
+	[ "$(wc -l < sizes)" -eq "$(ls "$ROOT"/cmd/mirage-*.c | wc -l)" ]
+	awk '$3 == 0 { bad = 1; print $1 ": no main()" } END { exit bad }' sizes
+	over=$(awk '$2 > 600 || $3 > 80 { print }' sizes)
+	[ -z "$over" ] || { echo "over the limits: $over"; false; }
+	# a tool grown past either limit is caught
+	{ cat "$ROOT/cmd/mirage-cat.c"; seq 700 | sed 's|.*|/* filler */|'; } > big.c
+	awk '{ print } /^main\(/ { for (i = 0; i < 90; i++) print "\t;" }' "$ROOT/cmd/mirage-cat.c" > long.c
+	tool_sizes big.c long.c > bad
+	[ "$(awk '$2 > 600 || $3 > 80' bad | wc -l)" -eq 2 ]
+}

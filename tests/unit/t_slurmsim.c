@@ -885,7 +885,7 @@ preemption_requeue(void)
 		{ 2500, 600, 600, 2, 1 },	/* U */
 	};
 	struct mg_slurmsim *sim;
-	struct mg_slurmsim_pjob b, u;
+	struct mg_joblife b, u;
 	static const int64_t exempt[] = { 0, 2800, 3500 };
 	static const int64_t want[] = { 3000, 3000, 4000 };
 	size_t e;
@@ -1063,7 +1063,7 @@ preempt_suspend(void)
 		{ 3400, 9000, 100, 1, 3 },	/* Y */
 	};
 	struct mg_slurmsim *sim;
-	struct mg_slurmsim_pjob b, u;
+	struct mg_joblife b, u;
 
 	memset(dl, 0, sizeof(dl));
 	dl[0].epoch_s = 1000;
@@ -1121,7 +1121,7 @@ who_may_preempt_whom(void)
 		{ 2500, 600, 600, 2, 2 },	/* H */
 	};
 	struct mg_slurmsim *sim;
-	struct mg_slurmsim_pjob l, n;
+	struct mg_joblife l, n;
 	int k;
 
 	memset(dl, 0, sizeof(dl));
@@ -1207,8 +1207,8 @@ loaning(void)
 		{ 100, 6000, 1000, 2, 1 },	/* J2 */
 	};
 	struct mg_slurmsim *sim;
-	struct mg_slurmsim_loan ls;
-	struct mg_slurmsim_pjob b;
+	struct mg_loanstats ls;
+	struct mg_joblife b;
 
 	make(s, 2, 2);
 	mg_slurmsim_params_default(&c, 4);
@@ -1322,8 +1322,8 @@ elastic_job(void)
 		{ 100, 600, 100, 2, 1 },	/* R */
 	};
 	struct mg_slurmsim *sim;
-	struct mg_slurmsim_pjob e;
-	struct mg_slurmsim_loan ls;
+	struct mg_joblife e;
+	struct mg_loanstats ls;
 
 	memset(el, 0, sizeof(el));
 	memset(dl, 0, sizeof(dl));

@@ -1,0 +1,313 @@
+/*
+ * evaluation.c: mirage-eval's protocol, set up once (evaluation.h).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/parse.h"
+#include "cluster/simconf.h"
+#include "eval/evaluation.h"
+
+void
+mg_evalconf_init(struct mg_evalconf *c)
+{
+	memset(c, 0, sizeof(*c));
+	mg_epsel_init(&c->sel);
+	mg_planconf_default(&c->pc);
+	c->lambda = MG_PLAN_LAMBDA;
+	c->threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	c->prefix = "";
+}
+
+/* --target's shares, separated by commas */
+static int
+targets(struct mg_evalconf *c, const char *arg, struct mg_diag *d)
+{
+	char b[256], *p, *q;
+
+	snprintf(b, sizeof(b), "%s", arg);
+	for (c->ntarget = 0, p = b; p != NULL; p = q) {
+		if ((q = strchr(p, ',')) != NULL)
+			*q++ = '\0';
+		if (c->ntarget == MG_TARGET_MAX)
+			return mg_diag_set(d, MG_EINVAL, "--target: at most %d "
+			    "shares", MG_TARGET_MAX);
+		if (mg_parse_share(p, &c->target[c->ntarget++]) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid --target '%s' "
+			    "(want a share of the links without an "
+			    "interruption, e.g. 99%% or 0.99)", p);
+	}
+	return 0;
+}
+
+/* a whole number of the option name from min to max */
+static int
+number(const char *name, const char *arg, double min, double max,
+    double *v, struct mg_diag *d)
+{
+	if (mg_parse_f64(arg, strlen(arg), v) != 0 || !(*v >= min &&
+	    *v <= max))
+		return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want %g "
+		    "to %g)", name, arg, min, max);
+	return 0;
+}
+
+int
+mg_evalconf_set(struct mg_evalconf *c, const char *name, const char *arg,
+    struct mg_diag *d)
+{
+	static const char *const hybrids[] = { "and", "or", "both",
+	    "weight" };
+	int64_t *span = strcmp(name, "walk-forward") == 0 ? &c->walk :
+	    strcmp(name, "history") == 0 ? &c->history : NULL;
+	double v;
+	int i, rv;
+
+	if (strcmp(name, "target") == 0)
+		return targets(c, arg, d);
+	if (span != NULL && (mg_parse_span(arg, span) != 0 || *span <= 0))
+		return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want e.g. "
+		    "90s, 10m, 48h, 2d or D-HH:MM:SS)", name, arg);
+	if (span != NULL)
+		return 0;
+	if (strcmp(name, "folds") == 0) {
+		rv = number(name, arg, 1, MG_TARGET_MAXFOLDS, &v, d);
+		c->folds = (int)v;
+		return rv;
+	}
+	if (strcmp(name, "train-count") == 0) {
+		rv = number(name, arg, 1, 1e6, &v, d);
+		c->train_count = (long)v;
+		return rv;
+	}
+	if (strcmp(name, "confidence") == 0 && mg_parse_share(arg,
+	    &c->confidence) != 0)
+		return mg_diag_set(d, MG_EINVAL, "invalid --confidence '%s' "
+		    "(want a share between 0 and 1, e.g. 95%% or 0.95)", arg);
+	if (strcmp(name, "confidence") == 0)
+		return 0;
+	if (strcmp(name, "train-from") == 0) {
+		if (mg_parse_date(arg, MG_TZ_UTC, &c->train_from) != 0)
+			return mg_diag_set(d, MG_EINVAL, "--train-from: invalid "
+			    "date '%s' (want e.g. 2023-02-01)", arg);
+		c->have_train_from = 1;
+		return 0;
+	}
+	if (strcmp(name, "handover") == 0) {
+		if (mg_parse_span(arg, &c->handover) != 0 || c->handover <=
+		    0 || c->handover > 86400)
+			return mg_diag_set(d, MG_EINVAL, "--handover: invalid "
+			    "time '%s' (want e.g. 10m, at most a day)", arg);
+		return 0;
+	}
+	if (strcmp(name, "hybrid") != 0)
+		return mg_diag_set(d, MG_EINVAL, "no evaluation setting '%s'",
+		    name);
+	for (i = 0; i < 4; i++)
+		if (strcmp(arg, hybrids[i]) == 0) {
+			c->hybrid = i + 1;
+			return 0;
+		}
+	return mg_diag_set(d, MG_EINVAL, "invalid --hybrid '%s' (want and, "
+	    "or, both or weight)", arg);
+}
+
+int
+mg_evalconf_check(struct mg_evalconf *c, struct mg_diag *d)
+{
+	const struct mg_epsel *s = &c->sel;
+
+	if (c->handover > 0 && c->pc.cost == MG_PLAN_RISK_CV)
+		return mg_diag_set(d, MG_EINVAL, "--plan-cost risk-cv does not "
+		    "go with --handover (want risk or hours)");
+	if (c->hybrid && (!(c->pc.given & MG_PLAN_GIVEN_PLAN) ||
+	    c->nmodels == 0))
+		return mg_diag_set(d, MG_EINVAL, "--hybrid goes with --plan and "
+		    "-M models");
+	if (c->walk && (c->ntarget > 1 || c->have_train_from ||
+	    c->train_count))
+		return mg_diag_set(d, MG_EINVAL, "--walk-forward takes one "
+		    "--target share, and chooses on the history before each "
+		    "period: no --train-from, --train-count, -E or -C");
+	if (c->confidence == 0)
+		c->confidence = MG_TARGET_CONFIDENCE;
+	if (c->history == 0)
+		c->history = 28 * 86400;
+	if (c->folds == 0)
+		c->folds = 4;
+	/* a history that holds fewer ended episodes than folds: said
+	 * before any is simulated */
+	if (c->walk && (c->history - s->e.workload) / s->every + 1 < c->folds)
+		return mg_diag_set(d, MG_EINVAL, "--history %.1fd holds fewer "
+		    "ended episodes than the %d folds (each ends %.1f days "
+		    "after it starts, one every %.1f h): give at least %.1fd",
+		    (double)c->history / 86400, c->folds,
+		    (double)s->e.workload / 86400, (double)s->every / 3600,
+		    (double)(s->e.workload + (c->folds - 1) * s->every) /
+		    86400);
+	if (c->handover > 0 && !(c->pc.given & MG_PLAN_GIVEN_LAMBDA))
+		c->lambda = MG_PLAN_HANDOVER_LAMBDA;
+	return 0;
+}
+
+int
+mg_evaluation_open(struct mg_evaluation *ev, struct mg_evalconf *c,
+    const struct mg_clusterdef *def, const struct mg_trace *t,
+    struct mg_diag *d)
+{
+	struct mg_compare *cmp;
+	int rv;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->c = c;
+	ev->def = def;
+	ev->bad = -1;
+	ev->cc.plan = (c->pc.given & MG_PLAN_GIVEN_PLAN) != 0;
+	ev->cc.hybrid = c->hybrid;
+	ev->cc.lambda = c->lambda;
+	ev->cc.cost = c->pc.cost;
+	ev->cc.handover = c->handover;
+	ev->cc.preempt = mg_simconf_preempts(def->conf, NULL, NULL);
+	if ((rv = mg_compare_models(&ev->cc, c->model, c->nmodels,
+	    &ev->window, d)) != 0)
+		return rv;
+	if ((rv = mg_compare_new(&ev->cc, &cmp, d)) != 0)
+		return MG_EINVAL;
+	if (ev->window > 200) {
+		mg_compare_free(cmp);
+		return mg_diag_set(d, MG_ETYPE, "a model needs %d reference "
+		    "snapshots; at most 200 can be computed", ev->window);
+	}
+	mg_planconf_world(&c->pc, def, c->sel.e.limit, c->handover);
+	/* the planner's decisions after its latest price has submitted
+	 * are never read, unless a hybrid or a calibration reads them */
+	if (!c->keep_decisions)
+		c->pc.nstop = (int)mg_compare_prices(cmp, c->pc.stop);
+	mg_compare_free(cmp);
+	if (ev->cc.plan && (rv = mg_plan_new(&c->pc, t, &ev->plan)) != 0)
+		return mg_diag_set(d, rv, "--plan: %s", rv == MG_ENOMEM ?
+		    "out of memory" : "invalid planner settings");
+	if ((rv = mg_epsel_resolve(&c->sel, def, d)) != 0)
+		return rv;
+	/* where each model's features are in an outcome's */
+	c->sel.e.window = ev->window;
+	return 0;
+}
+
+/* a batch of outcomes: the planner's decisions counted, then the
+ * caller's callback */
+static void
+batch(void *arg, const struct mg_outcome *res, size_t n, size_t done,
+    size_t all)
+{
+	struct mg_evaluation *ev = arg;
+
+	mg_compare_tally(res, n, &ev->decided, &ev->planned, ev->cal);
+	if (ev->c->each != NULL)
+		ev->c->each(ev->c->arg, res, n, done, all);
+}
+
+/* the methods compared on sel's episodes into *out */
+static int
+compare(struct mg_evaluation *ev, const struct mg_epsel *sel,
+    struct mg_compare **out, struct mg_diag *d)
+{
+	int rv;
+
+	ev->decided = ev->planned = 0;
+	if ((rv = mg_compare_open(&ev->cc, sel, out, &ev->bad, d)) != 0)
+		return rv;
+	if ((rv = mg_compare_run(*out, ev->def, sel, ev->window, ev->plan,
+	    ev->c->threads, batch, ev, d)) != 0) {
+		mg_compare_free(*out);
+		*out = NULL;
+	}
+	return rv;
+}
+
+int
+mg_evaluation_run(struct mg_evaluation *ev, const struct mg_epsel *sel,
+    struct mg_compare **out, struct mg_diag *d)
+{
+	const struct mg_evalconf *c = ev->c;
+	int32_t nodes;
+	double lost;
+	size_t n;
+	int k, rv;
+
+	if ((rv = compare(ev, sel, out, d)) != 0 || c->say == NULL)
+		return rv;
+	if (ev->plan != NULL)
+		fprintf(c->say, "%sthe planner planned %zu decisions of %d "
+		    "futures each (%zu with futures of their own)\n",
+		    c->prefix, ev->decided, c->pc.k, ev->planned);
+	for (k = 0; k < sel->nsizes; k++)
+		if (mg_compare_victims_lost(*out, k, &nodes, &n, &lost) && n > 0)
+			fprintf(c->say, "%sreactive-preempt, %d-node chains: "
+			    "its preemptions cost other jobs %.1f node-hours "
+			    "(%.2f a chain)\n", c->prefix, nodes, lost / 3600,
+			    lost / 3600 / (double)n);
+	return 0;
+}
+
+int
+mg_evaluation_choose(struct mg_evaluation *ev, struct mg_choice **out,
+    struct mg_target_prov *pv, int *run, struct mg_diag *d)
+{
+	const struct mg_evalconf *c = ev->c;
+	int64_t last;
+	struct mg_epsel ts;
+	struct mg_compare *cmp;
+	char a[32], b[32];
+	int rv;
+
+	(void)mg_target_training(&c->sel, c->have_train_from ? &c->train_from :
+	    NULL, c->train_count, &ts);
+	if ((*run = (rv = compare(ev, &ts, &cmp, d)) != 0))
+		return rv;
+	pv->cluster_nodes = ev->def->nodes;
+	pv->history_end = mg_target_known(&ts);
+	rv = mg_target_choose_all(cmp, c->target, c->ntarget, c->folds,
+	    c->confidence, out, d);
+	mg_compare_free(cmp);
+	last = ts.from + (ts.count - 1) * ts.every;
+	mg_format_time(ts.from, a, sizeof(a));
+	mg_format_time(last, b, sizeof(b));
+	if (rv == 0 && c->say != NULL)
+		fprintf(c->say, "%ssettings chosen on %ld episodes from %s to "
+		    "%s, %d time-blocked folds\n", c->prefix, ts.count, a, b,
+		    c->folds);
+	return rv;
+}
+
+int
+mg_evaluation_walk(struct mg_evaluation *ev, struct mg_walk **out, int *run,
+    struct mg_diag *d)
+{
+	const struct mg_evalconf *c = ev->c;
+	struct mg_epsel all = mg_walk_episodes(&c->sel, c->history);
+	struct mg_walkconf wc = { c->sel.from, c->walk, c->history,
+	    c->sel.e.workload, c->target[0], c->confidence, c->folds };
+	struct mg_compare *cmp;
+	int rv;
+
+	if ((*run = (rv = compare(ev, &all, &cmp, d)) != 0))
+		return rv;
+	ev->walked = cmp;
+	if ((rv = mg_walk_run(cmp, &wc, out, d)) == 0 && c->say != NULL)
+		fprintf(c->say, "%s%d periods walked forward, each chosen on "
+		    "the %g days before it\n", c->prefix, mg_walk_periods(*out),
+		    (double)c->history / 86400);
+	return rv;
+}
+
+void
+mg_evaluation_close(struct mg_evaluation *ev)
+{
+	mg_compare_models_free(&ev->cc);
+	mg_plan_free(ev->plan);
+	mg_compare_free(ev->walked);
+	ev->plan = NULL;
+	ev->walked = NULL;
+}
