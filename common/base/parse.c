@@ -74,7 +74,8 @@ missing_word(const char *s, size_t n)
 	    is_word(s, n, "INVALID") || is_word(s, n, "N/A");
 }
 
-int64_t
+/* mg_days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
+static int64_t
 mg_days_from_civil(int64_t y, unsigned m, unsigned d)
 {
 	int64_t era, yoe, doy, doe;

@@ -86,9 +86,6 @@ int mg_tz_use(const char *zone, enum mg_tz *tz);
  */
 void mg_tz_name(enum mg_tz tz, char *buf, size_t cap);
 
-/* mg_days_from_civil: days since 1970-01-01 of a proleptic Gregorian date. */
-int64_t mg_days_from_civil(int64_t y, unsigned m, unsigned d);
-
 /* mg_format_time: epoch seconds as "YYYY-MM-DDTHH:MM:SS" (UTC); buf >= 32. */
 void mg_format_time(int64_t t, char *buf, size_t cap);
 

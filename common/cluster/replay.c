@@ -13,6 +13,10 @@
 #include "cluster/elastic.h"
 #include "base/stats.h"
 
+static int mg_replay_write_el(FILE *fp, const struct mg_clusterdef *def,
+    const struct mg_trace *t, const struct mg_writer_opts *wo,
+    struct mg_diag *d);
+
 #define NGROUP 12
 #define NPLAIN 10	/* the last two: with classes only */
 
@@ -80,7 +84,14 @@ row(FILE *out, int g, const unsigned char *grp, const double *real,
 	return MG_OK;
 }
 
-int
+/*
+ * mg_replay_write_fidelity: the fidelity table (mirage-eval(1)): per
+ * group of jobs (all, by size, by limit, and with classes by urgent and
+ * best-effort), the real and simulated mean waits, their errors, bias,
+ * rank correlation and the shares within 10 minutes and an hour.
+ * classes needs r->life.
+ */
+static int
 mg_replay_write_fidelity(FILE *fp, const struct mg_trace *t,
     const struct mg_replay *rp, int classes, struct mg_diag *d)
 {
@@ -143,7 +154,8 @@ mg_replay_write_jobs(FILE *fp, const struct mg_trace *t,
 	}
 }
 
-int
+/* mg_replay_stats: s from a replay with lives of t on def */
+static int
 mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
     const struct mg_replay *rp, struct mg_replaystats *s)
 {
@@ -187,7 +199,9 @@ mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
 	return MG_OK;
 }
 
-void
+/* mg_replay_write_hours: with MG_REPLAY_HOURS, the inference pool hour
+ * by hour, as TSV: its demand, the nodes lent and those used */
+static void
 mg_replay_write_hours(FILE *fp, const struct mg_clusterdef *def,
     const struct mg_replay *hr)
 {
@@ -250,7 +264,12 @@ fill_el(const struct mg_clusterdef *def, const struct mg_trace *t, size_t i,
 	return 1;
 }
 
-int
+/*
+ * mg_replay_write_dl, mg_replay_write_el: the deep-learning attributes
+ * def drew for t's jobs (preemption), or its elastic jobs' (a dlattrs or
+ * an elastic stream, mirage-stream(5)); MG_EINVAL if def has none
+ */
+static int
 mg_replay_write_dl(FILE *fp, const struct mg_clusterdef *def,
     const struct mg_trace *t, const struct mg_writer_opts *wo,
     struct mg_diag *d)
@@ -261,7 +280,7 @@ mg_replay_write_dl(FILE *fp, const struct mg_clusterdef *def,
 	return write_side(fp, mg_dlattr_schema(), def, t, wo, d, fill_dl);
 }
 
-int
+static int
 mg_replay_write_el(FILE *fp, const struct mg_clusterdef *def,
     const struct mg_trace *t, const struct mg_writer_opts *wo,
     struct mg_diag *d)

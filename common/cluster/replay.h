@@ -18,18 +18,8 @@
 #include "io/stream.h"
 #include "io/trace.h"
 
-/*
- * mg_replay_write_fidelity: the fidelity table (mirage-eval(1)): per
- * group of jobs (all, by size, by limit, and with classes by urgent and
- * best-effort), the real and simulated mean waits, their errors, bias,
- * rank correlation and the shares within 10 minutes and an hour.
- * classes needs r->life.
- */
-int mg_replay_write_fidelity(FILE *fp, const struct mg_trace *t,
-    const struct mg_replay *r, int classes, struct mg_diag *d);
-
-/* mg_replay_write_jobs: the same job by job, with r->life's class,
- * preemptions, loss and end when lives is set */
+/* mg_replay_write_jobs: the real and simulated waits job by job, with
+ * r->life's class, preemptions, loss and end when lives is set */
 void mg_replay_write_jobs(FILE *fp, const struct mg_trace *t,
     const struct mg_replay *r, int lives);
 
@@ -47,10 +37,6 @@ struct mg_replaystats {
 	struct mg_replaywait wait[3];	/* urgent, best-effort, all */
 	double jct_mean_h;	/* completion time: submission to end */
 };
-
-/* mg_replay_stats: s from a replay with lives of t on def */
-int mg_replay_stats(const struct mg_clusterdef *def, const struct mg_trace *t,
-    const struct mg_replay *r, struct mg_replaystats *s);
 
 /*
  * mg_replay_write_summary: in words onto fp, each line after prefix, the
@@ -75,23 +61,6 @@ int mg_replay_write_summary(FILE *fp, const char *prefix,
 int mg_replay_write_files(const struct mg_clusterdef *def,
     const struct mg_trace *t, const struct mg_replay *r, const char *out,
     const char *jobs, const char *hours, int classes, int lives,
-    struct mg_diag *d);
-
-/* mg_replay_write_hours: with MG_REPLAY_HOURS, the inference pool hour
- * by hour, as TSV: its demand, the nodes lent and those used */
-void mg_replay_write_hours(FILE *fp, const struct mg_clusterdef *def,
-    const struct mg_replay *r);
-
-/*
- * mg_replay_write_dl, mg_replay_write_el: the deep-learning attributes
- * def drew for t's jobs (preemption), or its elastic jobs' (a dlattrs or
- * an elastic stream, mirage-stream(5)); MG_EINVAL if def has none
- */
-int mg_replay_write_dl(FILE *fp, const struct mg_clusterdef *def,
-    const struct mg_trace *t, const struct mg_writer_opts *wo,
-    struct mg_diag *d);
-int mg_replay_write_el(FILE *fp, const struct mg_clusterdef *def,
-    const struct mg_trace *t, const struct mg_writer_opts *wo,
     struct mg_diag *d);
 
 /*

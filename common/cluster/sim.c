@@ -927,7 +927,11 @@ mg_sim_started(const struct mg_sim *s)
 	return s->nstarted;
 }
 
-int64_t
+/*
+ * mg_sim_avg_wait: the integer mean, in minutes, of the waits of the
+ * last wait_hist jobs started (0 if none).
+ */
+static int64_t
 mg_sim_avg_wait(const struct mg_sim *s)
 {
 	int64_t sum = 0;

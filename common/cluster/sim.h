@@ -130,12 +130,6 @@ size_t mg_sim_njobs(const struct mg_sim *s);
 size_t mg_sim_started(const struct mg_sim *s);
 
 /*
- * mg_sim_avg_wait: the integer mean, in minutes, of the waits of the
- * last wait_hist jobs started (0 if none).
- */
-int64_t mg_sim_avg_wait(const struct mg_sim *s);
-
-/*
  * mg_sim_stats_after_start: the original measures its average wait and
  * queue size not at P's start but after running on to the next trace
  * submission and queueing it (see the spec, 3.7).  This does that on a

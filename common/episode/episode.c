@@ -44,7 +44,11 @@ mg_epconf_paper(struct mg_epconf *e, int32_t nodes)
 	e->chain = 2;
 }
 
-int
+/*
+ * mg_epconf_check: 0, or MG_EINVAL with d saying what is wrong (warm-up
+ * not inside the workload window, P larger than the cluster, ...).
+ */
+static int
 mg_epconf_check(const struct mg_epconf *e, const struct mg_clusterdef *def,
     struct mg_diag *d)
 {
@@ -294,7 +298,12 @@ with_s(struct mg_episode *ep, struct mg_cluster **c)
 	    ep->e.s_dur, mg_cluster_time(ep->c), ep->p);
 }
 
-int
+/*
+ * mg_episode_probe_urgent: the same for S submitted now as an urgent job
+ * of a cluster that preempts; *caused = the node-seconds of work its
+ * victims lost.  Returns 1, 0 or a negative status as above.
+ */
+static int
 mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x, double *caused)
 {
 	struct mg_cluster *c;

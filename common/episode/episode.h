@@ -41,13 +41,6 @@ struct mg_epconf {
 void mg_epconf_paper(struct mg_epconf *e, int32_t nodes);
 
 /*
- * mg_epconf_check: 0, or MG_EINVAL with d saying what is wrong (warm-up
- * not inside the workload window, P larger than the cluster, ...).
- */
-int mg_epconf_check(const struct mg_epconf *e, const struct mg_clusterdef *def,
-    struct mg_diag *d);
-
-/*
  * Which episodes a command runs: episode i starts at from + i every, for
  * each chain size.  The commands that run episodes share the settings,
  * by name (mg_epsel_set()).
@@ -166,14 +159,6 @@ int mg_episode_features(struct mg_episode *ep, double *paper, double *own);
  * S does not start within 60 days, or a negative status.
  */
 int mg_episode_probe(struct mg_episode *ep, int64_t *x, double *paper_at);
-
-/*
- * mg_episode_probe_urgent: the same for S submitted now as an urgent job
- * of a cluster that preempts; *caused = the node-seconds of work its
- * victims lost.  Returns 1, 0 or a negative status as above.
- */
-int mg_episode_probe_urgent(struct mg_episode *ep, int64_t *x,
-    double *caused);
 
 /*
  * All that an evaluation needs of one episode: every time a method can

@@ -10,6 +10,11 @@
 #include "base/mem.h"
 #include "base/status.h"
 
+static double mg_runtime_ratio(const struct mg_view *v);
+
+static int64_t mg_feature_plan_start_expected(const struct mg_view *v, int32_t nodes,
+    int64_t limit, double prio, double ratio, int64_t *p_start);
+
 #define HOUR	3600.0
 #define NEVER_FITS	(30 * 86400)
 #define PLAN_MAX_AHEAD	200	/* jobs planned ahead of S, like bf_max_job_test */
@@ -251,7 +256,12 @@ mg_feature_plan_start(const struct mg_view *v, int32_t nodes, int64_t limit,
 	    p_start);
 }
 
-int64_t
+/*
+ * mg_feature_plan_start_expected: the same plan where every other job
+ * runs ratio of its limit (running jobs end then, or in a minute if
+ * already past).
+ */
+static int64_t
 mg_feature_plan_start_expected(const struct mg_view *v, int32_t nodes,
     int64_t limit, double prio, double ratio, int64_t *p_start)
 {
@@ -387,7 +397,8 @@ mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
 	return 0;
 }
 
-double
+/* mg_runtime_ratio: the median run time / limit of v's ended jobs, or 1 */
+static double
 mg_runtime_ratio(const struct mg_view *v)
 {
 	double *r, q[5];

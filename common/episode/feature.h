@@ -86,15 +86,4 @@ int mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
 int64_t mg_feature_plan_start(const struct mg_view *v, int32_t nodes,
     int64_t limit, double prio, int64_t *p_start);
 
-/*
- * mg_feature_plan_start_expected: the same plan where every other job
- * runs ratio of its limit (running jobs end then, or in a minute if
- * already past).
- */
-int64_t mg_feature_plan_start_expected(const struct mg_view *v, int32_t nodes,
-    int64_t limit, double prio, double ratio, int64_t *p_start);
-
-/* mg_runtime_ratio: the median run time / limit of v's ended jobs, or 1 */
-double mg_runtime_ratio(const struct mg_view *v);
-
 #endif /* MG_FEATURE_H */

@@ -189,7 +189,9 @@ mg_adoption_write(const struct mg_clusterdef *def,
 	return rv;
 }
 
-int
+/* mg_askmodel_says: an mg_adoptconf ask: the model's decision on the
+ * view now, through the rule of mirage-advise(1) */
+static int
 mg_askmodel_says(void *arg, const struct mg_view *v,
     const struct mg_chainnow *cn)
 {
@@ -216,7 +218,12 @@ mg_askmodel_says(void *arg, const struct mg_view *v,
 	    (double)(cn->p_start + cn->p_limit - cn->t) / 3600);
 }
 
-int
+/*
+ * mg_askmodel_open: the model at path, read and bound to the features of
+ * one snapshot, into a.  MG_ETYPE for a model that needs more snapshots
+ * or is not a model of when; a read or bind status otherwise.
+ */
+static int
 mg_askmodel_open(const char *path, struct mg_askmodel *a, struct mg_diag *d)
 {
 	struct mg_epconf e;
@@ -259,7 +266,7 @@ mg_askmodel_open(const char *path, struct mg_askmodel *a, struct mg_diag *d)
 	return MG_OK;
 }
 
-void
+static void
 mg_askmodel_close(struct mg_askmodel *a)
 {
 	mg_model_free(a->m);
@@ -270,7 +277,12 @@ mg_askmodel_close(struct mg_askmodel *a)
 	memset(a, 0, sizeof(*a));
 }
 
-void
+/*
+ * mg_adoption_name: a's method in words, as the table names it:
+ * "reactive", "lead 6h" (", held"), "planner K futures" or "model FILE"
+ * (model: the model's path), each with ", handover" under one
+ */
+static void
 mg_adoption_name(const struct mg_adoptconf *a, const char *model,
     char *buf, size_t len)
 {
@@ -290,7 +302,9 @@ mg_adoption_name(const struct mg_adoptconf *a, const char *model,
 		snprintf(buf, len, "reactive");
 }
 
-void
+/* mg_adoption_span: the others counted in a: those submitted within
+ * sel's range of episodes, as far as it is given */
+static void
 mg_adoption_span(struct mg_adoptconf *a, const struct mg_epsel *sel)
 {
 	if (sel->have_from)

@@ -73,41 +73,17 @@ int mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
 /*
  * mg_adoption_setup: ad's method set up from the evaluation's settings c
  * (a model's path, the handover, the planner's settings, the episodes'
- * span) on def: the model opened (MG_ADOPT_ASK; mg_askmodel_open()'s
- * status), the planner (MG_ADOPT_PLAN) with what def implies, the others
- * counted (mg_adoption_span()), the name (mg_adoption_name()).
- * mg_adoption_release() closes the model.
+ * span) on def: the model read and bound to one snapshot's features
+ * (MG_ADOPT_ASK; MG_ETYPE for one that needs more snapshots or is not a
+ * model of when, else its read's status), the planner (MG_ADOPT_PLAN)
+ * with what def implies, the others counted (those submitted within the
+ * episodes' span, as far as it is given), the method's name in the
+ * table ("reactive", "lead 6h, held", "planner 8 futures", "model
+ * FILE", each with ", handover" under one).  mg_adoption_release()
+ * closes the model.
  */
 int mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
     const struct mg_clusterdef *def, struct mg_diag *d);
 void mg_adoption_release(struct mg_adoption *ad);
-
-/*
- * mg_adoption_name: a's method in words, as the table names it:
- * "reactive", "lead 6h" (", held"), "planner K futures" or "model FILE"
- * (model: the model's path), each with ", handover" under one
- */
-void mg_adoption_name(const struct mg_adoptconf *a, const char *model,
-    char *buf, size_t len);
-
-/* mg_adoption_span: the others counted in a: those submitted within
- * sel's range of episodes, as far as it is given */
-void mg_adoption_span(struct mg_adoptconf *a, const struct mg_epsel *sel);
-
-
-/*
- * mg_askmodel_open: the model at path, read and bound to the features of
- * one snapshot, into a.  MG_ETYPE for a model that needs more snapshots
- * or is not a model of when; a read or bind status otherwise.
- */
-int mg_askmodel_open(const char *path, struct mg_askmodel *a,
-    struct mg_diag *d);
-
-/* mg_askmodel_says: an mg_adoptconf ask: the model's decision on the
- * view now, through the rule of mirage-advise(1) */
-int mg_askmodel_says(void *arg, const struct mg_view *v,
-    const struct mg_chainnow *cn);
-
-void mg_askmodel_close(struct mg_askmodel *a);
 
 #endif /* MG_ADOPTION_H */

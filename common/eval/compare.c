@@ -520,7 +520,9 @@ decide(struct mg_compare *cp, struct table *tb, int m,
 	return rv;
 }
 
-int
+/* mg_compare_add: every method's decision on outcome o, into the
+ * table'th table (o->n > 0) */
+static int
 mg_compare_add(struct mg_compare *cp, int table, const struct mg_outcome *o,
     struct mg_diag *d)
 {

@@ -10,7 +10,7 @@
  * A comparison is made from its methods (mg_compare_new()), told the
  * episodes' sizes and the features an outcome carries
  * (mg_compare_begin()), fed every outcome in the order of the episodes
- * (mg_compare_add()), then written: the table, the curves, the outcome
+ * (mg_compare_run()), then written: the table, the curves, the outcome
  * stream.  The writers format onto the stream the caller gives.
  */
 #ifndef MG_COMPARE_H
@@ -109,11 +109,6 @@ int mg_compare_begin(struct mg_compare *c, const struct mg_epsel *sel,
  * MG_PLAN_MAXSTOP into price.  Returns how many.
  */
 size_t mg_compare_prices(const struct mg_compare *c, double *price);
-
-/* mg_compare_add: every method's decision on outcome o, into the
- * table'th table (o->n > 0) */
-int mg_compare_add(struct mg_compare *c, int table,
-    const struct mg_outcome *o, struct mg_diag *d);
 
 /*
  * mg_compare_write: the table (one row per method and size); in text,

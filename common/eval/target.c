@@ -223,7 +223,16 @@ mg_target_best(const struct mg_choice *ch, int nm)
 	return b;
 }
 
-int
+/*
+ * mg_target_choose: every method's setting in every table of c (the
+ * training period's comparison) for target (0 < target < 1) on folds
+ * time-blocked folds, into ch[table * nmethods + m] (nmethods as
+ * mg_compare_nmethods() says).  A point whose share's lower bound at
+ * confidence conf reaches the target (certified) comes before one that
+ * only reaches it in every fold.  MG_EINVAL if a table has fewer
+ * episodes than folds.
+ */
+static int
 mg_target_choose(const struct mg_compare *c, double target, int folds,
     double conf, struct mg_choice *ch, struct mg_diag *d)
 {
@@ -552,7 +561,18 @@ strip_target(char *params)
 		q[-1] = '\0';
 }
 
-int
+/*
+ * mg_target_stamp: m's threshold set to what method (a model's index in
+ * c) was chosen for in ch (a block of mg_target_choose()'s), the most
+ * cautious of the sizes' (the one that submits earliest), and m's
+ * params given the target's keys (target, target_handover_s,
+ * target_folds, target_episodes, target_from, target_to,
+ * target_worst_share, target_reached, target_folds_<N>n with each fold's
+ * share, target_promise and target_confidence: the least of the sizes'),
+ * an earlier target's replaced.  *worst, *reached and *promise for the
+ * caller's words.  MG_EINVAL if no threshold was chosen, MG_ENOMEM.
+ */
+static int
 mg_target_stamp(struct mg_model *m, const struct mg_compare *c,
     int method, const struct mg_choice *ch, const struct mg_target_span *sp,
     double *worst, int *reached, double *promise, struct mg_diag *d)

@@ -52,20 +52,13 @@ struct mg_choice {
 };
 
 /*
- * mg_target_choose: every method's setting in every table of c (the
- * training period's comparison) for target (0 < target < 1) on folds
- * time-blocked folds, into ch[table * nmethods + m] (nmethods as
- * mg_compare_nmethods() says).  A point whose share's lower bound at
- * confidence conf reaches the target (certified) comes before one that
- * only reaches it in every fold.  MG_EINVAL if a table has fewer
- * episodes than folds.
- */
-int mg_target_choose(const struct mg_compare *c, double target, int folds,
-    double conf, struct mg_choice *ch, struct mg_diag *d);
-
-/*
- * mg_target_choose_all: mg_target_choose() for each of the n targets,
- * into a block each of *out (nmethods * ntables choices; free() it).
+ * mg_target_choose_all: for each of the n targets (0 < target < 1), every
+ * method's setting in every table of c (the training period's
+ * comparison) on folds time-blocked folds, into a block each of *out:
+ * ch[table * nmethods + m] (nmethods as mg_compare_nmethods() says;
+ * free() it).  A point whose share's lower bound at confidence conf
+ * reaches the target (certified) comes before one that only reaches it
+ * in every fold.  MG_EINVAL if a table has fewer episodes than folds.
  */
 int mg_target_choose_all(const struct mg_compare *c, const double *target,
     int n, int folds, double conf, struct mg_choice **out,
@@ -97,7 +90,7 @@ int64_t mg_target_known(const struct mg_epsel *ts);
 int mg_target_best(const struct mg_choice *ch, int nm);
 
 /*
- * mg_target_choose_view: one view's setting, as mg_target_choose() chooses
+ * mg_target_choose_view: one view's setting, as mg_target_choose_all() chooses
  * it (its best flag left 0); v may be a span of a table's episodes
  * (mg_target_span())
  */
@@ -125,7 +118,7 @@ struct mg_target_prov {
 /*
  * mg_target_write: what the settings chs (chosen on another comparison
  * of the same methods and sizes, for each of the nwant targets wants: a
- * block of mg_target_choose()'s each) bring on c's episodes, per target,
+ * block of mg_target_choose_all()'s each) bring on c's episodes, per target,
  * method and size: the share without interruption with its 95% interval
  * (Wilson), the mean lease given up, GPU time held twice, and 30 days of
  * service; in text, each size ends with the method recommended and its
@@ -135,7 +128,7 @@ int mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
     const double *wants, int nwant, const struct mg_target_prov *pv,
     FILE *fp, enum mg_compare_format fmt, struct mg_diag *d);
 
-/* where a model's threshold was chosen (mg_target_stamp()) */
+/* where a model's threshold was chosen (its target_* keys) */
 struct mg_target_span {
 	double target;
 	int64_t handover;	/* seconds, 0: none */
@@ -143,21 +136,6 @@ struct mg_target_span {
 	int64_t from, to;	/* the first and last episode's start */
 	size_t episodes;	/* of every size */
 };
-
-/*
- * mg_target_stamp: m's threshold set to what method (a model's index in
- * c) was chosen for in ch (a block of mg_target_choose()'s), the most
- * cautious of the sizes' (the one that submits earliest), and m's
- * params given the target's keys (target, target_handover_s,
- * target_folds, target_episodes, target_from, target_to,
- * target_worst_share, target_reached, target_folds_<N>n with each fold's
- * share, target_promise and target_confidence: the least of the sizes'),
- * an earlier target's replaced.  *worst, *reached and *promise for the
- * caller's words.  MG_EINVAL if no threshold was chosen, MG_ENOMEM.
- */
-int mg_target_stamp(struct mg_model *m, const struct mg_compare *c,
-    int method, const struct mg_choice *ch, const struct mg_target_span *sp,
-    double *worst, int *reached, double *promise, struct mg_diag *d);
 
 /* one size's threshold as mg_target_threshold() chose it */
 struct mg_target_size {
@@ -170,7 +148,10 @@ struct mg_target_size {
  * mg_target_threshold: m's threshold chosen for sp->target on the
  * episodes of sel on def (sp->folds time-blocked folds, at confidence
  * conf, on threads threads), as mirage-eval --target chooses it, and m
- * stamped with it (mg_target_stamp()); each size's choice into
+ * stamped with it: its threshold the most cautious size's, its params
+ * the target's keys (target, target_handover_s, target_folds,
+ * target_episodes, target_from, target_to, target_worst_share,
+ * target_reached, each fold's share); each size's choice into
  * each[0..sel->nsizes).  0, or a status with d naming model (the name
  * of m's file) or trace: a replay that cannot run is MG_EINVAL.
  */

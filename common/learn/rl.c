@@ -26,7 +26,7 @@ mg_rlopts_init(struct mg_rlopts *o)
 	o->seed = 1;
 }
 
-double
+static double
 mg_rl_reward(const struct mg_rlenv *env, int64_t x)
 {
 	double h = (double)x / 3600;

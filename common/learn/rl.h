@@ -101,6 +101,5 @@ int mg_rl_pg(const struct mg_rlenv *env, const struct mg_rlopts *o,
     struct mg_mlp **policy);
 
 /* the reward of outcome x seconds */
-double mg_rl_reward(const struct mg_rlenv *env, int64_t x);
 
 #endif /* MG_RL_H */

@@ -9,7 +9,12 @@
 
 #include "learn/samples.h"
 
-int
+/*
+ * mg_feature_selected: whether column name belongs to the selection sel:
+ * "own" (f_*), "ref" (the reference snapshots' r_*, rN_*), "all", or
+ * names and PREFIX* separated by commas
+ */
+static int
 mg_feature_selected(const char *name, const char *sel)
 {
 	const char *p = sel, *q;

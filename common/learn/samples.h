@@ -27,13 +27,6 @@ struct mg_samples {
 };
 
 /*
- * mg_feature_selected: whether column name belongs to the selection sel:
- * "own" (f_*), "ref" (the reference snapshots' r_*, rN_*), "all", or
- * names and PREFIX* separated by commas
- */
-int mg_feature_selected(const char *name, const char *sel);
-
-/*
  * mg_samples_read: the labelled rows of the samples stream at path ("-":
  * standard input; name in messages) with the features sel picks, into s;
  * classifier: labels are interruptions, else x in hours clipped to

@@ -88,7 +88,9 @@ mg_slurm_ask(const struct mg_slurm *s, const char *const argv[],
 	return out;
 }
 
-int
+/* mg_slurm_read: the jobs argv's output lists, into l (what names the
+ * output in messages); 0, or -1 with note set */
+static int
 mg_slurm_read(const struct mg_slurm *s, struct mg_live *l,
     const char *const argv[], const char *what, char *note, size_t cap)
 {

@@ -57,11 +57,6 @@ char *mg_slurm_run(const struct mg_slurm *s, const char *const argv[],
 char *mg_slurm_ask(const struct mg_slurm *s, const char *const argv[],
     const char *final, size_t *len, char *note, size_t cap);
 
-/* mg_slurm_read: the jobs argv's output lists, into l (what names the
- * output in messages); 0, or -1 with note set */
-int mg_slurm_read(const struct mg_slurm *s, struct mg_live *l,
-    const char *const argv[], const char *what, char *note, size_t cap);
-
 /* mg_slurm_nodes: the nodes sinfo counts (in the partition); 0 with
  * note set if it cannot tell */
 int32_t mg_slurm_nodes(const struct mg_slurm *s, char *note, size_t cap);

@@ -14,6 +14,9 @@
 #include "base/proc.h"
 #include "live/slurm.h"
 
+static int mg_takeover_state_at(const struct mg_takeover *t, char *user,
+    size_t ucap, char *start, size_t scap, char *note, size_t cap);
+
 #define TIMEOUT		60	/* seconds allowed to one Slurm command */
 #define SETTLE		120	/* s a completing P is watched for a requeue */
 #define INVALID		"Invalid job id"	/* squeue: not in the queue */
@@ -163,7 +166,14 @@ lines_state(const char *out, const char *job, char *user, size_t ucap,
 	return best;
 }
 
-int
+/*
+ * mg_takeover_state: P's state as squeue and sacct show it: 1 running
+ * (or suspended), 2 pending, 3 completing (its processes have ended), 0
+ * gone (ended, or unknown to both), -1 with note saying why it cannot be
+ * told, or -2 when the id names several jobs (an array's tasks).  user
+ * gets P's user ("" if not shown).
+ */
+static int
 mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
     char *note, size_t cap)
 {
@@ -173,7 +183,9 @@ mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
 	    note, cap);
 }
 
-int
+/* mg_takeover_state_at: the same, and P's start time as squeue or sacct
+ * prints it into start ("" if not shown) */
+static int
 mg_takeover_state_at(const struct mg_takeover *t, char *user, size_t ucap,
     char *start, size_t scap, char *note, size_t cap)
 {

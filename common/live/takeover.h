@@ -77,7 +77,6 @@ enum mg_takeover_step {
 	MG_TAKEOVER_SEEN	/* another host saw the signal (seen) */
 };
 
-
 struct mg_takeover {
 	const char *job;		/* P */
 	const char *squeue, *sacct, *scancel;	/* the programs to run */
@@ -141,21 +140,6 @@ int mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
  */
 int mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int *outcome, char *note, size_t cap, struct mg_diag *d);
-
-/*
- * mg_takeover_state: P's state as squeue and sacct show it: 1 running
- * (or suspended), 2 pending, 3 completing (its processes have ended), 0
- * gone (ended, or unknown to both), -1 with note saying why it cannot be
- * told, or -2 when the id names several jobs (an array's tasks).  user
- * gets P's user ("" if not shown).
- */
-int mg_takeover_state(const struct mg_takeover *t, char *user, size_t ucap,
-    char *note, size_t cap);
-
-/* mg_takeover_state_at: the same, and P's start time as squeue or sacct
- * prints it into start ("" if not shown) */
-int mg_takeover_state_at(const struct mg_takeover *t, char *user,
-    size_t ucap, char *start, size_t scap, char *note, size_t cap);
 
 /*
  * mg_takeover_plan: what a take-over of P would do now, in words (a dry
