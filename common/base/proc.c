@@ -46,7 +46,8 @@ mg_proc_set_fake(mg_proc_fake fn, void *arg)
 	fake_arg = arg;
 }
 
-int
+/* mg_proc_runf() without flags or env */
+static int
 mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
     struct mg_diag *d)
 {

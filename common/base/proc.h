@@ -17,26 +17,19 @@ struct mg_proc {
 	int timedout;		/* killed after the time allowed */
 };
 
-/*
- * mg_proc_run: run argv[0] (found on PATH by execvp) with argv, standard
- * input from /dev/null, for at most timeout seconds (then SIGKILL).
- * Returns 0 when the program ran (whatever its exit status: see
- * p->status), or MG_EIO with d set when it could not be started
- * (d says why: not found, not executable) or MG_ENOMEM.  Free p with
- * mg_proc_release().
- */
-int mg_proc_run(const char *const argv[], int timeout, struct mg_proc *p,
-    struct mg_diag *d);
-
 /* what mg_proc_runf() does besides */
 #define MG_PROC_GROUP	1	/* a session of its own: killed whole when
 				 * its time is out (a shell's children) */
 #define MG_PROC_NOOUT	2	/* its standard output is read and dropped */
 
 /*
- * mg_proc_runf: mg_proc_run() with flags (MG_PROC_*) and env, "NAME=value"
- * strings added to the program's environment (NULL-terminated; NULL:
- * none).
+ * mg_proc_runf: run argv[0] (found on PATH by execvp) with argv, standard
+ * input from /dev/null, for at most timeout seconds (then SIGKILL), with
+ * flags (MG_PROC_*) and env, "NAME=value" strings added to the program's
+ * environment (NULL-terminated; NULL: none).  Returns 0 when the program
+ * ran (whatever its exit status: see p->status), or MG_EIO with d set
+ * when it could not be started (d says why: not found, not executable)
+ * or MG_ENOMEM.  Free p with mg_proc_release().
  */
 int mg_proc_runf(const char *const argv[], const char *const env[],
     int timeout, int flags, struct mg_proc *p, struct mg_diag *d);
@@ -44,7 +37,7 @@ int mg_proc_runf(const char *const argv[], const char *const env[],
 /*
  * mg_proc_fake: a stand-in that answers every run instead of a child
  * process (a simulated Slurm in the tests): it fills p (out and err
- * malloc'd, err at most 4 KiB) and returns as mg_proc_run() does.
+ * malloc'd, err at most 4 KiB) and returns as mg_proc_runf() does.
  * mg_proc_set_fake(NULL, NULL) runs programs again.
  */
 typedef int (*mg_proc_fake)(void *arg, const char *const argv[],
@@ -53,11 +46,11 @@ typedef int (*mg_proc_fake)(void *arg, const char *const argv[],
 void mg_proc_set_fake(mg_proc_fake fn, void *arg);
 
 /*
- * mg_proc_run_tries: mg_proc_run(), run again after 1 s, 2 s, 4 s ... (at
+ * mg_proc_run_tries: mg_proc_runf() without flags or env, run again after 1 s, 2 s, 4 s ... (at
  * most tries runs in all) while the program exits non-zero: not when it
  * could not start or ran out of its time, nor when its standard error
  * holds final (an answer, not a failure; NULL: none).  *runs gets the
- * runs made.  Returns as mg_proc_run() does, with p the last run's.
+ * runs made.  Returns as mg_proc_runf() does, with p the last run's.
  */
 int mg_proc_run_tries(const char *const argv[], int timeout, int tries,
     const char *final, struct mg_proc *p, int *runs, struct mg_diag *d);

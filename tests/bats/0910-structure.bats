@@ -119,3 +119,33 @@ tool_sizes() {
 	tool_sizes big.c long.c > bad
 	[ "$(awk '$2 > 600 || $3 > 80' bad | wc -l)" -eq 2 ]
 }
+
+# the functions a header under $1/common declares that no file but its
+# own .c uses, as "file function"
+private_publics() {
+	local h c fn
+	for h in "$1"/common/*/*.h; do
+		c=${h%.h}.c
+		[ -f "$c" ] || continue
+		for fn in $(grep -oE '\bmg_[a-z0-9_]+\(' "$h" | tr -d '(' | sort -u); do
+			grep -qw "$fn" "$c" || continue
+			grep -rlw "$fn" "$1"/common "$1"/cmd "$1"/tests --include='*.[ch]' |
+			    grep -vqx -e "$h" -e "$c" || echo "${c#"$1"/} $fn"
+		done
+	done
+}
+
+@test "the headers hold what others use: no public function is used only in its own file; the check finds one that is" {
+	run -0 private_publics "$ROOT"
+	[ -z "$output" ] || { echo "static, or in an internal header: $output"; false; }
+	# a copy with one more function, used only where it is defined
+	mkdir -p copy/tests/fuzz
+	cp -r "$ROOT"/common "$ROOT"/cmd copy/
+	cp -r "$ROOT"/tests/unit copy/tests/
+	cp "$ROOT"/tests/fuzz/*.[ch] copy/tests/fuzz/
+	printf 'int mg_stats_lonely(void);\n' >> copy/common/base/stats.h
+	printf 'int\nmg_stats_lonely(void)\n{\n\treturn 0;\n}\n' >> copy/common/base/stats.c
+	run -0 private_publics "$PWD/copy"
+	echo "$output"
+	[ "$output" = "common/base/stats.c mg_stats_lonely" ]
+}
