@@ -50,6 +50,8 @@ CFLAGS	+= -std=c11 -Werror -Wall -Wextra -Wpedantic -Wshadow \
 	   -fno-common
 else
 CFLAGS	+= -std=c11 -Wall -Wextra
+# the library's invariants are asserted in the developers' builds only
+CPPFLAGS += -DNDEBUG
 endif
 # SANITIZE=1: AddressSanitizer + UndefinedBehaviorSanitizer
 ifeq ($(SANITIZE),1)

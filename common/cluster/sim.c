@@ -21,6 +21,7 @@
  * monotone, so the list stays in order as it ages and a new job is
  * inserted where the original's insertion sort puts it.
  */
+#include <assert.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,6 +475,9 @@ start_job(struct mg_sim *s, mg_jobref r)
 	struct run *u;
 	int64_t occ;
 
+	/* once, never before its submission: its wait enters the history
+	 * the average-wait baseline reads */
+	assert(j->start < 0 && j->submit <= s->t);
 	if (j->handover >= 0 && j->pred >= 0)
 		cut_short(s, j->pred, s->t + j->handover);
 	j->start = s->t;

@@ -3,6 +3,7 @@
  * nodes, suspended victims resumed, the main scheduler, backfill; see
  * slurmsim_int.h.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -77,6 +78,8 @@ mg_slurmsched_start(struct mg_slurmsim *s, int32_t jr, const int32_t *take)
 	for (g = 0; g < s->npools; g++)
 		if (take[g] > 0 || (last < 0 && g == s->npools - 1))
 			last = g;	/* a job of no nodes: one entry */
+	/* a job starts once at a time, never before it was submitted */
+	assert(j->start < 0 && j->end < 0 && j->submit <= s->now);
 	j->start = s->now;
 	if (j->first_start < 0)
 		j->first_start = s->now;

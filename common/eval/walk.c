@@ -2,6 +2,7 @@
  * walk.c: settings chosen on the history before each period and run on
  * it, pooled and month by month (walk.h).
  */
+#include <assert.h>
 #include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
@@ -347,6 +348,11 @@ mg_walk_run(const struct mg_compare *c, const struct mg_walkconf *wc,
 				    hhi - hlo : 0, wc->folds);
 				goto fail;
 			}
+			/* no outcome of the history is known after the
+			 * period starts; the period is its episodes' */
+			assert(hhi == 0 || v0.start[hhi - 1] + wc->workload <=
+			    p0);
+			assert(v0.start[lo] >= p0 && hi > lo);
 			b = walk_period(c, i, hlo, hhi, lo, hi, wc, ch, xc,
 			    &w->row[i * w->per], lo - first);
 			if ((rv = log_period(w, c, i, p0, hlo, hhi, ch,

@@ -2,6 +2,7 @@
  * planconf.c: the planner's settings: defaults, the options by name,
  * the calibration's knots; see plan.h.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,172 +108,254 @@ parse_knots(const char *s, size_t len, double *p, double *q)
 	return n > 0 ? n : -1;
 }
 
+/* the options read their own way: 0, or -1 for a bad argument */
+static int
+opt_lambda(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	(void)pc;
+	return mg_parse_f64(arg, strlen(arg), lambda) != 0 ||
+	    !(*lambda > 0 && *lambda < 1e6) ? -1 : 0;
+}
+
+static int
+opt_arrivals(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	(void)lambda;
+	if (strcmp(arg, "week") == 0) {
+		pc->arrivals = MG_PLAN_ARR_WEEK;
+		return 0;
+	}
+	return parse_blocks(pc, arg) != 0 ? -1 : 0;
+}
+
+static int
+opt_runtimes(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	int64_t v;
+
+	(void)lambda;
+	if (strcmp(arg, "class") == 0)
+		pc->runtimes = MG_PLAN_RT_CLASS;
+	else if (strcmp(arg, "user") == 0)
+		pc->runtimes = MG_PLAN_RT_USER;
+	else if (strncmp(arg, "recent", 6) == 0 && (arg[6] == '\0' ||
+	    (arg[6] == ':' && mg_parse_i64(arg + 7, strlen(arg + 7), 1, 1000,
+	    &v) == 0))) {
+		pc->runtimes = MG_PLAN_RT_RECENT;
+		if (arg[6] == ':')
+			pc->recent = (int)v;
+	} else
+		return -1;
+	return 0;
+}
+
+static int
+opt_calibration(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	const char *slash = strchr(arg, '/');
+	int a, b;
+
+	(void)lambda;
+	if (slash == NULL || (a = parse_knots(arg, (size_t)(slash - arg),
+	    pc->calp[0], pc->calq[0])) < 0 || (b = parse_knots(slash + 1,
+	    strlen(slash + 1), pc->calp[1], pc->calq[1])) < 0) {
+		pc->ncal[0] = pc->ncal[1] = 0;
+		return -1;
+	}
+	pc->ncal[0] = a;
+	pc->ncal[1] = b;
+	return 0;
+}
+
+static int
+opt_limits(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	int64_t v = 0, m = 0;
+
+	(void)lambda;
+	if (strcmp(arg, "none") != 0 && (mg_parse_i64(arg, colon ?
+	    (size_t)(colon - arg) : strlen(arg), 0, 100000, &v) != 0 ||
+	    (colon != NULL && mg_parse_i64(colon + 1, strlen(colon + 1), 0,
+	    1000000, &m) != 0)))
+		return -1;
+	pc->max_jobs_pu = (int)v;
+	pc->max_nodes_pu = (int)m;
+	return 0;
+}
+
+static int
+opt_capacity(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	static const char *const cm[] = { "delta", "day", "now" };
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg), i;
+	int64_t v = 0;
+
+	(void)lambda;
+	for (i = 0; i < 3; i++)
+		if (strlen(cm[i]) == len && strncmp(arg, cm[i], len) == 0)
+			break;
+	if (i == 3 || (colon != NULL && mg_parse_i64(colon + 1,
+	    strlen(colon + 1), 0, 1440, &v) != 0))
+		return -1;
+	pc->cap_model = (enum mg_plancap)i;
+	pc->cap_hold = v * 60;
+	return 0;
+}
+
+static int
+opt_followers(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	int64_t v = 0;
+
+	(void)lambda;
+	if (strcmp(arg, "none") != 0 && mg_parse_i64(arg, strlen(arg), 1,
+	    1440, &v) != 0)
+		return -1;
+	pc->follow = v * 60;
+	return 0;
+}
+
+static int
+opt_every(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+	int64_t v, h = pc->fresh / 3600;
+
+	(void)lambda;
+	if (mg_parse_i64(arg, len, 0, 60, &v) != 0 || (colon != NULL &&
+	    mg_parse_i64(colon + 1, strlen(colon + 1), 0, 48, &h) != 0))
+		return -1;
+	pc->every = v * 60;
+	pc->fresh = h * 3600;
+	return 0;
+}
+
+static int
+opt_window(struct mg_planconf *pc, double *lambda, const char *arg)
+{
+	int64_t v;
+
+	(void)lambda;
+	if (mg_parse_span(arg, &v) != 0 || v <= 0 || v > 4 * MG_DAY)
+		return -1;
+	pc->window = v;
+	return 0;
+}
+
+/*
+ * The planner's options: a number (into an int or an int64_t field,
+ * from min to max), a word (its value into an int field), or an
+ * argument read its own way; each said, when bad, as "invalid WHAT
+ * 'ARG' (WANT)".
+ */
+enum pkind { P_INT, P_I64, P_WORD, P_OWN };
+
+static const struct popt {
+	const char *name;
+	unsigned given;		/* its MG_PLAN_GIVEN_* bit, or 0 */
+	enum pkind kind;
+	size_t off;		/* P_INT, P_I64, P_WORD */
+	int64_t min, max;	/* P_INT, P_I64 */
+	const char *const words[5];	/* P_WORD */
+	int values[4];
+	int (*own)(struct mg_planconf *, double *, const char *);
+	const char *what, *want;
+} popts[] = {
+#define F(f)	offsetof(struct mg_planconf, f)
+	{ "plan", MG_PLAN_GIVEN_PLAN, P_INT, F(k), 1, MG_PLAN_MAXK, { NULL },
+	    { 0 }, NULL, "number of futures", "1 to 64" },
+	{ "lambda", MG_PLAN_GIVEN_LAMBDA, P_OWN, 0, 0, 0, { NULL }, { 0 },
+	    opt_lambda, "--lambda", "a positive number" },
+	{ "plan-seed", 0, P_I64, F(seed), 0, INT64_MAX, { NULL }, { 0 }, NULL,
+	    "--plan-seed", "a number from 0" },
+	{ "plan-arrivals", 0, P_OWN, 0, 0, 0, { NULL }, { 0 }, opt_arrivals,
+	    "--plan-arrivals", "week, or blocks[:H][,rate[:W]], H from 1 to "
+	    "24 hours, W from 1 to 720" },
+	{ "plan-runtimes", 0, P_OWN, 0, 0, 0, { NULL }, { 0 }, opt_runtimes,
+	    "--plan-runtimes", "class, user, recent or recent:N, N from 1 to "
+	    "1000 jobs" },
+	{ "plan-calibration", 0, P_OWN, 0, 0, 0, { NULL }, { 0 },
+	    opt_calibration, "--plan-calibration", "p:q,... for submitting "
+	    "now, '/', p:q,... for later: increasing chances p and their "
+	    "calibrated q, from 0 to 1" },
+	{ "plan-limits", MG_PLAN_GIVEN_LIMITS, P_OWN, 0, 0, 0, { NULL },
+	    { 0 }, opt_limits, "--plan-limits", "none, or JOBS[:NODES], the "
+	    "running jobs and nodes a user may hold, 0 for no limit" },
+	{ "plan-capacity", 0, P_OWN, 0, 0, 0, { NULL }, { 0 }, opt_capacity,
+	    "--plan-capacity", "delta, day or now, with :M the minutes from 0 "
+	    "to 1440 that now's holds" },
+	{ "plan-followers", 0, P_OWN, 0, 0, 0, { NULL }, { 0 }, opt_followers,
+	    "--plan-followers", "none, or the minutes from 1 to 1440 within "
+	    "which a user's next job follows one that ended" },
+	{ "plan-every", 0, P_OWN, 0, 0, 0, { NULL }, { 0 }, opt_every,
+	    "--plan-every", "the minutes from 0 to 60 over which a plan is "
+	    "reused, 0: none; then :H, the hours from 0 to 48 before P's end "
+	    "from which every decision is planned" },
+	{ "plan-model", MG_PLAN_GIVEN_MODEL, P_WORD, F(model), 0, 0,
+	    { "faithful", "reference", NULL }, { MG_PLAN_FAITHFUL,
+	    MG_PLAN_REFERENCE }, NULL, "--plan-model", "faithful or "
+	    "reference" },
+	{ "plan-cost", 0, P_WORD, F(cost), 0, 0, { "risk", "hours", "risk-cv",
+	    NULL }, { MG_PLAN_RISK, MG_PLAN_HOURS, MG_PLAN_RISK_CV }, NULL,
+	    "--plan-cost", "want risk, hours or risk-cv" },
+	{ "plan-draws", 0, P_WORD, F(episode_draws), 0, 0, { "decision",
+	    "episode", NULL }, { 0, 1 }, NULL, "--plan-draws", "want decision "
+	    "or episode" },
+	{ "plan-truth", 0, P_WORD, F(truth), 0, 0, { "none", "runtimes",
+	    "arrivals", "both", NULL }, { 0, MG_PLAN_TRUE_RUNTIMES,
+	    MG_PLAN_TRUE_ARRIVALS, MG_PLAN_TRUE_RUNTIMES |
+	    MG_PLAN_TRUE_ARRIVALS }, NULL, "--plan-truth", "want none, "
+	    "runtimes, arrivals or both" },
+	{ "plan-window", MG_PLAN_GIVEN_WINDOW, P_OWN, 0, 0, 0, { NULL },
+	    { 0 }, opt_window, "--plan-window", "up to 4d" },
+#undef F
+};
+
 int
 mg_plan_option(struct mg_planconf *pc, double *lambda, const char *name,
     const char *arg, struct mg_diag *d)
 {
+	const struct popt *o;
+	char *f;
 	int64_t v;
+	int i, bad = 0;
 
-	if (strcmp(name, "plan") == 0) {
-		if (mg_parse_i64(arg, strlen(arg), 1, MG_PLAN_MAXK, &v) != 0)
-			return mg_diag_set(d, MG_EINVAL, "invalid number of "
-			    "futures '%s' (1 to %d)", arg, MG_PLAN_MAXK);
-		pc->k = (int)v;
-	} else if (strcmp(name, "lambda") == 0) {
-		if (mg_parse_f64(arg, strlen(arg), lambda) != 0 ||
-		    !(*lambda > 0 && *lambda < 1e6))
-			return mg_diag_set(d, MG_EINVAL, "invalid --lambda '%s' "
-			    "(a positive number)", arg);
-	} else if (strcmp(name, "plan-seed") == 0) {
-		if (mg_parse_i64(arg, strlen(arg), 0, INT64_MAX, &v) != 0)
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-seed "
-			    "'%s'", arg);
-		pc->seed = (uint64_t)v;
-	} else if (strcmp(name, "plan-arrivals") == 0) {
-		if (strcmp(arg, "week") == 0)
-			pc->arrivals = MG_PLAN_ARR_WEEK;
-		else if (parse_blocks(pc, arg) != 0)
-			return mg_diag_set(d, MG_EINVAL, "invalid "
-			    "--plan-arrivals '%s' (week, or blocks[:H][,rate[:W]]"
-			    ", H from 1 to 24 hours, W from 1 to 720)", arg);
-	} else if (strcmp(name, "plan-runtimes") == 0) {
-		if (strcmp(arg, "class") == 0)
-			pc->runtimes = MG_PLAN_RT_CLASS;
-		else if (strcmp(arg, "user") == 0)
-			pc->runtimes = MG_PLAN_RT_USER;
-		else if (strncmp(arg, "recent", 6) == 0 && (arg[6] == '\0' ||
-		    (arg[6] == ':' && mg_parse_i64(arg + 7, strlen(arg + 7), 1,
-		    1000, &v) == 0))) {
-			pc->runtimes = MG_PLAN_RT_RECENT;
-			if (arg[6] == ':')
-				pc->recent = (int)v;
-		} else
-			return mg_diag_set(d, MG_EINVAL, "invalid "
-			    "--plan-runtimes '%s' (class, user, recent or "
-			    "recent:N, N from 1 to 1000 jobs)", arg);
-	} else if (strcmp(name, "plan-calibration") == 0) {
-		const char *slash = strchr(arg, '/');
-		int a, b;
-
-		if (slash == NULL || (a = parse_knots(arg, (size_t)(slash -
-		    arg), pc->calp[0], pc->calq[0])) < 0 ||
-		    (b = parse_knots(slash + 1, strlen(slash + 1), pc->calp[1],
-		    pc->calq[1])) < 0) {
-			pc->ncal[0] = pc->ncal[1] = 0;
-			return mg_diag_set(d, MG_EINVAL, "invalid "
-			    "--plan-calibration '%s' (p:q,... for submitting "
-			    "now, '/', p:q,... for later: increasing chances p "
-			    "and their calibrated q, from 0 to 1)", arg);
-		}
-		pc->ncal[0] = a;
-		pc->ncal[1] = b;
-	} else if (strcmp(name, "plan-limits") == 0) {
-		const char *colon = strchr(arg, ':');
-		int64_t m = 0;
-
-		if (strcmp(arg, "none") == 0)
-			v = 0;
-		else if (mg_parse_i64(arg, colon ? (size_t)(colon - arg) :
-		    strlen(arg), 0, 100000, &v) != 0 || (colon != NULL &&
-		    mg_parse_i64(colon + 1, strlen(colon + 1), 0, 1000000,
-		    &m) != 0))
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-limits "
-			    "'%s' (none, or JOBS[:NODES], the running jobs and "
-			    "nodes a user may hold, 0 for no limit)", arg);
-		pc->max_jobs_pu = (int)v;
-		pc->max_nodes_pu = (int)m;
-	} else if (strcmp(name, "plan-capacity") == 0) {
-		static const char *const cm[] = { "delta", "day", "now" };
-		const char *colon = strchr(arg, ':');
-		size_t len = colon ? (size_t)(colon - arg) : strlen(arg), i;
-
-		for (i = 0; i < 3; i++)
-			if (strlen(cm[i]) == len && strncmp(arg, cm[i], len) == 0)
-				break;
-		v = 0;
-		if (i == 3 || (colon != NULL && mg_parse_i64(colon + 1,
-		    strlen(colon + 1), 0, 1440, &v) != 0))
-			return mg_diag_set(d, MG_EINVAL, "invalid "
-			    "--plan-capacity '%s' (delta, day or now, with "
-			    ":M the minutes from 0 to 1440 that now's holds)",
-			    arg);
-		pc->cap_model = (enum mg_plancap)i;
-		pc->cap_hold = v * 60;
-	} else if (strcmp(name, "plan-followers") == 0) {
-		if (strcmp(arg, "none") == 0)
-			v = 0;
-		else if (mg_parse_i64(arg, strlen(arg), 1, 1440, &v) != 0)
-			return mg_diag_set(d, MG_EINVAL, "invalid "
-			    "--plan-followers '%s' (none, or the minutes from 1 "
-			    "to 1440 within which a user's next job follows "
-			    "one that ended)", arg);
-		pc->follow = v * 60;
-	} else if (strcmp(name, "plan-every") == 0) {
-		const char *colon = strchr(arg, ':');
-		size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
-		int64_t h = pc->fresh / 3600;
-
-		if (mg_parse_i64(arg, len, 0, 60, &v) != 0 || (colon != NULL &&
-		    mg_parse_i64(colon + 1, strlen(colon + 1), 0, 48, &h) != 0))
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-every "
-			    "'%s' (the minutes from 0 to 60 over which a plan "
-			    "is reused, 0: none; then :H, the hours from 0 to "
-			    "48 before P's end from which every decision is "
-			    "planned)", arg);
-		pc->every = v * 60;
-		pc->fresh = h * 3600;
-	} else if (strcmp(name, "plan-model") == 0) {
-		if (strcmp(arg, "faithful") == 0)
-			pc->model = MG_PLAN_FAITHFUL;
-		else if (strcmp(arg, "reference") == 0)
-			pc->model = MG_PLAN_REFERENCE;
-		else
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-model "
-			    "'%s' (faithful or reference)", arg);
-	} else if (strcmp(name, "plan-cost") == 0) {
-		if (strcmp(arg, "risk") == 0)
-			pc->cost = MG_PLAN_RISK;
-		else if (strcmp(arg, "hours") == 0)
-			pc->cost = MG_PLAN_HOURS;
-		else if (strcmp(arg, "risk-cv") == 0)
-			pc->cost = MG_PLAN_RISK_CV;
-		else
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-cost "
-			    "'%s' (want risk, hours or risk-cv)", arg);
-	} else if (strcmp(name, "plan-draws") == 0) {
-		if (strcmp(arg, "decision") == 0)
-			pc->episode_draws = 0;
-		else if (strcmp(arg, "episode") == 0)
-			pc->episode_draws = 1;
-		else
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-draws "
-			    "'%s' (want decision or episode)", arg);
-	} else if (strcmp(name, "plan-truth") == 0) {
-		if (strcmp(arg, "none") == 0)
-			pc->truth = 0;
-		else if (strcmp(arg, "runtimes") == 0)
-			pc->truth = MG_PLAN_TRUE_RUNTIMES;
-		else if (strcmp(arg, "arrivals") == 0)
-			pc->truth = MG_PLAN_TRUE_ARRIVALS;
-		else if (strcmp(arg, "both") == 0)
-			pc->truth = MG_PLAN_TRUE_RUNTIMES |
-			    MG_PLAN_TRUE_ARRIVALS;
-		else
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-truth "
-			    "'%s' (want none, runtimes, arrivals or both)", arg);
-	} else if (strcmp(name, "plan-window") == 0) {
-		if (mg_parse_span(arg, &v) != 0 || v <= 0 || v > 4 * MG_DAY)
-			return mg_diag_set(d, MG_EINVAL, "invalid --plan-window "
-			    "'%s' (up to 4d)", arg);
-		pc->window = v;
-	} else
+	for (o = popts; o < popts + sizeof(popts) / sizeof(*o); o++)
+		if (strcmp(o->name, name) == 0)
+			break;
+	if (o == popts + sizeof(popts) / sizeof(*o))
 		return mg_diag_set(d, MG_EINVAL, "no planner option '%s'",
 		    name);
-	pc->given |= strcmp(name, "plan") == 0 ? MG_PLAN_GIVEN_PLAN :
-	    strcmp(name, "lambda") == 0 ? MG_PLAN_GIVEN_LAMBDA :
-	    strcmp(name, "plan-model") == 0 ? MG_PLAN_GIVEN_MODEL :
-	    strcmp(name, "plan-limits") == 0 ? MG_PLAN_GIVEN_LIMITS :
-	    strcmp(name, "plan-window") == 0 ? MG_PLAN_GIVEN_WINDOW : 0;
+	f = (char *)pc + o->off;
+	switch (o->kind) {
+	case P_INT:
+	case P_I64:
+		if ((bad = mg_parse_i64(arg, strlen(arg), o->min, o->max,
+		    &v) != 0))
+			break;
+		if (o->kind == P_INT)
+			*(int *)(void *)f = (int)v;
+		else
+			*(int64_t *)(void *)f = v;
+		break;
+	case P_WORD:
+		for (i = 0; o->words[i] != NULL; i++)
+			if (strcmp(arg, o->words[i]) == 0)
+				break;
+		if (!(bad = o->words[i] == NULL))
+			*(int *)(void *)f = o->values[i];
+		break;
+	case P_OWN:
+		bad = o->own(pc, lambda, arg) != 0;
+		break;
+	}
+	if (bad)
+		return mg_diag_set(d, MG_EINVAL, "invalid %s '%s' (%s)", o->what,
+		    arg, o->want);
+	pc->given |= o->given;
 	return 0;
 }
 
