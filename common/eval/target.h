@@ -128,6 +128,40 @@ int mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
     const double *wants, int nwant, const struct mg_target_prov *pv,
     FILE *fp, enum mg_compare_format fmt, struct mg_diag *d);
 
+/* mg_target_setting_kind: the kind whose name (as
+ * mg_target_setting_name() writes it) is name: 0, or -1 if none is */
+int mg_target_setting_kind(const char *name, enum mg_setting *kind);
+
+/* a row of the table mg_target_write() writes in TSV, as read back */
+struct mg_target_row {
+	int line;		/* its line in the file */
+	char method[64];
+	int32_t nodes;		/* the chains' size */
+	double target;
+	int64_t handover;	/* seconds, 0: none */
+	enum mg_setting kind;
+	double setting;		/* 0 if it has none */
+	int reached;		/* in every fold of the training period */
+	int recommended;	/* the method recommended for the size */
+	double promise;		/* -1: not said */
+	double confidence, bound;	/* the promise's confidence; the
+				 * training share any time brought through */
+	int certified;
+	long links;		/* the training period's episodes */
+	int32_t cluster_nodes;	/* 0: not said */
+	int64_t history_end;	/* 0: not said */
+};
+
+/*
+ * mg_target_read: the rows of the table at path (mirage-eval --target -F
+ * tsv), whole (every row its header's fields), into *rows (free() them)
+ * and *n.  0, or with d naming the file and line: MG_EIO, MG_EFORMAT (a
+ * bad row, a NUL, a number not finite or out of its range), MG_ETRUNC
+ * (cut short), MG_ETYPE (not such a table), MG_EINVAL (a directory).
+ */
+int mg_target_read(const char *path, struct mg_target_row **rows, size_t *n,
+    struct mg_diag *d);
+
 /* where a model's threshold was chosen (its target_* keys) */
 struct mg_target_span {
 	double target;

@@ -233,16 +233,16 @@ by_rule(const struct mg_drive *o, struct run *r, int32_t nodes,
 	if ((rv = chosen(o, r, nodes, &c, diag)) != 0)
 		return rv;
 	mg_drive_question(o, r->p_id, nodes, &q);
-	if (c.kind == MG_DRIVE_OTHER)
+	if (c.other)
 		return mg_diag_set(diag, MG_EINVAL, "the settings recommend %s "
 		    "for %d-node chains: %s", c.method, (int)c.nodes,
 		    strcmp(c.method, "planner") == 0 ? "add --plan" : "give "
 		    "-m with its threshold chosen by mirage-train --target");
-	if (c.kind == MG_DRIVE_LEAD) {
+	if (c.kind == MG_SETTING_LEAD) {
 		mg_advise_lead(&q, c.value, &r->l, &r->a);
 		return 0;
 	}
-	if (c.kind != MG_DRIVE_MARGIN)
+	if (c.kind != MG_SETTING_MARGIN)
 		return mg_diag_set(diag, MG_EINVAL, "the settings give the "
 		    "planner's price for %d-node chains: add --plan",
 		    (int)c.nodes);

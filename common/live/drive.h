@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "base/status.h"
+#include "eval/compare.h"
 #include "live/advise.h"
 #include "live/slurm.h"
 #include "plan/plan.h"
@@ -44,17 +45,13 @@ enum mg_drive_outcome {
 #define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
 #define MG_DRIVE_MAXCHOSEN	16	/* chain sizes with a setting */
 
-/* a setting chosen for a target for the chains of one size */
-enum mg_drive_setting {
-	MG_DRIVE_PRICE,		/* the planner's price (--plan) */
-	MG_DRIVE_MARGIN,	/* the scheduler estimate's margin, hours */
-	MG_DRIVE_LEAD,		/* a fixed lead, hours */
-	MG_DRIVE_OTHER		/* a method this run cannot apply */
-};
-
+/* a setting chosen for a target for the chains of one size: the
+ * planner's price (with --plan), the scheduler estimate's margin or a
+ * fixed lead (hours), or the method of another (other) */
 struct mg_drive_chosen {
 	int32_t nodes;
-	enum mg_drive_setting kind;
+	enum mg_setting kind;
+	int other;		/* a method this run cannot apply */
 	double value;
 	char method[64];	/* the method's name in the table */
 	double promise;		/* what it promises, -1: the table does

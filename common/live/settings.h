@@ -13,7 +13,7 @@
  * mg_settings_read: the rows of path for target (0 to 1) into
  * dr->chosen: with dr->plan the planner's prices; without, the rule
  * recommended for each size (the scheduler estimate's margin, a fixed
- * lead; a model or the planner as MG_DRIVE_OTHER).  A setting that fell
+ * lead; a model or the planner as another's method).  A setting that fell
  * short of the target in a fold is said through dr->sl.warn.  0, or
  * with d naming the file and line: MG_EIO, MG_EFORMAT (a bad row, a
  * NUL, a number not finite or out of range, two settings for a size,

@@ -782,7 +782,7 @@ conf(struct mg_drive *d)
 	d->lambda = MG_PLAN_LAMBDA;
 	d->nchosen = 1;
 	d->chosen[0].nodes = 1;
-	d->chosen[0].kind = MG_DRIVE_LEAD;
+	d->chosen[0].kind = MG_SETTING_LEAD;
 	d->chosen[0].value = 1.0;	/* an hour before P's end */
 	snprintf(d->chosen[0].method, sizeof(d->chosen[0].method), "lead");
 	d->handover = 1;

@@ -5,9 +5,11 @@
  * a view of those episodes would; the method recommended; the promise.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/stats.h"
 #include "eval/target.h"
@@ -170,10 +172,95 @@ best(void)
 	    "first (%d)", mg_target_best(ch, 5));
 }
 
+/* the table read back: its rows, and a table cut or spoilt refused
+ * with its line */
+#define HDR	"method\tnodes\ttarget\thandover_s\tsetting_kind\tsetting\t" \
+	"reached\trecommended\tpromise\tconfidence\tcluster_nodes\n"
+
+static int
+read_text(const char *text, size_t len, struct mg_target_row **rows,
+    size_t *n, struct mg_diag *d)
+{
+	char path[] = "/tmp/t_target.XXXXXX";
+	int fd = mkstemp(path), rv;
+	FILE *fp = fdopen(fd, "w");
+
+	fwrite(text, 1, len, fp);
+	fclose(fp);
+	rv = mg_target_read(path, rows, n, d);
+	unlink(path);
+	return rv;
+}
+
+static void
+table(void)
+{
+	static const char good[] = HDR
+	    "lead\t1\t0.99\t600\tlead_h\t6.5\t1\t1\t0.979\t0.95\t88\n"
+	    "oracle\t1\t0.99\t600\t-\t-\t1\t0\t0.98\t0.95\t88\n"
+	    "scheduler-estimate\t8\t0.99\t600\tmargin_h\t3\t0\t1\t0.9"
+	    "\t0.95\t88\n";
+	struct mg_target_row *r;
+	struct mg_diag d = { "" };
+	enum mg_setting k, all[] = { MG_SETTING_NONE, MG_SETTING_MARGIN,
+	    MG_SETTING_RISK, MG_SETTING_PRICE, MG_SETTING_LEAD };
+	size_t n, i;
+	char bad[512];
+	int ok_kinds = 1;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		ok_kinds &= mg_target_setting_kind(mg_target_setting_name(
+		    all[i]), &k) == 0 && k == all[i];
+	ok(ok_kinds && mg_target_setting_kind("hours", &k) == -1,
+	    "every kind's name reads back as its kind; no other does");
+	ok(read_text(good, strlen(good), &r, &n, &d) == 0 && n == 3,
+	    "a table's rows read (%s)", d.msg);
+	ok(r[0].nodes == 1 && r[0].kind == MG_SETTING_LEAD &&
+	    r[0].setting == 6.5 && r[0].handover == 600 && r[0].recommended &&
+	    r[0].reached && fabs(r[0].promise - 0.979) < 1e-12 &&
+	    r[0].cluster_nodes == 88 && r[0].line == 2 &&
+	    strcmp(r[0].method, "lead") == 0, "a row's every field");
+	ok(r[1].kind == MG_SETTING_NONE && r[1].setting == 0 &&
+	    !r[1].recommended && r[2].nodes == 8 && !r[2].reached &&
+	    r[2].kind == MG_SETTING_MARGIN && r[2].history_end == 0 &&
+	    r[2].bound == 1, "no setting, another size; columns not there "
+	    "at their defaults");
+	free(r);
+	ok(read_text(good, strlen(good) - 1, &r, &n, &d) == MG_ETRUNC &&
+	    strstr(d.msg, "line 4: truncated") != NULL && r == NULL,
+	    "cut short: refused with its line (%s)", d.msg);
+	ok(read_text(good, sizeof(HDR) + 10, &r, &n, &d) == MG_ETRUNC,
+	    "cut in a row: refused");
+	snprintf(bad, sizeof(bad), "%s", good);
+	memcpy(strstr(bad, "0.99\t600\t-"), "nan!", 4);
+	ok(read_text(bad, strlen(bad), &r, &n, &d) == MG_EFORMAT &&
+	    strstr(d.msg, "line 3: not a row") != NULL,
+	    "a target not a number: refused with its line (%s)", d.msg);
+	snprintf(bad, sizeof(bad), "%s", good);
+	*strstr(bad, "\t8\t") = ' ';
+	ok(read_text(bad, strlen(bad), &r, &n, &d) == MG_EFORMAT &&
+	    strstr(d.msg, "line 4: 10 fields, the header has 11") != NULL,
+	    "a field missing: refused (%s)", d.msg);
+	snprintf(bad, sizeof(bad), "%s", good);
+	memcpy(strstr(bad, "lead_h"), "hours!", 6);
+	ok(read_text(bad, strlen(bad), &r, &n, &d) == MG_EFORMAT,
+	    "a kind of setting no method has: refused");
+	ok(read_text("a\tb\n", 4, &r, &n, &d) == MG_ETYPE,
+	    "not such a table: refused as another type");
+	memcpy(bad, good, sizeof(good));
+	bad[sizeof(HDR) - 1] = '\0';
+	ok(read_text(bad, sizeof(good) - 1, &r, &n, &d) == MG_EFORMAT &&
+	    strstr(d.msg, "line 2: a NUL byte") != NULL,
+	    "a NUL byte: refused with its line (%s)", d.msg);
+	ok(mg_target_read("/nonexistent/t.tsv", &r, &n, &d) == MG_EIO,
+	    "a file that is not there: refused");
+}
+
 int
 main(void)
 {
 	choices();
 	best();
+	table();
 	return tap_done();
 }
