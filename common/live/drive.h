@@ -30,8 +30,12 @@ enum mg_drive_outcome {
 	MG_DRIVE_DONE = 11,	/* a successor was submitted already */
 	MG_DRIVE_DEPEND = 12,	/* submit only with afterany on P */
 	MG_DRIVE_UNKNOWN = 13,	/* P is in no dump: mistyped, or too old */
-	MG_DRIVE_STOPPED = 14,	/* successors keep failing: stopped */
-	/* a take-over's */
+	MG_DRIVE_STOPPED = 14	/* successors keep failing: stopped */
+};
+
+/* the outcome of a take-over (mg_drive_takeover()): mirage-advise
+ * --takeover's exit status, apart from a run's but for 0 */
+enum mg_drive_handover {
 	MG_DRIVE_TAKEN = 0,	/* P is gone: S goes on */
 	MG_DRIVE_UNSURE = 15,	/* P was signalled, not seen leaving: S
 				 * goes on */

@@ -725,3 +725,60 @@ mg_takeover_signal(const char *s)
 			return 1;
 	return 0;
 }
+
+int
+mg_takeover_merge(struct mg_takeover_rec *cur, enum mg_takeover_step step,
+    struct mg_takeover_rec *rec)
+{
+	int done = 0;
+
+	if (step == MG_TAKEOVER_UNSIGNAL || step == MG_TAKEOVER_UNCANCEL ||
+	    step == MG_TAKEOVER_SEEN) {
+		if (strcmp(cur->job, rec->job) != 0)
+			;
+		else if (step == MG_TAKEOVER_UNSIGNAL &&
+		    cur->signalled == rec->signalled) {
+			cur->signalled = cur->seen = 0;
+			*cur->seen_host = '\0';
+			*cur->p_start = '\0';
+		} else if (step == MG_TAKEOVER_UNCANCEL &&
+		    cur->cancelled == rec->cancelled)
+			cur->cancelled = 0;
+		else if (step == MG_TAKEOVER_SEEN &&
+		    cur->signalled == rec->signalled && cur->seen == 0) {
+			cur->seen = rec->seen;
+			memcpy(cur->seen_host, rec->seen_host,
+			    sizeof(cur->seen_host));
+		}
+		*rec = *cur;
+		return 1;
+	}
+	if (strcmp(cur->job, rec->job) == 0) {
+		done = (step == MG_TAKEOVER_BEGIN && cur->began > 0) ||
+		    (step == MG_TAKEOVER_SIGNAL && cur->signalled > 0) ||
+		    (step == MG_TAKEOVER_CANCEL && cur->cancelled > 0);
+		/* what the record holds stays: a step another took since
+		 * this one read it is never taken again */
+		if (!done && cur->began == 0) {
+			cur->began = rec->began;
+			cur->until = rec->until;
+		}
+		if (!done && cur->signalled == 0 && rec->signalled > 0) {
+			cur->signalled = rec->signalled;
+			memcpy(cur->host, rec->host, sizeof(cur->host));
+			memcpy(cur->p_start, rec->p_start,
+			    sizeof(cur->p_start));
+			cur->seen = 0;
+			*cur->seen_host = '\0';
+		}
+		if (!done && cur->cancelled == 0 && rec->cancelled > 0) {
+			cur->cancelled = rec->cancelled;
+			if (*cur->host == '\0')
+				memcpy(cur->host, rec->host,
+				    sizeof(cur->host));
+		}
+	} else
+		*cur = *rec;
+	*rec = *cur;
+	return !done;
+}

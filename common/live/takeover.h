@@ -105,6 +105,19 @@ struct mg_takeover {
 	void *arg;
 };
 
+/*
+ * mg_takeover_merge: step as the take-over rec took it, merged into cur,
+ * the record that outlives it (the chain's state), so that of two
+ * take-overs of P only the first to record a step takes it: 1 this one
+ * takes it (cur holds it now), 0 cur shows it taken already (by
+ * another).  A claim released (MG_TAKEOVER_UNSIGNAL, UNCANCEL) is
+ * released only if it is the one rec made; another host's first
+ * sighting of the signal (MG_TAKEOVER_SEEN) is kept; both return 1.  A
+ * record of another job is replaced.  Either way rec becomes cur.
+ */
+int mg_takeover_merge(struct mg_takeover_rec *cur,
+    enum mg_takeover_step step, struct mg_takeover_rec *rec);
+
 enum mg_takeover_outcome {
 	MG_TAKEOVER_WAITING = 0,	/* a step taken; P not gone yet */
 	MG_TAKEOVER_GONE,		/* P had ended, or Slurm knows none */

@@ -6,7 +6,8 @@
  * it, cancelled), and the answers that fail (a signal that never reached
  * the controller, one whose answer was lost, a cancel refused, squeue and
  * sacct down).  Each case checks the outcome, what was sent to Slurm and
- * what the record holds after the step.
+ * what the record holds after the step; and two take-overs merging
+ * their steps into the record the chain's state keeps.
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -310,6 +311,66 @@ restarted(void)
 	    "P started again since its signal: signalled anew");
 }
 
+/* two take-overs of P, one on login1 and one on cron1, merging their
+ * steps into the record the chain's state keeps */
+static void
+merged(void)
+{
+	struct mg_takeover_rec cur, a, b;
+
+	memset(&cur, 0, sizeof(cur));
+	snprintf(cur.job, sizeof(cur.job), "99");
+	cur.signalled = 5;
+	memset(&a, 0, sizeof(a));
+	snprintf(a.job, sizeof(a.job), "100");
+	a.began = NOW;
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_BEGIN, &a) == 1 &&
+	    strcmp(cur.job, "100") == 0 && cur.began == NOW &&
+	    cur.signalled == 0, "another job's record is replaced");
+	b = a;
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_BEGIN, &b) == 0,
+	    "a second begin: taken already");
+	a.signalled = NOW + 1;
+	snprintf(a.host, sizeof(a.host), "login1");
+	snprintf(a.p_start, sizeof(a.p_start), "2023-11-14T20:00:00");
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_SIGNAL, &a) == 1 &&
+	    cur.signalled == NOW + 1 && strcmp(cur.host, "login1") == 0,
+	    "the first signal is recorded with its host");
+	b.signalled = NOW + 2;
+	snprintf(b.host, sizeof(b.host), "cron1");
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_SIGNAL, &b) == 0 &&
+	    b.signalled == NOW + 1 && strcmp(b.host, "login1") == 0,
+	    "a second signal: taken already, the other sees the first's");
+	b.seen = NOW + 30;
+	snprintf(b.seen_host, sizeof(b.seen_host), "cron1");
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_SEEN, &b) == 1 &&
+	    cur.seen == NOW + 30 && strcmp(cur.seen_host, "cron1") == 0,
+	    "another host's first sighting of the signal is kept");
+	a.seen = NOW + 40;
+	snprintf(a.seen_host, sizeof(a.seen_host), "cron2");
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_SEEN, &a) == 1 &&
+	    cur.seen == NOW + 30 && a.seen == NOW + 30,
+	    "and not replaced by a later one");
+	b.signalled = NOW + 2;
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_UNSIGNAL, &b) == 1 &&
+	    cur.signalled == NOW + 1, "a release of a signal the record does "
+	    "not hold: nothing released");
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_UNSIGNAL, &a) == 1 &&
+	    cur.signalled == 0 && cur.seen == 0 && *cur.p_start == '\0',
+	    "the signal's own release: released, its sighting with it");
+	a.cancelled = NOW + 300;
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_CANCEL, &a) == 1 &&
+	    cur.cancelled == NOW + 300, "a cancel recorded");
+	b.cancelled = NOW + 301;
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_CANCEL, &b) == 0 &&
+	    b.cancelled == NOW + 300, "a second cancel: taken already");
+	b.cancelled = NOW + 301;
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_UNCANCEL, &b) == 1 &&
+	    cur.cancelled == NOW + 300, "another's cancel is not released");
+	ok(mg_takeover_merge(&cur, MG_TAKEOVER_UNCANCEL, &a) == 1 &&
+	    cur.cancelled == 0, "its own is");
+}
+
 int
 main(void)
 {
@@ -325,6 +386,7 @@ main(void)
 	unknown();
 	refusals();
 	restarted();
+	merged();
 	ok(mg_takeover_done(MG_TAKEOVER_LEFT) &&
 	    mg_takeover_done(MG_TAKEOVER_REQUEUED) &&
 	    !mg_takeover_done(MG_TAKEOVER_UNSURE) &&
