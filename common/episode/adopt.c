@@ -330,12 +330,23 @@ add_link(struct mg_cluster *c, const struct svc *s, size_t id, int64_t at,
 	return j;
 }
 
-/* service id's method: a's, or reactive if another service is alone */
+/*
+ * service id's method, a's or reactive if another service is alone, and
+ * its lead: a's, or with lead_of the one for its size, which makes the
+ * caller's rule a fixed lead
+ */
 static enum mg_adopt_method
-method_of(const struct mg_adoptconf *a, size_t id)
+method_of(const struct mg_adoptconf *a, size_t id, const struct svc *s,
+    int64_t *lead)
 {
-	return a->alone < 0 || (size_t)a->alone == id ? a->method :
-	    MG_ADOPT_REACTIVE;
+	enum mg_adopt_method m = a->alone < 0 || (size_t)a->alone == id ?
+	    a->method : MG_ADOPT_REACTIVE;
+
+	*lead = a->lead;
+	if (m == MG_ADOPT_ASK && a->lead_of != NULL &&
+	    (*lead = a->lead_of(a->ask_arg, s->nodes)) > 0)
+		m = MG_ADOPT_LEAD;
+	return m;
 }
 
 /* whether method m decides at each tick (the planner, the caller's rule) */
@@ -355,11 +366,11 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
     struct svc *s, size_t id, int64_t now, int64_t ps, struct link **lk,
     size_t *nl, size_t *cap)
 {
-	enum mg_adopt_method m = method_of(a, id);
-	int64_t end = ps + s->limit, at;
+	int64_t end = ps + s->limit, at, lead;
+	enum mg_adopt_method m = method_of(a, id, s, &lead);
 	int32_t j;
 
-	at = m == MG_ADOPT_LEAD ? end - a->lead : end;
+	at = m == MG_ADOPT_LEAD ? end - lead : end;
 	if (at_ticks(m) && now + a->tick <= end) {
 		if (s->says < 0)
 			return s->says;
@@ -489,7 +500,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	struct mg_plan *pl = NULL;
 	struct mg_view view;
 	size_t nsv = 0, nl = 0, capl = 0, i, nq = 0, busy, nask, *ask = NULL;
-	int64_t first, last, now, stop;
+	int64_t first, last, now, stop, lead;
 	double q = 0;
 	int rv;
 
@@ -586,7 +597,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 				continue;
 			}
 			s->says = 0;
-			if (at_ticks(method_of(a, i)) && now + a->tick <=
+			if (at_ticks(method_of(a, i, s, &lead)) && now + a->tick <=
 			    s->ps + s->limit)
 				ask[nask++] = i;
 		}

@@ -68,6 +68,13 @@ struct mg_adoptconf {
 	int (*ask)(void *arg, const struct mg_view *v,
 	    const struct mg_chainnow *cn);
 	void *ask_arg;
+	/*
+	 * MG_ADOPT_ASK, optional: a service of nodes nodes for which
+	 * lead_of(ask_arg, nodes) is above 0 submits that many seconds
+	 * before its predecessor's end by its limit (as MG_ADOPT_LEAD)
+	 * instead of being asked
+	 */
+	int64_t (*lead_of)(void *arg, int32_t nodes);
 	int hold;		/* MG_ADOPT_LEAD, faithful model: each
 				 * successor is submitted as soon as its
 				 * predecessor runs (at a tick), held with a

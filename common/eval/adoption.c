@@ -13,6 +13,7 @@
 #include "episode/episode.h"
 #include "episode/feature.h"
 #include "eval/adoption.h"
+#include "eval/target.h"
 
 /* the services of a run, summed: links after a predecessor, those
  * interrupted, hours of lease given up */
@@ -372,10 +373,13 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 			ad->a.method = MG_ADOPT_PLAN;
 		else if (strcmp(arg, "model") == 0)
 			ad->a.method = MG_ADOPT_ASK;
-		else
+		else if (strncmp(arg, "target:", 7) == 0 && arg[7] != '\0') {
+			ad->a.method = MG_ADOPT_ASK;
+			ad->target_path = arg + 7;
+		} else
 			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-method "
-			    "'%s' (want reactive, lead:TIME, e.g. lead:6h, plan "
-			    "or model)", arg);
+			    "'%s' (want reactive, lead:TIME, e.g. lead:6h, plan, "
+			    "model or target:FILE)", arg);
 		return 0;
 	}
 	if (strcmp(name, "adopt-seed") != 0 && strcmp(name, "adopt-alone") != 0)
@@ -404,8 +408,11 @@ mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
 	if (ad->alone > 0 && a->method == MG_ADOPT_REACTIVE)
 		return mg_diag_set(d, MG_EINVAL, "--adopt-alone goes with "
 		    "--adopt-method lead:TIME or plan");
-	if ((a->method == MG_ADOPT_ASK) != (nmodels > 0) ||
-	    (a->method == MG_ADOPT_ASK && nmodels != 1))
+	if (ad->target_path != NULL && nmodels > 0)
+		return mg_diag_set(d, MG_EINVAL, "--adopt-method target:FILE "
+		    "takes no -M: the table says each size's rule");
+	if (ad->target_path == NULL && ((a->method == MG_ADOPT_ASK) !=
+	    (nmodels > 0) || (a->method == MG_ADOPT_ASK && nmodels != 1)))
 		return mg_diag_set(d, MG_EINVAL, "--adopt-method model goes "
 		    "with one -M model, and -M with --adoption with it");
 	if ((a->method == MG_ADOPT_PLAN) != plan)
@@ -414,13 +421,120 @@ mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
 	return 0;
 }
 
+/* the rule of a service of nodes nodes: its size's, else the largest
+ * smaller size's, else the smallest size's */
+static const struct mg_adoptrule *
+rule_for(const struct mg_adoption *ad, int32_t nodes)
+{
+	const struct mg_adoptrule *below = NULL, *least = &ad->rule[0];
+	int k;
+
+	for (k = 0; k < ad->nrule; k++) {
+		const struct mg_adoptrule *r = &ad->rule[k];
+
+		if (r->nodes <= nodes && (below == NULL || r->nodes >
+		    below->nodes))
+			below = r;
+		if (r->nodes < least->nodes)
+			least = r;
+	}
+	return below != NULL ? below : least;
+}
+
+/* an mg_adoptconf lead_of: a fixed lead's seconds, or 0: asked */
+static int64_t
+rule_lead(void *arg, int32_t nodes)
+{
+	const struct mg_adoptrule *r = rule_for(arg, nodes);
+
+	return r->kind == MG_SETTING_LEAD ? (int64_t)llround(r->hours *
+	    3600) : 0;
+}
+
+/* an mg_adoptconf ask: the scheduler estimate's margin, as mirage-eval
+ * decides with it: submit once the plan's start for S submitted now is
+ * at most the margin before P's end */
+static int
+rule_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
+{
+	struct mg_adoption *ad = arg;
+	const struct mg_adoptrule *r = rule_for(ad, cn->s_nodes);
+	int col;
+
+	if (mg_own_features(v, cn, ad->feat) != 0)
+		return MG_ENOMEM;
+	for (col = 0; col < MG_OWN; col++)
+		if (strcmp(mg_own_names[col], "plan_gap_h") == 0)
+			break;
+	return ad->feat[col] >= -r->hours;
+}
+
+/* the rules the table at path recommends for its first target, for the
+ * handover framing handover, into ad */
+static int
+read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
+    struct mg_diag *d)
+{
+	struct mg_target_row *rows, *r;
+	struct mg_adoptrule *u;
+	size_t n, i;
+	int k, rv;
+
+	if ((rv = mg_target_read(path, &rows, &n, d)) != 0)
+		return rv;
+	for (i = 0; i < n && rv == 0; i++) {
+		r = &rows[i];
+		if (!r->recommended || r->target != rows[0].target)
+			continue;	/* the table's first target's rules */
+		for (k = 0; k < ad->nrule && ad->rule[k].nodes != r->nodes; k++)
+			;
+		if ((r->handover > 0) != (handover > 0))
+			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: chosen %s "
+			    "handing over; run mirage-eval --target %s "
+			    "--handover", path, r->line, r->handover > 0 ? "for" :
+			    "without", r->handover > 0 ? "without" : "with");
+		else if (k < ad->nrule || ad->nrule == MG_ADOPTION_MAXRULES)
+			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: a second "
+			    "rule for %d-node chains (one target a table, at most "
+			    "%d sizes)", path, r->line, (int)r->nodes,
+			    MG_ADOPTION_MAXRULES);
+		else if (!(strcmp(r->method, "lead") == 0 && r->kind ==
+		    MG_SETTING_LEAD) && !(strcmp(r->method,
+		    "scheduler-estimate") == 0 && r->kind == MG_SETTING_MARGIN))
+			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: it "
+			    "recommends %s for %d-node chains; many chains at "
+			    "once run a fixed lead or the scheduler estimate's "
+			    "margin", path, r->line, r->method, (int)r->nodes);
+		else {
+			u = &ad->rule[ad->nrule++];
+			u->nodes = r->nodes;
+			u->kind = r->kind;
+			u->hours = r->setting;
+			u->promise = r->promise;
+		}
+	}
+	free(rows);
+	if (rv == 0 && ad->nrule == 0)
+		rv = mg_diag_set(d, MG_EINVAL, "'%s': no method reached the "
+		    "target on its training period", path);
+	return rv;
+}
+
 int
 mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
     const struct mg_clusterdef *def, struct mg_diag *d)
 {
+	const char *base;
 	int rv;
 
-	if (ad->a.method == MG_ADOPT_ASK) {
+	if (ad->a.method == MG_ADOPT_ASK && ad->target_path != NULL) {
+		if ((rv = read_rules(ad, ad->target_path, c->handover,
+		    d)) != 0)
+			return rv;
+		ad->a.ask = rule_says;
+		ad->a.lead_of = rule_lead;
+		ad->a.ask_arg = ad;
+	} else if (ad->a.method == MG_ADOPT_ASK) {
 		if ((rv = mg_askmodel_open(c->model[0], &ad->am, d)) != 0)
 			return rv;
 		ad->a.ask = mg_askmodel_says;
@@ -435,8 +549,14 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 		    c->handover == 0 ? c->lambda : MG_PLAN_HANDOVER_LAMBDA;
 	}
 	mg_adoption_span(&ad->a, &c->sel);
-	mg_adoption_name(&ad->a, c->model[0], ad->namebuf,
-	    sizeof(ad->namebuf));
+	if (ad->target_path != NULL) {
+		base = strrchr(ad->target_path, '/');
+		snprintf(ad->namebuf, sizeof(ad->namebuf), "target %s%s",
+		    base ? base + 1 : ad->target_path, c->handover > 0 ?
+		    ", handover" : "");
+	} else
+		mg_adoption_name(&ad->a, c->model[0], ad->namebuf,
+		    sizeof(ad->namebuf));
 	ad->name = ad->namebuf;
 	return 0;
 }

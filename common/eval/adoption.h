@@ -15,6 +15,7 @@
 #include "cluster/cluster.h"
 #include "episode/adopt.h"
 #include "episode/episode.h"
+#include "episode/feature.h"
 #include "eval/evaluation.h"
 #include "learn/model.h"
 
@@ -30,6 +31,15 @@ struct mg_askmodel {
 	size_t cap;
 };
 
+/* a size's rule from a target's table (--adopt-method target:FILE) */
+struct mg_adoptrule {
+	int32_t nodes;		/* the chains' size it was chosen for */
+	enum mg_setting kind;	/* MG_SETTING_LEAD or MG_SETTING_MARGIN */
+	double hours;		/* the lead, or the margin */
+	double promise;		/* what the table promised, -1: not said */
+};
+#define MG_ADOPTION_MAXRULES	16
+
 struct mg_adoption {
 	struct mg_adoptconf a;	/* the method, its settings, the span */
 	double share[MG_ADOPTION_MAXSHARES];
@@ -41,6 +51,13 @@ struct mg_adoption {
 	FILE *say;		/* the words, or NULL */
 	char namebuf[64];	/* mg_adoption_setup()'s name */
 	struct mg_askmodel am;	/* MG_ADOPT_ASK: the model asked */
+	/* MG_ADOPT_ASK by the rules a target's table recommends for each
+	 * size (a service uses its size's, or the largest smaller one's,
+	 * or the smallest size's) */
+	const char *target_path;
+	struct mg_adoptrule rule[MG_ADOPTION_MAXRULES];
+	int nrule;
+	double feat[MG_OWN];
 };
 
 /*
@@ -57,7 +74,8 @@ void mg_adoption_init(struct mg_adoption *ad);
 /*
  * mg_adoption_set: setting name ("adoption": percentages from 0 to 90
  * separated by commas; "adopt-method": reactive, lead:TIME, plan or
- * model; "adopt-seed", "adopt-alone", "adopt-hold" with arg NULL) to
+ * model, or target:FILE, the rules of a table of mirage-eval --target -F
+ * tsv; "adopt-seed", "adopt-alone", "adopt-hold" with arg NULL) to
  * arg.  Returns 0, or MG_EINVAL with d naming the bad value.
  */
 int mg_adoption_set(struct mg_adoption *ad, const char *name,

@@ -14,6 +14,7 @@
 #include <zlib.h>
 
 #include "live/chain.h"
+#include "base/cli.h"
 #include "base/parse.h"
 
 /* the file's text up to its crc32 line */
@@ -63,9 +64,9 @@ int
 mg_chain_write(const char *path, const struct mg_chainstate *s,
     struct mg_diag *d)
 {
-	char buf[2048], tmp[4096];
+	char buf[2048];
 	size_t n = format(s, buf, sizeof(buf));
-	int fd, ok;
+	struct mg_out o;
 
 	if (!plain(s->current) || !plain(s->successor) || !plain(s->token) ||
 	    !plain(s->script) || !plain(s->failed) || !plain(s->handed) ||
@@ -77,20 +78,15 @@ mg_chain_write(const char *path, const struct mg_chainstate *s,
 		return mg_diag_set(d, MG_EINVAL, "'%s': state too long", path);
 	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "crc32\t%08lx\n",
 	    crc32(0, (const Bytef *)buf, (uInt)n));
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
-		return mg_diag_set(d, MG_EIO, "'%s': %s", tmp,
-		    strerror(errno));
-	ok = write(fd, buf, n) == (ssize_t)n && fsync(fd) == 0;
-	if (close(fd) != 0)
-		ok = 0;
-	if (!ok || rename(tmp, path) != 0) {
-		int e = errno;
-
-		unlink(tmp);
-		return mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(e));
+	/* whole or not at all: a temporary file beside it, renamed */
+	if (mg_out_open(&o, path, d) != 0)
+		return MG_EIO;
+	if (fwrite(buf, 1, n, o.fp) != n) {
+		mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(errno));
+		mg_out_abort(&o);
+		return MG_EIO;
 	}
-	return 0;
+	return mg_out_commit(&o, d) != 0 ? MG_EIO : 0;
 }
 
 static int

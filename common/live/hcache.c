@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/cli.h"
 #include "live/hcache.h"
 
 #define MAXFILE	(1u << 30)	/* larger is not a cache of ours */
@@ -260,35 +261,27 @@ int
 mg_hcache_write(const char *path, const struct mg_hcache *c,
     struct mg_diag *d)
 {
-	char head[128], tail[32], tmp[4096];
+	char head[128], tail[32];
+	struct mg_out o;
 	uLong crc;
-	FILE *fp;
-	int hn, ok;
+	int hn;
 
 	hn = snprintf(head, sizeof(head), MG_HCACHE_MAGIC " 1.0\ncovers\t%lld"
 	    "\t%lld\n", (long long)c->from, (long long)c->to);
 	crc = crc32(0, (const Bytef *)head, (uInt)hn);
 	crc = crc32(crc, (const Bytef *)c->text, (uInt)c->len);
 	snprintf(tail, sizeof(tail), "crc32\t%08lx\n", crc);
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >=
-	    (int)sizeof(tmp))
-		return mg_diag_set(d, MG_EIO, "'%s': path too long", path);
-	if ((fp = fopen(tmp, "w")) == NULL)
-		return mg_diag_set(d, MG_EIO, "'%s': %s", tmp,
-		    strerror(errno));
-	ok = fwrite(head, 1, (size_t)hn, fp) == (size_t)hn &&
-	    fwrite(c->text, 1, c->len, fp) == c->len &&
-	    fputs(tail, fp) != EOF && fflush(fp) == 0 && fsync(fileno(fp)) ==
-	    0;
-	if (fclose(fp) != 0)
-		ok = 0;
-	if (!ok || rename(tmp, path) != 0) {
-		int e = errno;
-
-		unlink(tmp);
-		return mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(e));
+	/* whole or not at all: a temporary file beside it, renamed */
+	if (mg_out_open(&o, path, d) != 0)
+		return MG_EIO;
+	if (fwrite(head, 1, (size_t)hn, o.fp) != (size_t)hn ||
+	    fwrite(c->text, 1, c->len, o.fp) != c->len ||
+	    fputs(tail, o.fp) == EOF) {
+		mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(errno));
+		mg_out_abort(&o);
+		return MG_EIO;
 	}
-	return 0;
+	return mg_out_commit(&o, d) != 0 ? MG_EIO : 0;
 }
 
 void

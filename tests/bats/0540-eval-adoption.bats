@@ -158,3 +158,51 @@ col() {
 	run -1 --separate-stderr mirage-eval --adoption 10 -m faithful -n 84 -s PreemptMode=REQUEUE -s DLAttrSeed=1 "$J"
 	[[ "$stderr" == *"not with preemption, elastic jobs or loaning"* ]]
 }
+
+# a target's table by hand: rows of "method nodes kind setting", each
+# recommended for 99% without a handover
+target_table() {
+	printf 'method\tnodes\tsetting_kind\tsetting\treached\trecommended\ttarget\thandover_s\n'
+	while [ $# -ge 4 ]; do
+		printf '%s\t%s\t%s\t%s\t1\t1\t0.99\t0\n' "$1" "$2" "$3" "$4"
+		shift 4
+	done
+}
+
+@test "--adopt-method target:FILE: each size runs the rule its table recommends; a table of one lead is that lead" {
+	target_table lead 1 lead_h 6 lead 8 lead_h 6 > same.tsv
+	mirage-eval --adoption 10 -q -o l.tsv --adopt-method lead:6h "${F[@]}" "$J"
+	mirage-eval --adoption 10 -q -o s.tsv --adopt-method target:same.tsv "${F[@]}" "$J"
+	[ "$(col s.tsv 10 target method)" = "target same.tsv" ]
+	# every figure the same as the lead's
+	diff <(cut -f1,3- l.tsv) <(cut -f1,3- s.tsv)
+	# the sizes' own rules: 6 h for 1-node services, half an hour from
+	# 2 nodes: between the two leads
+	target_table lead 1 lead_h 6 lead 2 lead_h 0.5 > sizes.tsv
+	mirage-eval --adoption 10 -q -o h.tsv --adopt-method lead:30m "${F[@]}" "$J"
+	mirage-eval --adoption 10 -q -o z.tsv --adopt-method target:sizes.tsv "${F[@]}" "$J"
+	awk -v a="$(col h.tsv 10 lead share_no_interruption)" \
+	    -v b="$(col z.tsv 10 target share_no_interruption)" \
+	    -v c="$(col l.tsv 10 lead share_no_interruption)" \
+	    'BEGIN { exit !(a < b && b < c) }'
+	# Slurm's estimate with a margin decides at each tick
+	target_table scheduler-estimate 1 margin_h 3 > est.tsv
+	mirage-eval --adoption 10 -q -o e.tsv --adopt-method target:est.tsv "${F[@]}" "$J"
+	[ "$(col e.tsv 10 target method)" = "target est.tsv" ]
+	awk -v s="$(col e.tsv 10 target share_no_interruption)" \
+	    -v r="$(col e.tsv 10 reactive share_no_interruption)" 'BEGIN { exit !(s > r) }'
+}
+
+@test "--adopt-method target:FILE: a rule many chains cannot run, a model beside it, another handover framing: refused" {
+	target_table gbt 1 risk 0.2 > m.tsv
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method target:m.tsv -n 76 "$J"
+	[[ "$stderr" == *"m.tsv', line 2: it recommends gbt for 1-node chains"* ]]
+	target_table lead 1 lead_h 6 > t.tsv
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method target:t.tsv --handover 10m -n 76 "$J"
+	[[ "$stderr" == *"chosen without handing over"* ]]
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method target:t.tsv -M x.mrm -n 76 "$J"
+	[[ "$stderr" == *"target:FILE takes no -M"* ]]
+	head -c 30 t.tsv > cut.tsv
+	run -5 --separate-stderr mirage-eval --adoption 10 --adopt-method target:cut.tsv -n 76 "$J"
+	[[ "$stderr" == *"cut.tsv', line 1: truncated"* ]]
+}

@@ -539,7 +539,8 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 @test "the state write fails after sbatch, then squeue answers empty: found in sacct" {
 	FAKE_STATE=$PWD/job.sh.chain FAKE_MODE=sbatch-nostate run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
 	[[ "$stderr" == *"(job 900 was submitted: record it by hand)"* ]]
-	rmdir job.sh.chain.tmp.*
+	rmdir job.sh.chain
+	[ ! -e job.sh.chain.kept ] || mv job.sh.chain.kept job.sh.chain
 	FAKE_MODE=squeue-empty run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
 	[[ "$stderr" == *"was found as job 900"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
