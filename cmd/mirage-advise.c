@@ -50,7 +50,7 @@ usage(int status)
 	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
 	    "           [--target share [--settings table.tsv]]\n"
 	    "           [--submit script [-s state] [--dry-run] "
-	    "[-- script-args...]]\n"
+	    "[--min-run share] [-- script-args...]]\n"
 	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
 	    "           [--grace span] [--kill-wait span] [--ready command\n"
 	    "           [--ready-time span]] [--dry-run]\n"
@@ -84,6 +84,7 @@ usage(int status)
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
 		    "  -s state          the chain's state file (with --submit)\n"
 		    "  --dry-run         say what would be submitted, change nothing\n"
+		    "  --min-run share   hold S (--begin) until P ran that share of its limit\n"
 		    "  --retries n       tries of a failing squeue or sacct (3)\n"
 		    "  --take-over       S's first step: stop P (MIRAGE_PREDECESSOR)\n"
 		    "  --handover        the chain hands over: a started S stops P\n"
@@ -129,10 +130,11 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	    O_SBATCH, O_SINFO, O_EVENTS,
 	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
 	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET,
-	    O_SETTINGS };
+	    O_SETTINGS, O_MINRUN };
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "min-run", required_argument, NULL, O_MINRUN },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "history", required_argument, NULL, 'H' },
@@ -308,6 +310,12 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		case O_FULL:
 			dr->full = 1;
 			break;
+		case O_MINRUN:
+			if (mg_parse_share(optarg, &dr->min_run) != 0)
+				errx(MG_EXIT_USAGE, "invalid --min-run '%s' (want "
+				    "the share of its limit P runs before S starts, "
+				    "e.g. 50%% or 0.5)", optarg);
+			break;
 		case O_GRACE:
 			dr->grace = span_arg("grace", optarg,
 			    MG_TAKEOVER_MAX_GRACE);
@@ -471,6 +479,8 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 		    "script's: give --submit script");
 	if (dr->state != NULL && dr->script == NULL)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
+	if (dr->min_run > 0 && dr->script == NULL)
+		errx(MG_EXIT_USAGE, "--min-run needs --submit script");
 	if (dr->events != NULL && !dr->plan)
 		errx(MG_EXIT_USAGE, "--events goes with --plan");
 	/* an option that does nothing in this run is refused, not kept */

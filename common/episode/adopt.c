@@ -380,6 +380,9 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	}
 	if (at < now)
 		at = now;
+	/* a minimum run: not before the predecessor has run its share */
+	if (at < ps + (int64_t)llround(a->min_run * (double)s->limit))
+		at = ps + (int64_t)llround(a->min_run * (double)s->limit);
 	if ((j = add_link(c, s, id, m == MG_ADOPT_LEAD && a->hold ? now : at,
 	    s->cur, m != MG_ADOPT_REACTIVE ? a->handover : 0, lk, nl,
 	    cap)) < 0)

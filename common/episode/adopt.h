@@ -79,6 +79,9 @@ struct mg_adoptconf {
 				 * successor is submitted as soon as its
 				 * predecessor runs (at a tick), held with a
 				 * begin time until the lead says */
+	double min_run;		/* a successor starts no earlier than its
+				 * predecessor's start and this share of its
+				 * limit (as held with --begin); 0: none */
 	int32_t alone;		/* >= 0: only that service (in the order
 				 * drawn) uses the method, the others
 				 * submit reactively; -1: all of them */

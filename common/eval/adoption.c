@@ -362,6 +362,13 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 		ad->a.hold = 1;
 		return 0;
 	}
+	if (strcmp(name, "adopt-min-run") == 0) {
+		if (mg_parse_share(arg, &ad->a.min_run) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-min-run "
+			    "'%s' (want the share of its limit a job runs before "
+			    "its successor starts, e.g. 50%% or 0.5)", arg);
+		return 0;
+	}
 	if (strcmp(name, "adopt-method") == 0) {
 		if (strcmp(arg, "reactive") == 0)
 			ad->a.method = MG_ADOPT_REACTIVE;
@@ -557,6 +564,9 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 	} else
 		mg_adoption_name(&ad->a, c->model[0], ad->namebuf,
 		    sizeof(ad->namebuf));
+	if (ad->a.min_run > 0)
+		snprintf(ad->namebuf + strlen(ad->namebuf), sizeof(ad->namebuf) -
+		    strlen(ad->namebuf), ", min run %g%%", 100 * ad->a.min_run);
 	ad->name = ad->namebuf;
 	return 0;
 }

@@ -291,6 +291,19 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return rv;
 }
 
+/* the seconds from now a successor is held for P's minimum run, or 0 */
+static int64_t
+held_for(const struct mg_drive *o, const struct run *r)
+{
+	int64_t at;
+
+	if (o->min_run <= 0 || r->a.p_start < 0 || r->a.p_limit <= 0)
+		return 0;
+	at = r->a.p_start + (int64_t)llround(o->min_run *
+	    (double)r->a.p_limit);
+	return at > o->now ? at - o->now : 0;
+}
+
 /* sbatch the successor: the token recorded first, then the job */
 static int
 submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
@@ -314,6 +327,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	b.after = r->p_id;
 	b.dependency = r->dependency;
 	b.state = o->state;
+	b.begin = held_for(o, r);
 	if ((rv = mg_slurm_submit(&o->sl, &b, st->successor,
 	    sizeof(st->successor), note, sizeof(note))) != 0 &&
 	    mg_slurm_undelivered(note)) {
@@ -1223,14 +1237,26 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	    "submit-with-dependency" : "submit";
 	r->outcome = !r->a.submit ? MG_DRIVE_WAIT : r->dependency ?
 	    MG_DRIVE_DEPEND : MG_DRIVE_SUBMIT;
+	if (r->a.submit && o->script != NULL && held_for(o, r) > 0) {
+		size_t n = strlen(r->a.note);
+
+		snprintf(r->a.note + n, sizeof(r->a.note) - n, "%sheld %lld s "
+		    "(--begin), until job %s has run %g%% of its limit",
+		    n ? "; " : "", (long long)held_for(o, r), r->p_id,
+		    100 * o->min_run);
+	}
 	if (r->a.submit && o->script != NULL) {
 		if (o->dry_run) {
 			size_t n = strlen(r->a.note);
+			char begin[48] = "";
 
+			if (held_for(o, r) > 0)
+				snprintf(begin, sizeof(begin), " --begin=now+%lld",
+				    (long long)held_for(o, r));
 			snprintf(r->a.note + n, sizeof(r->a.note) - n, "%sdry "
-			    "run: would run %s --parsable%s %s", n ? "; " : "",
+			    "run: would run %s --parsable%s%s %s", n ? "; " : "",
 			    o->sl.sbatch, r->dependency ? " --dependency="
-			    "afterany:<job>" : "", o->script);
+			    "afterany:<job>" : "", begin, o->script);
 		} else if ((rv = submit(o, r, diag)) != 0) {
 			return rv;
 		} else {

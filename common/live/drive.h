@@ -105,6 +105,8 @@ struct mg_drive {
 	const char *sig;	/* the signal P is asked to stop with */
 	int full;		/* scancel --full */
 	int64_t grace;		/* seconds P has to leave */
+	double min_run;		/* > 0: a successor is held (--begin) until
+				 * P has run this share of its limit */
 	int64_t kill_wait;	/* and after a cancel */
 	const char *ready;	/* S's health check (serving order), or NULL */
 	int64_t ready_time;	/* how long S has to pass it */

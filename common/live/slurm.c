@@ -493,7 +493,7 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 {
 	struct mg_diag d = { "" };
 	struct mg_proc p;
-	char comment[64], dep[64], script[4096];
+	char comment[64], dep[64], begin[48], script[4096];
 	char pred[64], state[4200], bin[4200], cwd[2048] = "";
 	const char *env[4] = { pred, NULL, NULL, NULL };
 	const char **argv;
@@ -505,7 +505,9 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	snprintf(comment, sizeof(comment), "--comment=mirage-advise:%s",
 	    b->token);
 	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", b->after);
-	if ((argv = calloc((size_t)b->nargs + 9, sizeof(*argv))) == NULL) {
+	snprintf(begin, sizeof(begin), "--begin=now+%lld",
+	    (long long)b->begin);
+	if ((argv = calloc((size_t)b->nargs + 10, sizeof(*argv))) == NULL) {
 		snprintf(note, ncap, "out of memory");
 		return MG_ENOMEM;
 	}
@@ -535,6 +537,8 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	argv[n++] = "--export=ALL";
 	if (b->dependency)
 		argv[n++] = dep;
+	if (b->begin > 0)
+		argv[n++] = begin;
 	/* a script named like an option reaches sbatch as a path */
 	snprintf(script, sizeof(script), "%s%s", *b->script == '-' ? "./" :
 	    "", b->script);

@@ -137,6 +137,8 @@ struct mg_sbatch {
 	int dependency;		/* afterany on it */
 	const char *state;	/* the chain's state (MIRAGE_CHAIN_STATE), or
 				 * NULL */
+	int64_t begin;		/* > 0: held that many seconds from now
+				 * (sbatch --begin=now+N) */
 };
 
 /*

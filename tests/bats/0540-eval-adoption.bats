@@ -146,7 +146,7 @@ col() {
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method soon "$J"
 	[[ "$stderr" == *"invalid --adopt-method 'soon'"* ]]
 	run -2 --separate-stderr mirage-eval --adopt-method lead:1h "$J"
-	[[ "$stderr" == *"--adopt-method, --adopt-seed, --adopt-alone and --adopt-hold go with --adoption"* ]]
+	[[ "$stderr" == *"--adopt-method, --adopt-seed, --adopt-alone, --adopt-hold and --adopt-min-run go with --adoption"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-alone 2 "$J"
 	[[ "$stderr" == *"--adopt-alone goes with --adopt-method"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-hold --adopt-method plan --plan 2 "$J"
@@ -205,4 +205,20 @@ target_table() {
 	head -c 30 t.tsv > cut.tsv
 	run -5 --separate-stderr mirage-eval --adoption 10 --adopt-method target:cut.tsv -n 76 "$J"
 	[[ "$stderr" == *"cut.tsv', line 1: truncated"* ]]
+}
+
+@test "--adopt-min-run: no successor starts before its predecessor ran that share of its limit, however long the lead" {
+	# a 24 h lead under a handover restarts services every few minutes
+	mirage-eval --adoption 30 -q -n 76 -o a.tsv --adopt-method lead:24h --handover 10m "$J"
+	mirage-eval --adoption 30 -q -n 76 -o b.tsv --adopt-method lead:24h --handover 10m --adopt-min-run 50% "$J"
+	[ "$(col b.tsv 30 lead method)" = "lead 24h, handover, min run 50%" ]
+	# each job runs 12 h at least (services' limits are 24 h or more)
+	awk -v a="$(col a.tsv 30 lead jobs_per_1000h)" -v b="$(col b.tsv 30 lead jobs_per_1000h)" \
+	    'BEGIN { exit !(b <= 1000 / 12 && a > 1000 / 12) }'
+	awk -v a="$(col a.tsv 30 lead lease_given_h)" -v b="$(col b.tsv 30 lead lease_given_h)" \
+	    'BEGIN { exit !(b < a / 2) }'
+	run -2 --separate-stderr mirage-eval --adoption 30 --adopt-min-run 150% -n 76 "$J"
+	[[ "$stderr" == *"invalid --adopt-min-run '150%'"* ]]
+	run -2 --separate-stderr mirage-eval --adopt-min-run 50% -n 76 "$J"
+	[[ "$stderr" == *"go with --adoption"* ]]
 }

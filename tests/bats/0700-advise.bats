@@ -106,6 +106,27 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == usage:* ]]
 }
 
+@test "--min-run: S is held with --begin until P has run that share of its limit; past it, submitted plainly" {
+	# P (500) started 47 h ago with a 48-hour limit: 99% is 47.52 h
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 99% --submit job.sh
+	[[ "$output" == *"decision: submitted"* ]]
+	[[ "$output" == *"held 1872 s (--begin), until job 500 has run 99% of its limit"* ]]
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --begin=now+1872 job.sh$" "$FAKE/sbatch.log"
+	# a dry run says the same command
+	rm job.sh.chain
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 0.99 --submit job.sh --dry-run
+	[[ "$output" == *"would run $A/fake-sbatch --parsable --begin=now+1872 job.sh"* ]]
+	# half its limit is long past: no hold
+	: > "$FAKE/sbatch.log"
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 50% --submit job.sh
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	! grep -q -- --begin "$FAKE/sbatch.log"
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" --min-run 150% --submit job.sh
+	[[ "$stderr" == *"invalid --min-run '150%'"* ]]
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" --min-run 50%
+	[[ "$stderr" == *"--min-run needs --submit script"* ]]
+}
+
 @test "--submit: sbatch once, then 'already submitted', then the chain moves on" {
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh -- --resume
 	[[ "$output" == *"decision: submitted"* ]]
