@@ -26,6 +26,7 @@ struct svc {
 	int64_t ps;		/* at a tick: cur's start, or -1 */
 	int says;		/* at a tick: the method submits (1), waits
 				 * (0), or failed (< 0) */
+	int early;		/* next was submitted before cur's end */
 };
 
 /* a tick's decisions, shared out among threads */
@@ -363,8 +364,8 @@ at_ticks(enum mg_adopt_method m)
  */
 static int
 submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
-    struct svc *s, size_t id, int64_t now, int64_t ps, struct link **lk,
-    size_t *nl, size_t *cap)
+    struct svc *s, size_t id, int64_t now, int64_t ps, size_t *waiting,
+    struct link **lk, size_t *nl, size_t *cap)
 {
 	int64_t end = ps + s->limit, at, lead;
 	enum mg_adopt_method m = method_of(a, id, s, &lead);
@@ -383,6 +384,14 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	/* a minimum run: not before the predecessor has run its share */
 	if (at < ps + (int64_t)llround(a->min_run * (double)s->limit))
 		at = ps + (int64_t)llround(a->min_run * (double)s->limit);
+	/* a cap on early successors waiting: one is submitted when it is
+	 * due (within a tick) and a place is free, else at its
+	 * predecessor's end */
+	s->early = at < end;
+	if (a->early_cap > 0 && s->early && (at > now + a->tick ||
+	    *waiting >= (size_t)a->early_cap))
+		return 0;
+	*waiting += a->early_cap > 0 && s->early;
 	if ((j = add_link(c, s, id, m == MG_ADOPT_LEAD && a->hold ? now : at,
 	    s->cur, m != MG_ADOPT_REACTIVE ? a->handover : 0, lk, nl,
 	    cap)) < 0)
@@ -504,6 +513,7 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	struct mg_view view;
 	size_t nsv = 0, nl = 0, capl = 0, i, nq = 0, busy, nask, *ask = NULL;
 	int64_t first, last, now, stop, lead;
+	size_t waiting;
 	double q = 0;
 	int rv;
 
@@ -611,10 +621,14 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		for (i = 0; i < nask && a->method == MG_ADOPT_ASK; i++)
 			sv[ask[i]].says = ask_rule(c, a, &sv[ask[i]], now,
 			    &view);
+		/* the early successors submitted and not started */
+		for (i = waiting = 0; i < nsv; i++)
+			waiting += sv[i].next >= 0 && sv[i].early &&
+			    mg_cluster_job_start(c, sv[i].next) < 0;
 		for (i = 0; i < nsv; i++)
 			if (sv[i].ps >= 0 && !sv[i].done && (rv =
-			    submit_next(c, a, &sv[i], i, now, sv[i].ps, &lk, &nl,
-			    &capl)) != 0)
+			    submit_next(c, a, &sv[i], i, now, sv[i].ps, &waiting,
+			    &lk, &nl, &capl)) != 0)
 				goto out;
 		busy += nsv;
 		for (i = 0; i < nsv; i++)

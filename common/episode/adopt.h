@@ -79,6 +79,10 @@ struct mg_adoptconf {
 				 * successor is submitted as soon as its
 				 * predecessor runs (at a tick), held with a
 				 * begin time until the lead says */
+	int early_cap;		/* > 0: at most so many successors submitted
+				 * before their predecessor's end wait at once
+				 * (a successor QOS's GrpSubmitJobs); another
+				 * is submitted at its predecessor's end */
 	double min_run;		/* a successor starts no earlier than its
 				 * predecessor's start and this share of its
 				 * limit (as held with --begin); 0: none */

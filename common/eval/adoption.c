@@ -109,6 +109,25 @@ say(FILE *fp, double share, const struct mg_adoptres *m,
 		    100 * asum_share(with), with->lease_h);
 }
 
+/* what the table's rules promised one chain against what all the
+ * services kept at this share */
+static void
+promised(FILE *fp, double share, const struct mg_adoption *ad, double kept)
+{
+	double least = 2;
+	int k;
+
+	for (k = 0; k < ad->nrule; k++)
+		if (ad->rule[k].promise >= 0 && ad->rule[k].promise < least)
+			least = ad->rule[k].promise;
+	if (least > 1)
+		return;		/* a table that promises nothing */
+	fprintf(fp, "mirage-eval: %g%%: the table promised a chain %.1f%% "
+	    "without interruption; all the services together kept %.1f%%: "
+	    "the promise %s at this share\n", 100 * share, 100 * least,
+	    100 * kept, kept >= least ? "holds" : "does not hold");
+}
+
 /* the method's run of share a->share, and its first services each
  * alone, into the row */
 static int
@@ -142,6 +161,9 @@ with_method(const struct mg_clusterdef *def, const struct mg_adoption *ad,
 	row(fp, a->share, ad->name, a->handover, &m, &alone, &with);
 	if (ad->say != NULL)
 		say(ad->say, a->share, &m, b, &alone, &with);
+	if (ad->say != NULL && ad->nrule > 0)
+		promised(ad->say, a->share, ad, m.successors ? 1 -
+		    (double)m.interrupted / (double)m.successors : 1);
 	mg_adopt_release(&m);
 	return MG_OK;
 }
@@ -362,6 +384,15 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 		ad->a.hold = 1;
 		return 0;
 	}
+	if (strcmp(name, "adopt-cap") == 0) {
+		if (mg_parse_f64(arg, strlen(arg), &x) != 0 || !(x >= 1 &&
+		    x <= 100000) || x != floor(x))
+			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-cap '%s' "
+			    "(want the early successors that may wait at once, "
+			    "1 to 100000)", arg);
+		ad->a.early_cap = (int)x;
+		return 0;
+	}
 	if (strcmp(name, "adopt-min-run") == 0) {
 		if (mg_parse_share(arg, &ad->a.min_run) != 0)
 			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-min-run "
@@ -567,6 +598,9 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 	if (ad->a.min_run > 0)
 		snprintf(ad->namebuf + strlen(ad->namebuf), sizeof(ad->namebuf) -
 		    strlen(ad->namebuf), ", min run %g%%", 100 * ad->a.min_run);
+	if (ad->a.early_cap > 0)
+		snprintf(ad->namebuf + strlen(ad->namebuf), sizeof(ad->namebuf) -
+		    strlen(ad->namebuf), ", cap %d", ad->a.early_cap);
 	ad->name = ad->namebuf;
 	return 0;
 }
