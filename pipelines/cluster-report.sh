@@ -12,8 +12,9 @@
 #   -P: the planner's futures (8; 0: no planner)
 #   -A: many chains at once: these shares of the long jobs' work (e.g.
 #       0,10,30,50) as services handing over in 10 minutes with the planner
-#       (with -P 0: submitting 6 h before their ends), against the same
-#       services reactive: the other jobs' waits (mirage-eval --adoption)
+#       (with -P 0: submitting 6 h before their ends; with -T, by the rule
+#       its table recommends), against the same services reactive: the
+#       other jobs' waits (mirage-eval --adoption)
 #   -T: handing over in 10 minutes, each method's setting for this share of
 #       links without an interruption (99%), chosen on the count episodes
 #       before the evaluated ones (mirage-eval --target); and walked forward,
@@ -236,6 +237,13 @@ adopt_error=
 if [ -n "$adopt" ]; then
 	amethod=(--adopt-method plan --plan "$futures")
 	[ "$futures" -gt 0 ] || amethod=(--adopt-method lead:6h)
+	# with -T, the rule the target's table recommends, where many chains
+	# can run it (a fixed lead, or Slurm's estimate with a margin)
+	if [ -s "$site/target.tsv" ] && mirage-eval -q --adoption 0 --handover 10m \
+	    --adopt-method "target:$site/target.tsv" "${cmodel[@]}" -o /dev/null \
+	    "$tmp/jobs.mrs" 2> /dev/null; then
+		amethod=(--adopt-method "target:$site/target.tsv")
+	fi
 	until_=$((from + count * 4 * 3600))
 	say "many chains at once: $adopt% of the long jobs' work as services"
 	if mirage-eval -q --adoption "$adopt" "${amethod[@]}" --handover 10m "${cmodel[@]}" \

@@ -213,6 +213,20 @@ render() {
 	run -2 "$ROOT/pipelines/cluster-report.sh" -o q2 -A 10,x ls6.jobs
 }
 
+@test "report: with a target, many chains at once run the rule its table recommends, where they can" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -f 2023-03-01 -N 12 -k 1 -P 0 -T 99% -A 30 -- -n 76 ls6.jobs
+	[ -s r/target.tsv ] && [ -s r/adoption.tsv ]
+	rec=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["recommended"] == 1 { print $c["method"] }' r/target.tsv)
+	method=$(awk -F'\t' 'NR > 1 && $2 != "reactive" { print $2 }' r/adoption.tsv)
+	case $rec in
+	lead|scheduler-estimate) [ "$method" = "target target.tsv, handover" ] ;;
+	*) [ "$method" = "lead 6h, handover" ] ;;
+	esac
+	grep -q "<td>$method</td>" r/index.html
+}
+
 @test "report: published whole or not at all; a run killed mid-evaluation leaves the old page with all its files" {
 	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
 	"$ROOT/pipelines/cluster-report.sh" -o r -n 84 -N 6 -k 1 -- -n 84 ls6.jobs 2>/dev/null
