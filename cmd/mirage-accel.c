@@ -259,7 +259,7 @@ static void
 eval(const struct opts *o, const struct mg_net *nets, size_t nn,
     struct mg_model **mod, struct mg_arun *run, double *secs)
 {
-	struct mg_arequest *req = NULL;
+	struct mg_accel_request *req = NULL;
 	struct timespec a;
 	int p, k, rv;
 
@@ -277,7 +277,7 @@ eval(const struct opts *o, const struct mg_net *nets, size_t nn,
 	for (k = 0; k < o->nmod; k++) {
 		const char *pm = mod[k]->params;
 		struct mg_relmas_run st;
-		struct mg_ahook h;
+		struct mg_accel_hook h;
 
 		memset(&st, 0, sizeof(st));
 		st.net = mod[k]->impl;

@@ -42,7 +42,7 @@ mg_accel_config_default(struct mg_accel_config *c)
 int
 mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, size_t n, double load, double q, uint64_t seed,
-    struct mg_arequest **out)
+    struct mg_accel_request **out)
 {
 	uint64_t rng = seed ^ 0xA0761D6478BD642FULL;
 	double mean = 0, rate, t = 0;
@@ -58,7 +58,7 @@ mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
 	if ((*out = calloc(n ? n : 1, sizeof(**out))) == NULL)
 		return MG_ENOMEM;
 	for (i = 0; i < n; i++) {
-		struct mg_arequest *r = &(*out)[i];
+		struct mg_accel_request *r = &(*out)[i];
 
 		t += -log(1 - mg_rand_unif(&rng)) / rate;
 		r->net = (int)(mg_rand64(&rng) % nnets);
@@ -73,7 +73,7 @@ mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
 struct run {
 	const struct mg_accel_config *c;
 	const struct mg_net *nets;
-	struct mg_arequest *req;
+	struct mg_accel_request *req;
 	size_t n;
 	/* each request: its next layer, the sub-accelerator of its last,
 	 * whether one runs; the isolated latency of its layers left */
@@ -87,7 +87,7 @@ struct run {
 	double sa_rem[MG_ACCEL_MAXSA], sa_bw[MG_ACCEL_MAXSA];
 	double now;
 	uint64_t rng, decisions;
-	const struct mg_ahook *hook;	/* the learned dispatcher, or NULL */
+	const struct mg_accel_hook *hook;	/* the learned dispatcher, or NULL */
 	double mean_best;	/* the networks' mean isolated latency */
 	double *feat, *score;	/* its candidates */
 	size_t *cand_w;
@@ -126,7 +126,7 @@ launch(struct run *r, size_t i, int s)
 static double
 key(const struct run *r, enum mg_apolicy p, size_t i)
 {
-	const struct mg_arequest *q = &r->req[i];
+	const struct mg_accel_request *q = &r->req[i];
 
 	switch (p) {
 	case MG_AP_EDF:
@@ -160,7 +160,7 @@ bw_of(const struct run *r, size_t i)
 static int
 hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 {
-	const struct mg_ahook *h = r->hook;
+	const struct mg_accel_hook *h = r->hook;
 	size_t k = h->topk ? h->topk : 6, top[64], nt = 0, w, i, nc = 0;
 	double used = 0, mb = r->mean_best, tk[64];
 	enum mg_apolicy kp = h->feasible ? MG_AP_FEDF : MG_AP_EDF;
@@ -192,7 +192,7 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 	}
 	for (i = 0; i < nt; i++) {
 		size_t q = r->wait[top[i]];
-		const struct mg_arequest *rq = &r->req[q];
+		const struct mg_accel_request *rq = &r->req[q];
 		const struct mg_net *net = &r->nets[rq->net];
 		const struct mg_layer *l = &net->l[r->next[q]];
 		double left = left_of(r, q), tb = l->cost[net->best_df].time;
@@ -354,8 +354,8 @@ enwait(struct run *r, size_t i)
 
 static int
 run_all(const struct mg_accel_config *c, const struct mg_net *nets,
-    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p, uint64_t seed,
-    const struct mg_ahook *hook, struct mg_arun *out)
+    size_t nnets, struct mg_accel_request *req, size_t n, enum mg_apolicy p, uint64_t seed,
+    const struct mg_accel_hook *hook, struct mg_arun *out)
 {
 	struct run r;
 	size_t i, k, arr = 0, done = 0;
@@ -513,7 +513,7 @@ out:
 
 int
 mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
-    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
+    size_t nnets, struct mg_accel_request *req, size_t n, enum mg_apolicy p,
     uint64_t seed, struct mg_arun *out)
 {
 	return run_all(c, nets, nnets, req, n, p, seed, NULL, out);
@@ -521,8 +521,8 @@ mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
 
 int
 mg_accel_run_hook(const struct mg_accel_config *c, const struct mg_net *nets,
-    size_t nnets, struct mg_arequest *req, size_t n,
-    const struct mg_ahook *h, struct mg_arun *out)
+    size_t nnets, struct mg_accel_request *req, size_t n,
+    const struct mg_accel_hook *h, struct mg_arun *out)
 {
 	if (h == NULL || h->score == NULL)
 		return MG_EINVAL;

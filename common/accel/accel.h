@@ -57,7 +57,7 @@ struct mg_accel_config {
 /* mg_accel_config_default: 2 WS and 2 RS of 1024 PEs, 64 GB/s, 0.5 W each. */
 void mg_accel_config_default(struct mg_accel_config *c);
 
-struct mg_arequest {
+struct mg_accel_request {
 	int net;		/* index into the networks */
 	double arrival, deadline;
 	/* results */
@@ -74,7 +74,7 @@ struct mg_arequest {
  */
 int mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, size_t n, double load, double q, uint64_t seed,
-    struct mg_arequest **out);
+    struct mg_accel_request **out);
 
 /* what a run did */
 struct mg_arun {
@@ -93,7 +93,7 @@ struct mg_arun {
  * MG_EINVAL / MG_ENOMEM.  Deterministic.
  */
 int mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
-    size_t nnets, struct mg_arequest *req, size_t n, enum mg_apolicy p,
+    size_t nnets, struct mg_accel_request *req, size_t n, enum mg_apolicy p,
     uint64_t seed, struct mg_arun *out);
 
 /*
@@ -116,7 +116,7 @@ int mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
 #define MG_AFEAT 12
 extern const char *const mg_afeat_names[MG_AFEAT];
 
-struct mg_ahook {
+struct mg_accel_hook {
 	/* the scores of n candidates (rows of MG_AFEAT); 0 or < 0 */
 	int (*score)(void *ctx, const double *feat, size_t n, double *out);
 	/* the candidate to take (NULL: the best score) */
@@ -144,8 +144,8 @@ struct mg_ahook {
  */
 int mg_accel_run_hook(const struct mg_accel_config *c,
     const struct mg_net *nets,
-    size_t nnets, struct mg_arequest *req, size_t n,
-    const struct mg_ahook *h, struct mg_arun *out);
+    size_t nnets, struct mg_accel_request *req, size_t n,
+    const struct mg_accel_hook *h, struct mg_arun *out);
 
 /* a scenario: the system, the load, the networks */
 struct mg_accel_scenario {

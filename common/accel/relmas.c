@@ -161,9 +161,9 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	int csz[4] = { 3, o->hidden, o->hidden, 1 };
 	struct mg_mlp *critic = NULL;
 	struct rec c;
-	struct mg_ahook h;
+	struct mg_accel_hook h;
 	struct mg_arun run;
-	struct mg_arequest *req = NULL;
+	struct mg_accel_request *req = NULL;
 	double *G = NULL, *V = NULL, *dv = NULL, *adv = NULL;
 	uint64_t lrng = o->seed ^ 0x5851F42D4C957F2DULL;
 	int ep, rv;
@@ -325,7 +325,7 @@ run_score(void *ctx, const double *feat, size_t n, double *out)
 
 void
 mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
-    int feasible, struct mg_ahook *h)
+    int feasible, struct mg_accel_hook *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->score = run_score;

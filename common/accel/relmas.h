@@ -90,7 +90,7 @@ struct mg_relmas_run {
 	size_t capx, capbuf;
 };
 void mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
-    int feasible, struct mg_ahook *h);
+    int feasible, struct mg_accel_hook *h);
 void mg_relmas_run_free(struct mg_relmas_run *st);
 
 #endif /* MG_RELMAS_H */

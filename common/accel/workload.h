@@ -27,7 +27,7 @@
 
 #include "base/status.h"
 
-enum mg_lkind { MG_L_CONV, MG_L_DW, MG_L_FC, MG_L_GEMM, MG_L_RNN,
+enum mg_workload_kind { MG_L_CONV, MG_L_DW, MG_L_FC, MG_L_GEMM, MG_L_RNN,
 	MG_L_NKIND };
 enum mg_dataflow { MG_DF_WS, MG_DF_RS, MG_DF_N };
 
@@ -39,7 +39,7 @@ struct mg_lcost {
 };
 
 struct mg_layer {
-	int kind;		/* enum mg_lkind */
+	int kind;		/* enum mg_workload_kind */
 	double macs;
 	double wbytes, ain, aout;	/* weights, input and output bytes */
 	struct mg_lcost cost[MG_DF_N];

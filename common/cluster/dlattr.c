@@ -58,7 +58,7 @@ mg_dlattr_draw(const struct mg_dlgen *g, uint64_t seed, const char *id,
 }
 
 double
-mg_dl_release_time(const struct mg_dlattr *a, const struct mg_dlgen *g,
+mg_dlattr_release_time(const struct mg_dlattr *a, const struct mg_dlgen *g,
     double ran, double left)
 {
 	/* a job without epochs (epoch_s 0) stops at once, then writes */
@@ -71,7 +71,7 @@ mg_dl_release_time(const struct mg_dlattr *a, const struct mg_dlgen *g,
 }
 
 double
-mg_dl_resume_time(const struct mg_dlattr *a, const struct mg_dlgen *g)
+mg_dlattr_resume_time(const struct mg_dlattr *a, const struct mg_dlgen *g)
 {
 	return a->model_mb / g->bw_store + a->data_mb / g->bw_net + a->init_s;
 }

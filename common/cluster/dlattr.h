@@ -60,13 +60,15 @@ void mg_dlgen_default(struct mg_dlgen *g);
 void mg_dlattr_draw(const struct mg_dlgen *g, uint64_t seed, const char *id,
     size_t idlen, struct mg_dlattr *a);
 
-/* mg_dl_release_time, mg_dl_resume_time: the overheads above, seconds. */
-double mg_dl_release_time(const struct mg_dlattr *a, const struct mg_dlgen *g,
-    double ran, double left);
-double mg_dl_resume_time(const struct mg_dlattr *a, const struct mg_dlgen *g);
+/* mg_dlattr_release_time, mg_dlattr_resume_time: the overheads above,
+ * seconds */
+double mg_dlattr_release_time(const struct mg_dlattr *a,
+    const struct mg_dlgen *g, double ran, double left);
+double mg_dlattr_resume_time(const struct mg_dlattr *a,
+    const struct mg_dlgen *g);
 
 /* the fields of a dlattrs record */
-enum mg_dl_field {
+enum mg_dlattr_field {
 	MG_DL_JOBID,		/* str */
 	MG_DL_CLASS,		/* str: "urgent" or "best-effort" */
 	MG_DL_EPOCH_S,		/* f64 */

@@ -108,7 +108,7 @@ mg_eprofile_read(const char *path, struct mg_eprofile *p, struct mg_diag *d)
 /* the speed of j on n nodes, relative to one node's (power law) or to
  * its own size (a curve): only ratios of it matter */
 static double
-speed(const struct mg_ejob *j, int32_t n)
+speed(const struct mg_elastic_job *j, int32_t n)
 {
 	if (j->prof != NULL && j->prof->n > 0 && j->size > 0)
 		return mg_eprofile_speed(j->prof, (double)n / (double)j->size);
@@ -116,7 +116,7 @@ speed(const struct mg_ejob *j, int32_t n)
 }
 
 double
-mg_elastic_value(const struct mg_ejob *j, int32_t k)
+mg_elastic_value(const struct mg_elastic_job *j, int32_t k)
 {
 	double t0, t1;
 
@@ -129,7 +129,7 @@ mg_elastic_value(const struct mg_ejob *j, int32_t k)
 
 /* the extra nodes job j may take within free */
 static int32_t
-room(const struct mg_ejob *j, int32_t nfree)
+room(const struct mg_elastic_job *j, int32_t nfree)
 {
 	int32_t r = j->max - j->base;
 
@@ -137,7 +137,8 @@ room(const struct mg_ejob *j, int32_t nfree)
 }
 
 double
-mg_elastic_mckp(const struct mg_ejob *j, size_t n, int32_t nfree, int32_t *k)
+mg_elastic_mckp(const struct mg_elastic_job *j, size_t n, int32_t nfree,
+    int32_t *k)
 {
 	/* best[i][f]: the most value of jobs 0..i-1 within f nodes; take
 	 * [i][f]: job i-1's share there */
@@ -185,7 +186,8 @@ mg_elastic_mckp(const struct mg_ejob *j, size_t n, int32_t nfree, int32_t *k)
 }
 
 double
-mg_elastic_greedy(const struct mg_ejob *j, size_t n, int32_t nfree, int32_t *k)
+mg_elastic_greedy(const struct mg_elastic_job *j, size_t n, int32_t nfree,
+    int32_t *k)
 {
 	double total = 0;
 	size_t i, bi;

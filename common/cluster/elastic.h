@@ -48,7 +48,7 @@ double mg_eprofile_speed(const struct mg_eprofile *p, double ratio);
 int mg_eprofile_read(const char *path, struct mg_eprofile *p,
     struct mg_diag *d);
 
-struct mg_ejob {
+struct mg_elastic_job {
 	int32_t base;		/* nodes now */
 	int32_t max;		/* at most */
 	double rem;		/* seconds of work left at base nodes */
@@ -95,18 +95,18 @@ int mg_elastic_attr_from_record(const struct mg_value *rec,
     const char **bad);
 
 /* mg_elastic_value: v_j(k) above. */
-double mg_elastic_value(const struct mg_ejob *j, int32_t k);
+double mg_elastic_value(const struct mg_elastic_job *j, int32_t k);
 
 /*
  * mg_elastic_mckp: the extra nodes k[i] of each of jobs j[0..n) that
  * maximise the total value within free nodes; returns the total, or a
  * negative number when out of memory (k all 0).
  */
-double mg_elastic_mckp(const struct mg_ejob *j, size_t n, int32_t nfree,
+double mg_elastic_mckp(const struct mg_elastic_job *j, size_t n, int32_t nfree,
     int32_t *k);
 
 /* mg_elastic_greedy: the greedy-marginal allocation; its total value. */
-double mg_elastic_greedy(const struct mg_ejob *j, size_t n, int32_t nfree,
+double mg_elastic_greedy(const struct mg_elastic_job *j, size_t n, int32_t nfree,
     int32_t *k);
 
 #endif /* MG_ELASTIC_H */

@@ -970,7 +970,7 @@ mg_sim_stats_after_start(const struct mg_sim *s, int64_t *avg_wait_min,
 }
 
 static void
-vjob(const struct mg_sim *s, mg_jobref r, struct mg_vjob *v)
+vjob(const struct mg_sim *s, mg_jobref r, struct mg_view_job *v)
 {
 	const struct sjob *j = &s->job[r];
 
@@ -990,7 +990,7 @@ int
 mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
     struct mg_view *v)
 {
-	struct mg_vjob x;
+	struct mg_view_job x;
 	size_t i;
 
 	mg_view_clear(v);

@@ -159,7 +159,7 @@ mg_slurmelastic_grow(struct mg_slurmsim *s)
 		return 0;
 	if (s->capej < s->nrun) {
 		size_t cap = s->nrun * 2;
-		struct mg_ejob *e = realloc(s->ej, cap * sizeof(*e));
+		struct mg_elastic_job *e = realloc(s->ej, cap * sizeof(*e));
 		int32_t *k, *jb;
 
 		if (e == NULL)
@@ -176,7 +176,7 @@ mg_slurmelastic_grow(struct mg_slurmsim *s)
 	for (i = 0; i < s->nrun; i++) {
 		const struct frun *r = &s->run[i];
 		const struct fjob *j = &s->job[r->j];
-		struct mg_ejob *e = &s->ej[m];
+		struct mg_elastic_job *e = &s->ej[m];
 		double left;
 
 		if (!el_running(s, r) || r->nodes >= EL(s, j)->emax)

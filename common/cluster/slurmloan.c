@@ -144,7 +144,7 @@ reclaim(struct mg_slurmsim *s, int32_t n)
 			b->releasing = 1;
 			b->work_left = r->end - (s->now + d) + redo;
 			b->res = b->trace >= 0 && (size_t)b->trace < s->t->n &&
-			    s->c.dl != NULL ? mg_dl_resume_time(&s->c.dl[b->trace],
+			    s->c.dl != NULL ? mg_dlattr_resume_time(&s->c.dl[b->trace],
 			    &s->c.dlgen) : 0;
 			b->for_job = RECLAIMED;
 			b->npreempt++;

@@ -25,10 +25,10 @@ mg_slurmpreempt_cand(const struct mg_slurmsim *s, const struct frun *r,
 	const struct fjob *b = &s->job[r->j];
 
 	c->nodes = r->nodes;
-	c->rel = a == NULL ? 0 : mg_dl_release_time(a, &s->c.dlgen,
+	c->rel = a == NULL ? 0 : mg_dlattr_release_time(a, &s->c.dlgen,
 	    (double)(s->now - b->start), (double)(r->end - s->now));
 	c->res = a == NULL || c->rel >= (double)(r->end - s->now) ? 0 :
-	    mg_dl_resume_time(a, &s->c.dlgen);
+	    mg_dlattr_resume_time(a, &s->c.dlgen);
 	c->prio = b->prio;
 	c->start = b->start;
 	c->attained = b->ran + (double)b->nodes * (double)(s->now -
@@ -169,8 +169,8 @@ mg_slurmpreempt_for(struct mg_slurmsim *s, int32_t jr)
 				d = r->end - s->now;	/* it ends first */
 			b->releasing = 1;
 			b->work_left = r->end - (s->now + d);
-			b->res = susp ? 0 : mg_dl_resume_time(&s->c.dl[b->trace],
-			    &s->c.dlgen);
+			b->res = susp ? 0 : mg_dlattr_resume_time(
+			    &s->c.dl[b->trace], &s->c.dlgen);
 			b->for_job = jr;
 			b->npreempt++;
 			r->end = s->now + d;

@@ -184,7 +184,7 @@ trace_job(struct mg_slurmsim *s, const struct mg_slurmsim_params *c,
 		x->elimw = (double)tj->limit;
 		x->epause = 0;
 		x->eat = 0;
-		x->erestart = c->dl != NULL ? mg_dl_resume_time(&c->dl[i],
+		x->erestart = c->dl != NULL ? mg_dlattr_resume_time(&c->dl[i],
 		    &c->dlgen) : 0;
 		j->nodes = x->emin;
 		j->dur = (int64_t)ceil(x->ework /
@@ -1124,7 +1124,7 @@ mg_slurmsim_chain_gap(const struct mg_slurmsim *s, int32_t j, int *ok)
 }
 
 static void
-vjob(const struct mg_slurmsim *s, int32_t r, struct mg_vjob *v)
+vjob(const struct mg_slurmsim *s, int32_t r, struct mg_view_job *v)
 {
 	const struct fjob *j = &s->job[r];
 
@@ -1161,7 +1161,7 @@ mg_slurmsim_view(const struct mg_slurmsim *s, int32_t s_nodes, int64_t recent,
     struct mg_view *v)
 {
 	struct fjob fresh;
-	struct mg_vjob x;
+	struct mg_view_job x;
 	struct fsnow fs;
 	size_t i;
 	int p;

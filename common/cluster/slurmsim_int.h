@@ -161,7 +161,7 @@ struct mg_slurmsim {
 	double *hlent, *hused;	/* per hour from hour0 */
 	size_t nhours, caphours;
 	int64_t hour0;
-	struct mg_ejob *ej;	/* scratch of the elastic jobs' second */
+	struct mg_elastic_job *ej;	/* scratch of the elastic jobs' second */
 	int32_t *ek, *ejob;	/* phase: candidates, shares, jobs */
 	size_t capej;
 	int32_t *held;		/* requeued jobs held until their */

@@ -26,8 +26,8 @@ mg_view_release(struct mg_view *v)
 }
 
 int
-mg_view_add(struct mg_vjob **list, size_t *n, size_t *cap,
-    const struct mg_vjob *j)
+mg_view_add(struct mg_view_job **list, size_t *n, size_t *cap,
+    const struct mg_view_job *j)
 {
 	if (mg_grow((void **)list, cap, *n + 1, sizeof(**list)))
 		return MG_ENOMEM;
@@ -38,7 +38,7 @@ mg_view_add(struct mg_vjob **list, size_t *n, size_t *cap,
 static int
 prio_cmp(const void *a, const void *b)
 {
-	const struct mg_vjob *x = a, *y = b;
+	const struct mg_view_job *x = a, *y = b;
 
 	if (x->prio != y->prio)
 		return x->prio > y->prio ? -1 : 1;

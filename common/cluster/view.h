@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct mg_vjob {
+struct mg_view_job {
 	int64_t submit;		/* as the model keeps it */
 	int64_t start;		/* -1 while pending */
 	int64_t limit;		/* seconds */
@@ -35,13 +35,13 @@ struct mg_view {
 	double s_prio;		/* what a new job of the asked size would get */
 	int64_t bf_next;	/* the next backfill pass, at or after t, if
 				 * known (sdiag shows the last): else 0 */
-	struct mg_vjob *pend;	/* highest priority first */
+	struct mg_view_job *pend;	/* highest priority first */
 	size_t npend, cappend;
-	struct mg_vjob *run;
+	struct mg_view_job *run;
 	size_t nrun, caprun;
-	struct mg_vjob *recent;	/* started in (t - recent window, t] */
+	struct mg_view_job *recent;	/* started in (t - recent window, t] */
 	size_t nrecent, caprecent;
-	struct mg_vjob *ended;	/* ended in (t - recent window, t] */
+	struct mg_view_job *ended;	/* ended in (t - recent window, t] */
 	size_t nended, capended;
 };
 
@@ -52,8 +52,8 @@ void mg_view_clear(struct mg_view *v);
 void mg_view_release(struct mg_view *v);
 
 /* mg_view_add: append j to one of v's lists; 0 or MG_ENOMEM. */
-int mg_view_add(struct mg_vjob **list, size_t *n, size_t *cap,
-    const struct mg_vjob *j);
+int mg_view_add(struct mg_view_job **list, size_t *n, size_t *cap,
+    const struct mg_view_job *j);
 
 /*
  * mg_view_sort_pending: the pending list in priority order, highest

@@ -89,7 +89,7 @@ mg_percentiles(double *x, size_t n, double out[5])
 
 /* count, node sum and three percentile groups of a list */
 static void
-list_stats(const struct mg_vjob *j, size_t n, int64_t t, int running,
+list_stats(const struct mg_view_job *j, size_t n, int64_t t, int running,
     double *scratch, double *out)
 {
 	double nodes = 0;
@@ -273,7 +273,7 @@ mg_feature_plan_start_expected(const struct mg_view *v, int32_t nodes,
 	if (build(v, &p, ratio) != 0)
 		goto out;
 	for (i = 0; i < v->npend && planned < PLAN_MAX_AHEAD; i++) {
-		const struct mg_vjob *j = &v->pend[i];
+		const struct mg_view_job *j = &v->pend[i];
 
 		if (j->prio < prio && !j->chain)
 			continue;
@@ -331,7 +331,7 @@ mg_own_features(const struct mg_view *v, const struct mg_chainnow *c,
 	out[7] = c->s_nodes / N;
 	out[8] = v->free / N;
 	for (i = 0, sum = work = 0; i < v->npend; i++) {
-		const struct mg_vjob *j = &v->pend[i];
+		const struct mg_view_job *j = &v->pend[i];
 
 		sum += j->nodes;
 		work += (double)j->nodes * (double)j->limit;

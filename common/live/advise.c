@@ -42,7 +42,7 @@ void
 mg_advise_find(struct mg_live *l, const char *jobid, int64_t now,
     struct mg_advice *a)
 {
-	const struct mg_ljob *j = mg_live_find(l, jobid);
+	const struct mg_live_job *j = mg_live_find(l, jobid);
 
 	a->p_start = a->p_limit = a->p_end = -1;
 	a->p_nodes = 0;
@@ -171,7 +171,7 @@ out:
 
 /* the chain now, as the features see it, for q's running P */
 static void
-chain_now(const struct mg_advise *q, const struct mg_ljob *p,
+chain_now(const struct mg_advise *q, const struct mg_live_job *p,
     struct mg_chainnow *cn)
 {
 	memset(cn, 0, sizeof(*cn));
@@ -188,7 +188,7 @@ chain_now(const struct mg_advise *q, const struct mg_ljob *p,
 /* the decision by the model's score a->score */
 static void
 model_rule(const struct mg_advise *q, const struct mg_model *m,
-    const struct mg_ljob *p, int64_t p_limit, struct mg_advice *a)
+    const struct mg_live_job *p, int64_t p_limit, struct mg_advice *a)
 {
 	double thr = isnan(q->threshold) ? m->threshold : q->threshold;
 
@@ -212,7 +212,7 @@ int
 mg_advise_model(const struct mg_advise *q, struct mg_model *m,
     struct mg_live *l, struct mg_advice *a)
 {
-	const struct mg_ljob *p = mg_live_find(l, q->job);
+	const struct mg_live_job *p = mg_live_find(l, q->job);
 	struct mg_epconf e;
 	struct mg_chainnow cn;
 	struct mg_diag d = { "" };
@@ -262,7 +262,7 @@ void
 mg_advise_lead(const struct mg_advise *q, double lead_h, struct mg_live *l,
     struct mg_advice *a)
 {
-	const struct mg_ljob *p = mg_live_find(l, q->job);
+	const struct mg_live_job *p = mg_live_find(l, q->job);
 	int64_t limit = p->limit > 0 ? p->limit : 48 * 3600;
 	double left = (double)(p->start + limit - q->now) / 3600;
 
@@ -277,7 +277,7 @@ int
 mg_advise_estimate(const struct mg_advise *q, double margin_h,
     struct mg_live *l, struct mg_advice *a)
 {
-	const struct mg_ljob *p = mg_live_find(l, q->job);
+	const struct mg_live_job *p = mg_live_find(l, q->job);
 	struct mg_view v = { 0 };
 	struct mg_chainnow cn;
 	double feat[MG_OWN], gap;
@@ -350,7 +350,7 @@ mg_advise_plan(const struct mg_advise *q, const struct mg_planconf *conf,
     struct mg_live *l, const struct mg_trace *tr,
     const struct mg_capacity *cap, struct mg_advice *a)
 {
-	const struct mg_ljob *p = mg_live_find(l, q->job);
+	const struct mg_live_job *p = mg_live_find(l, q->job);
 	struct mg_plan *pl = NULL;
 	struct mg_view v = { 0 };
 	struct mg_planchain ch;

@@ -299,7 +299,7 @@ mg_chain_backoff(int64_t n)
 /* a failure state: the job did not do its work (TIMEOUT is a chain's
  * ordinary end, CANCELLED a person's choice unless before the start) */
 static int
-failure_state(const struct mg_ljob *j)
+failure_state(const struct mg_live_job *j)
 {
 	static const char *const bad[] = { "FAILED", "NODE_FAIL",
 	    "BOOT_FAIL", "OUT_OF_MEMORY", "DEADLINE", NULL };
@@ -315,7 +315,7 @@ failure_state(const struct mg_ljob *j)
 
 /* job j failed: counted once, and the back-off set */
 static void
-failed(struct mg_chainstate *st, const struct mg_ljob *j, int64_t now,
+failed(struct mg_chainstate *st, const struct mg_live_job *j, int64_t now,
     char *fate, size_t cap)
 {
 	if (strcmp(st->failed, j->jobid) == 0)
@@ -330,7 +330,7 @@ failed(struct mg_chainstate *st, const struct mg_ljob *j, int64_t now,
 }
 
 enum mg_chain_step
-mg_chain_step(struct mg_chainstate *st, const struct mg_ljob *s,
+mg_chain_step(struct mg_chainstate *st, const struct mg_live_job *s,
     int64_t now, char *old, size_t oldcap, char *fate, size_t fatecap)
 {
 	if (s != NULL && s->start >= 0 && s->start <= now) {
@@ -351,7 +351,7 @@ mg_chain_step(struct mg_chainstate *st, const struct mg_ljob *s,
 }
 
 void
-mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p, int ended,
+mg_chain_job(struct mg_chainstate *st, const struct mg_live_job *p, int ended,
     int64_t now, char *fate, size_t fatecap)
 {
 	/* the last failure: the count is cleared only by a job that
@@ -370,7 +370,7 @@ mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p, int ended,
 
 void
 mg_chain_revert(struct mg_chainstate *st, const char *p,
-    const struct mg_ljob *s, int64_t now, char *fate, size_t fatecap)
+    const struct mg_live_job *s, int64_t now, char *fate, size_t fatecap)
 {
 	/* counted as a failure whatever its state: it did not serve */
 	failed(st, s, now, fate, fatecap);

@@ -93,7 +93,7 @@ enum mg_chain_step {
  * counted as failed (fate says how) and dropped; else nothing changes.
  */
 enum mg_chain_step mg_chain_step(struct mg_chainstate *st,
-    const struct mg_ljob *s, int64_t now, char *old, size_t oldcap,
+    const struct mg_live_job *s, int64_t now, char *old, size_t oldcap,
     char *fate, size_t fatecap);
 
 /*
@@ -102,7 +102,7 @@ enum mg_chain_step mg_chain_step(struct mg_chainstate *st,
  * its course, or has run MG_CHAIN_SETTLED since its back-off, clears
  * the count.
  */
-void mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p,
+void mg_chain_job(struct mg_chainstate *st, const struct mg_live_job *p,
     int ended, int64_t now, char *fate, size_t fatecap);
 
 /*
@@ -111,7 +111,7 @@ void mg_chain_job(struct mg_chainstate *st, const struct mg_ljob *p,
  * says how) and p is the chain's job again.
  */
 void mg_chain_revert(struct mg_chainstate *st, const char *p,
-    const struct mg_ljob *s, int64_t now, char *fate, size_t fatecap);
+    const struct mg_live_job *s, int64_t now, char *fate, size_t fatecap);
 
 /* mg_chain_backoff: the wait after n failures in a row, seconds */
 int64_t mg_chain_backoff(int64_t n);

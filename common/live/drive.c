@@ -196,7 +196,7 @@ static int
 chosen(const struct mg_drive *o, struct run *r, int32_t nodes,
     struct mg_drive_chosen *c, struct mg_diag *diag)
 {
-	const struct mg_ljob *p = mg_live_find(&r->l, r->p_id);
+	const struct mg_live_job *p = mg_live_find(&r->l, r->p_id);
 	int32_t n = o->s_nodes > 0 ? o->s_nodes : p != NULL && p->nodes > 0 ?
 	    p->nodes : 1;
 	int k;
@@ -450,11 +450,11 @@ static void clock_behind(struct run *r);
  * lagging accounting shows of it, or if it shows nothing yet.  NULL if
  * nothing shows it.
  */
-static const struct mg_ljob *
+static const struct mg_live_job *
 chain_job(const struct mg_drive *o, struct run *r, const char *id)
 {
 	char why[MG_DIAG_MAX + 256] = "";
-	const struct mg_ljob *j = mg_live_find(&r->l, id);
+	const struct mg_live_job *j = mg_live_find(&r->l, id);
 
 	if (j != NULL || !r->live || *id == '\0')
 		return j;
@@ -470,7 +470,7 @@ chain_job(const struct mg_drive *o, struct run *r, const char *id)
 		/* a job the controller no longer holds does not run,
 		 * whatever a lagging accounting still shows */
 		for (k = 0; forgot && k < r->l.n; k++) {
-			struct mg_ljob *x = &r->l.job[k];
+			struct mg_live_job *x = &r->l.job[k];
 
 			if (strcmp(x->jobid, id) != 0 || (x->end >= 0 &&
 			    x->end <= o->now))
@@ -492,7 +492,7 @@ chain_job(const struct mg_drive *o, struct run *r, const char *id)
 
 /* is job j running at now (started, not ended)? */
 static int
-running(const struct mg_ljob *j, int64_t now)
+running(const struct mg_live_job *j, int64_t now)
 {
 	return j != NULL && !j->pending && j->start >= 0 && j->start <= now &&
 	    (j->end < 0 || j->end > now);
@@ -510,7 +510,7 @@ fallback(const struct mg_drive *o, struct run *r)
 	struct claimer c = { o, st };
 	struct mg_takeover t;
 	struct mg_diag d = { "" };
-	const struct mg_ljob *s = chain_job(o, r, st->current);
+	const struct mg_live_job *s = chain_job(o, r, st->current);
 	struct mg_takeover_rec rec;
 	char note[1024] = "", at[32];
 	int outcome, rv;
@@ -567,11 +567,11 @@ fallback(const struct mg_drive *o, struct run *r)
  * 1 if so, 0 if S runs or p does not.
  */
 static int
-give_back(const struct mg_drive *o, struct run *r, const struct mg_ljob *sp,
+give_back(const struct mg_drive *o, struct run *r, const struct mg_live_job *sp,
     const char *p)
 {
-	struct mg_ljob sj = *sp, *s = &sj;	/* r->l may move below */
-	const struct mg_ljob *pj;
+	struct mg_live_job sj = *sp, *s = &sj;	/* r->l may move below */
+	const struct mg_live_job *pj;
 	char was[MG_DRIVE_JOBID];
 
 	/* P runs, or Slurm requeued it and it will run again */
@@ -593,7 +593,7 @@ static void
 requeued(const struct mg_drive *o, struct run *r)
 {
 	struct mg_chainstate *st = &r->st;
-	const struct mg_ljob *p = mg_live_find(&r->l, st->handed);
+	const struct mg_live_job *p = mg_live_find(&r->l, st->handed);
 	struct claimer c = { o, st };
 	struct mg_takeover t;
 	struct mg_takeover_rec rec;
@@ -939,7 +939,7 @@ held(const struct mg_drive *o, struct run *r)
 	    "AssocMax", "QOSGrp", "QOSMax", "MaxJobs", NULL };
 	const char *sq[] = { o->sl.squeue, "-h", "-j", r->st.successor, "-o",
 	    "%r", NULL };
-	const struct mg_ljob *s = mg_live_find(&r->l, r->st.successor);
+	const struct mg_live_job *s = mg_live_find(&r->l, r->st.successor);
 	char why[256] = "", *out;
 	size_t len = 0;
 	int k;
@@ -975,7 +975,7 @@ unhold(const struct mg_drive *o, struct run *r)
 	const char *sq[] = { o->sl.squeue, "-h", "-j", r->st.successor, "-o",
 	    "%r", NULL };
 	const char *sc[] = { o->scancel, r->st.successor, NULL };
-	const struct mg_ljob *s;
+	const struct mg_live_job *s;
 	char why[256] = "", *out, *c;
 	size_t len = 0;
 
@@ -1034,7 +1034,7 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	 * never submitted twice.
 	 */
 	if (*r->st.successor && r->queue_ok) {
-		const struct mg_ljob *s = chain_job(o, r, r->st.successor);
+		const struct mg_live_job *s = chain_job(o, r, r->st.successor);
 
 		switch (mg_chain_step(&r->st, s, o->now, old, sizeof(old),
 		    r->fate, sizeof(r->fate))) {
@@ -1068,7 +1068,7 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	 * P handed over that requeued itself is cancelled.
 	 */
 	if (o->handover && r->live && !o->dry_run && r->queue_ok) {
-		const struct mg_ljob *s = chain_job(o, r, r->st.current);
+		const struct mg_live_job *s = chain_job(o, r, r->st.current);
 
 		snprintf(old, sizeof(old), "%s", r->st.take.job);
 		if (*old && strcmp(r->st.handed, old) != 0 &&
@@ -1144,7 +1144,7 @@ check_p(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	 */
 	if (o->state != NULL && r->queue_ok && (r->a.p_state == 2 ||
 	    r->a.p_state == 3)) {
-		const struct mg_ljob *pj = mg_live_find(&r->l, r->p_id);
+		const struct mg_live_job *pj = mg_live_find(&r->l, r->p_id);
 
 		mg_chain_job(&r->st, pj, r->a.p_state == 3, o->now, r->fate,
 		    sizeof(r->fate));
@@ -1291,7 +1291,7 @@ clock_behind(struct run *r)
 	if (!r->live || o->now_given)
 		return;
 	for (k = 0; k < r->l.n; k++) {
-		const struct mg_ljob *j = &r->l.job[k];
+		const struct mg_live_job *j = &r->l.job[k];
 
 		if (j->submit > late)
 			late = j->submit;

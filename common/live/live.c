@@ -34,10 +34,10 @@ same(const struct mg_value *v, const char *s)
 }
 
 /* a new job at the end of l, zeroed (l unsorted), or NULL */
-static struct mg_ljob *
+static struct mg_live_job *
 slot(struct mg_live *l)
 {
-	struct mg_ljob *j;
+	struct mg_live_job *j;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 256;
@@ -55,7 +55,7 @@ slot(struct mg_live *l)
 static int
 add(struct mg_live *l, const struct mg_value *job)
 {
-	struct mg_ljob *j;
+	struct mg_live_job *j;
 	const struct mg_value *id = &job[MG_JOB_JOBID];
 	const struct mg_value *part = &job[MG_JOB_PARTITION];
 
@@ -275,7 +275,7 @@ out:
 static int
 ljob_cmp(const void *a, const void *b)
 {
-	const struct mg_ljob *x = a, *y = b;
+	const struct mg_live_job *x = a, *y = b;
 	int c = strcmp(x->jobid, y->jobid);
 
 	if (c)
@@ -286,7 +286,7 @@ ljob_cmp(const void *a, const void *b)
 static int
 name_cmp(const void *a, const void *b)
 {
-	const struct mg_ljob *const *x = a, *const *y = b;
+	const struct mg_live_job *const *x = a, *const *y = b;
 
 	return strcmp((*x)->user, (*y)->user);
 }
@@ -299,7 +299,7 @@ name_cmp(const void *a, const void *b)
 static void
 users(struct mg_live *l)
 {
-	struct mg_ljob **by = malloc((l->n ? l->n : 1) * sizeof(*by));
+	struct mg_live_job **by = malloc((l->n ? l->n : 1) * sizeof(*by));
 	size_t i, m = 0;
 	int32_t u = -1;
 
@@ -346,7 +346,7 @@ settle(struct mg_live *l)
 int
 mg_live_ended(struct mg_live *l, const char *jobid, int64_t now)
 {
-	struct mg_ljob *j;
+	struct mg_live_job *j;
 
 	if ((j = slot(l)) == NULL)
 		return MG_ENOMEM;
@@ -361,10 +361,10 @@ mg_live_ended(struct mg_live *l, const char *jobid, int64_t now)
 	return 0;
 }
 
-const struct mg_ljob *
+const struct mg_live_job *
 mg_live_find(struct mg_live *l, const char *jobid)
 {
-	struct mg_ljob key;
+	struct mg_live_job key;
 
 	settle(l);
 	memset(&key, 0, sizeof(key));
@@ -392,7 +392,7 @@ int
 mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
     const char *chain, double s_prio, struct mg_view *v)
 {
-	struct mg_vjob x;
+	struct mg_view_job x;
 	int64_t busy = 0;
 	size_t i;
 
@@ -402,7 +402,7 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 	v->nodes = nodes;
 	v->s_prio = s_prio;
 	for (i = 0; i < l->n; i++) {
-		const struct mg_ljob *j = &l->job[i];
+		const struct mg_live_job *j = &l->job[i];
 		int started = j->start >= 0 && j->start <= t;
 		int ended = j->end >= 0 && j->end <= t;
 
@@ -462,7 +462,7 @@ mg_live_fresh_prio(struct mg_live *l)
 	if ((p = malloc((l->n ? l->n : 1) * sizeof(*p))) == NULL)
 		return 0;
 	for (i = 0; i < l->n; i++) {
-		const struct mg_ljob *j = &l->job[i];
+		const struct mg_live_job *j = &l->job[i];
 
 		if (!j->pending || isnan(j->prio))
 			continue;
@@ -498,7 +498,7 @@ mg_live_incomplete(struct mg_live *l, int64_t now)
 
 	settle(l);
 	for (i = 0; i < l->n; i++) {
-		const struct mg_ljob *j = &l->job[i];
+		const struct mg_live_job *j = &l->job[i];
 
 		if ((j->end >= 0 && j->end <= now) || j->submit > now)
 			continue;
@@ -524,7 +524,7 @@ mg_live_history(struct mg_live *l, int64_t t, struct mg_trace *tr)
 	if ((tr->job = malloc((l->n ? l->n : 1) * sizeof(*tr->job))) == NULL)
 		return MG_ENOMEM;
 	for (i = 0; i < l->n; i++) {
-		const struct mg_ljob *j = &l->job[i];
+		const struct mg_live_job *j = &l->job[i];
 		struct mg_trace_job *x = &tr->job[tr->n];
 
 		if (j->submit < 0 || j->start < j->submit || j->end < j->start ||

@@ -18,7 +18,7 @@
 #include "io/trace.h"
 #include "cluster/view.h"
 
-struct mg_ljob {
+struct mg_live_job {
 	char jobid[32];		/* as Slurm prints it */
 	int64_t submit, start, end;	/* -1 if not known */
 	int64_t limit;		/* seconds; -1 if unknown or UNLIMITED */
@@ -34,7 +34,7 @@ struct mg_ljob {
 };
 
 struct mg_live {
-	struct mg_ljob *job;
+	struct mg_live_job *job;
 	size_t n, cap;
 	uint32_t sources;
 	uint64_t seq;
@@ -71,7 +71,7 @@ int mg_live_read_mem(struct mg_live *l, const void *buf, size_t len,
 int mg_live_ended(struct mg_live *l, const char *jobid, int64_t now);
 
 /* mg_live_find: the job called jobid, or NULL. */
-const struct mg_ljob *mg_live_find(struct mg_live *l, const char *jobid);
+const struct mg_live_job *mg_live_find(struct mg_live *l, const char *jobid);
 
 /*
  * mg_live_view: the view at time t <= now of a cluster of `nodes` nodes:

@@ -377,7 +377,7 @@ mg_future_claims(const struct mg_view *v, struct future *f)
 		return MG_ENOMEM;
 	memset(f->claim, 0, v->nrun + v->npend + 1);
 	for (i = 0; i < v->nrun; i++) {
-		const struct mg_vjob *r = &v->run[i];
+		const struct mg_view_job *r = &v->run[i];
 
 		if (r->chain || r->user < 0)
 			continue;
@@ -401,7 +401,7 @@ mg_future_claims(const struct mg_view *v, struct future *f)
  */
 static int
 follow(const struct mg_plan *p, const struct mg_view *v,
-    const struct mg_vjob *r, int64_t end, int64_t t, uint64_t *rs,
+    const struct mg_view_job *r, int64_t end, int64_t t, uint64_t *rs,
     struct future *f)
 {
 	const struct mg_trace *tr = p->t;
@@ -467,7 +467,7 @@ mg_future_draw(const struct mg_plan *p, const struct mg_view *v,
 	j.uid = -1;
 	j.eligible = -1;
 	for (i = 0; i < v->nrun; i++) {
-		const struct mg_vjob *r = &v->run[i];
+		const struct mg_view_job *r = &v->run[i];
 
 		if (r->chain)
 			continue;
@@ -500,7 +500,7 @@ mg_future_draw(const struct mg_plan *p, const struct mg_view *v,
 			return rv;
 	}
 	for (i = 0; i < v->npend; i++) {
-		const struct mg_vjob *q = &v->pend[i];
+		const struct mg_view_job *q = &v->pend[i];
 
 		if (q->chain)
 			continue;

@@ -50,7 +50,7 @@ main(void)
 {
 	struct mg_accel_config c;
 	struct mg_net nets[MG_NNETS], sy[2];
-	struct mg_arequest req[4], *rq;
+	struct mg_accel_request req[4], *rq;
 	struct mg_arun run, run2;
 	size_t i;
 	int k, ok_all = 1;
@@ -207,7 +207,7 @@ main(void)
 		 * (oversubscribed); decoded under the budget, A and C, then
 		 * B: never oversubscribed.
 		 */
-		struct mg_ahook h;
+		struct mg_accel_hook h;
 		double over[2];
 		int b;
 

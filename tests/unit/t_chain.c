@@ -15,10 +15,10 @@
 #include "mirage.h"
 #include "tap.h"
 
-static struct mg_ljob
+static struct mg_live_job
 job(const char *id, int64_t start, int64_t end, const char *state)
 {
-	struct mg_ljob j;
+	struct mg_live_job j;
 
 	memset(&j, 0, sizeof(j));
 	snprintf(j.jobid, sizeof(j.jobid), "%s", id);
@@ -32,7 +32,7 @@ static void
 successor_started(void)
 {
 	struct mg_chainstate st;
-	struct mg_ljob s = job("101", 1000, -1, "RUNNING");
+	struct mg_live_job s = job("101", 1000, -1, "RUNNING");
 	char old[32] = "", fate[128] = "";
 
 	memset(&st, 0, sizeof(st));
@@ -56,7 +56,7 @@ static void
 successor_lost(void)
 {
 	struct mg_chainstate st;
-	struct mg_ljob s = job("101", -1, 2000, "CANCELLED");
+	struct mg_live_job s = job("101", -1, 2000, "CANCELLED");
 	char old[32] = "", fate[128] = "";
 
 	memset(&st, 0, sizeof(st));
@@ -83,7 +83,7 @@ static void
 chain_job(void)
 {
 	struct mg_chainstate st;
-	struct mg_ljob p = job("100", 1000, 1010, "FAILED");
+	struct mg_live_job p = job("100", 1000, 1010, "FAILED");
 	char fate[128] = "";
 
 	memset(&st, 0, sizeof(st));
@@ -106,7 +106,7 @@ static void
 count_kept(void)
 {
 	struct mg_chainstate st;
-	struct mg_ljob p = job("100", 1000, 5000, "TIMEOUT");
+	struct mg_live_job p = job("100", 1000, 5000, "TIMEOUT");
 	char fate[128] = "";
 
 	/* a successor lost at 3000, while P (started at 1000) ran */
@@ -125,7 +125,7 @@ static void
 reverted(void)
 {
 	struct mg_chainstate st;
-	struct mg_ljob s = job("101", 1000, 1060, "FAILED");
+	struct mg_live_job s = job("101", 1000, 1060, "FAILED");
 	char fate[128] = "";
 
 	memset(&st, 0, sizeof(st));

@@ -40,14 +40,14 @@ main(void)
 	a.data_mb = 4000;
 	a.init_s = 60;
 	a.urgent = 0;
-	ok(mg_dl_release_time(&a, &g, 2250, 1e6) == 750 + 3,
+	ok(mg_dlattr_release_time(&a, &g, 2250, 1e6) == 750 + 3,
 	    "2250 s in: a quarter of the third epoch done, release = 750 + "
-	    "3 s (%g)", mg_dl_release_time(&a, &g, 2250, 1e6));
-	ok(mg_dl_release_time(&a, &g, 2250, 100) == 100, "a job with 100 s left "
-	    "ends first: release = 100 (%g)", mg_dl_release_time(&a, &g, 2250,
+	    "3 s (%g)", mg_dlattr_release_time(&a, &g, 2250, 1e6));
+	ok(mg_dlattr_release_time(&a, &g, 2250, 100) == 100, "a job with 100 s left "
+	    "ends first: release = 100 (%g)", mg_dlattr_release_time(&a, &g, 2250,
 	    100));
-	ok(mg_dl_resume_time(&a, &g) == 1 + 2 + 60, "resume = 1 + 2 + 60 s (%g)",
-	    mg_dl_resume_time(&a, &g));
+	ok(mg_dlattr_resume_time(&a, &g) == 1 + 2 + 60, "resume = 1 + 2 + 60 s (%g)",
+	    mg_dlattr_resume_time(&a, &g));
 
 	for (i = 0; i < n; i++) {
 		snprintf(id, sizeof(id), "%d", 1000 + i);

@@ -10,7 +10,7 @@
 
 /* the best total over every way to share free nodes, by enumeration */
 static double
-brute(const struct mg_ejob *j, size_t n, int32_t free, size_t i)
+brute(const struct mg_elastic_job *j, size_t n, int32_t free, size_t i)
 {
 	double best = 0, v;
 	int32_t q;
@@ -28,7 +28,7 @@ brute(const struct mg_ejob *j, size_t n, int32_t free, size_t i)
 int
 main(void)
 {
-	struct mg_ejob j[5];
+	struct mg_elastic_job j[5];
 	int32_t k[5], g[5];
 	uint64_t rng = 7;
 	int runs = 500, match = 0, below = 0, over = 0, r;
@@ -40,8 +40,8 @@ main(void)
 	 * - 10, B+2 saves 600 - 10, A+1 B+1 saves 333.3 + 450 - 20 =
 	 * 763.3: the best.
 	 */
-	j[0] = (struct mg_ejob){ 2, 4, 1000, 1, 10, NULL, 0 };
-	j[1] = (struct mg_ejob){ 1, 3, 900, 1, 10, NULL, 0 };
+	j[0] = (struct mg_elastic_job){ 2, 4, 1000, 1, 10, NULL, 0 };
+	j[1] = (struct mg_elastic_job){ 1, 3, 900, 1, 10, NULL, 0 };
 	v = mg_elastic_mckp(j, 2, 2, k);
 	ok(fabs(v - (1000 - 2000.0 / 3 + 450 - 20)) < 1e-9 && k[0] == 1 &&
 	    k[1] == 1, "by hand: one node each (%d, %d), saving %.1f s", k[0],
@@ -78,7 +78,7 @@ main(void)
 	{
 		/* a measured curve: linear up to twice the size, flat after */
 		struct mg_eprofile p = { 3, { 0.5, 1, 2 }, { 0.5, 1, 2 } };
-		struct mg_ejob x = { 2, 8, 1000, 0.5, 0, &p, 2 };
+		struct mg_elastic_job x = { 2, 8, 1000, 0.5, 0, &p, 2 };
 
 		ok(fabs(mg_eprofile_speed(&p, 1.5) - 1.5) < 1e-12 &&
 		    fabs(mg_eprofile_speed(&p, 3) - 2) < 1e-12 &&

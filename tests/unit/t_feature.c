@@ -151,17 +151,17 @@ test_percentiles(void)
 static void
 toy(struct mg_view *v)
 {
-	static struct mg_vjob run[2], pend[1];
+	static struct mg_view_job run[2], pend[1];
 
 	memset(v, 0, sizeof(*v));
 	v->t = 1000;
 	v->nodes = 4;
 	v->free = 0;
-	run[0] = (struct mg_vjob){ .submit = 0, .start = 900, .limit = 200,
+	run[0] = (struct mg_view_job){ .submit = 0, .start = 900, .limit = 200,
 	    .nodes = 2 };
-	run[1] = (struct mg_vjob){ .submit = 0, .start = 800, .limit = 500,
+	run[1] = (struct mg_view_job){ .submit = 0, .start = 800, .limit = 500,
 	    .nodes = 2 };
-	pend[0] = (struct mg_vjob){ .submit = 950, .start = -1, .limit = 200,
+	pend[0] = (struct mg_view_job){ .submit = 950, .start = -1, .limit = 200,
 	    .nodes = 3, .prio = 10 };
 	v->run = run;
 	v->nrun = 2;

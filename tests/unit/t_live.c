@@ -39,7 +39,7 @@ main(void)
 	struct mg_live l;
 	struct mg_view v = { 0 };
 	struct mg_diag d = { "" };
-	const struct mg_ljob *j;
+	const struct mg_live_job *j;
 	const char *layout = NULL;
 	int64_t now;
 	int rv;

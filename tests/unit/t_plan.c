@@ -68,7 +68,7 @@ history(struct mg_trace *t, int burst, int64_t until)
 static void
 view(struct mg_view *v, int32_t nodes, int64_t t)
 {
-	struct mg_vjob p = { 0 };
+	struct mg_view_job p = { 0 };
 
 	memset(v, 0, sizeof(*v));
 	v->t = t;
@@ -91,7 +91,7 @@ view(struct mg_view *v, int32_t nodes, int64_t t)
 static void
 user0_running(struct mg_view *v, int64_t at)
 {
-	struct mg_vjob r = { 0 };
+	struct mg_view_job r = { 0 };
 
 	view(v, 2, at);
 	v->free = 0;
@@ -126,7 +126,7 @@ static double
 overlap_after_r(const struct mg_planconf *pc, const struct mg_trace *t,
     int64_t now, int64_t elapsed)
 {
-	struct mg_vjob r = { 0 };
+	struct mg_view_job r = { 0 };
 	struct mg_planchain ch;
 	struct mg_plancost c;
 	struct mg_plan *p;
@@ -792,7 +792,7 @@ limits_per_user(void)
 	 * for the one free node; at one running job a user, Q is
 	 * held and S starts now, overlapping P; without the limit
 	 * Q takes the node and S starts at P's end */
-	struct mg_vjob r = { 0 };
+	struct mg_view_job r = { 0 };
 	struct mg_planconf q;
 	struct mg_diag dg;
 	double ovl[2];
@@ -849,7 +849,7 @@ resubmissions(void)
 	 * P's end (with a follower added too it would wait behind
 	 * it, 4 h after P's end).
 	 */
-	struct mg_vjob r = { 0 };
+	struct mg_view_job r = { 0 };
 	struct mg_planconf q;
 	struct mg_diag dg;
 	int64_t d, at = T0 + 12 * H;
