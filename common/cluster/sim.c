@@ -42,6 +42,8 @@ struct sjob {
 				 * predecessor ends this many seconds after
 				 * it starts; -1 if it does not */
 	char id[20];
+	int warm;		/* running or pending from the start of a
+				 * warm model: never arrives again */
 };
 
 struct pend {
@@ -166,6 +168,7 @@ mg_sim_new(const struct mg_sim_params *c, const struct mg_trace *t, int64_t t0,
 		j->pred_end = INT64_MIN;
 		j->trace = (int32_t)i;
 		j->pred = j->succ = -1;
+		j->warm = 0;
 		memcpy(j->id, tj->id, sizeof(j->id));
 		s->arr[s->narr++] = (mg_jobref)s->njob++;
 	}
@@ -343,6 +346,9 @@ mg_sim_new_warm(const struct mg_sim_params *c, const struct mg_trace *t,
 
 		if (tj->submit >= t0 || tj->submit > to)
 			continue;
+		/* submitted before t0, perhaps within t0's minute: its
+		 * arrival, at that minute, is not another */
+		j->warm = 1;
 		if (tj->start < 0 || tj->start >= t0) {
 			push_pending(s, (mg_jobref)i);
 			continue;
@@ -797,7 +803,7 @@ arrivals(struct mg_sim *s)
 		mg_jobref r = s->arr[s->next_arr++];
 
 		/* the original drops a job that arrives in the past */
-		if (s->job[r].submit == s->t)
+		if (s->job[r].submit == s->t && !s->job[r].warm)
 			push_pending(s, r);
 	}
 	if (s->new_pending)

@@ -90,6 +90,47 @@ run_warm(int64_t bf, double prio3, int64_t *start, size_t n)
 	mg_sim_free(s);
 }
 
+/*
+ * a warm start in the middle of a minute: A (2 nodes) and B (3) were
+ * submitted in that minute before it, C (2) just after; each is pending
+ * once, so B (the larger first) starts at once and A and C together at
+ * its end, when the 4 nodes are free
+ */
+static void
+warm_mid_minute(void)
+{
+	static const struct mg_trace_job tj[] = {
+		{ .id = "A", .submit = T0 + 10, .limit = 60 * MIN,
+		    .dur = 60 * MIN, .nodes = 2, .start = -1 },
+		{ .id = "B", .submit = T0 + 20, .limit = 60 * MIN,
+		    .dur = 60 * MIN, .nodes = 3, .start = -1 },
+		{ .id = "C", .submit = T0 + 40, .limit = 60 * MIN,
+		    .dur = 60 * MIN, .nodes = 2, .start = -1 },
+	};
+	struct mg_trace t = { 0 };
+	struct mg_sim_params c;
+	struct mg_sim *s;
+	int64_t a, b, cc;
+
+	t.job = (struct mg_trace_job *)tj;
+	t.n = 3;
+	mg_sim_params_reference(&c, 4);
+	if (mg_sim_new_warm(&c, &t, T0 + 30, T0 + 1000 * MIN, &s) != 0) {
+		ok(0, "a warm start in the middle of a minute");
+		return;
+	}
+	while (mg_sim_time(s) < T0 + 200 * MIN)
+		mg_sim_step(s);
+	a = mg_sim_job_start(s, 0);
+	b = mg_sim_job_start(s, 1);
+	cc = mg_sim_job_start(s, 2);
+	ok(b == T0 && a == T0 + 60 * MIN && cc == T0 + 60 * MIN, "a warm start in the "
+	    "middle of a minute: the jobs submitted in it before start once "
+	    "(A %lld, B %lld, C %lld min)", (long long)(a - T0) / MIN,
+	    (long long)(b - T0) / MIN, (long long)(cc - T0) / MIN);
+	mg_sim_free(s);
+}
+
 int
 main(void)
 {
@@ -453,5 +494,6 @@ main(void)
 		    "minutes differ; %d of %d jobs started)", bad, passes,
 		    started, 4 * (int)n);
 	}
+	warm_mid_minute();
 	return tap_done();
 }
