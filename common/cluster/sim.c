@@ -168,6 +168,7 @@ mg_sim_new(const struct mg_sim_params *c, const struct mg_trace *t, int64_t t0,
 		j->pred_end = INT64_MIN;
 		j->trace = (int32_t)i;
 		j->pred = j->succ = -1;
+		j->handover = -1;
 		j->warm = 0;
 		memcpy(j->id, tj->id, sizeof(j->id));
 		s->arr[s->narr++] = (mg_jobref)s->njob++;

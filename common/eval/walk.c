@@ -50,6 +50,7 @@ struct mg_walk {
 	int64_t *bound;		/* the oracle bound's outcome, a size's
 				 * n after another's */
 	int *month;		/* their month's index into mon */
+	int64_t *scratch;	/* n outcomes: a row's of a month */
 	size_t n;		/* per size */
 	int ntables, per;	/* rows per size */
 	int mon[MG_WALK_MAXMONTHS];	/* year * 12 + month */
@@ -228,7 +229,8 @@ walk_setup(struct mg_walk *w, const struct mg_compare *c, size_t first,
 	if ((w->start = malloc(w->n * sizeof(*w->start))) == NULL ||
 	    (w->bound = malloc(w->n * (size_t)mg_compare_ntables(c) *
 	    sizeof(*w->bound))) == NULL ||
-	    (w->month = malloc(w->n * sizeof(*w->month))) == NULL)
+	    (w->month = malloc(w->n * sizeof(*w->month))) == NULL ||
+	    (w->scratch = malloc(w->n * sizeof(*w->scratch) + 1)) == NULL)
 		return nomem(d);
 	for (k = 0; k < w->n; k++) {
 		int mo = month_of(v0->start[first + k]);
@@ -389,12 +391,10 @@ static void
 figures(const struct mg_walk *w, const struct wrow *r, int mo,
     struct wfig *f)
 {
-	int64_t *x;
+	int64_t *x = w->scratch;
 	size_t k, j = 0;
 
 	memset(f, 0, sizeof(*f));
-	if ((x = malloc(w->n * sizeof(*x) + 1)) == NULL)
-		return;
 	for (k = 0; k < w->n; k++) {
 		if (mo >= 0 && w->month[k] != mo)
 			continue;
@@ -416,7 +416,6 @@ figures(const struct mg_walk *w, const struct wrow *r, int mo,
 			f->held = f->lease = 0;
 	}
 	f->lower = mg_binom_lower(f->kept, f->n, w->wc.confidence);
-	free(x);
 }
 
 static void
@@ -630,6 +629,7 @@ mg_walk_free(struct mg_walk *w)
 	free(w->start);
 	free(w->bound);
 	free(w->month);
+	free(w->scratch);
 	free(w->log);
 	free(w);
 }
