@@ -497,14 +497,10 @@ rule_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 {
 	struct mg_adoption *ad = arg;
 	const struct mg_adoptrule *r = rule_for(ad, cn->s_nodes);
-	int col;
 
 	if (mg_own_features(v, cn, ad->feat) != 0)
 		return MG_ENOMEM;
-	for (col = 0; col < MG_OWN; col++)
-		if (strcmp(mg_own_names[col], "plan_gap_h") == 0)
-			break;
-	return ad->feat[col] >= -r->hours;
+	return ad->feat[ad->gap_col] >= -r->hours;
 }
 
 /* the rules the table at path recommends for its first target, for the
@@ -569,6 +565,10 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 		if ((rv = read_rules(ad, ad->target_path, c->handover,
 		    d)) != 0)
 			return rv;
+		for (ad->gap_col = 0; ad->gap_col < MG_OWN - 1 &&
+		    strcmp(mg_own_names[ad->gap_col], "plan_gap_h") != 0;
+		    ad->gap_col++)
+			;
 		ad->a.ask = rule_says;
 		ad->a.lead_of = rule_lead;
 		ad->a.ask_arg = ad;

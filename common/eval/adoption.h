@@ -57,6 +57,7 @@ struct mg_adoption {
 	const char *target_path;
 	struct mg_adoptrule rule[MG_ADOPTION_MAXRULES];
 	int nrule;
+	int gap_col;		/* the scheduler estimate's column in feat */
 	double feat[MG_OWN];
 };
 

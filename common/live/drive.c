@@ -169,22 +169,22 @@ by_model(const struct mg_drive *o, struct run *r, int32_t nodes,
 static void
 promised(const struct mg_drive *o, const struct mg_drive_chosen *c)
 {
-	if (c->history_end > 0 && o->now - c->history_end > 7 * MG_DAY)
+	if (c->row.history_end > 0 && o->now - c->row.history_end > 7 * MG_DAY)
 		say(o, 1, "the settings were chosen on a history that ended "
 		    "%.1f days ago: the cluster may have changed; choose them "
 		    "again (nightly-retrain.sh -T does each night)",
-		    (double)(o->now - c->history_end) / MG_DAY);
-	if (c->promise < 0)
+		    (double)(o->now - c->row.history_end) / MG_DAY);
+	if (c->row.promise < 0)
 		return;
-	if (c->certified)
+	if (c->row.certified)
 		say(o, 0, "the settings promise %g%% of %d-node links without "
 		    "an interruption at %g%% confidence (%ld chosen on)",
-		    100 * c->promise, (int)c->nodes, 100 * c->confidence,
-		    c->links);
+		    100 * c->row.promise, (int)c->row.nodes, 100 * c->row.confidence,
+		    c->row.links);
 	else
 		say(o, 0, "the settings promise %.1f%% of %d-node links at "
-		    "%g%% confidence, not the target: %s", 100 * c->promise,
-		    (int)c->nodes, 100 * c->confidence, c->bound < 1 ?
+		    "%g%% confidence, not the target: %s", 100 * c->row.promise,
+		    (int)c->row.nodes, 100 * c->row.confidence, c->row.bound < 1 ?
 		    "some waited longer than a whole limit however early "
 		    "submitted" : "the links chosen on certify no more");
 }
@@ -202,15 +202,15 @@ chosen(const struct mg_drive *o, struct run *r, int32_t nodes,
 	int k;
 
 	for (k = 0; k < o->nchosen; k++)
-		if (o->chosen[k].nodes == n) {
+		if (o->chosen[k].row.nodes == n) {
 			*c = o->chosen[k];
-			if (c->cluster_nodes > 0 && nodes > 0 &&
-			    c->cluster_nodes != nodes)
+			if (c->row.cluster_nodes > 0 && nodes > 0 &&
+			    c->row.cluster_nodes != nodes)
 				return mg_diag_set(diag, MG_EINVAL, "the "
 				    "settings were chosen for a cluster of %d "
 				    "nodes, and this one has %d: choose them "
 				    "again with mirage-eval --target -n %d",
-				    (int)c->cluster_nodes, (int)nodes,
+				    (int)c->row.cluster_nodes, (int)nodes,
 				    (int)nodes);
 			promised(o, c);
 			return MG_OK;
@@ -235,18 +235,18 @@ by_rule(const struct mg_drive *o, struct run *r, int32_t nodes,
 	mg_drive_question(o, r->p_id, nodes, &q);
 	if (c.other)
 		return mg_diag_set(diag, MG_EINVAL, "the settings recommend %s "
-		    "for %d-node chains: %s", c.method, (int)c.nodes,
-		    strcmp(c.method, "planner") == 0 ? "add --plan" : "give "
+		    "for %d-node chains: %s", c.row.method, (int)c.row.nodes,
+		    strcmp(c.row.method, "planner") == 0 ? "add --plan" : "give "
 		    "-m with its threshold chosen by mirage-train --target");
-	if (c.kind == MG_SETTING_LEAD) {
-		mg_advise_lead(&q, c.value, &r->l, &r->a);
+	if (c.row.kind == MG_SETTING_LEAD) {
+		mg_advise_lead(&q, c.row.setting, &r->l, &r->a);
 		return 0;
 	}
-	if (c.kind != MG_SETTING_MARGIN)
+	if (c.row.kind != MG_SETTING_MARGIN)
 		return mg_diag_set(diag, MG_EINVAL, "the settings give the "
 		    "planner's price for %d-node chains: add --plan",
-		    (int)c.nodes);
-	if (mg_advise_estimate(&q, c.value, &r->l, &r->a) != 0)
+		    (int)c.row.nodes);
+	if (mg_advise_estimate(&q, c.row.setting, &r->l, &r->a) != 0)
 		return nomem(diag);
 	return 0;
 }
@@ -279,7 +279,7 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
 			return rv;
 		}
 		if (o->nchosen > 0)
-			q.lambda = c.value;
+			q.lambda = c.row.setting;
 		if ((rv = mg_advise_plan(&q, &o->pc, &r->l, &tr, &cap,
 		    &r->a)) == MG_ENOMEM)
 			rv = nomem(diag);

@@ -19,6 +19,7 @@
 
 #include "base/status.h"
 #include "eval/compare.h"
+#include "eval/target.h"
 #include "live/advise.h"
 #include "live/slurm.h"
 #include "plan/plan.h"
@@ -49,25 +50,13 @@ enum mg_drive_handover {
 #define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
 #define MG_DRIVE_MAXCHOSEN	16	/* chain sizes with a setting */
 
-/* a setting chosen for a target for the chains of one size: the
- * planner's price (with --plan), the scheduler estimate's margin or a
- * fixed lead (hours), or the method of another (other) */
+/* a setting chosen for a target for the chains of one size: its row
+ * of the table (the planner's price with --plan, the scheduler
+ * estimate's margin or a fixed lead, in hours), or the method of
+ * another this run cannot apply (other) */
 struct mg_drive_chosen {
-	int32_t nodes;
-	enum mg_setting kind;
-	int other;		/* a method this run cannot apply */
-	double value;
-	char method[64];	/* the method's name in the table */
-	double promise;		/* what it promises, -1: the table does
-				 * not say */
-	double confidence, bound;	/* at what confidence; the share any
-				 * submission time brought through */
-	int certified;
-	long links;		/* the links chosen on */
-	int32_t cluster_nodes;	/* the cluster's nodes chosen for, 0: not
-				 * said */
-	int64_t history_end;	/* the history chosen on ended then, 0:
-				 * not said */
+	struct mg_target_row row;
+	int other;
 };
 #define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */
 

@@ -32,23 +32,12 @@ add_chosen(struct mg_drive *dr, const char *path,
 		    "again with mirage-eval --target -n %d", path, r->line,
 		    (int)r->cluster_nodes, (int)dr->nodes, (int)dr->nodes);
 	c = &dr->chosen[dr->nchosen++];
-	memset(c, 0, sizeof(*c));
-	c->nodes = r->nodes;
-	c->kind = r->kind;
+	c->row = *r;
 	c->other = other;
-	c->value = r->setting;
-	snprintf(c->method, sizeof(c->method), "%s", r->method);
-	c->promise = r->promise;
-	c->confidence = r->confidence;
-	c->bound = r->bound;
-	c->certified = r->certified;
-	c->links = r->links;
-	c->cluster_nodes = r->cluster_nodes;
-	c->history_end = r->history_end;
 	if (!other && !r->reached && dr->sl.warn != NULL) {
 		snprintf(msg, sizeof(msg), "--settings: '%s', line %d: the "
 		    "setting for %d-node chains fell short of %g%% in a fold "
-		    "of its training period", path, r->line, c->nodes,
+		    "of its training period", path, r->line, (int)r->nodes,
 		    100 * target);
 		dr->sl.warn(dr->sl.arg, 0, msg);
 	}
@@ -100,7 +89,7 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 			continue;
 		/* one setting a size: a second is a table pieced together */
 		for (k = 0; k < dr->nchosen; k++)
-			if (dr->chosen[k].nodes == r->nodes) {
+			if (dr->chosen[k].row.nodes == r->nodes) {
 				rv = mg_diag_set(d, MG_EFORMAT, "--settings: '%s', "
 				    "line %d: a second setting for %d-node chains "
 				    "(line %d); write the table again with "

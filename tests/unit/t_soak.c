@@ -781,10 +781,11 @@ conf(struct mg_drive *d)
 	mg_planconf_default(&d->pc);
 	d->lambda = MG_PLAN_LAMBDA;
 	d->nchosen = 1;
-	d->chosen[0].nodes = 1;
-	d->chosen[0].kind = MG_SETTING_LEAD;
-	d->chosen[0].value = 1.0;	/* an hour before P's end */
-	snprintf(d->chosen[0].method, sizeof(d->chosen[0].method), "lead");
+	d->chosen[0].row.nodes = 1;
+	d->chosen[0].row.kind = MG_SETTING_LEAD;
+	d->chosen[0].row.setting = 1.0;	/* an hour before P's end */
+	snprintf(d->chosen[0].row.method, sizeof(d->chosen[0].row.method),
+	    "lead");
 	d->handover = 1;
 	d->scancel = "scancel";
 	d->sig = "USR1";
