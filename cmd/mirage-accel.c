@@ -39,8 +39,10 @@ usage(int status)
 	fprintf(status ? stderr : stdout,
 	    "usage: mirage-accel train [-q] [-s key=value]... [--play n] "
 	    "[--hidden n] [--lr r]\n"
-	    "           [--context d] [--budget] [--window w] "
-	    "[--no-bw-features] [--no-bw-penalty]\n"
+	    "           [--context d] [--budget] [--window w] [--prior k] "
+	    "[--strict r]\n"
+	    "           [--loads lo-hi] [--credit all|own] [--no-bw-features] "
+	    "[--no-bw-penalty]\n"
 	    "           [-S seed] [-o model]\n"
 	    "       mirage-accel eval [-q] [-s key=value]... [-M model]... "
 	    "[-o file]\n");
@@ -64,6 +66,12 @@ usage(int status)
 		    "                    fits in what is left of the DRAM's, when any does\n"
 		    "  --window w        train: its candidates, the most urgent requests by\n"
 		    "                    deadline, or the feasible ones first (feasible)\n"
+		    "  --prior k         train: a pair's score is the actor's plus k times\n"
+		    "                    the place rule's (10; 0: the actor's alone)\n"
+		    "  --strict r        train: only pairs where the layer runs within r x\n"
+		    "                    its best time, else wait (1.1; 0: every pair)\n"
+		    "  --loads lo-hi     train: the episodes' loads (0.3-0.8)\n"
+		    "  --credit all|own  train: a decision's return (all)\n"
 		    "  --no-bw-features, --no-bw-penalty  train: the ablations\n"
 		    "  -S seed           train: the seed (1): the same seed, the same model\n"
 		    "  -q                no progress or summary on standard error\n"
@@ -72,11 +80,28 @@ usage(int status)
 	exit(status);
 }
 
+/* --loads lo-hi: the training's loads, 0 < lo <= hi <= 4 */
+static void
+parse_loads(const char *arg, struct mg_relmas_opts *ro)
+{
+	char *end;
+
+	ro->load_lo = strtod(arg, &end);
+	if (end != arg && *end == '-')
+		ro->load_hi = strtod(end + 1, &end);
+	else
+		ro->load_hi = -1;
+	if (end == arg || *end != '\0' || !(ro->load_lo > 0) ||
+	    !(ro->load_hi >= ro->load_lo) || ro->load_hi > 4)
+		errx(MG_EXIT_USAGE, "invalid --loads '%s' (lo-hi, such as "
+		    "0.3-0.8, 0 < lo <= hi <= 4)", arg);
+}
+
 static void
 parse(int argc, char *argv[], struct opts *o)
 {
 	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX,
-	    O_BUDGET, O_WINDOW };
+	    O_BUDGET, O_WINDOW, O_PRIOR, O_STRICT, O_LOADS, O_CREDIT };
 	static const struct option lo[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "model", required_argument, NULL, 'M' },
@@ -93,6 +118,10 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "context", required_argument, NULL, O_CTX },
 		{ "budget", no_argument, NULL, O_BUDGET },
 		{ "window", required_argument, NULL, O_WINDOW },
+		{ "prior", required_argument, NULL, O_PRIOR },
+		{ "strict", required_argument, NULL, O_STRICT },
+		{ "loads", required_argument, NULL, O_LOADS },
+		{ "credit", required_argument, NULL, O_CREDIT },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct mg_diag d = { "" };
@@ -181,6 +210,29 @@ parse(int argc, char *argv[], struct opts *o)
 			break;
 		case O_BUDGET:
 			o->ro.budget = 1;
+			break;
+		case O_PRIOR:
+			o->ro.prior = number_arg("prior weight", optarg, 0,
+			    1000);
+			break;
+		case O_STRICT:
+			o->ro.strict = number_arg("strict slowdown", optarg, 0,
+			    100);
+			if (o->ro.strict > 0 && o->ro.strict < 1)
+				errx(MG_EXIT_USAGE, "invalid --strict '%s' (0, "
+				    "or a slowdown of at least 1)", optarg);
+			break;
+		case O_LOADS:
+			parse_loads(optarg, &o->ro);
+			break;
+		case O_CREDIT:
+			if (strcmp(optarg, "all") == 0)
+				o->ro.own = 0;
+			else if (strcmp(optarg, "own") == 0)
+				o->ro.own = 1;
+			else
+				errx(MG_EXIT_USAGE, "invalid --credit '%s' "
+				    "(all or own)", optarg);
 			break;
 		case O_WINDOW:
 			if (strcmp(optarg, "deadline") == 0)
@@ -275,7 +327,7 @@ eval(const struct opts *o, const struct mg_net *nets, size_t nn,
 		secs[p] = since(&a);
 	}
 	for (k = 0; k < o->nmod; k++) {
-		const char *pm = mod[k]->params;
+		const char *pm = mod[k]->params, *pr;
 		struct mg_relmas_run st;
 		struct mg_accel_hook h;
 
@@ -283,6 +335,10 @@ eval(const struct opts *o, const struct mg_net *nets, size_t nn,
 		st.net = mod[k]->impl;
 		st.mean = mod[k]->mean;
 		st.scale = mod[k]->scale;
+		if (pm != NULL && (pr = strstr(pm, " prior=")) != NULL)
+			st.prior = strtod(pr + 7, NULL);
+		if (pm != NULL && (pr = strstr(pm, " strict=")) != NULL)
+			st.strict = strtod(pr + 8, NULL);
 		mg_relmas_hook(&st, pm != NULL && strstr(pm, "no_bw=1") != NULL,
 		    pm != NULL && strstr(pm, "budget=1") != NULL, pm != NULL &&
 		    strstr(pm, "window=feasible") != NULL, &h);

@@ -12,7 +12,7 @@
 #include "base/stats.h"
 
 static const char *const pnames[MG_AP_N] = { "fcfs", "edf", "fedf", "llf",
-	"sjf", "minlat", "static", "random" };
+	"sjf", "minlat", "static", "random", "fsjf", "place", "strict" };
 
 const char *const mg_afeat_names[MG_AFEAT] = { "laxity", "to_deadline",
 	"left", "slowdown_here", "layer_size", "bw_here", "moves",
@@ -88,6 +88,7 @@ struct run {
 	double now;
 	uint64_t rng, decisions;
 	const struct mg_accel_hook *hook;	/* the learned dispatcher, or NULL */
+	int arriving;		/* requests arrive later */
 	double mean_best;	/* the networks' mean isolated latency */
 	double *feat, *score;	/* its candidates */
 	size_t *cand_w;
@@ -138,6 +139,9 @@ key(const struct run *r, enum mg_apolicy p, size_t i)
 		return q->deadline - r->now - left_of(r, i);
 	case MG_AP_SJF:
 		return left_of(r, i);
+	case MG_AP_FSJF:
+		return q->deadline - r->now - left_of(r, i) >= 0 ?
+		    left_of(r, i) : q->deadline + 1e12;
 	default:
 		return q->arrival;
 	}
@@ -151,6 +155,29 @@ bw_of(const struct run *r, size_t i)
 	const struct mg_net *net = &r->nets[r->req[q].net];
 
 	return net->l[r->next[q]].cost[r->c->df[r->cand_s[i]]].bw;
+}
+
+/*
+ * how much slower candidate i's layer runs on its sub-accelerator (its
+ * move included) than on its network's best dataflow, or, if the system
+ * has none of that, than on the fastest one it has
+ */
+static double
+strict_slowdown(const struct run *r, size_t i)
+{
+	size_t q = r->wait[r->cand_w[i]];
+	const struct mg_net *net = &r->nets[r->req[q].net];
+	const struct mg_layer *l = &net->l[r->next[q]];
+	double tb = l->cost[net->best_df].time, tref = INFINITY;
+	int s;
+
+	for (s = 0; s < r->c->nsa; s++) {
+		if (r->c->df[s] == net->best_df)
+			return r->feat[i * MG_AFEAT + 3];
+		if (l->cost[r->c->df[s]].time < tref)
+			tref = l->cost[r->c->df[s]].time;
+	}
+	return tref > 0 ? r->feat[i * MG_AFEAT + 3] * tb / tref : 1;
 }
 
 /*
@@ -241,6 +268,22 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 			}
 		if (nf > 0)
 			nc = nf;
+	}
+	if (h->strict > 0) {
+		/* only where the layer runs within strict x its best time;
+		 * none: the sub-accelerators wait for the next arrival (the
+		 * last arrived, they run what waits) */
+		for (i = w = 0; i < nc; i++)
+			if (strict_slowdown(r, i) <= h->strict) {
+				memmove(r->feat + w * MG_AFEAT, r->feat + i *
+				    MG_AFEAT, MG_AFEAT * sizeof(*r->feat));
+				r->cand_w[w] = r->cand_w[i];
+				r->cand_s[w++] = r->cand_s[i];
+			}
+		if (w == 0 && r->arriving)
+			return -1;
+		if (w > 0)
+			nc = w;
 	}
 	if ((r->err = h->score(h->ctx, r->feat, nc, r->score)) != 0)
 		return -1;
@@ -428,6 +471,7 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 
 		while (arr < n && req[arr].arrival <= r.now)
 			enwait(&r, arr++);
+		r.arriving = arr < n;
 		dispatch(&r, p);
 		if (r.err != 0) {
 			rv = r.err;
@@ -512,10 +556,32 @@ out:
 }
 
 int
+mg_accel_place_score(void *ctx, const double *feat, size_t n, double *out)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < n; i++)
+		out[i] = -feat[i * MG_AFEAT + 11] - 2 * (feat[i * MG_AFEAT +
+		    3] - 1);
+	return 0;
+}
+
+int
 mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, struct mg_accel_request *req, size_t n, enum mg_apolicy p,
     uint64_t seed, struct mg_arun *out)
 {
+	struct mg_accel_hook h;
+
+	if (p == MG_AP_PLACE || p == MG_AP_STRICT) {
+		memset(&h, 0, sizeof(h));
+		h.score = mg_accel_place_score;
+		h.feasible = 1;
+		h.strict = p == MG_AP_STRICT ? 1.1 : 0;
+		return run_all(c, nets, nnets, req, n, MG_AP_FCFS, seed, &h,
+		    out);
+	}
 	return run_all(c, nets, nnets, req, n, p, seed, NULL, out);
 }
 

@@ -40,6 +40,17 @@ enum mg_apolicy {
 				 * sub-accelerator where it is fastest */
 	MG_AP_STATIC,		/* each network on its best dataflow only */
 	MG_AP_RANDOM,
+	MG_AP_FSJF,		/* the least isolated latency left among the
+				 * requests that can still meet their
+				 * deadlines, then the others' */
+	MG_AP_PLACE,		/* fedf's six most urgent and each idle
+				 * sub-accelerator: the pair of the least
+				 * rank + 2 x the layer's slowdown there
+				 * (mg_accel_place_score) */
+	MG_AP_STRICT,		/* place's pair among those whose layer
+				 * runs within 1.1 x its best time there;
+				 * none: the idle ones wait (hook's
+				 * strict) */
 	MG_AP_N
 };
 
@@ -135,8 +146,23 @@ struct mg_accel_hook {
 	int feasible;		/* the topk in MG_AP_FEDF's order (the
 				 * requests that can still meet their
 				 * deadlines first), not by deadline */
+	double strict;		/* > 0: only the pairs whose layer runs
+				 * within strict x its time on its
+				 * network's best dataflow (or the fastest
+				 * the system has); while requests
+				 * still arrive and none is, the idle
+				 * sub-accelerators wait (0: every pair) */
 	double beta;
 };
+
+/*
+ * mg_accel_place_score: MG_AP_PLACE's scores of n candidates (rows of
+ * MG_AFEAT raw features, as a hook's score() gets them): minus their
+ * rank by urgency (over topk) and twice how much slower the layer runs
+ * on the pair's sub-accelerator than on its best dataflow.  Always 0.
+ */
+int mg_accel_place_score(void *ctx, const double *feat, size_t n,
+    double *out);
 
 /*
  * mg_accel_run_hook: mg_accel_run() with the learned dispatcher h.

@@ -17,15 +17,17 @@ mg_relmas_opts_init(struct mg_relmas_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->episodes = 400;
 	o->requests = 600;
-	o->load_lo = 0.2;
-	o->load_hi = 0.6;
+	o->load_lo = 0.3;
+	o->load_hi = 0.8;
 	o->hidden = 32;
 	o->lr = 3e-3;
-	o->gamma = 0.99;
+	o->gamma = 0.998;
 	o->beta = 0.5;
 	o->mix = 0.1;
 	o->context = 8;
-	o->feasible = 1;	/* chosen on arrival seeds 201-205 (mirage-train(1)) */
+	o->feasible = 1;	/* these chosen on arrival seeds 201-205 (mirage-accel(1)) */
+	o->prior = 10;
+	o->strict = 1.1;
 	o->seed = 1;
 }
 
@@ -44,11 +46,25 @@ standardise(const double *f, size_t n, const double *mean,
 		}
 }
 
+/* out[0..n) += prior x MG_AP_PLACE's scores of the raw features f */
+static void
+add_prior(const double *f, size_t n, double prior, double *out)
+{
+	size_t i;
+	double p;
+
+	for (i = 0; prior != 0 && i < n; i++) {
+		mg_accel_place_score(NULL, f + i * MG_AFEAT, 1, &p);
+		out[i] += prior * p;
+	}
+}
+
 /* an episode's record, as the dispatcher decides */
 struct rec {
 	struct mg_pairnet *net;
 	const double *mean, *scale;
 	int fixed;		/* standardisation set */
+	double prior;
 	uint64_t rng;
 	double *rows;		/* raw features of every candidate */
 	size_t nrows, caprows;
@@ -68,6 +84,7 @@ rec_score(void *ctx, const double *feat, size_t n, double *out)
 {
 	struct rec *c = ctx;
 	size_t need = n * MG_AFEAT;
+	int rv;
 
 	if (mg_grow((void **)&c->x, &c->capx, need, sizeof(*c->x)) != 0)
 		return MG_ENOMEM;
@@ -76,7 +93,11 @@ rec_score(void *ctx, const double *feat, size_t n, double *out)
 	} else {
 		standardise(feat, n, c->mean, c->scale, c->x);
 	}
-	return mg_pairnet_score(c->net, c->x, n, out, &c->buf, &c->capbuf);
+	if ((rv = mg_pairnet_score(c->net, c->x, n, out, &c->buf,
+	    &c->capbuf)) != 0)
+		return rv;
+	add_prior(feat, n, c->prior, out);
+	return 0;
 }
 
 static size_t
@@ -97,6 +118,7 @@ rec_pick(void *ctx, const double *feat, const double *score, size_t n)
 		if (u <= 0)
 			break;
 	}
+
 	/* keep the decision */
 	if (mg_grow((void **)&c->rows, &c->caprows, (c->nrows + n) *
 	    MG_AFEAT, sizeof(*c->rows)) != 0 || mg_grow((void **)&c->n,
@@ -164,7 +186,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	struct mg_accel_hook h;
 	struct mg_arun run;
 	struct mg_accel_request *req = NULL;
-	double *G = NULL, *V = NULL, *dv = NULL, *adv = NULL;
+	double *G = NULL, *V = NULL, *dv = NULL, *adv = NULL, *off = NULL;
 	uint64_t lrng = o->seed ^ 0x5851F42D4C957F2DULL;
 	int ep, rv;
 	size_t t, k;
@@ -185,6 +207,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	c.mean = mean;
 	c.scale = scale;
 	c.rng = o->seed ^ 0xD6E8FEB86659FD93ULL;
+	c.prior = o->prior;
 	memset(&h, 0, sizeof(h));
 	h.score = rec_score;
 	h.pick = rec_pick;
@@ -195,6 +218,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	h.no_bw = o->no_bw;
 	h.budget = o->budget;
 	h.feasible = o->feasible;
+	h.strict = o->strict;
 	h.beta = o->beta;
 	for (ep = 0; ep < o->episodes; ep++) {
 		double load = o->load_lo + (o->load_hi - o->load_lo) *
@@ -251,12 +275,13 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 			goto out;
 		}
 		/*
-		 * a decision's return: its own request's end (+1 met, -1
-		 * missed), and what follows it for all, discounted
+		 * a decision's return: what follows it for all, discounted;
+		 * or its own request's end (+1 met, -1 missed) and mix times
+		 * that
 		 */
 		for (t = c.ndec; t-- > 0;) {
 			g = c.r[t] + o->gamma * g;
-			G[t] = c.out[c.q[t]] + o->mix * g;
+			G[t] = o->own ? c.out[c.q[t]] + o->mix * g : g;
 		}
 		/* the critic: the baseline, and a step toward the returns */
 		mg_mlp_zero_grad(critic);
@@ -276,11 +301,19 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 			adv[t] = (adv[t] - am) / as / (double)c.ndec;
 		/* the actor: the pairs taken, weighted by their advantage */
 		standardise(c.rows, c.nrows, mean, scale, c.x);
+		if (o->prior != 0) {
+			free(off);
+			if ((off = calloc(c.nrows, sizeof(*off))) == NULL) {
+				rv = MG_ENOMEM;
+				goto out;
+			}
+			add_prior(c.rows, c.nrows, o->prior, off);
+		}
 		mg_mlp_zero_grad(net->actor);
 		if (net->enc != NULL)
 			mg_attn_zero_grad(net->enc);
 		if ((rv = mg_pairnet_policy_grad(net, c.x, c.n, c.a, adv,
-		    c.ndec)) != 0)
+		    c.ndec, off)) != 0)
 			goto out;
 		mg_mlp_adam(net->actor, o->lr, 1);
 		if (net->enc != NULL)
@@ -299,6 +332,7 @@ out:
 	free(V);
 	free(dv);
 	free(adv);
+	free(off);
 	free(c.rows);
 	free(c.n);
 	free(c.a);
@@ -315,12 +349,17 @@ static int
 run_score(void *ctx, const double *feat, size_t n, double *out)
 {
 	struct mg_relmas_run *st = ctx;
+	int rv;
 
 	if (mg_grow((void **)&st->x, &st->capx, n * MG_AFEAT,
 	    sizeof(*st->x)) != 0)
 		return MG_ENOMEM;
 	standardise(feat, n, st->mean, st->scale, st->x);
-	return mg_pairnet_score(st->net, st->x, n, out, &st->buf, &st->capbuf);
+	if ((rv = mg_pairnet_score(st->net, st->x, n, out, &st->buf,
+	    &st->capbuf)) != 0)
+		return rv;
+	add_prior(feat, n, st->prior, out);
+	return 0;
 }
 
 void
@@ -333,6 +372,7 @@ mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
 	h->no_bw = no_bw;
 	h->budget = budget;
 	h->feasible = feasible;
+	h->strict = st->strict;
 }
 
 void
@@ -383,13 +423,15 @@ mg_relmas_train_model(struct mg_model *m, const struct mg_accel_scenario *sc,
 	m->seed = o->seed;
 	m->nsamples = (uint64_t)o->episodes;
 	snprintf(params, sizeof(params), "episodes=%d requests=%zu load=%g-%g "
-	    "hidden=%d lr=%g gamma=%g beta=%g mix=%g no_bw=%d context=%d "
-	    "budget=%d window=%s "
+	    "hidden=%d lr=%g gamma=%g beta=%g credit=%s mix=%g no_bw=%d "
+	    "context=%d "
+	    "budget=%d window=%s prior=%g strict=%g "
 	    "networks=%s ws=%d rs=%d pes=%d bandwidth=%g q=%g "
 	    "softmax-actor-critic%s", o->episodes, o->requests, o->load_lo,
-	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->mix, o->no_bw,
+	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->own ? "own" :
+	    "all", o->mix, o->no_bw,
 	    o->context, o->budget, o->feasible ? "feasible" : "deadline",
-	    sc->nets, accel_count(sc,
+	    o->prior, o->strict, sc->nets, accel_count(sc,
 	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
 	    sc->q, o->context > 0 ? "+attention" : "");
 	free(m->params);

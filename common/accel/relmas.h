@@ -13,7 +13,11 @@
  * idle sub-accelerators), learns the return as the baseline.  Rewards
  * (accel.h): +1 per deadline met, -1 per miss, -beta per mean isolated
  * latency of bandwidth oversubscription; the return of a decision is
- * its rewards until the next decision and the discounted ones after.
+ * its rewards until the next decision and the discounted ones after
+ * (or, with own, its own request's end beside them).  With prior, a
+ * pair's score adds prior times the place rule's (MG_AP_PLACE): the
+ * actor learns what to change in a rule, and with strict its pairs are
+ * those of MG_AP_STRICT (a sub-accelerator may wait).
  * One update per episode: the advantage-weighted log-likelihood of the
  * pairs taken, Adam, through the actor and the encoder.  Where the paper
  * has DDPG and an LSTM over the waiting requests, this has a softmax
@@ -34,14 +38,14 @@
 struct mg_relmas_opts {
 	int episodes;		/* 400 */
 	size_t requests;	/* per episode, 600 */
-	double load_lo, load_hi;	/* 0.2, 0.6 */
+	double load_lo, load_hi;	/* 0.3, 0.8 */
 	int hidden;		/* units per hidden layer, 32 */
 	double lr;		/* 3e-3 */
-	double gamma;		/* per decision, 0.99 */
+	double gamma;		/* per decision, 0.998 */
 	double beta;		/* the bandwidth penalty, 0.5 */
-	double mix;		/* the weight of the discounted rewards of
-				 * all in a decision's return, beside its
-				 * own request's end: 0.1 */
+	double mix;		/* with own: the weight of the discounted
+				 * rewards of all beside a decision's own
+				 * request's end (0.1) */
 	int no_bw;		/* the ablation without bandwidth features */
 	int context;		/* the encoder's context size; 0: none (8) */
 	int budget;		/* decoded under the bandwidth budget */
@@ -49,6 +53,13 @@ struct mg_relmas_opts {
 				 * that can still meet their deadlines
 				 * first (accel.h's feasible), else by
 				 * deadline alone */
+	double prior;		/* a pair's score: the actor's plus prior
+				 * times MG_AP_PLACE's (10; 0: the actor's) */
+	double strict;		/* its pairs (accel.h's strict; 1.1; 0:
+				 * all) */
+	int own;		/* a decision's return: its own request's
+				 * end and mix times the discounted rewards
+				 * of all (1), or those alone (0) */
 	uint64_t seed;
 	/* called after each episode; may be NULL */
 	void (*progress)(void *ctx, int done, int total, double met);
@@ -86,6 +97,8 @@ int mg_relmas_train_model(struct mg_model *m,
 struct mg_relmas_run {
 	struct mg_pairnet *net;
 	const double *mean, *scale;
+	double prior;		/* as mg_relmas_opts' */
+	double strict;
 	double *x, *buf;	/* scratch */
 	size_t capx, capbuf;
 };

@@ -62,7 +62,8 @@ mg_pairnet_score(struct mg_pairnet *net, const double *X, size_t n,
 
 int
 mg_pairnet_policy_grad(struct mg_pairnet *net, const double *X,
-    const size_t *n, const size_t *a, const double *adv, size_t ndec)
+    const size_t *n, const size_t *a, const double *adv, size_t ndec,
+    const double *off)
 {
 	size_t rows = 0, t, i, k, at = 0, dim = ctx_dim(net);
 	size_t f = net->nfeat + dim;
@@ -92,6 +93,8 @@ mg_pairnet_policy_grad(struct mg_pairnet *net, const double *X,
 	}
 	if ((rv = mg_mlp_forward(net->actor, in, rows, s)) != 0)
 		goto out;
+	for (i = 0; off != NULL && i < rows; i++)
+		s[i] += off[i];
 	for (t = 0; t < ndec; t++) {
 		double mx = -INFINITY, z = 0;
 

@@ -34,10 +34,12 @@ int mg_pairnet_score(struct mg_pairnet *net, const double *X, size_t n,
 /*
  * mg_pairnet_policy_grad: the gradient of -sum_t adv[t] log p(a_t) over
  * decisions t, each of n[t] candidate rows of X (ndec decisions, rows
- * consecutive), p the softmax of the scores: added to the actor's and
- * the encoder's gradients.  0 or < 0.
+ * consecutive), p the softmax of the scores plus off (a number per
+ * row added to its score; NULL: none): added to the actor's and the
+ * encoder's gradients.  0 or < 0.
  */
 int mg_pairnet_policy_grad(struct mg_pairnet *net, const double *X,
-    const size_t *n, const size_t *a, const double *adv, size_t ndec);
+    const size_t *n, const size_t *a, const double *adv, size_t ndec,
+    const double *off);
 
 #endif /* MG_PAIRNET_H */

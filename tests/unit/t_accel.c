@@ -145,6 +145,74 @@ main(void)
 	    5) < 1e-9, "FEDF: A, feasible, first (%g), then B (%g)",
 	    req[0].end, req[1].end);
 
+	/* the shortest feasible first: A (4 layers, deadline 4.5) and B (1
+	 * layer, deadline 6) at 0.  FEDF runs A first (the earlier
+	 * deadline), both met; FSJF runs B first (the shorter), and A,
+	 * ending at 5, misses */
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_FSJF, 1, &run);
+	ok(run.met == 1 && fabs(req[1].end - 1) < 1e-9 && fabs(req[0].end -
+	    5) < 1e-9, "FSJF: the shorter B first (%g), A after (%g)",
+	    req[1].end, req[0].end);
+	/* ... but not a hopeless one: A (1 layer, deadline 0.5) is shorter
+	 * than B (4 layers, deadline 10), and goes after it */
+	memset(req, 0, sizeof(req));
+	req[0].net = 1;
+	req[0].deadline = 0.5;
+	req[1].net = 0;
+	req[1].deadline = 10;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_FSJF, 1, &run);
+	ok(run.met == 1 && fabs(req[1].end - 4) < 1e-9 && fabs(req[0].end -
+	    5) < 1e-9, "FSJF: the hopeless short A after B (%g, %g)",
+	    req[0].end, req[1].end);
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_SJF, 1, &run);
+	ok(fabs(req[0].end - 1) < 1e-9, "SJF: the hopeless short A first "
+	    "(%g)", req[0].end);
+
+	/* place: a layer of 1 s on WS, 3 s on RS, sub-accelerator 0 RS and
+	 * 1 WS, both idle.  FEDF gives it the first idle one (RS, ends at
+	 * 3); place the one where it runs at its best (WS, ends at 1) */
+	synth(&sy[1], 1, 1, 1.0, 0);
+	lay[1][0].cost[MG_DF_RS].time = 3;
+	c.nsa = 2;
+	c.df[0] = MG_DF_RS;
+	c.df[1] = MG_DF_WS;
+	memset(req, 0, sizeof(req));
+	req[0].net = 1;
+	req[0].deadline = 10;
+	mg_accel_run(&c, sy, 2, req, 1, MG_AP_FEDF, 1, &run);
+	ok(fabs(req[0].end - 3) < 1e-9, "FEDF: the first idle one, RS (ends "
+	    "at %g)", req[0].end);
+	mg_accel_run(&c, sy, 2, req, 1, MG_AP_PLACE, 1, &run);
+	ok(fabs(req[0].end - 1) < 1e-9, "place: where it runs fastest, WS "
+	    "(ends at %g)", req[0].end);
+	/* strict: two of them at 0, a third at 100.  Place runs the second
+	 * on RS (ends at 3); strict lets RS wait and runs it on WS after
+	 * the first (2) */
+	req[1] = req[0];
+	req[2] = req[0];
+	req[2].arrival = 100;
+	req[2].deadline = 110;
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_PLACE, 1, &run);
+	ok(fabs(req[0].end - 1) < 1e-9 && fabs(req[1].end - 3) < 1e-9,
+	    "place: the second on the idle RS (ends at %g)", req[1].end);
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_STRICT, 1, &run);
+	ok(fabs(req[0].end - 1) < 1e-9 && fabs(req[1].end - 2) < 1e-9 &&
+	    fabs(req[2].end - 101) < 1e-9, "strict: RS waits, the second "
+	    "runs on WS after the first (ends at %g)", req[1].end);
+	/* ... but not once the last has arrived: then what waits runs */
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_STRICT, 1, &run);
+	ok(fabs(req[1].end - 3) < 1e-9, "strict, nothing more to arrive: "
+	    "the second on RS (ends at %g)", req[1].end);
+	/* ... and never forever: with RS alone, all run there */
+	c.nsa = 1;
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_STRICT, 1, &run);
+	ok(run.requests == 3 && fabs(req[0].end - 3) < 1e-9 &&
+	    fabs(req[1].end - 6) < 1e-9, "strict on RS alone: all run there "
+	    "(end at %g and %g)", req[0].end, req[1].end);
+	c.nsa = 2;
+	lay[1][0].cost[MG_DF_RS].time = 1;
+	c.df[0] = MG_DF_WS;
+
 	/* EDF at light load on one sub-accelerator: every deadline of at
 	 * least the isolated latency is met */
 	c.nsa = 1;

@@ -23,6 +23,7 @@
 static const size_t cnt[NDEC] = { 3, 1, 4, 2, 5 }, act[NDEC] = { 2, 0, 1, 1,
 	4 };
 static const double adv[NDEC] = { 0.5, -1, 2, -0.3, 1.2 };
+static const double *OFF;	/* a number per row added to its score, or NULL */
 
 /* -sum_t adv[t] log p(a_t), each decision scored alone */
 static double
@@ -35,6 +36,8 @@ loss(struct mg_pairnet *net, const double *X)
 		double mx = -INFINITY, z = 0;
 
 		mg_pairnet_score(net, X + at * MG_AFEAT, cnt[t], s, &buf, &cap);
+		for (i = 0; OFF != NULL && i < cnt[t]; i++)
+			s[i] += OFF[at + i];
 		for (i = 0; i < cnt[t]; i++)
 			mx = s[i] > mx ? s[i] : mx;
 		for (i = 0; i < cnt[t]; i++)
@@ -136,12 +139,29 @@ main(void)
 	mg_mlp_new(sz, 4, 3, &net.actor);
 	x.net = &net;
 	mg_mlp_zero_grad(net.actor);
-	mg_pairnet_policy_grad(&net, X, cnt, act, adv, NDEC);
+	mg_pairnet_policy_grad(&net, X, cnt, act, adv, NDEC, NULL);
 	np = mg_mlp_nparams(net.actor);
 	g = copy(mg_mlp_grads(net.actor), np);
 	ok(check(mg_mlp_params(net.actor), g, np, f_loss, &x) < 1e-5, "the "
 	    "softmax policy's gradient over pairs matches finite differences "
 	    "on all %zu parameters", np);
+	{
+		/* with a number per row added to the scores (the prior) */
+		double off[ROWS], *g2;
+
+		for (i = 0; i < ROWS; i++)
+			off[i] = 3 * mg_rand_unif(&rng) - 1.5;
+		OFF = off;
+		mg_mlp_zero_grad(net.actor);
+		mg_pairnet_policy_grad(&net, X, cnt, act, adv, NDEC, off);
+		g2 = copy(mg_mlp_grads(net.actor), np);
+		ok(check(mg_mlp_params(net.actor), g2, np, f_loss, &x) < 1e-5 &&
+		    memcmp(g, g2, np * sizeof(*g)) != 0, "with the prior added "
+		    "to the scores: the gradient differs, and matches finite "
+		    "differences");
+		OFF = NULL;
+		free(g2);
+	}
 	free(g);
 	mg_pairnet_free(&net);
 
@@ -180,7 +200,7 @@ main(void)
 	net.enc = x.enc;
 	mg_mlp_zero_grad(net.actor);
 	mg_attn_zero_grad(net.enc);
-	mg_pairnet_policy_grad(&net, X, cnt, act, adv, NDEC);
+	mg_pairnet_policy_grad(&net, X, cnt, act, adv, NDEC, NULL);
 	np = mg_mlp_nparams(net.actor);
 	g = copy(mg_mlp_grads(net.actor), np);
 	gf = copy(mg_mlp_grads(f), mg_mlp_nparams(f));
@@ -233,6 +253,56 @@ main(void)
 		mg_pairnet_free(&a3);
 		mg_net_free(&nets[0]);
 		mg_net_free(&nets[1]);
+	}
+	{
+		/* an actor that scores every pair 0: with the prior the
+		 * dispatcher is the place rule, to the decision; without it,
+		 * the first pair (fedf's) */
+		struct mg_accel_scenario sc;
+		struct mg_net nets[MG_NNETS];
+		struct mg_pairnet z = { NULL, NULL, MG_AFEAT };
+		struct mg_relmas_run st;
+		struct mg_accel_hook h;
+		struct mg_accel_request *rq;
+		struct mg_arun rp, rh, rf;
+		double mean[MG_AFEAT], scale[MG_AFEAT];
+		int sz0[3] = { MG_AFEAT, 4, 1 };
+		size_t k, nn = 0;
+
+		mg_accel_scenario_default(&sc);
+		for (k = 0; k < MG_NNETS; k++)
+			nn += mg_net_build(mg_net_names[k], 1024, &nets[nn]) == 0;
+		mg_mlp_new(sz0, 3, 1, &z.actor);
+		memset(mg_mlp_params(z.actor), 0, mg_mlp_nparams(z.actor) *
+		    sizeof(double));
+		for (k = 0; k < MG_AFEAT; k++) {
+			mean[k] = 0;
+			scale[k] = 1;
+		}
+		memset(&st, 0, sizeof(st));
+		st.net = &z;
+		st.mean = mean;
+		st.scale = scale;
+		st.prior = 1;
+		mg_relmas_hook(&st, 0, 0, 1, &h);
+		mg_accel_requests(&sc.hw, nets, nn, 800, 0.6, 2, 9, &rq);
+		mg_accel_run(&sc.hw, nets, nn, rq, 800, MG_AP_PLACE, 1, &rp);
+		mg_accel_run_hook(&sc.hw, nets, nn, rq, 800, &h, &rh);
+		ok(rp.met == rh.met && rp.decisions == rh.decisions &&
+		    rp.energy == rh.energy && rp.lat_mean == rh.lat_mean,
+		    "an actor of zeros with the prior: the place rule's run "
+		    "(%zu met of 800)", rh.met);
+		st.prior = 0;
+		mg_accel_run(&sc.hw, nets, nn, rq, 800, MG_AP_FEDF, 1, &rf);
+		mg_accel_run_hook(&sc.hw, nets, nn, rq, 800, &h, &rh);
+		ok(rf.met == rh.met && rf.lat_mean == rh.lat_mean &&
+		    rp.lat_mean != rh.lat_mean, "without it: fedf's (%zu met), "
+		    "not place's (%zu)", rh.met, rp.met);
+		mg_relmas_run_free(&st);
+		mg_pairnet_free(&z);
+		free(rq);
+		for (k = 0; k < nn; k++)
+			mg_net_free(&nets[k]);
 	}
 	return tap_done();
 }
