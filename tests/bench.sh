@@ -401,35 +401,36 @@ END {
 # (2 WS + 2 RS sub-accelerators, 40 GB/s of DRAM) at loads 0.3 to 0.8, on
 # held-out arrival seeds (101-105; training draws its own from its seed;
 # the defaults were chosen on seeds 201-205), every heuristic and RELMAS,
-# the learned dispatcher, trained here (timed), with its ablations at
-# 0.45 (no prior; no bandwidth features; no bandwidth penalty; no
-# attention encoder; decoded under the bandwidth budget; candidates by
-# deadline alone).  Per load and policy: the median over seeds of the
-# share of deadlines met, with the lowest and the highest, the mean
-# latency and the energy against EDF; and a layer's dispatch, the
-# network's scoring included.
+# the learned dispatcher, trained here (timed), with what each of its
+# parts brings: trained without the place rule as its prior, without
+# strict's pairs (it cannot wait), with neither, crediting a decision with
+# its own request's end, on the loads 0.2-0.6, without bandwidth
+# features, without the bandwidth penalty, without the attention encoder,
+# decoded under the bandwidth budget, its candidates by deadline alone.
+# Per load and policy: the median over seeds of the share of deadlines
+# met, with the lowest and the highest, the mean latency and the energy
+# against EDF; and a layer's dispatch, the network's scoring included.
 sys=(-s Bandwidth=40)
 t0=$(date +%s.%N)
 "$bin/mirage-accel" train -q "${sys[@]}" -o "$dir/relmas.mrm"
 t1=$(date +%s.%N)
-"$bin/mirage-accel" train -q "${sys[@]}" --prior 0 -o "$dir/relmas-noprior.mrm"
-"$bin/mirage-accel" train -q "${sys[@]}" --no-bw-features -o "$dir/relmas-nobwf.mrm"
-"$bin/mirage-accel" train -q "${sys[@]}" --no-bw-penalty -o "$dir/relmas-nobwp.mrm"
-"$bin/mirage-accel" train -q "${sys[@]}" --context 0 -o "$dir/relmas-noenc.mrm"
-"$bin/mirage-accel" train -q "${sys[@]}" --budget -o "$dir/relmas-budget.mrm"
-"$bin/mirage-accel" train -q "${sys[@]}" --window deadline -o "$dir/relmas-deadline.mrm"
+abl="noprior:--prior=0 nostrict:--strict=0 neither:--prior=0,--strict=0 own:--credit=own light:--loads=0.2-0.6 nobwf:--no-bw-features nobwp:--no-bw-penalty noenc:--context=0 budget:--budget deadline:--window=deadline"
+for a in $abl; do
+	# shellcheck disable=SC2046
+	"$bin/mirage-accel" train -q "${sys[@]}" $(echo "${a#*:}" | tr ',' ' ') -o "$dir/relmas-${a%%:*}.mrm"
+done
 for load in 0.3 0.45 0.6 0.8; do
-	ab=
-	[ "$load" = 0.45 ] && ab="-M $dir/relmas-noprior.mrm -M $dir/relmas-nobwf.mrm -M $dir/relmas-nobwp.mrm -M $dir/relmas-noenc.mrm -M $dir/relmas-budget.mrm -M $dir/relmas-deadline.mrm"
 	for seed in 101 102 103 104 105; do
+		ms="-M $dir/relmas.mrm"
+		for a in $abl; do ms="$ms -M $dir/relmas-${a%%:*}.mrm"; done
 		# shellcheck disable=SC2086
 		"$bin/mirage-accel" eval "${sys[@]}" -s Load=$load -s ArrivalSeed=$seed \
-		    -M "$dir/relmas.mrm" $ab -o "$dir/accel.tsv" 2> "$dir/accel.err"
-		us=$(sed -n "s|.*eval: \($dir/\)\{0,1\}relmas\(.mrm\)\{0,1\}: \([0-9.]*\) us per layer.*|\3|p" "$dir/accel.err" | head -n 1)
+		    $ms -o "$dir/accel.tsv" 2> "$dir/accel.err"
+		us=$(sed -n "s|.*eval: $dir/relmas.mrm: \([0-9.]*\) us per layer.*|\1|p" "$dir/accel.err")
 		awk -F'\t' -v l="$load" -v us="$us" -v d="$dir/" 'NR > 1 { n = $1; sub(d, "", n); sub(/\.mrm$/, "", n); print l, n, $3, $4, $7, us }' "$dir/accel.tsv"
 	done
 done > "$dir/accel-all.txt"
-awk -v tsecs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" '
+awk -v tsecs="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v abl="$abl" '
 function sortv(s, a,   n, i, j, t) {
 	n = split(s, a, " ")
 	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -441,31 +442,39 @@ function hi(s,   n, a) { n = sortv(s, a); return a[n] }
 { m[$1, $2] = m[$1, $2] " " $3; lat[$1, $2] = lat[$1, $2] " " $4; e[$1, $2] = e[$1, $2] " " $5; if ($6 != "") us = us " " $6 }
 END {
 	printf "\ninside the node: DNN inference on 2 WS + 2 RS sub-accelerators at 40 GB/s, 5000 requests, 5 held-out arrival seeds\n"
-	printf "  deadlines met, median [lowest-highest] over seeds; mean latency (ms) and energy vs EDF, medians\n"
+	printf "  deadlines met: median [lowest-highest] over the seeds, then the median mean latency (ms) and energy / EDF\n"
 	nl = split("0.3 0.45 0.6 0.8", L, " ")
-	np = split("fcfs edf fedf llf sjf minlat static random fsjf place relmas", P, " ")
-	printf "  %-8s", "policy"
-	for (l = 1; l <= nl; l++) printf " %21s", "load " L[l]
+	np = split("fcfs edf fedf llf sjf minlat static random fsjf place strict relmas", P, " ")
+	printf "  %-8s", "load"
+	for (l = 1; l <= nl; l++) printf "  %-33s", L[l]
 	printf "\n"
 	for (p = 1; p <= np; p++) {
 		printf "  %-8s", P[p]
 		for (l = 1; l <= nl; l++) {
 			k = L[l] SUBSEP P[p]
-			printf " %5.1f%% [%4.1f-%4.1f] %5.1f", 100 * med(m[k]), 100 * lo(m[k]), 100 * hi(m[k]), med(lat[k])
+			printf "  %5.1f%% [%4.1f-%4.1f] %7.1f %6.3f", 100 * med(m[k]), 100 * lo(m[k]), 100 * hi(m[k]), med(lat[k]), med(e[k])
 		}
-		printf "   energy %.4f (0.45)\n", med(e["0.45", P[p]])
+		printf "\n"
 	}
 	for (l = 1; l <= nl; l++) {
-		best = 0; bn = ""
-		for (p = 1; p <= np - 1; p++) if (med(m[L[l], P[p]]) > best) { best = med(m[L[l], P[p]]); bn = P[p] }
-		r = med(m[L[l], "relmas"]); eo = 0
-		for (p = 1; p <= np - 1; p++) if (P[p] != "fsjf" && P[p] != "place" && med(m[L[l], P[p]]) > eo) { eo = med(m[L[l], P[p]]); en = P[p] }
-		printf "  load %-4s relmas / best heuristic (%s) %.3f; / the best of the eight listed first (%s) %.3f; / fcfs %.2f; energy / EDF %.4f\n",
+		best = 0; bn = ""; eo = 0; en = ""
+		for (p = 1; p < np; p++) {
+			v = med(m[L[l], P[p]])
+			if (v > best) { best = v; bn = P[p] }
+			if (p <= 8 && v > eo) { eo = v; en = P[p] }
+		}
+		r = med(m[L[l], "relmas"])
+		printf "  load %-4s relmas / the best heuristic (%s) %.3f; / the best of the first eight (%s) %.3f; / fcfs %.2f; energy / EDF %.4f\n",
 		    L[l], bn, r / best, en, r / eo, r / med(m[L[l], "fcfs"]), med(e[L[l], "relmas"])
 	}
-	r = med(m["0.45", "relmas"])
-	printf "  at 0.45, the ablations / relmas: no prior %.3f, no bw features %.3f, no bw penalty %.3f, no encoder %.3f, bandwidth budget %.3f, window by deadline %.3f\n",
-	    med(m["0.45", "relmas-noprior"]) / r, med(m["0.45", "relmas-nobwf"]) / r, med(m["0.45", "relmas-nobwp"]) / r, med(m["0.45", "relmas-noenc"]) / r, med(m["0.45", "relmas-budget"]) / r, med(m["0.45", "relmas-deadline"]) / r
+	printf "  what each part of relmas brings: deadlines met (median) with it changed, at each load\n"
+	na = split(abl, A, " ")
+	for (a = 1; a <= na; a++) {
+		n = A[a]; sub(/:.*/, "", n); f = A[a]; sub(/^[^:]*:/, "", f); gsub(/,/, " ", f)
+		printf "  %-32s", f
+		for (l = 1; l <= nl; l++) printf " %5.1f%%", 100 * med(m[L[l], "relmas-" n])
+		printf "\n"
+	}
 	printf "  relmas trained in %.0f s (target: within 120 s on 2 cores); a layer dispatched by it in %.2f us (median, scoring included)\n", tsecs, med(us)
 }' "$dir/accel-all.txt"
 
