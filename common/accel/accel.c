@@ -103,6 +103,32 @@ left_of(const struct run *r, size_t i)
 	return r->left[r->req[i].net][r->next[i]];
 }
 
+/* whether request i's next layer on s moves its input there */
+static int
+moves(const struct run *r, size_t i, int s)
+{
+	return r->last[i] >= 0 && r->last[i] != s && r->next[i] > 0;
+}
+
+/* the seconds request i's next layer takes on s, its move included */
+static double
+layer_time(const struct run *r, size_t i, int s)
+{
+	const struct mg_net *net = &r->nets[r->req[i].net];
+	double t = net->l[r->next[i]].cost[r->c->df[s]].time;
+
+	if (moves(r, i, s))
+		t += net->l[r->next[i] - 1].aout / r->c->xfer_bw;
+	return t;
+}
+
+/* whether request i can no longer meet its deadline */
+static int
+hopeless(const struct run *r, size_t i)
+{
+	return r->req[i].deadline - r->now - left_of(r, i) < 0;
+}
+
 /* start request i's next layer on sub-accelerator s */
 static void
 launch(struct run *r, size_t i, int s)
@@ -110,10 +136,8 @@ launch(struct run *r, size_t i, int s)
 	const struct mg_net *net = &r->nets[r->req[i].net];
 	const struct mg_layer *l = &net->l[r->next[i]];
 	int df = r->c->df[s];
-	double t = l->cost[df].time;
+	double t = layer_time(r, i, s);
 
-	if (r->last[i] >= 0 && r->last[i] != s && r->next[i] > 0)
-		t += net->l[r->next[i] - 1].aout / r->c->xfer_bw;
 	r->sa_req[s] = (long)i;
 	r->sa_rem[s] = t;
 	r->sa_bw[s] = l->cost[df].bw;
@@ -133,15 +157,13 @@ key(const struct run *r, enum mg_apolicy p, size_t i)
 	case MG_AP_EDF:
 		return q->deadline;
 	case MG_AP_FEDF:	/* the late ones after all others */
-		return q->deadline - r->now - left_of(r, i) >= 0 ?
-		    q->deadline : q->deadline + 1e12;
+		return !hopeless(r, i) ? q->deadline : q->deadline + 1e12;
 	case MG_AP_LLF:
 		return q->deadline - r->now - left_of(r, i);
 	case MG_AP_SJF:
 		return left_of(r, i);
 	case MG_AP_FSJF:
-		return q->deadline - r->now - left_of(r, i) >= 0 ?
-		    left_of(r, i) : q->deadline + 1e12;
+		return !hopeless(r, i) ? left_of(r, i) : q->deadline + 1e12;
 	default:
 		return q->arrival;
 	}
@@ -158,26 +180,50 @@ bw_of(const struct run *r, size_t i)
 }
 
 /*
- * how much slower candidate i's layer runs on its sub-accelerator (its
- * move included) than on its network's best dataflow, or, if the system
- * has none of that, than on the fastest one it has
+ * how much slower request i's next layer runs on s (its move included)
+ * than on its network's best dataflow, or, if the system has none of
+ * that, than on the fastest one it has
  */
 static double
-strict_slowdown(const struct run *r, size_t i)
+slowdown(const struct run *r, size_t i, int s)
 {
-	size_t q = r->wait[r->cand_w[i]];
-	const struct mg_net *net = &r->nets[r->req[q].net];
-	const struct mg_layer *l = &net->l[r->next[q]];
-	double tb = l->cost[net->best_df].time, tref = INFINITY;
+	const struct mg_net *net = &r->nets[r->req[i].net];
+	const struct mg_layer *l = &net->l[r->next[i]];
+	double tref = INFINITY;
+	int d;
+
+	for (d = 0; d < r->c->nsa; d++) {
+		if (r->c->df[d] == net->best_df) {
+			tref = l->cost[net->best_df].time;
+			break;
+		}
+		if (l->cost[r->c->df[d]].time < tref)
+			tref = l->cost[r->c->df[d]].time;
+	}
+	return tref > 0 ? layer_time(r, i, s) / tref : 1;
+}
+
+/* whether an idle sub-accelerator runs request i's next layer within
+ * lim x its best time */
+static int
+runs_within(const struct run *r, size_t i, double lim)
+{
 	int s;
 
-	for (s = 0; s < r->c->nsa; s++) {
-		if (r->c->df[s] == net->best_df)
-			return r->feat[i * MG_AFEAT + 3];
-		if (l->cost[r->c->df[s]].time < tref)
-			tref = l->cost[r->c->df[s]].time;
-	}
-	return tref > 0 ? r->feat[i * MG_AFEAT + 3] * tb / tref : 1;
+	for (s = 0; s < r->c->nsa; s++)
+		if (r->sa_req[s] < 0 && slowdown(r, i, s) <= lim)
+			return 1;
+	return 0;
+}
+
+/* keep candidate i as candidate w */
+static void
+keep_candidate(struct run *r, size_t i, size_t w)
+{
+	memmove(r->feat + w * MG_AFEAT, r->feat + i * MG_AFEAT,
+	    MG_AFEAT * sizeof(*r->feat));
+	r->cand_w[w] = r->cand_w[i];
+	r->cand_s[w] = r->cand_s[i];
 }
 
 /*
@@ -206,6 +252,15 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 	for (w = 0; w < r->nwait; w++) {
 		double dl = key(r, kp, r->wait[w]);
 
+		/* strict, while requests arrive: one that can no longer
+		 * meet its deadline runs only where its layer runs within
+		 * strict x its best time, and only while all sub-accelerators
+		 * but one are idle (it keeps the backlog from growing and
+		 * leaves room for what arrives) */
+		if (h->strict > 0 && r->arriving && hopeless(r, r->wait[w]) &&
+		    (nidle < r->c->nsa - 1 || !runs_within(r, r->wait[w],
+		    h->strict)))
+			continue;
 		if (nt == k && dl >= tk[nt - 1])
 			continue;
 		for (i = nt < k ? nt : k - 1; i > 0 && tk[i - 1] > dl; i--) {
@@ -230,9 +285,8 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 
 			if (r->sa_req[s] >= 0)
 				continue;
-			mv = r->last[q] >= 0 && r->last[q] != s && r->next[q] > 0;
-			t = l->cost[r->c->df[s]].time + (mv ?
-			    net->l[r->next[q] - 1].aout / r->c->xfer_bw : 0);
+			mv = moves(r, q, s);
+			t = layer_time(r, q, s);
 			f[0] = (rq->deadline - r->now - left) / mb;
 			f[1] = (rq->deadline - r->now) / mb;
 			f[2] = left / mb;
@@ -260,12 +314,8 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 		for (i = 0; i < nc; i++)
 			nf += used + bw_of(r, i) <= r->c->bw;
 		for (i = w = 0; nf > 0 && i < nc; i++)
-			if (used + bw_of(r, i) <= r->c->bw) {
-				memmove(r->feat + w * MG_AFEAT, r->feat + i *
-				    MG_AFEAT, MG_AFEAT * sizeof(*r->feat));
-				r->cand_w[w] = r->cand_w[i];
-				r->cand_s[w++] = r->cand_s[i];
-			}
+			if (used + bw_of(r, i) <= r->c->bw)
+				keep_candidate(r, i, w++);
 		if (nf > 0)
 			nc = nf;
 	}
@@ -274,12 +324,9 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 		 * none: the sub-accelerators wait for the next arrival (the
 		 * last arrived, they run what waits) */
 		for (i = w = 0; i < nc; i++)
-			if (strict_slowdown(r, i) <= h->strict) {
-				memmove(r->feat + w * MG_AFEAT, r->feat + i *
-				    MG_AFEAT, MG_AFEAT * sizeof(*r->feat));
-				r->cand_w[w] = r->cand_w[i];
-				r->cand_s[w++] = r->cand_s[i];
-			}
+			if (slowdown(r, r->wait[r->cand_w[i]],
+			    r->cand_s[i]) <= h->strict)
+				keep_candidate(r, i, w++);
 		if (w == 0 && r->arriving)
 			return -1;
 		if (w > 0)
@@ -332,7 +379,6 @@ dispatch(struct run *r, enum mg_apolicy p)
 			for (w = 0; w < r->nwait && best_s < 0; w++) {
 				size_t i = r->wait[w];
 				const struct mg_net *net = &r->nets[r->req[i].net];
-				const struct mg_layer *l = &net->l[r->next[i]];
 
 				for (s = 0; s < r->c->nsa; s++) {
 					double t;
@@ -343,11 +389,7 @@ dispatch(struct run *r, enum mg_apolicy p)
 					    MG_AP_STATIC && has[net->best_df] &&
 					    r->c->df[s] != net->best_df))
 						continue;
-					t = l->cost[r->c->df[s]].time;
-					if (r->last[i] >= 0 && r->last[i] != s &&
-					    r->next[i] > 0)
-						t += net->l[r->next[i] - 1].aout /
-						    r->c->xfer_bw;
+					t = layer_time(r, i, s);
 					if (best_s < 0 || t < bk) {
 						bk = t;
 						best_s = s;
@@ -578,7 +620,7 @@ mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
 		memset(&h, 0, sizeof(h));
 		h.score = mg_accel_place_score;
 		h.feasible = 1;
-		h.strict = p == MG_AP_STRICT ? 1.1 : 0;
+		h.strict = p == MG_AP_STRICT ? MG_ACCEL_STRICT : 0;
 		return run_all(c, nets, nnets, req, n, MG_AP_FCFS, seed, &h,
 		    out);
 	}

@@ -27,6 +27,7 @@
 #include "base/status.h"
 
 #define MG_ACCEL_MAXSA 64
+#define MG_ACCEL_STRICT 1.1	/* MG_AP_STRICT's slowdown at most */
 
 enum mg_apolicy {
 	MG_AP_FCFS,		/* the earliest arrival */
@@ -48,9 +49,10 @@ enum mg_apolicy {
 				 * rank + 2 x the layer's slowdown there
 				 * (mg_accel_place_score) */
 	MG_AP_STRICT,		/* place's pair among those whose layer
-				 * runs within 1.1 x its best time there;
-				 * none: the idle ones wait (hook's
-				 * strict) */
+				 * runs within MG_ACCEL_STRICT x its best
+				 * time there; none: the idle ones wait; a
+				 * request past hope only while all but
+				 * one are idle (hook's strict) */
 	MG_AP_N
 };
 
@@ -151,7 +153,9 @@ struct mg_accel_hook {
 				 * network's best dataflow (or the fastest
 				 * the system has); while requests
 				 * still arrive and none is, the idle
-				 * sub-accelerators wait (0: every pair) */
+				 * sub-accelerators wait, and a request
+				 * past hope is a candidate only while all
+				 * but one are idle (0: every pair) */
 	double beta;
 };
 

@@ -27,7 +27,7 @@ mg_relmas_opts_init(struct mg_relmas_opts *o)
 	o->context = 8;
 	o->feasible = 1;	/* these chosen on arrival seeds 201-205 (mirage-accel(1)) */
 	o->prior = 10;
-	o->strict = 1.1;
+	o->strict = MG_ACCEL_STRICT;
 	o->seed = 1;
 }
 

@@ -212,6 +212,30 @@ main(void)
 	c.nsa = 2;
 	lay[1][0].cost[MG_DF_RS].time = 1;
 	c.df[0] = MG_DF_WS;
+	/* strict and the hopeless: on three WS, F1 and F2 (deadline 10)
+	 * and H (deadline 0.5, past hope) at 0, one more at 100.  Place
+	 * runs all three at once; strict runs H only once all but one are
+	 * idle again, at 1 (ends at 2), and at once when nothing more is
+	 * to arrive */
+	c.nsa = 3;
+	c.df[2] = MG_DF_WS;
+	memset(req, 0, sizeof(req));
+	req[0].net = req[1].net = req[2].net = req[3].net = 1;
+	req[0].deadline = req[1].deadline = 10;
+	req[2].deadline = 0.5;
+	req[3].arrival = 100;
+	req[3].deadline = 110;
+	mg_accel_run(&c, sy, 2, req, 4, MG_AP_PLACE, 1, &run);
+	ok(fabs(req[2].end - 1) < 1e-9, "place: the hopeless H at once (ends "
+	    "at %g)", req[2].end);
+	mg_accel_run(&c, sy, 2, req, 4, MG_AP_STRICT, 1, &run);
+	ok(fabs(req[0].end - 1) < 1e-9 && fabs(req[1].end - 1) < 1e-9 &&
+	    fabs(req[2].end - 2) < 1e-9 && run.met == 3, "strict: F1, F2 at "
+	    "once, H once two are idle (ends at %g)", req[2].end);
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_STRICT, 1, &run);
+	ok(fabs(req[2].end - 1) < 1e-9, "strict, nothing more to arrive: H "
+	    "at once (ends at %g)", req[2].end);
+	c.nsa = 2;
 
 	/* EDF at light load on one sub-accelerator: every deadline of at
 	 * least the isolated latency is met */
