@@ -316,7 +316,7 @@ eval(const struct opts *o, const struct mg_net *nets, size_t nn,
 	int p, k, rv;
 
 	if (mg_accel_requests(&o->sc.hw, nets, nn, o->sc.requests, o->sc.load,
-	    o->sc.q, o->sc.seed, &req) != 0)
+	    o->sc.q, o->sc.burst, o->sc.seed, &req) != 0)
 		err(MG_EXIT_FAIL, NULL);
 	for (p = 0; p < MG_AP_N; p++) {
 		clock_gettime(CLOCK_MONOTONIC, &a);

@@ -41,15 +41,16 @@ mg_accel_config_default(struct mg_accel_config *c)
 
 int
 mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
-    size_t nnets, size_t n, double load, double q, uint64_t seed,
-    struct mg_accel_request **out)
+    size_t nnets, size_t n, double load, double q, double burst,
+    uint64_t seed, struct mg_accel_request **out)
 {
 	uint64_t rng = seed ^ 0xA0761D6478BD642FULL;
-	double mean = 0, rate, t = 0;
+	double mean = 0, rate, t = 0, on_end = INFINITY;
 	size_t i;
 
 	*out = NULL;
-	if (nnets == 0 || c->nsa <= 0 || !(load > 0) || !(q > 0))
+	if (nnets == 0 || c->nsa <= 0 || !(load > 0) || !(q > 0) ||
+	    !(burst >= 1))
 		return MG_EINVAL;
 	for (i = 0; i < nnets; i++)
 		mean += nets[i].best / (double)nnets;
@@ -57,10 +58,21 @@ mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
 	rate = load * (double)c->nsa / mean;
 	if ((*out = calloc(n ? n : 1, sizeof(**out))) == NULL)
 		return MG_ENOMEM;
+	if (burst > 1) {
+		rate *= burst;
+		on_end = -log(1 - mg_rand_unif(&rng)) * MG_ACCEL_BURST_ON * mean;
+	}
 	for (i = 0; i < n; i++) {
 		struct mg_accel_request *r = &(*out)[i];
 
 		t += -log(1 - mg_rand_unif(&rng)) / rate;
+		while (t > on_end) {	/* memoryless: on again after a pause */
+			t = on_end - log(1 - mg_rand_unif(&rng)) *
+			    MG_ACCEL_BURST_ON * mean * (burst - 1);
+			on_end = t - log(1 - mg_rand_unif(&rng)) *
+			    MG_ACCEL_BURST_ON * mean;
+			t += -log(1 - mg_rand_unif(&rng)) / rate;
+		}
 		r->net = (int)(mg_rand64(&rng) % nnets);
 		r->arrival = t;
 		r->deadline = t + q * nets[r->net].best;
@@ -643,6 +655,7 @@ mg_accel_scenario_default(struct mg_accel_scenario *sc)
 	mg_accel_config_default(&sc->hw);
 	sc->load = 0.5;
 	sc->q = 2;
+	sc->burst = 1;
 	sc->requests = 5000;
 	sc->seed = 1;
 	snprintf(sc->nets, sizeof(sc->nets), "%s",
@@ -691,9 +704,11 @@ mg_accel_scenario_set(struct mg_accel_scenario *sc,
 			goto bad;
 		sc->hw.pes = (int)i;
 	} else if (KEY("Bandwidth") || KEY("TransferBandwidth") ||
-	    KEY("StaticWatts") || KEY("Load") || KEY("Tightness")) {
+	    KEY("StaticWatts") || KEY("Load") || KEY("Tightness") ||
+	    KEY("Burst")) {
 		if (mg_parse_f64(v, strlen(v), &x) != 0 || !(x >= 0) ||
-		    x > 1e6 || (x == 0 && !KEY("StaticWatts")))
+		    x > 1e6 || (x == 0 && !KEY("StaticWatts")) ||
+		    (x < 1 && KEY("Burst")))
 			goto bad;
 		if (KEY("Bandwidth"))
 			sc->hw.bw = x * 1e9;
@@ -703,6 +718,8 @@ mg_accel_scenario_set(struct mg_accel_scenario *sc,
 			sc->hw.static_w = x;
 		else if (KEY("Load"))
 			sc->load = x;
+		else if (KEY("Burst"))
+			sc->burst = x;
 		else
 			sc->q = x;
 	} else if (KEY("Requests")) {
@@ -725,7 +742,7 @@ mg_accel_scenario_set(struct mg_accel_scenario *sc,
 	} else {
 		return mg_diag_set(d, MG_EINVAL, "unknown key '%.*s' (AccelWS, "
 		    "AccelRS, AccelPEs, Bandwidth, TransferBandwidth, "
-		    "StaticWatts, Load, Tightness, Requests, ArrivalSeed, "
+		    "StaticWatts, Load, Tightness, Burst, Requests, ArrivalSeed, "
 		    "Networks, Costs)", (int)kl, kv);
 	}
 #undef KEY

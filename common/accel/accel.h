@@ -28,6 +28,7 @@
 
 #define MG_ACCEL_MAXSA 64
 #define MG_ACCEL_STRICT 1.1	/* MG_AP_STRICT's slowdown at most */
+#define MG_ACCEL_BURST_ON 50	/* a burst's mean length (mg_accel_requests) */
 
 enum mg_apolicy {
 	MG_AP_FCFS,		/* the earliest arrival */
@@ -82,12 +83,15 @@ struct mg_accel_request {
  * mg_accel_requests: n requests over the networks nets[0..nnets), Poisson with
  * a total rate that offers `load` times the system's capacity (the mean
  * isolated latency over the sub-accelerators), the network of each
- * uniform, deadlines at q times the isolated latency; from seed.
- * *out allocated.  Returns 0, MG_EINVAL or MG_ENOMEM.
+ * uniform, deadlines at q times the isolated latency; from seed.  With
+ * burst b > 1 they come in bursts at b times that rate, on for a mean of
+ * MG_ACCEL_BURST_ON mean isolated latencies and off for b - 1 times that
+ * (both exponential), so the mean rate is the same.  *out allocated.
+ * Returns 0, MG_EINVAL or MG_ENOMEM.
  */
 int mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets,
-    size_t nnets, size_t n, double load, double q, uint64_t seed,
-    struct mg_accel_request **out);
+    size_t nnets, size_t n, double load, double q, double burst,
+    uint64_t seed, struct mg_accel_request **out);
 
 /* what a run did */
 struct mg_arun {
@@ -182,6 +186,7 @@ struct mg_accel_scenario {
 	struct mg_accel_config hw;
 	double load;		/* offered work over capacity */
 	double q;		/* deadline tightness */
+	double burst;		/* arrivals' burst factor (1: Poisson) */
 	size_t requests;
 	uint64_t seed;		/* arrivals */
 	char nets[256];		/* networks, by commas */
@@ -206,7 +211,7 @@ void mg_accel_scenario_default(struct mg_accel_scenario *sc);
 /*
  * mg_accel_scenario_set: one "Key=value": AccelWS, AccelRS (how many of each),
  * AccelPEs, Bandwidth and TransferBandwidth (GB/s), StaticWatts, Load,
- * Tightness, Requests, ArrivalSeed, Networks, Costs (network:file, a
+ * Tightness, Burst, Requests, ArrivalSeed, Networks, Costs (network:file, a
  * measured table; again for another network).  Returns 0 or MG_EINVAL
  * with d saying why.
  */

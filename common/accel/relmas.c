@@ -234,7 +234,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 			goto out;
 		}
 		if ((rv = mg_accel_requests(&sc->hw, nets, nnets, o->requests, load,
-		    sc->q, o->seed * 7919 + (uint64_t)ep, &req)) != 0 ||
+		    sc->q, sc->burst, o->seed * 7919 + (uint64_t)ep, &req)) != 0 ||
 		    (rv = mg_accel_run_hook(&sc->hw, nets, nnets, req,
 		    o->requests, &h, &run)) != 0)
 			goto out;

@@ -23,6 +23,12 @@ setup() {
 	# more bandwidth, less oversubscription
 	mirage-accel eval -q -s Requests=2000 -s Bandwidth=1000 -o d.tsv
 	awk -F'\t' 'FNR == 2 { v[FILENAME] = $8 } END { exit !(v["d.tsv"] < v["a.tsv"]) }' a.tsv d.tsv
+	# bursts of the same mean rate: the same requests' count, other results
+	mirage-accel eval -q -s Requests=2000 -s Burst=4 -o e.tsv
+	[ "$(awk -F'\t' 'NR > 1 { print $2 }' e.tsv | sort -u)" = 2000 ]
+	! cmp -s a.tsv e.tsv
+	run -2 --separate-stderr mirage-accel eval -s Burst=0.5
+	[[ "$stderr" == *"bad value '0.5' for Burst"* ]]
 	run -2 --separate-stderr mirage-accel eval -s Cores=4
 	[[ "$stderr" == *"-s: unknown key 'Cores' (AccelWS, AccelRS, "* ]]
 	run -2 --separate-stderr mirage-accel eval -s Networks=alexnet

@@ -241,7 +241,7 @@ main(void)
 	 * least the isolated latency is met */
 	c.nsa = 1;
 	c.df[0] = MG_DF_WS;
-	mg_accel_requests(&c, nets, 1, 300, 0.05, 1.0, 3, &rq);
+	mg_accel_requests(&c, nets, 1, 300, 0.05, 1.0, 1, 3, &rq);
 	mg_accel_run(&c, nets, 1, rq, 300, MG_AP_EDF, 1, &run);
 	ok(run.met >= 300 * 90 / 100, "EDF, light load (5%%), deadlines at "
 	    "the isolated latency: %zu of 300 met (the others arrive while "
@@ -250,7 +250,7 @@ main(void)
 
 	/* the same seed, the same run; random differs from FCFS */
 	mg_accel_config_default(&c);
-	mg_accel_requests(&c, nets, MG_NNETS, 2000, 0.9, 2, 5, &rq);
+	mg_accel_requests(&c, nets, MG_NNETS, 2000, 0.9, 2, 1, 5, &rq);
 	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run);
 	mg_accel_run(&c, nets, MG_NNETS, rq, 2000, MG_AP_RANDOM, 7, &run2);
 	ok(memcmp(&run, &run2, sizeof(run)) == 0, "same seed, same run");
@@ -265,6 +265,45 @@ main(void)
 		ok(all, "every policy serves every request");
 	}
 	free(rq);
+	{
+		/* bursts: the same mean rate as Poisson, but the counts in
+		 * windows of one burst's length vary far more (Poisson's
+		 * variance is its mean) */
+		struct mg_accel_request *rb;
+		double span[2], disp[2], w, mean = 0;
+		size_t k;
+		int b;
+
+		for (k = 0; k < MG_NNETS; k++)
+			mean += nets[k].best / MG_NNETS;
+		w = MG_ACCEL_BURST_ON * mean;
+		for (b = 0; b < 2; b++) {
+			double cnt[4096] = { 0 }, m = 0, v = 0;
+			size_t nw;
+
+			mg_accel_requests(&c, nets, MG_NNETS, 20000, 0.5, 2,
+			    b ? 4 : 1, 11, &rb);
+			span[b] = rb[19999].arrival;
+			nw = (size_t)(span[b] / w);
+			if (nw > 4096)
+				nw = 4096;
+			for (k = 0; k < 20000; k++)
+				if ((size_t)(rb[k].arrival / w) < nw)
+					cnt[(size_t)(rb[k].arrival / w)]++;
+			for (k = 0; k < nw; k++)
+				m += cnt[k] / (double)nw;
+			for (k = 0; k < nw; k++)
+				v += (cnt[k] - m) * (cnt[k] - m) / (double)nw;
+			disp[b] = v / m;
+			free(rb);
+		}
+		ok(fabs(span[1] / span[0] - 1) < 0.1 && disp[0] < 1.5 &&
+		    disp[1] > 5, "bursts of 4: the same span (%.3f x Poisson's), "
+		    "counts' variance / mean %.1f against Poisson's %.1f",
+		    span[1] / span[0], disp[1], disp[0]);
+		ok(mg_accel_requests(&c, nets, MG_NNETS, 10, 0.5, 2, 0.5, 1,
+		    &rb) == MG_EINVAL, "a burst factor under 1 is refused");
+	}
 	{
 		/* a measured table replaces the analytic costs */
 		FILE *fp;

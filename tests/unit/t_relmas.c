@@ -285,7 +285,7 @@ main(void)
 		st.scale = scale;
 		st.prior = 1;
 		mg_relmas_hook(&st, 0, 0, 1, &h);
-		mg_accel_requests(&sc.hw, nets, nn, 800, 0.6, 2, 9, &rq);
+		mg_accel_requests(&sc.hw, nets, nn, 800, 0.6, 2, 1, 9, &rq);
 		mg_accel_run(&sc.hw, nets, nn, rq, 800, MG_AP_PLACE, 1, &rp);
 		mg_accel_run_hook(&sc.hw, nets, nn, rq, 800, &h, &rh);
 		ok(rp.met == rh.met && rp.decisions == rh.decisions &&
