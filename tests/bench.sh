@@ -478,6 +478,40 @@ END {
 	printf "  relmas trained in %.0f s (target: within 120 s on 2 cores); a layer dispatched by it in %.2f us (median, scoring included)\n", tsecs, med(us)
 }' "$dir/accel-all.txt"
 
+# ... and on workloads it was not trained on: requests in bursts of twice
+# the rate (-s Burst=2), the three vision networks alone, the two
+# language ones alone; per load the median over the same seeds of the
+# best of the first eight, of strict and of RELMAS, and RELMAS's energy
+for wl in Burst=2 Networks=resnet50,mobilenetv2,vgg16 Networks=bert,lstm; do
+	for load in 0.3 0.45 0.6 0.8; do
+		for seed in 101 102 103 104 105; do
+			"$bin/mirage-accel" eval -q "${sys[@]}" -s "$wl" -s Load=$load -s ArrivalSeed=$seed \
+			    -M "$dir/relmas.mrm" -o "$dir/accel.tsv"
+			awk -F'\t' -v w="$wl" -v l="$load" 'NR > 1 { print w, l, NR - 1, $3, $7 }' "$dir/accel.tsv"
+		done
+	done
+done > "$dir/accel-wl.txt"
+awk '
+function med(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ if (!($1 in seen)) { seen[$1] = 1; W[++nw] = $1 } m[$1, $2, $3] = m[$1, $2, $3] " " $4; e[$1, $2, $3] = e[$1, $2, $3] " " $5 }
+END {
+	printf "  on workloads it was not trained on: deadlines met (median), the best of the first eight / strict / relmas, relmas energy / EDF\n"
+	nl = split("0.3 0.45 0.6 0.8", L, " ")
+	for (w = 1; w <= nw; w++) {
+		printf "  %-37s", W[w]
+		for (l = 1; l <= nl; l++) {
+			b = 0
+			for (p = 1; p <= 8; p++) if (med(m[W[w], L[l], p]) > b) b = med(m[W[w], L[l], p])
+			printf "  %s: %4.1f / %4.1f / %4.1f%% %.3f", L[l], 100 * b, 100 * med(m[W[w], L[l], 11]), 100 * med(m[W[w], L[l], 12]), med(e[W[w], L[l], 12])
+		}
+		printf "\n"
+	}
+}' "$dir/accel-wl.txt"
+
 # mirage-advise: one decision, model loading included, against parsing
 # the same squeue dump alone (the peer: the least any decision must do)
 q=tests/fixtures/slurm-22.05/01-busy/squeue_all_o.txt
