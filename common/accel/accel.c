@@ -267,8 +267,8 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 		/* strict, while requests arrive: one that can no longer
 		 * meet its deadline runs only where its layer runs within
 		 * strict x its best time, and only while all sub-accelerators
-		 * but one are idle (it keeps the backlog from growing and
-		 * leaves room for what arrives) */
+		 * but one are idle (the lulls serve the given-up, and one is
+		 * left for what arrives) */
 		if (h->strict > 0 && r->arriving && hopeless(r, r->wait[w]) &&
 		    (nidle < r->c->nsa - 1 || !runs_within(r, r->wait[w],
 		    h->strict)))
