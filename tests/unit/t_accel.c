@@ -271,11 +271,11 @@ main(void)
 		 * variance is its mean) */
 		struct mg_accel_request *rb;
 		double span[2], disp[2], w, mean = 0;
-		size_t k;
+		size_t x;
 		int b;
 
-		for (k = 0; k < MG_NNETS; k++)
-			mean += nets[k].best / MG_NNETS;
+		for (x = 0; x < MG_NNETS; x++)
+			mean += nets[x].best / MG_NNETS;
 		w = MG_ACCEL_BURST_ON * mean;
 		for (b = 0; b < 2; b++) {
 			double cnt[4096] = { 0 }, m = 0, v = 0;
@@ -287,13 +287,13 @@ main(void)
 			nw = (size_t)(span[b] / w);
 			if (nw > 4096)
 				nw = 4096;
-			for (k = 0; k < 20000; k++)
-				if ((size_t)(rb[k].arrival / w) < nw)
-					cnt[(size_t)(rb[k].arrival / w)]++;
-			for (k = 0; k < nw; k++)
-				m += cnt[k] / (double)nw;
-			for (k = 0; k < nw; k++)
-				v += (cnt[k] - m) * (cnt[k] - m) / (double)nw;
+			for (x = 0; x < 20000; x++)
+				if ((size_t)(rb[x].arrival / w) < nw)
+					cnt[(size_t)(rb[x].arrival / w)]++;
+			for (x = 0; x < nw; x++)
+				m += cnt[x] / (double)nw;
+			for (x = 0; x < nw; x++)
+				v += (cnt[x] - m) * (cnt[x] - m) / (double)nw;
 			disp[b] = v / m;
 			free(rb);
 		}
