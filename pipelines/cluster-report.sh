@@ -8,13 +8,19 @@
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
 #            [-P futures] [-f from] [-N count] [-k sizes] [-z zone] [-T target]
-#            [-A shares] [-- cluster-model options] input
+#            [-A shares [-H harm]] [-- cluster-model options] input
 #   -P: the planner's futures (8; 0: no planner)
 #   -A: many chains at once: these shares of the long jobs' work (e.g.
 #       0,10,30,50) as services handing over in 10 minutes with the planner
 #       (with -P 0: submitting 6 h before their ends; with -T, by the rule
 #       its table recommends), against the same services reactive: the
-#       other jobs' waits (mirage-eval --adoption)
+#       other jobs' waits (mirage-eval --adoption); and the same with the
+#       site's policies for early successors: at most 4 or 1 of them
+#       waiting at once (a successor QOS's GrpSubmitJobs), and a lead of
+#       24 h with at most 1 and a minimum run of half the limit; the one
+#       recommended kept the most links without interruption with the
+#       others' mean wait up by at most harm percent (10) in the span as
+#       long before the evaluated one
 #   -T: handing over in 10 minutes, each method's setting for this share of
 #       links without an interruption (99%), chosen on the count episodes
 #       before the evaluated ones (mirage-eval --target); and walked forward,
@@ -47,8 +53,8 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 out=report title="Cluster report" nodes= from= count=60 sizes=1,8 models=()
-zone=local futures=8 target= adopt=
-while getopts o:t:n:M:P:f:N:k:z:T:A:h opt; do
+zone=local futures=8 target= adopt= harm=10
+while getopts o:t:n:M:P:f:N:k:z:T:A:H:h opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) title=$OPTARG ;;
@@ -62,6 +68,7 @@ while getopts o:t:n:M:P:f:N:k:z:T:A:h opt; do
 	z) zone=$OPTARG ;;
 	T) target=$OPTARG ;;
 	A) adopt=$OPTARG ;;
+	H) harm=${OPTARG%\%} ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -76,6 +83,7 @@ input=$1
 [[ $futures =~ ^[0-9]+$ ]] || usage
 [[ $target != *,* ]] || usage
 [[ -z $adopt || $adopt =~ ^[0-9]+%?(,[0-9]+%?)*$ ]] || usage
+[[ $harm =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage
 # -f: a date or epoch seconds, as mirage-eval takes it
 if [ -n "$from" ] && ! [[ $from =~ ^[0-9]+$ ]]; then
 	from=$(date -u -d "$from" +%s 2>/dev/null) || usage
@@ -230,6 +238,30 @@ if [ -n "$target" ] && [ -z "$eval_error" ]; then
 	fi
 fi
 
+adopt_recommend() { # per share, the policy chosen on the span before and what it did after, in words
+	awk -F'\t' -v harm="$harm" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	function pct(x, y) { return y > 0 ? 100 * (x / y - 1) : 0 }
+	function kept(x) { return x == "nan" ? "none" : sprintf("%.1f%%", 100 * x) }
+	{ sh = $c["adoption_pct"]; if (!(sh in seen)) { seen[sh] = 1; order[++n] = sh } }
+	$c["method"] == "reactive" { m0[sh] = $c["wait_mean_h_all"]; p0[sh] = $c["wait_p90_h_all"]
+	  s0[sh] = $c["span_no_interruption"]; b0[sh] = $c["before_wait_mean_h"]; next }
+	{ k = ++np[sh]; nm[sh, k] = $c["method"]; wm[sh, k] = $c["wait_mean_h_all"]
+	  wp[sh, k] = $c["wait_p90_h_all"]; sv[sh, k] = $c["span_no_interruption"]
+	  bm[sh, k] = $c["before_wait_mean_h"]; bs[sh, k] = $c["before_no_interruption"]
+	  jb[sh, k] = $c["jobs_per_1000h"]
+	  ls[sh, k] = $c["successors"] > 0 ? $c["lease_given_h"] / $c["successors"] : 0 }
+	END { for (i = 1; i <= n; i++) { sh = order[i]; best = least = 0
+		for (k = 1; k <= np[sh]; k++) {
+			d = pct(bm[sh, k], b0[sh])
+			if (least == 0 || d < dl) { least = k; dl = d }
+			if (d <= harm + 0 && bs[sh, k] != "nan" && (best == 0 || bs[sh, k] + 0 > bs[sh, best] + 0)) best = k }
+		if (least == 0) continue
+		k = best ? best : least
+		if (best) printf "at %s%%, recommended: %s, of the %d policies replayed the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before;", sh, nm[sh, k], np[sh], kept(bs[sh, k]), harm, pct(bm[sh, k], b0[sh])
+		else printf "at %s%%, no policy kept the others\047 mean wait within +%s%% in the span before; the least harm: %s (%+.1f%%);", sh, harm, nm[sh, k], pct(bm[sh, k], b0[sh])
+		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", pct(wm[sh, k], m0[sh]), pct(wp[sh, k], p0[sh]), sv[sh, k] == "nan" ? "no service job ended in it" : "the services " kept(sv[sh, k]) " of links without interruption (reactive " kept(s0[sh]) ")", jb[sh, k], ls[sh, k] } }' "$site/adoption.tsv"
+}
+
 # many chains at once (-A): the other jobs' waits when a share of the
 # long jobs' work is services that hand over, against the same services
 # reactive, over the evaluated span
@@ -248,7 +280,27 @@ if [ -n "$adopt" ]; then
 	say "many chains at once: $adopt% of the long jobs' work as services"
 	if mirage-eval -q --adoption "$adopt" "${amethod[@]}" --handover 10m "${cmodel[@]}" \
 	    -f "$from" -u "$until_" -o "$tmp/adoption.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
-		mv "$tmp/adoption.tsv" "$site/adoption.tsv"
+		# the site's policies, each a replay of its own; their rows
+		# after the method's, share by share
+		policies=("${amethod[*]} --adopt-cap 4" "${amethod[*]} --adopt-cap 1"
+		    "--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5")
+		for p in "${policies[@]}"; do
+			read -r -a pargs <<< "$p"
+			if ! mirage-eval -q --adoption "$adopt" "${pargs[@]}" --handover 10m \
+			    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/policy.tsv" \
+			    "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
+				adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
+				[ -n "$adopt_error" ] || adopt_error="mirage-eval stopped without a message (killed?)"
+				say "many chains at once failed: $adopt_error"
+				break
+			fi
+			awk -F'\t' 'NR > 1 && $2 != "reactive"' "$tmp/policy.tsv" >> "$tmp/adoption.tsv"
+		done
+		if [ -z "$adopt_error" ]; then
+			{ head -n 1 "$tmp/adoption.tsv"; tail -n +2 "$tmp/adoption.tsv" | sort -s -t "$(printf '\t')" -k1,1g; } > "$site/adoption.tsv"
+			adopt_recommend > "$tmp/adopt-rec.txt"
+			while IFS= read -r line; do say "$line"; done < "$tmp/adopt-rec.txt"
+		fi
 	else
 		adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
 		[ -n "$adopt_error" ] || adopt_error="mirage-eval stopped without a message (killed?)"
@@ -332,6 +384,8 @@ if [ -s "$site/adoption.tsv" ]; then
 	# the others' mean and 90th percentile waits against the share
 	awk -F'\t' -v d="$tmp/ad" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	    { f = ($c["method"] == "reactive") ? d "-r" : d "-m"
+	      if (f == d "-m" && first == "") first = $c["method"]
+	      if (f == d "-m" && $c["method"] != first) next
 	      print $c["adoption_pct"] "\t" $c["wait_mean_h_all"] "\t" $c["wait_p90_h_all"] > f }' "$site/adoption.tsv"
 	# a share of 0 has no services: both lines start from its row
 	if [ -s "$tmp/ad-r" ]; then
@@ -612,7 +666,14 @@ mirage-eval(1), MANY CHAINS AT ONCE). The services replace the long jobs
 whose work they run, so the waits move with the share itself: compare the
 two lines at one share.</p>
 <img src="adoption.svg" alt="the other jobs' waits against the share of services">
+<p>The site's policies for early successors, each a replay of its own (one draw
+of services; mirage-eval(1) gives medians over eight): at most 4 or 1 of them
+waiting at once, as a successor QOS's GrpSubmitJobs allows (<code>--adopt-cap</code>),
+and a lead of 24 hours with at most 1 waiting and a minimum run of half the
+limit (<code>--adopt-min-run</code>). The policy recommended is chosen on the span
+as long before the evaluated one, never on the span it is reported on:</p>
 HTML
+		[ ! -s "$tmp/adopt-rec.txt" ] || { printf '<ul>\n'; esc < "$tmp/adopt-rec.txt" | sed 's|^\(.*\)$|<li>\1</li>|'; printf '</ul>\n'; }
 		adopt_table
 	elif [ -n "$adopt_error" ]; then
 		cat <<HTML

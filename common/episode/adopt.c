@@ -58,6 +58,7 @@ mg_adoptconf_init(struct mg_adoptconf *a)
 	a->threads = 1;
 	a->from = INT64_MIN;
 	a->until = INT64_MAX;
+	a->before = INT64_MIN;
 	a->alone = -1;
 }
 
@@ -405,20 +406,21 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	return 0;
 }
 
-/* the waits of the others, by size class, from their submissions as
- * the model keeps them (the reference model's minutes) */
+/* the waits of the others submitted in [lo, hi), by size class (nc
+ * classes: 1, all of them only), from their submissions as the model
+ * keeps them (the reference model's minutes) */
 static int
 waits(const struct mg_cluster *cl, const struct mg_trace *k,
-    const int64_t *start, const struct mg_adoptconf *a,
-    struct mg_adoptres *r)
+    const int64_t *start, int64_t lo, int64_t hi, int nc, size_t *others,
+    double *mean, double *p90)
 {
 	double *w[MG_ADOPT_CLASSES];
-	size_t i, c;
-	int rv = 0;
+	size_t i;
+	int c, rv = 0;
 
-	for (c = 0; c < MG_ADOPT_CLASSES; c++)
+	for (c = 0; c < nc; c++)
 		w[c] = malloc((k->n ? k->n : 1) * sizeof(double));
-	for (c = 0; c < MG_ADOPT_CLASSES; c++)
+	for (c = 0; c < nc; c++)
 		if (w[c] == NULL)
 			rv = MG_ENOMEM;
 	for (i = 0; rv == 0 && i < k->n; i++) {
@@ -427,21 +429,21 @@ waits(const struct mg_cluster *cl, const struct mg_trace *k,
 		    (int32_t)i)) / 3600;
 		int sc = size_class(j->nodes);
 
-		if (j->submit < a->from || j->submit >= a->until)
+		if (j->submit < lo || j->submit >= hi)
 			continue;
-		w[0][r->others[0]++] = h;
-		w[sc][r->others[sc]++] = h;
+		w[0][others[0]++] = h;
+		if (sc < nc)
+			w[sc][others[sc]++] = h;
 	}
-	for (c = 0; rv == 0 && c < MG_ADOPT_CLASSES; c++) {
+	for (c = 0; rv == 0 && c < nc; c++) {
 		double sum = 0;
 
-		for (i = 0; i < r->others[c]; i++)
+		for (i = 0; i < others[c]; i++)
 			sum += w[c][i];
-		r->wait_mean_h[c] = r->others[c] ? sum / (double)r->others[c] :
-		    NAN;
-		r->wait_p90_h[c] = mg_quantile(w[c], r->others[c], 0.9);
+		mean[c] = others[c] ? sum / (double)others[c] : NAN;
+		p90[c] = mg_quantile(w[c], others[c], 0.9);
 	}
-	for (c = 0; c < MG_ADOPT_CLASSES; c++)
+	for (c = 0; c < nc; c++)
 		free(w[c]);
 	return rv;
 }
@@ -465,6 +467,15 @@ links(const struct mg_cluster *c, const struct mg_adoptconf *a,
 		ss = mg_cluster_job_start(c, lk[i].j);
 		ps = mg_cluster_job_start(c, lk[i].pred);
 		pe = mg_cluster_job_end(c, lk[i].pred);
+		if (a->alone < 0 || (size_t)a->alone == (size_t)lk[i].svc) {
+			if (pe >= a->from && pe < a->until) {
+				r->span_successors++;
+				r->span_interrupted += ss > pe;
+			} else if (pe >= a->before && pe < a->from) {
+				r->pre.successors++;
+				r->pre.interrupted += ss > pe;
+			}
+		}
 		if (ss > pe) {
 			v->interrupted++;
 			v->down_h += (double)(ss - pe) / 3600;
@@ -661,7 +672,10 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		goto out;
 	}
 	links(c, a, lk, nl, r);
-	rv = waits(c, &r->kept, r->start, a, r);
+	if ((rv = waits(c, &r->kept, r->start, a->from, a->until,
+	    MG_ADOPT_CLASSES, r->others, r->wait_mean_h, r->wait_p90_h)) == 0)
+		rv = waits(c, &r->kept, r->start, a->before, a->from, 1,
+		    &r->pre.others, &r->pre.wait_mean_h, &r->pre.wait_p90_h);
 out:
 	if (rv == MG_ENOMEM)
 		rv = mg_diag_set(d, rv, "out of memory");

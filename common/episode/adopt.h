@@ -60,6 +60,9 @@ struct mg_adoptconf {
 				 * on it): 1 */
 	int64_t from, until;	/* the others counted were submitted in
 				 * [from, until) */
+	int64_t before;		/* and, apart, those in [before, from): the
+				 * span a site knew when it chose (INT64_MIN
+				 * with from: none) */
 	/*
 	 * MG_ADOPT_ASK: asked at each tick, one service after another,
 	 * with the service's view (the day before in its recent jobs) and
@@ -114,6 +117,13 @@ struct mg_adoptres {
 	size_t links;		/* service jobs that ran */
 	size_t successors;	/* links with a predecessor */
 	size_t interrupted;	/* those that started after it ended */
+	size_t span_successors;	/* links whose predecessor ended in
+				 * [from, until) */
+	size_t span_interrupted;	/* those that started after it */
+	struct {		/* the same in [before, from), all sizes */
+		size_t others, successors, interrupted;
+		double wait_mean_h, wait_p90_h;
+	} pre;
 	double down_h;		/* hours between such ends and starts */
 	double lease_h;		/* hours of predecessors' limits given up */
 	double twice_nh;	/* node-hours held by both at once */

@@ -47,7 +47,10 @@ header(FILE *fp)
 	fputs("adoption_pct\tmethod\thandover_s\tservices\treplaced_jobs\t"
 	    "service_nh\treplaced_nh\tservice_jobs\tsuccessors\t"
 	    "share_no_interruption\tdown_h\tlease_given_h\theld_twice_nh\t"
-	    "down_h_30d\tjobs_per_1000h\tqueue_mean", fp);
+	    "down_h_30d\tjobs_per_1000h\tqueue_mean\tspan_successors\t"
+	    "span_no_interruption\tbefore_others\tbefore_wait_mean_h\t"
+	    "before_wait_p90_h\tbefore_successors\tbefore_no_interruption",
+	    fp);
 	for (k = 0; k < MG_ADOPT_CLASSES; k++) {
 		name = mg_adopt_class_name(k);
 		fprintf(fp, "\tothers_%s\twait_mean_h_%s\twait_p90_h_%s",
@@ -72,6 +75,12 @@ row(FILE *fp, double share, const char *method, int64_t handover,
 	    r->lease_h, r->twice_nh, r->service_h > 0 ? r->down_h * 720 /
 	    r->service_h : NAN, r->service_h > 0 ? (double)r->links * 1000 /
 	    r->service_h : NAN, r->queue_mean);
+	fprintf(fp, "\t%zu\t%.4f\t%zu\t%.3f\t%.3f\t%zu\t%.4f",
+	    r->span_successors, r->span_successors ? 1 -
+	    (double)r->span_interrupted / (double)r->span_successors : NAN,
+	    r->pre.others, r->pre.wait_mean_h, r->pre.wait_p90_h,
+	    r->pre.successors, r->pre.successors ? 1 -
+	    (double)r->pre.interrupted / (double)r->pre.successors : NAN);
 	for (k = 0; k < MG_ADOPT_CLASSES; k++)
 		fprintf(fp, "\t%zu\t%.3f\t%.3f", r->others[k],
 		    r->wait_mean_h[k], r->wait_p90_h[k]);
@@ -326,7 +335,8 @@ mg_adoption_name(const struct mg_adoptconf *a, const char *model,
 }
 
 /* mg_adoption_span: the others counted in a: those submitted within
- * sel's range of episodes, as far as it is given */
+ * sel's range of episodes, as far as it is given, and apart those of
+ * the span as long before it */
 static void
 mg_adoption_span(struct mg_adoptconf *a, const struct mg_epsel *sel)
 {
@@ -336,6 +346,9 @@ mg_adoption_span(struct mg_adoptconf *a, const struct mg_epsel *sel)
 		a->until = sel->until;
 	else if (sel->count > 0 && sel->have_from)
 		a->until = sel->from + sel->count * sel->every;
+	/* the span before, as long */
+	if (sel->have_from && a->until != INT64_MAX)
+		a->before = a->from - (a->until - a->from);
 }
 
 void

@@ -74,6 +74,27 @@ col() {
 	    -v l="$(col r.tsv 30 lead lease_given_h)" 'BEGIN { exit !(t <= n * 64 * 11 / 60 && l > 0) }'
 }
 
+@test "the services' links counted in the span of -f and -u: two spans that part the trace add up to all of them" {
+	mirage-eval --adoption 30 -q -n 76 -o w.tsv --adopt-method lead:6h --handover 10m "$J"
+	mirage-eval --adoption 30 -q -n 76 -o a.tsv --adopt-method lead:6h --handover 10m -f 2022-01-01 -u 2023-02-01 "$J"
+	mirage-eval --adoption 30 -q -n 76 -o b.tsv --adopt-method lead:6h --handover 10m -f 2023-02-01 -u 2024-01-01 "$J"
+	for m in reactive lead; do
+		# no span: every link
+		[ "$(col w.tsv 30 $m span_successors)" = "$(col w.tsv 30 $m successors)" ]
+		[ "$(col w.tsv 30 $m span_no_interruption)" = "$(col w.tsv 30 $m share_no_interruption)" ]
+		na=$(col a.tsv 30 $m span_successors) nb=$(col b.tsv 30 $m span_successors)
+		[ "$na" -gt 0 ] && [ "$nb" -gt 0 ]
+		[ $((na + nb)) -eq "$(col w.tsv 30 $m successors)" ]
+		# and the links kept add up too
+		awk -v na="$na" -v nb="$nb" -v sa="$(col a.tsv 30 $m span_no_interruption)" \
+		    -v sb="$(col b.tsv 30 $m span_no_interruption)" -v n="$(col w.tsv 30 $m successors)" \
+		    -v s="$(col w.tsv 30 $m share_no_interruption)" \
+		    'BEGIN { d = na * sa + nb * sb - n * s; exit !(d > -0.5 && d < 0.5) }'
+	done
+	# the whole replay's figures do not depend on the span
+	[ "$(col a.tsv 30 lead share_no_interruption)" = "$(col b.tsv 30 lead share_no_interruption)" ]
+}
+
 @test "the same seed, the same table; the summary on standard error" {
 	run -0 --separate-stderr mirage-eval --adoption 10 -o a.tsv --adopt-method lead:2h "${F[@]}" "$J"
 	[[ "$stderr" == *"10%: "*" services for "*" jobs; the others' mean wait "*"against reactive"* ]]

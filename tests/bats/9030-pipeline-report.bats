@@ -199,7 +199,7 @@ render() {
 	[[ "$stderr" == *"many chains at once: 0,30% of the long jobs' work as services"* ]]
 	for f in adoption.tsv adoption.svg; do [ -s r/$f ]; done
 	# the rows: 0% reactive; 30% reactive and handing over on the same services
-	[ "$(awk -F'\t' 'NR > 1 { print $1 "/" $2 }' r/adoption.tsv | paste -sd' ')" = "0/reactive 30/reactive 30/lead 6h, handover" ]
+	[ "$(awk -F'\t' 'NR > 1 { print $1 "/" $2 }' r/adoption.tsv | paste -sd'|')" = "0/reactive|30/reactive|30/lead 6h, handover|30/lead 6h, handover, cap 4|30/lead 6h, handover, cap 1|30/lead 24h, handover, min run 50%, cap 1" ]
 	[ "$(awk -F'\t' 'NR > 1 && $1 == 30 { print $4 }' r/adoption.tsv | sort -u | wc -l)" -eq 1 ]
 	grep -q '^<h2>Many chains at once</h2>$' r/index.html
 	grep -q '<img src="adoption.svg"' r/index.html
@@ -213,13 +213,47 @@ render() {
 	run -2 "$ROOT/pipelines/cluster-report.sh" -o q2 -A 10,x ls6.jobs
 }
 
+# recommended TSV SHARE HARM: the policy of most links kept in the span
+# before with the others' mean wait up by at most HARM% there
+recommended() {
+	awk -F'\t' -v a="$2" -v h="$3" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $1 != a { next }
+	    $2 == "reactive" { b0 = $c["before_wait_mean_h"]; next }
+	    100 * ($c["before_wait_mean_h"] / b0 - 1) <= h && $c["before_no_interruption"] + 0 > best {
+		best = $c["before_no_interruption"] + 0; name = $2 }
+	    END { print name }' "$1"
+}
+
+@test "report: per share, the site policy chosen on the span before, and what it did in the span evaluated" {
+	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -f 2023-03-01 -N 60 -k 1 -P 0 -A 10,30 -- -n 76 ls6.jobs
+	for a in 10 30; do
+		[ "$(awk -F'\t' -v a=$a '$1 == a && $2 != "reactive"' r/adoption.tsv | wc -l)" -eq 4 ]
+		name=$(recommended r/adoption.tsv $a 10)
+		[ -n "$name" ]
+		[[ "$stderr" == *"at $a%, recommended: $name, of the 4 policies"* ]]
+		grep -q "<li>at $a%, recommended: $name, of the 4 policies" r/index.html
+		# what it did is read off the evaluated span's columns
+		said=$(awk -F'\t' -v a=$a -v m="$name" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    $1 == a && $2 == "reactive" { w0 = $c["wait_mean_h_all"] }
+		    $1 == a && $2 == m { printf "the others\047 mean wait %+.1f%%", 100 * ($c["wait_mean_h_all"] / w0 - 1)
+			printf " (90th percentile"; exit }' r/adoption.tsv)
+		[[ "$stderr" == *"at $a%, recommended: $name, "*"in the span evaluated, $said"* ]]
+	done
+	# a harm no bound: the most links kept before, whatever the others' wait
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r2 -n 76 -f 2023-03-01 -N 60 -k 1 -P 0 -A 30 -H 1000 -- -n 76 ls6.jobs
+	[[ "$stderr" == *"at 30%, recommended: $(recommended r2/adoption.tsv 30 1000), "* ]]
+	render r
+	run -2 "$ROOT/pipelines/cluster-report.sh" -o q -A 30 -H x ls6.jobs
+}
+
 @test "report: with a target, many chains at once run the rule its table recommends, where they can" {
 	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
 	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -f 2023-03-01 -N 12 -k 1 -P 0 -T 99% -A 30 -- -n 76 ls6.jobs
 	[ -s r/target.tsv ] && [ -s r/adoption.tsv ]
 	rec=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	    $c["recommended"] == 1 { print $c["method"] }' r/target.tsv)
-	method=$(awk -F'\t' 'NR > 1 && $2 != "reactive" { print $2 }' r/adoption.tsv)
+	method=$(awk -F'\t' 'NR > 1 && $2 != "reactive" { print $2; exit }' r/adoption.tsv)
 	case $rec in
 	lead|scheduler-estimate) [ "$method" = "target target.tsv, handover" ] ;;
 	*) [ "$method" = "lead 6h, handover" ] ;;
