@@ -259,7 +259,7 @@ adopt_recommend() { # per share, the policy chosen on the span before and what i
 		k = best ? best : least
 		if (best) printf "at %s%%, recommended: %s, of the %d policies replayed the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before;", sh, nm[sh, k], np[sh], kept(bs[sh, k]), harm, pct(bm[sh, k], b0[sh])
 		else printf "at %s%%, no policy kept the others\047 mean wait within +%s%% in the span before; the least harm: %s (%+.1f%%);", sh, harm, nm[sh, k], pct(bm[sh, k], b0[sh])
-		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", pct(wm[sh, k], m0[sh]), pct(wp[sh, k], p0[sh]), sv[sh, k] == "nan" ? "no service job ended in it" : "the services " kept(sv[sh, k]) " of links without interruption (reactive " kept(s0[sh]) ")", jb[sh, k], ls[sh, k] } }' "$site/adoption.tsv"
+		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", pct(wm[sh, k], m0[sh]), pct(wp[sh, k], p0[sh]), (sv[sh, k] == "nan" ? "no service job ended in it" : "the services " kept(sv[sh, k]) " of links without interruption (reactive " kept(s0[sh]) ")"), jb[sh, k], ls[sh, k] } }' "$site/adoption.tsv"
 }
 
 # many chains at once (-A): the other jobs' waits when a share of the
