@@ -192,12 +192,11 @@ bw_of(const struct run *r, size_t i)
 }
 
 /*
- * how much slower request i's next layer runs on s (its move included)
- * than on its network's best dataflow, or, if the system has none of
- * that, than on the fastest one it has
+ * the time request i's next layer takes on its network's best dataflow,
+ * or, if the system has none of that, on the fastest one it has
  */
 static double
-slowdown(const struct run *r, size_t i, int s)
+best_time(const struct run *r, size_t i)
 {
 	const struct mg_net *net = &r->nets[r->req[i].net];
 	const struct mg_layer *l = &net->l[r->next[i]];
@@ -205,13 +204,19 @@ slowdown(const struct run *r, size_t i, int s)
 	int d;
 
 	for (d = 0; d < r->c->nsa; d++) {
-		if (r->c->df[d] == net->best_df) {
-			tref = l->cost[net->best_df].time;
-			break;
-		}
+		if (r->c->df[d] == net->best_df)
+			return l->cost[net->best_df].time;
 		if (l->cost[r->c->df[d]].time < tref)
 			tref = l->cost[r->c->df[d]].time;
 	}
+	return tref;
+}
+
+/* how much slower request i's next layer runs on s (its move included)
+ * than in its best time tref */
+static double
+slowdown(const struct run *r, size_t i, int s, double tref)
+{
 	return tref > 0 ? layer_time(r, i, s) / tref : 1;
 }
 
@@ -220,10 +225,11 @@ slowdown(const struct run *r, size_t i, int s)
 static int
 runs_within(const struct run *r, size_t i, double lim)
 {
+	double tref = best_time(r, i);
 	int s;
 
 	for (s = 0; s < r->c->nsa; s++)
-		if (r->sa_req[s] < 0 && slowdown(r, i, s) <= lim)
+		if (r->sa_req[s] < 0 && slowdown(r, i, s, tref) <= lim)
 			return 1;
 	return 0;
 }
@@ -336,8 +342,8 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 		 * none: the sub-accelerators wait for the next arrival (the
 		 * last arrived, they run what waits) */
 		for (i = w = 0; i < nc; i++)
-			if (slowdown(r, r->wait[r->cand_w[i]],
-			    r->cand_s[i]) <= h->strict)
+			if (slowdown(r, r->wait[r->cand_w[i]], r->cand_s[i],
+			    best_time(r, r->wait[r->cand_w[i]])) <= h->strict)
 				keep_candidate(r, i, w++);
 		if (w == 0 && r->arriving)
 			return -1;
