@@ -471,7 +471,8 @@ links(const struct mg_cluster *c, const struct mg_adoptconf *a,
 			if (pe >= a->from && pe < a->until) {
 				r->span_successors++;
 				r->span_interrupted += ss > pe;
-			} else if (pe >= a->before && pe < a->from) {
+			} else if (a->before != INT64_MIN && pe >= a->before &&
+			    pe < a->from) {
 				r->pre.successors++;
 				r->pre.interrupted += ss > pe;
 			}
@@ -674,8 +675,9 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 	links(c, a, lk, nl, r);
 	if ((rv = waits(c, &r->kept, r->start, a->from, a->until,
 	    MG_ADOPT_CLASSES, r->others, r->wait_mean_h, r->wait_p90_h)) == 0)
-		rv = waits(c, &r->kept, r->start, a->before, a->from, 1,
-		    &r->pre.others, &r->pre.wait_mean_h, &r->pre.wait_p90_h);
+		rv = waits(c, &r->kept, r->start, a->before == INT64_MIN ?
+		    a->from : a->before, a->from, 1, &r->pre.others,
+		    &r->pre.wait_mean_h, &r->pre.wait_p90_h);
 out:
 	if (rv == MG_ENOMEM)
 		rv = mg_diag_set(d, rv, "out of memory");

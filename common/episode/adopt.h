@@ -61,8 +61,8 @@ struct mg_adoptconf {
 	int64_t from, until;	/* the others counted were submitted in
 				 * [from, until) */
 	int64_t before;		/* and, apart, those in [before, from): the
-				 * span a site knew when it chose (INT64_MIN
-				 * with from: none) */
+				 * span a site knew when it chose (INT64_MIN:
+				 * none) */
 	/*
 	 * MG_ADOPT_ASK: asked at each tick, one service after another,
 	 * with the service's view (the day before in its recent jobs) and
@@ -119,7 +119,7 @@ struct mg_adoptres {
 	size_t interrupted;	/* those that started after it ended */
 	size_t span_successors;	/* links whose predecessor ended in
 				 * [from, until) */
-	size_t span_interrupted;	/* those that started after it */
+	size_t span_interrupted;	/* those that started after that end */
 	struct {		/* the same in [before, from), all sizes */
 		size_t others, successors, interrupted;
 		double wait_mean_h, wait_p90_h;

@@ -74,7 +74,7 @@ col() {
 	    -v l="$(col r.tsv 30 lead lease_given_h)" 'BEGIN { exit !(t <= n * 64 * 11 / 60 && l > 0) }'
 }
 
-@test "the services' links counted in the span of -f and -u: two spans that part the trace add up to all of them" {
+@test "the services' links counted in the span of -f and -u: two spans that part the trace add up to all of them; the span before as its own run" {
 	mirage-eval --adoption 30 -q -n 76 -o w.tsv --adopt-method lead:6h --handover 10m "$J"
 	mirage-eval --adoption 30 -q -n 76 -o a.tsv --adopt-method lead:6h --handover 10m -f 2022-01-01 -u 2023-02-01 "$J"
 	mirage-eval --adoption 30 -q -n 76 -o b.tsv --adopt-method lead:6h --handover 10m -f 2023-02-01 -u 2024-01-01 "$J"
@@ -93,6 +93,18 @@ col() {
 	done
 	# the whole replay's figures do not depend on the span
 	[ "$(col a.tsv 30 lead share_no_interruption)" = "$(col b.tsv 30 lead share_no_interruption)" ]
+	# the span as long before February is January's four weeks and three days
+	mirage-eval --adoption 30 -q -n 76 -o f.tsv --adopt-method lead:6h --handover 10m -f 2023-02-01 -u 2023-03-01 "$J"
+	mirage-eval --adoption 30 -q -n 76 -o j.tsv --adopt-method lead:6h --handover 10m -f 2023-01-04 -u 2023-02-01 "$J"
+	for m in reactive lead; do
+		[ "$(col f.tsv 30 $m before_others)" = "$(col j.tsv 30 $m others_all)" ]
+		[ "$(col f.tsv 30 $m before_wait_mean_h)" = "$(col j.tsv 30 $m wait_mean_h_all)" ]
+		[ "$(col f.tsv 30 $m before_wait_p90_h)" = "$(col j.tsv 30 $m wait_p90_h_all)" ]
+		[ "$(col f.tsv 30 $m before_successors)" = "$(col j.tsv 30 $m span_successors)" ]
+		[ "$(col f.tsv 30 $m before_no_interruption)" = "$(col j.tsv 30 $m span_no_interruption)" ]
+	done
+	# without -f, no span before
+	[ "$(col w.tsv 30 lead before_others)" = 0 ] && [ "$(col w.tsv 30 lead before_successors)" = 0 ]
 }
 
 @test "the same seed, the same table; the summary on standard error" {
