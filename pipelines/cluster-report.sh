@@ -282,10 +282,12 @@ if [ -n "$adopt" ]; then
 	    -f "$from" -u "$until_" -o "$tmp/adoption.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
 		# the site's policies, each a replay of its own; their rows
 		# after the method's, share by share
-		policies=("${amethod[*]} --adopt-cap 4" "${amethod[*]} --adopt-cap 1"
-		    "--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5")
-		for p in "${policies[@]}"; do
-			read -r -a pargs <<< "$p"
+		for p in cap4 cap1 lead; do
+			case $p in
+			cap4) pargs=("${amethod[@]}" --adopt-cap 4) ;;
+			cap1) pargs=("${amethod[@]}" --adopt-cap 1) ;;
+			lead) pargs=(--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5) ;;
+			esac
 			if ! mirage-eval -q --adoption "$adopt" "${pargs[@]}" --handover 10m \
 			    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/policy.tsv" \
 			    "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
