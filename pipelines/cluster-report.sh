@@ -8,7 +8,7 @@
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
 #            [-P futures] [-f from] [-N count] [-k sizes] [-z zone] [-T target]
-#            [-A shares [-H harm]] [-- cluster-model options] input
+#            [-A shares [-H harm] [-S seed]] [-- cluster-model options] input
 #   -P: the planner's futures (8; 0: no planner)
 #   -A: many chains at once: these shares of the long jobs' work (e.g.
 #       0,10,30,50) as services handing over in 10 minutes with the planner
@@ -20,7 +20,8 @@
 #       24 h with at most 1 and a minimum run of half the limit; the one
 #       recommended kept the most links without interruption with the
 #       others' mean wait up by at most harm percent (10) in the span as
-#       long before the evaluated one
+#       long before the evaluated one; -S: which long jobs become services
+#       (mirage-eval --adopt-seed, 1)
 #   -T: handing over in 10 minutes, each method's setting for this share of
 #       links without an interruption (99%), chosen on the count episodes
 #       before the evaluated ones (mirage-eval --target); and walked forward,
@@ -53,8 +54,8 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 out=report title="Cluster report" nodes= from= count=60 sizes=1,8 models=()
-zone=local futures=8 target= adopt= harm=10
-while getopts o:t:n:M:P:f:N:k:z:T:A:H:h opt; do
+zone=local futures=8 target= adopt= harm=10 aseed=1
+while getopts o:t:n:M:P:f:N:k:z:T:A:H:S:h opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) title=$OPTARG ;;
@@ -69,6 +70,7 @@ while getopts o:t:n:M:P:f:N:k:z:T:A:H:h opt; do
 	T) target=$OPTARG ;;
 	A) adopt=$OPTARG ;;
 	H) harm=${OPTARG%\%} ;;
+	S) aseed=$OPTARG ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -84,6 +86,7 @@ input=$1
 [[ $target != *,* ]] || usage
 [[ -z $adopt || $adopt =~ ^[0-9]+%?(,[0-9]+%?)*$ ]] || usage
 [[ $harm =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage
+[[ $aseed =~ ^[1-9][0-9]*$ ]] || usage
 # -f: a date or epoch seconds, as mirage-eval takes it
 if [ -n "$from" ] && ! [[ $from =~ ^[0-9]+$ ]]; then
 	from=$(date -u -d "$from" +%s 2>/dev/null) || usage
@@ -278,6 +281,7 @@ if [ -n "$adopt" ]; then
 	fi
 	until_=$((from + count * 4 * 3600))
 	say "many chains at once: $adopt% of the long jobs' work as services"
+	amethod+=(--adopt-seed "$aseed")
 	if mirage-eval -q --adoption "$adopt" "${amethod[@]}" --handover 10m "${cmodel[@]}" \
 	    -f "$from" -u "$until_" -o "$tmp/adoption.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
 		# the site's policies, each a replay of its own; their rows
@@ -286,7 +290,7 @@ if [ -n "$adopt" ]; then
 			case $p in
 			cap4) pargs=("${amethod[@]}" --adopt-cap 4) ;;
 			cap1) pargs=("${amethod[@]}" --adopt-cap 1) ;;
-			lead) pargs=(--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5) ;;
+			lead) pargs=(--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5 --adopt-seed "$aseed") ;;
 			esac
 			if ! mirage-eval -q --adoption "$adopt" "${pargs[@]}" --handover 10m \
 			    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/policy.tsv" \

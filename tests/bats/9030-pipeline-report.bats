@@ -240,6 +240,14 @@ recommended() {
 			printf " (90th percentile"; exit }' r/adoption.tsv)
 		[[ "$stderr" == *"at $a%, recommended: $name, "*"in the span evaluated, $said"* ]]
 	done
+	# another draw of services (-S): other services, the same rule
+	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r3 -n 76 -f 2023-03-01 -N 60 -k 1 -P 0 -A 30 -S 2 -- -n 76 ls6.jobs
+	mirage-eval --adoption 30 -q -o s2.tsv --adopt-method lead:6h --adopt-seed 2 --handover 10m -n 76 -f 2023-03-01 -u 2023-03-11 ls6.jobs
+	react() { awk -F'\t' '$1 == 30 && $2 == "reactive"' "$1"; }
+	[ -n "$(react s2.tsv)" ] && [ "$(react r3/adoption.tsv)" = "$(react s2.tsv)" ]
+	[ "$(react r3/adoption.tsv)" != "$(react r/adoption.tsv)" ]
+	[[ "$stderr" == *"at 30%, recommended: $(recommended r3/adoption.tsv 30 10), "* ]]
+	run -2 "$ROOT/pipelines/cluster-report.sh" -o q -A 30 -S 0 ls6.jobs
 	# a harm no bound: the most links kept before, whatever the others' wait
 	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r2 -n 76 -f 2023-03-01 -N 60 -k 1 -P 0 -A 30 -H 1000 -- -n 76 ls6.jobs
 	[[ "$stderr" == *"at 30%, recommended: $(recommended r2/adoption.tsv 30 1000), "* ]]
