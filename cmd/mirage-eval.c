@@ -99,6 +99,8 @@ usage(int status)
 		    "predecessor ran that share\n"
 		    "  --adopt-cap n     at most n early successors wait at once "
 		    "(a successor QOS)\n"
+		    "  --adopt-low       early successors wait behind every "
+		    "other job\n"
 		    "  --progress, -q    a progress line per batch; nothing on "
 		    "standard error\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -136,8 +138,8 @@ struct eopts {
 };
 
 static const char adopt_only[] = "--adopt-method, --adopt-seed, "
-    "--adopt-alone, --adopt-hold, --adopt-min-run and --adopt-cap go with "
-    "--adoption";
+    "--adopt-alone, --adopt-hold, --adopt-min-run, --adopt-cap and "
+    "--adopt-low go with --adoption";
 static const char target_only[] = "--folds, --train-from, --train-count, "
     "--confidence, --table and --walk-forward go with --target";
 static const char no_walk[] = "--walk-forward takes one --target share, "
@@ -165,6 +167,7 @@ static const struct eopt {
 	O("adopt-hold", 0, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-min-run", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-cap", 1, 0, A, ADOPT, 0, adopt_only),
+	O("adopt-low", 0, 0, A, ADOPT, 0, adopt_only),
 	O("curve", 1, 'C', P | X, FILE_NAME, F(curve_path), no_walk),
 	O("dl-out", 1, 0, R, FILE_NAME, F(dl_out), NULL),
 	O("el-out", 1, 0, R, FILE_NAME, F(el_out), NULL),

@@ -16,11 +16,13 @@
 #       its table recommends), against the same services reactive: the
 #       other jobs' waits (mirage-eval --adoption); and the same with the
 #       site's policies for early successors: at most 4 or 1 of them
-#       waiting at once (a successor QOS's GrpSubmitJobs), and a lead of
-#       24 h with at most 1 and a minimum run of half the limit; the one
-#       recommended kept the most links without interruption with the
-#       others' mean wait up by at most harm percent (10) in the span as
-#       long before the evaluated one; -S: which long jobs become services
+#       waiting at once (a successor QOS's GrpSubmitJobs); a lead of 24 h
+#       with at most 1 and a minimum run of half the limit; waiting behind
+#       every other job until the predecessor's end (a successor QOS of
+#       the lowest priority), submitted by the rule or once the job has
+#       run half its limit; the one recommended kept the most links
+#       without interruption with the others' mean wait up by at most
+#       harm percent (5) in the span as long before the evaluated one; -S: which long jobs become services
 #       (mirage-eval --adopt-seed, 1)
 #   -T: handing over in 10 minutes, each method's setting for this share of
 #       links without an interruption (99%), chosen on the count episodes
@@ -54,7 +56,7 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 out=report title="Cluster report" nodes= from= count=60 sizes=1,8 models=()
-zone=local futures=8 target= adopt= harm=10 aseed=1
+zone=local futures=8 target= adopt= harm=5 aseed=1
 while getopts o:t:n:M:P:f:N:k:z:T:A:H:S:h opt; do
 	case $opt in
 	o) out=$OPTARG ;;
@@ -269,6 +271,11 @@ adopt_recommend() { # per share, the policy chosen on the span before and what i
 # long jobs' work is services that hand over, against the same services
 # reactive, over the evaluated span
 adopt_error=
+adopt_failed() { # mirage-eval's last words on a replay that failed, for the page
+	adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
+	[ -n "$adopt_error" ] || adopt_error="mirage-eval stopped without a message (killed?)"
+	say "many chains at once failed: $adopt_error"
+}
 if [ -n "$adopt" ]; then
 	amethod=(--adopt-method plan --plan "$futures")
 	[ "$futures" -gt 0 ] || amethod=(--adopt-method lead:6h)
@@ -286,18 +293,18 @@ if [ -n "$adopt" ]; then
 	    -f "$from" -u "$until_" -o "$tmp/adoption.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
 		# the site's policies, each a replay of its own; their rows
 		# after the method's, share by share
-		for p in cap4 cap1 lead; do
+		for p in cap4 cap1 lead low leadlow; do
 			case $p in
 			cap4) pargs=("${amethod[@]}" --adopt-cap 4) ;;
 			cap1) pargs=("${amethod[@]}" --adopt-cap 1) ;;
 			lead) pargs=(--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5 --adopt-seed "$aseed") ;;
+			low) pargs=("${amethod[@]}" --adopt-low) ;;
+			leadlow) pargs=(--adopt-method lead:48h --adopt-min-run 0.5 --adopt-low --adopt-seed "$aseed") ;;
 			esac
 			if ! mirage-eval -q --adoption "$adopt" "${pargs[@]}" --handover 10m \
 			    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/policy.tsv" \
 			    "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
-				adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
-				[ -n "$adopt_error" ] || adopt_error="mirage-eval stopped without a message (killed?)"
-				say "many chains at once failed: $adopt_error"
+				adopt_failed
 				break
 			fi
 			awk -F'\t' 'NR > 1 && $2 != "reactive"' "$tmp/policy.tsv" >> "$tmp/adoption.tsv"
@@ -308,9 +315,7 @@ if [ -n "$adopt" ]; then
 			while IFS= read -r line; do say "$line"; done < "$tmp/adopt-rec.txt"
 		fi
 	else
-		adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
-		[ -n "$adopt_error" ] || adopt_error="mirage-eval stopped without a message (killed?)"
-		say "many chains at once failed: $adopt_error"
+		adopt_failed
 	fi
 fi
 
@@ -673,11 +678,14 @@ whose work they run, so the waits move with the share itself: compare the
 two lines at one share.</p>
 <img src="adoption.svg" alt="the other jobs' waits against the share of services">
 <p>The site's policies for early successors, each a replay of its own (one draw
-of services; mirage-eval(1) gives medians over eight): at most 4 or 1 of them
-waiting at once, as a successor QOS's GrpSubmitJobs allows (<code>--adopt-cap</code>),
-and a lead of 24 hours with at most 1 waiting and a minimum run of half the
-limit (<code>--adopt-min-run</code>). The policy recommended is chosen on the span
-as long before the evaluated one, never on the span it is reported on:</p>
+of services; mirage-eval(1) gives medians over many): at most 4 or 1 of them
+waiting at once, as a successor QOS's GrpSubmitJobs allows (<code>--adopt-cap</code>);
+a lead of 24 hours with at most 1 waiting and a minimum run of half the
+limit (<code>--adopt-min-run</code>); and early successors that wait behind every
+other job until their predecessor's end, as in a successor QOS of the lowest
+priority (<code>--adopt-low</code>), submitted by the rule or once the job has run half
+its limit. The policy recommended is chosen on the span as long before the
+evaluated one, never on the span it is reported on:</p>
 HTML
 		[ ! -s "$tmp/adopt-rec.txt" ] || { printf '<ul>\n'; esc < "$tmp/adopt-rec.txt" | sed 's|^\(.*\)$|<li>\1</li>|'; printf '</ul>\n'; }
 		adopt_table

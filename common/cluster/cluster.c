@@ -671,6 +671,14 @@ mg_cluster_set_begin(struct mg_cluster *c, int32_t j, int64_t t)
 	return mg_slurmsim_set_begin(c->fs, j, t);
 }
 
+int
+mg_cluster_set_low(struct mg_cluster *c, int32_t j, int64_t until)
+{
+	if (c->ref)
+		return mg_sim_set_low(c->ref, j, until);
+	return mg_slurmsim_set_low(c->fs, j, until);
+}
+
 int64_t
 mg_cluster_job_submit(const struct mg_cluster *c, int32_t j)
 {

@@ -176,6 +176,14 @@ int mg_cluster_set_handover(struct mg_cluster *c, int32_t j, int64_t secs);
  */
 int mg_cluster_set_begin(struct mg_cluster *c, int32_t j, int64_t t);
 
+/*
+ * mg_cluster_set_low: chain job j, added and not yet started, waits
+ * behind every job that does not until until (a successor QOS whose
+ * priority is below every other's: it starts only where backfill finds
+ * it delays none of them), then as if submitted then.  0, or MG_EINVAL.
+ */
+int mg_cluster_set_low(struct mg_cluster *c, int32_t j, int64_t until);
+
 /* mg_cluster_job_submit: as the model keeps it (reference: the minute) */
 int64_t mg_cluster_job_submit(const struct mg_cluster *c, int32_t j);
 

@@ -44,6 +44,8 @@ struct sjob {
 	char id[20];
 	int warm;		/* running or pending from the start of a
 				 * warm model: never arrives again */
+	int64_t low_until;	/* waits behind every other job until then,
+				 * then as if submitted then; 0: never */
 };
 
 struct pend {
@@ -52,6 +54,7 @@ struct pend {
 	mg_jobref j;
 	int32_t nodes;		/* the job's, and its limit in backfill */
 	int32_t need;		/* slots (at most 2^20): the passes read */
+	int low;		/* behind every job that is not */
 };				/* the list, not the jobs */
 
 /* a job a backfill pass looked at, and the first slot of the window it
@@ -101,6 +104,7 @@ struct mg_sim {
 	size_t bf_n, bf_cap;
 	int new_pending;	/* re-sort before scheduling */
 	size_t nstarted;
+	int64_t low_next;	/* no low entry rises before (INT64_MAX) */
 };
 
 void
@@ -145,6 +149,7 @@ mg_sim_new(const struct mg_sim_params *c, const struct mg_trace *t, int64_t t0,
 	s->t = t0 - ((t0 % 60) + 60) % 60;
 	s->free = c->nodes;
 	s->bf_t = INT64_MIN;
+	s->low_next = INT64_MAX;
 	if ((s->wait = calloc((size_t)c->wait_hist, sizeof(*s->wait))) ==
 	    NULL)
 		goto nomem;
@@ -170,6 +175,7 @@ mg_sim_new(const struct mg_sim_params *c, const struct mg_trace *t, int64_t t0,
 		j->pred = j->succ = -1;
 		j->handover = -1;
 		j->warm = 0;
+		j->low_until = 0;
 		memcpy(j->id, tj->id, sizeof(j->id));
 		s->arr[s->narr++] = (mg_jobref)s->njob++;
 	}
@@ -268,6 +274,9 @@ push_pending(struct mg_sim *s, mg_jobref j)
 	/* the original: PriorityWeightJobSize * (nodes / N) */
 	p->prio = s->c.w_size * ((double)s->job[j].nodes / (double)s->c.nodes);
 	p->aged = s->aged;
+	p->low = s->job[j].low_until > s->t;
+	if (p->low && s->job[j].low_until < s->low_next)
+		s->low_next = s->job[j].low_until;
 	s->new_pending = 1;
 	return 0;
 }
@@ -299,8 +308,8 @@ prio_now(const struct mg_sim *s, struct pend *p)
 }
 
 /*
- * stable, highest priority first, as the original's insertion sort over
- * the whole list: its sorted head stays put (ageing keeps it in order),
+ * stable, highest priority first (a low entry behind every other), as
+ * the original's insertion sort over the whole list: its sorted head stays put (ageing keeps it in order),
  * so only the new jobs at its tail move
  */
 static void
@@ -312,8 +321,9 @@ sort_pending(struct mg_sim *s)
 	for (i = s->nsorted > 0 ? s->nsorted : 1; i < s->npend; i++) {
 		x = s->pend[i];
 		prio_now(s, &x);
-		for (k = i; k > 0 && prio_now(s, &s->pend[k - 1]) < x.prio;
-		    k--)
+		for (k = i; k > 0 && (s->pend[k - 1].low > x.low ||
+		    (s->pend[k - 1].low == x.low &&
+		    prio_now(s, &s->pend[k - 1]) < x.prio)); k--)
 			s->pend[k] = s->pend[k - 1];
 		s->pend[k] = x;
 	}
@@ -796,6 +806,36 @@ fifo(struct mg_sim *s, mg_jobref *pick)
 	return n;
 }
 
+/*
+ * the low entries whose time has come rise: each as if submitted now (its
+ * priority a new job's), and the list is sorted again
+ */
+static void
+rise_low(struct mg_sim *s)
+{
+	size_t i;
+
+	s->low_next = INT64_MAX;
+	for (i = 0; i < s->npend; i++) {
+		struct pend *p = &s->pend[i];
+		const struct sjob *j = &s->job[p->j];
+
+		if (!p->low)
+			continue;
+		if (j->low_until > s->t) {
+			if (j->low_until < s->low_next)
+				s->low_next = j->low_until;
+			continue;
+		}
+		p->low = 0;
+		p->prio = s->c.w_size * ((double)j->nodes /
+		    (double)s->c.nodes);
+		p->aged = s->aged;
+		s->nsorted = 0;
+		s->new_pending = 1;
+	}
+}
+
 static void
 arrivals(struct mg_sim *s)
 {
@@ -807,6 +847,8 @@ arrivals(struct mg_sim *s)
 		if (s->job[r].submit == s->t && !s->job[r].warm)
 			push_pending(s, r);
 	}
+	if (s->t >= s->low_next)
+		rise_low(s);
 	if (s->new_pending)
 		sort_pending(s);
 }
@@ -902,6 +944,25 @@ mg_sim_set_handover(struct mg_sim *s, mg_jobref j, int64_t secs)
 	    s->job[j].start >= 0 || secs < 1 || secs > INT32_MAX)
 		return MG_EINVAL;
 	s->job[j].handover = (int32_t)secs;
+	return 0;
+}
+
+int
+mg_sim_set_low(struct mg_sim *s, mg_jobref j, int64_t until)
+{
+	size_t i;
+
+	if (j < 0 || (size_t)j >= s->njob || s->job[j].start >= 0)
+		return MG_EINVAL;
+	s->job[j].low_until = until;
+	for (i = 0; i < s->npend; i++)
+		if (s->pend[i].j == j) {
+			s->pend[i].low = until > s->t;
+			if (s->pend[i].low && until < s->low_next)
+				s->low_next = until;
+			s->nsorted = 0;
+			s->new_pending = 1;
+		}
 	return 0;
 }
 

@@ -117,6 +117,14 @@ int64_t mg_sim_job_end(const struct mg_sim *s, mg_jobref j);
 int mg_sim_set_handover(struct mg_sim *s, mg_jobref j, int64_t secs);
 
 /*
+ * mg_sim_set_low: chain job j (added, not started) waits behind every
+ * job that does not until until (a QOS of the lowest priority: it starts
+ * only where it delays none of them, as backfill plans), then as if
+ * submitted then.  0, or MG_EINVAL (started).
+ */
+int mg_sim_set_low(struct mg_sim *s, mg_jobref j, int64_t until);
+
+/*
  * mg_sim_chain_gap: x = start of j - end of its predecessor, seconds
  * (positive: interruption, negative: overlap); 0 and *ok = 0 if not yet
  * known.

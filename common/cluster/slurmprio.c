@@ -308,6 +308,8 @@ fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 
 /* not yet: a job whose age does not count (MaxJobsAccrue) */
 #define NOT_YET	(INT64_MAX / 2)
+/* below every priority the factors give, sjf's included */
+#define LOW_PRIO	1e12
 
 /* whether MaxJobsAccrue holds some jobs' ages back */
 static int
@@ -322,10 +324,15 @@ capped(const struct mg_slurmsim *s)
 static int64_t
 accrue_from(const struct mg_slurmsim *s, const struct fjob *j)
 {
+	int64_t from;
+
 	if (capped(s))
-		return j->accrue >= 0 ? j->accrue : NOT_YET;
-	return j->eligible > j->submit && !s->c.accrue_always ? j->eligible :
-	    j->submit;
+		from = j->accrue >= 0 ? j->accrue : NOT_YET;
+	else
+		from = j->eligible > j->submit && !s->c.accrue_always ?
+		    j->eligible : j->submit;
+	/* a low job: as if submitted when it rises */
+	return from != NOT_YET && j->low_until > from ? j->low_until : from;
 }
 
 /*
@@ -372,6 +379,8 @@ prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf,
 		p += s->c.w_part * s->c.part_prio[j->part] / s->part_top;
 	if (j->urgent)
 		p += s->c.w_urgent;
+	if (j->low_until > now)
+		p -= LOW_PRIO;	/* behind every job that is not low */
 	if (s->c.sjf)		/* shortest first, before any other factor */
 		p += 1e8 * (1 - (double)(j->limit < 2592000 ? j->limit :
 		    2592000) / 2592000);
@@ -427,8 +436,9 @@ pent_set(struct mg_slurmsim *s, struct pent *e)
 	/* only age and fair-share change a priority once set: without an
 	 * age weight (the planner's model: the view's priorities, fixed),
 	 * setting it again gives the same number */
-	e->moving = s->c.w_fairshare > 0 || (s->c.w_age != 0 &&
-	    from != NOT_YET && s->now - from < s->c.max_age);
+	e->moving = s->c.w_fairshare > 0 || j->low_until > s->now ||
+	    (s->c.w_age != 0 && from != NOT_YET && s->now - from <
+	    s->c.max_age);
 	e->calcs = (uint32_t)s->calcs;
 }
 
@@ -506,6 +516,8 @@ keeps_order(const struct mg_slurmsim *s, const struct pent *a,
 	const struct fjob *x = &s->job[a->j], *y = &s->job[b->j];
 	double pa = value(s, a), pb = value(s, b);
 
+	if (x->low_until > s->now || y->low_until > s->now)
+		return 0;	/* one rises at once when its time comes */
 	if (pa - pb > 1e-9 * (fabs(pa) + fabs(pb) + 1))
 		return 1;
 	return pa == pb && accrue_from(s, x) == accrue_from(s, y) &&

@@ -153,6 +153,7 @@ trace_job(struct mg_slurmsim *s, const struct mg_slurmsim_params *c,
 	j->eligible = tj->eligible > tj->submit ? tj->eligible : -1;
 	s->has_elig |= j->eligible >= 0;
 	j->accrue = -1;
+	j->low_until = 0;
 	j->urgent = s->preempt && c->dl[i].urgent;
 	j->releasing = 0;
 	j->first_start = -1;
@@ -996,6 +997,21 @@ mg_slurmsim_set_begin(struct mg_slurmsim *s, int32_t j, int64_t t)
 		return MG_EINVAL;	/* submitted already, or not added */
 	s->job[j].eligible = t > s->job[j].submit ? t : -1;
 	s->has_elig |= s->job[j].eligible >= 0;
+	return 0;
+}
+
+int
+mg_slurmsim_set_low(struct mg_slurmsim *s, int32_t j, int64_t until)
+{
+	size_t k;
+
+	if (j < 0 || (size_t)j >= s->njob)
+		return MG_EINVAL;
+	for (k = s->next_arr; k < s->narr && s->arr[k] != j; k++)
+		;
+	if (k == s->narr)
+		return MG_EINVAL;	/* submitted already, or not added */
+	s->job[j].low_until = until;
 	return 0;
 }
 

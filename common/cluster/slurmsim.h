@@ -371,6 +371,15 @@ int mg_slurmsim_set_handover(struct mg_slurmsim *s, int32_t j, int64_t secs);
  * unless the configuration has ACCRUE_ALWAYS.  0, or MG_EINVAL.
  */
 int mg_slurmsim_set_begin(struct mg_slurmsim *s, int32_t j, int64_t t);
+
+/*
+ * mg_slurmsim_set_low: chain job j (added, not yet submitted by the run)
+ * waits behind every job that does not until until (a QOS whose priority
+ * is below every other's), then as if submitted then: its age counts
+ * from until.  It rises at the first PriorityCalcPeriod from until.
+ * 0, or MG_EINVAL.
+ */
+int mg_slurmsim_set_low(struct mg_slurmsim *s, int32_t j, int64_t until);
 int64_t mg_slurmsim_job_submit(const struct mg_slurmsim *s, size_t j);
 
 /*

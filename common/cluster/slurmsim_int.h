@@ -37,6 +37,9 @@ struct fjob {
 	int64_t accrue;		/* with MaxJobsAccrue: when its age began
 				 * to count, -1 while it does not */
 	int64_t end;		/* when it ended, -1 */
+	int64_t low_until;	/* waits behind every job that does not
+				 * until then, then as if submitted then;
+				 * 0: never */
 	/* preemption */
 	int urgent;		/* an urgent job; else best-effort */
 	int releasing;		/* preempted: its nodes come free at its

@@ -397,8 +397,9 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
 	    s->cur, m != MG_ADOPT_REACTIVE ? a->handover : 0, lk, nl,
 	    cap)) < 0)
 		return j;
-	if (m == MG_ADOPT_LEAD && a->hold && at > now &&
-	    mg_cluster_set_begin(c, j, at) != 0)
+	if ((m == MG_ADOPT_LEAD && a->hold && at > now &&
+	    mg_cluster_set_begin(c, j, at) != 0) || (a->low && s->early &&
+	    mg_cluster_set_low(c, j, end) != 0))
 		return MG_EINVAL;	/* not expected: checked, just added */
 	s->next = j;
 	s->nlinks++;

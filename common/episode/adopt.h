@@ -86,6 +86,11 @@ struct mg_adoptconf {
 				 * before their predecessor's end wait at once
 				 * (a successor QOS's GrpSubmitJobs); another
 				 * is submitted at its predecessor's end */
+	int low;		/* a successor submitted before its
+				 * predecessor's end waits behind every other
+				 * job until that end (a successor QOS of the
+				 * lowest priority), then as if submitted
+				 * then */
 	double min_run;		/* a successor starts no earlier than its
 				 * predecessor's start and this share of its
 				 * limit (as held with --begin); 0: none */

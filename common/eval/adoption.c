@@ -397,6 +397,10 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 		ad->a.hold = 1;
 		return 0;
 	}
+	if (strcmp(name, "adopt-low") == 0) {
+		ad->a.low = 1;
+		return 0;
+	}
 	if (strcmp(name, "adopt-cap") == 0) {
 		if (mg_parse_f64(arg, strlen(arg), &x) != 0 || !(x >= 1 &&
 		    x <= 100000) || x != floor(x))
@@ -614,6 +618,9 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 	if (ad->a.early_cap > 0)
 		snprintf(ad->namebuf + strlen(ad->namebuf), sizeof(ad->namebuf) -
 		    strlen(ad->namebuf), ", cap %d", ad->a.early_cap);
+	if (ad->a.low)
+		snprintf(ad->namebuf + strlen(ad->namebuf), sizeof(ad->namebuf) -
+		    strlen(ad->namebuf), ", low");
 	ad->name = ad->namebuf;
 	return 0;
 }

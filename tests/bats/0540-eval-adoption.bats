@@ -179,7 +179,7 @@ col() {
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method soon "$J"
 	[[ "$stderr" == *"invalid --adopt-method 'soon'"* ]]
 	run -2 --separate-stderr mirage-eval --adopt-method lead:1h "$J"
-	[[ "$stderr" == *"--adopt-method, --adopt-seed, --adopt-alone, --adopt-hold, --adopt-min-run and --adopt-cap go with --adoption"* ]]
+	[[ "$stderr" == *"--adopt-method, --adopt-seed, --adopt-alone, --adopt-hold, --adopt-min-run, --adopt-cap and --adopt-low go with --adoption"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-alone 2 "$J"
 	[[ "$stderr" == *"--adopt-alone goes with --adopt-method"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-hold --adopt-method plan --plan 2 "$J"

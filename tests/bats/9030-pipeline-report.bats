@@ -199,7 +199,7 @@ render() {
 	[[ "$stderr" == *"many chains at once: 0,30% of the long jobs' work as services"* ]]
 	for f in adoption.tsv adoption.svg; do [ -s r/$f ]; done
 	# the rows: 0% reactive; 30% reactive and handing over on the same services
-	[ "$(awk -F'\t' 'NR > 1 { print $1 "/" $2 }' r/adoption.tsv | paste -sd'|')" = "0/reactive|30/reactive|30/lead 6h, handover|30/lead 6h, handover, cap 4|30/lead 6h, handover, cap 1|30/lead 24h, handover, min run 50%, cap 1" ]
+	[ "$(awk -F'\t' 'NR > 1 { print $1 "/" $2 }' r/adoption.tsv | paste -sd'|')" = "0/reactive|30/reactive|30/lead 6h, handover|30/lead 6h, handover, cap 4|30/lead 6h, handover, cap 1|30/lead 24h, handover, min run 50%, cap 1|30/lead 6h, handover, low|30/lead 48h, handover, min run 50%, low" ]
 	[ "$(awk -F'\t' 'NR > 1 && $1 == 30 { print $4 }' r/adoption.tsv | sort -u | wc -l)" -eq 1 ]
 	grep -q '^<h2>Many chains at once</h2>$' r/index.html
 	grep -q '<img src="adoption.svg"' r/index.html
@@ -228,11 +228,11 @@ recommended() {
 	mirage-parse -q "$ROOT/data/ls6-a100.log.gz" -o ls6.jobs
 	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r -n 76 -f 2023-03-01 -N 60 -k 1 -P 0 -A 10,30 -- -n 76 ls6.jobs
 	for a in 10 30; do
-		[ "$(awk -F'\t' -v a=$a '$1 == a && $2 != "reactive"' r/adoption.tsv | wc -l)" -eq 4 ]
-		name=$(recommended r/adoption.tsv $a 10)
+		[ "$(awk -F'\t' -v a=$a '$1 == a && $2 != "reactive"' r/adoption.tsv | wc -l)" -eq 6 ]
+		name=$(recommended r/adoption.tsv $a 5)
 		[ -n "$name" ]
-		[[ "$stderr" == *"at $a%, recommended: $name, of the 4 policies"* ]]
-		grep -q "<li>at $a%, recommended: $name, of the 4 policies" r/index.html
+		[[ "$stderr" == *"at $a%, recommended: $name, of the 6 policies"* ]]
+		grep -q "<li>at $a%, recommended: $name, of the 6 policies" r/index.html
 		# what it did is read off the evaluated span's columns
 		said=$(awk -F'\t' -v a=$a -v m="$name" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		    $1 == a && $2 == "reactive" { w0 = $c["wait_mean_h_all"] }
@@ -246,7 +246,7 @@ recommended() {
 	react() { awk -F'\t' '$1 == 30 && $2 == "reactive"' "$1"; }
 	[ -n "$(react s2.tsv)" ] && [ "$(react r3/adoption.tsv)" = "$(react s2.tsv)" ]
 	[ "$(react r3/adoption.tsv)" != "$(react r/adoption.tsv)" ]
-	[[ "$stderr" == *"at 30%, recommended: $(recommended r3/adoption.tsv 30 10), "* ]]
+	[[ "$stderr" == *"at 30%, recommended: $(recommended r3/adoption.tsv 30 5), "* ]]
 	run -2 "$ROOT/pipelines/cluster-report.sh" -o q -A 30 -S 0 ls6.jobs
 	# a harm no bound: the most links kept before, whatever the others' wait
 	run -0 --separate-stderr "$ROOT/pipelines/cluster-report.sh" -o r2 -n 76 -f 2023-03-01 -N 60 -k 1 -P 0 -A 30 -H 1000 -- -n 76 ls6.jobs
@@ -267,8 +267,9 @@ recommended() {
 	*) [ "$method" = "lead 6h, handover" ] ;;
 	esac
 	grep -q "<td>$method</td>" "r t"/index.html
-	# the policies replay the same rule with their caps
+	# the policies replay the same rule with their caps, and low
 	[ "$(grep -c "^30	$method, cap [41]	" "r t"/adoption.tsv)" -eq 2 ]
+	[ "$(grep -c "^30	$method, low	" "r t"/adoption.tsv)" -eq 1 ]
 }
 
 @test "report: published whole or not at all; a run killed mid-evaluation leaves the old page with all its files" {

@@ -5,7 +5,8 @@
  * jobs they replace, drawn from a seed; a service's planner that sees
  * another service's successor waiting in the queue; one service alone
  * with the method; a successor held with a begin time, and its age with
- * and without PriorityFlags=ACCRUE_ALWAYS.
+ * and without PriorityFlags=ACCRUE_ALWAYS; a low successor, behind the
+ * jobs submitted after it until it rises.
  */
 #include <math.h>
 #include <stdio.h>
@@ -390,6 +391,84 @@ accrue(int always)
 	mg_clusterdef_release(&def);
 }
 
+/*
+ * L (submitted at 1 h, low until until) and B (submitted at 3 h) wait
+ * behind a 10-hour job on the whole cluster.  Low until 5 h, L waits
+ * behind B though older; rising at 2 h, it is older again and goes
+ * first.
+ */
+static void
+low(enum mg_simmode mode, const char *name, int64_t until)
+{
+	struct mg_clusterdef def;
+	struct mg_cluster *c;
+	int32_t x, y;
+	int64_t l, b;
+
+	job(0, 0, 10 * HOUR, 10 * HOUR, 4, 0);
+	trace.job = jobs;
+	trace.n = 1;
+	trace.nusers = 2;
+	if (def_of(mode, 4, &def) != 0 || mg_cluster_new(&def, T0, T0, &c) != 0)
+		return;
+	x = mg_cluster_add_job(c, "L", 4, HOUR, HOUR, T0 + HOUR, -1);
+	y = mg_cluster_add_job(c, "B", 4, HOUR, HOUR, T0 + 3 * HOUR, -1);
+	ok(mg_cluster_set_low(c, x, T0 + until) == 0, "%s: L is low to %lld h",
+	    name, (long long)(until / HOUR));
+	mg_cluster_run(c, T0 + 13 * HOUR);
+	l = mg_cluster_job_start(c, x) - T0;
+	b = mg_cluster_job_start(c, y) - T0;
+	if (until > 3 * HOUR)
+		ok(b >= 10 * HOUR - 60 && l >= b + HOUR, "%s: low past B's "
+		    "submission, L goes after B (%lld, %lld s)", name,
+		    (long long)l, (long long)b);
+	else
+		ok(l >= 10 * HOUR - 60 && b >= l + HOUR, "%s: risen before B's "
+		    "submission, L goes first (%lld, %lld s)", name,
+		    (long long)l, (long long)b);
+	ok(mg_cluster_set_low(c, x, T0 + until) != 0, "%s: no low once "
+	    "started", name);
+	mg_cluster_free(c);
+	mg_clusterdef_release(&def);
+}
+
+/* an idle cluster: early successors low or not, the same take-overs */
+static void
+low_idle(enum mg_simmode mode, const char *name)
+{
+	struct mg_clusterdef def;
+	struct mg_adoptconf a;
+	struct mg_adoptres r, w;
+	struct mg_diag d = { "" };
+	size_t k, same = 0;
+
+	month_trace();
+	if (def_of(mode, 64, &def) != 0)
+		return;
+	mg_adoptconf_init(&a);
+	a.share = 0.3;
+	a.span = 10 * 86400;
+	a.handover = 600;
+	a.method = MG_ADOPT_LEAD;
+	a.lead = 6 * HOUR;
+	a.low = 1;
+	if (!ok(mg_adopt_run(&def, &a, &w, &d) == 0, "%s: low: a replay (%s)",
+	    name, d.msg))
+		return;
+	a.low = 0;
+	mg_adopt_run(&def, &a, &r, &d);
+	for (k = 0; k < r.services; k++)
+		same += r.svc[k].successors == w.svc[k].successors &&
+		    r.svc[k].lease_h == w.svc[k].lease_h;
+	ok(w.services == r.services && same == r.services && w.lease_h > 0 &&
+	    w.interrupted == 0, "%s: an idle cluster: low or not, the same "
+	    "take-overs (%zu of %zu, %.1f h of lease given up)", name, same,
+	    r.services, w.lease_h);
+	mg_adopt_release(&r);
+	mg_adopt_release(&w);
+	mg_clusterdef_release(&def);
+}
+
 /* a rule that submits at once, counting the calls that saw their own
  * job running as the chain's */
 static size_t calls, saw_own;
@@ -513,5 +592,11 @@ main(void)
 	rule();
 	accrue_cap(0);
 	accrue_cap(1);
+	low(MG_MODE_FAITHFUL, "faithful", 5 * HOUR);
+	low(MG_MODE_FAITHFUL, "faithful", 2 * HOUR);
+	low(MG_MODE_REFERENCE, "reference", 5 * HOUR);
+	low(MG_MODE_REFERENCE, "reference", 2 * HOUR);
+	low_idle(MG_MODE_FAITHFUL, "faithful");
+	low_idle(MG_MODE_REFERENCE, "reference");
 	return tap_done();
 }
