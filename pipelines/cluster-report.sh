@@ -8,7 +8,7 @@
 #
 # Usage: cluster-report.sh [-o outdir] [-t title] [-n nodes] [-M model]...
 #            [-P futures] [-f from] [-N count] [-k sizes] [-z zone] [-T target]
-#            [-A shares [-H harm] [-S seed]] [-- cluster-model options] input
+#            [-A shares [-H harm] [-S seeds]] [-- cluster-model options] input
 #   -P: the planner's futures (8; 0: no planner)
 #   -A: many chains at once: these shares of the long jobs' work (e.g.
 #       0,10,30,50) as services handing over in 10 minutes with the planner
@@ -22,8 +22,10 @@
 #       the lowest priority), submitted by the rule or once the job has
 #       run half its limit; the one recommended kept the most links
 #       without interruption with the others' mean wait up by at most
-#       harm percent (5) in the span as long before the evaluated one; -S: which long jobs become services
-#       (mirage-eval --adopt-seed, 1)
+#       harm percent (5) in the span as long before the evaluated one,
+#       medians over the draws of services -S gives: n, n-m or a list of
+#       them (mirage-eval --adopt-seed; 1), the page's table and plot the
+#       first draw's
 #   -T: handing over in 10 minutes, each method's setting for this share of
 #       links without an interruption (99%), chosen on the count episodes
 #       before the evaluated ones (mirage-eval --target); and walked forward,
@@ -88,7 +90,15 @@ input=$1
 [[ $target != *,* ]] || usage
 [[ -z $adopt || $adopt =~ ^[0-9]+%?(,[0-9]+%?)*$ ]] || usage
 [[ $harm =~ ^[0-9]+(\.[0-9]+)?$ ]] || usage
-[[ $aseed =~ ^[1-9][0-9]*$ ]] || usage
+# -S: draws of services, as n, n-m or a list of them (at most 100)
+[[ $aseed =~ ^[1-9][0-9]*(-[1-9][0-9]*)?(,[1-9][0-9]*(-[1-9][0-9]*)?)*$ ]] || usage
+seeds=()
+IFS=, read -ra parts <<< "$aseed"
+for p in "${parts[@]}"; do
+	lo=${p%-*} hi=${p#*-}
+	[ "$lo" -le "$hi" ] && [ $((${#seeds[@]} + hi - lo)) -lt 100 ] || usage
+	for ((s = lo; s <= hi; s++)); do seeds+=("$s"); done
+done
 # -f: a date or epoch seconds, as mirage-eval takes it
 if [ -n "$from" ] && ! [[ $from =~ ^[0-9]+$ ]]; then
 	from=$(date -u -d "$from" +%s 2>/dev/null) || usage
@@ -243,34 +253,69 @@ if [ -n "$target" ] && [ -z "$eval_error" ]; then
 	fi
 fi
 
-adopt_recommend() { # per share, the policy chosen on the span before and what it did after, in words
+adopt_recommend() { # per share, the policy chosen on the span before and what it did after, in words: medians over the draws
 	awk -F'\t' -v harm="$harm" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	function pct(x, y) { return y > 0 ? 100 * (x / y - 1) : 0 }
-	function kept(x) { return x == "nan" ? "none" : sprintf("%.1f%%", 100 * x) }
-	{ sh = $c["adoption_pct"]; if (!(sh in seen)) { seen[sh] = 1; order[++n] = sh } }
-	$c["method"] == "reactive" { m0[sh] = $c["wait_mean_h_all"]; p0[sh] = $c["wait_p90_h_all"]
-	  s0[sh] = $c["span_no_interruption"]; b0[sh] = $c["before_wait_mean_h"]; next }
-	{ k = ++np[sh]; nm[sh, k] = $c["method"]; wm[sh, k] = $c["wait_mean_h_all"]
-	  wp[sh, k] = $c["wait_p90_h_all"]; sv[sh, k] = $c["span_no_interruption"]
-	  bm[sh, k] = $c["before_wait_mean_h"]; bs[sh, k] = $c["before_no_interruption"]
-	  jb[sh, k] = $c["jobs_per_1000h"]
-	  ls[sh, k] = $c["successors"] > 0 ? $c["lease_given_h"] / $c["successors"] : 0 }
+	function kept(x) { return x == "" ? "none" : sprintf("%.1f%%", 100 * x) }
+	function put(k, v) { if (v != "nan") { nv[k]++; val[k, nv[k]] = v + 0 } }
+	function med(k,   n, i, j, x, a) { n = nv[k] + 0; if (n == 0) return ""
+		for (i = 1; i <= n; i++) { x = val[k, i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+	{ sh = $c["adoption_pct"]; d = $c["seed"] }
+	!(sh in seen) { seen[sh] = 1; order[++n] = sh }
+	!((sh, d) in drawn) { drawn[sh, d] = 1; nd[sh]++ }
+	$c["method"] == "reactive" { m0[sh, d] = $c["wait_mean_h_all"]; p0[sh, d] = $c["wait_p90_h_all"]
+	  b0[sh, d] = $c["before_wait_mean_h"]; put(sh SUBSEP "s0", $c["span_no_interruption"]); next }
+	{ m = $c["method"]; if (!((sh, m) in pol)) { pol[sh, m] = ++np[sh]; nm[sh, np[sh]] = m }
+	  k = sh SUBSEP pol[sh, m]
+	  put(k SUBSEP "bh", pct($c["before_wait_mean_h"], b0[sh, d])); put(k SUBSEP "bs", $c["before_no_interruption"])
+	  put(k SUBSEP "wm", pct($c["wait_mean_h_all"], m0[sh, d])); put(k SUBSEP "wp", pct($c["wait_p90_h_all"], p0[sh, d]))
+	  put(k SUBSEP "sv", $c["span_no_interruption"]); put(k SUBSEP "jb", $c["jobs_per_1000h"])
+	  put(k SUBSEP "ls", ($c["successors"] > 0 ? $c["lease_given_h"] / $c["successors"] : 0)) }
 	END { for (i = 1; i <= n; i++) { sh = order[i]; best = least = 0
 		for (k = 1; k <= np[sh]; k++) {
-			d = pct(bm[sh, k], b0[sh])
-			if (least == 0 || d < dl) { least = k; dl = d }
-			if (d <= harm + 0 && bs[sh, k] != "nan" && (best == 0 || bs[sh, k] + 0 > bs[sh, best] + 0)) best = k }
+			K = sh SUBSEP k; h = med(K SUBSEP "bh"); b = med(K SUBSEP "bs")
+			if (h == "") continue
+			if (least == 0 || h + 0 < hl) { least = k; hl = h + 0 }
+			if (h + 0 <= harm + 0 && b != "" && (best == 0 || b + 0 > bb)) { best = k; bb = b + 0 } }
 		if (least == 0) continue
-		k = best ? best : least
-		if (best) printf "at %s%%, recommended: %s, of the %d policies replayed the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before;", sh, nm[sh, k], np[sh], kept(bs[sh, k]), harm, pct(bm[sh, k], b0[sh])
-		else printf "at %s%%, no policy kept the others\047 mean wait within +%s%% in the span before; the least harm: %s (%+.1f%%);", sh, harm, nm[sh, k], pct(bm[sh, k], b0[sh])
-		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", pct(wm[sh, k], m0[sh]), pct(wp[sh, k], p0[sh]), (sv[sh, k] == "nan" ? "no service job ended in it" : "the services " kept(sv[sh, k]) " of links without interruption (reactive " kept(s0[sh]) ")"), jb[sh, k], ls[sh, k] } }' "$site/adoption.tsv"
+		k = (best ? best : least); K = sh SUBSEP k
+		over = (nd[sh] > 1 ? sprintf(", medians over %d draws of services", nd[sh]) : "")
+		if (best) printf "at %s%%, recommended: %s, of the %d policies replayed the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before%s;", sh, nm[sh, k], np[sh], kept(med(K SUBSEP "bs")), harm, med(K SUBSEP "bh"), over
+		else printf "at %s%%, no policy kept the others\047 mean wait within +%s%% in the span before%s; the least harm: %s (%+.1f%%);", sh, harm, over, nm[sh, k], med(K SUBSEP "bh")
+		sv = med(K SUBSEP "sv")
+		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", med(K SUBSEP "wm"), med(K SUBSEP "wp"), (sv == "" ? "no service job ended in it" : "the services " kept(sv) " of links without interruption (reactive " kept(med(sh SUBSEP "s0")) ")"), med(K SUBSEP "jb"), med(K SUBSEP "ls") } }' "$tmp/draws.tsv"
 }
 
 # many chains at once (-A): the other jobs' waits when a share of the
 # long jobs' work is services that hand over, against the same services
 # reactive, over the evaluated span
 adopt_error=
+adopt_draw() { # adopt_draw SEED: the method's and the policies' rows of one draw of services
+	local p pargs=() seed=(--adopt-seed "$1")
+	mirage-eval -q --adoption "$adopt" "${amethod[@]}" "${seed[@]}" --handover 10m "${cmodel[@]}" \
+	    -f "$from" -u "$until_" -o "$tmp/draw.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err" || { adopt_failed; return 1; }
+	# the site's policies, each a replay of its own; their rows after
+	# the method's, share by share
+	for p in cap4 cap1 lead low leadlow; do
+		case $p in
+		cap4) pargs=("${amethod[@]}" --adopt-cap 4) ;;
+		cap1) pargs=("${amethod[@]}" --adopt-cap 1) ;;
+		lead) pargs=(--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5) ;;
+		low) pargs=("${amethod[@]}" --adopt-low) ;;
+		leadlow) pargs=(--adopt-method lead:48h --adopt-min-run 0.5 --adopt-low) ;;
+		esac
+		mirage-eval -q --adoption "$adopt" "${pargs[@]}" "${seed[@]}" --handover 10m \
+		    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/policy.tsv" \
+		    "$tmp/jobs.mrs" 2> "$tmp/adopt.err" || { adopt_failed; return 1; }
+		awk -F'\t' 'NR > 1 && $2 != "reactive"' "$tmp/policy.tsv" >> "$tmp/draw.tsv"
+	done
+	# the first draw is the page's table and plot; every draw, its seed
+	# first, is what the recommendation reads
+	[ -s "$tmp/adoption.tsv" ] || cp "$tmp/draw.tsv" "$tmp/adoption.tsv"
+	[ -s "$tmp/draws.tsv" ] || sed -n '1s/^/seed\t/p' "$tmp/draw.tsv" > "$tmp/draws.tsv"
+	sed "1d; s/^/$1\t/" "$tmp/draw.tsv" >> "$tmp/draws.tsv"
+}
 adopt_failed() { # mirage-eval's last words on a replay that failed, for the page
 	adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
 	[ -n "$adopt_error" ] || adopt_error="mirage-eval stopped without a message (killed?)"
@@ -287,35 +332,15 @@ if [ -n "$adopt" ]; then
 		amethod=(--adopt-method "target:$site/target.tsv")
 	fi
 	until_=$((from + count * 4 * 3600))
-	say "many chains at once: $adopt% of the long jobs' work as services"
-	amethod+=(--adopt-seed "$aseed")
-	if mirage-eval -q --adoption "$adopt" "${amethod[@]}" --handover 10m "${cmodel[@]}" \
-	    -f "$from" -u "$until_" -o "$tmp/adoption.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
-		# the site's policies, each a replay of its own; their rows
-		# after the method's, share by share
-		for p in cap4 cap1 lead low leadlow; do
-			case $p in
-			cap4) pargs=("${amethod[@]}" --adopt-cap 4) ;;
-			cap1) pargs=("${amethod[@]}" --adopt-cap 1) ;;
-			lead) pargs=(--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5 --adopt-seed "$aseed") ;;
-			low) pargs=("${amethod[@]}" --adopt-low) ;;
-			leadlow) pargs=(--adopt-method lead:48h --adopt-min-run 0.5 --adopt-low --adopt-seed "$aseed") ;;
-			esac
-			if ! mirage-eval -q --adoption "$adopt" "${pargs[@]}" --handover 10m \
-			    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/policy.tsv" \
-			    "$tmp/jobs.mrs" 2> "$tmp/adopt.err"; then
-				adopt_failed
-				break
-			fi
-			awk -F'\t' 'NR > 1 && $2 != "reactive"' "$tmp/policy.tsv" >> "$tmp/adoption.tsv"
-		done
-		if [ -z "$adopt_error" ]; then
-			{ head -n 1 "$tmp/adoption.tsv"; tail -n +2 "$tmp/adoption.tsv" | sort -s -t "$(printf '\t')" -k1,1g; } > "$site/adoption.tsv"
-			adopt_recommend > "$tmp/adopt-rec.txt"
-			while IFS= read -r line; do say "$line"; done < "$tmp/adopt-rec.txt"
-		fi
-	else
-		adopt_failed
+	say "many chains at once: $adopt% of the long jobs' work as services${seeds[1]:+, ${#seeds[@]} draws of them}"
+	for s in "${seeds[@]}"; do
+		adopt_draw "$s" || break
+	done
+	if [ -z "$adopt_error" ]; then
+		{ head -n 1 "$tmp/adoption.tsv"; tail -n +2 "$tmp/adoption.tsv" | sort -s -t "$(printf '\t')" -k1,1g; } > "$site/adoption.tsv"
+		[ "${#seeds[@]}" -eq 1 ] || cp "$tmp/draws.tsv" "$site/adoption-draws.tsv"
+		adopt_recommend > "$tmp/adopt-rec.txt"
+		while IFS= read -r line; do say "$line"; done < "$tmp/adopt-rec.txt"
 	fi
 fi
 
@@ -667,6 +692,9 @@ HTML
 HTML
 	fi
 	if [ -s "$site/adoption.svg" ]; then
+		draws_said=" (one draw of services; <code>-S</code> draws more)"
+		[ "${#seeds[@]}" -eq 1 ] || draws_said=", medians over ${#seeds[@]} draws of services
+(<a href=\"adoption-draws.tsv\">adoption-draws.tsv</a>; the plot and the table are the first draw's)"
 		cat <<HTML
 <h2>Many chains at once</h2>
 <p>If a share of the long jobs' work (a limit of 24 h or more) were services that
@@ -677,15 +705,14 @@ mirage-eval(1), MANY CHAINS AT ONCE). The services replace the long jobs
 whose work they run, so the waits move with the share itself: compare the
 two lines at one share.</p>
 <img src="adoption.svg" alt="the other jobs' waits against the share of services">
-<p>The site's policies for early successors, each a replay of its own (one draw
-of services; mirage-eval(1) gives medians over many): at most 4 or 1 of them
+<p>The site's policies for early successors, each a replay of its own: at most 4 or 1 of them
 waiting at once, as a successor QOS's GrpSubmitJobs allows (<code>--adopt-cap</code>);
 a lead of 24 hours with at most 1 waiting and a minimum run of half the
 limit (<code>--adopt-min-run</code>); and early successors that wait behind every
 other job until their predecessor's end, as in a successor QOS of the lowest
 priority (<code>--adopt-low</code>), submitted by the rule or once the job has run half
 its limit. The policy recommended is chosen on the span as long before the
-evaluated one, never on the span it is reported on:</p>
+evaluated one, never on the span it is reported on$draws_said:</p>
 HTML
 		[ ! -s "$tmp/adopt-rec.txt" ] || { printf '<ul>\n'; esc < "$tmp/adopt-rec.txt" | sed 's|^\(.*\)$|<li>\1</li>|'; printf '</ul>\n'; }
 		adopt_table
@@ -729,7 +756,7 @@ for f in $produced; do
 done
 mv -f "$tmp/index.html" "$out/index.html"
 for f in load.tsv waits.tsv eval.tsv curve.tsv target.tsv walk.tsv loan.tsv loan-days.tsv \
-    adoption.tsv load.svg waits.svg loan.svg adoption.svg "$out"/curve-*.svg "$out"/walk-*.svg; do
+    adoption.tsv adoption-draws.tsv load.svg waits.svg loan.svg adoption.svg "$out"/curve-*.svg "$out"/walk-*.svg; do
 	f=${f##*/}
 	case " $(echo $produced) " in
 	*" $f "*) ;;

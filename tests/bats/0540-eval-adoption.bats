@@ -281,3 +281,22 @@ target_table() {
 	run -2 --separate-stderr mirage-eval --adoption 30 --adopt-cap 0 -n 76 "$J"
 	[[ "$stderr" == *"invalid --adopt-cap '0'"* ]]
 }
+
+@test "--adopt-low: early successors wait behind the others until their predecessor's end; reactive is untouched, and an idle cluster sees no difference" {
+	mirage-eval --adoption 30 -q -n 76 -o a.tsv --adopt-method lead:6h --handover 10m "$J"
+	mirage-eval --adoption 30 -q -n 76 -o l.tsv --adopt-method lead:6h --handover 10m --adopt-low "$J"
+	[ "$(col l.tsv 30 lead method)" = "lead 6h, handover, low" ]
+	[ "$(awk -F'\t' '$2 == "reactive"' l.tsv)" = "$(awk -F'\t' '$2 == "reactive"' a.tsv)" ]
+	# behind the others: later starts, less lease given up, the others waiting less
+	awk -v a="$(col a.tsv 30 lead lease_given_h)" -v l="$(col l.tsv 30 lead lease_given_h)" \
+	    -v wa="$(col a.tsv 30 lead wait_mean_h_all)" -v wl="$(col l.tsv 30 lead wait_mean_h_all)" \
+	    'BEGIN { exit !(l < a && wl < wa) }'
+	# a cluster twice the size: nothing waits, low or not the same links
+	mirage-eval --adoption 30 -q -n 400 -o b.tsv --adopt-method lead:6h --handover 10m "$J"
+	mirage-eval --adoption 30 -q -n 400 -o c.tsv --adopt-method lead:6h --handover 10m --adopt-low "$J"
+	for k in successors share_no_interruption lease_given_h; do
+		[ "$(col b.tsv 30 lead $k)" = "$(col c.tsv 30 lead $k)" ]
+	done
+	run -2 --separate-stderr mirage-eval --adopt-low -n 76 "$J"
+	[[ "$stderr" == *"--adopt-cap and --adopt-low go with --adoption"* ]]
+}
