@@ -282,7 +282,7 @@ adopt_recommend() { # per share, the policy chosen on the span before and what i
 		k = (best ? best : least); K = sh SUBSEP k
 		over = (nd[sh] > 1 ? sprintf(", medians over %d draws of services", nd[sh]) : "")
 		if (best) printf "at %s%%, recommended: %s, of the %d policies replayed the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before%s;", sh, nm[sh, k], np[sh], kept(med(K SUBSEP "bs")), harm, med(K SUBSEP "bh"), over
-		else printf "at %s%%, no policy kept the others\047 mean wait within +%s%% in the span before%s; the least harm: %s (%+.1f%%);", sh, harm, over, nm[sh, k], med(K SUBSEP "bh")
+		else printf "at %s%%, no policy kept the others\047 mean wait within +%s%% in the span before%s; the least harm: %s (%+.1f%%), which kept %s of links without interruption there;", sh, harm, over, nm[sh, k], med(K SUBSEP "bh"), kept(med(K SUBSEP "bs"))
 		sv = med(K SUBSEP "sv")
 		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", med(K SUBSEP "wm"), med(K SUBSEP "wp"), (sv == "" ? "no service job ended in it" : "the services " kept(sv) " of links without interruption (reactive " kept(med(sh SUBSEP "s0")) ")"), med(K SUBSEP "jb"), med(K SUBSEP "ls") } }' "$tmp/draws.tsv"
 }
