@@ -309,8 +309,9 @@ prio_now(const struct mg_sim *s, struct pend *p)
 
 /*
  * stable, highest priority first (a low entry behind every other), as
- * the original's insertion sort over the whole list: its sorted head stays put (ageing keeps it in order),
- * so only the new jobs at its tail move
+ * the original's insertion sort over the whole list: its sorted head
+ * stays put (ageing keeps it in order), so only the new jobs at its tail
+ * move
  */
 static void
 sort_pending(struct mg_sim *s)
@@ -1072,7 +1073,8 @@ mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
 	 * and ages grow alike */
 	for (i = 0; i < s->npend; i++) {
 		vjob(s, s->pend[i].j, &x);
-		x.prio = prio_peek(s, &s->pend[i]);
+		/* a low entry below every other, as the faithful model's */
+		x.prio = prio_peek(s, &s->pend[i]) - (s->pend[i].low ? 1e12 : 0);
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
 			return MG_ENOMEM;
 	}
