@@ -313,8 +313,8 @@ adopt_draw() { # adopt_draw SEED: the method's and the policies' rows of one dra
 	# the first draw is the page's table and plot; every draw, its seed
 	# first, is what the recommendation reads
 	[ -s "$tmp/adoption.tsv" ] || cp "$tmp/draw.tsv" "$tmp/adoption.tsv"
-	[ -s "$tmp/draws.tsv" ] || sed -n '1s/^/seed\t/p' "$tmp/draw.tsv" > "$tmp/draws.tsv"
-	sed "1d; s/^/$1\t/" "$tmp/draw.tsv" >> "$tmp/draws.tsv"
+	[ -s "$tmp/draws.tsv" ] || awk 'NR == 1 { print "seed\t" $0 }' "$tmp/draw.tsv" > "$tmp/draws.tsv"
+	awk -v s="$1" 'NR > 1 { print s "\t" $0 }' "$tmp/draw.tsv" >> "$tmp/draws.tsv"
 }
 adopt_failed() { # mirage-eval's last words on a replay that failed, for the page
 	adopt_error=$(sed "s|$tmp/jobs.mrs|$input_name|g" "$tmp/adopt.err" | tail -n 3)
