@@ -258,6 +258,14 @@ reserve_pending(struct mg_sim *s, size_t n)
 	return 0;
 }
 
+/* the original's priority of job j on its submission:
+ * PriorityWeightJobSize * (nodes / N) */
+static double
+new_prio(const struct mg_sim *s, mg_jobref j)
+{
+	return s->c.w_size * ((double)s->job[j].nodes / (double)s->c.nodes);
+}
+
 static int
 push_pending(struct mg_sim *s, mg_jobref j)
 {
@@ -271,8 +279,7 @@ push_pending(struct mg_sim *s, mg_jobref j)
 	p->nodes = s->job[j].nodes;
 	lim = (s->job[j].limit + s->c.bf_resolution - 1) / s->c.bf_resolution;
 	p->need = lim < 1 << 20 ? (int32_t)lim : 1 << 20;
-	/* the original: PriorityWeightJobSize * (nodes / N) */
-	p->prio = s->c.w_size * ((double)s->job[j].nodes / (double)s->c.nodes);
+	p->prio = new_prio(s, j);
 	p->aged = s->aged;
 	p->low = s->job[j].low_until > s->t;
 	if (p->low && s->job[j].low_until < s->low_next)
@@ -829,8 +836,7 @@ rise_low(struct mg_sim *s)
 			continue;
 		}
 		p->low = 0;
-		p->prio = s->c.w_size * ((double)j->nodes /
-		    (double)s->c.nodes);
+		p->prio = new_prio(s, p->j);
 		p->aged = s->aged;
 		s->nsorted = 0;
 		s->new_pending = 1;
@@ -1074,7 +1080,8 @@ mg_sim_view(const struct mg_sim *s, int32_t s_nodes, int64_t recent,
 	for (i = 0; i < s->npend; i++) {
 		vjob(s, s->pend[i].j, &x);
 		/* a low entry below every other, as the faithful model's */
-		x.prio = prio_peek(s, &s->pend[i]) - (s->pend[i].low ? 1e12 : 0);
+		x.prio = prio_peek(s, &s->pend[i]) - (s->pend[i].low ?
+		    MG_VIEW_LOW : 0);
 		if (mg_view_add(&v->pend, &v->npend, &v->cappend, &x))
 			return MG_ENOMEM;
 	}

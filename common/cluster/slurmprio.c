@@ -308,8 +308,6 @@ fairshare(const struct mg_slurmsim *s, int32_t who, const struct fsnow *fs)
 
 /* not yet: a job whose age does not count (MaxJobsAccrue) */
 #define NOT_YET	(INT64_MAX / 2)
-/* below every priority the factors give, sjf's included */
-#define LOW_PRIO	1e12
 
 /* whether MaxJobsAccrue holds some jobs' ages back */
 static int
@@ -380,7 +378,7 @@ prio_of(const struct mg_slurmsim *s, const struct fjob *j, double fsf,
 	if (j->urgent)
 		p += s->c.w_urgent;
 	if (j->low_until > now)
-		p -= LOW_PRIO;	/* behind every job that is not low */
+		p -= MG_VIEW_LOW;	/* behind every job that is not low */
 	if (s->c.sjf)		/* shortest first, before any other factor */
 		p += 1e8 * (1 - (double)(j->limit < 2592000 ? j->limit :
 		    2592000) / 2592000);

@@ -12,6 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* what a low job's priority is below its own (mg_cluster_set_low): below
+ * every priority a model's factors give */
+#define MG_VIEW_LOW	1e12
+
 struct mg_view_job {
 	int64_t submit;		/* as the model keeps it */
 	int64_t start;		/* -1 while pending */
