@@ -950,18 +950,25 @@ mg_slurmsim_pending(const struct mg_slurmsim *s)
 	return s->npend + s->nheld;
 }
 
-int
-mg_slurmsim_set_user(struct mg_slurmsim *s, int32_t j, int32_t user)
+/* whether job j was added and has not arrived yet: among the arrivals to
+ * come */
+static int
+to_arrive(const struct mg_slurmsim *s, int32_t j)
 {
 	size_t k;
 
-	if (j < 0 || (size_t)j >= s->njob || user < -1 ||
-	    (user >= 0 && (size_t)user >= s->nusers))
-		return MG_EINVAL;
-	/* not arrived yet: among the arrivals to come */
+	if (j < 0 || (size_t)j >= s->njob)
+		return 0;
 	for (k = s->next_arr; k < s->narr && s->arr[k] != j; k++)
 		;
-	if (k == s->narr)
+	return k < s->narr;
+}
+
+int
+mg_slurmsim_set_user(struct mg_slurmsim *s, int32_t j, int32_t user)
+{
+	if (!to_arrive(s, j) || user < -1 ||
+	    (user >= 0 && (size_t)user >= s->nusers))
 		return MG_EINVAL;
 	s->job[j].user = s->juser[j] = user;
 	s->job[j].fsh = mg_slurmprio_holder_of(s, user, -1, -1);
@@ -987,13 +994,7 @@ mg_slurmsim_set_handover(struct mg_slurmsim *s, int32_t j, int64_t secs)
 int
 mg_slurmsim_set_begin(struct mg_slurmsim *s, int32_t j, int64_t t)
 {
-	size_t k;
-
-	if (j < 0 || (size_t)j >= s->njob)
-		return MG_EINVAL;
-	for (k = s->next_arr; k < s->narr && s->arr[k] != j; k++)
-		;
-	if (k == s->narr)
+	if (!to_arrive(s, j))
 		return MG_EINVAL;	/* submitted already, or not added */
 	s->job[j].eligible = t > s->job[j].submit ? t : -1;
 	s->has_elig |= s->job[j].eligible >= 0;
@@ -1003,13 +1004,7 @@ mg_slurmsim_set_begin(struct mg_slurmsim *s, int32_t j, int64_t t)
 int
 mg_slurmsim_set_low(struct mg_slurmsim *s, int32_t j, int64_t until)
 {
-	size_t k;
-
-	if (j < 0 || (size_t)j >= s->njob)
-		return MG_EINVAL;
-	for (k = s->next_arr; k < s->narr && s->arr[k] != j; k++)
-		;
-	if (k == s->narr)
+	if (!to_arrive(s, j))
 		return MG_EINVAL;	/* submitted already, or not added */
 	s->job[j].low_until = until;
 	return 0;
