@@ -40,7 +40,7 @@ usage(int status)
 	    "usage: mirage-accel train [-q] [-s key=value]... [--play n] "
 	    "[--hidden n] [--lr r]\n"
 	    "           [--context d] [--budget] [--window w] [--prior k] "
-	    "[--strict r]\n"
+	    "[--strict r] [--fit r]\n"
 	    "           [--loads lo-hi] [--credit all|own] [--no-bw-features] "
 	    "[--no-bw-penalty]\n"
 	    "           [-S seed] [-o model]\n"
@@ -67,9 +67,13 @@ usage(int status)
 		    "  --window w        train: its candidates, the most urgent requests by\n"
 		    "                    deadline, or the feasible ones first (feasible)\n"
 		    "  --prior k         train: a pair's score is the actor's plus k times\n"
-		    "                    the place rule's (10; 0: the actor's alone)\n"
+		    "                    the rule's: fit's, or place's with --fit 0 (10;\n"
+		    "                    0: the actor's alone)\n"
 		    "  --strict r        train: only pairs where the layer runs within r x\n"
 		    "                    its best time, else wait (1.1; 0: every pair)\n"
+		    "  --fit r           train: also, while two are idle, pairs where the\n"
+		    "                    layer ends within r x the earliest any could (1.1;\n"
+		    "                    0: strict's alone)\n"
 		    "  --loads lo-hi     train: the episodes' loads (0.3-0.8)\n"
 		    "  --credit all|own  train: a decision's return (all)\n"
 		    "  --no-bw-features, --no-bw-penalty  train: the ablations\n"
@@ -101,7 +105,7 @@ static void
 parse(int argc, char *argv[], struct opts *o)
 {
 	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX,
-	    O_BUDGET, O_WINDOW, O_PRIOR, O_STRICT, O_LOADS, O_CREDIT };
+	    O_BUDGET, O_WINDOW, O_PRIOR, O_STRICT, O_FIT, O_LOADS, O_CREDIT };
 	static const struct option lo[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "model", required_argument, NULL, 'M' },
@@ -120,6 +124,7 @@ parse(int argc, char *argv[], struct opts *o)
 		{ "window", required_argument, NULL, O_WINDOW },
 		{ "prior", required_argument, NULL, O_PRIOR },
 		{ "strict", required_argument, NULL, O_STRICT },
+		{ "fit", required_argument, NULL, O_FIT },
 		{ "loads", required_argument, NULL, O_LOADS },
 		{ "credit", required_argument, NULL, O_CREDIT },
 		{ NULL, 0, NULL, 0 }
@@ -220,6 +225,12 @@ parse(int argc, char *argv[], struct opts *o)
 			    100);
 			if (o->ro.strict > 0 && o->ro.strict < 1)
 				errx(MG_EXIT_USAGE, "invalid --strict '%s' (0, "
+				    "or a slowdown of at least 1)", optarg);
+			break;
+		case O_FIT:
+			o->ro.fit = number_arg("fit slowdown", optarg, 0, 100);
+			if (o->ro.fit > 0 && o->ro.fit < 1)
+				errx(MG_EXIT_USAGE, "invalid --fit '%s' (0, "
 				    "or a slowdown of at least 1)", optarg);
 			break;
 		case O_LOADS:
@@ -339,6 +350,8 @@ eval(const struct opts *o, const struct mg_net *nets, size_t nn,
 			st.prior = strtod(pr + 7, NULL);
 		if (pm != NULL && (pr = strstr(pm, " strict=")) != NULL)
 			st.strict = strtod(pr + 8, NULL);
+		if (pm != NULL && (pr = strstr(pm, " fit=")) != NULL)
+			st.fit = strtod(pr + 5, NULL);
 		mg_relmas_hook(&st, pm != NULL && strstr(pm, "no_bw=1") != NULL,
 		    pm != NULL && strstr(pm, "budget=1") != NULL, pm != NULL &&
 		    strstr(pm, "window=feasible") != NULL, &h);

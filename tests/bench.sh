@@ -402,8 +402,9 @@ END {
 # held-out arrival seeds (101-105; training draws its own from its seed;
 # the defaults were chosen on seeds 201-205), every heuristic and RELMAS,
 # the learned dispatcher, trained here (timed), with what each of its
-# parts brings: trained without the place rule as its prior, without
-# strict's pairs (it cannot wait), with neither, crediting a decision with
+# parts brings: trained without the rule as its prior, without strict's
+# pairs (it cannot wait), with neither, with strict's pairs alone and
+# place's prior (no fit), crediting a decision with
 # its own request's end, on the loads 0.2-0.6, without bandwidth
 # features, without the bandwidth penalty, without the attention encoder,
 # decoded under the bandwidth budget, its candidates by deadline alone.
@@ -414,7 +415,7 @@ sys=(-s Bandwidth=40)
 t0=$(date +%s.%N)
 "$bin/mirage-accel" train -q "${sys[@]}" -o "$dir/relmas.mrm"
 t1=$(date +%s.%N)
-abl="noprior:--prior=0 nostrict:--strict=0 neither:--prior=0,--strict=0 own:--credit=own light:--loads=0.2-0.6 nobwf:--no-bw-features nobwp:--no-bw-penalty noenc:--context=0 budget:--budget deadline:--window=deadline"
+abl="noprior:--prior=0 nostrict:--strict=0 neither:--prior=0,--strict=0 nofit:--fit=0 own:--credit=own light:--loads=0.2-0.6 nobwf:--no-bw-features nobwp:--no-bw-penalty noenc:--context=0 budget:--budget deadline:--window=deadline"
 for a in $abl; do
 	# shellcheck disable=SC2046
 	"$bin/mirage-accel" train -q "${sys[@]}" $(echo "${a#*:}" | tr ',' ' ') -o "$dir/relmas-${a%%:*}.mrm"
@@ -444,7 +445,7 @@ END {
 	printf "\ninside the node: DNN inference on 2 WS + 2 RS sub-accelerators at 40 GB/s, 5000 requests, 5 held-out arrival seeds\n"
 	printf "  deadlines met: median [lowest-highest] over the seeds, then the median mean latency (ms) and energy / EDF\n"
 	nl = split("0.3 0.45 0.6 0.8", L, " ")
-	np = split("fcfs edf fedf llf sjf minlat static random fsjf place strict relmas", P, " ")
+	np = split("fcfs edf fedf llf sjf minlat static random fsjf place strict fit relmas", P, " ")
 	printf "  %-8s", "load"
 	for (l = 1; l <= nl; l++) printf "  %-33s", L[l]
 	printf "\n"
@@ -481,7 +482,8 @@ END {
 # ... and on workloads it was not trained on: requests in bursts of twice
 # the rate (-s Burst=2), the three vision networks alone, the two
 # language ones alone; per load the median over the same seeds of the
-# best of the first eight, of strict and of RELMAS, and RELMAS's energy
+# best of the first eight, of strict, of fit and of RELMAS, and RELMAS's
+# energy
 for wl in Burst=2 Networks=resnet50,mobilenetv2,vgg16 Networks=bert,lstm; do
 	for load in 0.3 0.45 0.6 0.8; do
 		for seed in 101 102 103 104 105; do
@@ -499,14 +501,14 @@ function med(s,   n, a, i, j, t) {
 }
 { if (!($1 in seen)) { seen[$1] = 1; W[++nw] = $1 } m[$1, $2, $3] = m[$1, $2, $3] " " $4; e[$1, $2, $3] = e[$1, $2, $3] " " $5 }
 END {
-	printf "  on workloads it was not trained on: deadlines met (median), the best of the first eight / strict / relmas, relmas energy / EDF\n"
+	printf "  on workloads it was not trained on: deadlines met (median), the best of the first eight / strict / fit / relmas, relmas energy / EDF\n"
 	nl = split("0.3 0.45 0.6 0.8", L, " ")
 	for (w = 1; w <= nw; w++) {
 		printf "  %-37s", W[w]
 		for (l = 1; l <= nl; l++) {
 			b = 0
 			for (p = 1; p <= 8; p++) if (med(m[W[w], L[l], p]) > b) b = med(m[W[w], L[l], p])
-			printf "  %s: %4.1f / %4.1f / %4.1f%% %.3f", L[l], 100 * b, 100 * med(m[W[w], L[l], 11]), 100 * med(m[W[w], L[l], 12]), med(e[W[w], L[l], 12])
+			printf "  %s: %4.1f / %4.1f / %4.1f / %4.1f%% %.3f", L[l], 100 * b, 100 * med(m[W[w], L[l], 11]), 100 * med(m[W[w], L[l], 12]), 100 * med(m[W[w], L[l], 13]), med(e[W[w], L[l], 13])
 		}
 		printf "\n"
 	}

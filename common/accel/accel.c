@@ -12,7 +12,7 @@
 #include "base/stats.h"
 
 static const char *const pnames[MG_AP_N] = { "fcfs", "edf", "fedf", "llf",
-	"sjf", "minlat", "static", "random", "fsjf", "place", "strict" };
+	"sjf", "minlat", "static", "random", "fsjf", "place", "strict", "fit" };
 
 const char *const mg_afeat_names[MG_AFEAT] = { "laxity", "to_deadline",
 	"left", "slowdown_here", "layer_size", "bw_here", "moves",
@@ -234,6 +234,27 @@ runs_within(const struct run *r, size_t i, double lim)
 	return 0;
 }
 
+/*
+ * whether s ends request i's next layer within lim x the earliest any
+ * sub-accelerator could: an idle one now, a busy one after its layer,
+ * the running layers at the bandwidth share rate
+ */
+static int
+ends_within(const struct run *r, size_t i, int s, double rate, double lim)
+{
+	double first = INFINITY, e;
+	int k;
+
+	for (k = 0; k < r->c->nsa; k++) {
+		e = layer_time(r, i, k);
+		if (r->sa_req[k] >= 0)
+			e += r->sa_rem[k] / rate;
+		if (e < first)
+			first = e;
+	}
+	return layer_time(r, i, s) <= lim * first;
+}
+
 /* keep candidate i as candidate w */
 static void
 keep_candidate(struct run *r, size_t i, size_t w)
@@ -338,13 +359,21 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 			nc = nf;
 	}
 	if (h->strict > 0) {
-		/* only where the layer runs within strict x its best time;
-		 * none: the sub-accelerators wait for the next arrival (the
-		 * last arrived, they run what waits) */
-		for (i = w = 0; i < nc; i++)
-			if (slowdown(r, r->wait[r->cand_w[i]], r->cand_s[i],
-			    best_time(r, r->wait[r->cand_w[i]])) <= h->strict)
+		/* only where the layer runs within strict x its best time
+		 * (with fit, also where it ends soon enough while a few
+		 * are idle); none: the sub-accelerators wait for the next
+		 * arrival (the last arrived, they run what waits) */
+		double rate = used > r->c->bw ? r->c->bw / used : 1;
+		int fit = h->fit > 0 && nidle >= MG_ACCEL_FIT_IDLE;
+
+		for (i = w = 0; i < nc; i++) {
+			size_t q = r->wait[r->cand_w[i]];
+
+			if (slowdown(r, q, r->cand_s[i], best_time(r, q)) <=
+			    h->strict || (fit && ends_within(r, q,
+			    r->cand_s[i], rate, h->fit)))
 				keep_candidate(r, i, w++);
+		}
 		if (w == 0 && r->arriving)
 			return -1;
 		if (w > 0)
@@ -628,17 +657,30 @@ mg_accel_place_score(void *ctx, const double *feat, size_t n, double *out)
 }
 
 int
+mg_accel_fit_score(void *ctx, const double *feat, size_t n, double *out)
+{
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < n; i++)
+		out[i] = -feat[i * MG_AFEAT + 11];
+	return 0;
+}
+
+int
 mg_accel_run(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, struct mg_accel_request *req, size_t n, enum mg_apolicy p,
     uint64_t seed, struct mg_arun *out)
 {
 	struct mg_accel_hook h;
 
-	if (p == MG_AP_PLACE || p == MG_AP_STRICT) {
+	if (p == MG_AP_PLACE || p == MG_AP_STRICT || p == MG_AP_FIT) {
 		memset(&h, 0, sizeof(h));
-		h.score = mg_accel_place_score;
+		h.score = p == MG_AP_FIT ? mg_accel_fit_score :
+		    mg_accel_place_score;
 		h.feasible = 1;
-		h.strict = p == MG_AP_STRICT ? MG_ACCEL_STRICT : 0;
+		h.strict = p == MG_AP_PLACE ? 0 : MG_ACCEL_STRICT;
+		h.fit = p == MG_AP_FIT ? MG_ACCEL_STRICT : 0;
 		return run_all(c, nets, nnets, req, n, MG_AP_FCFS, seed, &h,
 		    out);
 	}

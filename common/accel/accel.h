@@ -28,6 +28,7 @@
 
 #define MG_ACCEL_MAXSA 64
 #define MG_ACCEL_STRICT 1.1	/* MG_AP_STRICT's slowdown at most */
+#define MG_ACCEL_FIT_IDLE 2	/* MG_AP_FIT's idle sub-accelerators at least */
 #define MG_ACCEL_BURST_ON 50	/* a burst's mean length (mg_accel_requests) */
 
 enum mg_apolicy {
@@ -54,6 +55,13 @@ enum mg_apolicy {
 				 * time there; none: the idle ones wait; a
 				 * request past hope only while all but
 				 * one are idle (hook's strict) */
+	MG_AP_FIT,		/* fedf's order, each request on the first
+				 * idle sub-accelerator among strict's
+				 * pairs and, while MG_ACCEL_FIT_IDLE or
+				 * more are idle, those where its layer
+				 * ends within MG_ACCEL_STRICT x the
+				 * earliest any could end it (hook's fit);
+				 * none: the idle ones wait */
 	MG_AP_N
 };
 
@@ -160,6 +168,12 @@ struct mg_accel_hook {
 				 * sub-accelerators wait, and a request
 				 * past hope is a candidate only while all
 				 * but one are idle (0: every pair) */
+	double fit;		/* > 0, with strict: also the pairs whose
+				 * layer ends within fit x the earliest
+				 * any sub-accelerator could end it (a
+				 * busy one after its layer, at the
+				 * bandwidth now), while MG_ACCEL_FIT_IDLE
+				 * or more are idle */
 	double beta;
 };
 
@@ -170,6 +184,14 @@ struct mg_accel_hook {
  * on the pair's sub-accelerator than on its best dataflow.  Always 0.
  */
 int mg_accel_place_score(void *ctx, const double *feat, size_t n,
+    double *out);
+
+/*
+ * mg_accel_fit_score: MG_AP_FIT's scores of n candidates: minus their
+ * rank by urgency (the first idle sub-accelerator wins a tie, as in
+ * fedf).  Always 0.
+ */
+int mg_accel_fit_score(void *ctx, const double *feat, size_t n,
     double *out);
 
 /*

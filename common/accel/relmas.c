@@ -20,7 +20,7 @@ mg_relmas_opts_init(struct mg_relmas_opts *o)
 	o->load_lo = 0.3;
 	o->load_hi = 0.8;
 	o->hidden = 32;
-	o->lr = 3e-3;
+	o->lr = 1e-3;
 	o->gamma = 0.998;
 	o->beta = 0.5;
 	o->mix = 0.1;
@@ -28,6 +28,7 @@ mg_relmas_opts_init(struct mg_relmas_opts *o)
 	o->feasible = 1;	/* these chosen on arrival seeds 201-205 (mirage-accel(1)) */
 	o->prior = 10;
 	o->strict = MG_ACCEL_STRICT;
+	o->fit = MG_ACCEL_STRICT;
 	o->seed = 1;
 }
 
@@ -46,15 +47,21 @@ standardise(const double *f, size_t n, const double *mean,
 		}
 }
 
-/* out[0..n) += prior x MG_AP_PLACE's scores of the raw features f */
+/*
+ * out[0..n) += prior x the rule's scores of the raw features f: with
+ * fit MG_AP_FIT's, else MG_AP_PLACE's
+ */
 static void
-add_prior(const double *f, size_t n, double prior, double *out)
+add_prior(const double *f, size_t n, double prior, double fit, double *out)
 {
 	size_t i;
 	double p;
 
 	for (i = 0; prior != 0 && i < n; i++) {
-		mg_accel_place_score(NULL, f + i * MG_AFEAT, 1, &p);
+		if (fit > 0)
+			mg_accel_fit_score(NULL, f + i * MG_AFEAT, 1, &p);
+		else
+			mg_accel_place_score(NULL, f + i * MG_AFEAT, 1, &p);
 		out[i] += prior * p;
 	}
 }
@@ -64,7 +71,7 @@ struct rec {
 	struct mg_pairnet *net;
 	const double *mean, *scale;
 	int fixed;		/* standardisation set */
-	double prior;
+	double prior, fit;
 	uint64_t rng;
 	double *rows;		/* raw features of every candidate */
 	size_t nrows, caprows;
@@ -96,7 +103,7 @@ rec_score(void *ctx, const double *feat, size_t n, double *out)
 	if ((rv = mg_pairnet_score(c->net, c->x, n, out, &c->buf,
 	    &c->capbuf)) != 0)
 		return rv;
-	add_prior(feat, n, c->prior, out);
+	add_prior(feat, n, c->prior, c->fit, out);
 	return 0;
 }
 
@@ -199,6 +206,13 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	    (o->context > 0 && (rv = mg_attn_new(MG_AFEAT, o->hidden,
 	    o->context, o->seed + 2, &net->enc)) != 0))
 		goto out;
+	if (o->prior != 0) {
+		/* its last layer 0: the dispatcher starts as the rule */
+		size_t np = mg_mlp_nparams(net->actor);
+
+		memset(mg_mlp_params(net->actor) + np - (size_t)o->hidden - 1,
+		    0, ((size_t)o->hidden + 1) * sizeof(double));
+	}
 	for (k = 0; k < MG_AFEAT; k++) {
 		mean[k] = 0;
 		scale[k] = 1;
@@ -208,6 +222,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	c.scale = scale;
 	c.rng = o->seed ^ 0xD6E8FEB86659FD93ULL;
 	c.prior = o->prior;
+	c.fit = o->strict > 0 ? o->fit : 0;
 	memset(&h, 0, sizeof(h));
 	h.score = rec_score;
 	h.pick = rec_pick;
@@ -219,6 +234,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 	h.budget = o->budget;
 	h.feasible = o->feasible;
 	h.strict = o->strict;
+	h.fit = c.fit;
 	h.beta = o->beta;
 	for (ep = 0; ep < o->episodes; ep++) {
 		double load = o->load_lo + (o->load_hi - o->load_lo) *
@@ -307,7 +323,7 @@ mg_relmas_train(const struct mg_accel_scenario *sc, const struct mg_net *nets,
 				rv = MG_ENOMEM;
 				goto out;
 			}
-			add_prior(c.rows, c.nrows, o->prior, off);
+			add_prior(c.rows, c.nrows, o->prior, c.fit, off);
 		}
 		mg_mlp_zero_grad(net->actor);
 		if (net->enc != NULL)
@@ -358,7 +374,7 @@ run_score(void *ctx, const double *feat, size_t n, double *out)
 	if ((rv = mg_pairnet_score(st->net, st->x, n, out, &st->buf,
 	    &st->capbuf)) != 0)
 		return rv;
-	add_prior(feat, n, st->prior, out);
+	add_prior(feat, n, st->prior, st->fit, out);
 	return 0;
 }
 
@@ -372,7 +388,10 @@ mg_relmas_hook(struct mg_relmas_run *st, int no_bw, int budget,
 	h->no_bw = no_bw;
 	h->budget = budget;
 	h->feasible = feasible;
+	if (st->strict <= 0)
+		st->fit = 0;	/* fit widens strict's pairs only */
 	h->strict = st->strict;
+	h->fit = st->fit;
 }
 
 void
@@ -425,13 +444,13 @@ mg_relmas_train_model(struct mg_model *m, const struct mg_accel_scenario *sc,
 	snprintf(params, sizeof(params), "episodes=%d requests=%zu load=%g-%g "
 	    "hidden=%d lr=%g gamma=%g beta=%g credit=%s mix=%g no_bw=%d "
 	    "context=%d "
-	    "budget=%d window=%s prior=%g strict=%g "
+	    "budget=%d window=%s prior=%g strict=%g fit=%g "
 	    "networks=%s ws=%d rs=%d pes=%d bandwidth=%g q=%g "
 	    "softmax-actor-critic%s", o->episodes, o->requests, o->load_lo,
 	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->own ? "own" :
 	    "all", o->mix, o->no_bw,
 	    o->context, o->budget, o->feasible ? "feasible" : "deadline",
-	    o->prior, o->strict, sc->nets, accel_count(sc,
+	    o->prior, o->strict, o->strict > 0 ? o->fit : 0, sc->nets, accel_count(sc,
 	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
 	    sc->q, o->context > 0 ? "+attention" : "");
 	free(m->params);

@@ -40,7 +40,7 @@ struct mg_relmas_opts {
 	size_t requests;	/* per episode, 600 */
 	double load_lo, load_hi;	/* 0.3, 0.8 */
 	int hidden;		/* units per hidden layer, 32 */
-	double lr;		/* 3e-3 */
+	double lr;		/* 1e-3 */
 	double gamma;		/* per decision, 0.998 */
 	double beta;		/* the bandwidth penalty, 0.5 */
 	double mix;		/* with own: the weight of the discounted
@@ -57,6 +57,10 @@ struct mg_relmas_opts {
 				 * times MG_AP_PLACE's (10; 0: the actor's) */
 	double strict;		/* its pairs (accel.h's strict; 1.1; 0:
 				 * all) */
+	double fit;		/* with strict > 0, its pairs also fit's
+				 * (accel.h's fit) and the prior
+				 * MG_AP_FIT's (1.1; 0: strict's pairs
+				 * alone, the prior MG_AP_PLACE's) */
 	int own;		/* a decision's return: its own request's
 				 * end and mix times the discounted rewards
 				 * of all (1), or those alone (0) */
@@ -92,13 +96,14 @@ int mg_relmas_train_model(struct mg_model *m,
 
 /*
  * mg_relmas_hook: the run-time dispatcher of actor (the best pair):
- * fills h (ctx points into st, which must outlive the runs).
+ * fills h (ctx points into st, which must outlive the runs; st's fit
+ * is 0 where its strict is).
  */
 struct mg_relmas_run {
 	struct mg_pairnet *net;
 	const double *mean, *scale;
 	double prior;		/* as mg_relmas_opts' */
-	double strict;
+	double strict, fit;
 	double *x, *buf;	/* scratch */
 	size_t capx, capbuf;
 };

@@ -11,7 +11,7 @@ setup() {
 	run -0 --separate-stderr mirage-accel eval -s Requests=2000 -o a.tsv
 	[[ "$stderr" == *"mirage-accel: eval: 2000 requests of 5 networks on 4 sub-accelerators, load 0.50, deadlines at 2.00 x the isolated latency; "*" us of simulation per layer dispatched"* ]]
 	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers')" ]
-	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random fsjf place strict" ]
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random fsjf place strict fit" ]
 	# every request served by every policy, the same layers dispatched
 	[ "$(awk -F'\t' 'NR > 1 { print $2 "-" $9 }' a.tsv | sort -u | wc -l)" -eq 1 ]
 	# under load EDF meets more deadlines than FCFS; EDF's energy is 1
@@ -74,7 +74,7 @@ setup() {
 	cmp <(mirage-train -i r.mrm | grep -v -e '^file' -e '^args') <(mirage-train -i r2.mrm | grep -v -e '^file' -e '^args')
 	# its row beside the heuristics', on the same requests
 	run -0 --separate-stderr mirage-accel eval -s Requests=1000 -M r.mrm -o a.tsv
-	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random fsjf place strict relmas" ]
+	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random fsjf place strict fit relmas" ]
 	[[ "$stderr" == *"relmas: "*" us per layer dispatched, its network's scoring included"* ]]
 	awk -F'\t' '$1 == "relmas" && $2 == 1000 && $3 >= 0 && $3 <= 1 { ok = 1 } END { exit !ok }' a.tsv
 	# the ablations are recorded in the model
@@ -98,18 +98,20 @@ setup() {
 	mirage-train -i wd.mrm | grep -q ' window=deadline '
 	mirage-train -i wf.mrm | grep -q ' window=feasible '
 	mirage-accel eval -s Requests=1000 -s Load=0.6 -M wd.mrm -M wf.mrm -o w.tsv 2> /dev/null
-	[ "$(sed -n '13p;14p' w.tsv | cut -f1 | paste -sd' ')" = "wd.mrm wf.mrm" ]
-	[ "$(sed -n 13p w.tsv | cut -f3-6)" != "$(sed -n 14p w.tsv | cut -f3-6)" ]
-	# the place rule as a prior, the strict pairs, the loads and the
+	[ "$(sed -n '14p;15p' w.tsv | cut -f1 | paste -sd' ')" = "wd.mrm wf.mrm" ]
+	[ "$(sed -n 14p w.tsv | cut -f3-6)" != "$(sed -n 15p w.tsv | cut -f3-6)" ]
+	# the rule as a prior, the strict and fit pairs, the loads and the
 	# credit: recorded, and each a different dispatcher
 	mirage-accel train --play 4 -q -o df.mrm
-	mirage-train -i df.mrm | grep -q 'load=0.3-0.8 .* credit=all .* prior=10 strict=1.1 '
+	mirage-train -i df.mrm | grep -q 'load=0.3-0.8 .* credit=all .* prior=10 strict=1.1 fit=1.1 '
 	mirage-accel train --play 4 --prior 0 --strict 0 --loads 0.2-0.6 --credit own -q -o np.mrm
-	mirage-train -i np.mrm | grep -q 'load=0.2-0.6 .* credit=own .* prior=0 strict=0 '
+	mirage-train -i np.mrm | grep -q 'load=0.2-0.6 .* credit=own .* prior=0 strict=0 fit=0 '
 	mirage-accel train --play 4 --strict 0 -q -o ns.mrm
-	mirage-accel eval -s Requests=1000 -s Load=0.6 -M df.mrm -M np.mrm -M ns.mrm -o p.tsv 2> /dev/null
-	[ "$(sed -n 13,15p p.tsv | cut -f3-6 | sort -u | wc -l)" -eq 3 ]
-	for bad in '--prior -1' '--strict 0.5' '--loads 0.6-0.2' '--loads 0' '--credit mine'; do
+	mirage-accel train --play 4 --fit 0 -q -o nf.mrm
+	mirage-train -i nf.mrm | grep -q ' prior=10 strict=1.1 fit=0 '
+	mirage-accel eval -s Requests=1000 -s Load=0.6 -M df.mrm -M np.mrm -M ns.mrm -M nf.mrm -o p.tsv 2> /dev/null
+	[ "$(sed -n 14,17p p.tsv | cut -f3-6 | sort -u | wc -l)" -eq 4 ]
+	for bad in '--prior -1' '--strict 0.5' '--fit 0.5' '--loads 0.6-0.2' '--loads 0' '--credit mine'; do
 		# shellcheck disable=SC2086
 		run -2 --separate-stderr mirage-accel train $bad -o x.mrm
 		[[ "$stderr" == *"invalid "* ]]

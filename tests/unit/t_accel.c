@@ -210,6 +210,30 @@ main(void)
 	    fabs(req[1].end - 6) < 1e-9, "strict on RS alone: all run there "
 	    "(end at %g and %g)", req[0].end, req[1].end);
 	c.nsa = 2;
+	/* fit, on RS, WS and RS, the same three: the first runs on WS.
+	 * With RS at 3 s, the second ends soonest on WS after the first
+	 * (at 2), so it waits, as in strict; place runs it on RS (ends at
+	 * 3).  With RS at 1.5 s it ends sooner on an idle RS (1.5), so fit
+	 * runs it there while two are idle, and strict waits (2) */
+	c.nsa = 3;
+	c.df[2] = MG_DF_RS;
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_FIT, 1, &run);
+	ok(fabs(req[0].end - 1) < 1e-9 && fabs(req[1].end - 2) < 1e-9,
+	    "fit, RS at 3 s: the second waits for WS (ends at %g)",
+	    req[1].end);
+	lay[1][0].cost[MG_DF_RS].time = 1.5;
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_FIT, 1, &run);
+	ok(fabs(req[0].end - 1) < 1e-9 && fabs(req[1].end - 1.5) < 1e-9 &&
+	    fabs(req[2].end - 101) < 1e-9, "fit, RS at 1.5 s: the second on "
+	    "an idle RS (ends at %g)", req[1].end);
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_STRICT, 1, &run);
+	ok(fabs(req[1].end - 2) < 1e-9, "strict, RS at 1.5 s: the second "
+	    "waits for WS (ends at %g)", req[1].end);
+	/* ... and only while two are idle: on RS and WS alone it waits */
+	c.nsa = 2;
+	mg_accel_run(&c, sy, 2, req, 3, MG_AP_FIT, 1, &run);
+	ok(fabs(req[1].end - 2) < 1e-9, "fit with one idle: the second "
+	    "waits for WS (ends at %g)", req[1].end);
 	lay[1][0].cost[MG_DF_RS].time = 1;
 	c.df[0] = MG_DF_WS;
 	/* strict and the hopeless: on three WS, F1 and F2 (deadline 10)

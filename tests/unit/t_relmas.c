@@ -292,6 +292,17 @@ main(void)
 		    rp.energy == rh.energy && rp.lat_mean == rh.lat_mean,
 		    "an actor of zeros with the prior: the place rule's run "
 		    "(%zu met of 800)", rh.met);
+		/* with fit: the fit rule's */
+		st.strict = st.fit = MG_ACCEL_STRICT;
+		mg_relmas_hook(&st, 0, 0, 1, &h);
+		mg_accel_run(&sc.hw, nets, nn, rq, 800, MG_AP_FIT, 1, &rf);
+		mg_accel_run_hook(&sc.hw, nets, nn, rq, 800, &h, &rh);
+		ok(rf.met == rh.met && rf.decisions == rh.decisions &&
+		    rf.energy == rh.energy && rf.lat_mean == rh.lat_mean &&
+		    rf.lat_mean != rp.lat_mean, "with fit: the fit rule's run "
+		    "(%zu met of 800)", rh.met);
+		st.strict = st.fit = 0;
+		mg_relmas_hook(&st, 0, 0, 1, &h);
 		st.prior = 0;
 		mg_accel_run(&sc.hw, nets, nn, rq, 800, MG_AP_FEDF, 1, &rf);
 		mg_accel_run_hook(&sc.hw, nets, nn, rq, 800, &h, &rh);
