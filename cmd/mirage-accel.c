@@ -374,10 +374,10 @@ print_table(FILE *fp, const struct opts *o, const struct mg_arun *run)
 
 	fprintf(fp, "policy\trequests\tmet_share\tlatency_mean_ms\t"
 	    "latency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed"
-	    "\tlayers\n");
+	    "\tlayers\tdropped\n");
 	for (p = 0; p < MG_AP_N + o->nmod; p++)
 		fprintf(fp, "%s\t%zu\t%.4f\t%.3f\t%.3f\t%.3f\t%.4f\t%.4f"
-		    "\t%llu\n", p < MG_AP_N ?
+		    "\t%llu\t%zu\n", p < MG_AP_N ?
 		    mg_apolicy_name((enum mg_apolicy)p) : o->nmod == 1 ?
 		    "relmas" : o->mpath[p - MG_AP_N],
 		    run[p].requests, (double)run[p].met /
@@ -385,7 +385,7 @@ print_table(FILE *fp, const struct opts *o, const struct mg_arun *run)
 		    run[p].lat_p95 * 1e3, run[p].energy, run[p].energy /
 		    run[MG_AP_EDF].energy, run[p].makespan > 0 ?
 		    run[p].oversub / run[p].makespan : 0,
-		    (unsigned long long)run[p].decisions);
+		    (unsigned long long)run[p].decisions, run[p].dropped);
 }
 
 /* what a dispatch costs, on standard error */

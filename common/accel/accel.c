@@ -468,6 +468,32 @@ dispatch(struct run *r, enum mg_apolicy p)
 	}
 }
 
+/*
+ * with drop, the waiting requests that can no longer meet their
+ * deadlines end unserved; how many
+ */
+static size_t
+drop_hopeless(struct run *r)
+{
+	const struct mg_accel_hook *h = r->hook;
+	size_t w, k = 0, q;
+
+	for (w = 0; w < r->nwait; w++) {
+		q = r->wait[w];
+		if (!hopeless(r, q)) {
+			r->wait[k++] = q;
+			continue;
+		}
+		if (h != NULL && h->reward != NULL)
+			h->reward(h->ctx, -1);
+		if (h != NULL && h->ended != NULL)
+			h->ended(h->ctx, q, 0);
+	}
+	w = r->nwait - k;
+	r->nwait = k;
+	return w;
+}
+
 /* request i waits again, in arrival order (then index) */
 static void
 enwait(struct run *r, size_t i)
@@ -561,6 +587,12 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 		while (arr < n && req[arr].arrival <= r.now)
 			enwait(&r, arr++);
 		r.arriving = arr < n;
+		if (c->drop) {
+			k = drop_hopeless(&r);
+			out->dropped += k;
+			if ((done += k) == n)
+				break;
+		}
 		dispatch(&r, p);
 		if (r.err != 0) {
 			rv = r.err;
@@ -617,14 +649,18 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 			}
 		}
 	}
-	for (i = 0; i < n; i++) {
-		lat[i] = req[i].end - req[i].arrival;
-		out->lat_mean += lat[i] / (double)n;
-		out->met += req[i].end <= req[i].deadline + 1e-12;
+	for (i = k = 0; i < n; i++) {
 		dyn += req[i].energy;
+		if (req[i].end < 0)
+			continue;	/* dropped */
+		lat[k] = req[i].end - req[i].arrival;
+		out->met += req[i].end <= req[i].deadline + 1e-12;
+		k++;
 	}
+	for (i = 0; i < k; i++)
+		out->lat_mean += lat[i] / (double)k;
 	out->requests = n;
-	out->lat_p95 = n > 0 ? mg_quantile(lat, n, 0.95) : 0;
+	out->lat_p95 = k > 0 ? mg_quantile(lat, k, 0.95) : 0;
 	out->makespan = r.now - start;
 	out->energy = dyn + c->static_w * (double)c->nsa * out->makespan;
 	out->decisions = r.decisions;
@@ -770,6 +806,10 @@ mg_accel_scenario_set(struct mg_accel_scenario *sc,
 			sc->burst = x;
 		else
 			sc->q = x;
+	} else if (KEY("Drop")) {
+		if (mg_parse_i64(v, strlen(v), 0, 1, &i) != 0)
+			goto bad;
+		sc->hw.drop = (int)i;
 	} else if (KEY("Requests")) {
 		if (mg_parse_i64(v, strlen(v), 1, 10000000, &i) != 0)
 			goto bad;
@@ -791,7 +831,7 @@ mg_accel_scenario_set(struct mg_accel_scenario *sc,
 		return mg_diag_set(d, MG_EINVAL, "unknown key '%.*s' (AccelWS, "
 		    "AccelRS, AccelPEs, Bandwidth, TransferBandwidth, "
 		    "StaticWatts, Load, Tightness, Burst, Requests, ArrivalSeed, "
-		    "Networks, Costs)", (int)kl, kv);
+		    "Networks, Costs, Drop)", (int)kl, kv);
 	}
 #undef KEY
 	return 0;

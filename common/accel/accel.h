@@ -74,16 +74,21 @@ struct mg_accel_config {
 	double bw;		/* shared DRAM, bytes per second */
 	double xfer_bw;		/* a move between sub-accelerators, B/s */
 	double static_w;	/* watts of each, idle or not */
+	int drop;		/* a waiting request that can no longer
+				 * meet its deadline is dropped, unserved,
+				 * at the next dispatch */
 };
 
-/* mg_accel_config_default: 2 WS and 2 RS of 1024 PEs, 64 GB/s, 0.5 W each. */
+/* mg_accel_config_default: 2 WS and 2 RS of 1024 PEs, 64 GB/s, 0.5 W each,
+ * none dropped. */
 void mg_accel_config_default(struct mg_accel_config *c);
 
 struct mg_accel_request {
 	int net;		/* index into the networks */
 	double arrival, deadline;
 	/* results */
-	double end;		/* when its last layer ended, or -1 */
+	double end;		/* when its last layer ended, or -1
+				 * (dropped) */
 	double energy;		/* its layers' dynamic energy */
 };
 
@@ -103,8 +108,8 @@ int mg_accel_requests(const struct mg_accel_config *c, const struct mg_net *nets
 
 /* what a run did */
 struct mg_arun {
-	size_t requests, met;
-	double lat_mean, lat_p95;	/* seconds */
+	size_t requests, met, dropped;
+	double lat_mean, lat_p95;	/* seconds, of those served */
 	double energy;		/* joules, dynamic and static */
 	double makespan;	/* seconds from the first arrival */
 	double busy;		/* sub-accelerator-seconds running layers */
@@ -234,7 +239,7 @@ void mg_accel_scenario_default(struct mg_accel_scenario *sc);
  * mg_accel_scenario_set: one "Key=value": AccelWS, AccelRS (how many of each),
  * AccelPEs, Bandwidth and TransferBandwidth (GB/s), StaticWatts, Load,
  * Tightness, Burst, Requests, ArrivalSeed, Networks, Costs (network:file, a
- * measured table; again for another network).  Returns 0 or MG_EINVAL
+ * measured table; again for another network), Drop (0 or 1).  Returns 0 or MG_EINVAL
  * with d saying why.
  */
 int mg_accel_scenario_set(struct mg_accel_scenario *sc,

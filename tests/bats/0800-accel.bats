@@ -10,7 +10,7 @@ setup() {
 @test "eval: the inference dispatchers on a multi-accelerator system, a row each, the same for the same seed" {
 	run -0 --separate-stderr mirage-accel eval -s Requests=2000 -o a.tsv
 	[[ "$stderr" == *"mirage-accel: eval: 2000 requests of 5 networks on 4 sub-accelerators, load 0.50, deadlines at 2.00 x the isolated latency; "*" us of simulation per layer dispatched"* ]]
-	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers')" ]
+	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers\tdropped')" ]
 	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random fsjf place strict fit" ]
 	# every request served by every policy, the same layers dispatched
 	[ "$(awk -F'\t' 'NR > 1 { print $2 "-" $9 }' a.tsv | sort -u | wc -l)" -eq 1 ]
@@ -29,6 +29,14 @@ setup() {
 	! cmp -s a.tsv e.tsv
 	run -2 --separate-stderr mirage-accel eval -s Burst=0.5
 	[[ "$stderr" == *"bad value '0.5' for Burst"* ]]
+	# none dropped by default; with Drop=1 FCFS drops the hopeless and
+	# runs fewer layers, and every row counts them
+	awk -F'\t' 'NR > 1 && $10 != 0 { exit 1 }' a.tsv
+	mirage-accel eval -q -s Requests=2000 -s Drop=1 -o f.tsv
+	awk -F'\t' 'NR == FNR && $1 == "fcfs" { l = $9 } NR > FNR && $1 == "fcfs" { d = $10; m = $9 } END { exit !(d > 0 && m < l) }' a.tsv f.tsv
+	[ "$(awk -F'\t' 'NR > 1 && $10 ~ /^[0-9]+$/' f.tsv | wc -l)" -eq 12 ]
+	run -2 --separate-stderr mirage-accel eval -s Drop=2
+	[[ "$stderr" == *"bad value '2' for Drop"* ]]
 	run -2 --separate-stderr mirage-accel eval -s Cores=4
 	[[ "$stderr" == *"-s: unknown key 'Cores' (AccelWS, AccelRS, "* ]]
 	run -2 --separate-stderr mirage-accel eval -s Networks=alexnet

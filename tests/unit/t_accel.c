@@ -259,6 +259,16 @@ main(void)
 	mg_accel_run(&c, sy, 2, req, 3, MG_AP_STRICT, 1, &run);
 	ok(fabs(req[2].end - 1) < 1e-9, "strict, nothing more to arrive: H "
 	    "at once (ends at %g)", req[2].end);
+	/* with drop, H is dropped at 0, unserved, by any dispatcher; the
+	 * latencies are the served ones' */
+	c.drop = 1;
+	mg_accel_run(&c, sy, 2, req, 4, MG_AP_PLACE, 1, &run);
+	ok(req[2].end == -1 && req[2].energy == 0 && run.dropped == 1 &&
+	    run.met == 3 && run.decisions == 3 && fabs(run.lat_mean - 1) <
+	    1e-9, "drop: H unserved (%zu dropped, %zu met, %llu layers, mean "
+	    "latency %g)", run.dropped, run.met, (unsigned long long)
+	    run.decisions, run.lat_mean);
+	c.drop = 0;
 	c.nsa = 2;
 
 	/* EDF at light load on one sub-accelerator: every deadline of at
