@@ -239,8 +239,8 @@ void mg_accel_scenario_default(struct mg_accel_scenario *sc);
  * mg_accel_scenario_set: one "Key=value": AccelWS, AccelRS (how many of each),
  * AccelPEs, Bandwidth and TransferBandwidth (GB/s), StaticWatts, Load,
  * Tightness, Burst, Requests, ArrivalSeed, Networks, Costs (network:file, a
- * measured table; again for another network), Drop (0 or 1).  Returns 0 or MG_EINVAL
- * with d saying why.
+ * measured table; again for another network), Drop (0 or 1).  Returns 0
+ * or MG_EINVAL with d saying why.
  */
 int mg_accel_scenario_set(struct mg_accel_scenario *sc,
     const char *kv, struct mg_diag *d);

@@ -450,8 +450,9 @@ mg_relmas_train_model(struct mg_model *m, const struct mg_accel_scenario *sc,
 	    o->load_hi, o->hidden, o->lr, o->gamma, o->beta, o->own ? "own" :
 	    "all", o->mix, o->no_bw,
 	    o->context, o->budget, o->feasible ? "feasible" : "deadline",
-	    o->prior, o->strict, o->strict > 0 ? o->fit : 0, sc->nets, accel_count(sc,
-	    MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes, sc->hw.bw / 1e9,
+	    o->prior, o->strict, o->strict > 0 ? o->fit : 0, sc->nets,
+	    accel_count(sc, MG_DF_WS), accel_count(sc, MG_DF_RS), sc->hw.pes,
+	    sc->hw.bw / 1e9,
 	    sc->q, o->context > 0 ? "+attention" : "");
 	free(m->params);
 	if ((m->params = strdup(params)) == NULL)

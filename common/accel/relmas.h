@@ -15,9 +15,11 @@
  * latency of bandwidth oversubscription; the return of a decision is
  * its rewards until the next decision and the discounted ones after
  * (or, with own, its own request's end beside them).  With prior, a
- * pair's score adds prior times the place rule's (MG_AP_PLACE): the
- * actor learns what to change in a rule, and with strict its pairs are
- * those of MG_AP_STRICT (a sub-accelerator may wait).
+ * pair's score adds prior times the rule's (MG_AP_FIT, or MG_AP_PLACE
+ * without fit) and the actor's last layer starts at 0: the actor
+ * learns what to change in a rule, from the rule; with strict its pairs
+ * are those of MG_AP_STRICT, with fit too also MG_AP_FIT's (a
+ * sub-accelerator may wait).
  * One update per episode: the advantage-weighted log-likelihood of the
  * pairs taken, Adam, through the actor and the encoder.  Where the paper
  * has DDPG and an LSTM over the waiting requests, this has a softmax
@@ -54,7 +56,8 @@ struct mg_relmas_opts {
 				 * first (accel.h's feasible), else by
 				 * deadline alone */
 	double prior;		/* a pair's score: the actor's plus prior
-				 * times MG_AP_PLACE's (10; 0: the actor's) */
+				 * times the rule's (fit's or place's; 10;
+				 * 0: the actor's) */
 	double strict;		/* its pairs (accel.h's strict; 1.1; 0:
 				 * all) */
 	double fit;		/* with strict > 0, its pairs also fit's
