@@ -34,6 +34,7 @@ struct opts {
 	double target;		/* --target, 0: none */
 	const char *settings;	/* --settings: mirage-eval --target's table */
 	char bin[4096];		/* this program's directory (MIRAGE_BIN) */
+	char cwd[1024];		/* where it runs: a new chain's directory */
 	char host[256];		/* where it runs */
 };
 
@@ -49,8 +50,8 @@ usage(int status)
 	    "           [--retries n] [--handover [--signal sig] [--grace span]]\n"
 	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
 	    "           [--target share [--settings table.tsv]]\n"
-	    "           [--submit script [-s state] [--dry-run] "
-	    "[--min-run share] [-- script-args...]]\n"
+	    "           [--submit script [-s state] [--chdir dir] [--dry-run]\n"
+	    "           [--min-run share] [-- script-args...]]\n"
 	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
 	    "           [--grace span] [--kill-wait span] [--ready command\n"
 	    "           [--ready-time span]] [--dry-run]\n"
@@ -83,6 +84,8 @@ usage(int status)
 		    "  --events dump     the nodes' events, not sacctmgr show event\n"
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
 		    "  -s state          the chain's state file (with --submit)\n"
+		    "  --chdir dir       a new chain's directory, where its successors\n"
+		    "                    run (the current directory)\n"
 		    "  --dry-run         say what would be submitted, change nothing\n"
 		    "  --min-run share   hold S (--begin) until P ran that share of its limit\n"
 		    "  --retries n       tries of a failing squeue or sacct (3)\n"
@@ -130,8 +133,9 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	    O_SBATCH, O_SINFO, O_EVENTS,
 	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
 	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET,
-	    O_SETTINGS, O_MINRUN };
+	    O_SETTINGS, O_MINRUN, O_CHDIR };
 	static const struct option longopts[] = {
+		{ "chdir", required_argument, NULL, O_CHDIR },
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "min-run", required_argument, NULL, O_MINRUN },
@@ -270,6 +274,9 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			break;
 		case O_DRY:
 			dr->dry_run = 1;
+			break;
+		case O_CHDIR:
+			dr->workdir = optarg;
 			break;
 		case O_NOW:
 			*now_arg = optarg;
@@ -458,6 +465,36 @@ target(struct opts *o)
 	mg_model_free(m);
 }
 
+/*
+ * The directory a new chain's links run in (recorded in its state, and
+ * given to sbatch as --chdir): --chdir, or the one this run is in.
+ */
+static void
+workdir(struct opts *o)
+{
+	struct mg_drive *dr = &o->dr;
+	const char *c;
+
+	if (dr->workdir == NULL) {
+		if (getcwd(o->cwd, sizeof(o->cwd)) == NULL)
+			err(MG_EXIT_FAIL, "the current directory");
+		dr->workdir = o->cwd;
+		return;
+	}
+	if (*dr->workdir != '/')
+		errx(MG_EXIT_USAGE, "--chdir '%s': give an absolute path (the "
+		    "chain's links run there, whatever directory cron is in)",
+		    dr->workdir);
+	for (c = dr->workdir; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			errx(MG_EXIT_USAGE, "--chdir: a directory name with a "
+			    "control character is refused");
+	if (strlen(dr->workdir) >= sizeof(o->cwd))
+		errx(MG_EXIT_USAGE, "--chdir: a path too long");
+	if (access(dr->workdir, X_OK) != 0)
+		err(MG_EXIT_USAGE, "--chdir '%s'", dr->workdir);
+}
+
 /* the time, the script, the cluster's configuration */
 static void
 validate(struct opts *o, int argc, char *argv[], const char *now_arg)
@@ -481,6 +518,8 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
 	if (dr->min_run > 0 && dr->script == NULL)
 		errx(MG_EXIT_USAGE, "--min-run needs --submit script");
+	if (dr->workdir != NULL && dr->script == NULL)
+		errx(MG_EXIT_USAGE, "--chdir needs --submit script");
 	if (dr->events != NULL && !dr->plan)
 		errx(MG_EXIT_USAGE, "--events goes with --plan");
 	/* an option that does nothing in this run is refused, not kept */
@@ -499,8 +538,9 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 		if (access(dr->script, R_OK) != 0)
 			err(MG_EXIT_USAGE, "'%s'", dr->script);
 		if (mg_slurm_script_request(dr->script, &dr->s_nodes,
-		    &dr->s_limit) != 0)
+		    &dr->s_limit, &dr->script_chdir) != 0)
 			err(MG_EXIT_FAIL, "'%s'", dr->script);
+		workdir(o);
 		if (dr->state == NULL) {
 			snprintf(statebuf, sizeof(statebuf), "%s.chain",
 			    dr->script);

@@ -120,6 +120,13 @@ mg_cli_args(int argc, char *const argv[], char *buf, size_t cap)
 int
 mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d)
 {
+	return mg_out_open_mode(o, path, 0666, d);
+}
+
+int
+mg_out_open_mode(struct mg_out *o, const char *path, mode_t mode,
+    struct mg_diag *d)
+{
 	struct stat st;
 	size_t n;
 	int fd;
@@ -164,7 +171,7 @@ mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d)
 		mode_t mask = umask(0);	/* mkstemp made it 0600 */
 
 		umask(mask);
-		fchmod(fd, 0666 & ~mask);
+		fchmod(fd, mode & ~mask);
 	}
 	track(o->tmp, 1);
 	if ((o->fp = fdopen(fd, "wb")) == NULL) {

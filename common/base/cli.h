@@ -6,6 +6,8 @@
 #ifndef MG_CLI_H
 #define MG_CLI_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -66,6 +68,11 @@ struct mg_out {
 
 /* mg_out_open: path NULL or "-" is standard output.  0 or MG_EIO. */
 int mg_out_open(struct mg_out *o, const char *path, struct mg_diag *d);
+
+/* mg_out_open_mode: the same, the file made with mode (less the umask)
+ * instead of 0666: 0600 for what only its owner may read */
+int mg_out_open_mode(struct mg_out *o, const char *path, mode_t mode,
+    struct mg_diag *d);
 
 /* mg_out_commit: flush, fsync and rename into place.  0 or MG_EIO. */
 int mg_out_commit(struct mg_out *o, struct mg_diag *d);

@@ -32,7 +32,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "taking\t%s\ntake_began\t%lld\ntake_until\t%lld\n"
 	    "signalled\t%lld\ncancelled\t%lld\ntake_host\t%s\n"
 	    "seen\t%lld\nseen_host\t%s\ntake_due\t%lld\np_start\t%s\n"
-	    "updated\t%s\n",
+	    "workdir\t%s\nupdated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
@@ -45,7 +45,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    (long long)s->take.cancelled, *s->take.host ? s->take.host : "-",
 	    (long long)s->take.seen, *s->take.seen_host ? s->take.seen_host :
 	    "-", (long long)s->take.due, *s->take.p_start ? s->take.p_start :
-	    "-", when);
+	    "-", *s->workdir ? s->workdir : "-", when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -64,14 +64,15 @@ int
 mg_chain_write(const char *path, const struct mg_chainstate *s,
     struct mg_diag *d)
 {
-	char buf[2048];
+	char buf[4096];
 	size_t n = format(s, buf, sizeof(buf));
 	struct mg_out o;
 
 	if (!plain(s->current) || !plain(s->successor) || !plain(s->token) ||
 	    !plain(s->script) || !plain(s->failed) || !plain(s->handed) ||
 	    !plain(s->take.job) || !plain(s->take.host) ||
-	    !plain(s->take.seen_host) || !plain(s->take.p_start))
+	    !plain(s->take.seen_host) || !plain(s->take.p_start) ||
+	    !plain(s->workdir))
 		return mg_diag_set(d, MG_EINVAL, "'%s': a value with a tab, "
 		    "newline or control character cannot be kept", path);
 	if (n == 0 || n + 20 >= sizeof(buf))
@@ -195,7 +196,9 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		    (strcmp(line, "seen_host") == 0 && copy(s->take.seen_host,
 		    sizeof(s->take.seen_host), tab)) ||
 		    (strcmp(line, "p_start") == 0 && copy(s->take.p_start,
-		    sizeof(s->take.p_start), tab)))
+		    sizeof(s->take.p_start), tab)) ||
+		    (strcmp(line, "workdir") == 0 && copy(s->workdir,
+		    sizeof(s->workdir), tab)))
 			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
 			    "value too long", path, lineno);
 		for (k = 0; k < sizeof(num) / sizeof(num[0]); k++)

@@ -17,7 +17,7 @@
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
-#define MG_CHAIN_MINOR	3
+#define MG_CHAIN_MINOR	4
 
 struct mg_chainstate {
 	char current[32];	/* the chain's job now (P) */
@@ -41,6 +41,9 @@ struct mg_chainstate {
 	 * began and is over at the latest, when P was signalled and
 	 * cancelled */
 	struct mg_takeover_rec take;
+	/* 1.4: the directory the chain was started in, where every
+	 * successor runs (sbatch --chdir); "" in an older state: none */
+	char workdir[1024];
 };
 
 /*

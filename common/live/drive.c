@@ -304,6 +304,14 @@ held_for(const struct mg_drive *o, const struct run *r)
 	return at > o->now ? at - o->now : 0;
 }
 
+/* the directory a successor runs in: the chain's, unless its script
+ * sets its own (#SBATCH -D) or an older state recorded none */
+static const char *
+chain_dir(const struct mg_drive *o, const struct mg_chainstate *st)
+{
+	return o->script_chdir || *st->workdir == '\0' ? NULL : st->workdir;
+}
+
 /* sbatch the successor: the token recorded first, then the job */
 static int
 submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
@@ -328,6 +336,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	b.dependency = r->dependency;
 	b.state = o->state;
 	b.begin = held_for(o, r);
+	b.workdir = chain_dir(o, st);
 	if ((rv = mg_slurm_submit(&o->sl, &b, st->successor,
 	    sizeof(st->successor), note, sizeof(note))) != 0 &&
 	    mg_slurm_undelivered(note)) {
@@ -781,6 +790,11 @@ chain_open(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		if (o->script)
 			snprintf(r->st.script, sizeof(r->st.script), "%s",
 			    o->script);
+		/* where the chain starts is where its links run: a cron
+		 * run's directory is cron's, not the chain's */
+		if (o->workdir != NULL)
+			snprintf(r->st.workdir, sizeof(r->st.workdir), "%s",
+			    o->workdir);
 	}
 	return MG_OK;
 }
@@ -841,14 +855,16 @@ private_data(const struct mg_drive *o, const struct mg_live *l)
 			return;
 		queued += l->job[k].end < 0 || l->job[k].end > o->now;
 	}
+	/* it changes what a decision from the queue means: said even
+	 * when quiet (cron's -q) */
 	if (queued > 0)
-		say(o, 0, "squeue and sacct show only your own jobs (%zu "
-		    "queued): if the "
-		    "cluster hides other users' jobs (PrivateData=jobs in "
-		    "slurm.conf), the model or the estimate sees an empty "
-		    "cluster and submits too late; ask the administrators for a view of "
-		    "the whole queue, or run mirage-advise as a user who "
-		    "has one", queued);
+		say(o, o->model != NULL || o->plan || o->nchosen > 0,
+		    "squeue and sacct show only your own jobs (%zu queued): "
+		    "if the cluster hides other users' jobs (PrivateData=jobs "
+		    "in slurm.conf), the model or the estimate is blind to "
+		    "the queue and submits too late; ask the administrators "
+		    "for a view of the whole queue, or run mirage-advise as a "
+		    "user who has one", queued);
 }
 
 /* the history (-H), then the queue: squeue and sacct, or a dump */
@@ -1248,15 +1264,17 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	if (r->a.submit && o->script != NULL) {
 		if (o->dry_run) {
 			size_t n = strlen(r->a.note);
+			const char *wd = chain_dir(o, &r->st);
 			char begin[48] = "";
 
 			if (held_for(o, r) > 0)
 				snprintf(begin, sizeof(begin), " --begin=now+%lld",
 				    (long long)held_for(o, r));
 			snprintf(r->a.note + n, sizeof(r->a.note) - n, "%sdry "
-			    "run: would run %s --parsable%s%s %s", n ? "; " : "",
-			    o->sl.sbatch, r->dependency ? " --dependency="
-			    "afterany:<job>" : "", begin, o->script);
+			    "run: would run %s --parsable%s%s%s%s %s", n ? "; " :
+			    "", o->sl.sbatch, r->dependency ? " --dependency="
+			    "afterany:<job>" : "", begin, wd ? " --chdir=" : "",
+			    wd ? wd : "", o->script);
 		} else if ((rv = submit(o, r, diag)) != 0) {
 			return rv;
 		} else {

@@ -66,6 +66,10 @@ struct mg_drive {
 	const char *script;	/* the successor's batch script, or NULL */
 	char **script_args;	/* its arguments */
 	int nscript_args;
+	int script_chdir;	/* the script sets its own directory
+				 * (#SBATCH -D): no --chdir */
+	const char *workdir;	/* a new chain's directory, recorded in its
+				 * state: its successors run there */
 	const char *model;	/* a model file, or NULL */
 	int plan;		/* decide with the planner, settings pc */
 	struct mg_planconf pc;

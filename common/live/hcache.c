@@ -271,8 +271,11 @@ mg_hcache_write(const char *path, const struct mg_hcache *c,
 	crc = crc32(0, (const Bytef *)head, (uInt)hn);
 	crc = crc32(crc, (const Bytef *)c->text, (uInt)c->len);
 	snprintf(tail, sizeof(tail), "crc32\t%08lx\n", crc);
-	/* whole or not at all: a temporary file beside it, renamed */
-	if (mg_out_open(&o, path, d) != 0)
+	/*
+	 * whole or not at all: a temporary file beside it, renamed; every
+	 * user's jobs, so readable by its owner only
+	 */
+	if (mg_out_open_mode(&o, path, 0600, d) != 0)
 		return MG_EIO;
 	if (fwrite(head, 1, (size_t)hn, o.fp) != (size_t)hn ||
 	    fwrite(c->text, 1, c->len, o.fp) != c->len ||

@@ -495,6 +495,7 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	struct mg_proc p;
 	char comment[64], dep[64], begin[48], script[4096];
 	char pred[64], state[4200], bin[4200], cwd[2048] = "";
+	char wdir[1100];
 	const char *env[4] = { pred, NULL, NULL, NULL };
 	const char **argv;
 	const char *st = b->state;
@@ -507,7 +508,7 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", b->after);
 	snprintf(begin, sizeof(begin), "--begin=now+%lld",
 	    (long long)b->begin);
-	if ((argv = calloc((size_t)b->nargs + 10, sizeof(*argv))) == NULL) {
+	if ((argv = calloc((size_t)b->nargs + 11, sizeof(*argv))) == NULL) {
 		snprintf(note, ncap, "out of memory");
 		return MG_ENOMEM;
 	}
@@ -539,6 +540,10 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 		argv[n++] = dep;
 	if (b->begin > 0)
 		argv[n++] = begin;
+	if (b->workdir != NULL) {
+		snprintf(wdir, sizeof(wdir), "--chdir=%s", b->workdir);
+		argv[n++] = wdir;
+	}
 	/* a script named like an option reaches sbatch as a path */
 	snprintf(script, sizeof(script), "%s%s", *b->script == '-' ? "./" :
 	    "", b->script);
@@ -575,7 +580,8 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 }
 
 int
-mg_slurm_script_request(const char *path, int32_t *nodes, int64_t *limit)
+mg_slurm_script_request(const char *path, int32_t *nodes, int64_t *limit,
+    int *setsdir)
 {
 	FILE *fp = fopen(path, "r");
 	char line[1024];
@@ -583,6 +589,7 @@ mg_slurm_script_request(const char *path, int32_t *nodes, int64_t *limit)
 
 	if (fp == NULL)
 		return MG_EIO;
+	*setsdir = 0;
 	while (fgets(line, sizeof(line), fp)) {
 		char *p = line, *v = NULL, *e;
 		int isn = 0, ist = 0;
@@ -613,6 +620,9 @@ mg_slurm_script_request(const char *path, int32_t *nodes, int64_t *limit)
 			ist = 1, v = p + 7;
 		else if (strncmp(p, "-t", 2) == 0)
 			ist = 1, v = p + 2;
+		if (strncmp(p, "-D", 2) == 0 || (strncmp(p, "--chdir", 7) == 0
+		    && (p[7] == '=' || p[7] == ' ' || p[7] == '\t')))
+			*setsdir = 1;
 		if (v == NULL)
 			continue;
 		while (*v == ' ' || *v == '\t' || *v == '=')

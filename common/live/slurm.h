@@ -139,6 +139,8 @@ struct mg_sbatch {
 				 * NULL */
 	int64_t begin;		/* > 0: held that many seconds from now
 				 * (sbatch --begin=now+N) */
+	const char *workdir;	/* the directory it runs in (--chdir), or
+				 * NULL: sbatch's */
 };
 
 /*
@@ -153,9 +155,10 @@ int mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 /*
  * mg_slurm_script_request: the nodes (#SBATCH -N/--nodes) and time
  * limit (-t/--time) a batch script asks for, into *nodes and *limit
- * where they are 0 and the script says.  0, or MG_EIO (errno kept).
+ * where they are 0 and the script says; *setsdir 1 if it sets its own
+ * working directory (-D/--chdir), else 0.  0, or MG_EIO (errno kept).
  */
 int mg_slurm_script_request(const char *path, int32_t *nodes,
-    int64_t *limit);
+    int64_t *limit, int *setsdir);
 
 #endif /* MG_SLURM_H */

@@ -111,11 +111,11 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 99% --submit job.sh
 	[[ "$output" == *"decision: submitted"* ]]
 	[[ "$output" == *"held 1872 s (--begin), until job 500 has run 99% of its limit"* ]]
-	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --begin=now+1872 job.sh$" "$FAKE/sbatch.log"
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --begin=now+1872 --chdir=$PWD job.sh$" "$FAKE/sbatch.log"
 	# a dry run says the same command
 	rm job.sh.chain
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 0.99 --submit job.sh --dry-run
-	[[ "$output" == *"would run $A/fake-sbatch --parsable --begin=now+1872 job.sh"* ]]
+	[[ "$output" == *"would run $A/fake-sbatch --parsable --begin=now+1872 --chdir=$PWD job.sh"* ]]
 	# half its limit is long past: no hold
 	: > "$FAKE/sbatch.log"
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 50% --submit job.sh
@@ -132,7 +132,7 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == *"decision: submitted"* ]]
 	[[ "$output" == *"submitted: 900"* ]]
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
-	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL job.sh --resume$" "$FAKE/sbatch.log"
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --chdir=$PWD job.sh --resume$" "$FAKE/sbatch.log"
 	grep -qx -- "MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/job.sh.chain MIRAGE_BIN=$MIRAGE_BIN" "$FAKE/sbatch.env"
 	grep -qx 'successor	900' job.sh.chain
 	grep -qx 'current	500' job.sh.chain
@@ -239,12 +239,55 @@ assert d["gap_p10_h"] <= d["gap_p90_h"], d
 	[[ "$output" == *"note:     $A/fake-squeue failed (exit 1, 3 tries): squeue: error: Unable to contact slurm controller"* ]]
 	[[ "$output" == *"job:      500 unknown (no queue)"* ]]
 	[[ "$output" == *"afterany dependency"* ]]
-	grep -q -- '--dependency=afterany:500 job.sh$' "$FAKE/sbatch.log"
+	grep -q -- "--dependency=afterany:500 --chdir=$PWD job.sh$" "$FAKE/sbatch.log"
+}
+
+@test "--chdir: a chain's links run where it was started, whatever directory cron runs in" {
+	here=$PWD
+	# the first run, by hand in the chain's directory, records it
+	run -10 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T -100 --submit "$here/job.sh"
+	grep -qx "workdir	$here" job.sh.chain
+	grep -q "^mirage-chain-state 1\.4$" job.sh.chain
+	# the cron run, elsewhere: the successor runs in the chain's directory
+	mkdir -p elsewhere
+	( cd elsewhere && mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit "$here/job.sh" ) > out.txt
+	grep -q "decision: submitted" out.txt || { cat out.txt; cat "$FAKE/sbatch.log"; false; }
+	grep -q -- "--export=ALL --chdir=$here $here/job.sh$" "$FAKE/sbatch.log"
+	grep -qx "workdir	$here" job.sh.chain
+	# --chdir chooses it (absolute only); a script's own #SBATCH -D wins
+	rm -f job.sh.chain "$FAKE/sbatch.log"
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --chdir rel --submit job.sh
+	[[ "$stderr" == *"--chdir 'rel': give an absolute path"* ]]
+	[ ! -e "$FAKE/sbatch.log" ]
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --chdir /tmp
+	[[ "$stderr" == *"--chdir needs --submit script"* ]]
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --chdir /tmp --submit job.sh
+	grep -q -- "--export=ALL --chdir=/tmp job.sh$" "$FAKE/sbatch.log"
+	rm -f job.sh.chain "$FAKE/sbatch.log"
+	sed '1a #SBATCH -D /var/tmp' job.sh > own.sh
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit own.sh
+	! grep -q -- --chdir "$FAKE/sbatch.log"
+	# a state written before the chain's directory was kept: none given
+	rm -f "$FAKE/sbatch.log"
+	cp job.sh old.sh
+	run -10 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T -100 --submit old.sh
+	python3 - old.sh.chain <<-'PY'
+	import sys, zlib
+	p = sys.argv[1]
+	lines = [l for l in open(p).read().splitlines(True)
+	         if not l.startswith(("workdir\t", "crc32\t"))]
+	lines[0] = "mirage-chain-state 1.3\n"
+	body = "".join(lines)
+	open(p, "w").write(body + "crc32\t%08x\n" % zlib.crc32(body.encode()))
+	PY
+	run -0 mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit old.sh
+	[[ "$output" == *"decision: submitted"* ]]
+	! grep -q -- --chdir "$FAKE/sbatch.log"
 }
 
 @test "--dry-run says what it would submit and submits nothing" {
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh --dry-run
-	[[ "$output" == *"dry run: would run $A/fake-sbatch --parsable job.sh"* ]]
+	[[ "$output" == *"dry run: would run $A/fake-sbatch --parsable --chdir=$PWD job.sh"* ]]
 	[ ! -e "$FAKE/sbatch.log" ]
 	[ ! -e job.sh.chain ]
 	# nothing at all is written: no state, no lock beside it
@@ -704,6 +747,8 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	run --separate-stderr mirage-advise "${V[@]}" --now $NOW --submit job.sh -T 100 -s st
 	[ "$(grep '^planner:' <<< "$output")" = "$want" ]
 	head -n 2 st.history | tr '\t' ' ' | grep -qx 'covers 1792969200 1795474800'
+	# every user's jobs: its owner's only
+	[ "$(stat -c %a st.history)" = 600 ]
 	tail -n 1 "$FAKE/sacct.log" | grep -q -- '-S 2026-10-25T23:00:00 '
 	# five minutes on: sacct is asked from the cache's end, less 10 minutes
 	run --separate-stderr mirage-advise "${V[@]}" --now 2026-11-23T23:05:00 --submit job.sh -s st

@@ -173,6 +173,12 @@ setup() {
 @test "a queue of one's own jobs only is said (PrivateData=jobs)" {
 	run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100
 	[[ "$stderr" == *"squeue and sacct show only your own jobs (2 queued): if the cluster hides other users' jobs (PrivateData=jobs in slurm.conf)"* ]]
+	# it changes what the decision means: said under cron's -q too,
+	# unless the rule decides without the queue (no model)
+	run -0 --separate-stderr mirage-advise -q "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100
+	[[ "$stderr" == *"only your own jobs (2 queued)"*"is blind to the queue"* ]]
+	run --separate-stderr mirage-advise -q --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" -n 8 --now 2026-11-23T23:00:00 -j 500
+	[[ "$stderr" != *"only your own jobs"* ]]
 	sed -i "1s/\$/|USER/; 2s/\$/|$(id -un)/; 3s/\$/|bob/" "$FAKE/queue.txt"
 	run -0 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100
 	[[ "$stderr" != *"only your own jobs"* ]]
@@ -313,7 +319,7 @@ setup() {
 	cp job.sh 'a,b/job.sh'
 	run -0 mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit 'a,b/job.sh'
 	grep -qx -- "MIRAGE_PREDECESSOR=500 MIRAGE_CHAIN_STATE=$PWD/a,b/job.sh.chain MIRAGE_BIN=$MIRAGE_BIN" "$FAKE/sbatch.env"
-	grep -q -- '--export=ALL a,b/job.sh$' "$FAKE/sbatch.log"
+	grep -q -- "--export=ALL --chdir=$PWD a,b/job.sh$" "$FAKE/sbatch.log"
 	# an option that would do nothing is refused
 	run -2 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --ready true
 	[[ "$stderr" == *"--ready and --ready-time go with --take-over"* ]]

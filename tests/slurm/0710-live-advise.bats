@@ -71,6 +71,34 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	[ "$(cut -d'|' -f2 acct | sort -u)" = COMPLETED ]
 }
 
+@test "live: a chain started in its directory and driven by cron runs elsewhere runs links 2 and 3 there" {
+	here=$PWD
+	chmod 755 "$here"
+	# no #SBATCH -D: each link runs where sbatch puts it, and says where
+	printf '#!/bin/bash\n#SBATCH -J %s\n#SBATCH -p gpu\n#SBATCH -N 1\n#SBATCH -t 1\n#SBATCH -o /dev/null\npwd >> %s/where\nsleep 5\n' \
+	    "$T" "$here" > link.sh
+	first=$(sbatch --parsable link.sh)
+	running "$first"
+	# the first run, by hand, in the chain's directory
+	mirage-advise -q -p gpu -n 2 -m "$M" -T -100 -j "$first" --submit "$here/link.sh" > advise.log 2>&1 || true
+	grep -qx "workdir	$here" link.sh.chain
+	# then cron's: from another directory, naming no job
+	mkdir -p /tmp/$T.cron && cd /tmp/$T.cron
+	for i in $(seq 1 120); do
+		n=$(sed -n 's/^submitted\t//p' "$here/link.sh.chain")
+		[ "${n:-0}" -ge 2 ] && break
+		mirage-advise -q -p gpu -n 2 -m "$M" -T 0.01 --submit "$here/link.sh" >> "$here/advise.log" 2>&1 || true
+		sleep 1
+	done
+	cd "$here"
+	rm -rf /tmp/$T.cron
+	settle
+	[ "$(grep -c '^submitted: ' advise.log)" -eq 2 ]
+	# three links, each ran in the chain's directory
+	[ "$(wc -l < where)" -eq 3 ]
+	[ "$(sort -u where)" = "$here" ]
+}
+
 @test "live: without a model, the successor is submitted once its predecessor ended" {
 	link link.sh "" 5
 	first=$(sbatch --parsable link.sh)
