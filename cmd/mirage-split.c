@@ -355,6 +355,10 @@ split(const struct sopts *o, FILE *fp, const char *name, int64_t vlo,
 	wo.producer = "mirage-split " MG_VERSION;
 	wo.args = o->args;
 	wo.seed = info->seed;
+	/* the samples' provenance goes with them: a model trained on
+	 * either part knows its cluster (mirage-train -i, mirage-advise) */
+	wo.tz = *info->tz ? info->tz : NULL;
+	wo.cluster = *info->cluster ? info->cluster : NULL;
 	if (mg_out_open(&out[0], o->train_path, &d) != 0)
 		errx(MG_EXIT_FAIL, "%s", d.msg);
 	if (mg_out_open(&out[1], o->valid_path, &d) != 0) {

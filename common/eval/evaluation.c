@@ -268,8 +268,12 @@ mg_evaluation_choose(struct mg_evaluation *ev, struct mg_choice **out,
 		return rv;
 	pv->cluster_nodes = ev->def->nodes;
 	pv->history_end = mg_target_known(&ts);
+	pv->history_from = ts.from;
+	/* a model is chosen only on episodes after its training's
+	 * outcomes were known, as in a walk */
+	pv->models_before = ts.from - c->sel.e.workload;
 	rv = mg_target_choose_all(cmp, c->target, c->ntarget, c->folds,
-	    c->confidence, out, d);
+	    c->confidence, pv->models_before, out, d);
 	mg_compare_free(cmp);
 	last = ts.from + (ts.count - 1) * ts.every;
 	mg_format_time(ts.from, a, sizeof(a));

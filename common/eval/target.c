@@ -217,7 +217,7 @@ mg_target_best(const struct mg_choice *ch, int nm)
 		const struct mg_choice *h = &ch[m], *o = b >= 0 ? &ch[b] : NULL;
 		int hq = queue_rank(h->kind), oq;
 
-		if (h->point == -2 || !h->reached)
+		if (h->point == -2 || !h->reached || h->insample)
 			continue;
 		oq = o != NULL ? queue_rank(o->kind) : 0;
 		if (o == NULL || h->certified > o->certified ||
@@ -239,7 +239,8 @@ mg_target_best(const struct mg_choice *ch, int nm)
  */
 static int
 mg_target_choose(const struct mg_compare *c, double target, int folds,
-    double conf, struct mg_choice *ch, struct mg_diag *d)
+    double conf, int64_t models_before, struct mg_choice *ch,
+    struct mg_diag *d)
 {
 	int nm = mg_compare_nmethods(c), i, m, best;
 	struct mg_compare_view v;
@@ -262,6 +263,8 @@ mg_target_choose(const struct mg_compare *c, double target, int folds,
 				    "of %d-node chains to choose on, fewer "
 				    "than the %d folds", v.n, v.nodes, folds);
 			mg_target_choose_view(&v, target, folds, conf, h);
+			h->insample = v.trained_to > 0 &&
+			    v.trained_to >= models_before;
 		}
 		if ((best = mg_target_best(&ch[i * nm], nm)) >= 0)
 			ch[i * nm + best].best = 1;
@@ -447,6 +450,7 @@ json_row(const struct mg_compare_view *v, const struct mg_choice *h,
 	JD("confidence", h->confidence);
 	JI("cluster_nodes", pv->cluster_nodes);
 	JI("history_end", pv->history_end);
+	JI("in_sample", h->insample);
 #undef JS
 #undef JD
 #undef JI
@@ -470,19 +474,20 @@ row(FILE *fp, enum mg_compare_format fmt, const struct mg_compare_view *v,
 			fputc('-', fp);
 		fprintf(fp, "\t%d\t%.4f\t%.4f\t%d\t%zu\t%.4f\t%.4f\t%.4f\t"
 		    "%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%.4f\t%g\t%lld\t%.4f\t"
-		    "%zu\t%.4f\t%d\t%.4f\t%g\t%d\t%lld\n",
+		    "%zu\t%.4f\t%d\t%.4f\t%g\t%d\t%lld\t%d\n",
 		    h->reached, h->worst, h->cost, h->best, r->n, r->share,
 		    r->lo, r->hi, r->lease, r->held, r->ovl, r->sv.down_h,
 		    r->sv.jobs_per_kh, r->sv.handover_waste_nh, want,
 		    (long long)v->handing, h->bound, h->n, h->lower,
 		    h->certified, h->promise, h->confidence,
-		    pv->cluster_nodes, (long long)pv->history_end);
+		    pv->cluster_nodes, (long long)pv->history_end,
+		    h->insample);
 		return;
 	}
 	fprintf(fp, "%-20s %5d %-16s %10.1f%%%s %8.1f%% %6.1f-%5.1f%% %9.2f h "
 	    "%8.2f nh %7.1f h\n", r->name, r->nodes, setting_text(v, h, s,
-	    sizeof(s)), 100 * h->worst, h->best ? "*" : h->reached ? " " :
-	    "!", 100 * r->share, 100 * r->lo, 100 * r->hi, v->handing > 0 ?
+	    sizeof(s)), 100 * h->worst, h->best ? "*" : h->insample ? "~" :
+	    h->reached ? " " : "!", 100 * r->share, 100 * r->lo, 100 * r->hi, v->handing > 0 ?
 	    r->lease : r->ovl, r->held, r->sv.down_h);
 }
 
@@ -504,7 +509,7 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
 		    "down_h_30d\tjobs_per_1000h\thandover_wasted_nh_30d\t"
 		    "target\thandover_s\ttrain_bound_share\t"
 		    "train_episodes\ttrain_lower\tcertified\tpromise\t"
-		    "confidence\tcluster_nodes\thistory_end\n");
+		    "confidence\tcluster_nodes\thistory_end\tin_sample\n");
 	else if (fmt == MG_COMPARE_JSON)
 		arr = json_object_new_array();
 	for (w = 0; w < nwant; w++)
@@ -543,7 +548,8 @@ mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
 		fprintf(fp, "\n(* the method recommended: of those reaching "
 		    "the target in every fold of the training period, one "
 		    "certified, then one deciding on the queue now, then the "
-		    "cheapest; ! not reached in every fold)\n");
+		    "cheapest; ! not reached in every fold; ~ a model trained "
+		    "on the weeks chosen on, never recommended)\n");
 	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
 }
 
@@ -673,6 +679,18 @@ mg_target_threshold(struct mg_model *m, const char *model,
 	size_t nfn;
 	int rv, bad, i, nm;
 
+	/* a threshold chosen on the model's own training would promise
+	 * what it learnt, not what it will do */
+	if (m->to > 0 && m->to + sel->e.workload > sel->from) {
+		char last[32], from[32];
+
+		mg_format_time(m->to, last, sizeof(last));
+		mg_format_time(m->to + sel->e.workload, from, sizeof(from));
+		return mg_diag_set(d, MG_EINVAL, "--target: '%s' was trained "
+		    "on episodes up to %s: its threshold would be chosen on "
+		    "its own training; choose it on episodes from %s on (-f), "
+		    "or train it on earlier weeks", model, last, from);
+	}
 	memset(&cc, 0, sizeof(cc));
 	cc.model[0] = m;
 	cc.name[0] = m->kind;
@@ -703,8 +721,8 @@ mg_target_threshold(struct mg_model *m, const char *model,
 		rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((rv = mg_target_choose(cmp, sp->target, sp->folds, conf, ch,
-	    d)) != 0) {
+	if ((rv = mg_target_choose(cmp, sp->target, sp->folds, conf,
+	    INT64_MAX, ch, d)) != 0) {
 		mg_diag_prefix(d, "--target");
 		goto out;
 	}
@@ -730,8 +748,8 @@ out:
 
 int
 mg_target_choose_all(const struct mg_compare *c, const double *target,
-    int n, int folds, double conf, struct mg_choice **out,
-    struct mg_diag *d)
+    int n, int folds, double conf, int64_t models_before,
+    struct mg_choice **out, struct mg_diag *d)
 {
 	size_t per = (size_t)mg_compare_ntables(c) *
 	    (size_t)mg_compare_nmethods(c);
@@ -742,7 +760,7 @@ mg_target_choose_all(const struct mg_compare *c, const double *target,
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	for (k = 0; k < n; k++)
 		if ((rv = mg_target_choose(c, target[k], folds, conf,
-		    &ch[(size_t)k * per], d)) != 0) {
+		    models_before, &ch[(size_t)k * per], d)) != 0) {
 			free(ch);
 			return rv;
 		}

@@ -49,6 +49,8 @@ struct mg_choice {
 				 * certified, else lower */
 	double confidence;	/* the confidence asked */
 	enum mg_setting kind;	/* the method's kind of setting */
+	int insample;		/* a model trained on the weeks it would be
+				 * chosen on: never recommended */
 };
 
 /*
@@ -58,11 +60,14 @@ struct mg_choice {
  * ch[table * nmethods + m] (nmethods as mg_compare_nmethods() says;
  * free() it).  A point whose share's lower bound at confidence conf
  * reaches the target (certified) comes before one that only reaches it
- * in every fold.  MG_EINVAL if a table has fewer episodes than folds.
+ * in every fold.  A model whose last episode trained on starts at or
+ * after models_before (its outcomes known within the history chosen
+ * on) is insample, and never recommended.  MG_EINVAL if a table has
+ * fewer episodes than folds.
  */
 int mg_target_choose_all(const struct mg_compare *c, const double *target,
-    int n, int folds, double conf, struct mg_choice **out,
-    struct mg_diag *d);
+    int n, int folds, double conf, int64_t models_before,
+    struct mg_choice **out, struct mg_diag *d);
 
 /*
  * mg_target_training: the training period of the evaluated episodes sel
@@ -113,6 +118,9 @@ struct mg_target_prov {
 	int32_t cluster_nodes;	/* the cluster model's nodes */
 	int64_t history_end;	/* when the last outcome chosen on was
 				 * known (its episode's start + workload) */
+	int64_t history_from;	/* the first episode chosen on */
+	int64_t models_before;	/* a model trained on an episode that
+				 * starts at or after this is left out */
 };
 
 /*

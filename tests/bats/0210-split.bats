@@ -34,8 +34,16 @@ span() {
 	dropped=$(awk '/dropped/ { print $3 }' <<<"$stderr")
 	[ $((tn + vn + dropped)) -eq "$(records "$S")" ]
 	[ "$dropped" -gt 0 ]
-	# the outputs keep the samples' schema
+	# the outputs keep the samples' schema, and their provenance: a
+	# model trained on either knows its cluster
 	[ "$(mirage-cat tr.mrs | head -1)" = "$(mirage-cat "$S" | head -1)" ]
+	want=$(mirage-cat -i "$S" | grep '^cluster')
+	[[ "$want" == *"nodes="* ]]
+	[ "$(mirage-cat -i tr.mrs | grep '^cluster')" = "$want" ]
+	[ "$(mirage-cat -i va.mrs | grep '^cluster')" = "$want" ]
+	mirage-train -q -a gbt -o m.mrm tr.mrs
+	run -0 mirage-train -i m.mrm
+	grep -q "^cluster	.*nodes=" <<<"$output"
 }
 
 @test "crossing episodes: dropped, or given to validation (no leak), or to training (on request)" {

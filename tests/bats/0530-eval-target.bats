@@ -312,3 +312,24 @@ col() {
 	    --handover --target 99% --settings cert.tsv
 	[[ "$stderr" == *"the settings promise 99% of 1-node links without an interruption at 95% confidence (8 chosen on)"* ]]
 }
+
+@test "--target: a model trained on the weeks the settings are chosen on is left out of the choice, and said under -q" {
+	# trained on the very episodes the settings are chosen on
+	mirage-features -q -f 2023-02-01 -N 40 -k 1 -w 2 -o in.mrs "$J"
+	mirage-train -q -a gbt -o insample.mrm in.mrs
+	run -0 --separate-stderr mirage-eval "${RUN[@]}" -M insample.mrm -F tsv -o t.tsv "$J"
+	[[ "$stderr" == *"--target: model 'insample' was trained on episodes up to 2023-02-07T12:00:00, and the settings are chosen on episodes from 2023-02-01T00:00:00: it is left out of the choice"* ]]
+	[[ "$stderr" != *"model 'gbt'"* ]]
+	[ "$(col t.tsv insample 1 in_sample)" = 1 ]
+	[ "$(col t.tsv insample 1 recommended)" = 0 ]
+	[ "$(col t.tsv gbt 1 in_sample)" = 0 ]
+	# the text marks it
+	mirage-eval "${RUN[@]}" -M insample.mrm -o t.txt "$J" 2>/dev/null
+	grep -q '^insample .*~' t.txt
+	grep -q '~ a model trained on the weeks chosen on, never recommended' t.txt
+	# mirage-train --target refuses to choose its threshold there
+	run -2 --separate-stderr mirage-train --target 99% --handover 10m -M insample.mrm \
+	    -m reference -n 76 -f 2023-02-01 -N 8 -k 1 -o x.mrm "$J"
+	[[ "$stderr" == *"'insample.mrm' was trained on episodes up to 2023-02-07T12:00:00: its threshold would be chosen on its own training; choose it on episodes from 2023-02-12T12:00:00 on (-f)"* ]]
+	[ ! -e x.mrm ]
+}
