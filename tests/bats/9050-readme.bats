@@ -87,6 +87,14 @@ follow() {
 			output=$(env PATH="$PWD/usr/local/bin:$SLURMBIN:$PATH" bash -c "cd '$PWD' && $cmd" 2>&1) ||
 			    status=$? ;;
 		esac
+		# the recipe's table is fresh, and no model is judged on
+		# its own training
+		case $output in
+		*"chosen on a history that ended"*|*"left out of the choice"*|*"its own training"*)
+			echo "README command $n: $cmd"
+			echo "$output"
+			return 1 ;;
+		esac
 		[ "$status" -eq 0 ] || [ "$status" -eq 10 ] || {
 			echo "README command $n failed ($status): $cmd"
 			echo "$output"
