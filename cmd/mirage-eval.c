@@ -80,6 +80,7 @@ usage(int status)
 		    "  --walk-forward period, --history span  each period's "
 		    "settings chosen on\n"
 		    "                    the history before it only (28d)\n"
+		    "  --text file       the walk also as text, from the same run\n"
 		    "  --replay          the cluster model's waits against the "
 		    "real ones\n"
 		    "  -j jobs.tsv       the replay job by job\n"
@@ -129,7 +130,7 @@ struct eopts {
 	const char *jobs_path, *dl_out, *loan_out, *el_out;
 	/* the protocol */
 	struct mg_evalconf ev;
-	const char *ep_path, *curve_path, *table_path;
+	const char *ep_path, *curve_path, *table_path, *text_path;
 	enum mg_compare_format fmt;
 	int fitcal;		/* --plan-fit-calibration */
 	struct mg_plancal cal;
@@ -177,6 +178,8 @@ static const struct eopt {
 	O("confidence", 1, 0, P | T, EVAL, 0, target_only),
 	O("walk-forward", 1, 0, P | T, EVAL, 0, target_only),
 	O("history", 1, 0, P | W, EVAL, 0, "--history goes with --walk-forward"),
+	O("text", 1, 0, P | W, FILE_NAME, F(text_path),
+	    "--text goes with --walk-forward"),
 	O("table", 1, 0, P | T, FILE_NAME, F(table_path), target_only),
 	O("target", 1, 0, P, EVAL, 0, NULL),
 	O("train-count", 1, 0, P | T, EVAL, 0, target_only),
@@ -319,6 +322,10 @@ walk_forward(struct eopts *e, struct mg_evaluation *ev, const char *path)
 	if (e->table_path != NULL)
 		out_end(&out, mg_walk_write_choices(wk, out_begin(&out,
 		    e->table_path), &d), &d, NULL);
+	/* the same walk as text: one run, both forms */
+	if (e->text_path != NULL)
+		out_end(&out, mg_walk_write(wk, out_begin(&out, e->text_path),
+		    MG_COMPARE_TEXT, &d), &d, NULL);
 	mg_walk_free(wk);
 }
 

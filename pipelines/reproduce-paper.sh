@@ -268,8 +268,8 @@ walk() { # walk NAME MODEL-OPTIONS...
 		stage "$name: mirage-eval --target 99% --walk-forward 1d, $wfrom to $wuntil"
 		local run=(-q "$@" -f $wfrom -u $wuntil -k 1,8 --handover 10m --target 99%
 		    --walk-forward 1d --history $whistory)
-		mirage-eval "${run[@]}" -F tsv --table "$out/$name/walk-choices.tsv" -o "$out/$name/walk.tsv" "$out/ls6.jobs"
-		mirage-eval "${run[@]}" -o "$out/$name/walk.txt" "$out/ls6.jobs"
+		mirage-eval "${run[@]}" -F tsv --table "$out/$name/walk-choices.tsv" -o "$out/$name/walk.tsv" \
+		    --text "$out/$name/walk.txt" "$out/ls6.jobs"
 	fi
 	{
 		echo

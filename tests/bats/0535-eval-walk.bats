@@ -72,9 +72,12 @@ assert abs(tail(lo) - 0.05) < 0.002, tail(lo)"
 @test "--walk-forward: where no submission time brings the target through, the text says what can be" {
 	# February's 8-node chains: some waited longer than a whole limit
 	mirage-eval -q -m reference -n 76 -f 2023-02-01 -u 2023-02-28 -k 1,8 \
-	    --handover 10m --target 99.9% --walk-forward 7d --history 14d -F tsv -o f.tsv "$J"
+	    --handover 10m --target 99.9% --walk-forward 7d --history 14d -F tsv -o f.tsv \
+	    --text f.txt "$J"
+	# the text of the same run is the text a run of its own writes
 	mirage-eval -q -m reference -n 76 -f 2023-02-01 -u 2023-02-28 -k 1,8 \
-	    --handover 10m --target 99.9% --walk-forward 7d --history 14d -o f.txt "$J"
+	    --handover 10m --target 99.9% --walk-forward 7d --history 14d -o g.txt "$J"
+	cmp f.txt g.txt
 	b8=$(cell f.tsv recommended 8 all bound_share)
 	b1=$(cell f.tsv recommended 1 all bound_share)
 	awk -v b="$b8" 'BEGIN { exit !(b < 0.999) }'
@@ -91,6 +94,9 @@ assert abs(tail(lo) - 0.05) < 0.002, tail(lo)"
 	[[ "$output" == *"--walk-forward go with --target"* ]]
 	run -2 mirage-eval -q -m reference -n 76 --target 99% --history 7d "$J"
 	[[ "$output" == *"--history goes with --walk-forward"* ]]
+	run -2 mirage-eval -q -m reference -n 76 --target 99% --text t.txt "$J"
+	[[ "$output" == *"--text goes with --walk-forward"* ]]
+	[ ! -e t.txt ]
 	run -2 mirage-eval "${RUN[@]}" --confidence 120% "$J"
 	[[ "$output" == *"invalid --confidence '120%'"* ]]
 	run -2 mirage-eval "${RUN[@]}" --walk-forward week "$J"
