@@ -18,6 +18,7 @@
 #include "base/proc.h"
 #include "cluster/simconf.h"
 #include "live/drive.h"
+#include "live/report.h"
 #include "live/settings.h"
 #include "live/takeover.h"
 #include "eval/target.h"
@@ -29,6 +30,8 @@ struct opts {
 	struct mg_drive dr;	/* the run */
 	const char *config;	/* -c */
 	int take_over;		/* --take-over: S's first step */
+	int report;		/* --report: how chains fared */
+	int tsv;		/* -F tsv */
 	int ready_time;		/* --ready-time given */
 	int json;		/* -F json */
 	double target;		/* --target, 0: none */
@@ -52,6 +55,8 @@ usage(int status)
 	    "           [--target share [--settings table.tsv]]\n"
 	    "           [--submit script [-s state] [--chdir dir] [--dry-run]\n"
 	    "           [--min-run share] [-- script-args...]]\n"
+	    "       mirage-advise --report [-F text|tsv] [-z zone] [--now time] "
+	    "state...\n"
 	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
 	    "           [--grace span] [--kill-wait span] [--ready command\n"
 	    "           [--ready-time span]] [--dry-run]\n"
@@ -90,6 +95,8 @@ usage(int status)
 		    "  --min-run share   hold S (--begin) until P ran that share of its limit\n"
 		    "  --retries n       tries of a failing squeue or sacct (3)\n"
 		    "  --take-over       S's first step: stop P (MIRAGE_PREDECESSOR)\n"
+		    "  --report          how the chains of these state files fared: each\n"
+		    "                    link's gap or overlap and lease, against the promise\n"
 		    "  --handover        the chain hands over: a started S stops P\n"
 		    "  --signal sig, --full, --grace span  how P is asked to stop\n"
 		    "  --ready command   serving order: stop P once this check passes\n"
@@ -133,9 +140,10 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	    O_SBATCH, O_SINFO, O_EVENTS,
 	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
 	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET,
-	    O_SETTINGS, O_MINRUN, O_CHDIR };
+	    O_SETTINGS, O_MINRUN, O_CHDIR, O_REPORT };
 	static const struct option longopts[] = {
 		{ "chdir", required_argument, NULL, O_CHDIR },
+		{ "report", no_argument, NULL, O_REPORT },
 		{ "config", required_argument, NULL, 'c' },
 		{ "dry-run", no_argument, NULL, O_DRY },
 		{ "min-run", required_argument, NULL, O_MINRUN },
@@ -214,10 +222,12 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			o->config = optarg;
 			break;
 		case 'F':
-			if (strcmp(optarg, "text") && strcmp(optarg, "json"))
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "tsv"))
 				errx(MG_EXIT_USAGE, "invalid format '%s' (want "
-				    "text or json)", optarg);
+				    "text or json; tsv with --report)", optarg);
 			o->json = strcmp(optarg, "json") == 0;
+			o->tsv = strcmp(optarg, "tsv") == 0;
 			break;
 		case 'h':
 			usage(MG_EXIT_OK);
@@ -277,6 +287,9 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			break;
 		case O_CHDIR:
 			dr->workdir = optarg;
+			break;
+		case O_REPORT:
+			o->report = 1;
 			break;
 		case O_NOW:
 			*now_arg = optarg;
@@ -458,6 +471,7 @@ target(struct opts *o)
 		    "over; choose it again with mirage-train --target%s",
 		    dr->model, h > 0 ? "for" : "without", dr->handover ?
 		    " --handover 10m" : "");
+	dr->promise = p > 0 ? p : 0;
 	if (p >= 0 && p < t && !dr->quiet)
 		warnx("'%s' promises %.1f%% of the links at %g%% confidence, "
 		    "not %g%%: the history its threshold was chosen on "
@@ -493,6 +507,51 @@ workdir(struct opts *o)
 		errx(MG_EXIT_USAGE, "--chdir: a path too long");
 	if (access(dr->workdir, X_OK) != 0)
 		err(MG_EXIT_USAGE, "--chdir '%s'", dr->workdir);
+}
+
+/*
+ * --report: each chain of the state files given, its links against the
+ * accounting; a chain that cannot be reported is said, the others go on
+ */
+static int
+report(struct opts *o, int argc, char *argv[], const char *now_arg)
+{
+	struct mg_drive *dr = &o->dr;
+	struct mg_diag d = { "" };
+	struct mg_chainrep r;
+	int i, rv, status = MG_EXIT_OK, first = 1;
+
+	if (dr->script != NULL || dr->job != NULL || dr->model != NULL ||
+	    dr->plan || dr->queue != NULL || o->take_over || o->json)
+		errx(MG_EXIT_USAGE, "--report reads chains' state files and "
+		    "sacct: no --submit, -j, -m, --plan, -Q, --take-over or -F "
+		    "json");
+	if (optind == argc && dr->state == NULL)
+		errx(MG_EXIT_USAGE, "--report: which chains? give their state "
+		    "files (script.chain), or -s state");
+	if (now_arg != NULL && mg_parse_date(now_arg, dr->sl.tz, &dr->now) !=
+	    0)
+		errx(MG_EXIT_USAGE, "invalid time '%s'", now_arg);
+	if (dr->now == 0)
+		dr->now = (int64_t)time(NULL);
+	/* -s first, then the operands */
+	for (i = optind - (dr->state != NULL); i < argc; i++) {
+		const char *st = i < optind ? dr->state : argv[i];
+
+		if ((rv = mg_chain_report(&dr->sl, st, dr->now, &r, &d)) != 0) {
+			warnx("%s", d.msg);
+			status = mg_exit_status(rv);
+			continue;
+		}
+		if (!o->tsv && !first)
+			putchar('\n');
+		if (mg_chain_report_write(stdout, st, &r, o->tsv, dr->sl.tz,
+		    first) != 0)
+			status = MG_EXIT_FAIL;
+		first = 0;
+		mg_chain_report_free(&r);
+	}
+	return status;
 }
 
 /* the time, the script, the cluster's configuration */
@@ -590,7 +649,11 @@ main(int argc, char *argv[])
 	mg_cli_keep_heap();
 	parse(argc, argv, &o, &now_arg, &zone);
 	environment(&o, zone);
-	if (o.take_over) {
+	if (o.tsv && !o.report)
+		errx(MG_EXIT_USAGE, "-F tsv goes with --report");
+	if (o.report) {
+		status = report(&o, argc, argv, now_arg);
+	} else if (o.take_over) {
 		if (o.dr.script != NULL || o.dr.plan || o.dr.model != NULL ||
 		    o.dr.queue != NULL)
 			errx(MG_EXIT_USAGE, "--take-over stops the "

@@ -396,3 +396,182 @@ mg_chain_token(char *buf, size_t cap)
 	for (i = 0; i < 8 && (size_t)(2 * i + 2) < cap; i++)
 		snprintf(buf + 2 * i, 3, "%02x", r[i]);
 }
+
+/* ---- the links ---------------------------------------------------- */
+
+static const char links_schema[] =
+    "pred\tsucc\tsubmitted\theld\trule\tpromise\thandover\tcrc32";
+
+int
+mg_chain_link_add(const char *path, const struct mg_chainlink *k,
+    struct mg_diag *d)
+{
+	char buf[512], promise[32];
+	struct stat st;
+	int fd, n = 0, m;
+	ssize_t w;
+
+	if (!plain(k->pred) || !plain(k->succ) || !plain(k->rule) ||
+	    *k->pred == '\0' || *k->succ == '\0')
+		return mg_diag_set(d, MG_EINVAL, "'%s': a link that cannot be "
+		    "kept", path);
+	if ((fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0644)) < 0 || fstat(fd, &st) != 0) {
+		mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return MG_EIO;
+	}
+	if (st.st_size == 0)
+		n = snprintf(buf, sizeof(buf), "%s %d.%d\n%s\n",
+		    MG_CHAIN_LINKS_MAGIC, MG_CHAIN_LINKS_MAJOR,
+		    MG_CHAIN_LINKS_MINOR, links_schema);
+	if (k->promise > 0)
+		snprintf(promise, sizeof(promise), "%.4f", k->promise);
+	else
+		snprintf(promise, sizeof(promise), "-");
+	m = snprintf(buf + n, sizeof(buf) - (size_t)n, "%s\t%s\t%lld\t%lld\t"
+	    "%s\t%s\t%d", k->pred, k->succ, (long long)k->submitted,
+	    (long long)k->held, *k->rule ? k->rule : "-", promise,
+	    k->handover != 0);
+	m += snprintf(buf + n + m, sizeof(buf) - (size_t)(n + m), "\t%08lx\n",
+	    crc32(0, (const Bytef *)buf + n, (uInt)m));
+	/* one write, appended whole: a reader never sees half a line but
+	 * for a crash, which the line's checksum finds */
+	w = write(fd, buf, (size_t)(n + m));
+	if (w != n + m || fsync(fd) != 0) {
+		mg_diag_set(d, MG_EIO, "'%s': %s", path, w < 0 ||
+		    w == n + m ? strerror(errno) : "a short write");
+		close(fd);
+		return MG_EIO;
+	}
+	if (close(fd) != 0)
+		return mg_diag_set(d, MG_EIO, "'%s': %s", path,
+		    strerror(errno));
+	return MG_OK;
+}
+
+/* one line of the links (no newline) into k */
+static int
+link_parse(char *line, const char *path, int lineno,
+    struct mg_chainlink *k, struct mg_diag *d)
+{
+	char *f[8], *c = line, *t;
+	size_t nf = 0, len;
+	int64_t v;
+
+	memset(k, 0, sizeof(*k));
+	if ((t = strrchr(line, '\t')) == NULL || strlen(t + 1) != 8 ||
+	    crc32(0, (const Bytef *)line, (uInt)(t - line)) !=
+	    strtoul(t + 1, NULL, 16))
+		return mg_diag_set(d, MG_ECHECKSUM, "'%s': line %d: CRC32 "
+		    "mismatch (a line changed or cut short)", path, lineno);
+	*t = '\0';
+	while (nf < 7) {
+		f[nf++] = c;
+		if ((c = strchr(c, '\t')) == NULL)
+			break;
+		*c++ = '\0';
+	}
+	if (nf != 7 || c != NULL)
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: %zu fields, "
+		    "not 7", path, lineno, nf);
+	if (copy(k->pred, sizeof(k->pred), f[0]) ||
+	    copy(k->succ, sizeof(k->succ), f[1]) ||
+	    copy(k->rule, sizeof(k->rule), f[4]))
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: value too "
+		    "long", path, lineno);
+	len = strlen(f[2]);
+	if (mg_parse_i64(f[2], len, 0, INT64_MAX, &k->submitted) != 0 ||
+	    mg_parse_i64(f[3], strlen(f[3]), 0, INT64_MAX, &k->held) != 0 ||
+	    mg_parse_i64(f[6], strlen(f[6]), 0, 1, &v) != 0)
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: a bad "
+		    "number", path, lineno);
+	k->handover = (int)v;
+	if (strcmp(f[5], "-") != 0 && (mg_parse_f64(f[5], strlen(f[5]),
+	    &k->promise) != 0 || !(k->promise > 0 && k->promise <= 1)))
+		return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: a bad "
+		    "promise", path, lineno);
+	return MG_OK;
+}
+
+int
+mg_chain_links_read(const char *path, struct mg_chainlink **out, size_t *n,
+    struct mg_diag *d)
+{
+	struct mg_chainlink *v = NULL, *nv;
+	char *line = NULL;
+	size_t cap = 0, lcap = 0;
+	unsigned major, minor;
+	ssize_t len;
+	int lineno = 0, rv = MG_OK;
+	FILE *fp;
+
+	*out = NULL;
+	*n = 0;
+	if ((fp = fopen(path, "r")) == NULL)
+		return errno == ENOENT ? MG_OK : mg_diag_set(d, MG_EIO,
+		    "'%s': %s", path, strerror(errno));
+	while ((len = getline(&line, &lcap, fp)) >= 0) {
+		lineno++;
+		if ((size_t)len != strlen(line)) {
+			rv = mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: a NUL "
+			    "byte", path, lineno);
+			break;
+		}
+		if (len == 0 || line[len - 1] != '\n') {
+			rv = mg_diag_set(d, MG_ETRUNC, "'%s': line %d: cut short",
+			    path, lineno);
+			break;
+		}
+		line[--len] = '\0';
+		if (lineno == 1) {
+			if (sscanf(line, MG_CHAIN_LINKS_MAGIC " %u.%u", &major,
+			    &minor) != 2) {
+				rv = mg_diag_set(d, MG_ECORRUPT, "'%s': line 1: "
+				    "not a mirage chain's links", path);
+				break;
+			}
+			if (major != MG_CHAIN_LINKS_MAJOR) {
+				rv = mg_diag_set(d, MG_EVERSION, "'%s': version "
+				    "%u.%u; this mirage-advise reads %d.x",
+				    path, major, minor, MG_CHAIN_LINKS_MAJOR);
+				break;
+			}
+			continue;
+		}
+		if (lineno == 2) {
+			if (strcmp(line, links_schema) != 0) {
+				rv = mg_diag_set(d, MG_ECORRUPT, "'%s': line 2: "
+				    "not the links' columns", path);
+				break;
+			}
+			continue;
+		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			if ((nv = realloc(v, cap * sizeof(*v))) == NULL) {
+				rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+				break;
+			}
+			v = nv;
+		}
+		if ((rv = link_parse(line, path, lineno, &v[*n], d)) != 0)
+			break;
+		(*n)++;
+	}
+	if (rv == MG_OK && ferror(fp))
+		rv = mg_diag_set(d, MG_EIO, "'%s': %s", path, strerror(errno));
+	if (rv == MG_OK && lineno == 1)
+		rv = mg_diag_set(d, MG_ETRUNC, "'%s': no columns line (cut "
+		    "short)", path);
+	free(line);
+	fclose(fp);
+	if (rv != MG_OK) {
+		free(v);
+		*n = 0;
+		return rv;
+	}
+	*out = v;
+	return MG_OK;
+}

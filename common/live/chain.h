@@ -116,6 +116,41 @@ void mg_chain_job(struct mg_chainstate *st, const struct mg_live_job *p,
 void mg_chain_revert(struct mg_chainstate *st, const char *p,
     const struct mg_live_job *s, int64_t now, char *fate, size_t fatecap);
 
+/*
+ * The chain's links, one line appended per successor submitted
+ * (state.links, mirage-chain(5)): what a report of the chain reads with
+ * the accounting.  Each line carries its own CRC-32, so that a line cut
+ * short or changed is found.
+ */
+#define MG_CHAIN_LINKS_MAGIC	"mirage-chain-links"
+#define MG_CHAIN_LINKS_MAJOR	1
+#define MG_CHAIN_LINKS_MINOR	0
+
+struct mg_chainlink {
+	char pred[32];		/* the job it follows (P) */
+	char succ[32];		/* the successor submitted (S) */
+	int64_t submitted;	/* when (epoch seconds) */
+	int64_t held;		/* > 0: held until then (--begin) */
+	char rule[32];		/* what decided: model, estimate, lead, ... */
+	double promise;		/* the share of links the settings promised
+				 * (0: none stated) */
+	int handover;		/* the chain hands over */
+};
+
+/* mg_chain_link_add: k appended to path (made with its header if new).
+ * 0, or MG_EIO / MG_EINVAL with d saying why. */
+int mg_chain_link_add(const char *path, const struct mg_chainlink *k,
+    struct mg_diag *d);
+
+/*
+ * mg_chain_links_read: the links at path into *out (free() it), *n of
+ * them.  0 (a file that does not exist holds none), or MG_ECORRUPT,
+ * MG_EVERSION, MG_ECHECKSUM, MG_ETRUNC, MG_EIO with d naming the file
+ * and the line.
+ */
+int mg_chain_links_read(const char *path, struct mg_chainlink **out,
+    size_t *n, struct mg_diag *d);
+
 /* mg_chain_backoff: the wait after n failures in a row, seconds */
 int64_t mg_chain_backoff(int64_t n);
 

@@ -43,6 +43,7 @@ struct run {
 	struct mg_drive *run;	/* the run's settings: its now may move */
 	int64_t behind;		/* this host's clock behind Slurm's, s */
 	int64_t t0;		/* the clock when the run began */
+	double promise;		/* what the settings chosen promise, or 0 */
 };
 
 /* now on this host's own clock (not Slurm's, which a clock behind it
@@ -213,6 +214,7 @@ chosen(const struct mg_drive *o, struct run *r, int32_t nodes,
 				    (int)c->row.cluster_nodes, (int)nodes,
 				    (int)nodes);
 			promised(o, c);
+			r->promise = c->row.promise > 0 ? c->row.promise : 0;
 			return MG_OK;
 		}
 	return mg_diag_set(diag, MG_EINVAL, "the settings hold nothing for "
@@ -312,6 +314,37 @@ chain_dir(const struct mg_drive *o, const struct mg_chainstate *st)
 	return o->script_chdir || *st->workdir == '\0' ? NULL : st->workdir;
 }
 
+/*
+ * The link to succ, submitted at when, appended to the chain's links
+ * (state.links) for its report.  The job is queued whatever happens
+ * here: a link that cannot be recorded is said, and the run goes on.
+ */
+static void
+record_link(const struct mg_drive *o, const struct run *r, const char *succ,
+    int64_t when)
+{
+	struct mg_diag d = { "" };
+	struct mg_chainlink k;
+	char path[4200];
+
+	if (o->state == NULL || o->dry_run)
+		return;
+	memset(&k, 0, sizeof(k));
+	snprintf(k.pred, sizeof(k.pred), "%s", r->p_id);
+	snprintf(k.succ, sizeof(k.succ), "%s", succ);
+	k.submitted = when;
+	k.held = held_for(o, r) > 0 ? o->now + held_for(o, r) : 0;
+	snprintf(k.rule, sizeof(k.rule), "%s", r->a.rule != NULL ? r->a.rule :
+	    "");
+	k.promise = r->promise > 0 ? r->promise : o->promise > 0 ?
+	    o->promise : 0;
+	k.handover = o->handover;
+	snprintf(path, sizeof(path), "%s.links", o->state);
+	if (mg_chain_link_add(path, &k, &d) != 0)
+		say(o, 1, "%s: the chain's report will not show the link from "
+		    "%s to %s", d.msg, k.pred, k.succ);
+}
+
 /* sbatch the successor: the token recorded first, then the job */
 static int
 submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
@@ -360,6 +393,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		    "trying again");
 	snprintf(r->a.submitted, sizeof(r->a.submitted), "%s", st->successor);
 	r->a.dependency = r->dependency;
+	record_link(o, r, st->successor, o->now);
 	st->token[0] = '\0';
 	st->token_time = 0;
 	st->submitted++;
@@ -933,6 +967,7 @@ settle(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	if (*id) {
 		snprintf(r->st.successor, sizeof(r->st.successor), "%s", id);
 		r->st.submitted++;
+		record_link(o, r, id, r->st.token_time);
 		say(o, 0, "the submission of %s started at %lld was found as "
 		    "job %s", o->script, (long long)r->st.token_time, id);
 	} else

@@ -106,6 +106,8 @@ struct mg_drive {
 	const char *host;	/* where this run is (gethostname), or NULL */
 	int dry_run;		/* change nothing, submit nothing */
 	int quiet;		/* say only what stops or decides the run */
+	double promise;		/* the share of links a model's threshold
+				 * promises (mirage-train --target), 0: none */
 	struct mg_slurm sl;	/* the commands, their zone, warnings */
 };
 

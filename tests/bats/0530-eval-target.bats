@@ -229,6 +229,15 @@ col() {
 	run -2 --separate-stderr mirage-advise -j 500 -n 76 -m "$M" -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings s.tsv
 	[[ "$stderr" == *"--settings does not go with -m"* ]]
+	# a successor submitted records the promise its setting stated, for
+	# the chain's report (mirage-advise --report)
+	recommend lead 4
+	run -0 --separate-stderr mirage-advise -j 500 -n 76 --squeue "$A/fake-squeue" --sacct "$A/fake-sacct" \
+	    --sbatch "$A/fake-sbatch" --now $NOW --handover --target 99% --settings r.tsv --submit job.sh
+	want=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $1 == "lead" && $2 == 1 { printf "%.4f", $c["promise"] }' r.tsv)
+	awk -v w="$want" 'BEGIN { exit !(w > 0.5) }'
+	[ "$(tail -n 1 job.sh.chain.links | cut -f1,2,6)" = "$(printf '500\t900\t%s' "$want")" ]
 }
 
 @test "--target: bad use is a usage error naming the option" {

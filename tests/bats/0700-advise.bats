@@ -888,3 +888,59 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	at 23:30; run --separate-stderr mirage-advise "${S[@]}" --scancel "$A/fake-scancel" -m "$M" -T -100 --submit job.sh
 	[ ! -e "$FAKE/scancel.log" ]
 }
+
+@test "--report: each link's gap or overlap and lease from the accounting, against the promise" {
+	# link 1: 500 -> 900, submitted an hour before 500's limit
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
+	head -n 2 job.sh.chain.links | tr '\t' ' ' > head.txt
+	grep -qx 'mirage-chain-links 1.0' head.txt
+	grep -qx 'pred succ submitted held rule promise handover crc32' head.txt
+	[ "$(tail -n +3 job.sh.chain.links | cut -f1,2,5)" = "$(printf '500\t900\tmodel')" ]
+	# 900 started 20 minutes before 500 ended: kept, 20 min beside it;
+	# 500 ended 10 minutes before its limit (lease given up)
+	cat > "$FAKE/sacct.txt" <<-'S'
+	500|500|gpu|COMPLETED|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-23T23:50:00|2-00:00:00|1
+	900|900|gpu|RUNNING|2026-11-23T23:00:00|2026-11-23T23:30:00|Unknown|2-00:00:00|1
+	S
+	sed -i '/^500|/d; s/^900|gpu|PD|2026-11-22T10:00:00|N\/A|/900|gpu|R|2026-11-23T23:00:00|2026-11-23T23:30:00|/' "$FAKE/queue.txt"
+	# link 2: the cron run moves the chain on and submits 901
+	run -0 mirage-advise "${SUB[@]}" --now 2026-11-25T23:10:00 -m "$M" -T 100 --submit job.sh
+	[[ "$output" == *"submitted: 901"* ]]
+	# 901 started an hour after 900's end: a gap
+	cat >> "$FAKE/sacct.txt" <<-'S'
+	901|901|gpu|RUNNING|2026-11-25T23:10:00|2026-11-26T00:30:00|Unknown|2-00:00:00|1
+	S
+	sed -i 's/^900|.*/900|900|gpu|TIMEOUT|2026-11-23T23:00:00|2026-11-23T23:30:00|2026-11-25T23:30:00|2-00:00:00|1/' "$FAKE/sacct.txt"
+	run -0 --separate-stderr mirage-advise --report --sacct "$A/fake-sacct" --now 2026-11-26T02:00:00 -F tsv job.sh.chain
+	[ "${#lines[@]}" -eq 3 ]
+	[ "$(cut -f2,3,10,11,12,13 <<< "${lines[1]}")" = "$(printf '500\t900\tkept\t0.0000\t0.3333\t0.1667')" ]
+	[ "$(cut -f2,3,8,9,10,11 <<< "${lines[2]}")" = "$(printf '900\t901\t2026-11-25T23:30:00\t2026-11-26T00:30:00\tgap\t1.0000')" ]
+	run -0 mirage-advise --report --sacct "$A/fake-sacct" --now 2026-11-26T02:00:00 -s job.sh.chain
+	[[ "${lines[0]}" == "chain job.sh.chain: 2 links, 2 judged, 1 kept (50.0%), no promise stated" ]]
+	[[ "${lines[1]}" == *"down 1.00 h in all, the longest 1.00 h; a kept link gave up 0.17 h of lease"* ]]
+	# a successor not started after its predecessor's end: down until now
+	sed -i '/^901|/d' "$FAKE/sacct.txt"
+	echo '901|901|gpu|PENDING|2026-11-25T23:10:00|Unknown|Unknown|2-00:00:00|1' >> "$FAKE/sacct.txt"
+	run -0 mirage-advise --report --sacct "$A/fake-sacct" --now 2026-11-26T02:00:00 -F tsv job.sh.chain
+	[ "$(cut -f10,11 <<< "${lines[2]}")" = "$(printf 'down\t2.5000')" ]
+	# a damaged link is found; sacct failing gives no report; bad use
+	cp job.sh.chain.links kept.links
+	sed -i '3s/\t900\t/\t909\t/' job.sh.chain.links
+	run -4 --separate-stderr mirage-advise --report --sacct "$A/fake-sacct" job.sh.chain
+	[[ "$stderr" == *"job.sh.chain.links': line 3: CRC32 mismatch"* ]]
+	head -c -3 kept.links > job.sh.chain.links
+	run -5 --separate-stderr mirage-advise --report --sacct "$A/fake-sacct" job.sh.chain
+	[[ "$stderr" == *"line 4: cut short"* ]]
+	cp kept.links job.sh.chain.links
+	FAKE_MODE=sacct-down run -1 --separate-stderr mirage-advise --report --sacct "$A/fake-sacct" --retries 1 job.sh.chain
+	[[ "$stderr" == *"no report on what cannot be read"* ]]
+	[ -z "$output" ]
+	run -2 --separate-stderr mirage-advise --report
+	[[ "$stderr" == *"--report: which chains?"* ]]
+	run -2 --separate-stderr mirage-advise --report -j 500 job.sh.chain
+	run -2 --separate-stderr mirage-advise -F tsv -j 500 -Q "$FAKE/queue.txt"
+	[[ "$stderr" == *"-F tsv goes with --report"* ]]
+	# a chain with no links yet: nothing judged
+	run -0 mirage-advise --report --sacct "$A/fake-sacct" none.chain
+	[[ "$output" == "chain none.chain: 0 links, 0 judged, 0 kept, no promise stated"* ]]
+}

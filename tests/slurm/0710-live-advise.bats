@@ -97,6 +97,19 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	# three links, each ran in the chain's directory
 	[ "$(wc -l < where)" -eq 3 ]
 	[ "$(sort -u where)" = "$here" ]
+	# the chain's report: both links judged from the accounting, each
+	# successor's start against its predecessor's end
+	run -0 mirage-advise --report -F tsv link.sh.chain
+	[ "${#lines[@]}" -eq 3 ]
+	for i in 1 2; do
+		case $(cut -f10 <<< "${lines[$i]}") in
+		kept|gap) ;;
+		*) echo "${lines[$i]}"; return 1 ;;
+		esac
+		[ "$(cut -f8 <<< "${lines[$i]}")" != - ] && [ "$(cut -f9 <<< "${lines[$i]}")" != - ]
+	done
+	run -0 mirage-advise --report link.sh.chain
+	[[ "${lines[0]}" == "chain link.sh.chain: 2 links, 2 judged, "* ]]
 }
 
 @test "live: without a model, the successor is submitted once its predecessor ended" {

@@ -1,0 +1,71 @@
+/*
+ * report.h: how a live chain fared.  The links its runs recorded
+ * (chain.h: state.links) read against the accounting: for each, when
+ * the predecessor (P) ended and the successor (S) started, the gap (the
+ * service down) or the overlap, and the lease P gave up; for the
+ * chain, the share of links kept against the share its settings
+ * promised.
+ */
+#ifndef MG_REPORT_H
+#define MG_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/status.h"
+#include "live/chain.h"
+#include "live/slurm.h"
+
+/* a link's outcome as the accounting shows it at now */
+enum mg_link_outcome {
+	MG_LINK_OPEN,		/* P runs, S has not started: not judged */
+	MG_LINK_KEPT,		/* S started by P's end */
+	MG_LINK_GAP,		/* S started after P's end: an interruption */
+	MG_LINK_DOWN,		/* P ended, S has not started: down now */
+	MG_LINK_UNKNOWN		/* the accounting does not show both */
+};
+
+/* a link and what became of it; times -1 where not known */
+struct mg_linkrep {
+	struct mg_chainlink k;
+	int64_t p_start, p_end, p_limit_end;
+	int64_t s_start;
+	char s_state[24];	/* S's state word, as sacct prints it */
+	enum mg_link_outcome outcome;
+	int64_t gap;		/* seconds down: S's start (or now) less P's
+				 * end; 0 if kept */
+	int64_t overlap;	/* seconds both ran */
+	int64_t lease;		/* P's limit given up by ending before it
+				 * (a handover): its limit's end less its
+				 * end, when kept */
+};
+
+struct mg_chainrep {
+	struct mg_linkrep *link;
+	size_t n;
+	size_t judged, kept;	/* links whose outcome is known; kept */
+	int64_t down;		/* seconds down over the judged links */
+	int64_t worst;		/* the longest gap */
+	double lease_h, overlap_h;	/* means over the kept links */
+	double promise;		/* the least share promised over the
+				 * judged links, 0 if none was */
+	int64_t now;
+};
+
+/*
+ * mg_chain_report: the chain whose state is at state (its links at
+ * state.links), judged on what sacct shows at now.  0, or a status with
+ * d saying why: the links unreadable or damaged, sacct failing (no
+ * report is made on a guess).
+ */
+int mg_chain_report(const struct mg_slurm *s, const char *state,
+    int64_t now, struct mg_chainrep *r, struct mg_diag *d);
+
+/* mg_chain_report_write: r as text (a summary, then a line a link) or
+ * TSV (a row a link, chain named first).  0 or MG_EIO. */
+int mg_chain_report_write(FILE *fp, const char *chain,
+    const struct mg_chainrep *r, int tsv, enum mg_tz tz, int header);
+
+void mg_chain_report_free(struct mg_chainrep *r);
+
+#endif /* MG_REPORT_H */
