@@ -216,17 +216,40 @@ mg_model_calibrate(struct mg_model *m, const float *X, const float *y,
 	if (nt <= 0)
 		return (int)nt;
 	if (!m->classifier) {
-		/* the residuals' 10th and 90th percentiles, in hours */
-		for (i = 0; i < (size_t)nt; i++)
-			p[i] = (double)y[cut + i] - p[i];
-		qsort(p, (size_t)nt, sizeof(*p), dcmp);
-		len = strlen(m->params) + 64;
-		if ((params = malloc(len)) == NULL) {
+		double *band;
+		size_t b, k, o;
+
+		/*
+		 * the residuals' 10th and 90th percentiles, in hours:
+		 * over all, and by the prediction's size (a wait a day
+		 * out is known less well than one an hour out)
+		 */
+		len = strlen(m->params) + 64 + MG_MODEL_BANDS * 64;
+		if ((params = malloc(len)) == NULL ||
+		    (band = malloc((size_t)nt * sizeof(*band))) == NULL) {
+			free(params);
 			free(p);
 			return mg_diag_set(d, MG_ENOMEM, "out of memory");
 		}
-		snprintf(params, len, "%s resid_p10=%.3f resid_p90=%.3f",
-		    m->params, p[(size_t)(0.1 * (double)(nt - 1))],
+		o = (size_t)snprintf(params, len, "%s", m->params);
+		for (b = 0; b < MG_MODEL_BANDS; b++) {
+			for (i = k = 0; i < (size_t)nt; i++)
+				if (mg_model_band(p[i]) == (int)b)
+					band[k++] = (double)y[cut + i] - p[i];
+			if (k < MG_MODEL_BAND_MIN)
+				continue;
+			qsort(band, k, sizeof(*band), dcmp);
+			o += (size_t)snprintf(params + o, len - o, " "
+			    "resid_p10_b%zu=%.3f resid_p90_b%zu=%.3f", b,
+			    band[(size_t)(0.1 * (double)(k - 1))], b,
+			    band[(size_t)(0.9 * (double)(k - 1))]);
+		}
+		free(band);
+		for (i = 0; i < (size_t)nt; i++)
+			p[i] = (double)y[cut + i] - p[i];
+		qsort(p, (size_t)nt, sizeof(*p), dcmp);
+		snprintf(params + o, len - o, " resid_p10=%.3f resid_p90=%.3f",
+		    p[(size_t)(0.1 * (double)(nt - 1))],
 		    p[(size_t)(0.9 * (double)(nt - 1))]);
 		free(m->params);
 		m->params = params;
@@ -286,6 +309,42 @@ mg_model_spread(const struct mg_model *m, double *p10, double *p90)
 		return -1;
 	*p10 = strtod(a + 10, NULL);
 	*p90 = strtod(b + 10, NULL);
+	return 0;
+}
+
+int
+mg_model_band(double pred)
+{
+	static const double edge[MG_MODEL_BANDS - 1] = { 2, 8, 24 };
+	double a = fabs(pred);
+	int b;
+
+	for (b = 0; b < MG_MODEL_BANDS - 1; b++)
+		if (a < edge[b])
+			return b;
+	return MG_MODEL_BANDS - 1;
+}
+
+int
+mg_model_spread_at(const struct mg_model *m, double pred, double *p10,
+    double *p90)
+{
+	char k10[24], k90[24];
+	int b = mg_model_band(pred);
+
+	*p10 = *p90 = NAN;
+	if (m == NULL || m->classifier || m->params == NULL)
+		return -1;
+	/* a model trained before the bands: its spread over all */
+	if (strstr(m->params, "resid_p10_b") == NULL)
+		return mg_model_spread(m, p10, p90);
+	snprintf(k10, sizeof(k10), "resid_p10_b%d", b);
+	snprintf(k90, sizeof(k90), "resid_p90_b%d", b);
+	if (mg_model_param(m, k10, p10) != 0 ||
+	    mg_model_param(m, k90, p90) != 0) {
+		*p10 = *p90 = NAN;
+		return -1;
+	}
 	return 0;
 }
 

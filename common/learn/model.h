@@ -193,6 +193,26 @@ int mg_model_calibrate(struct mg_model *m, const float *X, const float *y,
 int mg_model_spread(const struct mg_model *m, double *p10, double *p90);
 
 /*
+ * The residuals by the prediction's size: bands of |x_hat| below 2, 8
+ * and 24 hours, and above; a band's spread is kept (resid_p10_bK,
+ * resid_p90_bK) when the held-out samples hold MG_MODEL_BAND_MIN of it.
+ */
+#define MG_MODEL_BANDS		4
+#define MG_MODEL_BAND_MIN	20
+
+/* mg_model_band: the band of a prediction of pred hours */
+int mg_model_band(double pred);
+
+/*
+ * mg_model_spread_at: the spread of a prediction of pred hours: its
+ * band's, or (a model without bands) the spread over all.  0, or -1
+ * with both NAN: a classifier, or no held-out prediction of that size
+ * to measure it on.
+ */
+int mg_model_spread_at(const struct mg_model *m, double pred, double *p10,
+    double *p90);
+
+/*
  * mg_model_param: the number a key=value of m's parameters holds, as
  * mirage-train --target keeps them (target, target_handover_s, ...).
  * Returns 0, or -1 if the key is not there or not a number.

@@ -248,7 +248,7 @@ mg_advise_model(const struct mg_advise *q, struct mg_model *m,
 		goto out;
 	}
 	model_rule(q, m, p, cn.p_limit, a);
-	(void)mg_model_spread(m, &a->p10, &a->p90);
+	(void)mg_model_spread_at(m, a->score, &a->p10, &a->p90);
 	rv = 0;
 out:
 	mg_names_free(names, nn);
@@ -577,7 +577,9 @@ mg_advise_write(FILE *fp, const struct mg_advise *q,
 			    "put 80%% within %+.1f to %+.1f h)\n", a->score,
 			    a->score + a->p10, a->score + a->p90);
 		else
-			fprintf(fp, "model:    gap %+.1f h\n", a->score);
+			fprintf(fp, "model:    gap %+.1f h (too few held-out "
+			    "predictions of that size to give its spread)\n",
+			    a->score);
 	}
 	if (!isnan(a->risk))
 		fprintf(fp, "planner:  %.0f%% chance of an interruption if it "

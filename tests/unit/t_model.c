@@ -425,10 +425,72 @@ submits(void)
 	mg_model_free(reg);
 }
 
+/*
+ * A regressor's spread by the prediction's size: the errors of a wait
+ * predicted a day out are wider than those of one an hour out, and a
+ * size no held-out prediction had gives none; a model without bands
+ * gives its spread over all.
+ */
+static void
+bands(void)
+{
+	static float Xb[N], yb[N];
+	static char *one[1] = { na };
+	unsigned s = 777;
+	struct mg_trainopts o;
+	struct mg_model *m;
+	double a10, a90, b10, b90, c10, c90;
+	char *keep;
+	size_t i;
+
+	/* y = x from -40 to 40 h, with noise of a tenth of |x| */
+	for (i = 0; i < N; i++) {
+		double u, v;
+
+		s = s * 1103515245u + 12345u;
+		u = (double)((s >> 8) % 8000) / 100.0 - 40;
+		s = s * 1103515245u + 12345u;
+		v = (double)((s >> 8) % 2000) / 1000.0 - 1;
+		Xb[i] = (float)u;
+		yb[i] = (float)(u + 0.2 * fabs(u) * v);
+	}
+	mg_trainopts_init(&o);
+	if (mg_model_new("gbt", one, 1, &m, NULL) != 0 ||
+	    mg_model_train(m, Xb, yb, N, &o, NULL) != 0 ||
+	    mg_model_calibrate(m, Xb, yb, N, &o, NULL) != 0) {
+		ok(0, "a regressor trains and calibrates");
+		return;
+	}
+	ok(strstr(m->params, "resid_p10_b1=") != NULL &&
+	    strstr(m->params, "resid_p90_b3=") != NULL, "the spread by band "
+	    "is kept: %s", m->params);
+	ok(mg_model_band(0.5) == 0 && mg_model_band(-5) == 1 &&
+	    mg_model_band(12) == 2 && mg_model_band(-35) == 3, "the bands: "
+	    "under 2, 8, 24 h and above, either sign");
+	ok(mg_model_spread_at(m, 5, &a10, &a90) == 0 &&
+	    mg_model_spread_at(m, -35, &b10, &b90) == 0 &&
+	    b90 - b10 > 4 * (a90 - a10), "a day out is wider than hours "
+	    "out (%.2f against %.2f h)", b90 - b10, a90 - a10);
+	/* a model without bands: its spread over all, whatever the size */
+	keep = m->params;
+	m->params = (char *)"resid_p10=-0.400 resid_p90=0.300";
+	ok(mg_model_spread_at(m, -35, &c10, &c90) == 0 && c10 == -0.4 &&
+	    c90 == 0.3, "without bands, the spread over all");
+	/* a band with no held-out prediction: no spread, not another's */
+	m->params = (char *)"resid_p10=-0.400 resid_p90=0.300 "
+	    "resid_p10_b0=-0.1 resid_p90_b0=0.1";
+	ok(mg_model_spread_at(m, -35, &c10, &c90) == -1 && isnan(c10) &&
+	    mg_model_spread_at(m, 0.5, &c10, &c90) == 0 && c90 == 0.1,
+	    "a band not measured gives no spread");
+	m->params = keep;
+	mg_model_free(m);
+}
+
 int
 main(void)
 {
 	data();
+	bands();
 	kinds();
 	damage();
 	quantile();
