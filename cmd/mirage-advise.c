@@ -37,8 +37,7 @@ struct opts {
 	double target;		/* --target, 0: none */
 	const char *settings;	/* --settings: mirage-eval --target's table */
 	char bin[4096];		/* this program's directory (MIRAGE_BIN) */
-	char cwd[1024];		/* where it runs: a new chain's directory */
-	char host[256];		/* where it runs */
+	char cwd[1024], host[256];	/* where it runs */
 };
 
 static void
@@ -55,8 +54,7 @@ usage(int status)
 	    "           [--target share [--settings table.tsv]]\n"
 	    "           [--submit script [-s state] [--chdir dir] [--dry-run]\n"
 	    "           [--min-run share] [-- script-args...]]\n"
-	    "       mirage-advise --report [-F text|tsv] [-z zone] [--now time] "
-	    "state...\n"
+	    "       mirage-advise --report [-F text|tsv] [-z zone] [--now t] state...\n"
 	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
 	    "           [--grace span] [--kill-wait span] [--ready command\n"
 	    "           [--ready-time span]] [--dry-run]\n"
@@ -89,14 +87,12 @@ usage(int status)
 		    "  --events dump     the nodes' events, not sacctmgr show event\n"
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
 		    "  -s state          the chain's state file (with --submit)\n"
-		    "  --chdir dir       a new chain's directory, where its successors\n"
-		    "                    run (the current directory)\n"
+		    "  --chdir dir       where a new chain's links run (the current one)\n"
 		    "  --dry-run         say what would be submitted, change nothing\n"
 		    "  --min-run share   hold S (--begin) until P ran that share of its limit\n"
 		    "  --retries n       tries of a failing squeue or sacct (3)\n"
 		    "  --take-over       S's first step: stop P (MIRAGE_PREDECESSOR)\n"
-		    "  --report          how the chains of these state files fared: each\n"
-		    "                    link's gap or overlap and lease, against the promise\n"
+		    "  --report          how these chains fared against their promise\n"
 		    "  --handover        the chain hands over: a started S stops P\n"
 		    "  --signal sig, --full, --grace span  how P is asked to stop\n"
 		    "  --ready command   serving order: stop P once this check passes\n"
@@ -400,17 +396,6 @@ environment(struct opts *o, const char *zone)
 	dr->sl.arg = dr;
 }
 
-/* --settings: the table's setting for each chain size, into o->dr */
-static void
-settings(struct opts *o)
-{
-	struct mg_diag d = { "" };
-	int rv;
-
-	if ((rv = mg_settings_read(&o->dr, o->settings, o->target, &d)) != 0)
-		errx(mg_exit_status(rv), "%s", d.msg);
-}
-
 /*
  * --target: the model's threshold chosen for this target (mirage-train
  * --target), or from --settings the planner's price or the rule
@@ -421,92 +406,29 @@ target(struct opts *o)
 {
 	struct mg_drive *dr = &o->dr;
 	struct mg_diag d = { "" };
-	struct mg_model *m;
-	double t, h, p, c;
-	FILE *fp;
 	int rv;
 
-	if (o->target == 0) {
-		if (o->settings != NULL)
-			errx(MG_EXIT_USAGE, "--settings goes with --target");
+	if (o->target == 0 && o->settings != NULL)
+		errx(MG_EXIT_USAGE, "--settings goes with --target");
+	if (o->target == 0)
 		return;
-	}
 	if (!isnan(dr->threshold) || dr->lambda_given)
 		errx(MG_EXIT_USAGE, "--target chooses the setting: no -T or "
 		    "--lambda");
-	if (dr->plan) {
-		if (o->settings == NULL)
-			errx(MG_EXIT_USAGE, "--target with --plan: the price "
-			    "comes from --settings table.tsv (mirage-eval "
-			    "--target --plan -F tsv)");
-		settings(o);
-		return;
-	}
-	if (dr->model == NULL && o->settings == NULL)
+	if (dr->plan && o->settings == NULL)
+		errx(MG_EXIT_USAGE, "--target with --plan: the price comes "
+		    "from --settings table.tsv (mirage-eval --target --plan -F "
+		    "tsv)");
+	if (!dr->plan && dr->model == NULL && o->settings == NULL)
 		errx(MG_EXIT_USAGE, "--target needs a model (-m) or a table "
 		    "of settings (--settings)");
-	if (dr->model == NULL) {
-		settings(o);
-		return;
-	}
-	if (o->settings != NULL)
+	if (!dr->plan && dr->model != NULL && o->settings != NULL)
 		errx(MG_EXIT_USAGE, "--settings does not go with -m: the "
 		    "model keeps its threshold");
-	if ((fp = fopen(dr->model, "rb")) == NULL)
-		err(MG_EXIT_FAIL, "cannot open '%s'", dr->model);
-	if ((rv = mg_model_read_container(fp, dr->model, &m, &d)) != 0)
+	rv = dr->plan || dr->model == NULL ? mg_settings_read(dr,
+	    o->settings, o->target, &d) : mg_settings_model(dr, o->target, &d);
+	if (rv != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
-	fclose(fp);
-	if ((rv = mg_target_model(m, &t, &h, &p, &c, &d)) != 0 &&
-	    mg_model_param(m, "target", &t) == 0 && t > 0 && t < 1)
-		errx(MG_EXIT_FAIL, "'%s': its target has %s; choose it again "
-		    "with mirage-train --target", dr->model, d.msg);
-	if (rv != 0 || fabs(t - o->target) > 1e-9)
-		errx(MG_EXIT_USAGE, "'%s': its threshold was not chosen for "
-		    "%g%%; choose it with mirage-train --target %g%% -M '%s' "
-		    "on the cluster's history", dr->model, 100 * o->target,
-		    100 * o->target, dr->model);
-	if ((h > 0) != (dr->handover != 0))
-		errx(MG_EXIT_USAGE, "'%s': its threshold was chosen %s handing "
-		    "over; choose it again with mirage-train --target%s",
-		    dr->model, h > 0 ? "for" : "without", dr->handover ?
-		    " --handover 10m" : "");
-	dr->promise = p > 0 ? p : 0;
-	if (p >= 0 && p < t && !dr->quiet)
-		warnx("'%s' promises %.1f%% of the links at %g%% confidence, "
-		    "not %g%%: the history its threshold was chosen on "
-		    "certifies no more", dr->model, 100 * p, 100 * c, 100 * t);
-	mg_model_free(m);
-}
-
-/*
- * The directory a new chain's links run in (recorded in its state, and
- * given to sbatch as --chdir): --chdir, or the one this run is in.
- */
-static void
-workdir(struct opts *o)
-{
-	struct mg_drive *dr = &o->dr;
-	const char *c;
-
-	if (dr->workdir == NULL) {
-		if (getcwd(o->cwd, sizeof(o->cwd)) == NULL)
-			err(MG_EXIT_FAIL, "the current directory");
-		dr->workdir = o->cwd;
-		return;
-	}
-	if (*dr->workdir != '/')
-		errx(MG_EXIT_USAGE, "--chdir '%s': give an absolute path (the "
-		    "chain's links run there, whatever directory cron is in)",
-		    dr->workdir);
-	for (c = dr->workdir; *c; c++)
-		if ((unsigned char)*c < 0x20 || *c == 0x7f)
-			errx(MG_EXIT_USAGE, "--chdir: a directory name with a "
-			    "control character is refused");
-	if (strlen(dr->workdir) >= sizeof(o->cwd))
-		errx(MG_EXIT_USAGE, "--chdir: a path too long");
-	if (access(dr->workdir, X_OK) != 0)
-		err(MG_EXIT_USAGE, "--chdir '%s'", dr->workdir);
 }
 
 /*
@@ -517,41 +439,26 @@ static int
 report(struct opts *o, int argc, char *argv[], const char *now_arg)
 {
 	struct mg_drive *dr = &o->dr;
-	struct mg_diag d = { "" };
-	struct mg_chainrep r;
-	int i, rv, status = MG_EXIT_OK, first = 1;
+	int rv;
 
 	if (dr->script != NULL || dr->job != NULL || dr->model != NULL ||
 	    dr->plan || dr->queue != NULL || o->take_over || o->json)
 		errx(MG_EXIT_USAGE, "--report reads chains' state files and "
 		    "sacct: no --submit, -j, -m, --plan, -Q, --take-over or -F "
 		    "json");
-	if (optind == argc && dr->state == NULL)
+	/* -s first, then the operands */
+	if (dr->state != NULL)
+		argv[--optind] = (char *)dr->state;
+	if (optind == argc)
 		errx(MG_EXIT_USAGE, "--report: which chains? give their state "
 		    "files (script.chain), or -s state");
 	if (now_arg != NULL && mg_parse_date(now_arg, dr->sl.tz, &dr->now) !=
 	    0)
 		errx(MG_EXIT_USAGE, "invalid time '%s'", now_arg);
-	if (dr->now == 0)
-		dr->now = (int64_t)time(NULL);
-	/* -s first, then the operands */
-	for (i = optind - (dr->state != NULL); i < argc; i++) {
-		const char *st = i < optind ? dr->state : argv[i];
-
-		if ((rv = mg_chain_report(&dr->sl, st, dr->now, &r, &d)) != 0) {
-			warnx("%s", d.msg);
-			status = mg_exit_status(rv);
-			continue;
-		}
-		if (!o->tsv && !first)
-			putchar('\n');
-		if (mg_chain_report_write(stdout, st, &r, o->tsv, dr->sl.tz,
-		    first) != 0)
-			status = MG_EXIT_FAIL;
-		first = 0;
-		mg_chain_report_free(&r);
-	}
-	return status;
+	rv = mg_chain_report_files(&dr->sl, (const char *const *)argv +
+	    optind, argc - optind, dr->now ? dr->now : (int64_t)time(NULL),
+	    stdout, o->tsv);
+	return mg_exit_status(rv);
 }
 
 /* the time, the script, the cluster's configuration */
@@ -599,7 +506,9 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 		if (mg_slurm_script_request(dr->script, &dr->s_nodes,
 		    &dr->s_limit, &dr->script_chdir) != 0)
 			err(MG_EXIT_FAIL, "'%s'", dr->script);
-		workdir(o);
+		if ((rv = mg_drive_workdir(dr->workdir, o->cwd,
+		    sizeof(o->cwd), &dr->workdir, &d)) != 0)
+			errx(mg_exit_status(rv), "%s", d.msg);
 		if (dr->state == NULL) {
 			snprintf(statebuf, sizeof(statebuf), "%s.chain",
 			    dr->script);

@@ -80,7 +80,7 @@ usage(int status)
 		    "  --walk-forward period, --history span  each period's "
 		    "settings chosen on\n"
 		    "                    the history before it only (28d)\n"
-		    "  --text file       the walk also as text, from the same run\n"
+		    "  --text file       the walk also as text (the same run)\n"
 		    "  --replay          the cluster model's waits against the "
 		    "real ones\n"
 		    "  -j jobs.tsv       the replay job by job\n"
@@ -329,34 +329,6 @@ walk_forward(struct eopts *e, struct mg_evaluation *ev, const char *path)
 	mg_walk_free(wk);
 }
 
-/*
- * A model trained on the weeks its setting is chosen on would be judged
- * on its own training: left out of the choice, and said even when quiet
- * (the table recommends something else than the user may expect)
- */
-static void
-in_sample(const struct mg_evaluation *ev, const struct mg_target_prov *prov)
-{
-	char last[32], from[32], need[32];
-	int k;
-
-	for (k = 0; k < ev->cc.nmodels; k++) {
-		const struct mg_model *m = ev->cc.model[k];
-
-		if (m == NULL || m->to < prov->models_before)
-			continue;
-		mg_format_time(m->to, last, sizeof(last));
-		mg_format_time(prov->history_from, from, sizeof(from));
-		mg_format_time(m->to + (prov->history_from -
-		    prov->models_before), need, sizeof(need));
-		warnx("--target: model '%s' was trained on episodes up to %s, "
-		    "and the settings are chosen on episodes from %s: it is "
-		    "left out of the choice (never recommended); train it on "
-		    "weeks that end before them, or choose from %s on "
-		    "(--train-from)", ev->cc.name[k], last, from, need);
-	}
-}
-
 /* --target: each method's setting chosen on the training period */
 static struct mg_choice *
 choose_settings(struct eopts *e, struct mg_evaluation *ev, const char *path,
@@ -378,7 +350,9 @@ choose_settings(struct eopts *e, struct mg_evaluation *ev, const char *path,
 		failed(ev, rv, path, "the training period: ", &d);
 	if (rv != 0)
 		errx(mg_exit_status(rv), "--target: %s", d.msg);
-	in_sample(ev, prov);
+	/* a model left out of the choice: said even when quiet */
+	if (*prov->insample)
+		warnx("--target: %s", prov->insample);
 	return ch;
 }
 

@@ -251,6 +251,37 @@ mg_evaluation_run(struct mg_evaluation *ev, const struct mg_epsel *sel,
 	return 0;
 }
 
+/*
+ * A model trained on the weeks its setting is chosen on would be judged
+ * on its own training: left out of the choice, and said in pv->insample
+ */
+static void
+insample(const struct mg_evaluation *ev, struct mg_target_prov *pv)
+{
+	char last[32], from[32], need[32];
+	size_t n = 0;
+	int k;
+
+	*pv->insample = '\0';
+	for (k = 0; k < ev->cc.nmodels; k++) {
+		const struct mg_model *m = ev->cc.model[k];
+
+		if (m == NULL || m->to < pv->models_before ||
+		    n >= sizeof(pv->insample))
+			continue;
+		mg_format_time(m->to, last, sizeof(last));
+		mg_format_time(pv->history_from, from, sizeof(from));
+		mg_format_time(m->to + (pv->history_from - pv->models_before),
+		    need, sizeof(need));
+		n += (size_t)snprintf(pv->insample + n, sizeof(pv->insample) -
+		    n, "%smodel '%s' was trained on episodes up to %s, and the "
+		    "settings are chosen on episodes from %s: it is left out "
+		    "of the choice (never recommended); train it on weeks that "
+		    "end before them, or choose from %s on (--train-from)",
+		    n ? "; " : "", ev->cc.name[k], last, from, need);
+	}
+}
+
 int
 mg_evaluation_choose(struct mg_evaluation *ev, struct mg_choice **out,
     struct mg_target_prov *pv, int *run, struct mg_diag *d)
@@ -274,6 +305,7 @@ mg_evaluation_choose(struct mg_evaluation *ev, struct mg_choice **out,
 	pv->models_before = ts.from - c->sel.e.workload;
 	rv = mg_target_choose_all(cmp, c->target, c->ntarget, c->folds,
 	    c->confidence, pv->models_before, out, d);
+	insample(ev, pv);
 	mg_compare_free(cmp);
 	last = ts.from + (ts.count - 1) * ts.every;
 	mg_format_time(ts.from, a, sizeof(a));

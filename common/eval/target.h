@@ -121,6 +121,7 @@ struct mg_target_prov {
 	int64_t history_from;	/* the first episode chosen on */
 	int64_t models_before;	/* a model trained on an episode that
 				 * starts at or after this is left out */
+	char insample[1024];	/* the models left out, in words, or "" */
 };
 
 /*

@@ -1403,3 +1403,33 @@ mg_drive_run(const struct mg_drive *oc, struct mg_driven *out,
 	free(r);
 	return rv;
 }
+
+int
+mg_drive_workdir(const char *dir, char *buf, size_t cap, const char **out,
+    struct mg_diag *d)
+{
+	const char *c;
+
+	if (dir == NULL) {
+		if (getcwd(buf, cap) == NULL)
+			return mg_diag_set(d, MG_EIO, "the current directory: "
+			    "%s", strerror(errno));
+		*out = buf;
+		return MG_OK;
+	}
+	if (*dir != '/')
+		return mg_diag_set(d, MG_EINVAL, "--chdir '%s': give an "
+		    "absolute path (the chain's links run there, whatever "
+		    "directory cron is in)", dir);
+	for (c = dir; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return mg_diag_set(d, MG_EINVAL, "--chdir: a directory "
+			    "name with a control character is refused");
+	if (strlen(dir) >= cap)
+		return mg_diag_set(d, MG_EINVAL, "--chdir: a path too long");
+	if (access(dir, X_OK) != 0)
+		return mg_diag_set(d, MG_EINVAL, "--chdir '%s': %s", dir,
+		    strerror(errno));
+	*out = dir;
+	return MG_OK;
+}

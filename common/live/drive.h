@@ -144,6 +144,15 @@ int mg_drive_run(const struct mg_drive *d, struct mg_driven *r,
 int mg_drive_takeover(const struct mg_drive *d, const char *p, char *note,
     size_t cap, struct mg_diag *diag);
 
+/*
+ * mg_drive_workdir: a new chain's directory: dir checked (absolute, no
+ * control character, shorter than cap, reachable), or with dir NULL
+ * the current one into buf; *out set.  0, or MG_EINVAL (a bad dir),
+ * MG_EIO (the current directory unknown) with d saying why.
+ */
+int mg_drive_workdir(const char *dir, char *buf, size_t cap,
+    const char **out, struct mg_diag *d);
+
 /* mg_drive_question: the question of advise.h for job p on nodes */
 void mg_drive_question(const struct mg_drive *d, const char *p,
     int32_t nodes, struct mg_advise *q);

@@ -213,6 +213,32 @@ mg_chain_report_write(FILE *fp, const char *chain,
 	return ferror(fp) ? MG_EIO : MG_OK;
 }
 
+int
+mg_chain_report_files(const struct mg_slurm *s, const char *const *state,
+    int n, int64_t now, FILE *fp, int tsv)
+{
+	struct mg_diag d = { "" };
+	struct mg_chainrep r;
+	int i, rv, worst = MG_OK, first = 1;
+
+	for (i = 0; i < n; i++) {
+		if ((rv = mg_chain_report(s, state[i], now, &r, &d)) != 0) {
+			if (s->warn != NULL)
+				s->warn(s->arg, 1, d.msg);
+			worst = worst != MG_OK ? worst : rv;
+			continue;
+		}
+		if (!tsv && !first)
+			fputc('\n', fp);
+		if (mg_chain_report_write(fp, state[i], &r, tsv, s->tz,
+		    first) != 0)
+			worst = MG_EIO;
+		first = 0;
+		mg_chain_report_free(&r);
+	}
+	return worst;
+}
+
 void
 mg_chain_report_free(struct mg_chainrep *r)
 {

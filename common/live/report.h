@@ -66,6 +66,14 @@ int mg_chain_report(const struct mg_slurm *s, const char *state,
 int mg_chain_report_write(FILE *fp, const char *chain,
     const struct mg_chainrep *r, int tsv, enum mg_tz tz, int header);
 
+/*
+ * mg_chain_report_files: the chains of state[0..n) reported to fp, the
+ * TSV's header once; a chain that cannot be reported is said through
+ * s->warn (loud) and the others are.  0, or the first failure's status.
+ */
+int mg_chain_report_files(const struct mg_slurm *s, const char *const *state,
+    int n, int64_t now, FILE *fp, int tsv);
+
 void mg_chain_report_free(struct mg_chainrep *r);
 
 #endif /* MG_REPORT_H */

@@ -3,12 +3,14 @@
  * (mirage-eval --target -F tsv) read into a chain's run; see
  * settings.h.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "eval/target.h"
+#include "learn/model.h"
 #include "live/settings.h"
 
 /* row r (of the table at path) as the setting for its chain size into
@@ -117,5 +119,50 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 		    "period");
 out:
 	free(rows);
+	return rv;
+}
+
+int
+mg_settings_model(struct mg_drive *dr, double target, struct mg_diag *d)
+{
+	struct mg_model *m;
+	double t, h, p, c;
+	char msg[512];
+	FILE *fp;
+	int rv;
+
+	if ((fp = fopen(dr->model, "rb")) == NULL)
+		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s",
+		    dr->model, strerror(errno));
+	rv = mg_model_read_container(fp, dr->model, &m, d);
+	fclose(fp);
+	if (rv != 0)
+		return rv;
+	if ((rv = mg_target_model(m, &t, &h, &p, &c, d)) != 0 &&
+	    mg_model_param(m, "target", &t) == 0 && t > 0 && t < 1) {
+		snprintf(msg, sizeof(msg), "%s", d->msg);
+		rv = mg_diag_set(d, MG_EIO, "'%s': its target has %s; choose "
+		    "it again with mirage-train --target", dr->model, msg);
+	} else if (rv != 0 || fabs(t - target) > 1e-9)
+		rv = mg_diag_set(d, MG_EINVAL, "'%s': its threshold was not "
+		    "chosen for %g%%; choose it with mirage-train --target %g%% "
+		    "-M '%s' on the cluster's history", dr->model, 100 * target,
+		    100 * target, dr->model);
+	else if ((h > 0) != (dr->handover != 0))
+		rv = mg_diag_set(d, MG_EINVAL, "'%s': its threshold was chosen "
+		    "%s handing over; choose it again with mirage-train "
+		    "--target%s", dr->model, h > 0 ? "for" : "without",
+		    dr->handover ? " --handover 10m" : "");
+	if (rv == 0) {
+		dr->promise = p > 0 ? p : 0;
+		if (p >= 0 && p < t && !dr->quiet && dr->sl.warn != NULL) {
+			snprintf(msg, sizeof(msg), "'%s' promises %.1f%% of the "
+			    "links at %g%% confidence, not %g%%: the history its "
+			    "threshold was chosen on certifies no more",
+			    dr->model, 100 * p, 100 * c, 100 * t);
+			dr->sl.warn(dr->sl.arg, 0, msg);
+		}
+	}
+	mg_model_free(m);
 	return rv;
 }

@@ -23,4 +23,15 @@
 int mg_settings_read(struct mg_drive *dr, const char *path, double target,
     struct mg_diag *d);
 
+/*
+ * mg_settings_model: dr->model's threshold, chosen for target (0 to 1)
+ * by mirage-train --target, checked: its promise into dr->promise, and
+ * one short of the target said through dr->sl.warn unless quiet.  0, or
+ * with d saying why: MG_EIO (unreadable, or its target's keys damaged),
+ * the model reader's statuses, MG_EINVAL (chosen for another target or
+ * without the chain's handing over).
+ */
+int mg_settings_model(struct mg_drive *dr, double target,
+    struct mg_diag *d);
+
 #endif /* MG_SETTINGS_H */
