@@ -8,6 +8,8 @@
 #include "live/report.h"
 #include "live/live.h"
 
+static void mg_chain_report_free(struct mg_chainrep *r);
+
 /* the ids of the links' jobs, comma-separated, for one sacct -j */
 static char *
 job_list(const struct mg_chainlink *k, size_t n)
@@ -70,7 +72,7 @@ judge(struct mg_live *l, int64_t now, struct mg_linkrep *x)
 	x->gap = now - down_from;
 }
 
-int
+static int
 mg_chain_report(const struct mg_slurm *s, const char *state, int64_t now,
     struct mg_chainrep *r, struct mg_diag *d)
 {
@@ -152,7 +154,7 @@ when(int64_t t, enum mg_tz tz, char *buf, size_t cap)
 		mg_slurm_time(t, tz, buf, cap);
 }
 
-int
+static int
 mg_chain_report_write(FILE *fp, const char *chain,
     const struct mg_chainrep *r, int tsv, enum mg_tz tz, int header)
 {
@@ -239,7 +241,7 @@ mg_chain_report_files(const struct mg_slurm *s, const char *const *state,
 	return worst;
 }
 
-void
+static void
 mg_chain_report_free(struct mg_chainrep *r)
 {
 	free(r->link);

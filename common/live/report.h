@@ -53,27 +53,15 @@ struct mg_chainrep {
 };
 
 /*
- * mg_chain_report: the chain whose state is at state (its links at
- * state.links), judged on what sacct shows at now.  0, or a status with
- * d saying why: the links unreadable or damaged, sacct failing (no
- * report is made on a guess).
- */
-int mg_chain_report(const struct mg_slurm *s, const char *state,
-    int64_t now, struct mg_chainrep *r, struct mg_diag *d);
-
-/* mg_chain_report_write: r as text (a summary, then a line a link) or
- * TSV (a row a link, chain named first).  0 or MG_EIO. */
-int mg_chain_report_write(FILE *fp, const char *chain,
-    const struct mg_chainrep *r, int tsv, enum mg_tz tz, int header);
-
-/*
- * mg_chain_report_files: the chains of state[0..n) reported to fp, the
- * TSV's header once; a chain that cannot be reported is said through
- * s->warn (loud) and the others are.  0, or the first failure's status.
+ * mg_chain_report_files: the chains of state[0..n) (each with its
+ * links at state.links), judged on what sacct shows at now, reported to
+ * fp: as text (a summary, then a line a link) or TSV (a row a link,
+ * the chain named first; the header once).  A chain whose links are
+ * unreadable or damaged, or when sacct fails (no report on a guess), is
+ * said through s->warn (loud) and the others are reported.  0, or the
+ * first failure's status.
  */
 int mg_chain_report_files(const struct mg_slurm *s, const char *const *state,
     int n, int64_t now, FILE *fp, int tsv);
-
-void mg_chain_report_free(struct mg_chainrep *r);
 
 #endif /* MG_REPORT_H */

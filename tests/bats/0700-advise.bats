@@ -57,8 +57,17 @@ d = json.loads(sys.argv[1])
 assert d["decision"] == "submit" and d["rule"] == "model", d
 assert d["job_state"] == "running" and abs(d["job_left_h"] - 1) < 1e-9, d
 assert isinstance(d["predicted_gap_h"], float) or isinstance(d["predicted_gap_h"], int), d
-assert d["gap_p10_h"] <= d["gap_p90_h"], d
-' "$output"
+# the spread of the prediction'"'"'s band (under 2, 8, 24 h, above), or none
+# where the held-out predictions of that size were too few
+p = d["predicted_gap_h"]
+b = 0 if abs(p) < 2 else 1 if abs(p) < 8 else 2 if abs(p) < 24 else 3
+kv = dict(w.split("=", 1) for w in sys.argv[2].split() if "=" in w)
+if "resid_p10_b%d" % b in kv:
+    assert abs(d["gap_p10_h"] - (p + float(kv["resid_p10_b%d" % b]))) < 1e-3, d
+    assert d["gap_p10_h"] <= d["gap_p90_h"], d
+else:
+    assert d["gap_p10_h"] is None and d["gap_p90_h"] is None, d
+' "$output" "$(mirage-train -i "$M" | grep resid_p10)"
 }
 
 @test "pending, ended and unknown jobs; no model: the reactive rule" {
