@@ -330,6 +330,9 @@ if [ -n "$adopt" ]; then
 	    --adopt-method "target:$site/target.tsv" "${cmodel[@]}" -o /dev/null \
 	    "$tmp/jobs.mrs" 2> /dev/null; then
 		amethod=(--adopt-method "target:$site/target.tsv")
+	elif [ -s "$site/target.tsv" ]; then
+		# not the rule the page tells users to run: said
+		say "many chains at once: the target's table recommends a rule many chains cannot replay; the services decide with ${amethod[1]}${amethod[3]:+ (${amethod[3]} futures)} instead"
 	fi
 	until_=$((from + count * 4 * 3600))
 	say "many chains at once: $adopt% of the long jobs' work as services${seeds[1]:+, ${#seeds[@]} draws of them}"
