@@ -446,18 +446,18 @@ report(struct opts *o, int argc, char *argv[], const char *now_arg)
 		errx(MG_EXIT_USAGE, "--report reads chains' state files and "
 		    "sacct: no --submit, -j, -m, --plan, -Q, --take-over or -F "
 		    "json");
-	/* -s first, then the operands */
-	if (dr->state != NULL)
-		argv[--optind] = (char *)dr->state;
-	if (optind == argc)
+	if (dr->state != NULL && optind < argc)
+		errx(MG_EXIT_USAGE, "--report: the chains' state files as "
+		    "operands, or one -s state");
+	if (dr->state == NULL && optind == argc)
 		errx(MG_EXIT_USAGE, "--report: which chains? give their state "
 		    "files (script.chain), or -s state");
 	if (now_arg != NULL && mg_parse_date(now_arg, dr->sl.tz, &dr->now) !=
 	    0)
 		errx(MG_EXIT_USAGE, "invalid time '%s'", now_arg);
-	rv = mg_chain_report_files(&dr->sl, (const char *const *)argv +
-	    optind, argc - optind, dr->now ? dr->now : (int64_t)time(NULL),
-	    stdout, o->tsv);
+	rv = mg_chain_report_files(&dr->sl, dr->state != NULL ? &dr->state :
+	    (const char *const *)argv + optind, dr->state != NULL ? 1 : argc -
+	    optind, dr->now ? dr->now : (int64_t)time(NULL), stdout, o->tsv);
 	return mg_exit_status(rv);
 }
 

@@ -266,7 +266,7 @@ insample(const struct mg_evaluation *ev, struct mg_target_prov *pv)
 	for (k = 0; k < ev->cc.nmodels; k++) {
 		const struct mg_model *m = ev->cc.model[k];
 
-		if (m == NULL || m->to < pv->models_before ||
+		if (m == NULL || !mg_target_insample(m->to, pv->models_before) ||
 		    n >= sizeof(pv->insample))
 			continue;
 		mg_format_time(m->to, last, sizeof(last));

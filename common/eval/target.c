@@ -263,8 +263,8 @@ mg_target_choose(const struct mg_compare *c, double target, int folds,
 				    "of %d-node chains to choose on, fewer "
 				    "than the %d folds", v.n, v.nodes, folds);
 			mg_target_choose_view(&v, target, folds, conf, h);
-			h->insample = v.trained_to > 0 &&
-			    v.trained_to >= models_before;
+			h->insample = mg_target_insample(v.trained_to,
+			    models_before);
 		}
 		if ((best = mg_target_best(&ch[i * nm], nm)) >= 0)
 			ch[i * nm + best].best = 1;
@@ -487,8 +487,8 @@ row(FILE *fp, enum mg_compare_format fmt, const struct mg_compare_view *v,
 	fprintf(fp, "%-20s %5d %-16s %10.1f%%%s %8.1f%% %6.1f-%5.1f%% %9.2f h "
 	    "%8.2f nh %7.1f h\n", r->name, r->nodes, setting_text(v, h, s,
 	    sizeof(s)), 100 * h->worst, h->best ? "*" : h->insample ? "~" :
-	    h->reached ? " " : "!", 100 * r->share, 100 * r->lo, 100 * r->hi, v->handing > 0 ?
-	    r->lease : r->ovl, r->held, r->sv.down_h);
+	    h->reached ? " " : "!", 100 * r->share, 100 * r->lo, 100 * r->hi,
+	    v->handing > 0 ? r->lease : r->ovl, r->held, r->sv.down_h);
 }
 
 int
@@ -681,7 +681,7 @@ mg_target_threshold(struct mg_model *m, const char *model,
 
 	/* a threshold chosen on the model's own training would promise
 	 * what it learnt, not what it will do */
-	if (m->to > 0 && m->to + sel->e.workload > sel->from) {
+	if (mg_target_insample(m->to, sel->from - sel->e.workload)) {
 		char last[32], from[32];
 
 		mg_format_time(m->to, last, sizeof(last));
@@ -766,6 +766,12 @@ mg_target_choose_all(const struct mg_compare *c, const double *target,
 		}
 	*out = ch;
 	return 0;
+}
+
+int
+mg_target_insample(int64_t to, int64_t models_before)
+{
+	return to > 0 && to > models_before;
 }
 
 int

@@ -60,14 +60,22 @@ struct mg_choice {
  * ch[table * nmethods + m] (nmethods as mg_compare_nmethods() says;
  * free() it).  A point whose share's lower bound at confidence conf
  * reaches the target (certified) comes before one that only reaches it
- * in every fold.  A model whose last episode trained on starts at or
- * after models_before (its outcomes known within the history chosen
- * on) is insample, and never recommended.  MG_EINVAL if a table has
- * fewer episodes than folds.
+ * in every fold.  A model in sample (mg_target_insample()) for
+ * models_before is never recommended.  MG_EINVAL if a table has fewer
+ * episodes than folds.
  */
 int mg_target_choose_all(const struct mg_compare *c, const double *target,
     int n, int folds, double conf, int64_t models_before,
     struct mg_choice **out, struct mg_diag *d);
+
+/*
+ * mg_target_insample: 1 if a model whose last episode trained on starts
+ * at to (0: not known) was trained on what the episodes chosen on show:
+ * those from first, each known workload seconds after its start, when
+ * to > first - workload (models_before).  A setting chosen on them
+ * would judge the model on its own training.
+ */
+int mg_target_insample(int64_t to, int64_t models_before);
 
 /*
  * mg_target_training: the training period of the evaluated episodes sel
@@ -120,7 +128,7 @@ struct mg_target_prov {
 				 * known (its episode's start + workload) */
 	int64_t history_from;	/* the first episode chosen on */
 	int64_t models_before;	/* a model trained on an episode that
-				 * starts at or after this is left out */
+				 * starts after this is left out */
 	char insample[1024];	/* the models left out, in words, or "" */
 };
 

@@ -326,6 +326,7 @@ record_link(const struct mg_drive *o, const struct run *r, const char *succ,
 	struct mg_diag d = { "" };
 	struct mg_chainlink k;
 	char path[4200];
+	int64_t held = held_for(o, r);
 
 	if (o->state == NULL || o->dry_run)
 		return;
@@ -333,7 +334,7 @@ record_link(const struct mg_drive *o, const struct run *r, const char *succ,
 	snprintf(k.pred, sizeof(k.pred), "%s", r->p_id);
 	snprintf(k.succ, sizeof(k.succ), "%s", succ);
 	k.submitted = when;
-	k.held = held_for(o, r) > 0 ? o->now + held_for(o, r) : 0;
+	k.held = held > 0 ? o->now + held : 0;
 	snprintf(k.rule, sizeof(k.rule), "%s", r->a.rule != NULL ? r->a.rule :
 	    "");
 	k.promise = r->promise > 0 ? r->promise : o->promise > 0 ?
@@ -889,11 +890,11 @@ private_data(const struct mg_drive *o, const struct mg_live *l)
 			return;
 		queued += l->job[k].end < 0 || l->job[k].end > o->now;
 	}
-	/* it changes what a decision from the queue means: said even
-	 * when quiet (cron's -q) */
+	/* it changes what a decision from the queue means (a model, the
+	 * planner or a table decides: the caller's test): said even when
+	 * quiet (cron's -q) */
 	if (queued > 0)
-		say(o, o->model != NULL || o->plan || o->nchosen > 0,
-		    "squeue and sacct show only your own jobs (%zu queued): "
+		say(o, 1, "squeue and sacct show only your own jobs (%zu queued): "
 		    "if the cluster hides other users' jobs (PrivateData=jobs "
 		    "in slurm.conf), the model or the estimate is blind to "
 		    "the queue and submits too late; ask the administrators "

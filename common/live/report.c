@@ -33,16 +33,12 @@ judge(struct mg_live *l, int64_t now, struct mg_linkrep *x)
 {
 	const struct mg_live_job *p = mg_live_find(l, x->k.pred);
 	const struct mg_live_job *s = mg_live_find(l, x->k.succ);
-	int64_t down_from;
 
 	x->p_start = x->p_end = x->p_limit_end = x->s_start = -1;
 	x->outcome = MG_LINK_UNKNOWN;
-	if (s != NULL) {
-		snprintf(x->s_state, sizeof(x->s_state), "%s", s->state);
-		x->s_start = s->start >= 0 && s->start <= now ? s->start : -1;
-	}
 	if (p == NULL || s == NULL)
 		return;
+	x->s_start = s->start >= 0 && s->start <= now ? s->start : -1;
 	x->p_start = p->start;
 	x->p_end = p->end >= 0 && p->end <= now ? p->end : -1;
 	if (p->start >= 0 && p->limit > 0)
@@ -68,8 +64,7 @@ judge(struct mg_live *l, int64_t now, struct mg_linkrep *x)
 		return;
 	}
 	x->outcome = MG_LINK_DOWN;
-	down_from = x->p_end;
-	x->gap = now - down_from;
+	x->gap = now - x->p_end;
 }
 
 static int
@@ -85,7 +80,6 @@ mg_chain_report(const struct mg_slurm *s, const char *state, int64_t now,
 	int rv;
 
 	memset(r, 0, sizeof(*r));
-	r->now = now;
 	snprintf(path, sizeof(path), "%s.links", state);
 	if ((rv = mg_chain_links_read(path, &k, &n, d)) != 0)
 		return rv;

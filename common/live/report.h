@@ -30,7 +30,6 @@ struct mg_linkrep {
 	struct mg_chainlink k;
 	int64_t p_start, p_end, p_limit_end;
 	int64_t s_start;
-	char s_state[24];	/* S's state word, as sacct prints it */
 	enum mg_link_outcome outcome;
 	int64_t gap;		/* seconds down: S's start (or now) less P's
 				 * end; 0 if kept */
@@ -49,7 +48,6 @@ struct mg_chainrep {
 	double lease_h, overlap_h;	/* means over the kept links */
 	double promise;		/* the least share promised over the
 				 * judged links, 0 if none was */
-	int64_t now;
 };
 
 /*

@@ -947,6 +947,9 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	run -2 --separate-stderr mirage-advise --report
 	[[ "$stderr" == *"--report: which chains?"* ]]
 	run -2 --separate-stderr mirage-advise --report -j 500 job.sh.chain
+	[[ "$stderr" == *"--report reads chains' state files and sacct: no --submit, -j"* ]]
+	run -2 --separate-stderr mirage-advise --report -s job.sh.chain other.chain
+	[[ "$stderr" == *"--report: the chains' state files as operands, or one -s state"* ]]
 	run -2 --separate-stderr mirage-advise -F tsv -j 500 -Q "$FAKE/queue.txt"
 	[[ "$stderr" == *"-F tsv goes with --report"* ]]
 	# a chain with no links yet: nothing judged

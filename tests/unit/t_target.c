@@ -256,9 +256,30 @@ table(void)
 	    "a file that is not there: refused");
 }
 
+/*
+ * A model is in sample when its last training episode's outcome was
+ * known after the first episode chosen on started (as the walk judges
+ * a model only on episodes from its last one's end): to + workload
+ * after first, that is to after first - workload.
+ */
+static void
+insample(void)
+{
+	int64_t first = 1000000, workload = 5 * 86400;
+
+	ok(!mg_target_insample(first - workload, first - workload),
+	    "a model whose last episode ends as the first chosen on starts "
+	    "is out of sample");
+	ok(mg_target_insample(first - workload + 1, first - workload),
+	    "a second later it is in sample");
+	ok(!mg_target_insample(0, first - workload), "a model that does not "
+	    "say what it was trained on is not taken for in sample");
+}
+
 int
 main(void)
 {
+	insample();
 	choices();
 	best();
 	table();
