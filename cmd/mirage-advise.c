@@ -51,9 +51,9 @@ usage(int status)
 	    "           [-F text|json] [--priority p] [--now time] [-z zone]\n"
 	    "           [--retries n] [--handover [--signal sig] [--grace span]]\n"
 	    "           [--plan futures [--lambda l] [--plan-seed n]]\n"
-	    "           [--target share [--settings table.tsv]]\n"
+	    "           [--target share [--settings table.tsv] | --lead span]\n"
 	    "           [--submit script [-s state] [--chdir dir] [--dry-run]\n"
-	    "           [--min-run share] [-- script-args...]]\n"
+	    "           [--min-run share] [--low] [-- script-args...]]\n"
 	    "       mirage-advise --report [-F text|tsv] [-z zone] [--now t] state...\n"
 	    "       mirage-advise --take-over [-j jobid] [-s state] [--signal sig] [--full]\n"
 	    "           [--grace span] [--kill-wait span] [--ready command\n"
@@ -84,12 +84,14 @@ usage(int status)
 		    "                    (mirage-train --target), or from --settings\n"
 		    "  --settings table  mirage-eval --target -F tsv's table: the planner's\n"
 		    "                    price (--plan), or the rule it recommends\n"
+		    "  --lead span       submit once at most span of P's limit is left\n"
 		    "  --events dump     the nodes' events, not sacctmgr show event\n"
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
 		    "  -s state          the chain's state file (with --submit)\n"
 		    "  --chdir dir       where a new chain's links run (the current one)\n"
 		    "  --dry-run         say what would be submitted, change nothing\n"
 		    "  --min-run share   hold S (--begin) until P ran that share of its limit\n"
+		    "  --low             S waits behind every other job (--nice) until P ends\n"
 		    "  --retries n       tries of a failing squeue or sacct (3)\n"
 		    "  --take-over       S's first step: stop P (MIRAGE_PREDECESSOR)\n"
 		    "  --report          how these chains fared against their promise\n"
@@ -98,8 +100,8 @@ usage(int status)
 		    "  --ready command   serving order: stop P once this check passes\n"
 		    "  --ready-time span how long S has to pass it (30m)\n"
 		    "  --kill-wait span  how long a cancelled P has to leave (2m)\n"
-		    "  --squeue, --sacct, --sbatch, --sinfo, --sacctmgr, --scancel program\n"
-		    "                    run these instead\n"
+		    "  --squeue, --sacct, --sbatch, --sinfo, --sacctmgr, --scancel,\n"
+		    "  --scontrol program  run these instead\n"
 		    "  -q                no warnings\n"
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-advise(1).\n", stdout);
@@ -132,17 +134,22 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
     const char **zone)
 {
 	struct mg_drive *dr = &o->dr;
-	enum { O_SUBMIT = 256, O_DRY, O_NOW, O_PRIO, O_SQUEUE, O_SACCT,
-	    O_SBATCH, O_SINFO, O_EVENTS,
-	    O_SACCTMGR, O_RETRIES, O_TAKEOVER, O_HANDOVER, O_SIGNAL, O_FULL,
-	    O_GRACE, O_SCANCEL, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET,
-	    O_SETTINGS, O_MINRUN, O_CHDIR, O_REPORT };
-	static const struct option longopts[] = {
+	enum { O_SUBMIT = 256, O_NOW, O_PRIO, O_EVENTS, O_RETRIES, O_SIGNAL,
+	    O_GRACE, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET, O_SETTINGS,
+	    O_MINRUN, O_CHDIR, O_LEAD, O_PROG = 512 };
+	/* the Slurm commands run, by --squeue ... --scontrol */
+	const char **prog[] = { &dr->sl.squeue, &dr->sl.sacct,
+	    &dr->sl.sbatch, &dr->sl.sinfo, &dr->sl.sacctmgr, &dr->scancel,
+	    &dr->sl.scontrol };
+	/* the switches set their flag (getopt_long returns 0) */
+	const struct option longopts[] = {
 		{ "chdir", required_argument, NULL, O_CHDIR },
-		{ "report", no_argument, NULL, O_REPORT },
+		{ "report", no_argument, &o->report, 1 },
 		{ "config", required_argument, NULL, 'c' },
-		{ "dry-run", no_argument, NULL, O_DRY },
+		{ "dry-run", no_argument, &dr->dry_run, 1 },
 		{ "min-run", required_argument, NULL, O_MINRUN },
+		{ "low", no_argument, &dr->low, 1 },
+		{ "lead", required_argument, NULL, O_LEAD },
 		{ "format", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "history", required_argument, NULL, 'H' },
@@ -155,25 +162,26 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		{ "priority", required_argument, NULL, O_PRIO },
 		{ "queue", required_argument, NULL, 'Q' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "sacct", required_argument, NULL, O_SACCT },
-		{ "sbatch", required_argument, NULL, O_SBATCH },
-		{ "sinfo", required_argument, NULL, O_SINFO },
-		{ "sacctmgr", required_argument, NULL, O_SACCTMGR },
+		{ "sacct", required_argument, NULL, O_PROG + 1 },
+		{ "sbatch", required_argument, NULL, O_PROG + 2 },
+		{ "sinfo", required_argument, NULL, O_PROG + 3 },
+		{ "sacctmgr", required_argument, NULL, O_PROG + 4 },
 		{ "events", required_argument, NULL, O_EVENTS },
 		{ "retries", required_argument, NULL, O_RETRIES },
-		{ "take-over", no_argument, NULL, O_TAKEOVER },
-		{ "handover", no_argument, NULL, O_HANDOVER },
+		{ "take-over", no_argument, &o->take_over, 1 },
+		{ "handover", no_argument, &dr->handover, 1 },
 		{ "signal", required_argument, NULL, O_SIGNAL },
-		{ "full", no_argument, NULL, O_FULL },
+		{ "full", no_argument, &dr->full, 1 },
 		{ "grace", required_argument, NULL, O_GRACE },
 		{ "ready", required_argument, NULL, O_READY },
 		{ "ready-time", required_argument, NULL, O_READY_TIME },
 		{ "kill-wait", required_argument, NULL, O_KILL_WAIT },
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "settings", required_argument, NULL, O_SETTINGS },
-		{ "scancel", required_argument, NULL, O_SCANCEL },
+		{ "scancel", required_argument, NULL, O_PROG + 5 },
+		{ "scontrol", required_argument, NULL, O_PROG + 6 },
 		{ "size", required_argument, NULL, 'N' },
-		{ "squeue", required_argument, NULL, O_SQUEUE },
+		{ "squeue", required_argument, NULL, O_PROG },
 		{ "state", required_argument, NULL, 's' },
 		{ "submit", required_argument, NULL, O_SUBMIT },
 		{ "threshold", required_argument, NULL, 'T' },
@@ -194,6 +202,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	dr->sl.sbatch = "sbatch";
 	dr->sl.sinfo = "sinfo";
 	dr->sl.sacctmgr = "sacctmgr";
+	dr->sl.scontrol = "scontrol";
 	if (mg_proc_selfdir(o->bin, sizeof(o->bin)) == 0)
 		dr->sl.bin = o->bin;
 	if (gethostname(o->host, sizeof(o->host) - 1) == 0)
@@ -214,6 +223,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			continue;
 		}
 		switch (ch) {
+		case 0:
+			break;
 		case 'c':
 			o->config = optarg;
 			break;
@@ -278,14 +289,11 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		case O_SUBMIT:
 			dr->script = optarg;
 			break;
-		case O_DRY:
-			dr->dry_run = 1;
+		case O_LEAD:
+			dr->lead = span_arg("lead", optarg, 0) / 3600.0;
 			break;
 		case O_CHDIR:
 			dr->workdir = optarg;
-			break;
-		case O_REPORT:
-			o->report = 1;
 			break;
 		case O_NOW:
 			*now_arg = optarg;
@@ -295,26 +303,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 				errx(MG_EXIT_USAGE, "invalid priority '%s'",
 				    optarg);
 			break;
-		case O_SQUEUE:
-			dr->sl.squeue = optarg;
-			break;
-		case O_SACCT:
-			dr->sl.sacct = optarg;
-			break;
-		case O_SBATCH:
-			dr->sl.sbatch = optarg;
-			break;
-		case O_SACCTMGR:
-			dr->sl.sacctmgr = optarg;
-			break;
 		case O_EVENTS:
 			dr->events = optarg;
-			break;
-		case O_TAKEOVER:
-			o->take_over = 1;
-			break;
-		case O_HANDOVER:
-			dr->handover = 1;
 			break;
 		case O_SIGNAL:
 			if (!mg_takeover_signal(optarg))
@@ -322,9 +312,6 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 				    "e.g. USR1, TERM or 10)", optarg);
 			dr->sig = strncmp(optarg, "SIG", 3) == 0 ? optarg + 3 :
 			    optarg;
-			break;
-		case O_FULL:
-			dr->full = 1;
 			break;
 		case O_MINRUN:
 			if (mg_parse_share(optarg, &dr->min_run) != 0)
@@ -356,19 +343,16 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 				errx(MG_EXIT_USAGE, "--ready: an empty command");
 			dr->ready = optarg;
 			break;
-		case O_SCANCEL:
-			dr->scancel = optarg;
-			break;
 		case O_RETRIES:
 			dr->sl.tries = count_arg("number of tries", optarg);
 			if (dr->sl.tries > 10)
 				errx(MG_EXIT_USAGE, "--retries: at most 10");
 			break;
-		case O_SINFO:
-			dr->sl.sinfo = optarg;
-			break;
 		default:
-			usage(MG_EXIT_USAGE);
+			if (ch < O_PROG || ch >= O_PROG + (int)(sizeof(prog) /
+			    sizeof(prog[0])))
+				usage(MG_EXIT_USAGE);
+			*prog[ch - O_PROG] = optarg;
 		}
 	}
 }
@@ -482,12 +466,15 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 		    "script's: give --submit script");
 	if (dr->state != NULL && dr->script == NULL)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
-	if (dr->min_run > 0 && dr->script == NULL)
-		errx(MG_EXIT_USAGE, "--min-run needs --submit script");
+	if ((dr->min_run > 0 || dr->low) && dr->script == NULL)
+		errx(MG_EXIT_USAGE, "%s needs --submit script", dr->low ?
+		    "--low" : "--min-run");
 	if (dr->workdir != NULL && dr->script == NULL)
 		errx(MG_EXIT_USAGE, "--chdir needs --submit script");
 	if (dr->events != NULL && !dr->plan)
 		errx(MG_EXIT_USAGE, "--events goes with --plan");
+	if (dr->lead > 0 && (dr->model || dr->plan || o->target))
+		errx(MG_EXIT_USAGE, "--lead is a rule: no -m, --plan or --target");
 	/* an option that does nothing in this run is refused, not kept */
 	if ((dr->ready != NULL || o->ready_time) && !o->take_over)
 		errx(MG_EXIT_USAGE, "--ready and --ready-time go with "

@@ -16,11 +16,12 @@
 #       its table recommends), against the same services reactive: the
 #       other jobs' waits (mirage-eval --adoption); and the same with the
 #       site's policies for early successors: at most 4 or 1 of them
-#       waiting at once (a successor QOS's GrpSubmitJobs); a lead of 24 h
+#       waiting at once (a cap the scheduler would keep); a lead of 24 h
 #       with at most 1 and a minimum run of half the limit; waiting behind
-#       every other job until the predecessor's end (a successor QOS of
-#       the lowest priority), submitted by the rule or once the job has
-#       run half its limit; the one recommended kept the most links
+#       every other job until the predecessor's end (mirage-advise --low),
+#       submitted by the rule or once the job has run half its limit
+#       (--lead 48h --min-run 50%); the one recommended, of those mirage-advise
+#       can deploy (no cap), kept the most links
 #       without interruption with the others' mean wait up by at most
 #       harm percent (5) in the span as long before the evaluated one,
 #       medians over the draws of services -S gives: n, n-m or a list of
@@ -116,7 +117,10 @@ if ! flock -n 9; then
 fi
 exec 2> >(tee -a "$out/report.log" >&2)
 tmp=$(mktemp -d "$out/.work.XXXX")
-trap 'rm -rf "$tmp"' EXIT
+# stopped: the replays running beside it stop too, and nothing is left
+trap 'bg=$(jobs -rp); [ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 # the new report is made whole in $site, then published (see the end)
 site=$tmp/site
 mkdir "$site"
@@ -254,7 +258,18 @@ if [ -n "$target" ] && [ -z "$eval_error" ]; then
 fi
 
 adopt_recommend() { # per share, the policy chosen on the span before and what it did after, in words: medians over the draws
-	awk -F'\t' -v harm="$harm" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	awk -F'\t' -v harm="$harm" -v target="$target" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	# what mirage-advise deploys a policy with, or "" where it cannot: a
+	# cap on early successors waiting at once is the scheduler\047s to keep
+	function deploy(m,   o, x) { if (m ~ /, cap [0-9]/) return ""
+		if (m ~ /^target /) o = "--target " target " --settings target.tsv"
+		else if (m ~ /^planner /) { split(m, x, " "); o = "--plan " x[2] }
+		else if (m ~ /^lead [0-9]+[mh]/) { split(m, x, "[ ,]"); o = "--lead " x[2] }
+		else return ""
+		if (m ~ /, min run /) { x[1] = m; sub(/.*, min run /, "", x[1]); sub(/%.*/, "", x[1]); o = o " --min-run " x[1] "%" }
+		if (m ~ /, low/) o = o " --low"
+		if (m ~ /, handover/) o = o " --handover"
+		return o }
 	function pct(x, y) { return y > 0 ? 100 * (x / y - 1) : 0 }
 	function kept(x) { return x == "" ? "none" : sprintf("%.1f%%", 100 * x) }
 	function put(k, v) { if (v != "nan") { nv[k]++; val[k, nv[k]] = v + 0 } }
@@ -273,16 +288,18 @@ adopt_recommend() { # per share, the policy chosen on the span before and what i
 	  put(k SUBSEP "sv", $c["span_no_interruption"]); put(k SUBSEP "jb", $c["jobs_per_1000h"])
 	  put(k SUBSEP "ls", ($c["successors"] > 0 ? $c["lease_given_h"] / $c["successors"] : 0)) }
 	END { for (i = 1; i <= n; i++) { sh = order[i]; best = least = 0
+		nc = 0
 		for (k = 1; k <= np[sh]; k++) {
 			K = sh SUBSEP k; h = med(K SUBSEP "bh"); b = med(K SUBSEP "bs")
+			if (deploy(nm[sh, k]) == "") { nc++; continue }
 			if (h == "") continue
 			if (least == 0 || h + 0 < hl) { least = k; hl = h + 0 }
 			if (h + 0 <= harm + 0 && b != "" && (best == 0 || b + 0 > bb)) { best = k; bb = b + 0 } }
 		if (least == 0) continue
 		k = (best ? best : least); K = sh SUBSEP k
 		over = (nd[sh] > 1 ? sprintf(", medians over %d draws of services", nd[sh]) : "")
-		if (best) printf "at %s%%, recommended: %s, of the %d policies replayed the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before%s;", sh, nm[sh, k], np[sh], kept(med(K SUBSEP "bs")), harm, med(K SUBSEP "bh"), over
-		else printf "at %s%%, no policy kept the others\047 mean wait within +%s%% in the span before%s; the least harm: %s (%+.1f%%), which kept %s of links without interruption there;", sh, harm, over, nm[sh, k], med(K SUBSEP "bh"), kept(med(K SUBSEP "bs"))
+		if (best) printf "at %s%%, recommended: %s (mirage-advise %s), of the %d policies mirage-advise can deploy the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before%s;", sh, nm[sh, k], deploy(nm[sh, k]), np[sh] - nc, kept(med(K SUBSEP "bs")), harm, med(K SUBSEP "bh"), over
+		else printf "at %s%%, no policy mirage-advise can deploy kept the others\047 mean wait within +%s%% in the span before%s; the least harm: %s (mirage-advise %s, %+.1f%%), which kept %s of links without interruption there;", sh, harm, over, nm[sh, k], deploy(nm[sh, k]), med(K SUBSEP "bh"), kept(med(K SUBSEP "bs"))
 		sv = med(K SUBSEP "sv")
 		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", med(K SUBSEP "wm"), med(K SUBSEP "wp"), (sv == "" ? "no service job ended in it" : "the services " kept(sv) " of links without interruption (reactive " kept(med(sh SUBSEP "s0")) ")"), med(K SUBSEP "jb"), med(K SUBSEP "ls") } }' "$tmp/draws.tsv"
 }
@@ -291,24 +308,40 @@ adopt_recommend() { # per share, the policy chosen on the span before and what i
 # long jobs' work is services that hand over, against the same services
 # reactive, over the evaluated span
 adopt_error=
+# the replays of a draw run side by side, one per core (each is one
+# thread); their rows are put together in a fixed order
+cores=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 adopt_draw() { # adopt_draw SEED: the method's and the policies' rows of one draw of services
 	local p pargs=() seed=(--adopt-seed "$1")
-	mirage-eval -q --adoption "$adopt" "${amethod[@]}" "${seed[@]}" --handover 10m "${cmodel[@]}" \
-	    -f "$from" -u "$until_" -o "$tmp/draw.tsv" "$tmp/jobs.mrs" 2> "$tmp/adopt.err" || { adopt_failed; return 1; }
-	# the site's policies, each a replay of its own; their rows after
-	# the method's, share by share
-	for p in cap4 cap1 lead low leadlow; do
+	# the method, then the site's policies, each a replay of its own
+	for p in method cap4 cap1 lead low leadlow; do
 		case $p in
+		method) pargs=("${amethod[@]}") ;;
 		cap4) pargs=("${amethod[@]}" --adopt-cap 4) ;;
 		cap1) pargs=("${amethod[@]}" --adopt-cap 1) ;;
 		lead) pargs=(--adopt-method lead:24h --adopt-cap 1 --adopt-min-run 0.5) ;;
 		low) pargs=("${amethod[@]}" --adopt-low) ;;
 		leadlow) pargs=(--adopt-method lead:48h --adopt-min-run 0.5 --adopt-low) ;;
 		esac
-		mirage-eval -q --adoption "$adopt" "${pargs[@]}" "${seed[@]}" --handover 10m \
-		    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/policy.tsv" \
-		    "$tmp/jobs.mrs" 2> "$tmp/adopt.err" || { adopt_failed; return 1; }
-		awk -F'\t' 'NR > 1 && $2 != "reactive"' "$tmp/policy.tsv" >> "$tmp/draw.tsv"
+		while [ "$(jobs -rp | wc -l)" -ge "$cores" ]; do wait -n $(jobs -rp) || :; done
+		rm -f "$tmp/pol-$p.rc"
+		{ mirage-eval -q --adoption "$adopt" "${pargs[@]}" "${seed[@]}" --handover 10m \
+		    "${cmodel[@]}" -f "$from" -u "$until_" -o "$tmp/pol-$p.tsv" \
+		    "$tmp/jobs.mrs" 2> "$tmp/pol-$p.err"; echo $? > "$tmp/pol-$p.rc"; } &
+	done
+	p=$(jobs -rp)
+	[ -z "$p" ] || wait $p || :
+	# the method's rows, then the policies' rows but the reactive ones,
+	# share by share
+	for p in method cap4 cap1 lead low leadlow; do
+		if [ "$(cat "$tmp/pol-$p.rc" 2>/dev/null)" != 0 ]; then
+			cp "$tmp/pol-$p.err" "$tmp/adopt.err"
+			adopt_failed
+			return 1
+		fi
+		if [ $p = method ]; then cp "$tmp/pol-$p.tsv" "$tmp/draw.tsv"
+		else awk -F'\t' 'NR > 1 && $2 != "reactive"' "$tmp/pol-$p.tsv" >> "$tmp/draw.tsv"
+		fi
 	done
 	# the first draw is the page's table and plot; every draw, its seed
 	# first, is what the recommendation reads
@@ -336,7 +369,10 @@ if [ -n "$adopt" ]; then
 	fi
 	until_=$((from + count * 4 * 3600))
 	say "many chains at once: $adopt% of the long jobs' work as services${seeds[1]:+, ${#seeds[@]} draws of them}"
+	k=0
 	for s in "${seeds[@]}"; do
+		k=$((k + 1))
+		[ "${#seeds[@]}" -eq 1 ] || say "many chains at once: draw $k of ${#seeds[@]} (seed $s)"
 		adopt_draw "$s" || break
 	done
 	if [ -z "$adopt_error" ]; then
@@ -714,8 +750,13 @@ a lead of 24 hours with at most 1 waiting and a minimum run of half the
 limit (<code>--adopt-min-run</code>); and early successors that wait behind every
 other job until their predecessor's end, as in a successor QOS of the lowest
 priority (<code>--adopt-low</code>), submitted by the rule or once the job has run half
-its limit. The policy recommended is chosen on the span as long before the
-evaluated one, never on the span it is reported on$draws_said:</p>
+its limit. The policy recommended is one <code>mirage-advise</code> can deploy (as the
+line says: the rule, <code>--lead</code>, <code>--min-run</code>, which holds a successor with
+<code>sbatch --begin</code>, and <code>--low</code>, which submits it with <code>--nice</code> and lifts it at
+its predecessor's end; a user may do both), chosen on the span as long before the
+evaluated one, never on the span it is reported on$draws_said. The caps are shown
+for comparison only: a cap on early successors waiting at once is the scheduler's
+to keep, and a QOS's GrpSubmitJobs counts their running jobs too.</p>
 HTML
 		[ ! -s "$tmp/adopt-rec.txt" ] || { printf '<ul>\n'; esc < "$tmp/adopt-rec.txt" | sed 's|^\(.*\)$|<li>\1</li>|'; printf '</ul>\n'; }
 		adopt_table

@@ -32,7 +32,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "taking\t%s\ntake_began\t%lld\ntake_until\t%lld\n"
 	    "signalled\t%lld\ncancelled\t%lld\ntake_host\t%s\n"
 	    "seen\t%lld\nseen_host\t%s\ntake_due\t%lld\np_start\t%s\n"
-	    "workdir\t%s\nupdated\t%s\n",
+	    "workdir\t%s\nheld_until\t%lld\nnice\t%lld\nupdated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
@@ -45,7 +45,8 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    (long long)s->take.cancelled, *s->take.host ? s->take.host : "-",
 	    (long long)s->take.seen, *s->take.seen_host ? s->take.seen_host :
 	    "-", (long long)s->take.due, *s->take.p_start ? s->take.p_start :
-	    "-", *s->workdir ? s->workdir : "-", when);
+	    "-", *s->workdir ? s->workdir : "-", (long long)s->held_until,
+	    (long long)s->nice, when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -134,6 +135,8 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		{ "cancelled", &s->take.cancelled },
 		{ "seen", &s->take.seen },
 		{ "take_due", &s->take.due },
+		{ "held_until", &s->held_until },
+		{ "nice", &s->nice },
 	};
 
 	memset(s, 0, sizeof(*s));

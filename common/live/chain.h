@@ -17,7 +17,7 @@
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
-#define MG_CHAIN_MINOR	4
+#define MG_CHAIN_MINOR	5
 
 struct mg_chainstate {
 	char current[32];	/* the chain's job now (P) */
@@ -44,6 +44,12 @@ struct mg_chainstate {
 	/* 1.4: the directory the chain was started in, where every
 	 * successor runs (sbatch --chdir); "" in an older state: none */
 	char workdir[1024];
+	/* 1.5: what the run set on the successor, re-checked against its
+	 * predecessor at every run: the begin time it was held until
+	 * (--min-run) and the nice value it waits behind every other job
+	 * with (--low) until its predecessor's end; 0: none */
+	int64_t held_until;
+	int64_t nice;
 };
 
 /*

@@ -306,6 +306,17 @@ held_for(const struct mg_drive *o, const struct run *r)
 	return at > o->now ? at - o->now : 0;
 }
 
+static int running(const struct mg_live_job *j, int64_t now);
+
+/* the nice value a successor is submitted with: behind every other job
+ * while its predecessor runs (--low), or 0 */
+static int64_t
+nice_for(const struct mg_drive *o, struct run *r)
+{
+	return o->low && running(mg_live_find(&r->l, r->p_id), o->now) ?
+	    MG_DRIVE_LOW_NICE : 0;
+}
+
 /* the directory a successor runs in: the chain's, unless its script
  * sets its own (#SBATCH -D) or an older state recorded none */
 static const char *
@@ -370,6 +381,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	b.dependency = r->dependency;
 	b.state = o->state;
 	b.begin = held_for(o, r);
+	b.nice = nice_for(o, r);
 	b.workdir = chain_dir(o, st);
 	if ((rv = mg_slurm_submit(&o->sl, &b, st->successor,
 	    sizeof(st->successor), note, sizeof(note))) != 0 &&
@@ -397,6 +409,8 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	record_link(o, r, st->successor, o->now);
 	st->token[0] = '\0';
 	st->token_time = 0;
+	st->held_until = b.begin > 0 ? o->now + b.begin : 0;
+	st->nice = b.nice;
 	st->submitted++;
 	st->updated = o->now;
 	if ((rv = mg_chain_write(o->state, st, &d)) != 0)
@@ -1065,6 +1079,70 @@ unhold(const struct mg_drive *o, struct run *r)
 }
 
 /*
+ * What the run set on a pending successor, against its predecessor now
+ * (the evidence of chain_job()): once P has ended, a begin time
+ * (--min-run) and a nice value (--low) have no reason left and are
+ * lifted; P started again (requeued) moves the begin time to its new
+ * start's share.  A lift that fails is said and tried at the next run.
+ * Said even when quiet: what holds the successor changed.
+ */
+static void
+relift(const struct mg_drive *o, struct run *r)
+{
+	struct mg_chainstate *st = &r->st;
+	const struct mg_live_job *s, *p;
+	char note[MG_DIAG_MAX] = "", what[64], at[32];
+	int64_t want = 0;
+	int ended;
+
+	/* P first: looking it up may add to the jobs (and move them) */
+	if (!r->live || o->dry_run || *st->successor == '\0' ||
+	    (st->held_until <= 0 && st->nice <= 0 && o->min_run <= 0) ||
+	    chain_job(o, r, st->current) == NULL ||
+	    (s = mg_live_find(&r->l, st->successor)) == NULL || !s->pending)
+		return;
+	p = mg_live_find(&r->l, st->current);
+	ended = !p->pending && p->end >= 0 && p->end <= o->now;
+	if (st->nice > 0 && ended) {
+		if (mg_slurm_update(&o->sl, s->jobid, "Nice=0", note,
+		    sizeof(note)) == 0) {
+			st->nice = 0;
+			say(o, 1, "job %s has ended: successor %s no longer "
+			    "waits behind other jobs (nice 0)", p->jobid,
+			    s->jobid);
+		} else
+			say(o, 1, "job %s has ended, but successor %s still "
+			    "waits behind other jobs: %s; the next run tries "
+			    "again", p->jobid, s->jobid, note);
+	}
+	if (running(p, o->now) && o->min_run > 0 && p->limit > 0)
+		want = p->start + (int64_t)llround(o->min_run *
+		    (double)p->limit);
+	if (ended && st->held_until > o->now)
+		snprintf(what, sizeof(what), "StartTime=now");
+	else if (want > o->now && llabs(want - st->held_until) > 60) {
+		mg_slurm_time(want, o->sl.tz, at, sizeof(at));
+		snprintf(what, sizeof(what), "StartTime=%s", at);
+	} else
+		return;
+	if (mg_slurm_update(&o->sl, s->jobid, what, note, sizeof(note)) !=
+	    0) {
+		say(o, 1, "successor %s: %s failed: %s; the next run tries "
+		    "again", s->jobid, what, note);
+		return;
+	}
+	if (ended)
+		say(o, 1, "job %s ended before its minimum run: successor %s "
+		    "is no longer held", p->jobid, s->jobid);
+	else
+		say(o, 1, "job %s started at another time (requeued?): "
+		    "successor %s is held until %s, when it has run %g%% of "
+		    "its limit", p->jobid, s->jobid, what + 10, 100 *
+		    o->min_run);
+	st->held_until = ended ? 0 : want;
+}
+
+/*
  * The chain's state against the queue: a submission not confirmed is
  * settled by evidence, a successor that started becomes the chain's
  * job, one that ended before it started is counted.  0 to go on, 1
@@ -1130,6 +1208,7 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 			requeued(o, r);
 	}
 	unhold(o, r);
+	relift(o, r);
 	if (o->state != NULL && !o->dry_run) {
 		r->st.updated = o->now;
 		if ((rv = mg_chain_write(o->state, &r->st, diag)) != 0)
@@ -1226,7 +1305,8 @@ decide(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 {
 	struct mg_advise q;
 	int32_t nodes = o->nodes;
-	int asked = r->m != NULL || o->plan || o->nchosen > 0, rv = 1;
+	int asked = r->m != NULL || o->plan || o->nchosen > 0 || o->lead > 0;
+	int rv = 1;
 
 	mg_drive_question(o, r->p_id, nodes, &q);
 	r->dependency = !r->queue_ok;	/* submit with afterany on P */
@@ -1248,6 +1328,10 @@ decide(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 			rv = by_model(o, r, nodes, diag);
 		else if (o->nchosen > 0)
 			rv = by_rule(o, r, nodes, diag);
+		else if (o->lead > 0) {
+			mg_advise_lead(&q, o->lead, &r->l, &r->a);
+			rv = 0;
+		}
 		if (rv < 0)
 			return rv;
 		if (rv == 0)
@@ -1301,16 +1385,19 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		if (o->dry_run) {
 			size_t n = strlen(r->a.note);
 			const char *wd = chain_dir(o, &r->st);
-			char begin[48] = "";
+			char begin[48] = "", nice[40] = "";
 
 			if (held_for(o, r) > 0)
 				snprintf(begin, sizeof(begin), " --begin=now+%lld",
 				    (long long)held_for(o, r));
+			if (nice_for(o, r) > 0)
+				snprintf(nice, sizeof(nice), " --nice=%lld",
+				    (long long)nice_for(o, r));
 			snprintf(r->a.note + n, sizeof(r->a.note) - n, "%sdry "
-			    "run: would run %s --parsable%s%s%s%s %s", n ? "; " :
+			    "run: would run %s --parsable%s%s%s%s%s %s", n ? "; " :
 			    "", o->sl.sbatch, r->dependency ? " --dependency="
-			    "afterany:<job>" : "", begin, wd ? " --chdir=" : "",
-			    wd ? wd : "", o->script);
+			    "afterany:<job>" : "", begin, nice, wd ? " --chdir=" :
+			    "", wd ? wd : "", o->script);
 		} else if ((rv = submit(o, r, diag)) != 0) {
 			return rv;
 		} else {

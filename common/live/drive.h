@@ -47,6 +47,10 @@ enum mg_drive_handover {
  * a take-over of its own (S's script may be starting one) */
 #define MG_DRIVE_FALLBACK_WAIT	300
 
+/* the nice value of a successor that waits behind every other job
+ * until its predecessor's end (--low): Slurm's largest */
+#define MG_DRIVE_LOW_NICE	2147483645
+
 #define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
 #define MG_DRIVE_MAXCHOSEN	16	/* chain sizes with a setting */
 
@@ -100,6 +104,10 @@ struct mg_drive {
 	int64_t grace;		/* seconds P has to leave */
 	double min_run;		/* > 0: a successor is held (--begin) until
 				 * P has run this share of its limit */
+	double lead;		/* > 0: a fixed lead, hours of P's limit
+				 * left (no model, planner or table) */
+	int low;		/* an early successor waits behind every other
+				 * job (sbatch --nice) until P's end */
 	int64_t kill_wait;	/* and after a cancel */
 	const char *ready;	/* S's health check (serving order), or NULL */
 	int64_t ready_time;	/* how long S has to pass it */

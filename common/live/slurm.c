@@ -88,6 +88,22 @@ mg_slurm_ask(const struct mg_slurm *s, const char *const argv[],
 	return out;
 }
 
+int
+mg_slurm_update(const struct mg_slurm *s, const char *id, const char *what,
+    char *note, size_t cap)
+{
+	char job[64];
+	const char *argv[] = { s->scontrol, "update", job, what, NULL };
+	size_t len = 0;
+	char *out;
+
+	snprintf(job, sizeof(job), "JobId=%s", id);
+	if ((out = mg_slurm_run(s, argv, &len, note, cap)) == NULL)
+		return -1;
+	free(out);
+	return 0;
+}
+
 /* mg_slurm_read: the jobs argv's output lists, into l (what names the
  * output in messages); 0, or -1 with note set */
 static int
@@ -493,7 +509,7 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 {
 	struct mg_diag d = { "" };
 	struct mg_proc p;
-	char comment[64], dep[64], begin[48], script[4096];
+	char comment[64], dep[64], begin[48], nice[40], script[4096];
 	char pred[64], state[4200], bin[4200], cwd[2048] = "";
 	char wdir[1100];
 	const char *env[4] = { pred, NULL, NULL, NULL };
@@ -508,7 +524,8 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", b->after);
 	snprintf(begin, sizeof(begin), "--begin=now+%lld",
 	    (long long)b->begin);
-	if ((argv = calloc((size_t)b->nargs + 11, sizeof(*argv))) == NULL) {
+	snprintf(nice, sizeof(nice), "--nice=%lld", (long long)b->nice);
+	if ((argv = calloc((size_t)b->nargs + 12, sizeof(*argv))) == NULL) {
 		snprintf(note, ncap, "out of memory");
 		return MG_ENOMEM;
 	}
@@ -540,6 +557,8 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 		argv[n++] = dep;
 	if (b->begin > 0)
 		argv[n++] = begin;
+	if (b->nice > 0)
+		argv[n++] = nice;
 	if (b->workdir != NULL) {
 		snprintf(wdir, sizeof(wdir), "--chdir=%s", b->workdir);
 		argv[n++] = wdir;

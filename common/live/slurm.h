@@ -27,7 +27,7 @@
 	"JobID,JobIDRaw,Partition,State,Submit,Start,End,Timelimit,NNodes,User"
 
 struct mg_slurm {
-	const char *squeue, *sacct, *sinfo, *sacctmgr, *sbatch;
+	const char *squeue, *sacct, *sinfo, *sacctmgr, *sbatch, *scontrol;
 	int timeout;		/* seconds allowed to each run */
 	int tries;		/* runs of a command that reads and fails */
 	enum mg_tz tz;		/* the zone they print times in */
@@ -56,6 +56,15 @@ char *mg_slurm_run(const struct mg_slurm *s, const char *const argv[],
  * error holds final (an answer, as squeue's "Invalid job id") */
 char *mg_slurm_ask(const struct mg_slurm *s, const char *const argv[],
     const char *final, size_t *len, char *note, size_t cap);
+
+/*
+ * mg_slurm_update: scontrol update JobId=id what (e.g. "Nice=0",
+ * "StartTime=now"), the job's owner's right for a pending job.  0, or
+ * -1 with note set (tried as mg_slurm_run() tries: an update is the
+ * same when sent twice).
+ */
+int mg_slurm_update(const struct mg_slurm *s, const char *id,
+    const char *what, char *note, size_t cap);
 
 /* mg_slurm_nodes: the nodes sinfo counts (in the partition); 0 with
  * note set if it cannot tell */
@@ -141,6 +150,7 @@ struct mg_sbatch {
 				 * (sbatch --begin=now+N) */
 	const char *workdir;	/* the directory it runs in (--chdir), or
 				 * NULL: sbatch's */
+	int64_t nice;		/* > 0: behind other jobs (--nice=N) */
 };
 
 /*

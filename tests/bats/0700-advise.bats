@@ -16,7 +16,7 @@ setup() {
 	503|gpu|PD|2026-11-23T22:00:00|N/A|2-00:00:00|1|900
 	Q
 	NOW=2026-11-23T23:00:00
-	SUB=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" -n 8 --now $NOW)
+	SUB=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" --scontrol "$A/fake-scontrol" -n 8 --now $NOW)
 }
 
 @test "squeue's layouts give the same jobs, states and sizes" {
@@ -134,6 +134,72 @@ else:
 	[[ "$stderr" == *"invalid --min-run '150%'"* ]]
 	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" --min-run 50%
 	[[ "$stderr" == *"--min-run needs --submit script"* ]]
+}
+
+@test "--min-run: P ends before its minimum run, or starts again: S's begin is lifted or moved" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 99% --submit job.sh
+	grep -qx "held_until	$(date -d 2026-11-23T23:31:12 +%s)" job.sh.chain
+	# P still runs as it did: nothing changes
+	run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh
+	[ ! -e "$FAKE/scontrol.log" ]
+	# P requeued, started again at 22:00: S held until 99% of that run
+	sed -i 's/^500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|/500|gpu|R|2026-11-21T23:00:00|2026-11-23T22:00:00|/' "$FAKE/queue.txt"
+	run -11 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh
+	grep -qx "update JobId=900 StartTime=2026-11-25T21:31:12" "$FAKE/scontrol.log"
+	[[ "$stderr" == *"successor 900 is held until 2026-11-25T21:31:12"* ]]
+	grep -qx "held_until	$(date -d 2026-11-25T21:31:12 +%s)" job.sh.chain
+	run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh
+	[ "$(wc -l < "$FAKE/scontrol.log")" -eq 1 ]
+	# P fails: the controller no longer holds it, sacct shows it ended;
+	# S's begin has no reason left and is lifted, once
+	sed -i '/^500|/d' "$FAKE/queue.txt"
+	echo '500|500|gpu|FAILED|2026-11-21T23:00:00|2026-11-23T22:00:00|2026-11-23T22:30:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	FAKE_MODE=scontrol-down run -11 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh
+	[[ "$stderr" == *"successor 900: StartTime=now failed: "*"Unable to contact slurm controller"*"the next run tries again"* ]]
+	grep -qx "held_until	$(date -d 2026-11-25T21:31:12 +%s)" job.sh.chain
+	run -11 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh
+	[[ "$stderr" == *"job 500 ended before its minimum run: successor 900 is no longer held"* ]]
+	tail -n 1 "$FAKE/scontrol.log" | grep -qx "update JobId=900 StartTime=now"
+	grep -qx "held_until	0" job.sh.chain
+	n=$(wc -l < "$FAKE/scontrol.log")
+	run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh
+	[ "$(wc -l < "$FAKE/scontrol.log")" -eq "$n" ]
+}
+
+@test "--low: an early S waits behind every other job (--nice) until P's end, then is lifted" {
+	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --low --submit job.sh
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --nice=2147483645 --chdir=$PWD job.sh$" "$FAKE/sbatch.log"
+	grep -qx "nice	2147483645" job.sh.chain
+	run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --low --submit job.sh
+	[ ! -e "$FAKE/scontrol.log" ]
+	# P ends: S no longer waits behind the others
+	sed -i '/^500|/d' "$FAKE/queue.txt"
+	echo '500|500|gpu|COMPLETED|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-23T22:30:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	run -11 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T 100 --low --submit job.sh
+	[[ "$stderr" == *"job 500 has ended: successor 900 no longer waits behind other jobs (nice 0)"* ]]
+	grep -qx "update JobId=900 Nice=0" "$FAKE/scontrol.log"
+	grep -qx "nice	0" job.sh.chain
+	run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --low --submit job.sh
+	[ "$(wc -l < "$FAKE/scontrol.log")" -eq 1 ]
+	# a dry run says the nice it would ask
+	rm job.sh.chain
+	run -0 mirage-advise "${SUB[@]}" -j 501 -m "$M" -T 100 --low --submit job.sh --dry-run
+	[[ "$output" == *"would run $A/fake-sbatch --parsable --nice=2147483645 --chdir=$PWD job.sh"* ]]
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 --low
+	[[ "$stderr" == *"--low needs --submit script"* ]]
+}
+
+@test "--lead: a fixed lead, as the site policies replay it (lead, --min-run, --low)" {
+	# P (500) has 1 h of its 48 h left
+	run -10 mirage-advise "${SUB[@]}" -j 500 --lead 30m
+	[[ "$output" == *"decision: wait"* ]]
+	run -0 mirage-advise "${SUB[@]}" -j 500 --lead 2h --min-run 50% --low --submit job.sh
+	[[ "$output" == *"decision: submitted"* ]]
+	grep -q -- " --nice=2147483645 " "$FAKE/sbatch.log"
+	! grep -q -- --begin "$FAKE/sbatch.log"
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 --lead 2h -m "$M"
+	[[ "$stderr" == *"--lead is a rule: no -m, --plan or --target"* ]]
+	run -2 --separate-stderr mirage-advise "${SUB[@]}" -j 500 --lead 2x
 }
 
 @test "--submit: sbatch once, then 'already submitted', then the chain moves on" {
@@ -256,7 +322,7 @@ else:
 	# the first run, by hand in the chain's directory, records it
 	run -10 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T -100 --submit "$here/job.sh"
 	grep -qx "workdir	$here" job.sh.chain
-	grep -q "^mirage-chain-state 1\.4$" job.sh.chain
+	grep -q "^mirage-chain-state 1\.5$" job.sh.chain
 	# the cron run, elsewhere: the successor runs in the chain's directory
 	mkdir -p elsewhere
 	( cd elsewhere && mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit "$here/job.sh" ) > out.txt

@@ -112,6 +112,35 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	[[ "${lines[0]}" == "chain link.sh.chain: 2 links, 2 judged, "* ]]
 }
 
+@test "live: --lead, --min-run and --low: S held and behind every other job while P runs; both lifted once P has ended" {
+	link p.sh "" 60
+	p=$(sbatch --parsable p.sh)
+	running "$p"
+	link s.sh "" 5
+	# P's limit is a minute: S is due at once (--lead 2m), held until P
+	# has run 99% of it and submitted with the largest nice
+	run -0 mirage-advise -p gpu -n 2 -j "$p" --lead 2m --min-run 99% --low --submit s.sh
+	s=$(sed -n 's/^successor\t//p' s.sh.chain)
+	[ -n "$s" ] && [ "$s" != - ]
+	[ "$(squeue -h -j "$s" -o %y)" = 2147483645 ]
+	[ "$(squeue -h -j "$s" -o %r)" = BeginTime ]
+	# P ends early: the next run lifts both, and S starts before the
+	# begin time it was held until
+	scancel "$p"
+	for _ in $(seq 1 30); do
+		[ -z "$(squeue -h -j "$p" -t R,CG -o %i)" ] && break
+		sleep 1
+	done
+	run -11 --separate-stderr mirage-advise -q -p gpu -n 2 --lead 2m --min-run 99% --low --submit s.sh
+	[[ "$stderr" == *"successor $s no longer waits behind other jobs (nice 0)"* ]]
+	[[ "$stderr" == *"job $p ended before its minimum run: successor $s is no longer held"* ]]
+	[ "$(squeue -h -j "$s" -o %y)" = 0 ]
+	grep -qx 'held_until	0' s.sh.chain && grep -qx 'nice	0' s.sh.chain
+	# its begin was P's start + 59 s: it runs well before (30 s at most
+	# from here, a few seconds after P's start)
+	running "$s"
+}
+
 @test "live: without a model, the successor is submitted once its predecessor ended" {
 	link link.sh "" 5
 	first=$(sbatch --parsable link.sh)
