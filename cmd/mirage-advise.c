@@ -38,6 +38,7 @@ struct opts {
 	const char *settings;	/* --settings: mirage-eval --target's table */
 	char bin[4096];		/* this program's directory (MIRAGE_BIN) */
 	char cwd[1024], host[256];	/* where it runs */
+	char unusable[MG_DIAG_MAX];	/* why the settings cannot be used */
 };
 
 static void
@@ -411,8 +412,16 @@ target(struct opts *o)
 		    "model keeps its threshold");
 	rv = dr->plan || dr->model == NULL ? mg_settings_read(dr,
 	    o->settings, o->target, &d) : mg_settings_model(dr, o->target, &d);
-	if (rv != 0)
+	if (rv != 0 && dr->script == NULL)
 		errx(mg_exit_status(rv), "%s", d.msg);
+	if (rv != 0) {
+		/* the chain's run says it, and goes on if under way */
+		snprintf(o->unusable, sizeof(o->unusable), "%s", d.msg);
+		dr->unusable = o->unusable;
+		dr->unusable_rv = rv;
+		dr->nchosen = dr->plan = 0;
+		dr->model = NULL;
+	}
 }
 
 /*

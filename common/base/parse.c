@@ -50,7 +50,9 @@ mg_parse_f64(const char *s, size_t n, double *out)
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = '\0';
-	if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n')
+	/* decimal only: strtod would read 0x10 as 16 */
+	if (buf[0] == ' ' || buf[0] == '\t' || buf[0] == '\n' ||
+	    strpbrk(buf, "xX") != NULL)
 		return -1;
 	errno = 0;
 	v = strtod(buf, &end);

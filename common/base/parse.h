@@ -28,7 +28,8 @@ enum mg_tz {
 int mg_parse_i64(const char *s, size_t n, int64_t min, int64_t max,
     int64_t *out);
 
-/* mg_parse_f64: a decimal floating-point number; 0 or -1. */
+/* mg_parse_f64: a decimal floating-point number (no hexadecimal, no
+ * NaN); 0 or -1. */
 int mg_parse_f64(const char *s, size_t n, double *out);
 
 /*

@@ -899,7 +899,10 @@ read_row(const char *line, const int *col, struct mg_target_row *r)
 	    nodes != floor(nodes) ||
 	    (strcmp(set, "-") != 0 && number(line, col[C_SETTING], 0, 1e6,
 	    &r->setting) != 0) || mg_target_setting_kind(kind,
-	    &r->kind) != 0)
+	    &r->kind) != 0 ||
+	    /* a margin or a lead in hours: at most a year */
+	    ((r->kind == MG_SETTING_MARGIN || r->kind == MG_SETTING_LEAD) &&
+	    r->setting > MG_TARGET_MAX_HOURS))
 		return -1;
 	r->nodes = (int32_t)nodes;
 	r->handover = (int64_t)h;
@@ -911,7 +914,9 @@ read_row(const char *line, const int *col, struct mg_target_row *r)
 	    optional(line, col, C_CERT, 0, 1, 0, &ce) != 0 ||
 	    optional(line, col, C_LINKS, 0, 1e9, 0, &n) != 0 ||
 	    optional(line, col, C_CNODES, 0, 1e6, 0, &cn) != 0 ||
-	    optional(line, col, C_HEND, 0, 1e11, 0, &he) != 0)
+	    cn != floor(cn) || n != floor(n) ||
+	    /* no later than 2100-01-01 */
+	    optional(line, col, C_HEND, 0, 4102444800.0, 0, &he) != 0)
 		return 1;
 	r->promise = col[C_PROMISE] >= 0 && col[C_CONF] >= 0 ? p : -1;
 	r->confidence = cf;
@@ -949,13 +954,18 @@ mg_target_read(const char *path, struct mg_target_row **rows, size_t *n,
 		    "mirage-eval --target -F tsv", path);
 		goto out;
 	}
-	if (line[strlen(line) - 1] != '\n') {
+	if ((len = strlen(line)) == 0) {
+		rv = mg_diag_set(d, MG_EFORMAT, "'%s', line 1: a NUL byte: "
+		    "not a table of mirage-eval --target", path);
+		goto out;
+	}
+	if (line[len - 1] != '\n') {
 		rv = mg_diag_set(d, MG_ETRUNC, "'%s', line 1: truncated (no "
 		    "newline); write it again with mirage-eval --target -F "
 		    "tsv", path);
 		goto out;
 	}
-	line[strcspn(line, "\n")] = '\0';
+	line[strcspn(line, "\r\n")] = '\0';	/* a CRLF table too */
 	for (k = 0; k < C_ALL; k++)
 		if ((col[k] = column(line, cname[k])) < 0 && k < C_REQUIRED) {
 			rv = mg_diag_set(d, MG_ETYPE, "'%s', line 1: not a table "
@@ -980,7 +990,7 @@ mg_target_read(const char *path, struct mg_target_row **rows, size_t *n,
 			    "--target -F tsv", path, lineno);
 			goto out;
 		}
-		line[strcspn(line, "\n")] = '\0';
+		line[strcspn(line, "\r\n")] = '\0';
 		for (end = line; (end = strchr(end, '\t')) != NULL; end++)
 			nfields++;
 		if (nfields != nf) {

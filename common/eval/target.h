@@ -29,6 +29,7 @@
 #define MG_TARGET_MAXFOLDS	16
 #define MG_TARGET_MAX		4	/* targets in one run */
 #define MG_TARGET_CONFIDENCE	0.95	/* the confidence unless asked */
+#define MG_TARGET_MAX_HOURS	8760	/* a margin or a lead read back: a year */
 
 /* one method's setting for one chain size */
 struct mg_choice {

@@ -190,11 +190,31 @@ promised(const struct mg_drive *o, const struct mg_drive_chosen *c)
 		    "submitted" : "the links chosen on certify no more");
 }
 
+static int pick(const struct mg_drive *o, struct run *r, int32_t nodes,
+    struct mg_drive_chosen *c, struct mg_diag *diag);
+
 /* the setting chosen for the chain's size (o->chosen) into *c; a size
  * with none, or settings chosen for a cluster of other than nodes, are
- * errors: the chain is not advised on a guess */
+ * errors: the chain is not advised on a guess (1: one under way goes on
+ * by the reactive rule) */
 static int
 chosen(const struct mg_drive *o, struct run *r, int32_t nodes,
+    struct mg_drive_chosen *c, struct mg_diag *diag)
+{
+	int rv = pick(o, r, nodes, c, diag);
+
+	/* a chain under way is not stopped by them: the reactive rule
+	 * decides, said even when quiet (a new chain stops) */
+	if (rv != MG_EINVAL || !r->have_state)
+		return rv;
+	say(o, 1, "%s; the chain goes on by the reactive rule (its successor "
+	    "at its predecessor's end)", diag->msg);
+	snprintf(r->a.note, sizeof(r->a.note), "the settings cannot be used");
+	return 1;
+}
+
+static int
+pick(const struct mg_drive *o, struct run *r, int32_t nodes,
     struct mg_drive_chosen *c, struct mg_diag *diag)
 {
 	const struct mg_live_job *p = mg_live_find(&r->l, r->p_id);
@@ -235,11 +255,28 @@ by_rule(const struct mg_drive *o, struct run *r, int32_t nodes,
 	if ((rv = chosen(o, r, nodes, &c, diag)) != 0)
 		return rv;
 	mg_drive_question(o, r->p_id, nodes, &q);
-	if (c.other)
+	if (strcmp(c.row.method, "reactive") == 0) {
+		/* recommended where nothing kept more: P's end, as afterany */
+		snprintf(r->a.note, sizeof(r->a.note), "the settings recommend "
+		    "the reactive rule for %d-node chains", (int)c.row.nodes);
+		return 1;
+	}
+	if (c.other && !r->have_state)
 		return mg_diag_set(diag, MG_EINVAL, "the settings recommend %s "
 		    "for %d-node chains: %s", c.row.method, (int)c.row.nodes,
 		    strcmp(c.row.method, "planner") == 0 ? "add --plan" : "give "
 		    "-m with its threshold chosen by mirage-train --target");
+	if (c.other) {
+		say(o, 1, "the settings recommend %s for %d-node chains, which "
+		    "this run cannot apply (%s); the chain goes on by the "
+		    "reactive rule (its successor at its predecessor's end)",
+		    c.row.method, (int)c.row.nodes, strcmp(c.row.method,
+		    "planner") == 0 ? "add --plan" : "give -m with its "
+		    "threshold chosen by mirage-train --target");
+		snprintf(r->a.note, sizeof(r->a.note), "the settings cannot "
+		    "be used");
+		return 1;
+	}
 	if (c.row.kind == MG_SETTING_LEAD) {
 		mg_advise_lead(&q, c.row.setting, &r->l, &r->a);
 		return 0;
@@ -846,6 +883,27 @@ chain_open(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 			    o->workdir);
 	}
 	return MG_OK;
+}
+
+/*
+ * Settings that cannot be used (a table chosen for another cluster, or
+ * remade for another target by a nightly run the chain's cron line did
+ * not follow): only a chain's first run stops on them; a chain under
+ * way goes on by the reactive rule, its successor at its predecessor's
+ * end, and says why at every run.  Availability first.
+ */
+static int
+usable(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
+{
+	if (o->unusable == NULL)
+		return 0;
+	if (!r->have_state)
+		return mg_diag_set(diag, o->unusable_rv ? o->unusable_rv :
+		    MG_EINVAL, "%s", o->unusable);
+	say(o, 1, "%s; the chain goes on by the reactive rule (its successor "
+	    "at its predecessor's end) until the settings can be used",
+	    o->unusable);
+	return 0;
 }
 
 /* the model, or a note why there is none (the reactive rule decides) */
@@ -1469,7 +1527,8 @@ mg_drive_run(const struct mg_drive *oc, struct mg_driven *out,
 	r->queue_ok = 1;
 	r->run = o;
 	r->t0 = mg_clock_now();
-	if ((rv = chain_open(o, r, diag)) == 0) {
+	if ((rv = chain_open(o, r, diag)) == 0 && (rv = usable(o, r,
+	    diag)) == 0) {
 		model_open(o, r);
 		if ((rv = read_cluster(o, r, diag)) == 0 &&
 		    (clock_behind(r), 1) &&

@@ -104,6 +104,11 @@ struct mg_drive {
 	int64_t grace;		/* seconds P has to leave */
 	double min_run;		/* > 0: a successor is held (--begin) until
 				 * P has run this share of its limit */
+	/* the settings (--target) could not be used, and why: a new
+	 * chain stops on it (status unusable_rv), one under way goes on
+	 * by the reactive rule and says so even when quiet */
+	const char *unusable;
+	int unusable_rv;
 	double lead;		/* > 0: a fixed lead, hours of P's limit
 				 * left (no model, planner or table) */
 	int low;		/* an early successor waits behind every other

@@ -322,6 +322,70 @@ col() {
 	[[ "$stderr" == *"the settings promise 99% of 1-node links without an interruption at 95% confidence (8 chosen on)"* ]]
 }
 
+@test "a chain under way is never stopped by settings it cannot use: the reactive rule, said under -q; a new chain stops" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
+	# a lead of 0.5 h recommended for 1-node chains: job 500 (1 h left) waits
+	awk -F'\t' -v OFS='\t' 'NR > 1 && $2 == 1 { $8 = $1 == "lead"; if ($1 == "lead") $4 = 0.5 } 1' s.tsv > r.tsv
+	L=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" --now $NOW --handover --target 99%)
+	# a new chain's first run stops on a table for another cluster
+	run -2 --separate-stderr mirage-advise "${L[@]}" -q --settings r.tsv -j 500 -n 8 --submit job.sh
+	[[ "$stderr" == *"chosen for a cluster of 76 nodes, not the 8 of -n"* ]]
+	[ ! -e job.sh.chain ]
+	run -10 mirage-advise "${L[@]}" --settings r.tsv -j 500 -n 76 --submit job.sh
+	[ -e job.sh.chain ]
+	# under way: the cluster changed (-n 8) before the table was chosen again
+	run -10 --separate-stderr mirage-advise "${L[@]}" -q --settings r.tsv -n 8 --submit job.sh
+	[[ "$stderr" == *"chosen for a cluster of 76 nodes, not the 8 of -n: choose again with mirage-eval --target -n 8; the chain goes on by the reactive rule (its successor at its predecessor's end) until the settings can be used"* ]]
+	[[ "$output" == *"submit when 500 ends"* ]]
+	# a table that recommends a model this run cannot apply: the same
+	awk -F'\t' -v OFS='\t' 'NR > 1 && $2 == 1 { $8 = $1 == "gbt"; if ($1 == "gbt") $4 = 3 } 1' s.tsv > g.tsv
+	run -10 --separate-stderr mirage-advise "${L[@]}" -q --settings g.tsv -n 76 --submit job.sh
+	[[ "$stderr" == *"the settings recommend gbt for 1-node chains, which this run cannot apply"*"the chain goes on by the reactive rule"* ]]
+	# a table for another target, or damaged: the same
+	run -10 --separate-stderr mirage-advise "${L[@]/99%/90%}" -q --settings r.tsv -n 76 --submit job.sh
+	[[ "$stderr" == *"not the --target 90%; the chain goes on by the reactive rule"* ]]
+	# P ends: its successor is submitted at once, the table still foreign
+	sed -i '/^500|/d' "$FAKE/queue.txt"
+	echo '500|500|gpu|COMPLETED|2026-11-21T23:00:00|2026-11-22T00:00:00|2026-11-23T22:50:00|2-00:00:00|1' > "$FAKE/sacct.txt"
+	run -0 --separate-stderr mirage-advise "${L[@]}" -q --settings r.tsv -n 8 --submit job.sh
+	[[ "$output" == *"decision: submitted"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+}
+
+@test "mirage-advise --settings: a CRLF table keeps its provenance; foreign numbers, a NUL and nonsense ranges are refused; the reactive rule recommended is applied" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
+	Q=(-j 500 -Q "$FAKE/queue.txt" --now $NOW --handover --target 99%)
+	sed 's/$/\r/' s.tsv > crlf.tsv
+	run --separate-stderr mirage-advise "${Q[@]}" -n 76 --settings crlf.tsv
+	[ "$status" -eq 0 ] || [ "$status" -eq 10 ]
+	[[ "$stderr" == *"the settings were chosen on a history that ended "*" days ago"* ]]
+	run -2 --separate-stderr mirage-advise "${Q[@]}" -n 8 --settings crlf.tsv
+	[[ "$stderr" == *"chosen for a cluster of 76 nodes, not the 8 of -n"* ]]
+	# a column changed: 0x10, 76.9 nodes, the year 5138, 999999 h
+	col() { awk -F'\t' -v OFS='\t' -v c="$1" -v v="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; print; next }
+	    $1 == "lead" { $k = v } 1' s.tsv; }
+	col setting 0x10 > bad1.tsv
+	col cluster_nodes 76.9 > bad2.tsv
+	col history_end 99999999999 > bad3.tsv
+	col setting 999999 > bad4.tsv
+	for f in bad1 bad2 bad3 bad4; do
+		run -1 --separate-stderr mirage-advise "${Q[@]}" -n 76 --settings $f.tsv
+		[[ "$stderr" == *"$f.tsv', line "*": not a row of mirage-eval --target"* ]]
+	done
+	printf '\0method\n' > nul.tsv
+	run -1 --separate-stderr mirage-advise "${Q[@]}" -n 76 --settings nul.tsv
+	[[ "$stderr" == *"nul.tsv', line 1: a NUL byte: not a table of mirage-eval --target"* ]]
+	# the reactive rule recommended: applied, not "give -m"
+	awk -F'\t' -v OFS='\t' 'NR > 1 && $2 == 1 { $8 = $1 == "reactive" } 1' s.tsv > react.tsv
+	run -10 --separate-stderr mirage-advise "${Q[@]}" -n 76 --settings react.tsv
+	[[ "$output" == *"submit when 500 ends"* ]]
+	[[ "$output" == *"the settings recommend the reactive rule for 1-node chains"* ]]
+}
+
 @test "--target: a model trained on the weeks the settings are chosen on is left out of the choice, and said under -q" {
 	# trained on the very episodes the settings are chosen on
 	mirage-features -q -f 2023-02-01 -N 40 -k 1 -w 2 -o in.mrs "$J"
