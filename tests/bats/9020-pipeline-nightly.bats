@@ -75,6 +75,46 @@ setup() {
 	[ -z "$(ls -A d/models | grep '^\.')" ]
 }
 
+@test "nightly: killed outright (-9), it leaves the lock to the next run; SIGTERM does not wait for a long step" {
+	mkdir -p fakebin
+	printf '#!/bin/sh\ntouch "%s/sacct.started"\nsleep 600\n' "$PWD" > fakebin/sacct
+	chmod +x fakebin/sacct
+	PATH=$PWD/fakebin:$PATH "$ROOT/pipelines/nightly-retrain.sh" -D d -- -n 76 > out.txt 2>&1 &
+	local pid=$! i
+	for i in $(seq 100); do [ -e sacct.started ] && break; sleep 0.1; done
+	[ -e sacct.started ]
+	kill -KILL $pid
+	wait $pid || :
+	# its sacct still runs: the next run starts all the same
+	pgrep -f "sleep 600" > /dev/null
+	run -0 "${N[@]}" -D d -- -n 76
+	[[ "$output" == *"installed model-"* ]]
+	pkill -f "sleep 600" || :
+	# a signal mid-step: the step is stopped with the run, at once
+	rm -f d/current.mrm
+	"${N[@]}" -D d -- -n 76 > out2.txt 2>&1 &
+	pid=$!
+	for i in $(seq 200); do grep -q "jobs from" out2.txt 2>/dev/null && break; sleep 0.05; done
+	sleep 0.5
+	local t0=$SECONDS rc=0
+	kill -TERM $pid
+	wait $pid || rc=$?
+	[ "$rc" -eq 143 ]
+	[ $((SECONDS - t0)) -le 2 ]
+	! pgrep -f "mirage-(features|train|eval) .*d/work" > /dev/null
+}
+
+@test "nightly -T: a history with a week without submissions: the table is not renewed, said with its age, and the model is retrained all the same" {
+	run -0 "${N[@]}" -D d -k 1 -T 99% -- -n 76
+	cp d/target.tsv before.tsv
+	zcat "$ROOT/data/ls6-a100.log.gz" | awk -F'\t' 'NR <= 3 || !($5 >= "2023-03-06" && $5 < "2023-03-13")' > gap.txt
+	rm d/current.mrm
+	run -2 "$ROOT/pipelines/nightly-retrain.sh" -i gap.txt -f 2023-02-01 -N 150 -D d -k 1 -T 99% -- -n 76
+	[[ "$output" == *"the settings were not chosen again (mirage-eval exited 2, above): d/target.tsv stays, chosen on a history that ended 2023-03-25, "*" days ago (mirage-advise warns once that is 7 days); the model is retrained all the same"* ]]
+	[[ "$output" == *"installed model-"*".mrm as d/current.mrm"* ]]
+	cmp before.tsv d/target.tsv
+}
+
 @test "nightly: keeps the newest K models, and the current one" {
 	# three installs (the same training ties, and a tie keeps the
 	# installed model: each run here finds none installed)
