@@ -171,10 +171,28 @@ mg_slurm_job(const struct mg_slurm *s, struct mg_live *l, const char *id,
 int
 mg_slurm_undelivered(const char *why)
 {
-	return strstr(why, "Unable to contact slurm controller") != NULL ||
-	    strstr(why, "connect failure") != NULL ||
-	    strstr(why, "Communication connection failure") != NULL ||
-	    strstr(why, "in standby mode") != NULL;
+	/*
+	 * Slurm's words (src/common/slurm_errno.c, 22.05 to 24.x) for a
+	 * request the controller never acted on: no connection was made,
+	 * a backup in standby, a rate limit that refused it.  A send,
+	 * receive or shutdown failure ("Unable to contact slurm
+	 * controller (receive failure)"), a timeout on an open
+	 * connection, may come after the controller acted: not these.
+	 */
+	static const char *const never[] = {
+		"(connect failure)",			/* SLURMCTLD_..._CONNECTION_ERROR */
+		"Communication connection failure",	/* SLURM_..._CONNECTION_ERROR */
+		"Connection timed out establishing",	/* ..._CONNECT_TIMEOUT */
+		"in standby mode",			/* ESLURM_IN_STANDBY_MODE */
+		"Rate limit exceeded",			/* ..._BACKOFF, ..._HARD_DROP */
+		NULL
+	};
+	size_t k;
+
+	for (k = 0; never[k] != NULL; k++)
+		if (strstr(why, never[k]) != NULL)
+			return 1;
+	return 0;
 }
 
 int

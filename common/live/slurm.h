@@ -100,9 +100,11 @@ int mg_slurm_job(const struct mg_slurm *s, struct mg_live *l, const char *id,
 
 /*
  * mg_slurm_undelivered: 1 if why (what a Slurm command printed when it
- * failed) says that the request never reached the controller (connect
- * failure, a backup in standby): nothing was done, and it may be sent
- * again.  A lost answer ("Socket timed out") may have reached it.
+ * failed) says that the controller never acted on the request (connect
+ * failure, a backup in standby, a rate limit): nothing was done, and it
+ * may be sent again.  A lost answer ("Socket timed out", "Unable to
+ * contact slurm controller (receive failure)") may have been acted on:
+ * 0, settled by evidence.
  */
 int mg_slurm_undelivered(const char *why);
 

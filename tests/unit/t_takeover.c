@@ -15,6 +15,7 @@
 
 #include "base/clock.h"
 #include "base/proc.h"
+#include "live/slurm.h"
 #include "live/takeover.h"
 #include "tap.h"
 
@@ -227,6 +228,18 @@ refused(void)
 	ok(o == MG_TAKEOVER_WAITING && S.signals == 1 && r.signalled == 0,
 	    "a signal that never reached the controller: released, sent "
 	    "again at the next step");
+	slurm(RUN, DONE, "scancel: error: Rate limit exceeded, please retry "
+	    "later");
+	o = step(0, 0, NOW, &r, &err);
+	ok(o == MG_TAKEOVER_WAITING && S.signals == 1 && r.signalled == 0,
+	    "a signal the controller's rate limit refused: released, sent "
+	    "again at the next step");
+	slurm(RUN, DONE, "scancel: error: Unable to contact slurm controller "
+	    "(receive failure)");
+	o = step(0, 0, NOW, &r, &err);
+	ok(o == MG_TAKEOVER_WAITING && S.signals == 1 && r.signalled == NOW,
+	    "a signal whose answer was lost in the receive: kept, not sent "
+	    "again");
 	slurm(RUN, DONE, "scancel: error: Socket timed out on send/recv "
 	    "operation");
 	o = step(0, 0, NOW, &r, &err);
@@ -371,6 +384,45 @@ merged(void)
 	    cur.cancelled == 0, "its own is");
 }
 
+/* Slurm's words for a request not acted on, and for one that may have
+ * been (slurm_errno.c, 22.05 to 24.x): each classified */
+static void
+words(void)
+{
+	static const struct {
+		const char *why;
+		int never;
+	} w[] = {
+		{ "Unable to contact slurm controller (connect failure)", 1 },
+		{ "Communication connection failure", 1 },
+		{ "Connection timed out establishing", 1 },
+		{ "Slurm backup controller in standby mode", 1 },
+		{ "Rate limit exceeded, please retry momentarily", 1 },
+		{ "Rate limit exceeded, please retry later", 1 },
+		{ "Unable to contact slurm controller (send failure)", 0 },
+		{ "Unable to contact slurm controller (receive failure)", 0 },
+		{ "Unable to contact slurm controller (shutdown failure)", 0 },
+		{ "Message send failure", 0 },
+		{ "Message receive failure", 0 },
+		{ "Communication shutdown failure", 0 },
+		{ "Socket timed out on send/recv operation", 0 },
+		{ "Connection timed out reading", 0 },
+		{ "Connection timed out writing", 0 },
+		{ "Kernel reported delayed socket error after successful "
+		    "write(), client side likely closed", 0 },
+		{ "Invalid job id specified", 0 },
+	};
+	size_t k, bad = 0;
+
+	for (k = 0; k < sizeof(w) / sizeof(w[0]); k++)
+		if (mg_slurm_undelivered(w[k].why) != w[k].never) {
+			printf("# misread: %s\n", w[k].why);
+			bad++;
+		}
+	ok(bad == 0, "Slurm's error words: not acted on, or maybe acted on "
+	    "(%zu misread)", bad);
+}
+
 int
 main(void)
 {
@@ -387,6 +439,7 @@ main(void)
 	refusals();
 	restarted();
 	merged();
+	words();
 	ok(mg_takeover_done(MG_TAKEOVER_LEFT) &&
 	    mg_takeover_done(MG_TAKEOVER_REQUEUED) &&
 	    !mg_takeover_done(MG_TAKEOVER_UNSURE) &&
