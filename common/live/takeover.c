@@ -624,8 +624,8 @@ mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int *outcome, char *note, size_t cap, struct mg_diag *d)
 {
 	char user[64], why[512] = "";
-	int64_t now = mg_clock_now();
-	int rv;
+	int64_t now = mg_clock_now(), blind_until;
+	int rv, blind = 0;
 
 	if (*rec->job == '\0' || strcmp(rec->job, t->job) != 0) {
 		memset(rec, 0, sizeof(*rec));
@@ -647,10 +647,27 @@ mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 		    (long long)t->ready_time, why, t->job);
 		return 0;
 	}
+	blind_until = mg_clock_now() + t->grace;
 	for (;;) {
 		now = mg_clock_now();
-		if ((rv = mg_takeover_step(t, rec, now, outcome, note, cap,
-		    d)) != 0 || *outcome != MG_TAKEOVER_WAITING)
+		rv = mg_takeover_step(t, rec, now, outcome, note, cap, d);
+		/*
+		 * Slurm unreadable before P was signalled: not knowing is
+		 * not failing (S would leave and be counted as a failed
+		 * successor); looked at again for as long as P's grace
+		 * (after S's readiness), said once.
+		 */
+		if (rv == MG_EIO && rec->signalled == 0 &&
+		    rec->cancelled == 0 && now < blind_until) {
+			if (!blind++)
+				warn(t, "%s; looking again every %lld s for %lld "
+				    "s", d->msg, (long long)(t->poll > 0 ? t->poll :
+				    1), (long long)(blind_until - now));
+			mg_clock_sleep(t->poll > 0 ? t->poll : 1,
+			    MG_CLOCK_POLL);
+			continue;
+		}
+		if (rv != 0 || *outcome != MG_TAKEOVER_WAITING)
 			return rv;
 		mg_clock_sleep(t->poll > 0 ? t->poll : 1, MG_CLOCK_POLL);
 	}

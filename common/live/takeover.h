@@ -148,7 +148,8 @@ int mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
  * mg_takeover_run: the whole take-over, from rec (a take-over run again
  * goes on from where the last one stopped): S's readiness first, if
  * asked, then steps every t->poll seconds until P has gone or the time
- * is over.  Returns as mg_takeover_step(), with *outcome never
+ * is over; Slurm unreadable before P's signal is looked at again for
+ * as long as P's grace.  Returns as mg_takeover_step(), with *outcome never
  * MG_TAKEOVER_WAITING.
  */
 int mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,

@@ -72,6 +72,15 @@ setup() {
 	[ ! -e "$FAKE/scancel.log" ]
 }
 
+@test "Slurm unreadable for a while before the signal: not a failed successor; looked at again, then P signalled" {
+	: > "$FAKE/sacct.txt"
+	# every other squeue fails: the first look cannot tell, the next can
+	FAKE_MODE=squeue-flaky run -0 --separate-stderr mirage-advise "${T[@]}" --retries 1 -j 500
+	[[ "$stderr" == *"cannot tell whether job 500 runs: "*"; looking again every 1 s for 2 s"* ]]
+	[[ "$output" == *"take-over: job 500 "* ]]
+	[ "$(signals)" -eq 1 ]
+}
+
 @test "a P that requeues itself on the signal is cancelled" {
 	FAKE_MODE=signal-requeue run -0 mirage-advise "${T[@]}" -j 500
 	[[ "$output" == "take-over: job 500 went back to pending after SIGUSR1 (it requeues itself): cancelled" ]]

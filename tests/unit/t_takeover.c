@@ -30,6 +30,8 @@ static struct {
 	const char *sacct;	/* its lines, or NULL: it fails */
 	const char *scancel_err;	/* NULL: scancel succeeds */
 	int signals, cancels;	/* scancel --signal=..., scancel JOB */
+	int down;		/* squeue and sacct fail this many times */
+	int64_t slept;		/* a run's sleeps move its clock */
 } S;
 
 static int
@@ -51,6 +53,12 @@ fake(void *arg, const char *const argv[], const char *const env[],
 	(void)env;
 	(void)timeout;
 	(void)d;
+	if ((strcmp(argv[0], "squeue") == 0 || strcmp(argv[0], "sacct") ==
+	    0) && S.down > 0) {
+		S.down--;
+		return answer(p, 1, NULL, "Unable to contact slurm controller "
+		    "(connect failure)");
+	}
 	if (strcmp(argv[0], "squeue") == 0)
 		return S.squeue ? answer(p, 0, S.squeue, NULL) :
 		    answer(p, 1, NULL, S.squeue_err ? S.squeue_err :
@@ -75,15 +83,15 @@ static int64_t
 clock_now(void *arg)
 {
 	(void)arg;
-	return NOW;
+	return NOW + S.slept;
 }
 
 static void
 clock_sleep(void *arg, int64_t s, enum mg_clock_wait why)
 {
 	(void)arg;
-	(void)s;
 	(void)why;
+	S.slept += s;
 }
 
 static struct mg_takeover T = {
@@ -256,6 +264,32 @@ refused(void)
 	o = step(NOW - GRACE - KILL, 0, NOW, &r, &err);
 	ok(o == MG_TAKEOVER_UNSURE && r.cancelled == 0,
 	    "and past the grace and the cancel's time: unsure");
+}
+
+/* a whole take-over while Slurm cannot be read for a while before the
+ * signal: looked at again, not an error, for as long as P's grace */
+static void
+blind(void)
+{
+	struct mg_takeover_rec r;
+	struct mg_diag d = { "" };
+	char note[512];
+	int o, rv;
+
+	memset(&r, 0, sizeof(r));
+	slurm(RUN, RUN, NULL);
+	S.down = 6;		/* three looks: squeue, then sacct, each */
+	rv = mg_takeover_run(&T, &r, &o, note, sizeof(note), &d);
+	ok(rv == 0 && S.signals == 1 && r.signalled >= NOW + 2 * T.poll,
+	    "Slurm unreadable for three looks before the signal: looked at "
+	    "again, then P signalled (%s)", rv ? d.msg : note);
+	memset(&r, 0, sizeof(r));
+	slurm(RUN, RUN, NULL);
+	S.down = 1 << 30;	/* for good */
+	rv = mg_takeover_run(&T, &r, &o, note, sizeof(note), &d);
+	ok(rv == MG_EIO && S.signals == 0 && S.slept >= GRACE,
+	    "unreadable for longer than P's grace: an error, nothing sent, "
+	    "after %lld s", (long long)S.slept);
 }
 
 static void
@@ -436,6 +470,7 @@ main(void)
 	pending();
 	refused();
 	unknown();
+	blind();
 	refusals();
 	restarted();
 	merged();
