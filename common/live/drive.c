@@ -330,9 +330,15 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return rv;
 }
 
-/* the seconds from now a successor is held for P's minimum run, or 0 */
+/*
+ * When a successor submitted now is held until for P's minimum run (P's
+ * start, the controller's, and its share of P's limit), or 0.  Slurm
+ * judges the time on its own clock: one that this host's clock has
+ * passed by less than MG_DRIVE_SKEW is given all the same (a cron host
+ * ahead of the controller would not hold at all).
+ */
 static int64_t
-held_for(const struct mg_drive *o, const struct run *r)
+held_until(const struct mg_drive *o, const struct run *r)
 {
 	int64_t at;
 
@@ -340,6 +346,15 @@ held_for(const struct mg_drive *o, const struct run *r)
 		return 0;
 	at = r->a.p_start + (int64_t)llround(o->min_run *
 	    (double)r->a.p_limit);
+	return at > o->now - MG_DRIVE_SKEW ? at : 0;
+}
+
+/* the seconds from now it is held for, or 0 */
+static int64_t
+held_for(const struct mg_drive *o, const struct run *r)
+{
+	int64_t at = held_until(o, r);
+
 	return at > o->now ? at - o->now : 0;
 }
 
@@ -374,7 +389,6 @@ record_link(const struct mg_drive *o, const struct run *r, const char *succ,
 	struct mg_diag d = { "" };
 	struct mg_chainlink k;
 	char path[4200];
-	int64_t held = held_for(o, r);
 
 	if (o->state == NULL || o->dry_run)
 		return;
@@ -382,7 +396,7 @@ record_link(const struct mg_drive *o, const struct run *r, const char *succ,
 	snprintf(k.pred, sizeof(k.pred), "%s", r->p_id);
 	snprintf(k.succ, sizeof(k.succ), "%s", succ);
 	k.submitted = when;
-	k.held = held > 0 ? o->now + held : 0;
+	k.held = held_until(o, r);
 	snprintf(k.rule, sizeof(k.rule), "%s", r->a.rule != NULL ? r->a.rule :
 	    "");
 	k.promise = r->promise > 0 ? r->promise : o->promise > 0 ?
@@ -417,7 +431,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	b.after = r->p_id;
 	b.dependency = r->dependency;
 	b.state = o->state;
-	b.begin = held_for(o, r);
+	b.begin = held_until(o, r);
 	b.nice = nice_for(o, r);
 	b.workdir = chain_dir(o, st);
 	if ((rv = mg_slurm_submit(&o->sl, &b, st->successor,
@@ -446,7 +460,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	record_link(o, r, st->successor, o->now);
 	st->token[0] = '\0';
 	st->token_time = 0;
-	st->held_until = b.begin > 0 ? o->now + b.begin : 0;
+	st->held_until = b.begin;
 	st->nice = b.nice;
 	st->submitted++;
 	st->updated = o->now;
@@ -1176,9 +1190,11 @@ relift(const struct mg_drive *o, struct run *r)
 	if (running(p, o->now) && o->min_run > 0 && p->limit > 0)
 		want = p->start + (int64_t)llround(o->min_run *
 		    (double)p->limit);
-	if (ended && st->held_until > o->now)
+	/* (a time this clock has passed may be ahead of Slurm's) */
+	if (ended && st->held_until > 0)
 		snprintf(what, sizeof(what), "StartTime=now");
-	else if (want > o->now && llabs(want - st->held_until) > 60) {
+	else if (want > o->now - MG_DRIVE_SKEW && llabs(want -
+	    st->held_until) > 60) {
 		mg_slurm_time(want, o->sl.tz, at, sizeof(at));
 		snprintf(what, sizeof(what), "StartTime=%s", at);
 	} else
@@ -1445,9 +1461,11 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 			const char *wd = chain_dir(o, &r->st);
 			char begin[48] = "", nice[40] = "";
 
-			if (held_for(o, r) > 0)
-				snprintf(begin, sizeof(begin), " --begin=now+%lld",
-				    (long long)held_for(o, r));
+			if (held_until(o, r) > 0) {
+				memcpy(begin, " --begin=", 10);
+				mg_slurm_time(held_until(o, r), o->sl.tz,
+				    begin + 9, sizeof(begin) - 9);
+			}
 			if (nice_for(o, r) > 0)
 				snprintf(nice, sizeof(nice), " --nice=%lld",
 				    (long long)nice_for(o, r));

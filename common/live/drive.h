@@ -51,6 +51,10 @@ enum mg_drive_handover {
  * until its predecessor's end (--low): Slurm's largest */
 #define MG_DRIVE_LOW_NICE	2147483645
 
+/* how far a host's clock may be ahead of the controller's for a time
+ * it has passed still to be given to Slurm (a begin time) */
+#define MG_DRIVE_SKEW		3600
+
 #define MG_DRIVE_MAX_FAILURES	3	/* failed successors in a row */
 #define MG_DRIVE_MAXCHOSEN	16	/* chain sizes with a setting */
 

@@ -540,8 +540,8 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	snprintf(comment, sizeof(comment), "--comment=mirage-advise:%s",
 	    b->token);
 	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", b->after);
-	snprintf(begin, sizeof(begin), "--begin=now+%lld",
-	    (long long)b->begin);
+	memcpy(begin, "--begin=", 9);
+	mg_slurm_time(b->begin, s->tz, begin + 8, sizeof(begin) - 8);
 	snprintf(nice, sizeof(nice), "--nice=%lld", (long long)b->nice);
 	if ((argv = calloc((size_t)b->nargs + 12, sizeof(*argv))) == NULL) {
 		snprintf(note, ncap, "out of memory");

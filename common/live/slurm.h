@@ -148,8 +148,9 @@ struct mg_sbatch {
 	int dependency;		/* afterany on it */
 	const char *state;	/* the chain's state (MIRAGE_CHAIN_STATE), or
 				 * NULL */
-	int64_t begin;		/* > 0: held that many seconds from now
-				 * (sbatch --begin=now+N) */
+	int64_t begin;		/* > 0: held until then (sbatch --begin=
+				 * the time in the commands' zone: no
+				 * host's clock in it) */
 	const char *workdir;	/* the directory it runs in (--chdir), or
 				 * NULL: sbatch's */
 	int64_t nice;		/* > 0: behind other jobs (--nice=N) */

@@ -120,11 +120,12 @@ else:
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 99% --submit job.sh
 	[[ "$output" == *"decision: submitted"* ]]
 	[[ "$output" == *"held 1872 s (--begin), until job 500 has run 99% of its limit"* ]]
-	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --begin=now+1872 --chdir=$PWD job.sh$" "$FAKE/sbatch.log"
+	# held until a time, P's start's share: no host's clock in it
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --begin=2026-11-23T23:31:12 --chdir=$PWD job.sh$" "$FAKE/sbatch.log"
 	# a dry run says the same command
 	rm job.sh.chain
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 0.99 --submit job.sh --dry-run
-	[[ "$output" == *"would run $A/fake-sbatch --parsable --begin=now+1872 --chdir=$PWD job.sh"* ]]
+	[[ "$output" == *"would run $A/fake-sbatch --parsable --begin=2026-11-23T23:31:12 --chdir=$PWD job.sh"* ]]
 	# half its limit is long past: no hold
 	: > "$FAKE/sbatch.log"
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 50% --submit job.sh

@@ -22,7 +22,16 @@
  *        that was signalled is cancelled only after its grace
  *   sub  at most one successor is queued at a time (one submission a
  *        link)
+ *   twin two successors of one link never run at once
+ *   minrun with --min-run, a successor starts beside its predecessor
+ *        only once that has run its share (a hold the run could not
+ *        yet have moved, within a cron period of a requeued start,
+ *        aside); a job held by its begin time counts as not queued
  *   file the chain's state file always parses
+ *
+ * A third of the schedules hold their successors with --min-run (an
+ * sbatch --begin this Slurm honours, moved by scontrol), a third submit
+ * them with --low (--nice, lifted by scontrol).
  *
  * A schedule is drawn from its seed: the same seed gives the same run.
  * Usage: t_soak [schedules [first-seed]] (default MIRAGE_SOAK, else 1000,
@@ -65,6 +74,8 @@ struct sjob {
 	char fate[24];		/* how it ended: COMPLETED, CANCELLED, ... */
 	int64_t submit, start, end;
 	int64_t begin;		/* PD: when it starts, its dependency met */
+	int64_t not_before;	/* sbatch --begin, scontrol StartTime */
+	int64_t nice;		/* sbatch --nice, scontrol Nice */
 	int dep;		/* afterany on this job, 0 none */
 	int held;		/* PD, never starts by itself */
 	char comment[64];
@@ -101,6 +112,8 @@ struct world {
 	int verbose;
 	char user[64];		/* who runs the chain */
 	int taker;		/* the successor whose script acts, or -1 */
+	double min_run;		/* the chain's --min-run, 0: none */
+	int low;		/* its --low */
 };
 
 static struct world W;
@@ -209,9 +222,34 @@ end_job(struct sjob *j, const char *fate, int64_t at)
 	note("job %d ends %s", j->id, fate);
 }
 
+static void broke(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int64_t downtime(int64_t from, int64_t to);
+
 static void
 start_job(struct sjob *j, int64_t at)
 {
+	struct sjob *p = j->pred > 0 ? find(j->pred) : NULL;
+	int k;
+
+	/*
+	 * minrun: a successor starts beside its predecessor only once that
+	 * has run its minimum share, unless the predecessor (re)started
+	 * less than a cron period (and any downtime since) ago: no run
+	 * could have moved the hold yet.
+	 * twin: two successors of one link never run at once.
+	 */
+	if (W.min_run > 0 && p != NULL && p->st == RUN && at < p->start +
+	    (int64_t)llround(W.min_run * LIMIT) && at - p->start > CRON +
+	    SLACK + (downtime(p->start, at) > 0 ? downtime(p->start, at) +
+	    CRON : 0))
+		broke("minrun: job %d starts beside job %d at %.0f%% of its "
+		    "limit (%.0f%% asked)", j->id, p->id, 100.0 * (double)(at -
+		    p->start) / LIMIT, 100 * W.min_run);
+	for (k = 0; k < W.n; k++)
+		if (&W.job[k] != j && W.job[k].st == RUN && j->pred > 0 &&
+		    W.job[k].pred == j->pred)
+			broke("twin: jobs %d and %d, both successors of job %d, "
+			    "run at once", W.job[k].id, j->id, j->pred);
 	j->st = RUN;
 	j->start = at;
 	j->leave_at = 0;
@@ -241,6 +279,8 @@ next_event(void)
 			    (d != NULL && d->end + j->begin - j->submit >
 			    j->begin ? d->end + (j->begin - j->submit) :
 			    j->begin);
+			if (x < j->not_before)
+				x = j->not_before;
 			if (x < e)
 				e = x;
 		} else if (j->st == RUN) {
@@ -279,7 +319,8 @@ advance(int64_t to)
 				if (d != NULL && d->st != END)
 					continue;
 				if ((d == NULL ? j->begin : d->end +
-				    (j->begin - j->submit)) <= W.t)
+				    (j->begin - j->submit)) <= W.t &&
+				    j->not_before <= W.t)
 					start_job(j, W.t);
 			} else if (j->st == RUN) {
 				if (j->start + LIMIT <= W.t)
@@ -337,8 +378,8 @@ check(void)
 		    !W.job[k].requeued && !W.job[k].held;
 		/* a job Slurm holds cannot run; the next run sees it */
 		idle += W.job[k].st == RUN || (W.job[k].st == PD &&
-		    (!W.job[k].held || W.t < W.job[k].submit + CRON +
-		    SLACK));
+		    W.job[k].not_before <= W.t && (!W.job[k].held ||
+		    W.t < W.job[k].submit + CRON + SLACK));
 	}
 	if (running >= 2) {
 		if (W.two_since == 0)
@@ -693,6 +734,12 @@ sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 			    argv[k] + 10);
 		if (strncmp(argv[k], "--dependency=afterany:", 22) == 0)
 			j->dep = atoi(argv[k] + 22);
+		if (strncmp(argv[k], "--begin=", 8) == 0 &&
+		    mg_parse_date(argv[k] + 8, MG_TZ_UTC, &j->not_before) != 0)
+			return answer(p, 1, "sbatch: error: Invalid time "
+			    "specification", "%s", "");
+		if (strncmp(argv[k], "--nice=", 7) == 0)
+			j->nice = atoll(argv[k] + 7);
 	}
 	for (k = 0; env != NULL && env[k]; k++)
 		if ((e = strstr(env[k], "MIRAGE_PREDECESSOR=")) == env[k])
@@ -705,6 +752,45 @@ sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 		    "failed: Socket timed out on send/recv operation", "%s",
 		    "");
 	return answer(p, 0, NULL, "%d\n", j->id);
+}
+
+/* scontrol update JobId=N StartTime=T|now, or Nice=N */
+static int
+scontrol(const char *const argv[], struct mg_proc *p)
+{
+	struct sjob *j;
+	int64_t t;
+	int k;
+
+	if (down())
+		return answer(p, 1, "slurm_update error: Unable to contact "
+		    "slurm controller (connect failure)", "%s", "");
+	if (argv[1] == NULL || strcmp(argv[1], "update") != 0 || argv[2] ==
+	    NULL || strncmp(argv[2], "JobId=", 6) != 0)
+		return answer(p, 1, "scontrol: error: bad command", "%s", "");
+	if ((j = find(atoi(argv[2] + 6))) == NULL || j->st == END)
+		return answer(p, 1, "Job has already finished for job %s",
+		    "%s", argv[2] + 6);
+	if (j->st != PD)
+		return answer(p, 1, "Job is no longer pending execution for "
+		    "job %s", "%s", argv[2] + 6);
+	for (k = 3; argv[k]; k++)
+		if (strcmp(argv[k], "StartTime=now") == 0)
+			j->not_before = W.t;
+		else if (strncmp(argv[k], "StartTime=", 10) == 0 &&
+		    mg_parse_date(argv[k] + 10, MG_TZ_UTC, &t) == 0)
+			j->not_before = t;
+		else if (strncmp(argv[k], "Nice=", 5) == 0)
+			j->nice = atoll(argv[k] + 5);
+		else
+			return answer(p, 1, "scontrol: error: Invalid "
+			    "argument: %s", "%s", argv[k]);
+	note("scontrol: job %d not before %+lld s, nice %lld", j->id,
+	    (long long)(j->not_before - W.t), (long long)j->nice);
+	if (chance(W.lost_pct))
+		return answer(p, 1, "slurm_update error: Socket timed out on "
+		    "send/recv operation", "%s", "");
+	return answer(p, 0, NULL, "%s", "");
 }
 
 static int
@@ -731,6 +817,8 @@ fake(void *arg, const char *const argv[], const char *const env[],
 		return scancel(argv, p);
 	if (strcmp(argv[0], "sbatch") == 0)
 		return sbatch(argv, env, p);
+	if (strcmp(argv[0], "scontrol") == 0)
+		return scontrol(argv, p);
 	if (strcmp(argv[0], "sinfo") == 0)
 		return answer(p, 0, NULL, "8\n");
 	return answer(p, 127, "soak: no such program", "%s", "");
@@ -797,6 +885,9 @@ conf(struct mg_drive *d)
 	d->sl.sinfo = "sinfo";
 	d->sl.sacctmgr = "sacctmgr";
 	d->sl.sbatch = "sbatch";
+	d->sl.scontrol = "scontrol";
+	d->min_run = W.min_run;
+	d->low = W.low;
 	d->sl.timeout = 60;
 	d->sl.tries = 3;
 	d->sl.tz = MG_TZ_UTC;
@@ -917,6 +1008,10 @@ schedule(uint64_t seed, const char *dir)
 	W.skew_s = chance(20) ? pick(-1200, 1200) : 0;
 	W.first_run = 1;
 	W.taker = -1;
+	/* the options that hold a successor: a minimum run (sbatch
+	 * --begin, which this Slurm honours), a low priority (--nice) */
+	W.min_run = chance(30) ? (double[]){ 0.25, 0.5, 0.9 }[pick(0, 2)] : 0;
+	W.low = chance(30);
 	W.next_cron = T0 + pick(1, CRON);
 	/* the chain's first job, started by hand */
 	p0 = &W.job[W.n++];
