@@ -304,6 +304,37 @@ setup() {
 	done
 }
 
+@test "the templates: no shared default directory; one they cannot write in is left before the take-over; a checkpoint not written fails the link" {
+	mkdir tools
+	printf '#!/bin/sh\necho "$*" >> "%s/called"\nexit 0\n' "$PWD" > tools/mirage-advise
+	chmod +x tools/mirage-advise
+	export MIRAGE_BIN=$PWD/tools SERVE_CMD='sleep 60' READY_CMD=false LOAD_TIME=1s
+	local t
+	for t in handover-service handover-serving handover-ddp; do
+		rm -f called
+		run -1 --separate-stderr env -u SERVICE_DIR bash "$ROOT/pipelines/$t.sbatch"
+		[[ "$stderr" == *"SERVICE_DIR='': set it to this chain's own absolute directory"* ]]
+		run -1 --separate-stderr env SERVICE_DIR=svc bash "$ROOT/pipelines/$t.sbatch"
+		[[ "$stderr" == *"SERVICE_DIR='svc': set it to this chain's own absolute directory"* ]]
+		# a directory no file can be written in (root writes anywhere
+		# else): the predecessor is not touched
+		run -1 --separate-stderr env SERVICE_DIR=/proc/self bash "$ROOT/pipelines/$t.sbatch"
+		[[ "$stderr" == *"cannot write in /proc/self: this link leaves; its predecessor runs on"* ]]
+		[ ! -e called ]
+	done
+	# the service's checkpoint cannot be written (a full disk): the link
+	# fails, it does not exit 0 with its work lost
+	mkdir -p fakebin
+	printf '#!/bin/sh\ncase "$2" in *counter.ckpt) echo "mv: No space left on device" >&2; exit 1 ;; esac\nexec /bin/mv "$@"\n' > fakebin/mv
+	chmod +x fakebin/mv
+	SLURM_JOB_ID=61 SERVICE_DIR=$PWD/svc CKPT_EVERY=1 PATH=$PWD/fakebin:$PATH run -1 --separate-stderr timeout 20 bash "$ROOT/pipelines/handover-service.sbatch"
+	[[ "$stderr" == *"the checkpoint at step 1 cannot be written in $PWD/svc: this link failed"* ]]
+	# the serving template with no predecessor and a server never
+	# healthy: gives up after its load time
+	SLURM_JOB_ID=62 SERVICE_DIR=$PWD/svc2 run -1 --separate-stderr timeout 30 bash "$ROOT/pipelines/handover-serving.sbatch"
+	[[ "$stderr" == *"the server did not pass its check within 1s"*"this link failed"* ]]
+}
+
 @test "the serving template: a server that dies on its own fails the link; one told to stop ends it well" {
 	mkdir tools
 	printf '#!/bin/sh\nexit 0\n' > tools/mirage-advise
