@@ -46,6 +46,19 @@ get(struct json_object *o, const char *path)
 	return v;
 }
 
+/* a job's state.current: a string, or (data_parser 0.0.40 and later)
+ * a list whose first word is the base state and the rest its flags */
+static struct json_object *
+state_of(struct json_object *j)
+{
+	struct json_object *v = get(j, "state.current");
+
+	if (v != NULL && json_object_is_type(v, json_type_array))
+		v = json_object_array_length(v) > 0 ?
+		    json_object_array_get_idx(v, 0) : NULL;
+	return v;
+}
+
 /* 1 and *out for a number (or a {set,infinite,number} object), 0 for
  * null or unset, -1 for infinite */
 static int
@@ -293,7 +306,7 @@ one(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 	str(job, MG_JOB_ACCOUNT, get(j, "account"));
 	str(job, MG_JOB_PARTITION, get(j, "partition"));
 	str(job, MG_JOB_QOS, get(j, "qos"));
-	str(job, MG_JOB_STATE, get(j, "state.current"));
+	str(job, MG_JOB_STATE, state_of(j));
 	epoch(job, MG_JOB_SUBMIT, get(j, "time.submission"));
 	epoch(job, MG_JOB_ELIGIBLE, get(j, "time.eligible"));
 	epoch(job, MG_JOB_START, get(j, "time.start"));
@@ -327,12 +340,12 @@ one(struct json_object *j, size_t idx, struct mg_slurmfmt_sink *s)
 	/* and a DEADLINE job's claimed success is sacct -P's 1:0 */
 	if (num(get(j, "exit_code.return_code"), &v) == 1 && v == 0 &&
 	    claims_success(get(j, "exit_code.status")) &&
-	    deadline_state(get(j, "state.current"))) {
+	    deadline_state(state_of(j))) {
 		mg_job_set_i64(job, MG_JOB_EXIT_CODE, 1);
 		mg_job_set_i64(job, MG_JOB_EXIT_SIGNAL, 0);
 	} else if (num(get(j, "exit_code.return_code"), &v) == 1 &&
 	    !(v == 0 && claims_success(get(j, "exit_code.status")) &&
-	    failed_state(get(j, "state.current")))) {
+	    failed_state(state_of(j)))) {
 		mg_job_set_i64(job, MG_JOB_EXIT_CODE, v);
 		if (num(get(j, "exit_code.signal.signal_id"), &v) != 1)
 			v = 0;

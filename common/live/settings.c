@@ -153,6 +153,14 @@ mg_settings_model(struct mg_drive *dr, double target, struct mg_diag *d)
 		    "%s handing over; choose it again with mirage-train "
 		    "--target%s", dr->model, h > 0 ? "for" : "without",
 		    dr->handover ? " --handover 10m" : "");
+	if (rv == 0 && mg_model_param(m, "target_reached", &h) == 0 && h == 0 &&
+	    dr->sl.warn != NULL) {
+		/* as a table's row that fell short (add_chosen) */
+		snprintf(msg, sizeof(msg), "'%s': its threshold fell short of "
+		    "%g%% in a fold of its training period", dr->model,
+		    100 * t);
+		dr->sl.warn(dr->sl.arg, 1, msg);
+	}
 	if (rv == 0) {
 		dr->promise = p > 0 ? p : 0;
 		if (p >= 0 && p < t && !dr->quiet && dr->sl.warn != NULL) {

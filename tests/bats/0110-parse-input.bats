@@ -139,6 +139,19 @@ same_as_plain() { # same_as_plain ARGS...: parse and compare with d.txt's
 	[ ! -e out.jobs ]
 }
 
+@test "sacct --json of data_parser 0.0.40 and later: a state is a list of words, its base state first" {
+	mirage-parse -q "$BUSY/sacct_json.json" | mirage-cat > want.tsv
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for j in d["jobs"]:
+    j["state"]["current"] = [j["state"]["current"]] + (["REQUEUED"] if j["state"]["current"] == "PENDING" else [])
+print(json.dumps(d))' "$BUSY/sacct_json.json" > list.json
+	grep -q '"current": \["COMPLETED"\]' list.json
+	mirage-parse -q list.json | mirage-cat | cmp - want.tsv
+	[ "$(cut -f13 want.tsv | sort -u | grep -c .)" -ge 3 ]
+}
+
 @test "an empty file is an error" {
 	: > empty.txt
 	run -1 --separate-stderr mirage-parse empty.txt -o j.mrs

@@ -143,6 +143,11 @@ col() {
 	run -0 --separate-stderr mirage-advise -j 500 -m t99.mrm -n 8 -Q "$FAKE/queue.txt" \
 	    --now $NOW --handover --target 99%
 	[[ "$output" == *"decision: "* ]]
+	# a threshold that fell short of the target in a fold: said, even -q
+	python3 "$ROOT/tests/fixtures/badmodel.py" params t99.mrm short.mrm 'target_reached=[01]' 'target_reached=0'
+	run -0 --separate-stderr mirage-advise -q -j 500 -m short.mrm -n 8 -Q "$FAKE/queue.txt" \
+	    --now $NOW --handover --target 99%
+	[[ "$stderr" == *"'short.mrm': its threshold fell short of 99% in a fold of its training period"* ]]
 	# a model not chosen for this target, or not for handing over
 	run -2 --separate-stderr mirage-advise -j 500 -m t99.mrm -n 8 -Q "$FAKE/queue.txt" \
 	    --now $NOW --handover --target 99.9%
