@@ -637,10 +637,13 @@ mg_takeover_run(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 		    t->kill_wait + 60;
 		(void)claim(t, MG_TAKEOVER_BEGIN, rec);
 	}
-	/* the serving order: S ready before a running P is signalled */
+	/* the serving order: S ready before a running P is signalled; a
+	 * P that ended while S loaded leaves nothing to hand over from
+	 * (the steps below find it gone, and S goes on) */
 	if (t->ready != NULL && rec->signalled == 0 &&
 	    mg_takeover_state(t, user, sizeof(user), why, sizeof(why)) == 1 &&
-	    !ready(t, why, sizeof(why))) {
+	    !ready(t, why, sizeof(why)) && (rv = mg_takeover_state(t, user,
+	    sizeof(user), note, cap)) != 0 && rv != 3) {
 		*outcome = MG_TAKEOVER_NOTREADY;
 		snprintf(note, cap, "the successor's check '%s' did not pass "
 		    "within %lld s (%.200s): job %s was left running", t->ready,

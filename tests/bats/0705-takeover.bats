@@ -132,6 +132,13 @@ setup() {
 	[[ "$stderr" == *"take-over: the successor's check 'echo loading >&2; false' did not pass within 2 s (loading"*"): job 501 was left running"* ]]
 	[ "$(signals)" -eq 1 ]
 	grep -q '^501|' "$FAKE/queue.txt"
+	# P ends while S still loads: nothing is left running, nothing to
+	# hand over from; S goes on (0) rather than leaving (16)
+	( sleep 1; sed -i '/^501|/d' "$FAKE/queue.txt" ) &
+	run -0 --separate-stderr mirage-advise "${T[@]}" -j 501 --ready false --ready-time 3s
+	wait
+	[[ "$output" == *"job 501 has ended"* ]]
+	[ "$(signals)" -eq 1 ]
 }
 
 @test "the lock is not held while P is waited for: a cron run meanwhile looks and waits for the grace" {
