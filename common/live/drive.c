@@ -1357,6 +1357,13 @@ check_p(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		    diag)) != 0)
 			return rv;
 	}
+	/* a link that ran and is pending again (Slurm requeued it after a
+	 * node failure or a preemption): nothing of the chain runs */
+	if (r->have_state && r->live && r->queue_ok && r->a.p_state == 1 &&
+	    (r->st.submitted > 0 || *r->st.handed))
+		say(o, 1, "job %s, the chain's job, is pending again (requeued "
+		    "by Slurm?): nothing of the chain runs until it starts",
+		    r->p_id);
 	if (o->state == NULL || r->st.failures < MG_DRIVE_MAX_FAILURES)
 		return 0;
 	say(o, 1, "'%s': the chain's last %lld jobs failed (the last: %s): "

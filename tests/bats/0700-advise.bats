@@ -224,6 +224,11 @@ else:
 	grep -qx 'current	900' job.sh.chain
 	grep -qx 'successor	-' job.sh.chain
 	grep -qx 'submitted	1' job.sh.chain
+	# 900 requeued by Slurm (a node failed, a preemption): the service
+	# is down until it starts again, said even when quiet
+	sed -i 's/^900|gpu|R|\([^|]*\)|[^|]*|/900|gpu|PD|\1|N\/A|/' "$FAKE/queue.txt"
+	run -10 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T -100 --submit job.sh
+	[[ "$stderr" == *"job 900, the chain's job, is pending again (requeued by Slurm?): nothing of the chain runs until it starts"* ]]
 }
 
 @test "a failed sbatch is reported; the next run looks for it, then submits" {
