@@ -112,26 +112,36 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	[[ "${lines[0]}" == "chain link.sh.chain: 2 links, 2 judged, "* ]]
 }
 
-@test "live: --lead, --min-run and --low: S held and behind every other job while P runs; both lifted once P has ended" {
+@test "live: --lead, --min-run and --low by a user without privileges: S held and behind every other job while P runs; both lifted once P has ended" {
+	# the lab's user nobody, in a directory of its own
+	sacctmgr -i add user nobody Account=lab > /dev/null 2>&1 || :
+	as() { runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"; }
+	d=$(mktemp -d /tmp/mirage-user.XXXXXX)
+	chmod 777 "$d"
+	cd "$d"
 	link p.sh "" 60
-	p=$(sbatch --parsable p.sh)
-	running "$p"
 	link s.sh "" 5
+	chmod 644 p.sh s.sh
+	p=$(as sbatch --parsable p.sh)
+	running "$p"
 	# P's limit is a minute: S is due at once (--lead 2m), held until P
 	# has run 99% of it and submitted with the largest nice
-	run -0 mirage-advise -p gpu -n 2 -j "$p" --lead 2m --min-run 99% --low --submit s.sh
+	run -0 as mirage-advise -p gpu -n 2 -j "$p" --lead 2m --min-run 99% --low --submit s.sh
 	s=$(sed -n 's/^successor\t//p' s.sh.chain)
 	[ -n "$s" ] && [ "$s" != - ]
+	[ "$(squeue -h -j "$s" -o %u)" = nobody ]
 	[ "$(squeue -h -j "$s" -o %y)" = 2147483645 ]
-	[ "$(squeue -h -j "$s" -o %r)" = BeginTime ]
+	# held: not eligible before a time to come
+	el=$(scontrol show job "$s" | sed -n 's/.*EligibleTime=\([^ ]*\).*/\1/p')
+	[ "$(date -d "$el" +%s)" -gt "$(date +%s)" ]
 	# P ends early: the next run lifts both, and S starts before the
 	# begin time it was held until
-	scancel "$p"
+	as scancel "$p"
 	for _ in $(seq 1 30); do
 		[ -z "$(squeue -h -j "$p" -t R,CG -o %i)" ] && break
 		sleep 1
 	done
-	run -11 --separate-stderr mirage-advise -q -p gpu -n 2 --lead 2m --min-run 99% --low --submit s.sh
+	run -11 --separate-stderr as mirage-advise -q -p gpu -n 2 --lead 2m --min-run 99% --low --submit s.sh
 	[[ "$stderr" == *"successor $s no longer waits behind other jobs (nice 0)"* ]]
 	[[ "$stderr" == *"job $p ended before its minimum run: successor $s is no longer held"* ]]
 	[ "$(squeue -h -j "$s" -o %y)" = 0 ]
@@ -139,6 +149,11 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	# its begin was P's start + 59 s: it runs well before (30 s at most
 	# from here, a few seconds after P's start)
 	running "$s"
+	# what needs an administrator: a priority above its submission's
+	run -1 as scontrol update JobId="$s" Nice=-1
+	[[ "$output" == *"Access/permission denied"* ]]
+	cd /
+	rm -rf "$d"
 }
 
 @test "live: without a model, the successor is submitted once its predecessor ended" {
