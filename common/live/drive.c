@@ -416,7 +416,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	struct mg_diag d = { "" };
 	struct mg_sbatch b;
 	char note[MG_DIAG_MAX + 256];
-	int rv;
+	int rv, k;
 
 	mg_chain_token(st->token, sizeof(st->token));
 	st->token_time = o->now;
@@ -434,9 +434,14 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	b.begin = held_until(o, r);
 	b.nice = nice_for(o, r);
 	b.workdir = chain_dir(o, st);
-	if ((rv = mg_slurm_submit(&o->sl, &b, st->successor,
+	/* refused without being acted on (a rate limit, a backup in
+	 * standby): nothing was queued, so it is sent again at once, as
+	 * a command that reads is (1 s, 2 s, ... apart) */
+	for (k = 1; (rv = mg_slurm_submit(&o->sl, &b, st->successor,
 	    sizeof(st->successor), note, sizeof(note))) != 0 &&
-	    mg_slurm_undelivered(note)) {
+	    mg_slurm_undelivered(note) && k < o->sl.tries; k++)
+		mg_clock_sleep((int64_t)1 << (k - 1), MG_CLOCK_RETRY);
+	if (rv != 0 && mg_slurm_undelivered(note)) {
 		/* it never reached the controller: nothing was queued, and
 		 * the next run submits again */
 		st->token[0] = '\0';

@@ -243,15 +243,17 @@ else:
 
 @test "a successor is submitted once, whatever squeue and sbatch say" {
 	# refused by the controller's rate limit: nothing queued, sent again
+	# at once (three tries), then by the next run
 	FAKE_MODE=sbatch-ratelimit run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
 	[[ "$stderr" == *"Rate limit exceeded"*"nothing was queued: the next run submits again"* ]]
+	[ "$(grep -c . "$FAKE/sbatch.log")" -eq 3 ]
 	# queued, then "Unable to contact slurm controller (receive failure)":
 	# not taken for nothing queued, found by the next run
 	FAKE_MODE=sbatch-recvfail run -1 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
 	[[ "$stderr" == *"(receive failure); the next run looks for it in the queue before trying again"* ]]
 	run -11 --separate-stderr mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit job.sh
 	[[ "$stderr" == *"was found as job 900"* ]]
-	[ "$(grep -c . "$FAKE/sbatch.log")" -eq 2 ]
+	[ "$(grep -c . "$FAKE/sbatch.log")" -eq 4 ]
 	rm job.sh.chain; : > "$FAKE/sbatch.log"; echo 900 > "$FAKE/next"; sed -i '/^900|/d' "$FAKE/queue.txt"; : > "$FAKE/comments"
 	# sbatch queues the job and fails ("Socket timed out"): found
 	FAKE_MODE=sbatch-lost run -1 --separate-stderr mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh

@@ -99,6 +99,7 @@ struct world {
 	int64_t down_from[4], down_to[4];
 	int ndown;
 	int lost_pct;		/* % of answers lost after the act */
+	int refuse_pct;		/* % of requests refused, not acted on */
 	int64_t lag;		/* the accounting database lags */
 	int64_t skew_cron, skew_s, skew;	/* hosts' clocks, the actor's */
 	int64_t next_cron;
@@ -412,6 +413,34 @@ check(void)
 
 /* ---- Slurm's commands ---- */
 
+/* Slurm's words (slurm_errno.c) for an answer lost after the act, and
+ * for a request the controller refused without acting */
+static const char *
+acted_word(void)
+{
+	static const char *const w[] = {
+		"Socket timed out on send/recv operation",
+		"Unable to contact slurm controller (receive failure)",
+		"Unable to contact slurm controller (shutdown failure)",
+		"Message receive failure",
+	};
+
+	return w[pick(0, 3)];
+}
+
+static const char *
+refused_word(void)
+{
+	static const char *const w[] = {
+		"Unable to contact slurm controller (connect failure)",
+		"Rate limit exceeded, please retry later",
+		"Slurm backup controller in standby mode",
+		"Connection timed out establishing",
+	};
+
+	return w[pick(0, 3)];
+}
+
 static int
 answer(struct mg_proc *p, int status, const char *err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -434,6 +463,16 @@ answer(struct mg_proc *p, int status, const char *err, const char *fmt, ...)
 	va_end(ap);
 	p->outlen = (size_t)n;
 	return 0;
+}
+
+/* a command that failed with what, after its prefix */
+static int
+failed(struct mg_proc *p, const char *prefix, const char *what)
+{
+	char err[256];
+
+	snprintf(err, sizeof(err), "%s%s", prefix, what);
+	return answer(p, 1, err, "%s", "");
 }
 
 /* out grows by a line */
@@ -666,6 +705,8 @@ scancel(const char *const argv[], struct mg_proc *p)
 	if (j == NULL || j->st == END)
 		return answer(p, 1, "scancel: error: Kill job error on job id: "
 		    "Invalid job id specified", "%s", "");
+	if (chance(W.refuse_pct))
+		return failed(p, "scancel: error: ", refused_word());
 	lost = chance(W.lost_pct);
 	if (sig != NULL) {
 		if (j->st != RUN)	/* pending, completing: refused */
@@ -699,8 +740,7 @@ scancel(const char *const argv[], struct mg_proc *p)
 		note("job %d cancelled%s", j->id, lost ? " (answer lost)" : "");
 	}
 	if (lost)
-		return answer(p, 1, "scancel: error: Socket timed out on "
-		    "send/recv operation", "%s", "");
+		return failed(p, "scancel: error: ", acted_word());
 	return answer(p, 0, NULL, "%s", "");
 }
 
@@ -717,6 +757,9 @@ sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 		    "failure)", "%s", "");
 	if (W.n >= MAXJ)
 		return answer(p, 1, "sbatch: error: too many jobs", "%s", "");
+	if (chance(W.refuse_pct))
+		return failed(p, "sbatch: error: Batch job submission failed: ",
+		    refused_word());
 	j = &W.job[W.n++];
 	memset(j, 0, sizeof(*j));
 	j->id = W.next_id++;
@@ -748,9 +791,8 @@ sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 	note("sbatch: job %d (after %d)%s", j->id, j->pred, j->held ?
 	    " held" : "");
 	if (chance(W.lost_pct))
-		return answer(p, 1, "sbatch: error: Batch job submission "
-		    "failed: Socket timed out on send/recv operation", "%s",
-		    "");
+		return failed(p, "sbatch: error: Batch job submission failed: ",
+		    acted_word());
 	return answer(p, 0, NULL, "%d\n", j->id);
 }
 
@@ -1002,6 +1044,7 @@ schedule(uint64_t seed, const char *dir)
 		W.down_to[k] = W.down_from[k] + pick(10, 900);
 	}
 	W.lost_pct = chance(50) ? (int)pick(1, 10) : 0;
+	W.refuse_pct = chance(30) ? (int)pick(1, 10) : 0;
 	W.lag = chance(30) ? pick(0, 2400) : 0;
 	/* the hosts' clocks: the cron host's and the nodes' apart */
 	W.skew_cron = chance(20) ? pick(-1200, 1200) : 0;
