@@ -204,6 +204,11 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		    sizeof(s->workdir), tab)))
 			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
 			    "value too long", path, lineno);
+		/* when it was written: what tells an old record from one
+		 * under way (a date that does not read is left at 0) */
+		if (strcmp(line, "updated") == 0 &&
+		    mg_parse_date(tab, MG_TZ_UTC, &s->updated) != 0)
+			s->updated = 0;
 		for (k = 0; k < sizeof(num) / sizeof(num[0]); k++)
 			if (strcmp(line, num[k].key) == 0 &&
 			    mg_parse_i64(tab, strlen(tab), 0, INT64_MAX,

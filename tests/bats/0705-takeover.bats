@@ -81,6 +81,20 @@ setup() {
 	[ "$(signals)" -eq 1 ]
 }
 
+@test "two take-overs of one P without a chain's state (their own record): P is signalled once" {
+	export XDG_RUNTIME_DIR=$PWD/run
+	mkdir run
+	# P ignores its signal: the first waits out its grace, then cancels
+	FAKE_MODE=signal-ignored mirage-advise "${T[@]}" -j 500 > first.out 2>&1 &
+	local pid=$!
+	for i in $(seq 1 50); do [ "$(signals)" = 1 ] && break; sleep 0.1; done
+	[ "$(signals)" -eq 1 ]
+	# a second, meanwhile, reads the record the first keeps
+	FAKE_MODE=signal-ignored run --separate-stderr mirage-advise "${T[@]}" -j 500
+	wait $pid || :
+	[ "$(signals)" -eq 1 ]
+}
+
 @test "a P that requeues itself on the signal is cancelled" {
 	FAKE_MODE=signal-requeue run -0 mirage-advise "${T[@]}" -j 500
 	[[ "$output" == "take-over: job 500 went back to pending after SIGUSR1 (it requeues itself): cancelled" ]]

@@ -156,6 +156,9 @@ record_kept(void)
 	st.take.until = 1200;
 	st.take.signalled = 20;
 	st.take.cancelled = 950;
+	st.updated = 1795470612;
+	st.held_until = 1795470000;
+	st.nice = 2147483645;
 	ok(fd >= 0 && mg_chain_write(path, &st, &d) == 0 &&
 	    mg_chain_read(path, &back, &d) == 1, "written and read (%s)",
 	    d.msg);
@@ -164,6 +167,11 @@ record_kept(void)
 	    back.take.job, (long long)back.take.began,
 	    (long long)back.take.until, (long long)back.take.signalled,
 	    (long long)back.take.cancelled);
+	ok(back.updated == st.updated && back.held_until == st.held_until &&
+	    back.nice == st.nice, "when it was written, and the holds set on "
+	    "the successor, are read back (%lld %lld %lld)",
+	    (long long)back.updated, (long long)back.held_until,
+	    (long long)back.nice);
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
