@@ -455,11 +455,14 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	}
 	if (rv != 0)
 		/* even a failure with a message may have queued the job
-		 * ("Socket timed out on send/recv"): the token stays */
+		 * ("Socket timed out on send/recv"): the token stays; a
+		 * hold that the site may refuse is named */
 		return mg_diag_set(diag, rv == MG_ENOMEM ? rv : MG_EIO,
-		    "%s; the next run looks for %s", note, rv == MG_EFORMAT ?
+		    "%s; the next run looks for %s%s", note, rv == MG_EFORMAT ?
 		    "the submission in the queue" : "it in the queue before "
-		    "trying again");
+		    "trying again", b.begin > 0 ? " (it asked sbatch --begin "
+		    "for --min-run: where the site refuses that, leave "
+		    "--min-run out)" : "");
 	snprintf(r->a.submitted, sizeof(r->a.submitted), "%s", st->successor);
 	r->a.dependency = r->dependency;
 	record_link(o, r, st->successor, o->now);
