@@ -126,6 +126,12 @@ capacity(const struct mg_drive *o, int32_t nodes, struct mg_capacity *c,
 			    "not known (PartitionName=%s Nodes=... in -c): the "
 			    "events of every node in the dump are counted",
 			    o->partition, o->partition);
+		/* said even when quiet, as live: another partition's
+		 * drained nodes would count as this one's */
+		if (o->partition == NULL)
+			say(o, 1, "--events without -p: the events of every "
+			    "node in the dump are counted, whatever its "
+			    "partition; give -p the chain's partition");
 		if ((rv = mg_events_read(o->events, o->sl.tz, nodes, only,
 		    o->now - PLAN_HISTORY, o->now, c, diag)) != 0)
 			return rv == MG_EINVAL ? MG_EFORMAT : rv;

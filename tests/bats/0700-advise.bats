@@ -530,6 +530,10 @@ else:
 	run -0 mirage-advise "${P[@]}" --events drain.txt
 	[[ "$output" == *"planner:  100% chance of an interruption if it waits 10 minutes"* ]]
 	[[ "$output" == *"the last 4 weeks, 84 of 84 nodes up: submitted now, 0% interrupted"* ]]
+	# without -p every node's events count: said, even under -q
+	run -0 --separate-stderr mirage-advise -q "${P[@]}" --events drain.txt
+	[[ "$stderr" == *"--events without -p: the events of every node in the dump are counted, whatever its partition"* ]]
+	run -0 mirage-advise "${P[@]}" --events drain.txt
 	# the same dump compressed, or on standard input: the same decision
 	local want=$output
 	gzip -c drain.txt > drain.txt.gz
@@ -540,7 +544,7 @@ else:
 	# a truncated gzip is an error that names the file, never a decision
 	head -c 2000 drain.txt.gz > cut.gz
 	run -1 --separate-stderr mirage-advise "${P[@]}" --events cut.gz
-	[[ "$stderr" == "mirage-advise: cut.gz"* ]]
+	[[ "$stderr" == *"mirage-advise: cut.gz"* ]]
 	# live: sacctmgr asked for the partition's nodes (as sinfo lists
 	# them) over the 4 weeks; one node drained now
 	{
