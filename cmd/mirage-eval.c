@@ -25,6 +25,7 @@
 #include "eval/adoption.h"
 #include "eval/compare.h"
 #include "eval/evaluation.h"
+#include "eval/real.h"
 #include "eval/target.h"
 #include "eval/walk.h"
 #include "learn/model.h"
@@ -39,13 +40,12 @@ usage(int status)
 	    status ? stderr : stdout);
 	if (status == 0)
 		fputs("options:\n"
-		    "  -c config, -m reference|faithful, -n nodes, -s key=value\n"
-		    "                    the cluster model (mirage-cluster(5))\n"
+		    "  -c config, -m reference|faithful, -n nodes, -s key=value  "
+		    "mirage-cluster(5)\n"
 		    "  -f date, -N count, -u date, -e span, -k nodes,..., -g "
 		    "gpus,..., --chain,\n"
-		    "  --workload, --warmup, --limit, --p-runtime, --shard i/n\n"
-		    "                    the episodes, as mirage-features(1) "
-		    "takes them\n"
+		    "  --workload, --warmup, --limit, --p-runtime, --shard i/n  "
+		    "mirage-features(1)\n"
 		    "  -M model          a model beside the baselines "
 		    "(repeatable)\n"
 		    "  -F text|tsv|json, -t threads  the table's format (text); "
@@ -56,54 +56,37 @@ usage(int status)
 		    "  --handover time   the chain hands over in time: S only "
 		    "once P runs\n"
 		    "  --plan futures    the planner too, drawing futures (1 to "
-		    "64), with --lambda,\n"
-		    "  --plan-cost, --plan-seed, --plan-window, --plan-every, "
-		    "--plan-draws,\n"
-		    "  --plan-truth, --plan-model, --plan-limits, "
-		    "--plan-capacity, --plan-followers,\n"
-		    "  --plan-arrivals, --plan-runtimes, --plan-calibration "
-		    "(mirage-planner(7))\n"
+		    "64); --lambda and\n"
+		    "                    its other options: mirage-planner(7)\n"
 		    "  --plan-fit-calibration  the knots that calibrate its "
 		    "chances here\n"
 		    "  --hybrid and|or|both|weight  the planner with each -M "
 		    "model\n"
 		    "  --target share[,...]  each method's setting for this "
-		    "share of links without\n"
-		    "                    an interruption, chosen on a training "
-		    "period, reported here\n"
-		    "  --train-from date, --train-count n  the training period "
-		    "(just before)\n"
-		    "  --folds n, --confidence c  its folds (4), the promise's "
-		    "confidence (95%)\n"
-		    "  --table file      also the methods' own table, or each "
-		    "period's choices\n"
-		    "  --walk-forward period, --history span  each period's "
-		    "settings chosen on\n"
-		    "                    the history before it only (28d)\n"
+		    "share of links kept\n"
+		    "  --train-from, --train-count, --folds, --confidence  "
+		    "chosen on what\n"
+		    "  --table file      also the methods' own table, each "
+		    "period's choices, or tests\n"
+		    "  --walk-forward period, --history span  chosen on the 28d "
+		    "before each period\n"
 		    "  --text file       the walk also as text (the same run)\n"
+		    "  --real            the walk judged by the trace's real jobs\n"
 		    "  --replay          the cluster model's waits against the "
 		    "real ones\n"
 		    "  -j jobs.tsv       the replay job by job\n"
-		    "  --dl-out attrs.mrs, --el-out el.mrs, --loan-out hours.tsv"
-		    "  its jobs'\n"
-		    "                    attributes, elastic jobs, loans hour "
-		    "by hour\n"
+		    "  --dl-out, --el-out, --loan-out file  its jobs' attributes, "
+		    "elastic jobs, loans\n"
 		    "  --adoption pct,...  that share of the long jobs' work as "
 		    "services at once\n"
 		    "  --adopt-method reactive|lead:time|plan|model|target:file"
 		    "  when they submit\n"
-		    "  --adopt-seed n, --adopt-alone n  which jobs; n services "
-		    "alone with it\n"
-		    "  --adopt-hold      lead:time, faithful: held (--begin) "
-		    "until the lead\n"
-		    "  --adopt-min-run share  a successor starts once its "
-		    "predecessor ran that share\n"
-		    "  --adopt-cap n     at most n early successors wait at once "
-		    "(a successor QOS)\n"
-		    "  --adopt-low       early successors wait behind every "
-		    "other job\n"
+		    "  --adopt-seed, --adopt-alone, --adopt-hold, --adopt-min-run, "
+		    "--adopt-cap,\n"
+		    "  --adopt-low       which jobs, and the site's policies "
+		    "(mirage-eval(1))\n"
 		    "  --progress, -q    a progress line per batch; nothing on "
-		    "standard error\n"
+		    "stderr\n"
 		    "  -h, --help        this help;  --version  the version\n"
 		    "See mirage-eval(1).\n", stdout);
 	exit(status);
@@ -133,6 +116,7 @@ struct eopts {
 	const char *ep_path, *curve_path, *table_path, *text_path;
 	enum mg_compare_format fmt;
 	int fitcal;		/* --plan-fit-calibration */
+	int real;		/* --real: the walk judged by real jobs */
 	struct mg_plancal cal;
 	char args[1024];
 	struct mg_adoption ad;	/* --adoption: the shares, the method */
@@ -180,6 +164,7 @@ static const struct eopt {
 	O("history", 1, 0, P | W, EVAL, 0, "--history goes with --walk-forward"),
 	O("text", 1, 0, P | W, FILE_NAME, F(text_path),
 	    "--text goes with --walk-forward"),
+	O("real", 0, 0, P | W, FLAG, F(real), "--real goes with --walk-forward"),
 	O("table", 1, 0, P | T, FILE_NAME, F(table_path), target_only),
 	O("target", 1, 0, P, EVAL, 0, NULL),
 	O("train-count", 1, 0, P | T, EVAL, 0, target_only),
@@ -304,15 +289,31 @@ failed(const struct mg_evaluation *ev, int rv, const char *path,
 	    path, pre, d->msg);
 }
 
-/* --walk-forward: each period's settings chosen on its history */
+/* --walk-forward: each period's settings chosen on its history; with
+ * --real, on the trace's real jobs before it (eval/real.h) */
 static void
-walk_forward(struct eopts *e, struct mg_evaluation *ev, const char *path)
+walk_forward(struct eopts *e, struct mg_evaluation *ev, const char *path,
+    const struct mg_trace *t)
 {
 	struct mg_diag d = { "" };
+	struct mg_realconf rc;
+	struct mg_real *r;
 	struct mg_walk *wk;
 	struct mg_out out;
 	int rv, run;
 
+	if (e->real) {
+		mg_realconf_eval(&rc, &e->ev, ev->def->nodes);
+		if ((rv = mg_real_run(t, &rc, &r, &d)) != 0)
+			errx(mg_exit_status(rv), "--real: %s", d.msg);
+		out_end(&out, mg_real_write(r, out_begin(&out, e->out_path),
+		    e->fmt == MG_COMPARE_TEXT, &d), &d, NULL);
+		if (e->table_path != NULL)
+			out_end(&out, mg_real_write_tests(r, out_begin(&out,
+			    e->table_path), &d), &d, NULL);
+		mg_real_free(r);
+		return;
+	}
 	if ((rv = mg_evaluation_walk(ev, &wk, &run, &d)) != 0 && run)
 		failed(ev, rv, path, "", &d);
 	if (rv != 0)
@@ -413,7 +414,7 @@ protocol(struct eopts *e)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	ev.cal = e->fitcal ? &e->cal : NULL;
 	if (e->ev.walk > 0)
-		walk_forward(e, &ev, path);
+		walk_forward(e, &ev, path, &t);
 	else {
 		ty.what = "episodes of the training period";
 		if (e->ev.ntarget > 0)
@@ -441,17 +442,18 @@ protocol(struct eopts *e)
 static void
 option(struct eopts *e, int ch, const char *arg)
 {
+	/* in the order of enum mg_compare_format */
+	static const char *const fmt[] = { "text", "tsv", "json" };
+	int k;
+
 	switch (ch) {
 	case 'F':
-		if (strcmp(arg, "text") == 0)
-			e->fmt = MG_COMPARE_TEXT;
-		else if (strcmp(arg, "tsv") == 0)
-			e->fmt = MG_COMPARE_TSV;
-		else if (strcmp(arg, "json") == 0)
-			e->fmt = MG_COMPARE_JSON;
-		else
+		for (k = 0; k < 3 && strcmp(arg, fmt[k]) != 0; k++)
+			;
+		if (k == 3)
 			errx(MG_EXIT_USAGE, "invalid format '%s' (want text, "
 			    "tsv or json)", arg);
+		e->fmt = (enum mg_compare_format)k;
 		break;
 	case 'M':
 		if (e->ev.nmodels == MG_COMPARE_MAXMODELS)

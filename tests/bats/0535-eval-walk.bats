@@ -130,3 +130,58 @@ assert abs(tail(lo) - 0.05) < 0.002, tail(lo)"
 	[ "$(awk -F'\t' -v p=$p2 '$1 == p && $2 == 1 && $3 == "gbt" { print $6 }' c.tsv)" -eq \
 	    "$(awk -F'\t' -v p=$p2 '$1 == p && $2 == 1 && $3 == "scheduler-estimate" { print $6 }' c.tsv)" ]
 }
+
+@test "--walk-forward --real: every real job like a successor is a test; each day's settings are the target's quantile of the needs before it, and judge that day's" {
+	mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1,8 -f 2023-01-02 -u 2023-02-27 \
+	    -F tsv -o real.tsv --table tests.tsv "$J"
+	# each test's real wait is the trace's: its start less its submission
+	mirage-cat "$J" > jobs.tsv
+	python3 - jobs.tsv tests.tsv real.tsv <<'PY'
+import csv, sys, math, datetime
+jobs = {r["jobid"]: r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t")}
+tests = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+real = list(csv.DictReader(open(sys.argv[3]), delimiter="\t"))
+def ts(s):
+    return int(datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc).timestamp())
+day = 86400
+t0 = ts("2023-01-02T00:00:00")
+judged = [t for t in tests if t["lead_h"] != ""]
+assert len(judged) > 2000, len(judged)
+for t in tests:
+    j = jobs[t["job"]]
+    # a successor's size: the size's nodes up to twice them, a day's limit
+    assert int(t["size"]) <= int(t["nodes"]) < 2 * int(t["size"]), t
+    assert abs(float(t["wait_h"]) - (int(j["start"]) - int(j["submit"])) / 3600) < 1e-3, (t, j)
+    t["s"] = ts(t["submit"]); t["start"] = t["s"] + float(t["wait_h"]) * 3600
+# each judged test's setting: the 99% quantile of the needs of the tests
+# of its size submitted within 28 days before its day, started by then
+for rule, need, col in (("lead", "wait_h", "lead_h"), ("estimate", "estimate_miss_h", "margin_h")):
+    for t in judged[::97]:
+        p0 = t0 + (t["s"] - t0) // day * day
+        h = sorted(float(x[need]) for x in tests if x["size"] == t["size"] and p0 - 28 * day <= x["s"] < p0 and x["start"] <= p0 + 1e-6)
+        want = max(0.0, h[math.ceil(0.99 * len(h) - 1e-9) - 1])
+        assert abs(float(t[col]) - want) < 1e-3, (rule, t, want, len(h))
+# kept: the need within the setting; the table's counts are the tests'
+for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate", "estimate_miss_h", "margin_h", "estimate_kept")):
+    for t in judged:
+        assert int(t[k]) == (float(t[need]) <= float(t[col]) + 1e-4), (t, rule)
+    for r in real:
+        if r["rule"] != rule:
+            continue
+        sel = [t for t in judged if t["size"] == r["nodes"] and (r["month"] == "all" or t["submit"][:7] == r["month"])]
+        assert int(r["judged"]) == len(sel), (r, len(sel))
+        assert int(r["kept"]) == sum(int(t[k]) for t in sel), r
+        if sel:
+            assert abs(float(r["share"]) - int(r["kept"]) / len(sel)) < 1e-4, r
+            assert float(r["lower"]) <= float(r["share"]), r
+PY
+	# the text: month by month, per size and rule
+	run -0 mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1 -f 2023-01-02 -u 2023-02-27 "$J"
+	[[ "$output" == *"Judged by what really happened"* ]]
+	[[ "$output" == *"  1-node estimate all "*" judged, "*"% kept (95%: at least "* ]]
+	# it goes with a walk only, and needs a size the cluster has
+	run -2 --separate-stderr mirage-eval -q -n 76 --real "$J"
+	[[ "$stderr" == *"--real goes with --walk-forward"* ]]
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 128 -f 2023-01-02 -u 2023-01-09 "$J"
+	[[ "$stderr" == *"need 128 nodes, the cluster has 76"* ]]
+}

@@ -1,0 +1,412 @@
+/*
+ * real.c: a reliability target judged by what really happened; see
+ * real.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/mem.h"
+#include "base/parse.h"
+#include "base/stats.h"
+#include "cluster/view.h"
+#include "episode/feature.h"
+#include "eval/real.h"
+
+#define HOUR	3600.0
+
+static const char *const rule_name[MG_REAL_RULES] = { "lead", "estimate" };
+
+struct test {
+	size_t job;		/* the trace's */
+	int size;		/* index into the sizes */
+	double need[MG_REAL_RULES];	/* hours: the wait; the estimate's miss */
+	double setting[MG_REAL_RULES];	/* its period's, NAN: none */
+	int period;		/* index from c->from, -1: in the history only */
+};
+
+/* a month's (or all months') tally of one size and rule */
+struct tally {
+	size_t tests, judged, kept;
+	double setting, given;	/* sums: over the judged, over the kept */
+};
+
+struct mg_real {
+	struct mg_realconf c;
+	const struct mg_trace *t;
+	struct test *test;
+	size_t n;
+	int nmonths;
+	int month0;		/* the first month, as year * 12 + month */
+	struct tally by[MG_REAL_MAXSIZES][MG_REAL_RULES][MG_REAL_MAXMONTHS + 1];
+};
+
+void
+mg_realconf_init(struct mg_realconf *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->period = MG_DAY;
+	c->history = 28 * MG_DAY;
+	c->target = 0.99;
+	c->confidence = 0.95;
+	c->min_limit = MG_DAY;
+	c->min_history = 20;
+}
+
+void
+mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
+    int32_t nodes)
+{
+	const struct mg_epsel *sel = &ev->sel;
+
+	mg_realconf_init(c);
+	c->from = sel->from;
+	c->until = sel->from + (int64_t)sel->n * sel->every;
+	c->period = ev->walk;
+	c->history = ev->history;
+	c->target = ev->target[0];
+	c->confidence = ev->confidence;
+	c->nodes = nodes;
+	c->nsizes = sel->nsizes < MG_REAL_MAXSIZES ? sel->nsizes :
+	    MG_REAL_MAXSIZES;
+	memcpy(c->sizes, sel->sizes, (size_t)c->nsizes * sizeof(*c->sizes));
+}
+
+static int
+month_of(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	return (tm.tm_year + 1900) * 12 + tm.tm_mon;
+}
+
+/* the size a job of `nodes` tests, or -1: a size's nodes up to twice
+ * them, less one */
+static int
+size_of(const struct mg_realconf *c, int32_t nodes)
+{
+	int k;
+
+	for (k = 0; k < c->nsizes; k++)
+		if (nodes >= c->sizes[k] && nodes < 2 * c->sizes[k])
+			return k;
+	return -1;
+}
+
+/*
+ * The start the backfill plan of the queue as it stood at job j's
+ * submission gives j: the trace's jobs submitted before it and not yet
+ * started (eligible then), by priority, and those running, each to its
+ * limit.  v is reused.  A negative value is MG_ENOMEM.
+ */
+static int64_t
+planned(const struct mg_trace *t, int32_t nodes, size_t j,
+    struct mg_view *v)
+{
+	const struct mg_trace_job *J = &t->job[j];
+	struct mg_view_job x;
+	int64_t now = J->submit, busy = 0, p_start;
+	size_t i;
+
+	mg_view_clear(v);
+	v->t = now;
+	v->nodes = nodes;
+	for (i = 0; i < t->n; i++) {
+		const struct mg_trace_job *o = &t->job[i];
+
+		if (i == j || o->submit > now || o->start + o->dur <= now)
+			continue;
+		memset(&x, 0, sizeof(x));
+		x.submit = o->submit;
+		x.limit = o->limit;
+		x.end = -1;
+		x.nodes = o->nodes;
+		x.prio = o->prio >= 0 ? (double)o->prio : 0;
+		x.trace = (int32_t)i;
+		x.user = o->user;
+		x.job = -1;
+		if (o->start <= now) {
+			x.start = o->start;
+			busy += o->nodes;
+			if (mg_view_add(&v->run, &v->nrun, &v->caprun, &x) != 0)
+				return MG_ENOMEM;
+		} else if (o->eligible <= now) {
+			x.start = -1;
+			if (mg_view_add(&v->pend, &v->npend, &v->cappend,
+			    &x) != 0)
+				return MG_ENOMEM;
+		}
+	}
+	v->free = nodes > busy ? (int32_t)(nodes - busy) : 0;
+	mg_view_sort_pending(v);
+	v->s_prio = J->prio >= 0 ? (double)J->prio : -INFINITY;
+	return mg_feature_plan_start(v, J->nodes, J->limit, v->s_prio,
+	    &p_start);
+}
+
+static int
+by_need(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* each period's setting of each size and rule, from the needs of the
+ * history's tests; then the tally of what it kept */
+static int
+walk(struct mg_real *r, struct mg_diag *d)
+{
+	const struct mg_realconf *c = &r->c;
+	double *needs = malloc((r->n ? r->n : 1) * sizeof(*needs));
+	int64_t p0, p1;
+	size_t i, m, want;
+	int k, q, per, mo;
+
+	if (needs == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	for (p0 = c->from, per = 0; p0 < c->until; p0 += c->period, per++) {
+		p1 = p0 + c->period;
+		for (k = 0; k < c->nsizes; k++)
+			for (q = 0; q < MG_REAL_RULES; q++) {
+				double set = NAN;
+
+				for (i = m = 0; i < r->n; i++) {
+					const struct mg_trace_job *J =
+					    &r->t->job[r->test[i].job];
+
+					if (r->test[i].size == k &&
+					    J->submit >= p0 - c->history &&
+					    J->submit < p0 && J->start <= p0)
+						needs[m++] = r->test[i].need[q];
+				}
+				if (m >= c->min_history && m > 0) {
+					qsort(needs, m, sizeof(*needs), by_need);
+					want = (size_t)ceil(c->target *
+					    (double)m - 1e-9);
+					set = needs[want > 0 ? want - 1 : 0];
+					if (set < 0)
+						set = 0;
+				}
+				for (i = 0; i < r->n; i++) {
+					struct test *x = &r->test[i];
+					const struct mg_trace_job *J =
+					    &r->t->job[x->job];
+
+					if (x->size == k && J->submit >= p0 &&
+					    J->submit < p1) {
+						x->setting[q] = set;
+						x->period = per;
+					}
+				}
+			}
+	}
+	free(needs);
+	/* the tally: month by month, and all (the last slot) */
+	for (i = 0; i < r->n; i++) {
+		const struct test *x = &r->test[i];
+
+		if (x->period < 0)
+			continue;
+		mo = month_of(r->t->job[x->job].submit) - r->month0;
+		for (q = 0; q < MG_REAL_RULES; q++) {
+			struct tally *a = &r->by[x->size][q][mo];
+			struct tally *all = &r->by[x->size][q][MG_REAL_MAXMONTHS];
+			int kept = x->need[q] <= x->setting[q];
+
+			a->tests++;
+			all->tests++;
+			if (isnan(x->setting[q]))
+				continue;
+			a->judged++;
+			all->judged++;
+			a->setting += x->setting[q];
+			all->setting += x->setting[q];
+			if (kept) {
+				a->kept++;
+				all->kept++;
+				a->given += x->setting[q] - x->need[q];
+				all->given += x->setting[q] - x->need[q];
+			}
+		}
+	}
+	return 0;
+}
+
+int
+mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
+    struct mg_real **out, struct mg_diag *d)
+{
+	struct mg_real *r;
+	struct mg_view v = { 0 };
+	size_t i, cap = 0;
+	int64_t at;
+	int k, rv;
+
+	*out = NULL;
+	if (c->nsizes < 1 || c->nsizes > MG_REAL_MAXSIZES)
+		return mg_diag_set(d, MG_EINVAL, "give the chain sizes (-k), "
+		    "1 to %d of them", MG_REAL_MAXSIZES);
+	for (k = 0; k < c->nsizes; k++)
+		if (c->sizes[k] > c->nodes)
+			return mg_diag_set(d, MG_EINVAL, "%d-node chains on a "
+			    "cluster of %d nodes", (int)c->sizes[k],
+			    (int)c->nodes);
+	if (c->until <= c->from || c->period <= 0 ||
+	    month_of(c->until - 1) - month_of(c->from) >= MG_REAL_MAXMONTHS)
+		return mg_diag_set(d, MG_EINVAL, "the span judged: from before "
+		    "until, and at most %d months", MG_REAL_MAXMONTHS);
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	r->c = *c;
+	r->t = t;
+	r->month0 = month_of(c->from);
+	r->nmonths = month_of(c->until - 1) - r->month0 + 1;
+	for (i = 0; i < t->n; i++) {
+		const struct mg_trace_job *J = &t->job[i];
+		struct test *x;
+
+		if ((k = size_of(c, J->nodes)) < 0 || J->limit < c->min_limit ||
+		    J->submit < c->from - c->history || J->submit >= c->until)
+			continue;
+		if ((at = planned(t, c->nodes, i, &v)) < 0) {
+			rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+			goto fail;
+		}
+		if (r->n == cap && mg_grow((void **)&r->test, &cap, r->n + 1,
+		    sizeof(*r->test)) != 0) {
+			rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
+			goto fail;
+		}
+		x = &r->test[r->n++];
+		x->job = i;
+		x->size = k;
+		x->need[MG_REAL_LEAD] = (double)(J->start - J->submit) / HOUR;
+		x->need[MG_REAL_ESTIMATE] = (double)(J->start - at) / HOUR;
+		x->setting[MG_REAL_LEAD] = x->setting[MG_REAL_ESTIMATE] = NAN;
+		x->period = -1;
+	}
+	mg_view_release(&v);
+	if ((rv = walk(r, d)) != 0) {
+		mg_real_free(r);
+		return rv;
+	}
+	*out = r;
+	return 0;
+fail:
+	mg_view_release(&v);
+	mg_real_free(r);
+	return rv;
+}
+
+static void
+month_name(int m, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "%04d-%02d", m / 12, m % 12 + 1);
+}
+
+int
+mg_real_write(const struct mg_real *r, FILE *fp, int text,
+    struct mg_diag *d)
+{
+	const struct mg_realconf *c = &r->c;
+	char mname[16];
+	int k, q, mo;
+
+	if (text)
+		fprintf(fp, "Judged by what really happened: every job of a "
+		    "chain size's nodes (up to twice them) with a limit of a "
+		    "day or more is a test; each period's setting for %g%% is "
+		    "chosen on the tests of the %g days before it, then run on "
+		    "the period's (a lead: the wait; the estimate: the start "
+		    "less the backfill plan's)\n", 100 * c->target,
+		    (double)c->history / MG_DAY);
+	else
+		fprintf(fp, "nodes\trule\tmonth\ttests\tjudged\tkept\tshare\t"
+		    "lower\tsetting_mean_h\tgiven_up_mean_h\n");
+	for (k = 0; k < c->nsizes; k++)
+		for (q = 0; q < MG_REAL_RULES; q++)
+			for (mo = 0; mo <= r->nmonths; mo++) {
+				const struct tally *a = &r->by[k][q][mo <
+				    r->nmonths ? mo : MG_REAL_MAXMONTHS];
+				double share = a->judged ? (double)a->kept /
+				    (double)a->judged : NAN;
+				double low = mg_binom_lower(a->kept, a->judged,
+				    c->confidence);
+
+				if (mo < r->nmonths)
+					month_name(r->month0 + mo, mname,
+					    sizeof(mname));
+				else
+					snprintf(mname, sizeof(mname), "all");
+				if (text && a->judged == 0)
+					fprintf(fp, "%3d-node %-8s %-7s %5zu "
+					    "tests, none judged: fewer than %zu "
+					    "in the history before\n",
+					    (int)c->sizes[k], rule_name[q], mname,
+					    a->tests, c->min_history);
+				else if (text)
+					fprintf(fp, "%3d-node %-8s %-7s %5zu "
+					    "judged, %5.1f%% kept (%g%%: at least "
+					    "%.1f%%), setting %.2f h, given up "
+					    "%.2f h\n", (int)c->sizes[k],
+					    rule_name[q], mname, a->judged,
+					    100 * share, 100 * c->confidence,
+					    100 * low, a->judged ? a->setting /
+					    (double)a->judged : NAN, a->kept ?
+					    a->given / (double)a->kept : NAN);
+				else
+					fprintf(fp, "%d\t%s\t%s\t%zu\t%zu\t%zu\t"
+					    "%.4f\t%.4f\t%.3f\t%.3f\n",
+					    (int)c->sizes[k], rule_name[q], mname,
+					    a->tests, a->judged, a->kept, share,
+					    low, a->judged ? a->setting /
+					    (double)a->judged : NAN, a->kept ?
+					    a->given / (double)a->kept : NAN);
+			}
+	if (ferror(fp))
+		return mg_diag_set(d, MG_EIO, "write failed");
+	return 0;
+}
+
+int
+mg_real_write_tests(const struct mg_real *r, FILE *fp, struct mg_diag *d)
+{
+	char at[32];
+	size_t i;
+	int q;
+
+	fprintf(fp, "job\tnodes\tsize\tsubmit\twait_h\testimate_miss_h\t"
+	    "lead_h\tlead_kept\tmargin_h\testimate_kept\n");
+	for (i = 0; i < r->n; i++) {
+		const struct test *x = &r->test[i];
+		const struct mg_trace_job *J = &r->t->job[x->job];
+
+		mg_format_time(J->submit, at, sizeof(at));
+		fprintf(fp, "%s\t%d\t%d\t%s\t%.4f\t%.4f", J->id, (int)J->nodes,
+		    (int)r->c.sizes[x->size], at, x->need[MG_REAL_LEAD],
+		    x->need[MG_REAL_ESTIMATE]);
+		for (q = 0; q < MG_REAL_RULES; q++)
+			if (isnan(x->setting[q]))
+				fprintf(fp, "\t\t");
+			else
+				fprintf(fp, "\t%.4f\t%d", x->setting[q],
+				    x->need[q] <= x->setting[q]);
+		fputc('\n', fp);
+	}
+	if (ferror(fp))
+		return mg_diag_set(d, MG_EIO, "write failed");
+	return 0;
+}
+
+void
+mg_real_free(struct mg_real *r)
+{
+	if (r == NULL)
+		return;
+	free(r->test);
+	free(r);
+}

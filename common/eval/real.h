@@ -1,0 +1,97 @@
+/*
+ * real.h: a reliability target judged by what really happened, not by
+ * the cluster model.
+ *
+ * Every job of a trace that looks like a chain's successor is a test: a
+ * job of a chain size's nodes up to twice that, less one, with a limit
+ * of a day or more, that started.  At its submission the queue is built
+ * again from the trace as squeue would have shown it (the jobs submitted
+ * and not yet started, in priority order, and those running, each to
+ * its limit), and each rule is asked what its setting must be for this
+ * job to have kept its link:
+ *
+ *   lead      a fixed lead keeps the link when the successor's wait is
+ *             at most the lead: the need is the job's real wait;
+ *   estimate  the scheduler estimate submits once the backfill plan of
+ *             the queue starts the successor at most its margin before
+ *             the predecessor's end: the need is the real start less
+ *             the start that plan gave the job.
+ *
+ * Walked forward, as a nightly run chooses: each period's setting, per
+ * size and rule, is the smallest that met the target share of the needs
+ * of the history's tests (those submitted within the history before the
+ * period whose job had started when it begins); it then judges the
+ * period's tests.  What a kept link gave up of its predecessor's lease
+ * is the setting less the need.  The trace holds only jobs that ran: a
+ * job cancelled while pending is missing from the queues built.
+ */
+#ifndef MG_REAL_H
+#define MG_REAL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/status.h"
+#include "eval/evaluation.h"
+#include "io/trace.h"
+
+#define MG_REAL_MAXSIZES	8
+#define MG_REAL_MAXMONTHS	24
+
+enum mg_real_rule { MG_REAL_LEAD, MG_REAL_ESTIMATE, MG_REAL_RULES };
+
+struct mg_realconf {
+	int64_t from, until;	/* the tests judged: submitted in [from, until) */
+	int64_t period;		/* a setting's span (a day) */
+	int64_t history;	/* chosen on (28 days) */
+	double target;		/* the share of links kept (0 to 1) */
+	double confidence;	/* of the lower bounds (0.95) */
+	int32_t sizes[MG_REAL_MAXSIZES];
+	int nsizes;
+	int32_t nodes;		/* the cluster's */
+	int64_t min_limit;	/* a successor's limit at least (a day) */
+	size_t min_history;	/* fewer tests in a history: no setting */
+};
+
+struct mg_real;
+
+/* mg_realconf_init: a day's periods, 28 days of history, 99% at 95%,
+ * limits of a day or more, at least 20 tests to choose on */
+void mg_realconf_init(struct mg_realconf *c);
+
+/* mg_realconf_eval: the same from an evaluation's walk: its episodes'
+ * span and sizes (resolved), period, history, target and confidence, on
+ * a cluster of `nodes` */
+void mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
+    int32_t nodes);
+
+/*
+ * mg_real_run: t's tests walked forward as c says.  0 with *out set
+ * (free with mg_real_free()), MG_EINVAL (no size, a span of more than
+ * MG_REAL_MAXMONTHS months, a size over the cluster) or MG_ENOMEM, d
+ * saying why.
+ */
+int mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
+    struct mg_real **out, struct mg_diag *d);
+
+/*
+ * mg_real_write: per size and rule, month by month and in all, the tests
+ * judged, the links kept, their share and its lower bound at the
+ * confidence asked, the mean setting and the lease a kept link gave up;
+ * as TSV, or (text) in words.  0 or MG_EIO.
+ */
+int mg_real_write(const struct mg_real *r, FILE *fp, int text,
+    struct mg_diag *d);
+
+/*
+ * mg_real_write_tests: each test, a TSV line: its job, size, submission,
+ * real wait, the estimate's need, and per rule the setting of its
+ * period and whether it kept the link (empty: not judged, a test of
+ * the first history only or one with too few before it).  0 or MG_EIO.
+ */
+int mg_real_write_tests(const struct mg_real *r, FILE *fp,
+    struct mg_diag *d);
+
+void mg_real_free(struct mg_real *r);
+
+#endif /* MG_REAL_H */
