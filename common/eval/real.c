@@ -29,6 +29,7 @@ struct test {
 /* a month's (or all months') tally of one size and rule */
 struct tally {
 	size_t tests, judged, kept;
+	size_t bound;		/* judged that waited at most their limit */
 	double setting, given;	/* sums: over the judged, over the kept */
 };
 
@@ -147,6 +148,30 @@ planned(const struct mg_trace *t, int32_t nodes, size_t j,
 	    &p_start);
 }
 
+/*
+ * A setting is given at most the predecessor's limit (the successor's
+ * own: a chain's links are alike): no lead submits before P started.
+ * A link is kept when the need is within it and the successor waited
+ * no longer than that limit, which no submission time could have made
+ * up for.
+ */
+static double
+effective(const struct mg_real *r, const struct test *x, int q)
+{
+	double lim = (double)r->t->job[x->job].limit / HOUR;
+
+	return x->setting[q] < lim ? x->setting[q] : lim;
+}
+
+static int
+kept_by(const struct mg_real *r, const struct test *x, int q)
+{
+	double lim = (double)r->t->job[x->job].limit / HOUR;
+
+	return x->need[q] <= effective(r, x, q) &&
+	    x->need[MG_REAL_LEAD] <= lim;
+}
+
 static int
 by_need(const void *a, const void *b)
 {
@@ -215,7 +240,8 @@ walk(struct mg_real *r, struct mg_diag *d)
 		for (q = 0; q < MG_REAL_RULES; q++) {
 			struct tally *a = &r->by[x->size][q][mo];
 			struct tally *all = &r->by[x->size][q][MG_REAL_MAXMONTHS];
-			int kept = x->need[q] <= x->setting[q];
+			double set = effective(r, x, q);
+			int kept = kept_by(r, x, q);
 
 			a->tests++;
 			all->tests++;
@@ -223,13 +249,18 @@ walk(struct mg_real *r, struct mg_diag *d)
 				continue;
 			a->judged++;
 			all->judged++;
-			a->setting += x->setting[q];
-			all->setting += x->setting[q];
+			if (x->need[MG_REAL_LEAD] <= (double)r->t->job[x->job].limit /
+			    HOUR) {
+				a->bound++;
+				all->bound++;
+			}
+			a->setting += set;
+			all->setting += set;
 			if (kept) {
 				a->kept++;
 				all->kept++;
-				a->given += x->setting[q] - x->need[q];
-				all->given += x->setting[q] - x->need[q];
+				a->given += set - x->need[q];
+				all->given += set - x->need[q];
 			}
 		}
 	}
@@ -326,7 +357,7 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 		    (double)c->history / MG_DAY);
 	else
 		fprintf(fp, "nodes\trule\tmonth\ttests\tjudged\tkept\tshare\t"
-		    "lower\tsetting_mean_h\tgiven_up_mean_h\n");
+		    "lower\tsetting_mean_h\tgiven_up_mean_h\tbound_share\n");
 	for (k = 0; k < c->nsizes; k++)
 		for (q = 0; q < MG_REAL_RULES; q++)
 			for (mo = 0; mo <= r->nmonths; mo++) {
@@ -351,21 +382,25 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 				else if (text)
 					fprintf(fp, "%3d-node %-8s %-7s %5zu "
 					    "judged, %5.1f%% kept (%g%%: at least "
-					    "%.1f%%), setting %.2f h, given up "
-					    "%.2f h\n", (int)c->sizes[k],
-					    rule_name[q], mname, a->judged,
-					    100 * share, 100 * c->confidence,
-					    100 * low, a->judged ? a->setting /
-					    (double)a->judged : NAN, a->kept ?
-					    a->given / (double)a->kept : NAN);
+					    "%.1f%%; any rule at most %.1f%%), "
+					    "setting %.2f h, given up %.2f h\n",
+					    (int)c->sizes[k], rule_name[q], mname,
+					    a->judged, 100 * share, 100 *
+					    c->confidence, 100 * low, 100 *
+					    (double)a->bound / (double)a->judged,
+					    a->setting / (double)a->judged,
+					    a->kept ? a->given / (double)a->kept :
+					    NAN);
 				else
 					fprintf(fp, "%d\t%s\t%s\t%zu\t%zu\t%zu\t"
-					    "%.4f\t%.4f\t%.3f\t%.3f\n",
+					    "%.4f\t%.4f\t%.3f\t%.3f\t%.4f\n",
 					    (int)c->sizes[k], rule_name[q], mname,
 					    a->tests, a->judged, a->kept, share,
 					    low, a->judged ? a->setting /
 					    (double)a->judged : NAN, a->kept ?
-					    a->given / (double)a->kept : NAN);
+					    a->given / (double)a->kept : NAN,
+					    a->judged ? (double)a->bound /
+					    (double)a->judged : NAN);
 			}
 	if (ferror(fp))
 		return mg_diag_set(d, MG_EIO, "write failed");
@@ -379,22 +414,23 @@ mg_real_write_tests(const struct mg_real *r, FILE *fp, struct mg_diag *d)
 	size_t i;
 	int q;
 
-	fprintf(fp, "job\tnodes\tsize\tsubmit\twait_h\testimate_miss_h\t"
-	    "lead_h\tlead_kept\tmargin_h\testimate_kept\n");
+	fprintf(fp, "job\tnodes\tsize\tsubmit\tlimit_h\twait_h\t"
+	    "estimate_miss_h\tlead_h\tlead_kept\tmargin_h\testimate_kept\n");
 	for (i = 0; i < r->n; i++) {
 		const struct test *x = &r->test[i];
 		const struct mg_trace_job *J = &r->t->job[x->job];
 
 		mg_format_time(J->submit, at, sizeof(at));
-		fprintf(fp, "%s\t%d\t%d\t%s\t%.4f\t%.4f", J->id, (int)J->nodes,
-		    (int)r->c.sizes[x->size], at, x->need[MG_REAL_LEAD],
+		fprintf(fp, "%s\t%d\t%d\t%s\t%.4f\t%.4f\t%.4f", J->id,
+		    (int)J->nodes, (int)r->c.sizes[x->size], at,
+		    (double)J->limit / HOUR, x->need[MG_REAL_LEAD],
 		    x->need[MG_REAL_ESTIMATE]);
 		for (q = 0; q < MG_REAL_RULES; q++)
 			if (isnan(x->setting[q]))
 				fprintf(fp, "\t\t");
 			else
 				fprintf(fp, "\t%.4f\t%d", x->setting[q],
-				    x->need[q] <= x->setting[q]);
+				    kept_by(r, x, q));
 		fputc('\n', fp);
 	}
 	if (ferror(fp))

@@ -21,8 +21,10 @@
  * size and rule, is the smallest that met the target share of the needs
  * of the history's tests (those submitted within the history before the
  * period whose job had started when it begins); it then judges the
- * period's tests.  What a kept link gave up of its predecessor's lease
- * is the setting less the need.  The trace holds only jobs that ran: a
+ * period's tests.  A setting is given at most the predecessor's limit
+ * (taken as the successor's own: a chain's links are alike), and a job
+ * that waited longer than that is kept by no rule.  What a kept link
+ * gave up of its predecessor's lease is the setting less the need.  The trace holds only jobs that ran: a
  * job cancelled while pending is missing from the queues built.
  */
 #ifndef MG_REAL_H

@@ -164,7 +164,10 @@ for rule, need, col in (("lead", "wait_h", "lead_h"), ("estimate", "estimate_mis
 # kept: the need within the setting; the table's counts are the tests'
 for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate", "estimate_miss_h", "margin_h", "estimate_kept")):
     for t in judged:
-        assert int(t[k]) == (float(t[need]) <= float(t[col]) + 1e-4), (t, rule)
+        # within the setting, at most P's limit (the successor's), and
+        # a wait no submission time could make up for is never kept
+        lim = float(t["limit_h"])
+        assert int(t[k]) == (float(t[need]) <= min(float(t[col]), lim) + 1e-4 and float(t["wait_h"]) <= lim + 1e-4), (t, rule)
     for r in real:
         if r["rule"] != rule:
             continue
@@ -174,6 +177,9 @@ for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate
         if sel:
             assert abs(float(r["share"]) - int(r["kept"]) / len(sel)) < 1e-4, r
             assert float(r["lower"]) <= float(r["share"]), r
+            # what any rule could keep: the jobs that waited at most their limit
+            b = sum(float(t["wait_h"]) <= float(t["limit_h"]) + 1e-4 for t in sel) / len(sel)
+            assert abs(float(r["bound_share"]) - b) < 1e-4 and float(r["share"]) <= b + 1e-9, r
 PY
 	# the text: month by month, per size and rule
 	run -0 mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1 -f 2023-01-02 -u 2023-02-27 "$J"
