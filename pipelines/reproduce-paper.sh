@@ -264,18 +264,24 @@ target() { # target NAME MODEL-OPTIONS...
 walk() { # walk NAME MODEL-OPTIONS...
 	local name=$1
 	shift
-	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/walk.tsv" ] && [ -s "$out/$name/walk.txt" ]; }; then
+	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/walk.tsv" ] && [ -s "$out/$name/walk.txt" ] && [ -s "$out/$name/real.txt" ]; }; then
 		stage "$name: mirage-eval --target 99% --walk-forward 1d, $wfrom to $wuntil"
 		local run=(-q "$@" -f $wfrom -u $wuntil -k 1,8 --handover 10m --target 99%
 		    --walk-forward 1d --history $whistory)
 		mirage-eval "${run[@]}" -F tsv --table "$out/$name/walk-choices.tsv" -o "$out/$name/walk.tsv" \
 		    --text "$out/$name/walk.txt" "$out/ls6.jobs"
+		# the same walk judged by the trace's real jobs, not the model
+		mirage-eval "${run[@]}" --real -F tsv --table "$out/$name/real-tests.tsv" -o "$out/$name/real.tsv" \
+		    "$out/ls6.jobs"
+		mirage-eval "${run[@]}" --real -o "$out/$name/real.txt" "$out/ls6.jobs"
 	fi
 	{
 		echo
 		echo "$name: 99% handing over in 10 minutes, walked forward (mirage-eval --target 99% --walk-forward 1d):"
 		echo "  each day's settings chosen on the $whistory before it only, $wfrom to $wuntil; the share kept each month"
 		sed 's/^./  &/' "$out/$name/walk.txt"
+		echo "  and by the real jobs like successors (--real):"
+		sed 's/^./  &/' "$out/$name/real.txt"
 	} | tee -a "$out/ls6-summary.txt"
 }
 # Preemption: the same faithful cluster where 10% of the
@@ -364,6 +370,13 @@ bottom_line() { # bottom_line SETTING...
 			    s, z, 100 * t, 100 * t, 100 * sh["recommended", z], ep["recommended", z], 100 * lo["recommended", z], wn[z], 100 * wm[z],
 			    100 * pr["recommended", z], le["recommended", z], 100 * sh["lead", z], le["lead", z], 100 * sh["reactive", z] } }' \
 		    "$out/$s/walk.tsv"
+		[ -s "$out/$s/real.tsv" ] || continue
+		awk -F'\t' -v s="$s" '
+		    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		    $c["rule"] == "estimate" && $c["month"] == "all" && $c["judged"] > 0 {
+			printf "  %s, %s-node chains, judged by what really happened (the same walk, --real): the estimate kept %.1f%% of %d real jobs like successors (95%%: from %.1f%%) at %.2f h given up; no rule could keep more than %.1f%%\n",
+			    s, $c["nodes"], 100 * $c["share"], $c["judged"], 100 * $c["lower"], $c["given_up_mean_h"], 100 * $c["bound_share"] }' \
+		    "$out/$s/real.tsv"
 	done
 }
 if [ $all = 1 ]; then
