@@ -1188,7 +1188,9 @@ relift(const struct mg_drive *o, struct run *r)
 	    (s = mg_live_find(&r->l, st->successor)) == NULL || !s->pending)
 		return;
 	p = mg_live_find(&r->l, st->current);
-	ended = !p->pending && p->end >= 0 && p->end <= o->now;
+	/* an end the dumps give is one (a running job's planned end is
+	 * none), whatever this host's clock says of it */
+	ended = !p->pending && p->end >= 0;
 	if (st->nice > 0 && ended) {
 		if (mg_slurm_update(&o->sl, s->jobid, "Nice=0", note,
 		    sizeof(note)) == 0) {
@@ -1201,7 +1203,7 @@ relift(const struct mg_drive *o, struct run *r)
 			    "waits behind other jobs: %s; the next run tries "
 			    "again", p->jobid, s->jobid, note);
 	}
-	if (running(p, o->now) && o->min_run > 0 && p->limit > 0)
+	if (!ended && running(p, o->now) && o->min_run > 0 && p->limit > 0)
 		want = p->start + (int64_t)llround(o->min_run *
 		    (double)p->limit);
 	/* (a time this clock has passed may be ahead of Slurm's) */

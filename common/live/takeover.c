@@ -346,19 +346,45 @@ cancel(const struct mg_takeover *t, char *why, size_t cap)
 	return 0;
 }
 
+/* P pending, cancelled only while it is: one Slurm starts between the
+ * look and the cancel is left to be signalled (scancel --state) */
+static int
+cancel_pending(const struct mg_takeover *t, char *why, size_t cap)
+{
+	const char *kill[] = { t->scancel, "--state=PENDING", t->job, NULL };
+	char *out;
+
+	if ((out = run(kill, t->tries, why, cap)) == NULL)
+		return -1;
+	free(out);
+	return 0;
+}
+
 /* P pending: cancelled (after the signal: it requeued itself) */
 static int
 step_pending(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int64_t now, int *outcome, char *note, size_t cap, struct mg_diag *d)
 {
 	char why[512] = "", user[64], n2[256];
-	int requeued = rec->signalled > 0;
+	int requeued = rec->signalled > 0, rc, c;
 
 	rec->cancelled = now;
 	mine(t, rec);
 	(void)claim(t, MG_TAKEOVER_CANCEL, rec);
-	if (cancel(t, why, sizeof(why)) != 0 &&
-	    mg_takeover_state(t, user, sizeof(user), n2, sizeof(n2)) != 0) {
+	rc = cancel_pending(t, why, sizeof(why));
+	c = mg_takeover_state(t, user, sizeof(user), n2, sizeof(n2));
+	if (rc == 0 && c == 1) {
+		/* it started meanwhile: the cancel left it, the next
+		 * step signals it (a run after a signal, anew) */
+		release(t, MG_TAKEOVER_UNCANCEL, rec);
+		if (requeued)
+			release(t, MG_TAKEOVER_UNSIGNAL, rec);
+		*outcome = MG_TAKEOVER_WAITING;
+		snprintf(note, cap, "job %s started just as it was cancelled: "
+		    "it is signalled at the next step", t->job);
+		return 0;
+	}
+	if (rc != 0 && c != 0) {
 		if (!requeued)
 			return mg_diag_set(d, MG_EIO, "cannot cancel job %s, "
 			    "pending: %s", t->job, why);

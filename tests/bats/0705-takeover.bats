@@ -98,7 +98,7 @@ setup() {
 @test "a P that requeues itself on the signal is cancelled" {
 	FAKE_MODE=signal-requeue run -0 mirage-advise "${T[@]}" -j 500
 	[[ "$output" == "take-over: job 500 went back to pending after SIGUSR1 (it requeues itself): cancelled" ]]
-	[ "$(cat "$FAKE/scancel.log")" = "$(printf -- '--signal=USR1 --batch 500\n500')" ]
+	[ "$(cat "$FAKE/scancel.log")" = "$(printf -- '--signal=USR1 --batch 500\n--state=PENDING 500')" ]
 	! grep -q '^500|' "$FAKE/queue.txt"
 }
 

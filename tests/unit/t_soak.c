@@ -707,6 +707,13 @@ scancel(const char *const argv[], struct mg_proc *p)
 		    "Invalid job id specified", "%s", "");
 	if (chance(W.refuse_pct))
 		return failed(p, "scancel: error: ", refused_word());
+	/* --state=PENDING: only a job still pending is cancelled; another
+	 * is left, and the answer is 0 (as Slurm's scancel) */
+	for (k = 0; argv[k]; k++)
+		if (strcmp(argv[k], "--state=PENDING") == 0 && j->st != PD) {
+			note("job %d not pending: left", j->id);
+			return answer(p, 0, NULL, "%s", "");
+		}
 	lost = chance(W.lost_pct);
 	if (sig != NULL) {
 		if (j->st != RUN)	/* pending, completing: refused */

@@ -31,6 +31,7 @@ static struct {
 	const char *scancel_err;	/* NULL: scancel succeeds */
 	int signals, cancels;	/* scancel --signal=..., scancel JOB */
 	int down;		/* squeue and sacct fail this many times */
+	const char *squeue_after;	/* its lines once P was cancelled */
 	int64_t slept;		/* a run's sleeps move its clock */
 } S;
 
@@ -59,6 +60,8 @@ fake(void *arg, const char *const argv[], const char *const env[],
 		return answer(p, 1, NULL, "Unable to contact slurm controller "
 		    "(connect failure)");
 	}
+	if (strcmp(argv[0], "squeue") == 0 && S.squeue_after && S.cancels)
+		return answer(p, 0, S.squeue_after, NULL);
 	if (strcmp(argv[0], "squeue") == 0)
 		return S.squeue ? answer(p, 0, S.squeue, NULL) :
 		    answer(p, 1, NULL, S.squeue_err ? S.squeue_err :
@@ -222,6 +225,13 @@ pending(void)
 	ok(o == MG_TAKEOVER_UNSURE && r.signalled == 0 && r.cancelled == 0,
 	    "requeued and the cancel refused: unsure, the claims released so "
 	    "that a run started again is signalled anew");
+	/* P starts between the look and the cancel (--state=PENDING left
+	 * it): not cancelled unsignalled, but signalled at the next step */
+	slurm(PEND, PEND, NULL);
+	S.squeue_after = RUN;
+	o = step(0, 0, NOW, &r, &err);
+	ok(o == MG_TAKEOVER_WAITING && r.cancelled == 0 && S.signals == 0,
+	    "pending, then started as it was cancelled: left, and waiting");
 }
 
 static void
