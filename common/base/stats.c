@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rand.h"
 #include "base/stats.h"
 
 struct ix {
@@ -242,4 +243,47 @@ mg_binom_lower(size_t k, size_t n, double conf)
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+static int
+by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double
+mg_block_lower(const size_t *kept, const size_t *n, size_t nb, double conf,
+    int draws, uint64_t seed)
+{
+	double *share, low;
+	size_t i, j, k, all = 0, good = 0;
+	int d;
+
+	for (i = 0; i < nb; i++) {
+		all += n[i];
+		good += kept[i];
+	}
+	if (all == 0)
+		return 0;
+	if (nb == 1 || draws < 1)
+		return (double)good / (double)all;
+	if ((share = malloc((size_t)draws * sizeof(*share))) == NULL)
+		return -1;
+	for (d = 0; d < draws; d++) {
+		size_t a = 0, g = 0;
+
+		for (i = 0; i < nb; i++) {
+			j = (size_t)(mg_rand64(&seed) % nb);
+			a += n[j];
+			g += kept[j];
+		}
+		share[d] = a ? (double)g / (double)a : 1;
+	}
+	qsort(share, (size_t)draws, sizeof(*share), by_value);
+	k = (size_t)floor((1 - conf) * draws);
+	low = share[k < (size_t)draws ? k : (size_t)draws - 1];
+	free(share);
+	return low;
 }

@@ -5,6 +5,7 @@
 #define MG_STATS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * mg_spearman: Spearman's rank correlation of x and y (n pairs), with
@@ -46,5 +47,17 @@ double mg_interp(const double *kx, const double *ky, size_t nk, double v);
  * k = n, (1 - conf)^(1/n).
  */
 double mg_binom_lower(size_t k, size_t n, double conf);
+
+/*
+ * mg_block_lower: the one-sided lower confidence bound on a share of
+ * successes whose trials come in blocks that fail together (the links
+ * of a day, which share a queue): kept[i] of n[i] in block i of nb.  A
+ * block bootstrap: the blocks drawn with replacement `draws` times
+ * (seed fixes them), the pooled share of each draw, and the (1 - conf)
+ * quantile of those shares.  0 with no trial; the share itself with one
+ * block; -1 when out of memory.
+ */
+double mg_block_lower(const size_t *kept, const size_t *n, size_t nb,
+    double conf, int draws, uint64_t seed);
 
 #endif /* MG_STATS_H */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rand.h"
 #include "base/stats.h"
 #include "tap.h"
 
@@ -133,6 +134,48 @@ binom_bounds(void)
 	    "more confidence, a lower bound");
 }
 
+/*
+ * Outcomes that fail together: 60 days of 40 trials, a day bad one
+ * time in ten (its share 0.30 lower) and otherwise a little better, so
+ * that the true share is 0.95.  Over 300 such months, Clopper and
+ * Pearson's bound, which counts every trial as independent, lies above
+ * the truth far more often than 5%; the bound by days does not.
+ */
+static void
+block_bounds(void)
+{
+	enum { DAYS = 60, TRIALS = 40, REPS = 300 };
+	const double p = 0.95, bad = 0.30, good = bad * 0.1 / 0.9;
+	size_t kept[DAYS], n[DAYS], all, k, cp_ok = 0, bl_ok = 0;
+	uint64_t s = 42;
+	int r, d, i;
+
+	for (r = 0; r < REPS; r++) {
+		for (d = 0, all = k = 0; d < DAYS; d++) {
+			double pd = mg_rand_unif(&s) < 0.1 ? p - bad : p + good;
+
+			n[d] = TRIALS;
+			kept[d] = 0;
+			for (i = 0; i < TRIALS; i++)
+				kept[d] += mg_rand_unif(&s) < pd;
+			all += n[d];
+			k += kept[d];
+		}
+		cp_ok += mg_binom_lower(k, all, 0.95) <= p;
+		bl_ok += mg_block_lower(kept, n, DAYS, 0.95, 500, (uint64_t)r +
+		    1) <= p;
+	}
+	ok(bl_ok >= 0.87 * REPS && cp_ok <= 0.80 * REPS, "outcomes that fail "
+	    "by days: the bound by days holds %.0f%% of the time, one that "
+	    "counts trials as independent %.0f%% (95%% asked)", 100.0 *
+	    (double)bl_ok / REPS, 100.0 * (double)cp_ok / REPS);
+	kept[0] = 3;
+	n[0] = 4;
+	ok(mg_block_lower(kept, n, 1, 0.95, 500, 1) == 0.75 &&
+	    mg_block_lower(kept, n, 0, 0.95, 500, 1) == 0, "one block: its "
+	    "share; none: 0");
+}
+
 int
 main(void)
 {
@@ -167,5 +210,6 @@ main(void)
 	    ky[1] == 0.75, "bins of the same x pooled (%zu knots)", nk);
 	sorts();
 	binom_bounds();
+	block_bounds();
 	return tap_done();
 }
