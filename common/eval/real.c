@@ -16,12 +16,14 @@
 
 #define HOUR	3600.0
 
-static const char *const rule_name[MG_REAL_RULES] = { "lead", "estimate" };
+static const char *const rule_name[MG_REAL_RULES] = { "lead", "estimate",
+	"lead-adapt", "estimate-adapt" };
 
 struct test {
 	size_t job;		/* the trace's */
 	int size;		/* index into the sizes */
-	double need[MG_REAL_RULES];	/* hours: the wait; the estimate's miss */
+	double need[MG_REAL_RULES];	/* hours: the wait; the estimate's
+					 * miss; the same again, adaptive */
 	double setting[MG_REAL_RULES];	/* its period's, NAN: none */
 	int period;		/* index from c->from, -1: in the history only */
 };
@@ -249,17 +251,40 @@ walk(struct mg_real *r, struct mg_diag *d)
 {
 	const struct mg_realconf *c = &r->c;
 	double *needs = malloc((r->n ? r->n : 1) * sizeof(*needs));
+	double level[MG_REAL_MAXSIZES][MG_REAL_RULES], lv;
 	int64_t p0, p1;
 	size_t i, m, want;
 	int k, q, per, mo, rv;
 
 	if (needs == NULL)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	for (k = 0; k < MG_REAL_MAXSIZES; k++)
+		for (q = 0; q < MG_REAL_RULES; q++)
+			level[k][q] = c->target;
 	for (p0 = c->from, per = 0; p0 < c->until; p0 += c->period, per++) {
 		p1 = p0 + c->period;
 		for (k = 0; k < c->nsizes; k++)
 			for (q = 0; q < MG_REAL_RULES; q++) {
 				double set = NAN;
+
+				/* the adaptive level: the outcomes known
+				 * since the last period (their jobs started) */
+				for (i = 0; q >= MG_REAL_LEAD_ADAPT && i < r->n;
+				    i++) {
+					const struct test *x = &r->test[i];
+					const struct mg_trace_job *J =
+					    &r->t->job[x->job];
+
+					if (x->size != k || isnan(x->setting[q]) ||
+					    J->start < p0 - c->period ||
+					    J->start >= p0)
+						continue;
+					level[k][q] += MG_REAL_GAMMA * (kept_by(r,
+					    x, q) ? -(1 - c->target) :
+					    c->target);
+				}
+				lv = q >= MG_REAL_LEAD_ADAPT ? level[k][q] :
+				    c->target;
 
 				for (i = m = 0; i < r->n; i++) {
 					const struct mg_trace_job *J =
@@ -270,9 +295,11 @@ walk(struct mg_real *r, struct mg_diag *d)
 					    J->submit < p0 && J->start <= p0)
 						needs[m++] = r->test[i].need[q];
 				}
-				if (m >= c->min_history && m > 0) {
+				if (m >= c->min_history && m > 0 && lv >= 1)
+					set = INFINITY;	/* the limit */
+				else if (m >= c->min_history && m > 0) {
 					qsort(needs, m, sizeof(*needs), by_need);
-					want = (size_t)ceil(c->target *
+					want = (size_t)ceil((lv > 0 ? lv : 0) *
 					    (double)m - 1e-9);
 					set = needs[want > 0 ? want - 1 : 0];
 					if (set < 0)
@@ -382,7 +409,10 @@ mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
 		x->size = k;
 		x->need[MG_REAL_LEAD] = (double)(J->start - J->submit) / HOUR;
 		x->need[MG_REAL_ESTIMATE] = (double)(J->start - at) / HOUR;
-		x->setting[MG_REAL_LEAD] = x->setting[MG_REAL_ESTIMATE] = NAN;
+		x->need[MG_REAL_LEAD_ADAPT] = x->need[MG_REAL_LEAD];
+		x->need[MG_REAL_ESTIMATE_ADAPT] = x->need[MG_REAL_ESTIMATE];
+		for (k = 0; k < MG_REAL_RULES; k++)
+			x->setting[k] = NAN;
 		x->period = -1;
 	}
 	mg_view_release(&v);
@@ -396,6 +426,38 @@ fail:
 	mg_view_release(&v);
 	mg_real_free(r);
 	return rv;
+}
+
+/*
+ * The misses n links may have at a target kept share t and still be
+ * judged to meet it: the least k with P(X <= k) >= conf for X the
+ * binomial of n trials at 1 - t.  A month is green within the budget
+ * at 95%, amber within that at 99.99%, red beyond (a value-at-risk
+ * backtest's traffic lights).
+ */
+static size_t
+budget(size_t n, double t, double conf)
+{
+	double q = 1 - t, pmf, cdf;
+	size_t k;
+
+	if (q <= 0)
+		return 0;
+	if (q >= 1)
+		return n;
+	pmf = pow(1 - q, (double)n);
+	for (k = 0, cdf = pmf; cdf < conf && k < n; k++) {
+		pmf *= (double)(n - k) / (double)(k + 1) * q / (1 - q);
+		cdf += pmf;
+	}
+	return k;
+}
+
+static const char *
+zone(size_t misses, size_t n, double t)
+{
+	return misses <= budget(n, t, 0.95) ? "green" : misses <= budget(n,
+	    t, 0.9999) ? "amber" : "red";
 }
 
 static void
@@ -423,7 +485,7 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 	else
 		fprintf(fp, "nodes\trule\tmonth\ttests\tjudged\tkept\tshare\t"
 		    "lower\tlower_days\tsetting_mean_h\tgiven_up_mean_h\t"
-		    "bound_share\n");
+		    "bound_share\tmisses\tbudget\tzone\n");
 	for (k = 0; k < c->nsizes; k++)
 		for (q = 0; q < MG_REAL_RULES; q++)
 			for (mo = 0; mo <= r->nmonths; mo++) {
@@ -440,27 +502,32 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 				else
 					snprintf(mname, sizeof(mname), "all");
 				if (text && a->judged == 0)
-					fprintf(fp, "%3d-node %-8s %-7s %5zu "
+					fprintf(fp, "%3d-node %-14s %-7s %5zu "
 					    "tests, none judged: fewer than %zu "
 					    "in the history before\n",
 					    (int)c->sizes[k], rule_name[q], mname,
 					    a->tests, c->min_history);
 				else if (text)
-					fprintf(fp, "%3d-node %-8s %-7s %5zu "
+					fprintf(fp, "%3d-node %-14s %-7s %5zu "
 					    "judged, %5.1f%% kept (%g%%: at least "
 					    "%.1f%%, by days %.1f%%; any rule at most "
 					    "%.1f%%), setting %.2f h, given up %.2f "
-					    "h\n", (int)c->sizes[k], rule_name[q],
+					    "h; %zu missed, %zu allowed: %s\n",
+					    (int)c->sizes[k], rule_name[q],
 					    mname, a->judged, 100 * share, 100 *
 					    c->confidence, 100 * low, 100 *
 					    a->lower_days, 100 *
 					    (double)a->bound / (double)a->judged,
 					    a->setting / (double)a->judged,
 					    a->kept ? a->given / (double)a->kept :
-					    NAN);
+					    NAN, a->judged - a->kept,
+					    budget(a->judged, c->target, 0.95),
+					    zone(a->judged - a->kept, a->judged,
+					    c->target));
 				else
 					fprintf(fp, "%d\t%s\t%s\t%zu\t%zu\t%zu\t"
-					    "%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.4f\n",
+					    "%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.4f\t"
+					    "%zu\t%zu\t%s\n",
 					    (int)c->sizes[k], rule_name[q], mname,
 					    a->tests, a->judged, a->kept, share,
 					    low, a->lower_days, a->judged ?
@@ -468,7 +535,10 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 					    (double)a->judged : NAN, a->kept ?
 					    a->given / (double)a->kept : NAN,
 					    a->judged ? (double)a->bound /
-					    (double)a->judged : NAN);
+					    (double)a->judged : NAN, a->judged -
+					    a->kept, budget(a->judged, c->target,
+					    0.95), a->judged ? zone(a->judged -
+					    a->kept, a->judged, c->target) : "-");
 			}
 	if (ferror(fp))
 		return mg_diag_set(d, MG_EIO, "write failed");
@@ -483,7 +553,9 @@ mg_real_write_tests(const struct mg_real *r, FILE *fp, struct mg_diag *d)
 	int q;
 
 	fprintf(fp, "job\tnodes\tsize\tsubmit\tlimit_h\twait_h\t"
-	    "estimate_miss_h\tlead_h\tlead_kept\tmargin_h\testimate_kept\n");
+	    "estimate_miss_h\tlead_h\tlead_kept\tmargin_h\testimate_kept\t"
+	    "lead_adapt_h\tlead_adapt_kept\tmargin_adapt_h\t"
+	    "estimate_adapt_kept\n");
 	for (i = 0; i < r->n; i++) {
 		const struct test *x = &r->test[i];
 		const struct mg_trace_job *J = &r->t->job[x->job];

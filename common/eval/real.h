@@ -21,7 +21,13 @@
  * size and rule, is the smallest that met the target share of the needs
  * of the history's tests (those submitted within the history before the
  * period whose job had started when it begins); it then judges the
- * period's tests.  A setting is given at most the predecessor's limit
+ * period's tests.  The adaptive rules (lead-adapt, estimate-adapt)
+ * learn from the misses as adaptive conformal inference does (Gibbs and
+ * Candes, 2021): the quantile's level starts at the target and, as each
+ * test's outcome becomes known (its job starts), rises by
+ * MG_REAL_GAMMA x (1 - (1 - target)) after a miss and falls by
+ * MG_REAL_GAMMA x (1 - target) after a hit; over a level of 1 the setting
+ * is the limit.  A setting is given at most the predecessor's limit
  * (taken as the successor's own: a chain's links are alike), and a job
  * that waited longer than that is kept by no rule.  What a kept link
  * gave up of its predecessor's lease is the setting less the need.  The trace holds only jobs that ran: a
@@ -40,7 +46,14 @@
 #define MG_REAL_MAXSIZES	8
 #define MG_REAL_MAXMONTHS	24
 
-enum mg_real_rule { MG_REAL_LEAD, MG_REAL_ESTIMATE, MG_REAL_RULES };
+/* the two rules, each chosen as the history's quantile (static) and
+ * with a level that learns from the misses (adaptive) */
+enum mg_real_rule { MG_REAL_LEAD, MG_REAL_ESTIMATE, MG_REAL_LEAD_ADAPT,
+	MG_REAL_ESTIMATE_ADAPT, MG_REAL_RULES };
+
+/* the adaptive rules' step: a miss raises the quantile's level by about
+ * this, a hit lowers it by this times the share of misses allowed */
+#define MG_REAL_GAMMA	0.01
 
 struct mg_realconf {
 	int64_t from, until;	/* the tests judged: submitted in [from, until) */

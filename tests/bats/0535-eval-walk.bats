@@ -161,13 +161,37 @@ for rule, need, col in (("lead", "wait_h", "lead_h"), ("estimate", "estimate_mis
         h = sorted(float(x[need]) for x in tests if x["size"] == t["size"] and p0 - 28 * day <= x["s"] < p0 and x["start"] <= p0 + 1e-6)
         want = max(0.0, h[math.ceil(0.99 * len(h) - 1e-9) - 1])
         assert abs(float(t[col]) - want) < 1e-3, (rule, t, want, len(h))
+# the adaptive rules: the level replayed from the outcomes known before
+# each day (the jobs started in the day before), a miss raising it
+for need, col, k in (("wait_h", "lead_adapt_h", "lead_adapt_kept"), ("estimate_miss_h", "margin_adapt_h", "estimate_adapt_kept")):
+    for size in sorted({t["size"] for t in judged}):
+        level = 0.99
+        days = sorted({t0 + (t["s"] - t0) // day * day for t in judged if t["size"] == size})
+        first = t0
+        p0 = t0
+        while p0 < max(days) + day:
+            for x in judged:
+                if x["size"] == size and p0 - day <= x["start"] < p0:
+                    level += 0.01 * (-(1 - 0.99) if int(x[k]) else 0.99)
+            today = [x for x in judged if x["size"] == size and p0 <= x["s"] < p0 + day]
+            if today:
+                h = sorted(float(x[need]) for x in tests if x["size"] == size and p0 - 28 * day <= x["s"] < p0 and x["start"] <= p0 + 1e-6)
+                if level >= 1:
+                    want = float("inf")
+                else:
+                    want = max(0.0, h[max(math.ceil(max(level, 0) * len(h) - 1e-9), 1) - 1])
+                got = float(today[0][col])
+                assert (want == float("inf") and got == float("inf")) or abs(got - want) < 1e-3, (size, p0, level, got, want)
+            p0 += day
 # kept: the need within the setting; the table's counts are the tests'
-for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate", "estimate_miss_h", "margin_h", "estimate_kept")):
+for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate", "estimate_miss_h", "margin_h", "estimate_kept"),
+        ("lead-adapt", "wait_h", "lead_adapt_h", "lead_adapt_kept"), ("estimate-adapt", "estimate_miss_h", "margin_adapt_h", "estimate_adapt_kept")):
     for t in judged:
         # within the setting, at most P's limit (the successor's), and
         # a wait no submission time could make up for is never kept
         lim = float(t["limit_h"])
-        assert int(t[k]) == (float(t[need]) <= min(float(t[col]), lim) + 1e-4 and float(t["wait_h"]) <= lim + 1e-4), (t, rule)
+        s = lim if t[col] == "inf" else float(t[col])
+        assert int(t[k]) == (float(t[need]) <= min(s, lim) + 1e-4 and float(t["wait_h"]) <= lim + 1e-4), (t, rule)
     for r in real:
         if r["rule"] != rule:
             continue
@@ -182,11 +206,24 @@ for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate
             # what any rule could keep: the jobs that waited at most their limit
             b = sum(float(t["wait_h"]) <= float(t["limit_h"]) + 1e-4 for t in sel) / len(sel)
             assert abs(float(r["bound_share"]) - b) < 1e-4 and float(r["share"]) <= b + 1e-9, r
+            # the month's misses against its budget: green within the
+            # binomial's 95% quantile of misses at 1%, amber within 99.99%
+            n, m = len(sel), len(sel) - int(r["kept"])
+            def quant(conf):
+                c, k = 0.0, 0
+                while True:
+                    c += math.comb(n, k) * 0.01 ** k * 0.99 ** (n - k)
+                    if c >= conf or k == n:
+                        return k
+                    k += 1
+            assert int(r["misses"]) == m and int(r["budget"]) == quant(0.95), (r, quant(0.95))
+            assert r["zone"] == ("green" if m <= quant(0.95) else "amber" if m <= quant(0.9999) else "red"), r
 PY
 	# the text: month by month, per size and rule
 	run -0 mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1 -f 2023-01-02 -u 2023-02-27 "$J"
 	[[ "$output" == *"Judged by what really happened"* ]]
-	[[ "$output" == *"  1-node estimate all "*" judged, "*"% kept (95%: at least "* ]]
+	grep -Eq '^  1-node estimate +all +[0-9]+ judged, +[0-9.]+% kept \(95%: at least [0-9.]+%, by days [0-9.]+%; any rule at most' <<<"$output"
+	grep -Eq '^  1-node estimate-adapt +all +[0-9]+ judged' <<<"$output"
 	# it goes with a walk only, and needs a size the cluster has
 	run -2 --separate-stderr mirage-eval -q -n 76 --real "$J"
 	[[ "$stderr" == *"--real goes with --walk-forward"* ]]
