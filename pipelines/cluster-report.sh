@@ -118,7 +118,7 @@ fi
 exec 2> >(tee -a "$out/report.log" >&2)
 tmp=$(mktemp -d "$out/.work.XXXX")
 # stopped: the replays running beside it stop too, and nothing is left
-trap 'bg=$(jobs -rp); [ -z "$bg" ] || { kill $bg; wait $bg; } 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'left=$(jobs -rp); [ -z "$left" ] || { kill $left; wait $left; } 2>/dev/null; rm -rf "$tmp"' EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
 # the new report is made whole in $site, then published (see the end)
