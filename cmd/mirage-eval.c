@@ -303,8 +303,8 @@ walk_forward(struct eopts *e, struct mg_evaluation *ev, const char *path,
 	int rv, run;
 
 	if (e->real) {
-		mg_realconf_eval(&rc, &e->ev, ev->def->nodes);
-		if ((rv = mg_real_run(t, &rc, &r, &d)) != 0)
+		if ((rv = mg_realconf_eval(&rc, &e->ev, ev->def->nodes,
+		    &d)) != 0 || (rv = mg_real_run(t, &rc, &r, &d)) != 0)
 			errx(mg_exit_status(rv), "--real: %s", d.msg);
 		out_end(&out, mg_real_write(r, out_begin(&out, e->out_path),
 		    e->fmt == MG_COMPARE_TEXT, &d), &d, NULL);

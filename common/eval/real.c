@@ -58,11 +58,15 @@ mg_realconf_init(struct mg_realconf *c)
 	c->min_history = 20;
 }
 
-void
+int
 mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
-    int32_t nodes)
+    int32_t nodes, struct mg_diag *d)
 {
 	const struct mg_epsel *sel = &ev->sel;
+
+	if (ev->nmodels > 0 || (ev->pc.given & MG_PLAN_GIVEN_PLAN))
+		return mg_diag_set(d, MG_EINVAL, "the real jobs judge a fixed "
+		    "lead and the scheduler estimate: no -M or --plan");
 
 	mg_realconf_init(c);
 	c->from = sel->from;
@@ -75,6 +79,7 @@ mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
 	c->nsizes = sel->nsizes < MG_REAL_MAXSIZES ? sel->nsizes :
 	    MG_REAL_MAXSIZES;
 	memcpy(c->sizes, sel->sizes, (size_t)c->nsizes * sizeof(*c->sizes));
+	return 0;
 }
 
 static int

@@ -76,9 +76,10 @@ void mg_realconf_init(struct mg_realconf *c);
 
 /* mg_realconf_eval: the same from an evaluation's walk: its episodes'
  * span and sizes (resolved), period, history, target and confidence, on
- * a cluster of `nodes` */
-void mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
-    int32_t nodes);
+ * a cluster of `nodes`.  0, or MG_EINVAL for a walk with models or the
+ * planner, which the real jobs do not judge (d says so). */
+int mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
+    int32_t nodes, struct mg_diag *d);
 
 /*
  * mg_real_run: t's tests walked forward as c says.  0 with *out set

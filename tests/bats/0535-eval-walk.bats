@@ -227,6 +227,8 @@ PY
 	# it goes with a walk only, and needs a size the cluster has
 	run -2 --separate-stderr mirage-eval -q -n 76 --real "$J"
 	[[ "$stderr" == *"--real goes with --walk-forward"* ]]
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1 -f 2023-01-02 -u 2023-01-09 --plan 2 "$J"
+	[[ "$stderr" == *"--real: the real jobs judge a fixed lead and the scheduler estimate: no -M or --plan"* ]]
 	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 128 -f 2023-01-02 -u 2023-01-09 "$J"
 	[[ "$stderr" == *"need 128 nodes, the cluster has 76"* ]]
 }
