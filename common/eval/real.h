@@ -92,8 +92,11 @@ int mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
 
 /*
  * mg_real_write: per size and rule, month by month and in all, the tests
- * judged, the links kept, their share and its lower bound at the
- * confidence asked, the mean setting and the lease a kept link gave up;
+ * judged, the links kept, their share and its lower bounds at the
+ * confidence asked (by links, Clopper and Pearson's; by days, a block
+ * bootstrap, never above the first), the mean setting, the lease a kept
+ * link gave up, what any rule could keep, and the misses against the
+ * month's budget;
  * as TSV, or (text) in words.  0 or MG_EIO.
  */
 int mg_real_write(const struct mg_real *r, FILE *fp, int text,
