@@ -46,8 +46,10 @@ struct mg_real {
 	struct tally by[MG_REAL_MAXSIZES][MG_REAL_RULES][MG_REAL_MAXMONTHS + 1];
 };
 
-void
-mg_realconf_init(struct mg_realconf *c)
+/* a day's periods, 28 days of history, 99% at 95%, limits of a day or
+ * more, at least 20 tests to choose on */
+static void
+realconf_init(struct mg_realconf *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->period = MG_DAY;
@@ -68,7 +70,7 @@ mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
 		return mg_diag_set(d, MG_EINVAL, "the real jobs judge a fixed "
 		    "lead and the scheduler estimate: no -M or --plan");
 
-	mg_realconf_init(c);
+	realconf_init(c);
 	c->from = sel->from;
 	c->until = sel->from + (int64_t)sel->n * sel->every;
 	c->period = ev->walk;

@@ -70,13 +70,10 @@ struct mg_realconf {
 
 struct mg_real;
 
-/* mg_realconf_init: a day's periods, 28 days of history, 99% at 95%,
- * limits of a day or more, at least 20 tests to choose on */
-void mg_realconf_init(struct mg_realconf *c);
-
-/* mg_realconf_eval: the same from an evaluation's walk: its episodes'
- * span and sizes (resolved), period, history, target and confidence, on
- * a cluster of `nodes`.  0, or MG_EINVAL for a walk with models or the
+/* mg_realconf_eval: c from an evaluation's walk: its episodes' span and
+ * sizes (resolved), period, history, target and confidence, on a
+ * cluster of `nodes`; limits of a day or more, at least 20 tests to
+ * choose on.  0, or MG_EINVAL for a walk with models or the
  * planner, which the real jobs do not judge (d says so). */
 int mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
     int32_t nodes, struct mg_diag *d);
