@@ -427,6 +427,10 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	mg_chain_token(st->token, sizeof(st->token));
 	st->token_time = o->now;
 	st->updated = o->now;
+	/* what the submission sets on S, kept with its token: a job whose
+	 * answer is lost and is found later is lifted all the same */
+	st->held_until = held_until(o, r);
+	st->nice = nice_for(o, r);
 	if ((rv = mg_chain_write(o->state, st, diag)) != 0)
 		return rv;
 	memset(&b, 0, sizeof(b));
@@ -453,6 +457,7 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		st->token[0] = '\0';
 		st->token_time = 0;
 		st->successor[0] = '\0';
+		st->held_until = st->nice = 0;
 		if (mg_chain_write(o->state, st, &d) != 0)
 			return mg_diag_set(diag, MG_EIO, "%s; %.300s", note,
 			    d.msg);
@@ -474,8 +479,6 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	record_link(o, r, st->successor, o->now);
 	st->token[0] = '\0';
 	st->token_time = 0;
-	st->held_until = b.begin;
-	st->nice = b.nice;
 	st->submitted++;
 	st->updated = o->now;
 	if ((rv = mg_chain_write(o->state, st, &d)) != 0)
