@@ -113,11 +113,14 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 }
 
 @test "live: --lead, --min-run and --low by a user without privileges: S held and behind every other job while P runs; both lifted once P has ended" {
-	# the lab's user nobody, in a directory of its own
+	# the lab's user nobody, in a directory of its own, with a copy of
+	# the tool it can run wherever the build is
 	sacctmgr -i add user nobody Account=lab > /dev/null 2>&1 || :
-	as() { runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" PATH="$PATH" "$@"; }
 	d=$(mktemp -d /tmp/mirage-user.XXXXXX)
 	chmod 777 "$d"
+	mkdir "$d/bin"
+	install -m 755 "$MIRAGE_BIN/mirage-advise" "$d/bin/"
+	as() { runuser -u nobody -- env SLURM_CONF="$SLURM_CONF" PATH="$d/bin:$PATH" "$@"; }
 	cd "$d"
 	link p.sh "" 60
 	link s.sh "" 5
