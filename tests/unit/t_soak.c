@@ -14,7 +14,8 @@
  *        was down meanwhile, that time and the cron period after it)
  *   none the chain never has no job running or queued longer than a
  *        cron period (plus the controller's downtime and a cron
- *        period, likewise, and the accounting's lag: a submission
+ *        period, likewise, a cron period after a submission refused at
+ *        every try, and the accounting's lag: a submission
  *        whose answer was lost is settled only on evidence), unless
  *        it was stopped for failing successors
  *   sig  a link is signalled at most once a take-over (a successor's
@@ -100,6 +101,8 @@ struct world {
 	int ndown;
 	int lost_pct;		/* % of answers lost after the act */
 	int refuse_pct;		/* % of requests refused, not acted on */
+	int64_t refused_at;	/* the last request refused (a sbatch's
+				 * every try: the next run sends it) */
 	int64_t lag;		/* the accounting database lags */
 	int64_t skew_cron, skew_s, skew;	/* hosts' clocks, the actor's */
 	int64_t next_cron;
@@ -401,6 +404,7 @@ check(void)
 		if (W.none_since == 0)
 			W.none_since = W.t;
 		else if (W.t - W.none_since > CRON + SLACK + W.lag +
+		    (W.refused_at >= W.none_since ? CRON : 0) +
 		    (downtime(W.none_since, W.t) > 0 ? downtime(W.none_since,
 		    W.t) + CRON : 0))
 			broke("none: no link has run or been queued for %lld s",
@@ -764,9 +768,11 @@ sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 		    "failure)", "%s", "");
 	if (W.n >= MAXJ)
 		return answer(p, 1, "sbatch: error: too many jobs", "%s", "");
-	if (chance(W.refuse_pct))
+	if (chance(W.refuse_pct)) {
+		W.refused_at = W.t;
 		return failed(p, "sbatch: error: Batch job submission failed: ",
 		    refused_word());
+	}
 	j = &W.job[W.n++];
 	memset(j, 0, sizeof(*j));
 	j->id = W.next_id++;
