@@ -406,3 +406,13 @@ mg_tz_use(const char *zone, enum mg_tz *tz)
 	*tz = MG_TZ_LOCAL;
 	return 0;
 }
+
+int
+mg_month_of(int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	gmtime_r(&tt, &tm);
+	return (tm.tm_year + 1900) * 12 + tm.tm_mon;
+}

@@ -90,4 +90,7 @@ void mg_tz_name(enum mg_tz tz, char *buf, size_t cap);
 /* mg_format_time: epoch seconds as "YYYY-MM-DDTHH:MM:SS" (UTC); buf >= 32. */
 void mg_format_time(int64_t t, char *buf, size_t cap);
 
+/* mg_month_of: year * 12 + month (0-based) of epoch seconds t, UTC */
+int mg_month_of(int64_t t);
+
 #endif /* MG_PARSE_H */

@@ -84,16 +84,6 @@ mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
 	return 0;
 }
 
-static int
-month_of(int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	return (tm.tm_year + 1900) * 12 + tm.tm_mon;
-}
-
 /* the size a job of `nodes` tests, or -1: a size's nodes up to twice
  * them, less one */
 static int
@@ -221,7 +211,7 @@ by_period(struct mg_real *r, int nper, struct mg_diag *d)
 
 					if (x->period < 0 || x->size != k ||
 					    isnan(x->setting[q]) || (mo <
-					    r->nmonths && month_of(r->t->job[
+					    r->nmonths && mg_month_of(r->t->job[
 					    x->job].submit) - r->month0 != mo))
 						continue;
 					n[x->period]++;
@@ -335,7 +325,7 @@ walk(struct mg_real *r, struct mg_diag *d)
 
 		if (x->period < 0)
 			continue;
-		mo = month_of(r->t->job[x->job].submit) - r->month0;
+		mo = mg_month_of(r->t->job[x->job].submit) - r->month0;
 		for (q = 0; q < MG_REAL_RULES; q++) {
 			struct tally *a = &r->by[x->size][q][mo];
 			struct tally *all = &r->by[x->size][q][MG_REAL_MAXMONTHS];
@@ -386,15 +376,15 @@ mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
 			    "cluster of %d nodes", (int)c->sizes[k],
 			    (int)c->nodes);
 	if (c->until <= c->from || c->period <= 0 ||
-	    month_of(c->until - 1) - month_of(c->from) >= MG_REAL_MAXMONTHS)
+	    mg_month_of(c->until - 1) - mg_month_of(c->from) >= MG_REAL_MAXMONTHS)
 		return mg_diag_set(d, MG_EINVAL, "the span judged: from before "
 		    "until, and at most %d months", MG_REAL_MAXMONTHS);
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	r->c = *c;
 	r->t = t;
-	r->month0 = month_of(c->from);
-	r->nmonths = month_of(c->until - 1) - r->month0 + 1;
+	r->month0 = mg_month_of(c->from);
+	r->nmonths = mg_month_of(c->until - 1) - r->month0 + 1;
 	for (i = 0; i < t->n; i++) {
 		const struct mg_trace_job *J = &t->job[i];
 		struct test *x;

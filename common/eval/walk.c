@@ -63,17 +63,6 @@ nomem(struct mg_diag *d)
 	return mg_diag_set(d, MG_ENOMEM, "out of memory");
 }
 
-/* year * 12 + month (0-based) of t, UTC */
-static int
-month_of(int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	return (tm.tm_year + 1900) * 12 + tm.tm_mon;
-}
-
 /* the first index of start[0..n) at or after t (starts ascend) */
 static size_t
 first_at(const int64_t *start, size_t n, int64_t t)
@@ -233,7 +222,7 @@ walk_setup(struct mg_walk *w, const struct mg_compare *c, size_t first,
 	    (w->scratch = malloc(w->n * sizeof(*w->scratch) + 1)) == NULL)
 		return nomem(d);
 	for (k = 0; k < w->n; k++) {
-		int mo = month_of(v0->start[first + k]);
+		int mo = mg_month_of(v0->start[first + k]);
 
 		w->start[k] = v0->start[first + k];
 		if (w->nmon == 0 || w->mon[w->nmon - 1] != mo) {
