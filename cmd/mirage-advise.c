@@ -365,11 +365,12 @@ environment(struct opts *o, const char *zone)
 	struct mg_drive *dr = &o->dr;
 
 	/*
-	 * The commands run print their times as they are read: a user's
+	 * The commands run print their times as epoch seconds: a user's
 	 * SLURM_TIME_FORMAT ("relative", "%a %H:%M") would give dates that
-	 * cannot be read back.
+	 * cannot be read back, and a local date in the hour a DST change
+	 * repeats names two times.
 	 */
-	if (setenv("SLURM_TIME_FORMAT", "standard", 1) != 0)
+	if (setenv("SLURM_TIME_FORMAT", "%s", 1) != 0)
 		err(MG_EXIT_FAIL, "setenv");
 	/* times as the commands print them: TZ, or -z */
 	if (mg_tz_use(zone, &dr->sl.tz) != 0)

@@ -32,7 +32,8 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "taking\t%s\ntake_began\t%lld\ntake_until\t%lld\n"
 	    "signalled\t%lld\ncancelled\t%lld\ntake_host\t%s\n"
 	    "seen\t%lld\nseen_host\t%s\ntake_due\t%lld\np_start\t%s\n"
-	    "workdir\t%s\nheld_until\t%lld\nnice\t%lld\nupdated\t%s\n",
+	    "workdir\t%s\nheld_until\t%lld\nnice\t%lld\nhanded_start\t%s\n"
+	    "updated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
@@ -46,7 +47,8 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    (long long)s->take.seen, *s->take.seen_host ? s->take.seen_host :
 	    "-", (long long)s->take.due, *s->take.p_start ? s->take.p_start :
 	    "-", *s->workdir ? s->workdir : "-", (long long)s->held_until,
-	    (long long)s->nice, when);
+	    (long long)s->nice, *s->handed_start ? s->handed_start : "-",
+	    when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -201,7 +203,9 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		    (strcmp(line, "p_start") == 0 && copy(s->take.p_start,
 		    sizeof(s->take.p_start), tab)) ||
 		    (strcmp(line, "workdir") == 0 && copy(s->workdir,
-		    sizeof(s->workdir), tab)))
+		    sizeof(s->workdir), tab)) ||
+		    (strcmp(line, "handed_start") == 0 && copy(s->handed_start,
+		    sizeof(s->handed_start), tab)))
 			return mg_diag_set(d, MG_ECORRUPT, "'%s': line %d: "
 			    "value too long", path, lineno);
 		/* when it was written: what tells an old record from one
@@ -388,6 +392,13 @@ mg_chain_revert(struct mg_chainstate *st, const char *p,
 	snprintf(st->current, sizeof(st->current), "%s", p);
 	st->successor[0] = '\0';
 	memset(&st->take, 0, sizeof(st->take));
+	/* the chain's job again, not one handed over (a requeued P is not
+	 * cancelled as one) */
+	if (strcmp(st->handed, p) == 0) {
+		st->handed[0] = '\0';
+		st->handed_start[0] = '\0';
+		st->handover_time = 0;
+	}
 }
 
 void

@@ -17,7 +17,7 @@
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
-#define MG_CHAIN_MINOR	5
+#define MG_CHAIN_MINOR	6
 
 struct mg_chainstate {
 	char current[32];	/* the chain's job now (P) */
@@ -50,6 +50,11 @@ struct mg_chainstate {
 	 * with (--low) until its predecessor's end; 0: none */
 	int64_t held_until;
 	int64_t nice;
+	/* 1.6: the start of the predecessor handed over, as the
+	 * controller gave it when it was signalled: one running with
+	 * another start was requeued and started again, and is taken
+	 * over again */
+	char handed_start[24];
 };
 
 /*

@@ -563,6 +563,9 @@ handed(struct mg_chainstate *st, const char *p, int64_t now)
 {
 	snprintf(st->handed, sizeof(st->handed), "%s", p);
 	st->handover_time = now;
+	/* its start when signalled: a start other than it is a new run */
+	snprintf(st->handed_start, sizeof(st->handed_start), "%s",
+	    strcmp(st->take.job, p) == 0 ? st->take.p_start : "");
 	memset(&st->take, 0, sizeof(st->take));
 }
 
@@ -692,6 +695,31 @@ fallback(const struct mg_drive *o, struct run *r)
  * the chain's job again (S counted as failed) and keeps the service.
  * 1 if so, 0 if S runs or p does not.
  */
+/* the chain's pending successor cancelled (scancel --state=PENDING):
+ * 1 if it is gone or was never queued, 0 if it may still start (said) */
+static int
+orphan(const struct mg_drive *o, struct run *r)
+{
+	const char *sc[] = { o->scancel, "--state=PENDING", r->st.successor,
+	    NULL };
+	const struct mg_live_job *n = mg_live_find(&r->l, r->st.successor);
+	char why[256] = "", *c;
+	size_t len = 0;
+
+	if (n == NULL || !n->pending || o->dry_run)
+		return n == NULL || !n->pending;
+	if ((c = mg_slurm_run(&o->sl, sc, &len, why, sizeof(why))) == NULL &&
+	    strstr(why, "Invalid job id") == NULL) {
+		say(o, 1, "successor %s, pending, cannot be cancelled (%s): the "
+		    "next run tries again", r->st.successor, why);
+		return 0;
+	}
+	free(c);
+	say(o, 1, "successor %s, submitted for %s, was cancelled while "
+	    "pending", r->st.successor, r->st.current);
+	return 1;
+}
+
 static int
 give_back(const struct mg_drive *o, struct run *r, const struct mg_live_job *sp,
     const char *p)
@@ -704,6 +732,10 @@ give_back(const struct mg_drive *o, struct run *r, const struct mg_live_job *sp,
 	if (s->end < 0 || s->end > o->now || (pj = chain_job(o, r, p)) ==
 	    NULL || !(running(pj, o->now) || pj->pending))
 		return 0;
+	/* a successor submitted for S would take over from S, not from P:
+	 * cancelled while pending (one that started is S's take-over's) */
+	if (*r->st.successor && !orphan(o, r))
+		return 0;
 	snprintf(was, sizeof(was), "%s", p);
 	mg_chain_revert(&r->st, was, s, o->now, r->fate, sizeof(r->fate));
 	snprintf(r->p_id, sizeof(r->p_id), "%s", was);
@@ -713,13 +745,37 @@ give_back(const struct mg_drive *o, struct run *r, const struct mg_live_job *sp,
 	return 1;
 }
 
-/* a P handed over that went back to pending (it requeued itself late):
- * cancelled, or it would run beside its successor */
-static void
+/*
+ * A P handed over that went back to pending (it requeued itself late):
+ * cancelled, or it would run beside its successor.  One that Slurm
+ * requeued and started again before a run saw it pending (its start,
+ * the controller's, after S's) serves beside S: its take-over begins
+ * again, from a record of its own, and goes on a step at every run.
+ * 1 if so (the fallback takes it further), else 0.
+ */
+static int
+restarted(const struct mg_drive *o, const struct mg_chainstate *st,
+    const struct mg_live_job *p, const struct mg_live_job *s)
+{
+	int64_t was;
+
+	if (!running(p, o->now) || strcmp(p->state, "CG") == 0 ||
+	    strcmp(p->state, "COMPLETING") == 0)
+		return 0;
+	/* its start when it was signalled, else its successor's: it ran
+	 * before either (the controller's clock, both) */
+	if (*st->handed_start && mg_parse_date(st->handed_start, o->sl.tz,
+	    &was) == 0)
+		return p->start > was;
+	return running(s, o->now) && p->start > s->start;
+}
+
+static int
 requeued(const struct mg_drive *o, struct run *r)
 {
 	struct mg_chainstate *st = &r->st;
 	const struct mg_live_job *p = mg_live_find(&r->l, st->handed);
+	const struct mg_live_job *s = mg_live_find(&r->l, st->current);
 	struct claimer c = { o, st };
 	struct mg_takeover t;
 	struct mg_takeover_rec rec;
@@ -727,8 +783,20 @@ requeued(const struct mg_drive *o, struct run *r)
 	char note[1024] = "";
 	int outcome;
 
-	if (p == NULL || !p->pending)
-		return;
+	if (p != NULL && strcmp(st->handed, st->current) != 0 &&
+	    restarted(o, st, p, s)) {
+		say(o, 1, "job %s, handed over to %s, started again (requeued "
+		    "by Slurm) and serves beside it: it is taken over again",
+		    st->handed, st->current);
+		memset(&st->take, 0, sizeof(st->take));
+		snprintf(st->take.job, sizeof(st->take.job), "%s", st->handed);
+		/* S's script took over once: this run acts for it now */
+		st->take.due = local_now(o, r) - MG_DRIVE_FALLBACK_WAIT;
+		st->handed[0] = '\0';
+		return 1;
+	}
+	if (p == NULL || !p->pending || strcmp(st->handed, st->current) == 0)
+		return 0;
 	memset(&rec, 0, sizeof(rec));
 	snprintf(rec.job, sizeof(rec.job), "%s", st->handed);
 	rec.signalled = st->handover_time > 0 ? st->handover_time : 1;
@@ -740,6 +808,7 @@ requeued(const struct mg_drive *o, struct run *r)
 		    st->handed, d.msg);
 	else if (*note)
 		say(o, 1, "job %s, handed over: %s", st->handed, note);
+	return 0;
 }
 
 /*
@@ -847,8 +916,10 @@ mg_drive_takeover(const struct mg_drive *oc, const char *p, char *note,
 		 * over from it leaves the other's record alone */
 		if (mg_chain_read(o->state, &st, &d) == 1 &&
 		    (*st.take.job == '\0' || strcmp(st.take.job, p) == 0)) {
-			if (mg_takeover_done(outcome) && outcome !=
-			    MG_TAKEOVER_GONE)
+			/* P gone by itself is handed over too if a run
+			 * signalled it meanwhile: the record says so */
+			if (mg_takeover_done(outcome) && (outcome !=
+			    MG_TAKEOVER_GONE || st.take.signalled > 0))
 				handed(&st, p, mg_clock_now());
 			else if (outcome == MG_TAKEOVER_GONE)
 				memset(&st.take, 0, sizeof(st.take));
@@ -1297,8 +1368,8 @@ reconcile(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		if (*old && strcmp(r->st.handed, old) != 0 &&
 		    (s == NULL || !give_back(o, r, s, old)))
 			fallback(o, r);
-		if (*r->st.handed)
-			requeued(o, r);
+		if (*r->st.handed && requeued(o, r))
+			fallback(o, r);
 	}
 	unhold(o, r);
 	relift(o, r);

@@ -6,8 +6,9 @@
  * planner's history kept in a cache, the nodes' events read, a
  * successor submitted.
  *
- * The commands print times in the zone tz and in Slurm's standard
- * format (the caller sets SLURM_TIME_FORMAT=standard for them).
+ * The commands print times as epoch seconds (the caller sets
+ * SLURM_TIME_FORMAT=%s for them), or in Slurm's standard format in the
+ * zone tz (a dump, a fake): both are read.
  */
 #ifndef MG_SLURM_H
 #define MG_SLURM_H

@@ -529,6 +529,18 @@ look(const struct mg_takeover *t, int *c, char *start, size_t scap,
 	return 0;
 }
 
+/* two starts of P as the controller printed them: the same, unless both
+ * are in one format (epoch seconds, or a date) and differ; a record
+ * kept in the other format cannot tell a new start */
+static int
+same_start(const char *a, const char *b)
+{
+	int ea = a[strspn(a, "0123456789")] == '\0';
+	int eb = b[strspn(b, "0123456789")] == '\0';
+
+	return ea != eb || strcmp(a, b) == 0;
+}
+
 int
 mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int64_t now, int *outcome, char *note, size_t cap, struct mg_diag *d)
@@ -548,12 +560,12 @@ mg_takeover_step(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 	 * The start is the controller's (one clock for both).
 	 */
 	if (c == 1 && rec->signalled > 0 && *rec->p_start && *start &&
-	    strcmp(start, rec->p_start) != 0) {
+	    !same_start(start, rec->p_start)) {
 		if (rec->cancelled > 0)
 			release(t, MG_TAKEOVER_UNCANCEL, rec);
 		release(t, MG_TAKEOVER_UNSIGNAL, rec);
-		warn(t, "job %s started again (at %s) since its signal: it is "
-		    "signalled anew", t->job, start);
+		warn(t, "job %s started again since its signal: it is "
+		    "signalled anew", t->job);
 	}
 	if (!(rec->signalled > 0 && *rec->p_start))
 		snprintf(rec->p_start, sizeof(rec->p_start), "%.23s", start);

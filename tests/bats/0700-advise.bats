@@ -341,7 +341,7 @@ else:
 	# the first run, by hand in the chain's directory, records it
 	run -10 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T -100 --submit "$here/job.sh"
 	grep -qx "workdir	$here" job.sh.chain
-	grep -q "^mirage-chain-state 1\.5$" job.sh.chain
+	grep -q "^mirage-chain-state 1\.6$" job.sh.chain
 	# the cron run, elsewhere: the successor runs in the chain's directory
 	mkdir -p elsewhere
 	( cd elsewhere && mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit "$here/job.sh" ) > out.txt
@@ -629,11 +629,11 @@ else:
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 2 ]
 }
 
-@test "the commands run print standard times, whatever SLURM_TIME_FORMAT says; a dump in another says which to use" {
+@test "the commands run print epoch seconds, whatever SLURM_TIME_FORMAT says; a dump in another says which to use" {
 	SLURM_TIME_FORMAT=relative run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --submit job.sh
-	grep -q '^squeue standard$' "$FAKE/env.log"
-	grep -q '^sbatch standard$' "$FAKE/env.log"
-	! grep -v ' standard$' "$FAKE/env.log"
+	grep -q '^squeue %s$' "$FAKE/env.log"
+	grep -q '^sbatch %s$' "$FAKE/env.log"
+	! grep -v ' %s$' "$FAKE/env.log"
 	printf 'JOBID|PARTITION|ST|SUBMIT_TIME|START_TIME|TIME_LIMIT|NODES\n7|gpu|R|Yest 21:00|Yest 22:00|2-00:00:00|1\n' > rel.txt
 	run -1 --separate-stderr mirage-advise -j 7 -Q rel.txt
 	[[ "$stderr" == *"'rel.txt': line 2: bad Submit 'Yest 21:00' (times are read as SLURM_TIME_FORMAT=standard prints them"* ]]

@@ -502,3 +502,21 @@ setup() {
 	[[ "$stderr" == *"this host's clock is at least 71"*" s behind Slurm's (jobs submitted, started or ended after it): the run takes Slurm's time; set the clock (NTP)"* ]]
 	[[ "$output" == *"job:      500 running, ends by "*"(47.0 h left)"* ]]
 }
+
+@test "P handed over, requeued by Slurm and started again before a run saw it pending: taken over again, once" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --submit job.sh --handover > /dev/null
+	sed -i 's/^900|gpu|PD|\([^|]*\)|N\/A|/900|gpu|R|\1|2026-11-23T23:20:00|/' "$FAKE/queue.txt"
+	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}" -j 500
+	grep -qx 'handed	500' job.sh.chain
+	[ "$(signals)" -eq 1 ]
+	# a node fails as 500 checkpoints: Slurm requeues it, and it starts
+	# again before any cron run sees it pending
+	echo '500|gpu|R|2026-11-21T23:00:00|2026-11-23T23:40:00|2-00:00:00|1|1000' >> "$FAKE/queue.txt"
+	run -10 --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:45:00 --scancel "$A/fake-scancel" -T -100 --submit job.sh --handover
+	[[ "$stderr" == *"job 500, handed over to 900, started again (requeued by Slurm) and serves beside it: it is taken over again"* ]]
+	[ "$(signals)" -eq 2 ]
+	# the next run finds it gone, and signals nothing more
+	run --separate-stderr mirage-advise "${SUB[@]}" --now 2026-11-23T23:50:00 --scancel "$A/fake-scancel" -T -100 --submit job.sh --handover
+	[ "$(signals)" -eq 2 ]
+	grep -qx 'handed	500' job.sh.chain
+}

@@ -29,10 +29,20 @@
  *        yet have moved, within a cron period of a requeued start,
  *        aside); a job held by its begin time counts as not queued
  *   file the chain's state file always parses
+ *   foreign a run or take-over of one chain never signals, cancels or
+ *        updates a job of another
  *
  * A third of the schedules hold their successors with --min-run (an
  * sbatch --begin this Slurm honours, moved by scontrol), a third submit
- * them with --low (--nice, lifted by scontrol).
+ * them with --low (--nice, lifted by scontrol).  A tenth decide with
+ * the planner (on a day of other users' jobs); three in ten read their
+ * settings from a table (--target --settings) that a nightly run writes
+ * again meanwhile, with anything it might hold (another cluster's,
+ * target's or framing's settings, a model's, a table cut short), on a
+ * cluster that may grow or shrink by a node.  A quarter run a second
+ * chain in the same directory.  Slurm requeues some links as they
+ * leave after their signal, to start again before a run sees them
+ * pending.
  *
  * A schedule is drawn from its seed: the same seed gives the same run.
  * Usage: t_soak [schedules [first-seed]] (default MIRAGE_SOAK, else 1000,
@@ -54,6 +64,7 @@
 #include "base/proc.h"
 #include "live/chain.h"
 #include "live/drive.h"
+#include "live/settings.h"
 #include "mirage.h"
 #include "tap.h"
 
@@ -71,6 +82,7 @@ enum jstate { PD, RUN, CG, END };
 
 struct sjob {
 	int id, chain, pred;
+	int owner;		/* the chain it belongs to: 0, or 1 */
 	enum jstate st;
 	char fate[24];		/* how it ended: COMPLETED, CANCELLED, ... */
 	int64_t submit, start, end;
@@ -89,6 +101,7 @@ struct sjob {
 	int ckpt;		/* seconds it takes to checkpoint and exit */
 	int pending_takeover;	/* started: its script takes over */
 	int requeued;		/* Slurm requeued it (not a submission) */
+	int cg_requeue;		/* CG: Slurm requeues it as it leaves */
 	int taker;		/* the successor whose script signalled it */
 };
 
@@ -106,10 +119,21 @@ struct world {
 	int64_t lag;		/* the accounting database lags */
 	int64_t skew_cron, skew_s, skew;	/* hosts' clocks, the actor's */
 	int64_t next_cron;
-	int first_run, depth, stopped;
-	char state[256];
+	int first_run[2], depth, stopped[2];
+	int nchains;		/* chains in the directory: 1 or 2 */
+	int actor;		/* the chain whose run or take-over acts */
+	char dir[64];
+	char state[2][256];
+	/* the settings table (--target --settings): what the nightly run
+	 * writes into it, and when it writes it again */
+	int table, plan;
+	int table_kind;
+	int64_t table_at;
+	int nodes;		/* what sinfo counts, and when it changes */
+	int64_t resize_at;
+	char unusable[2][MG_DIAG_MAX];
 	/* the invariants' clocks */
-	int64_t two_since, none_since;
+	int64_t two_since[2], none_since[2];
 	char broke[512];
 	char trace[64][200];
 	int ntrace;
@@ -329,7 +353,17 @@ advance(int64_t to)
 			} else if (j->st == RUN) {
 				if (j->start + LIMIT <= W.t)
 					end_job(j, "TIMEOUT", W.t);
-				else if (j->leave_at && j->leave_at <= W.t)
+				else if (j->leave_at && j->leave_at <= W.t &&
+				    j->sigs > 0 && chance(3)) {
+					/* its node fails as it leaves: it
+					 * completes for a while, then Slurm
+					 * requeues it, to start again soon */
+					j->st = CG;
+					j->end = W.t + pick(60, 600);
+					j->cg_requeue = 1;
+					snprintf(j->fate, sizeof(j->fate),
+					    "COMPLETED");
+				} else if (j->leave_at && j->leave_at <= W.t)
 					end_job(j, "COMPLETED", W.t);
 				else if (j->crash_at && j->crash_at <= W.t)
 					end_job(j, "FAILED", W.t);
@@ -343,6 +377,16 @@ advance(int64_t to)
 					j->requeued = 1;
 					note("job %d requeued by Slurm", j->id);
 				}
+			} else if (j->st == CG && j->end <= W.t &&
+			    j->cg_requeue) {
+				j->st = PD;
+				j->cg_requeue = 0;
+				j->leave_at = 0;
+				j->begin = W.t + pick(5, 240);
+				j->submit = W.t;
+				j->dep = 0;
+				j->requeued = 1;
+				note("job %d requeued by Slurm as it left", j->id);
 			} else if (j->st == CG && j->end <= W.t)
 				end_job(j, j->fate, j->end);
 		}
@@ -370,13 +414,15 @@ broke(const char *fmt, ...)
 }
 
 static void
-check(void)
+check_chain(int c)
 {
 	struct mg_chainstate st;
 	struct mg_diag d = { "" };
 	int k, running = 0, queued = 0, idle = 0, rv;
 
 	for (k = 0; k < W.n; k++) {
+		if (W.job[k].owner != c)
+			continue;
 		running += W.job[k].st == RUN;
 		queued += W.job[k].st == PD && W.job[k].chain > 1 &&
 		    !W.job[k].requeued && !W.job[k].held;
@@ -386,36 +432,55 @@ check(void)
 		    W.t < W.job[k].submit + CRON + SLACK));
 	}
 	if (running >= 2) {
-		if (W.two_since == 0)
-			W.two_since = W.t;
-		else if (W.t - W.two_since > GRACE + KWAIT + KILLW + CRON +
-		    SLACK + (downtime(W.two_since, W.t) > 0 ?
-		    downtime(W.two_since, W.t) + CRON : 0))
-			broke("two: two links have served at once for %lld s",
-			    (long long)(W.t - W.two_since));
+		if (W.two_since[c] == 0)
+			W.two_since[c] = W.t;
+		else if (W.t - W.two_since[c] > GRACE + KWAIT + KILLW + CRON +
+		    SLACK + (downtime(W.two_since[c], W.t) > 0 ?
+		    downtime(W.two_since[c], W.t) + CRON : 0))
+			broke("two: two links of chain %d have served at once "
+			    "for %lld s", c, (long long)(W.t - W.two_since[c]));
 	} else
-		W.two_since = 0;
-	if ((rv = mg_chain_read(W.state, &st, &d)) < 0)
-		broke("file: the state does not parse: %s", d.msg);
+		W.two_since[c] = 0;
+	if ((rv = mg_chain_read(W.state[c], &st, &d)) < 0)
+		broke("file: chain %d's state does not parse: %s", c, d.msg);
 	else if (rv == 1 && st.failures >= MG_DRIVE_MAX_FAILURES)
-		W.stopped = 1;
+		W.stopped[c] = 1;
 	/* (a held job cannot run) */
-	if (idle == 0 && !W.stopped) {
-		if (W.none_since == 0)
-			W.none_since = W.t;
-		else if (W.t - W.none_since > CRON + SLACK + W.lag +
-		    (W.refused_at >= W.none_since ? CRON : 0) +
-		    (downtime(W.none_since, W.t) > 0 ? downtime(W.none_since,
-		    W.t) + CRON : 0))
-			broke("none: no link has run or been queued for %lld s",
-			    (long long)(W.t - W.none_since));
+	if (idle == 0 && !W.stopped[c]) {
+		if (W.none_since[c] == 0)
+			W.none_since[c] = W.t;
+		else if (W.t - W.none_since[c] > CRON + SLACK + W.lag +
+		    (W.refused_at >= W.none_since[c] ? CRON : 0) +
+		    (downtime(W.none_since[c], W.t) > 0 ?
+		    downtime(W.none_since[c], W.t) + CRON : 0))
+			broke("none: no link of chain %d has run or been queued "
+			    "for %lld s", c, (long long)(W.t - W.none_since[c]));
 	} else
-		W.none_since = 0;
+		W.none_since[c] = 0;
 	if (queued > 1)
-		broke("sub: %d successors queued at once", queued);
+		broke("sub: %d successors of chain %d queued at once", queued,
+		    c);
+}
+
+static void
+check(void)
+{
+	int c;
+
+	for (c = 0; c < W.nchains; c++)
+		check_chain(c);
 }
 
 /* ---- Slurm's commands ---- */
+
+/* foreign: a run or take-over acts only on its own chain's jobs */
+static void
+foreign(const struct sjob *j, const char *what)
+{
+	if (j->owner != W.actor)
+		broke("foreign: job %d of chain %d %s by chain %d", j->id,
+		    j->owner, what, W.actor);
+}
 
 /* Slurm's words (slurm_errno.c) for an answer lost after the act, and
  * for a request the controller refused without acting */
@@ -685,6 +750,21 @@ sacct(const char *const argv[], struct mg_proc *p)
 			    "%s\n", r.id, r.id, state_word(&r), a, b, c,
 			    W.user);
 		}
+		/* with --plan, the day before: other users' jobs to learn
+		 * the cluster's waits from */
+		for (k = 0; W.plan && id == NULL && k < 150; k++) {
+			uint64_t h = (uint64_t)(k + 1) * 0x9E3779B97F4A7C15ULL;
+			int64_t sub = T0 - 86400 + k * 500, st = sub + (int64_t)
+			    (h >> 40) % 3600;
+
+			stamp(sub, a, sizeof(a));
+			stamp(st, b, sizeof(b));
+			stamp(st + 600 + (int64_t)(h >> 20) % 6000, c,
+			    sizeof(c));
+			put(&out, &len, "%d|%d|gpu|COMPLETED|%s|%s|%s|02:00:00|"
+			    "%d|bob\n", 100000 + k, 100000 + k, a, b, c,
+			    1 + (int)((h >> 10) % 4));
+		}
 	}
 	return listed(p, out, len);
 }
@@ -709,6 +789,7 @@ scancel(const char *const argv[], struct mg_proc *p)
 	if (j == NULL || j->st == END)
 		return answer(p, 1, "scancel: error: Kill job error on job id: "
 		    "Invalid job id specified", "%s", "");
+	foreign(j, "cancelled or signalled");
 	if (chance(W.refuse_pct))
 		return failed(p, "scancel: error: ", refused_word());
 	/* --state=PENDING: only a job still pending is cancelled; another
@@ -737,6 +818,10 @@ scancel(const char *const argv[], struct mg_proc *p)
 			j->taker = W.taker;
 		if (!j->ignores && j->leave_at == 0)
 			j->leave_at = W.t + j->ckpt;
+		/* its node fails as it checkpoints: Slurm requeues it, and
+		 * it may start again before any run sees it pending */
+		if (chance(5))
+			j->requeue_at = W.t + pick(1, j->ckpt);
 		note("job %d signalled%s", j->id, lost ? " (answer lost)" : "");
 	} else {
 		if (j->st == RUN && (j->sig_at == 0 || W.t < j->sig_at + GRACE))
@@ -777,6 +862,7 @@ sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 	memset(j, 0, sizeof(*j));
 	j->id = W.next_id++;
 	j->chain = 2;
+	j->owner = W.actor;
 	j->st = PD;
 	j->submit = W.t;
 	j->start = -1;
@@ -826,6 +912,7 @@ scontrol(const char *const argv[], struct mg_proc *p)
 	if ((j = find(atoi(argv[2] + 6))) == NULL || j->st == END)
 		return answer(p, 1, "Job has already finished for job %s",
 		    "%s", argv[2] + 6);
+	foreign(j, "updated");
 	if (j->st != PD)
 		return answer(p, 1, "Job is no longer pending execution for "
 		    "job %s", "%s", argv[2] + 6);
@@ -875,7 +962,7 @@ fake(void *arg, const char *const argv[], const char *const env[],
 	if (strcmp(argv[0], "scontrol") == 0)
 		return scontrol(argv, p);
 	if (strcmp(argv[0], "sinfo") == 0)
-		return answer(p, 0, NULL, "8\n");
+		return answer(p, 0, NULL, "%d\n", W.nodes);
 	return answer(p, 127, "soak: no such program", "%s", "");
 }
 
@@ -911,13 +998,49 @@ clock_sleep(void *arg, int64_t s, enum mg_clock_wait why)
 	}
 }
 
+/* the settings table as a nightly run writes it (mirage-eval --target
+ * -F tsv), written whole (a temporary file, renamed): a rule for 1-node
+ * chains, or what a chain cannot use (another cluster's, target's,
+ * framing's, size's; a model's; a table cut short) */
 static void
-conf(struct mg_drive *d)
+table_write(int kind)
+{
+	static const char *const row[] = {
+		"lead\t1\tlead_h\t1\t0.99\t600\t1\t1\t8\n",
+		"scheduler-estimate\t1\tmargin_h\t0.5\t0.99\t600\t1\t1\t8\n",
+		"reactive\t1\t-\t-\t0.99\t600\t1\t1\t8\n",
+		"planner\t1\tprice\t1\t0.99\t600\t1\t1\t8\n",
+		"lead\t1\tlead_h\t1\t0.99\t600\t1\t1\t9\n",
+		"lead\t1\tlead_h\t1\t0.95\t600\t1\t1\t8\n",
+		"lead\t1\tlead_h\t1\t0.99\t600\t1\t1\t8",
+		"lead\t2\tlead_h\t1\t0.99\t600\t1\t1\t8\n",
+		"lead\t1\tlead_h\t1\t0.99\t0\t1\t1\t8\n",
+		"xgboost\t1\trisk\t0.3\t0.99\t600\t1\t1\t8\n",
+	};
+	char path[128], tmp[140];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/table.tsv", W.dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if ((fp = fopen(tmp, "w")) == NULL)
+		return;
+	fprintf(fp, "method\tnodes\tsetting_kind\tsetting\ttarget\t"
+	    "handover_s\treached\trecommended\tcluster_nodes\n%s",
+	    row[kind]);
+	fclose(fp);
+	rename(tmp, path);
+	W.table_kind = kind;
+	note("table: %.*s", (int)strcspn(row[kind], "\n"), row[kind]);
+}
+
+/* chain c's settings, as mirage-advise sets them from its options */
+static void
+conf(struct mg_drive *d, int c)
 {
 	memset(d, 0, sizeof(*d));
-	d->state = W.state;
-	d->script = "link.sh";
-	d->nodes = 8;
+	d->state = W.state[c];
+	d->script = c ? "other.sh" : "link.sh";
+	d->nodes = W.table ? 0 : 8;
 	d->s_nodes = 1;
 	d->s_limit = LIMIT;
 	d->threshold = d->prio = NAN;
@@ -946,43 +1069,91 @@ conf(struct mg_drive *d)
 	d->sl.timeout = 60;
 	d->sl.tries = 3;
 	d->sl.tz = MG_TZ_UTC;
+	if (W.plan) {
+		d->plan = 1;
+		d->nchosen = 0;
+	}
+	if (W.table) {
+		struct mg_diag dd = { "" };
+		char path[128];
+		int rv;
+
+		d->nchosen = 0;
+		snprintf(path, sizeof(path), "%s/table.tsv", W.dir);
+		if ((rv = mg_settings_read(d, path, 0.99, &dd)) != 0) {
+			/* mirage-advise's target(): the run says it */
+			snprintf(W.unusable[c], sizeof(W.unusable[c]), "%s",
+			    dd.msg);
+			d->unusable = W.unusable[c];
+			d->unusable_rv = rv;
+			d->nchosen = d->plan = 0;
+		}
+	}
 }
 
 static void
-cron_run(void)
+cron_chain(int c)
 {
 	struct mg_drive d;
 	struct mg_driven r;
 	struct mg_diag diag = { "" };
 	int64_t skew = W.skew;
-	int rv, taker;
+	char first[16];
+	int rv, taker, actor = W.actor;
 
-	conf(&d);
+	W.actor = c;
+	conf(&d, c);
 	taker = W.taker;
 	W.taker = -1;
 	W.skew = W.skew_cron;
 	d.host = "login";
 	d.now = W.t + W.skew;
-	d.job = W.first_run ? "1" : NULL;
+	snprintf(first, sizeof(first), "%d", c + 1);
+	d.job = W.first_run[c] ? first : NULL;
 	rv = mg_drive_run(&d, &r, &diag);
 	if (rv >= 0)
-		W.first_run = 0;
+		W.first_run[c] = 0;
 	if (W.verbose > 2) {
 		struct mg_chainstate st;
 		struct mg_diag dd = { "" };
 
-		if (mg_chain_read(W.state, &st, &dd) == 1)
-			note("state: take %s signalled %lld cancelled %lld "
+		if (mg_chain_read(W.state[c], &st, &dd) == 1)
+			note("state: current %s handed %s (%s) take %s signalled %lld cancelled %lld "
 			    "host %s seen %lld %s (skew cron %lld s %lld)",
-			    st.take.job, (long long)st.take.signalled,
+			    st.current, st.handed, st.handed_start, st.take.job,
+			    (long long)st.take.signalled,
 			    (long long)st.take.cancelled, st.take.host,
 			    (long long)st.take.seen, st.take.seen_host,
 			    (long long)W.skew_cron, (long long)W.skew_s);
 	}
 	W.taker = taker;
-	note("cron: %d %s%s%s %s", rv, rv >= 0 && r.decision ? r.decision : "",
-	    rv < 0 ? " " : "", rv < 0 ? diag.msg : "", W.verbose > 1 && rv >= 0 ? r.a.why : "");
+	note("cron %d: %d %s%s%s %s", c, rv, rv >= 0 && r.decision ?
+	    r.decision : "", rv < 0 ? " " : "", rv < 0 ? diag.msg : "",
+	    W.verbose > 1 && rv >= 0 ? r.a.why : "");
+	if (W.verbose > 1 && rv >= 0 && *r.a.note)
+		note("cron %d: (%s)", c, r.a.note);
 	W.skew = skew;
+	W.actor = actor;
+}
+
+/* a cron run: the nightly's table written, the cluster resized, then
+ * each chain's line */
+static void
+cron_run(void)
+{
+	int c;
+
+	if (W.table && W.table_at && W.t >= W.table_at) {
+		W.table_at = chance(50) ? W.t + pick(CRON, HORIZON) : 0;
+		table_write((int)pick(0, 9));
+	}
+	if (W.resize_at && W.t >= W.resize_at) {
+		W.resize_at = 0;
+		W.nodes += chance(50) ? 1 : -1;
+		note("cluster: %d nodes", W.nodes);
+	}
+	for (c = 0; c < W.nchains; c++)
+		cron_chain(c);
 }
 
 /* S's script: its take-over, then the service, or it leaves */
@@ -993,10 +1164,11 @@ takeover(struct sjob *s)
 	struct mg_diag diag = { "" };
 	char id[16], msg[1024] = "";
 	int64_t skew = W.skew;
-	int rv, taker;
+	int rv, taker, actor = W.actor;
 
 	s->pending_takeover = 0;
-	conf(&d);
+	W.actor = s->owner;
+	conf(&d, s->owner);
 	W.skew = W.skew_s;
 	d.host = "node";
 	snprintf(id, sizeof(id), "%d", s->pred);
@@ -1005,6 +1177,7 @@ takeover(struct sjob *s)
 	W.taker = s->id;
 	rv = mg_drive_takeover(&d, id, msg, sizeof(msg), &diag);
 	W.taker = taker;
+	W.actor = actor;
 	W.depth--;
 	W.skew = skew;
 	note("take-over by %d: %d %s", s->id, rv, rv < 0 ? diag.msg : msg);
@@ -1048,9 +1221,15 @@ schedule(uint64_t seed, const char *dir)
 		snprintf(W.user, sizeof(W.user), "%s", pw->pw_name);
 	W.rng = seed * 0x9E3779B97F4A7C15ULL + 1;
 	W.t = T0;
-	W.next_id = 2;
-	snprintf(W.state, sizeof(W.state), "%s/link.sh.chain", dir);
-	unlink(W.state);
+	W.next_id = 1;
+	snprintf(W.dir, sizeof(W.dir), "%s", dir);
+	/* a second chain in the same directory, its own script and state */
+	W.nchains = chance(25) ? 2 : 1;
+	for (k = 0; k < 2; k++) {
+		snprintf(W.state[k], sizeof(W.state[k]), "%s/%s.chain", dir,
+		    k ? "other.sh" : "link.sh");
+		unlink(W.state[k]);
+	}
 	W.ndown = (int)pick(0, 3);
 	for (k = 0; k < W.ndown; k++) {
 		W.down_from[k] = T0 + pick(0, HORIZON);
@@ -1062,21 +1241,38 @@ schedule(uint64_t seed, const char *dir)
 	/* the hosts' clocks: the cron host's and the nodes' apart */
 	W.skew_cron = chance(20) ? pick(-1200, 1200) : 0;
 	W.skew_s = chance(20) ? pick(-1200, 1200) : 0;
-	W.first_run = 1;
+	W.first_run[0] = W.first_run[1] = 1;
 	W.taker = -1;
 	/* the options that hold a successor: a minimum run (sbatch
 	 * --begin, which this Slurm honours), a low priority (--nice) */
 	W.min_run = chance(30) ? (double[]){ 0.25, 0.5, 0.9 }[pick(0, 2)] : 0;
 	W.low = chance(30);
+	/* what decides: a fixed lead, the planner on the history; from a
+	 * table a nightly run writes again (anything it might write), on
+	 * a cluster that may grow or shrink by a node */
+	W.nodes = 8;
+	W.plan = chance(10);
+	W.table = chance(30);
+	if (W.table) {
+		table_write(W.plan ? 3 : (int)pick(0, 1));
+		W.table_at = T0 + pick(CRON, HORIZON);
+		W.resize_at = chance(30) ? T0 + pick(CRON, HORIZON) : 0;
+	}
 	W.next_cron = T0 + pick(1, CRON);
-	/* the chain's first job, started by hand */
-	p0 = &W.job[W.n++];
-	p0->id = 1;
-	p0->chain = 1;
-	p0->submit = T0 - 60;
-	start_job(p0, T0);
-	p0->ignores = chance(15);
-	p0->ckpt = (int)pick(5, 120);
+	note("seed %llu: %d chain%s%s%s, min run %g%s", (unsigned long long)
+	    seed, W.nchains, W.nchains > 1 ? "s" : "", W.plan ? ", plan" : "",
+	    W.table ? ", table" : "", W.min_run, W.low ? ", low" : "");
+	/* each chain's first job, started by hand */
+	for (k = 0; k < W.nchains; k++) {
+		p0 = &W.job[W.n++];
+		p0->id = W.next_id++;
+		p0->chain = 1;
+		p0->owner = k;
+		p0->submit = T0 - 60;
+		start_job(p0, T0);
+		p0->ignores = chance(15);
+		p0->ckpt = (int)pick(5, 120);
+	}
 	while (W.t < T0 + HORIZON && !*W.broke) {
 		int64_t e = next_event(), to = W.next_cron;
 
@@ -1121,10 +1317,12 @@ main(int argc, char **argv)
 	}
 	mg_clock_set_hook(NULL);
 	mg_proc_set_fake(NULL, NULL);
-	snprintf(W.state, sizeof(W.state), "%s/link.sh.chain", dir);
-	unlink(W.state);
-	snprintf(W.state, sizeof(W.state), "%s/link.sh.chain.lock", dir);
-	unlink(W.state);
+	for (k = 0; k < 5; k++) {
+		snprintf(W.dir, sizeof(W.dir), "%s/%s", dir, (const char *[]){
+		    "link.sh.chain", "link.sh.chain.lock", "other.sh.chain",
+		    "other.sh.chain.lock", "table.tsv" }[k]);
+		unlink(W.dir);
+	}
 	rmdir(dir);
 	ok(failed == 0, "soak: %ld schedules from seed %llu, %ld broke an "
 	    "invariant", count, (unsigned long long)first, failed);
