@@ -53,8 +53,8 @@ usage(int status)
 		    "  -E episodes.mrs, -C curve.tsv  also every outcome, every "
 		    "curve\n"
 		    "  -o file           the table (standard output)\n"
-		    "  --handover time   the chain hands over in time: S only "
-		    "once P runs\n"
+		    "  --handover time, --ready-time time  S only once P runs; "
+		    "S's start to ready\n"
 		    "  --plan futures    the planner too, drawing futures (1 to "
 		    "64); --lambda and\n"
 		    "                    its other options: mirage-planner(7)\n"
@@ -172,6 +172,7 @@ static const struct eopt {
 	O("format", 1, 'F', P, OWN, 0, NULL),
 	O("hybrid", 1, 0, P, EVAL, 0, NULL),
 	O("handover", 1, 0, P | A, EVAL, 0, NULL),
+	O("ready-time", 1, 0, P | W, EVAL, 0, "--ready-time goes with --real"),
 	O("jobs", 1, 'j', R | A, FILE_NAME, F(jobs_path),
 	    "-j goes with --replay or --adoption"),
 	O("model", 1, 'M', P | A, OWN, 0, NULL),

@@ -101,6 +101,13 @@ mg_evalconf_set(struct mg_evalconf *c, const char *name, const char *arg,
 			    "time '%s' (want e.g. 10m, at most a day)", arg);
 		return 0;
 	}
+	if (strcmp(name, "ready-time") == 0) {
+		if (mg_parse_span(arg, &c->ready_time) != 0 ||
+		    c->ready_time <= 0 || c->ready_time > 86400)
+			return mg_diag_set(d, MG_EINVAL, "--ready-time: invalid "
+			    "time '%s' (want e.g. 5m, at most a day)", arg);
+		return 0;
+	}
 	if (strcmp(name, "hybrid") != 0)
 		return mg_diag_set(d, MG_EINVAL, "no evaluation setting '%s'",
 		    name);
@@ -328,6 +335,10 @@ mg_evaluation_walk(struct mg_evaluation *ev, struct mg_walk **out, int *run,
 	struct mg_compare *cmp;
 	int rv;
 
+	*run = 0;
+	/* the cluster model's links have no ready time: the real jobs do */
+	if (c->ready_time > 0)
+		return mg_diag_set(d, MG_EINVAL, "--ready-time goes with --real");
 	if ((*run = (rv = compare(ev, &all, &cmp, d)) != 0))
 		return rv;
 	ev->walked = cmp;

@@ -32,6 +32,7 @@ struct mg_evalconf {
 	int keep_decisions;	/* every planner's decision is read (a
 				 * hybrid, a calibration) */
 	int64_t handover;	/* seconds, 0: none */
+	int64_t ready_time;	/* a successor's start to ready (--real) */
 	int threads;
 	FILE *say;		/* what was chosen and found, in words, or
 				 * NULL */

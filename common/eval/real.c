@@ -34,6 +34,7 @@ struct tally {
 	size_t bound;		/* judged that waited at most their limit */
 	double lower_days;	/* the lower bound by periods (blocks) */
 	double setting, given;	/* sums: over the judged, over the kept */
+	double down, worst;	/* hours down over the missed, the most */
 };
 
 struct mg_real {
@@ -78,6 +79,7 @@ mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
 	c->target = ev->target[0];
 	c->confidence = ev->confidence;
 	c->nodes = nodes;
+	c->up = ev->handover + ev->ready_time;
 	c->nsizes = sel->nsizes < MG_REAL_MAXSIZES ? sel->nsizes :
 	    MG_REAL_MAXSIZES;
 	memcpy(c->sizes, sel->sizes, (size_t)c->nsizes * sizeof(*c->sizes));
@@ -350,6 +352,18 @@ walk(struct mg_real *r, struct mg_diag *d)
 				all->kept++;
 				a->given += set - x->need[q];
 				all->given += set - x->need[q];
+			} else {
+				/* down from P's drain to S's ready: past the
+				 * setting, or past a whole limit's lead */
+				double lim = (double)r->t->job[x->job].limit /
+				    HOUR, down = fmax(x->need[q] - set,
+				    x->need[MG_REAL_LEAD] - lim);
+
+				down = fmax(down, 0);
+				a->down += down;
+				all->down += down;
+				a->worst = fmax(a->worst, down);
+				all->worst = fmax(all->worst, down);
 			}
 		}
 	}
@@ -404,8 +418,10 @@ mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
 		x = &r->test[r->n++];
 		x->job = i;
 		x->size = k;
-		x->need[MG_REAL_LEAD] = (double)(J->start - J->submit) / HOUR;
-		x->need[MG_REAL_ESTIMATE] = (double)(J->start - at) / HOUR;
+		x->need[MG_REAL_LEAD] = (double)(J->start - J->submit +
+		    c->up) / HOUR;
+		x->need[MG_REAL_ESTIMATE] = (double)(J->start - at + c->up) /
+		    HOUR;
 		x->need[MG_REAL_LEAD_ADAPT] = x->need[MG_REAL_LEAD];
 		x->need[MG_REAL_ESTIMATE_ADAPT] = x->need[MG_REAL_ESTIMATE];
 		for (k = 0; k < MG_REAL_RULES; k++)
@@ -477,12 +493,16 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 		    "day or more is a test; each period's setting for %g%% is "
 		    "chosen on the tests of the %g days before it, then run on "
 		    "the period's (a lead: the wait; the estimate: the start "
-		    "less the backfill plan's)\n", 100 * c->target,
-		    (double)c->history / MG_DAY);
+		    "less the backfill plan's)%s\n", 100 * c->target,
+		    (double)c->history / MG_DAY, c->up > 0 ? "; a link is kept "
+		    "when its successor starts the handover and the ready time "
+		    "before the limit, and a miss is down from the drain to the "
+		    "successor's ready" : "");
 	else
 		fprintf(fp, "nodes\trule\tmonth\ttests\tjudged\tkept\tshare\t"
 		    "lower\tlower_days\tsetting_mean_h\tgiven_up_mean_h\t"
-		    "bound_share\tmisses\tbudget\tzone\n");
+		    "bound_share\tmisses\tbudget\tzone\tdown_min_per_link\t"
+		    "worst_down_min\n");
 	for (k = 0; k < c->nsizes; k++)
 		for (q = 0; q < MG_REAL_RULES; q++)
 			for (mo = 0; mo <= r->nmonths; mo++) {
@@ -513,7 +533,8 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 					    "judged, %5.1f%% kept (%g%%: at least "
 					    "%.1f%%, by days %.1f%%; any rule at most "
 					    "%.1f%%), setting %.2f h, given up %.2f "
-					    "h; %zu missed, %zu allowed: %s\n",
+					    "h; %zu missed, %zu allowed: %s; down "
+					    "%.1f min a link, worst %.0f\n",
 					    (int)c->sizes[k], rule_name[q],
 					    mname, a->judged, 100 * share, 100 *
 					    c->confidence, 100 * low, 100 * lowd,
@@ -524,11 +545,12 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 					    NAN, a->judged - a->kept,
 					    budget(a->judged, c->target, 0.95),
 					    zone(a->judged - a->kept, a->judged,
-					    c->target));
+					    c->target), 60 * a->down / (double)
+					    a->judged, 60 * a->worst);
 				else
 					fprintf(fp, "%d\t%s\t%s\t%zu\t%zu\t%zu\t"
 					    "%.4f\t%.4f\t%.4f\t%.3f\t%.3f\t%.4f\t"
-					    "%zu\t%zu\t%s\n",
+					    "%zu\t%zu\t%s\t%.2f\t%.0f\n",
 					    (int)c->sizes[k], rule_name[q], mname,
 					    a->tests, a->judged, a->kept, share,
 					    low, lowd, a->judged ?
@@ -539,7 +561,9 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 					    (double)a->judged : NAN, a->judged -
 					    a->kept, budget(a->judged, c->target,
 					    0.95), a->judged ? zone(a->judged -
-					    a->kept, a->judged, c->target) : "-");
+					    a->kept, a->judged, c->target) : "-",
+					    a->judged ? 60 * a->down / (double)
+					    a->judged : NAN, 60 * a->worst);
 			}
 	if (ferror(fp))
 		return mg_diag_set(d, MG_EIO, "write failed");
@@ -549,6 +573,7 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 int
 mg_real_write_tests(const struct mg_real *r, FILE *fp, struct mg_diag *d)
 {
+	double up = (double)r->c.up / HOUR;	/* the tests' real waits */
 	char at[32];
 	size_t i;
 	int q;
@@ -564,8 +589,8 @@ mg_real_write_tests(const struct mg_real *r, FILE *fp, struct mg_diag *d)
 		mg_format_time(J->submit, at, sizeof(at));
 		fprintf(fp, "%s\t%d\t%d\t%s\t%.4f\t%.4f\t%.4f", J->id,
 		    (int)J->nodes, (int)r->c.sizes[x->size], at,
-		    (double)J->limit / HOUR, x->need[MG_REAL_LEAD],
-		    x->need[MG_REAL_ESTIMATE]);
+		    (double)J->limit / HOUR, x->need[MG_REAL_LEAD] - up,
+		    x->need[MG_REAL_ESTIMATE] - up);
 		for (q = 0; q < MG_REAL_RULES; q++)
 			if (isnan(x->setting[q]))
 				fprintf(fp, "\t\t");

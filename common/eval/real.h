@@ -30,7 +30,11 @@
  * is the limit.  A setting is given at most the predecessor's limit
  * (taken as the successor's own: a chain's links are alike), and a job
  * that waited longer than that is kept by no rule.  What a kept link
- * gave up of its predecessor's lease is the setting less the need.  The trace holds only jobs that ran: a
+ * gave up of its predecessor's lease is the setting less the need.
+ * Kept means up: with c->up (the handover and the successor's ready
+ * time) every need grows by it, and a link missed is down for the need
+ * less the setting (from the predecessor's drain to the successor's
+ * ready).  The trace holds only jobs that ran: a
  * job cancelled while pending is missing from the queues built.
  */
 #ifndef MG_REAL_H
@@ -65,6 +69,9 @@ struct mg_realconf {
 	int nsizes;
 	int32_t nodes;		/* the cluster's */
 	int64_t min_limit;	/* a successor's limit at least (a day) */
+	int64_t up;		/* how long before its predecessor's limit a
+				 * successor must start to serve from it on:
+				 * the handover and its ready time (0) */
 	size_t min_history;	/* fewer tests in a history: no setting */
 };
 

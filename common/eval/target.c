@@ -193,8 +193,11 @@ mg_target_choose_view(const struct mg_compare_view *v, double target,
 		}
 	}
 	ch->reached = cr > 0;
-	ch->certified = cr == 2;
-	ch->promise = ch->certified ? target : ch->lower;
+	/* never above the ceiling: no submission time keeps more than the
+	 * bound of the history's worst fold, so neither a certificate nor
+	 * a promise is issued above it */
+	ch->certified = cr == 2 && ch->bound >= target - 1e-9;
+	ch->promise = fmin(ch->certified ? target : ch->lower, ch->bound);
 	ch->confidence = conf;
 	ch->kind = v->kind;
 }

@@ -20,6 +20,7 @@ mg_advice_init(struct mg_advice *a)
 {
 	memset(a, 0, sizeof(*a));
 	a->score = a->p10 = a->p90 = a->risk = NAN;
+	a->promise = a->confidence = a->bound = NAN;
 }
 
 /* a state Slurm gives a job that has ended */
@@ -542,6 +543,11 @@ write_json(FILE *fp, const struct mg_advise *q, const struct mg_advice *a,
 	json_num(fp, "risk_if_wait", a->risk, 1);
 	json_str(fp, "next_check", a->next > 0 ? next : "", 1);
 	json_str(fp, "submitted", a->submitted, 1);
+	json_num(fp, "promise", a->promise, 1);
+	json_num(fp, "promise_confidence", a->confidence, 1);
+	json_num(fp, "promise_certified", isnan(a->promise) ? NAN :
+	    a->certified, 1);
+	json_num(fp, "bound_share", a->bound, 1);
 	json_str(fp, "note", a->note, 1);
 	json_str(fp, "why", a->why, 0);
 	fprintf(fp, "}\n");
@@ -589,6 +595,12 @@ mg_advise_write(FILE *fp, const struct mg_advise *q,
 		    " (afterany dependency on the current job)" : "");
 	if (a->next > 0)
 		fprintf(fp, "next:     %s\n", next);
+	if (!isnan(a->promise))
+		fprintf(fp, "promise:  %.1f%% of links without an interruption "
+		    "at %g%% confidence%s; at most %.1f%% could start in time "
+		    "however early submitted\n", 100 * a->promise,
+		    100 * a->confidence, a->certified ? " (the target)" :
+		    ", not the target", 100 * a->bound);
 	if (*a->note)
 		fprintf(fp, "note:     %s\n", a->note);
 	fprintf(fp, "why:      %s\n", a->why);

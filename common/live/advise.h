@@ -58,6 +58,11 @@ struct mg_advice {
 				 * 3 ended, 4 unknown (no queue) */
 	char submitted[32];	/* a job submitted by this run */
 	int dependency;		/* submitted with afterany on P */
+	/* what the settings promise for the chain's size: the share of
+	 * links, at confidence, and the history's bound on any rule (what
+	 * any submission time could keep); NAN: no promise stated */
+	double promise, confidence, bound;
+	int certified;		/* the promise is the target, certified */
 };
 
 /* mg_advice_init: no decision yet, nothing known */

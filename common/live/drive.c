@@ -172,9 +172,12 @@ by_model(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return rv != 0;
 }
 
-/* what a setting promises, and how old it is, said */
+/* what a setting promises, and how old it is, said: a promise short of
+ * the target changes what a decision means, and is said even when
+ * quiet, with its ceiling */
 static void
-promised(const struct mg_drive *o, const struct mg_drive_chosen *c)
+promised(const struct mg_drive *o, struct run *r,
+    const struct mg_drive_chosen *c)
 {
 	if (c->row.history_end > 0 && o->now - c->row.history_end > 7 * MG_DAY)
 		say(o, 1, "the settings were chosen on a history that ended "
@@ -183,17 +186,22 @@ promised(const struct mg_drive *o, const struct mg_drive_chosen *c)
 		    (double)(o->now - c->row.history_end) / MG_DAY);
 	if (c->row.promise < 0)
 		return;
+	r->a.promise = c->row.promise;
+	r->a.confidence = c->row.confidence;
+	r->a.bound = c->row.bound;
+	r->a.certified = c->row.certified;
 	if (c->row.certified)
 		say(o, 0, "the settings promise %g%% of %d-node links without "
 		    "an interruption at %g%% confidence (%ld chosen on)",
 		    100 * c->row.promise, (int)c->row.nodes, 100 * c->row.confidence,
 		    c->row.links);
 	else
-		say(o, 0, "the settings promise %.1f%% of %d-node links at "
-		    "%g%% confidence, not the target: %s", 100 * c->row.promise,
-		    (int)c->row.nodes, 100 * c->row.confidence, c->row.bound < 1 ?
-		    "some waited longer than a whole limit however early "
-		    "submitted" : "the links chosen on certify no more");
+		say(o, 1, "the settings promise %.1f%% of %d-node links at "
+		    "%g%% confidence, not the target: %s (at most %.1f%% could "
+		    "start in time)", 100 * c->row.promise, (int)c->row.nodes,
+		    100 * c->row.confidence, c->row.bound < 1 ? "some waited "
+		    "longer than a whole limit however early submitted" :
+		    "the links chosen on certify no more", 100 * c->row.bound);
 }
 
 static int pick(const struct mg_drive *o, struct run *r, int32_t nodes,
@@ -239,7 +247,7 @@ pick(const struct mg_drive *o, struct run *r, int32_t nodes,
 				    "again with mirage-eval --target -n %d",
 				    (int)c->row.cluster_nodes, (int)nodes,
 				    (int)nodes);
-			promised(o, c);
+			promised(o, r, c);
 			r->promise = c->row.promise > 0 ? c->row.promise : 0;
 			return MG_OK;
 		}

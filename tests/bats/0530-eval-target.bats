@@ -307,7 +307,13 @@ col() {
 	[ "$status" -eq 0 ] || [ "$status" -eq 10 ]
 	p=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	    $2 == 1 && $c["recommended"] == 1 { printf "%.1f", 100 * $c["promise"] }' s.tsv)
-	[[ "$stderr" == *"the settings promise $p% of 1-node links at 95% confidence, not the target: the links chosen on certify no more"* ]]
+	[[ "$stderr" == *"the settings promise $p% of 1-node links at 95% confidence, not the target: the links chosen on certify no more (at most "*"% could start in time)"* ]]
+	[[ "$output" == *"promise:  $p% of links without an interruption at 95% confidence, not the target; at most "* ]]
+	# said under -q too, and in the JSON with its ceiling
+	run --separate-stderr mirage-advise -q -F json -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings s.tsv
+	[[ "$stderr" == *"the settings promise $p% of 1-node links"*", not the target"* ]]
+	echo "$output" | python3 -c "import json, sys; d = json.load(sys.stdin); assert abs(100 * d['promise'] - $p) < 0.051 and d['promise_certified'] == 0 and d['promise'] <= d['bound_share'] <= 1, d"
 	# the history ended in February 2023: more than a week before --now
 	[[ "$stderr" == *"the settings were chosen on a history that ended "*" days ago: the cluster may have changed"* ]]
 	# -n 8: chosen for a cluster of 76 nodes, not this one

@@ -233,3 +233,34 @@ PY
 	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 128 -f 2023-01-02 -u 2023-01-09 "$J"
 	[[ "$stderr" == *"need 128 nodes, the cluster has 76"* ]]
 }
+
+@test "--real with --handover and --ready-time: kept means up; a miss is down from the drain to the successor's ready" {
+	mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1 -f 2023-01-02 -u 2023-02-27 \
+	    --handover 10m --ready-time 5m -F tsv -o real.tsv --table tests.tsv "$J"
+	python3 - tests.tsv real.tsv <<'PY'
+import csv, sys
+tests = [t for t in csv.DictReader(open(sys.argv[1]), delimiter="\t") if t["lead_h"] != ""]
+real = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+up = 15 / 60
+assert len(tests) > 2000
+for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate", "estimate_miss_h", "margin_h", "estimate_kept"),
+        ("lead-adapt", "wait_h", "lead_adapt_h", "lead_adapt_kept"), ("estimate-adapt", "estimate_miss_h", "margin_adapt_h", "estimate_adapt_kept")):
+    down, worst = 0.0, 0.0
+    for t in tests:
+        lim = float(t["limit_h"])
+        s = lim if t[col] == "inf" else min(float(t[col]), lim)
+        # the successor starts the handover and its ready time before the limit
+        kept = float(t[need]) + up <= s + 1e-4 and float(t["wait_h"]) + up <= lim + 1e-4
+        assert int(t[k]) == kept, (t, rule)
+        if not kept:
+            d = max(float(t[need]) + up - s, float(t["wait_h"]) + up - lim, 0) * 60
+            down += d
+            worst = max(worst, d)
+    r = [x for x in real if x["rule"] == rule and x["month"] == "all"][0]
+    assert abs(float(r["down_min_per_link"]) - down / len(tests)) < 0.01, (r, down / len(tests))
+    assert abs(float(r["worst_down_min"]) - worst) < 0.6, (r, worst)
+    assert float(r["worst_down_min"]) > 0, r
+PY
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d -k 1 --ready-time 5m -f 2023-01-02 -u 2023-01-09 "$J"
+	[[ "$stderr" == *"--ready-time goes with --real"* ]]
+}
