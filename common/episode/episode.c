@@ -779,6 +779,15 @@ mg_epsel_resolve(struct mg_epsel *s, const struct mg_clusterdef *def,
 	mg_trace_span(t, &first, &last);
 	if (!s->have_from)
 		s->from = first - first % 86400;
+	if (s->have_until && s->until > last) {
+		char a[32], b[32];
+
+		mg_format_time(s->until, a, sizeof(a));
+		mg_format_time(last, b, sizeof(b));
+		return mg_diag_set(d, MG_EINVAL, "-u %s is past the trace's last "
+		    "submission (%s): episodes there would see a cluster "
+		    "draining of work; give -u %.10s or earlier", a, b, b);
+	}
 	s->skip_empty = !s->have_from && !s->have_until && s->count < 0;
 	if (s->count > 0)
 		s->n = (size_t)s->count;

@@ -264,3 +264,10 @@ PY
 	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d -k 1 --ready-time 5m -f 2023-01-02 -u 2023-01-09 "$J"
 	[[ "$stderr" == *"--ready-time goes with --real"* ]]
 }
+
+@test "-u past the trace's last submission is refused: its episodes would see a cluster draining of work" {
+	last=$(mirage-cat "$J" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["submit"] > m { m = $c["submit"] } END { print m }')
+	day=$(date -u -d @"$last" +%F)
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d -k 1 -f 2023-03-20 -u "$(date -u -d "$day + 2 days" +%F)" "$J"
+	[[ "$stderr" == *"is past the trace's last submission ($(date -u -d @"$last" +%FT%T)): episodes there would see a cluster draining of work; give -u $day or earlier"* ]]
+}
