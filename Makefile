@@ -9,7 +9,7 @@ BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
 DATADIR	?= $(PREFIX)/share/mirage
 # the pipelines that work on a site's own data (cron, sbatch)
-PIPES	= nightly-retrain.sh cluster-report.sh plan-folds.sh features-array.sbatch \
+PIPES	= nightly-retrain.sh cluster-report.sh plan-folds.sh calibrate.sh features-array.sbatch \
 	  handover-service.sbatch handover-serving.sbatch handover-ddp.sbatch \
 	  handover_train.py
 B	?= build/default

@@ -112,6 +112,10 @@ stage "mirage-eval --replay: the cluster models against the real waits"
 		    awk -F'\t' -v name="${m%%|*}" '$1 == "all" {
 			printf "  %-36s %8.2f h %9.2f h %9.2f\n", name, $4, $5, $8 }'
 	done
+	# the reference model's capacity calibrated on the trace
+	echo
+	echo "the reference model calibrated on the trace (pipelines/calibrate.sh -- -m reference):"
+	B=$bin "$root/pipelines/calibrate.sh" "$out/ls6.jobs" -- -m reference | sed 's/^/  /'
 } | tee -a "$out/ls6-summary.txt"
 
 # The paper's protocol, in three settings: the episodes of the training

@@ -165,7 +165,7 @@ setup() {
 		done
 	done
 	# the pipelines' -h behaves the same
-	for t in reproduce-paper.sh cluster-report.sh nightly-retrain.sh plan-folds.sh fidelity.sh; do
+	for t in reproduce-paper.sh cluster-report.sh nightly-retrain.sh plan-folds.sh fidelity.sh calibrate.sh; do
 		run -0 --separate-stderr "$ROOT/pipelines/$t" -h
 		[ -z "$stderr" ]
 		[[ "$output" == "Usage: "*"$t"* ]]
