@@ -15,6 +15,8 @@ setup() {
 	run -0 --separate-stderr env B="$MIRAGE_BIN" MIRAGE_QUICK=1 "$ROOT/pipelines/reproduce-paper.sh" "$PWD/out"
 	[[ "$output" == *"jobs                24777"* ]]
 	[[ "$output" == *"reference, 88 nodes (the original)"*"4.10 h"*"0.21"* ]]
+	# and its capacity calibrated on the trace, size by size
+	[[ "$output" == *"the reference model calibrated on the trace"*"  capacity: 75 nodes (the replay waits "*"  all       24777 "* ]]
 	# one setting, the loaded one, without and with handing over
 	[[ "$output" == *"reference-76: 12 validation episodes from 2023-03-01 (trained on 24 from 2022-11-01)"* ]]
 	[[ "$output" != *"reference-88:"* && "$output" != *"faithful-84"* && "$output" != *"preemption:"* ]]
