@@ -17,7 +17,7 @@
 #define HOUR	3600.0
 
 static const char *const rule_name[MG_REAL_RULES] = { "lead", "estimate",
-	"lead-adapt", "estimate-adapt" };
+	"lead-adapt", "estimate-adapt", "estimate-load" };
 
 struct test {
 	size_t job;		/* the trace's */
@@ -25,6 +25,7 @@ struct test {
 	double need[MG_REAL_RULES];	/* hours: the wait; the estimate's
 					 * miss; the same again, adaptive */
 	double setting[MG_REAL_RULES];	/* its period's, NAN: none */
+	double load;		/* pending node-hours at its submission */
 	int period;		/* index from c->from, -1: in the history only */
 };
 
@@ -107,13 +108,14 @@ size_of(const struct mg_realconf *c, int32_t nodes)
  */
 static int64_t
 planned(const struct mg_trace *t, int32_t nodes, size_t j,
-    struct mg_view *v)
+    struct mg_view *v, double *load)
 {
 	const struct mg_trace_job *J = &t->job[j];
 	struct mg_view_job x;
 	int64_t now = J->submit, busy = 0, p_start;
 	size_t i;
 
+	*load = 0;
 	mg_view_clear(v);
 	v->t = now;
 	v->nodes = nodes;
@@ -138,6 +140,7 @@ planned(const struct mg_trace *t, int32_t nodes, size_t j,
 				return MG_ENOMEM;
 		} else if (o->eligible <= now) {
 			x.start = -1;
+			*load += (double)o->nodes * (double)o->limit / HOUR;
 			if (mg_view_add(&v->pend, &v->npend, &v->cappend,
 			    &x) != 0)
 				return MG_ENOMEM;
@@ -243,20 +246,80 @@ nomem:
 	return mg_diag_set(d, MG_ENOMEM, "out of memory");
 }
 
+/* does rule q learn from its misses? */
+static int
+adaptive(int q)
+{
+	return q == MG_REAL_LEAD_ADAPT || q == MG_REAL_ESTIMATE_ADAPT;
+}
+
+/* the quantile at level lv of v[0..m) (m > 0; copied to w, sorted):
+ * INFINITY (the limit) at a level of 1 or more, never below 0 */
+static double
+quantile(const double *v, size_t m, double lv, double *w)
+{
+	size_t want;
+
+	if (lv >= 1)
+		return INFINITY;
+	if (w != v)
+		memcpy(w, v, m * sizeof(*w));
+	qsort(w, m, sizeof(*w), by_need);
+	want = (size_t)ceil((lv > 0 ? lv : 0) * (double)m - 1e-9);
+	return w[want > 0 ? want - 1 : 0] > 0 ? w[want > 0 ? want - 1 : 0] :
+	    0;
+}
+
+/*
+ * The queue's alarm: the history's needs split in thirds by their load
+ * (cut: the loads at a third and two thirds), each third's quantile at
+ * lv into bset, or all's (set) for a third with fewer than least.
+ */
+static void
+by_load(const double *needs, const double *loads, size_t m, double lv,
+    size_t least, double set, double cut[2], double bset[3], double *w)
+{
+	size_t i, n;
+	int b;
+
+	memcpy(w, loads, m * sizeof(*w));
+	qsort(w, m, sizeof(*w), by_need);
+	cut[0] = w[m / 3];
+	cut[1] = w[2 * m / 3];
+	for (b = 0; b < 3; b++) {
+		double *x = w;
+
+		for (i = n = 0; i < m; i++)
+			if ((b == 0 && loads[i] < cut[0]) || (b == 1 &&
+			    loads[i] >= cut[0] && loads[i] < cut[1]) ||
+			    (b == 2 && loads[i] >= cut[1]))
+				x[n++] = needs[i];
+		bset[b] = n >= least && n > 0 ? quantile(x, n, lv, x) : set;
+	}
+}
+
 /* each period's setting of each size and rule, from the needs of the
  * history's tests; then the tally of what it kept */
 static int
 walk(struct mg_real *r, struct mg_diag *d)
 {
 	const struct mg_realconf *c = &r->c;
-	double *needs = malloc((r->n ? r->n : 1) * sizeof(*needs));
+	size_t cap = r->n ? r->n : 1;
+	double *needs = malloc(cap * sizeof(*needs));
+	double *loads = malloc(cap * sizeof(*loads));
+	double *scratch = malloc(cap * sizeof(*scratch));
 	double level[MG_REAL_MAXSIZES][MG_REAL_RULES], lv;
+	double cut[2] = { 0, 0 }, bset[3] = { 0, 0, 0 };
 	int64_t p0, p1;
-	size_t i, m, want;
+	size_t i, m;
 	int k, q, per, mo, rv;
 
-	if (needs == NULL)
+	if (needs == NULL || loads == NULL || scratch == NULL) {
+		free(needs);
+		free(loads);
+		free(scratch);
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
 	for (k = 0; k < MG_REAL_MAXSIZES; k++)
 		for (q = 0; q < MG_REAL_RULES; q++)
 			level[k][q] = c->target;
@@ -268,8 +331,7 @@ walk(struct mg_real *r, struct mg_diag *d)
 
 				/* the adaptive level: the outcomes known
 				 * since the last period (their jobs started) */
-				for (i = 0; q >= MG_REAL_LEAD_ADAPT && i < r->n;
-				    i++) {
+				for (i = 0; adaptive(q) && i < r->n; i++) {
 					const struct test *x = &r->test[i];
 					const struct mg_trace_job *J =
 					    &r->t->job[x->job];
@@ -282,8 +344,7 @@ walk(struct mg_real *r, struct mg_diag *d)
 					    x, q) ? -(1 - c->target) :
 					    c->target);
 				}
-				lv = q >= MG_REAL_LEAD_ADAPT ? level[k][q] :
-				    c->target;
+				lv = adaptive(q) ? level[k][q] : c->target;
 
 				for (i = m = 0; i < r->n; i++) {
 					const struct mg_trace_job *J =
@@ -291,19 +352,17 @@ walk(struct mg_real *r, struct mg_diag *d)
 
 					if (r->test[i].size == k &&
 					    J->submit >= p0 - c->history &&
-					    J->submit < p0 && J->start <= p0)
-						needs[m++] = r->test[i].need[q];
+					    J->submit < p0 && J->start <= p0) {
+						needs[m] = r->test[i].need[q];
+						loads[m++] = r->test[i].load;
+					}
 				}
-				if (m >= c->min_history && m > 0 && lv >= 1)
-					set = INFINITY;	/* the limit */
-				else if (m >= c->min_history && m > 0) {
-					qsort(needs, m, sizeof(*needs), by_need);
-					want = (size_t)ceil((lv > 0 ? lv : 0) *
-					    (double)m - 1e-9);
-					set = needs[want > 0 ? want - 1 : 0];
-					if (set < 0)
-						set = 0;
-				}
+				if (m >= c->min_history && m > 0)
+					set = quantile(needs, m, lv, scratch);
+				if (q == MG_REAL_ESTIMATE_LOAD && !isnan(set))
+					by_load(needs, loads, m, lv,
+					    c->min_history, set, cut, bset,
+					    scratch);
 				for (i = 0; i < r->n; i++) {
 					struct test *x = &r->test[i];
 					const struct mg_trace_job *J =
@@ -311,13 +370,19 @@ walk(struct mg_real *r, struct mg_diag *d)
 
 					if (x->size == k && J->submit >= p0 &&
 					    J->submit < p1) {
-						x->setting[q] = set;
+						x->setting[q] = q !=
+						    MG_REAL_ESTIMATE_LOAD ||
+						    isnan(set) ? set : bset[
+						    x->load < cut[0] ? 0 :
+						    x->load < cut[1] ? 1 : 2];
 						x->period = per;
 					}
 				}
 			}
 	}
 	free(needs);
+	free(loads);
+	free(scratch);
 	/* the tally: month by month, and all (the last slot); and per
 	 * period, for the bound by periods */
 	if ((rv = by_period(r, per, d)) != 0)
@@ -378,6 +443,7 @@ mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
 	struct mg_view v = { 0 };
 	size_t i, cap = 0;
 	int64_t at;
+	double load;
 	int k, rv;
 
 	*out = NULL;
@@ -406,7 +472,7 @@ mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
 		if ((k = size_of(c, J->nodes)) < 0 || J->limit < c->min_limit ||
 		    J->submit < c->from - c->history || J->submit >= c->until)
 			continue;
-		if ((at = planned(t, c->nodes, i, &v)) < 0) {
+		if ((at = planned(t, c->nodes, i, &v, &load)) < 0) {
 			rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
 			goto fail;
 		}
@@ -424,6 +490,8 @@ mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
 		    HOUR;
 		x->need[MG_REAL_LEAD_ADAPT] = x->need[MG_REAL_LEAD];
 		x->need[MG_REAL_ESTIMATE_ADAPT] = x->need[MG_REAL_ESTIMATE];
+		x->need[MG_REAL_ESTIMATE_LOAD] = x->need[MG_REAL_ESTIMATE];
+		x->load = load;
 		for (k = 0; k < MG_REAL_RULES; k++)
 			x->setting[k] = NAN;
 		x->period = -1;
@@ -581,7 +649,8 @@ mg_real_write_tests(const struct mg_real *r, FILE *fp, struct mg_diag *d)
 	fprintf(fp, "job\tnodes\tsize\tsubmit\tlimit_h\twait_h\t"
 	    "estimate_miss_h\tlead_h\tlead_kept\tmargin_h\testimate_kept\t"
 	    "lead_adapt_h\tlead_adapt_kept\tmargin_adapt_h\t"
-	    "estimate_adapt_kept\n");
+	    "estimate_adapt_kept\tmargin_load_h\testimate_load_kept\t"
+	    "pending_nh\n");
 	for (i = 0; i < r->n; i++) {
 		const struct test *x = &r->test[i];
 		const struct mg_trace_job *J = &r->t->job[x->job];
@@ -597,7 +666,7 @@ mg_real_write_tests(const struct mg_real *r, FILE *fp, struct mg_diag *d)
 			else
 				fprintf(fp, "\t%.4f\t%d", x->setting[q],
 				    kept_by(r, x, q));
-		fputc('\n', fp);
+		fprintf(fp, "\t%.1f\n", x->load);
 	}
 	if (ferror(fp))
 		return mg_diag_set(d, MG_EIO, "write failed");

@@ -27,7 +27,12 @@
  * test's outcome becomes known (its job starts), rises by
  * MG_REAL_GAMMA x (1 - (1 - target)) after a miss and falls by
  * MG_REAL_GAMMA x (1 - target) after a hit; over a level of 1 the setting
- * is the limit.  A setting is given at most the predecessor's limit
+ * is the limit.  The queue's alarm (estimate-load) widens the margin
+ * before any outcome arrives: the history's tests are split in thirds
+ * by the pending node-hours (eligible jobs' nodes times their limits)
+ * at their submission, and a test's margin is the target's quantile of
+ * the needs of its own third (of them all, with fewer than the least
+ * history in it).  A setting is given at most the predecessor's limit
  * (taken as the successor's own: a chain's links are alike), and a job
  * that waited longer than that is kept by no rule.  What a kept link
  * gave up of its predecessor's lease is the setting less the need.
@@ -53,7 +58,7 @@
 /* the two rules, each chosen as the history's quantile (static) and
  * with a level that learns from the misses (adaptive) */
 enum mg_real_rule { MG_REAL_LEAD, MG_REAL_ESTIMATE, MG_REAL_LEAD_ADAPT,
-	MG_REAL_ESTIMATE_ADAPT, MG_REAL_RULES };
+	MG_REAL_ESTIMATE_ADAPT, MG_REAL_ESTIMATE_LOAD, MG_REAL_RULES };
 
 /* the adaptive rules' step: a miss raises the quantile's level by about
  * this, a hit lowers it by this times the share of misses allowed */

@@ -183,9 +183,28 @@ for need, col, k in (("wait_h", "lead_adapt_h", "lead_adapt_kept"), ("estimate_m
                 got = float(today[0][col])
                 assert (want == float("inf") and got == float("inf")) or abs(got - want) < 1e-3, (size, p0, level, got, want)
             p0 += day
+# the queue's alarm: the history split in thirds by the pending
+# node-hours at submission, each third's own quantile (all's, with fewer
+# than 20 in it)
+def q99(v):
+    v = sorted(v)
+    return max(0.0, v[math.ceil(0.99 * len(v) - 1e-9) - 1])
+for t in judged[::53]:
+    p0 = t0 + (t["s"] - t0) // day * day
+    h = [x for x in tests if x["size"] == t["size"] and p0 - 28 * day <= x["s"] < p0 and x["start"] <= p0 + 1e-6]
+    loads = sorted(float(x["pending_nh"]) for x in h)
+    cut = (loads[len(h) // 3], loads[2 * len(h) // 3])
+    def third(l):
+        return 0 if l < cut[0] else 1 if l < cut[1] else 2
+    mine = [float(x["estimate_miss_h"]) for x in h if third(float(x["pending_nh"])) == third(float(t["pending_nh"]))]
+    want = q99(mine) if len(mine) >= 20 else q99([float(x["estimate_miss_h"]) for x in h])
+    # the loads are printed to 0.1 node-hour: a test on a cut may fall either side
+    if all(abs(float(t["pending_nh"]) - c) > 0.1 for c in cut):
+        assert abs(float(t["margin_load_h"]) - want) < 1e-3, (t, want, cut)
 # kept: the need within the setting; the table's counts are the tests'
 for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("estimate", "estimate_miss_h", "margin_h", "estimate_kept"),
-        ("lead-adapt", "wait_h", "lead_adapt_h", "lead_adapt_kept"), ("estimate-adapt", "estimate_miss_h", "margin_adapt_h", "estimate_adapt_kept")):
+        ("lead-adapt", "wait_h", "lead_adapt_h", "lead_adapt_kept"), ("estimate-adapt", "estimate_miss_h", "margin_adapt_h", "estimate_adapt_kept"),
+        ("estimate-load", "estimate_miss_h", "margin_load_h", "estimate_load_kept")):
     for t in judged:
         # within the setting, at most P's limit (the successor's), and
         # a wait no submission time could make up for is never kept
