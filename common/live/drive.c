@@ -791,6 +791,17 @@ requeued(const struct mg_drive *o, struct run *r)
 	char note[1024] = "";
 	int outcome;
 
+	/* a take-over of it under way (S's script, started again with S)
+	 * goes on from its own record */
+	if (strcmp(st->take.job, st->handed) == 0)
+		return 0;
+	if (p != NULL && strcmp(st->handed, st->current) != 0 &&
+	    restarted(o, st, p, s) && !running(s, o->now)) {
+		/* S has ended: P, running again, is the chain's job */
+		if (s != NULL)
+			(void)give_back(o, r, s, st->handed);
+		return 0;
+	}
 	if (p != NULL && strcmp(st->handed, st->current) != 0 &&
 	    restarted(o, st, p, s)) {
 		say(o, 1, "job %s, handed over to %s, started again (requeued "

@@ -20,6 +20,8 @@ static int mg_takeover_state_at(const struct mg_takeover *t, char *user,
 #define TIMEOUT		60	/* seconds allowed to one Slurm command */
 #define SETTLE		120	/* s a completing P is watched for a requeue */
 #define INVALID		"Invalid job id"	/* squeue: not in the queue */
+#define UNDELIVERED_TRIES 3	/* a request Slurm refused, sent at once */
+#define UNDELIVERED_PAUSE 5	/* s between them */
 
 /* run argv, tries times at most (1 s, 2 s, ... apart); its output, or
  * NULL with note set */
@@ -35,6 +37,21 @@ run(const char *const argv[], int tries,
 	sl.tries = tries;
 	/* "Invalid job id" is an answer: the job left the queue */
 	return mg_slurm_ask(&sl, argv, INVALID, &len, note, cap);
+}
+
+/* a signal or a cancel, sent again at once while Slurm says it never
+ * reached the controller (mg_slurm_undelivered: not acted on), a few
+ * seconds apart: a refused request waits for no cron period */
+static char *
+send_once(const char *const argv[], char *note, size_t cap)
+{
+	char *out;
+	int k;
+
+	for (k = 1; (out = run(argv, 1, note, cap)) == NULL &&
+	    mg_slurm_undelivered(note) && k < UNDELIVERED_TRIES; k++)
+		mg_clock_sleep(UNDELIVERED_PAUSE, MG_CLOCK_RETRY);
+	return out;
 }
 
 static void
@@ -431,7 +448,7 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 		}
 		snprintf(sig, sizeof(sig), "--signal=%s", t->signal);
 		/* once: a signal whose answer was lost is not sent again */
-		if ((out = run(sc, 1, why, sizeof(why))) != NULL) {
+		if ((out = send_once(sc, why, sizeof(why))) != NULL) {
 			free(out);
 			snprintf(note, cap, "job %s was sent SIG%s", t->job,
 			    t->signal);

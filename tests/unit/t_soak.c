@@ -790,8 +790,10 @@ scancel(const char *const argv[], struct mg_proc *p)
 		return answer(p, 1, "scancel: error: Kill job error on job id: "
 		    "Invalid job id specified", "%s", "");
 	foreign(j, "cancelled or signalled");
-	if (chance(W.refuse_pct))
+	if (chance(W.refuse_pct)) {
+		note("scancel of job %d refused", j->id);
 		return failed(p, "scancel: error: ", refused_word());
+	}
 	/* --state=PENDING: only a job still pending is cancelled; another
 	 * is left, and the answer is 0 (as Slurm's scancel) */
 	for (k = 0; argv[k]; k++)

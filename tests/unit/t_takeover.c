@@ -243,15 +243,15 @@ refused(void)
 	slurm(RUN, DONE, "scancel: error: Unable to contact slurm controller "
 	    "(connect failure)");
 	o = step(0, 0, NOW, &r, &err);
-	ok(o == MG_TAKEOVER_WAITING && S.signals == 1 && r.signalled == 0,
-	    "a signal that never reached the controller: released, sent "
-	    "again at the next step");
+	ok(o == MG_TAKEOVER_WAITING && S.signals == 3 && r.signalled == 0,
+	    "a signal that never reached the controller: sent again at once, "
+	    "three times in all, then released for the next step");
 	slurm(RUN, DONE, "scancel: error: Rate limit exceeded, please retry "
 	    "later");
 	o = step(0, 0, NOW, &r, &err);
-	ok(o == MG_TAKEOVER_WAITING && S.signals == 1 && r.signalled == 0,
-	    "a signal the controller's rate limit refused: released, sent "
-	    "again at the next step");
+	ok(o == MG_TAKEOVER_WAITING && S.signals == 3 && r.signalled == 0,
+	    "a signal the controller's rate limit refused: sent again at once, "
+	    "three times in all, then released for the next step");
 	slurm(RUN, DONE, "scancel: error: Unable to contact slurm controller "
 	    "(receive failure)");
 	o = step(0, 0, NOW, &r, &err);
