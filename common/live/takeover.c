@@ -39,21 +39,6 @@ run(const char *const argv[], int tries,
 	return mg_slurm_ask(&sl, argv, INVALID, &len, note, cap);
 }
 
-/* a signal or a cancel, sent again at once while Slurm says it never
- * reached the controller (mg_slurm_undelivered: not acted on), a few
- * seconds apart: a refused request waits for no cron period */
-static char *
-send_once(const char *const argv[], char *note, size_t cap)
-{
-	char *out;
-	int k;
-
-	for (k = 1; (out = run(argv, 1, note, cap)) == NULL &&
-	    mg_slurm_undelivered(note) && k < UNDELIVERED_TRIES; k++)
-		mg_clock_sleep(UNDELIVERED_PAUSE, MG_CLOCK_RETRY);
-	return out;
-}
-
 static void
 warn(const struct mg_takeover *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -430,11 +415,14 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 	char sig[64], why[512] = "", user[64], n2[256], at[32];
 	const char *sc[] = { t->scancel, sig, t->full ? "--full" : "--batch",
 	    t->job, NULL };
+	int64_t t0;
 	char *out;
+	int k;
 
 	*outcome = MG_TAKEOVER_WAITING;
-	if (rec->signalled == 0) {
-		rec->signalled = now;
+	for (k = 1, t0 = mg_clock_now(); rec->signalled == 0; k++) {
+		/* stamped, and claimed, as it is sent */
+		rec->signalled = now + mg_clock_now() - t0;
 		snprintf(rec->host, sizeof(rec->host), "%s", t->host ?
 		    t->host : "");
 		rec->seen = 0;
@@ -448,10 +436,16 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 		}
 		snprintf(sig, sizeof(sig), "--signal=%s", t->signal);
 		/* once: a signal whose answer was lost is not sent again */
-		if ((out = send_once(sc, why, sizeof(why))) != NULL) {
+		if ((out = run(sc, 1, why, sizeof(why))) != NULL) {
 			free(out);
 			snprintf(note, cap, "job %s was sent SIG%s", t->job,
 			    t->signal);
+		} else if (mg_slurm_undelivered(why) && k < UNDELIVERED_TRIES) {
+			/* not acted on: sent again at once (a few seconds
+			 * apart), and stamped anew */
+			release(t, MG_TAKEOVER_UNSIGNAL, rec);
+			mg_clock_sleep(UNDELIVERED_PAUSE, MG_CLOCK_RETRY);
+			continue;
 		} else if (mg_slurm_undelivered(why)) {
 			/* it never reached the controller: the record holds
 			 * what Slurm confirmed, and a later step sends it */
