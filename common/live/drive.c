@@ -789,6 +789,7 @@ requeued(const struct mg_drive *o, struct run *r)
 	struct mg_takeover_rec rec;
 	struct mg_diag d = { "" };
 	char note[1024] = "";
+	int64_t was;
 	int outcome;
 
 	/* a take-over of it under way (S's script, started again with S)
@@ -819,6 +820,10 @@ requeued(const struct mg_drive *o, struct run *r)
 	memset(&rec, 0, sizeof(rec));
 	snprintf(rec.job, sizeof(rec.job), "%s", st->handed);
 	rec.signalled = st->handover_time > 0 ? st->handover_time : 1;
+	/* its start when signalled: one that starts as the step looks is
+	 * a new run, signalled anew, not cancelled unwarned */
+	snprintf(rec.p_start, sizeof(rec.p_start), "%s", st->handed_start);
+	was = rec.signalled;
 	takeover_conf(o, st->handed, &t, &c);
 	t.claim = NULL;
 	if (mg_takeover_step(&t, &rec, local_now(o, r), &outcome, note,
@@ -827,6 +832,12 @@ requeued(const struct mg_drive *o, struct run *r)
 		    st->handed, d.msg);
 	else if (*note)
 		say(o, 1, "job %s, handed over: %s", st->handed, note);
+	if (rec.signalled > 0 && rec.signalled != was) {
+		/* signalled anew: its take-over goes on from a record */
+		st->take = rec;
+		st->handed[0] = '\0';
+		return 1;
+	}
 	return 0;
 }
 
