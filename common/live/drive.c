@@ -698,11 +698,6 @@ fallback(const struct mg_drive *o, struct run *r)
 		handed(st, st->take.job, o->now);
 }
 
-/*
- * S, the chain's job, ended while its predecessor p still runs: p is
- * the chain's job again (S counted as failed) and keeps the service.
- * 1 if so, 0 if S runs or p does not.
- */
 /* the chain's pending successor cancelled (scancel --state=PENDING):
  * 1 if it is gone or was never queued, 0 if it may still start (said) */
 static int
@@ -728,6 +723,11 @@ orphan(const struct mg_drive *o, struct run *r)
 	return 1;
 }
 
+/*
+ * S, the chain's job, ended while its predecessor p still runs: p is
+ * the chain's job again (S counted as failed) and keeps the service.
+ * 1 if so, 0 if S runs or p does not.
+ */
 static int
 give_back(const struct mg_drive *o, struct run *r, const struct mg_live_job *sp,
     const char *p)
@@ -753,14 +753,8 @@ give_back(const struct mg_drive *o, struct run *r, const struct mg_live_job *sp,
 	return 1;
 }
 
-/*
- * A P handed over that went back to pending (it requeued itself late):
- * cancelled, or it would run beside its successor.  One that Slurm
- * requeued and started again before a run saw it pending (its start,
- * the controller's, after S's) serves beside S: its take-over begins
- * again, from a record of its own, and goes on a step at every run.
- * 1 if so (the fallback takes it further), else 0.
- */
+/* does the handed-over P run again (Slurm requeued it and it started
+ * again)?  Its start after the one it was signalled in */
 static int
 restarted(const struct mg_drive *o, const struct mg_chainstate *st,
     const struct mg_live_job *p, const struct mg_live_job *s)
@@ -778,6 +772,14 @@ restarted(const struct mg_drive *o, const struct mg_chainstate *st,
 	return running(s, o->now) && p->start > s->start;
 }
 
+/*
+ * A P handed over that went back to pending (it requeued itself late):
+ * cancelled, or it would run beside its successor.  One that Slurm
+ * requeued and started again before a run saw it pending serves beside
+ * S: its take-over begins again, from a record of its own, and goes on
+ * a step at every run; with S ended, P is the chain's job again.  1 if
+ * a take-over goes on (the fallback takes it further), else 0.
+ */
 static int
 requeued(const struct mg_drive *o, struct run *r)
 {
@@ -797,14 +799,13 @@ requeued(const struct mg_drive *o, struct run *r)
 	if (strcmp(st->take.job, st->handed) == 0)
 		return 0;
 	if (p != NULL && strcmp(st->handed, st->current) != 0 &&
-	    restarted(o, st, p, s) && !running(s, o->now)) {
-		/* S has ended: P, running again, is the chain's job */
-		if (s != NULL)
-			(void)give_back(o, r, s, st->handed);
-		return 0;
-	}
-	if (p != NULL && strcmp(st->handed, st->current) != 0 &&
 	    restarted(o, st, p, s)) {
+		/* S has ended: P, running again, is the chain's job */
+		if (!running(s, o->now)) {
+			if (s != NULL)
+				(void)give_back(o, r, s, st->handed);
+			return 0;
+		}
 		say(o, 1, "job %s, handed over to %s, started again (requeued "
 		    "by Slurm) and serves beside it: it is taken over again",
 		    st->handed, st->current);
