@@ -402,6 +402,20 @@ mg_chain_revert(struct mg_chainstate *st, const char *p,
 }
 
 void
+mg_chain_rewind(struct mg_chainstate *st, const char *p)
+{
+	char s[sizeof(st->current)];
+
+	memcpy(s, st->current, sizeof(s));
+	snprintf(st->current, sizeof(st->current), "%s", p);
+	memcpy(st->successor, s, sizeof(st->successor));
+	memset(&st->take, 0, sizeof(st->take));
+	st->handed[0] = '\0';
+	st->handed_start[0] = '\0';
+	st->handover_time = 0;
+}
+
+void
 mg_chain_token(char *buf, size_t cap)
 {
 	unsigned char r[8];

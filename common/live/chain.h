@@ -128,6 +128,14 @@ void mg_chain_revert(struct mg_chainstate *st, const char *p,
     const struct mg_live_job *s, int64_t now, char *fate, size_t fatecap);
 
 /*
+ * mg_chain_rewind: the chain's job st->current, handed job p's
+ * successor, is pending again while p runs again (Slurm requeued both):
+ * p is the chain's job again and st->current its queued successor, to
+ * take over from p afresh.  Nothing is counted as failed.
+ */
+void mg_chain_rewind(struct mg_chainstate *st, const char *p);
+
+/*
  * The chain's links, one line appended per successor submitted
  * (state.links, mirage-chain(5)): what a report of the chain reads with
  * the accounting.  Each line carries its own CRC-32, so that a line cut

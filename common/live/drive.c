@@ -565,15 +565,21 @@ takeover_conf(const struct mg_drive *o, const char *p, struct mg_takeover *t,
 		t->claim = claim;
 }
 
-/* the handover recorded: P gone, the take-over over */
+/*
+ * the handover recorded: P gone, the take-over over.  start: P's start
+ * as the take-over saw it (a claim may have been recorded before Slurm
+ * showed it), else the record's.
+ */
 static void
-handed(struct mg_chainstate *st, const char *p, int64_t now)
+handed(struct mg_chainstate *st, const char *p, const char *start,
+    int64_t now)
 {
 	snprintf(st->handed, sizeof(st->handed), "%s", p);
 	st->handover_time = now;
 	/* its start when signalled: a start other than it is a new run */
 	snprintf(st->handed_start, sizeof(st->handed_start), "%s",
-	    strcmp(st->take.job, p) == 0 ? st->take.p_start : "");
+	    start != NULL && *start ? start : strcmp(st->take.job, p) == 0 ?
+	    st->take.p_start : "");
 	memset(&st->take, 0, sizeof(st->take));
 }
 
@@ -695,7 +701,7 @@ fallback(const struct mg_drive *o, struct run *r)
 		say(o, outcome != MG_TAKEOVER_GONE, "successor %s runs: %s",
 		    st->current, note);
 	if (mg_takeover_done(outcome))
-		handed(st, st->take.job, o->now);
+		handed(st, st->take.job, NULL, o->now);
 }
 
 /* the chain's pending successor cancelled (scancel --state=PENDING):
@@ -777,7 +783,9 @@ restarted(const struct mg_drive *o, const struct mg_chainstate *st,
  * cancelled, or it would run beside its successor.  One that Slurm
  * requeued and started again before a run saw it pending serves beside
  * S: its take-over begins again, from a record of its own, and goes on
- * a step at every run; with S ended, P is the chain's job again.  1 if
+ * a step at every run; with S ended, P is the chain's job again; with S
+ * requeued too and pending, P is the chain's job and S its successor,
+ * held against P's new start as any successor is.  1 if
  * a take-over goes on (the fallback takes it further), else 0.
  */
 static int
@@ -785,7 +793,7 @@ requeued(const struct mg_drive *o, struct run *r)
 {
 	struct mg_chainstate *st = &r->st;
 	const struct mg_live_job *p = mg_live_find(&r->l, st->handed);
-	const struct mg_live_job *s = mg_live_find(&r->l, st->current);
+	const struct mg_live_job *s = mg_live_find(&r->l, st->current), *n;
 	struct claimer c = { o, st };
 	struct mg_takeover t;
 	struct mg_takeover_rec rec;
@@ -798,8 +806,38 @@ requeued(const struct mg_drive *o, struct run *r)
 	 * goes on from its own record */
 	if (strcmp(st->take.job, st->handed) == 0)
 		return 0;
+	/* handed over before a run saw S start, and running again while
+	 * S is pending: P keeps the service as the chain's job, no longer
+	 * one handed over (S, when it starts, takes over from it) */
+	if (p != NULL && strcmp(st->handed, st->current) == 0 &&
+	    (n = mg_live_find(&r->l, st->successor)) != NULL && n->pending &&
+	    restarted(o, st, p, NULL)) {
+		say(o, 1, "job %s, handed over to %s, started again (requeued "
+		    "by Slurm) while %s is pending again: %s keeps the "
+		    "service until %s takes over from it", st->handed,
+		    st->successor, st->successor, st->handed, st->successor);
+		st->handed[0] = st->handed_start[0] = '\0';
+		st->handover_time = 0;
+		return 0;
+	}
 	if (p != NULL && strcmp(st->handed, st->current) != 0 &&
 	    restarted(o, st, p, s)) {
+		/* S requeued too, pending: P is the chain's job again and
+		 * S its successor, held against P's new start */
+		if (s != NULL && s->pending) {
+			/* a successor submitted for S would take over from
+			 * S: cancelled while pending first */
+			if (*st->successor && !orphan(o, r))
+				return 0;
+			say(o, 1, "job %s, handed over to %s, started again "
+			    "(requeued by Slurm) while %s is pending again: %s "
+			    "is the chain's job again, %s its successor",
+			    st->handed, st->current, st->current, st->handed,
+			    st->current);
+			mg_chain_rewind(st, st->handed);
+			snprintf(r->p_id, sizeof(r->p_id), "%s", st->current);
+			return 0;
+		}
 		/* S has ended: P, running again, is the chain's job */
 		if (!running(s, o->now)) {
 			if (s != NULL)
@@ -951,7 +989,8 @@ mg_drive_takeover(const struct mg_drive *oc, const char *p, char *note,
 			 * signalled it meanwhile: the record says so */
 			if (mg_takeover_done(outcome) && (outcome !=
 			    MG_TAKEOVER_GONE || st.take.signalled > 0))
-				handed(&st, p, mg_clock_now());
+				handed(&st, p, rec.signalled > 0 ?
+				    rec.p_start : NULL, mg_clock_now());
 			else if (outcome == MG_TAKEOVER_GONE)
 				memset(&st.take, 0, sizeof(st.take));
 			st.updated = mg_clock_now();

@@ -521,3 +521,38 @@ setup() {
 	[ "$(signals)" -eq 2 ]
 	grep -qx 'handed	500' job.sh.chain
 }
+
+@test "P and S both requeued by Slurm, P running again: P is the chain's job again, S its successor, held against P's new start" {
+	mirage-advise "${SUB[@]}" --now 2026-11-23T23:00:00 -j 500 -T 100 --min-run 50% --submit job.sh --handover > /dev/null
+	sed -i 's/^900|gpu|PD|\([^|]*\)|N\/A|/900|gpu|R|\1|2026-11-23T23:20:00|/' "$FAKE/queue.txt"
+	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}" -j 500
+	grep -qx 'handed	500' job.sh.chain
+	cp job.sh.chain early.chain
+	run -10 mirage-advise "${SUB[@]}" --now 2026-11-23T23:25:00 -T -100 --min-run 50% --submit job.sh --handover
+	grep -qx 'current	900' job.sh.chain
+	# a node fails: Slurm requeues S (pending again) and P, which
+	# starts again before S
+	sed -i 's/^900|gpu|R|\([^|]*\)|[^|]*|/900|gpu|PD|\1|N\/A|/' "$FAKE/queue.txt"
+	echo '500|gpu|R|2026-11-21T23:00:00|2026-11-23T23:40:00|2-00:00:00|1|1000' >> "$FAKE/queue.txt"
+	again=(-q "${SUB[@]}" --scontrol "$A/fake-scontrol" --now 2026-11-23T23:45:00 --scancel "$A/fake-scancel" -T -100 --min-run 50% --submit job.sh --handover)
+	run -11 --separate-stderr mirage-advise "${again[@]}"
+	[[ "$stderr" == *"job 500, handed over to 900, started again (requeued by Slurm) while 900 is pending again: 500 is the chain's job again, 900 its successor"* ]]
+	grep -qx 'current	500' job.sh.chain
+	grep -qx 'successor	900' job.sh.chain
+	grep -qx 'handed	-' job.sh.chain
+	grep -qx "update JobId=900 StartTime=2026-11-24T23:40:00" "$FAKE/scontrol.log"
+	[ "$(signals)" -eq 1 ]
+	# the same, handed over before any run saw S start: P is no longer
+	# taken for one handed over
+	cp job.sh.chain rewound.chain
+	cp early.chain job.sh.chain
+	run -11 --separate-stderr mirage-advise "${again[@]}"
+	[[ "$stderr" == *"job 500, handed over to 900, started again (requeued by Slurm) while 900 is pending again: 500 keeps the service until 900 takes over from it"* ]]
+	grep -qx 'handed	-' job.sh.chain
+	grep -qx 'current	500' job.sh.chain
+	# S starts at its begin time and takes over from P's new run
+	sed -i 's/^900|gpu|PD|\([^|]*\)|N\/A|/900|gpu|R|\1|2026-11-24T23:40:00|/' "$FAKE/queue.txt"
+	MIRAGE_CHAIN_STATE=$PWD/job.sh.chain run -0 mirage-advise "${T[@]}" -j 500
+	[ "$(signals)" -eq 2 ]
+	grep -qx 'handed	500' job.sh.chain
+}
