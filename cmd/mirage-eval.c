@@ -71,7 +71,7 @@ usage(int status)
 		    "  --walk-forward period, --history span  chosen on the 28d "
 		    "before each period\n"
 		    "  --text file       the walk also as text (the same run)\n"
-		    "  --real            the walk judged by the trace's real jobs\n"
+		    "  --real, --ahead n  judged by the real jobs; links queued\n"
 		    "  --replay          the cluster model's waits against the "
 		    "real ones\n"
 		    "  -j jobs.tsv       the replay job by job\n"
@@ -173,6 +173,7 @@ static const struct eopt {
 	O("hybrid", 1, 0, P, EVAL, 0, NULL),
 	O("handover", 1, 0, P | A, EVAL, 0, NULL),
 	O("ready-time", 1, 0, P | W, EVAL, 0, "--ready-time goes with --real"),
+	O("ahead", 1, 0, P | W, EVAL, 0, "--ahead goes with --real"),
 	O("jobs", 1, 'j', R | A, FILE_NAME, F(jobs_path),
 	    "-j goes with --replay or --adoption"),
 	O("model", 1, 'M', P | A, OWN, 0, NULL),
@@ -269,8 +270,7 @@ tally(void *arg, const struct mg_outcome *res, size_t nres, size_t done,
 {
 	struct tally *ty = arg;
 
-	(void)res;
-	(void)nres;
+	(void)res, (void)nres;
 	if (ty->pr != MG_PROGRESS_OFF)
 		fprintf(stderr, "%smirage-eval: %zu/%zu %s%s",
 		    ty->pr == MG_PROGRESS_TTY ? "\r" : "", done, all, ty->what,

@@ -1,6 +1,7 @@
 /*
  * evaluation.c: mirage-eval's protocol, set up once (evaluation.h).
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -106,6 +107,14 @@ mg_evalconf_set(struct mg_evalconf *c, const char *name, const char *arg,
 		    c->ready_time <= 0 || c->ready_time > 86400)
 			return mg_diag_set(d, MG_EINVAL, "--ready-time: invalid "
 			    "time '%s' (want e.g. 5m, at most a day)", arg);
+		return 0;
+	}
+	if (strcmp(name, "ahead") == 0) {
+		if (number(name, arg, 1, 2, &v, d) != 0 || v != floor(v))
+			return mg_diag_set(d, MG_EINVAL, "invalid --ahead '%s' "
+			    "(want 1, the successor, or 2, also its "
+			    "successor)", arg);
+		c->ahead = (int)v;
 		return 0;
 	}
 	if (strcmp(name, "hybrid") != 0)
@@ -337,8 +346,9 @@ mg_evaluation_walk(struct mg_evaluation *ev, struct mg_walk **out, int *run,
 
 	*run = 0;
 	/* the cluster model's links have no ready time: the real jobs do */
-	if (c->ready_time > 0)
-		return mg_diag_set(d, MG_EINVAL, "--ready-time goes with --real");
+	if (c->ready_time > 0 || c->ahead > 1)
+		return mg_diag_set(d, MG_EINVAL, "--%s goes with --real",
+		    c->ready_time > 0 ? "ready-time" : "ahead");
 	if ((*run = (rv = compare(ev, &all, &cmp, d)) != 0))
 		return rv;
 	ev->walked = cmp;

@@ -33,6 +33,9 @@ struct mg_evalconf {
 				 * hybrid, a calibration) */
 	int64_t handover;	/* seconds, 0: none */
 	int64_t ready_time;	/* a successor's start to ready (--real) */
+	int ahead;		/* the links a chain keeps queued (--real):
+				 * 0 or 1, the successor; 2, also the
+				 * successor's successor */
 	int threads;
 	FILE *say;		/* what was chosen and found, in words, or
 				 * NULL */

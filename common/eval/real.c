@@ -60,6 +60,7 @@ realconf_init(struct mg_realconf *c)
 	c->confidence = 0.95;
 	c->min_limit = MG_DAY;
 	c->min_history = 20;
+	c->ahead = 1;
 }
 
 int
@@ -81,6 +82,7 @@ mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
 	c->confidence = ev->confidence;
 	c->nodes = nodes;
 	c->up = ev->handover + ev->ready_time;
+	c->ahead = ev->ahead > 1 ? ev->ahead : 1;
 	c->nsizes = sel->nsizes < MG_REAL_MAXSIZES ? sel->nsizes :
 	    MG_REAL_MAXSIZES;
 	memcpy(c->sizes, sel->sizes, (size_t)c->nsizes * sizeof(*c->sizes));
@@ -155,26 +157,28 @@ planned(const struct mg_trace *t, int32_t nodes, size_t j,
 
 /*
  * A setting is given at most the predecessor's limit (the successor's
- * own: a chain's links are alike): no lead submits before P started.
- * A link is kept when the need is within it and the successor waited
- * no longer than that limit, which no submission time could have made
- * up for.
+ * own: a chain's links are alike), c->ahead of them with the links
+ * queued ahead: no lead submits before the first of them started.  A
+ * link is kept when the need is within it and the successor waited no
+ * longer than that, which no submission time could have made up for.
  */
+static double
+reach(const struct mg_real *r, const struct test *x)
+{
+	return (double)r->c.ahead * (double)r->t->job[x->job].limit / HOUR;
+}
+
 static double
 effective(const struct mg_real *r, const struct test *x, int q)
 {
-	double lim = (double)r->t->job[x->job].limit / HOUR;
-
-	return x->setting[q] < lim ? x->setting[q] : lim;
+	return fmin(x->setting[q], reach(r, x));
 }
 
 static int
 kept_by(const struct mg_real *r, const struct test *x, int q)
 {
-	double lim = (double)r->t->job[x->job].limit / HOUR;
-
 	return x->need[q] <= effective(r, x, q) &&
-	    x->need[MG_REAL_LEAD] <= lim;
+	    x->need[MG_REAL_LEAD] <= reach(r, x);
 }
 
 static int
@@ -405,8 +409,7 @@ walk(struct mg_real *r, struct mg_diag *d)
 				continue;
 			a->judged++;
 			all->judged++;
-			if (x->need[MG_REAL_LEAD] <= (double)r->t->job[x->job].limit /
-			    HOUR) {
+			if (x->need[MG_REAL_LEAD] <= reach(r, x)) {
 				a->bound++;
 				all->bound++;
 			}
@@ -419,10 +422,9 @@ walk(struct mg_real *r, struct mg_diag *d)
 				all->given += set - x->need[q];
 			} else {
 				/* down from P's drain to S's ready: past the
-				 * setting, or past a whole limit's lead */
-				double lim = (double)r->t->job[x->job].limit /
-				    HOUR, down = fmax(x->need[q] - set,
-				    x->need[MG_REAL_LEAD] - lim);
+				 * setting, or past the longest lead */
+				double down = fmax(x->need[q] - set,
+				    x->need[MG_REAL_LEAD] - reach(r, x));
 
 				down = fmax(down, 0);
 				a->down += down;
@@ -561,11 +563,13 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 		    "day or more is a test; each period's setting for %g%% is "
 		    "chosen on the tests of the %g days before it, then run on "
 		    "the period's (a lead: the wait; the estimate: the start "
-		    "less the backfill plan's)%s\n", 100 * c->target,
+		    "less the backfill plan's)%s%s\n", 100 * c->target,
 		    (double)c->history / MG_DAY, c->up > 0 ? "; a link is kept "
 		    "when its successor starts the handover and the ready time "
 		    "before the limit, and a miss is down from the drain to the "
-		    "successor's ready" : "");
+		    "successor's ready" : "", c->ahead > 1 ? "; the successor's "
+		    "successor is queued with the successor (a setting, and a "
+		    "wait any rule could keep, up to two limits)" : "");
 	else
 		fprintf(fp, "nodes\trule\tmonth\ttests\tjudged\tkept\tshare\t"
 		    "lower\tlower_days\tsetting_mean_h\tgiven_up_mean_h\t"
@@ -602,7 +606,7 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 					    "%.1f%%, by days %.1f%%; any rule at most "
 					    "%.1f%%), setting %.2f h, given up %.2f "
 					    "h; %zu missed, %zu allowed: %s; down "
-					    "%.1f min a link, worst %.0f\n",
+					    "%.1f min a link, worst %.0f min\n",
 					    (int)c->sizes[k], rule_name[q],
 					    mname, a->judged, 100 * share, 100 *
 					    c->confidence, 100 * low, 100 * lowd,

@@ -34,7 +34,10 @@
  * the needs of its own third (of them all, with fewer than the least
  * history in it).  A setting is given at most the predecessor's limit
  * (taken as the successor's own: a chain's links are alike), and a job
- * that waited longer than that is kept by no rule.  What a kept link
+ * that waited longer than that is kept by no rule; with c->ahead 2 (the
+ * successor's successor queued when the successor is, and aging in the
+ * queue meanwhile, as a site whose priority accrues from submission
+ * lets it) at most twice that.  What a kept link
  * gave up of its predecessor's lease is the setting less the need.
  * Kept means up: with c->up (the handover and the successor's ready
  * time) every need grows by it, and a link missed is down for the need
@@ -78,6 +81,10 @@ struct mg_realconf {
 				 * successor must start to serve from it on:
 				 * the handover and its ready time (0) */
 	size_t min_history;	/* fewer tests in a history: no setting */
+	int ahead;		/* the links a chain keeps queued: 1, or 2
+				 * (the successor's successor queued before
+				 * the successor starts: a lead of up to two
+				 * limits) */
 };
 
 struct mg_real;

@@ -1355,8 +1355,8 @@ relift(const struct mg_drive *o, struct run *r)
 		snprintf(what, sizeof(what), "StartTime=now");
 	else if (want > o->now - MG_DRIVE_SKEW && llabs(want -
 	    st->held_until) > 60) {
-		mg_slurm_time(want, o->sl.tz, at, sizeof(at));
-		snprintf(what, sizeof(what), "StartTime=%s", at);
+		memcpy(what, "StartTime=", 11);
+		mg_slurm_when(want, what + 10, sizeof(what) - 10);
 	} else
 		return;
 	if (mg_slurm_update(&o->sl, s->jobid, what, note, sizeof(note)) !=
@@ -1368,11 +1368,12 @@ relift(const struct mg_drive *o, struct run *r)
 	if (ended)
 		say(o, 1, "job %s ended before its minimum run: successor %s "
 		    "is no longer held", p->jobid, s->jobid);
-	else
+	else {
+		mg_slurm_time(want, o->sl.tz, at, sizeof(at));
 		say(o, 1, "job %s started at another time (requeued?): "
 		    "successor %s is held until %s, when it has run %g%% of "
-		    "its limit", p->jobid, s->jobid, what + 10, 100 *
-		    o->min_run);
+		    "its limit", p->jobid, s->jobid, at, 100 * o->min_run);
+	}
 	st->held_until = ended ? 0 : want;
 }
 
@@ -1630,8 +1631,8 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 
 			if (held_until(o, r) > 0) {
 				memcpy(begin, " --begin=", 10);
-				mg_slurm_time(held_until(o, r), o->sl.tz,
-				    begin + 9, sizeof(begin) - 9);
+				mg_slurm_when(held_until(o, r), begin + 9,
+				    sizeof(begin) - 9);
 			}
 			if (nice_for(o, r) > 0)
 				snprintf(nice, sizeof(nice), " --nice=%lld",

@@ -42,6 +42,12 @@ mg_slurm_time(int64_t t, enum mg_tz tz, char *buf, size_t cap)
 		mg_format_time(t, buf, cap);
 }
 
+void
+mg_slurm_when(int64_t t, char *buf, size_t cap)
+{
+	snprintf(buf, cap, "uts%lld", (long long)t);
+}
+
 char *
 mg_slurm_run(const struct mg_slurm *s, const char *const argv[], size_t *len,
     char *note, size_t cap)
@@ -541,7 +547,7 @@ mg_slurm_submit(const struct mg_slurm *s, const struct mg_sbatch *b,
 	    b->token);
 	snprintf(dep, sizeof(dep), "--dependency=afterany:%s", b->after);
 	memcpy(begin, "--begin=", 9);
-	mg_slurm_time(b->begin, s->tz, begin + 8, sizeof(begin) - 8);
+	mg_slurm_when(b->begin, begin + 8, sizeof(begin) - 8);
 	snprintf(nice, sizeof(nice), "--nice=%lld", (long long)b->nice);
 	if ((argv = calloc((size_t)b->nargs + 12, sizeof(*argv))) == NULL) {
 		snprintf(note, ncap, "out of memory");

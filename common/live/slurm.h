@@ -45,6 +45,13 @@ struct mg_slurm {
 void mg_slurm_time(int64_t t, enum mg_tz tz, char *buf, size_t cap);
 
 /*
+ * mg_slurm_when: t as sbatch --begin and scontrol's StartTime= read it
+ * whatever the zone: "uts" and the epoch seconds (a local time is
+ * ambiguous in the hour a clock goes back)
+ */
+void mg_slurm_when(int64_t t, char *buf, size_t cap);
+
+/*
  * mg_slurm_run: run argv (argv[0] one of s's programs) and return its
  * standard output (malloc'd, *len bytes, NUL-terminated), or NULL with
  * the reason in note: it could not run, ran out of its time, or failed

@@ -284,6 +284,38 @@ PY
 	[[ "$stderr" == *"--ready-time goes with --real"* ]]
 }
 
+@test "--real --ahead 2: the successor's successor queued with the successor; a setting and a wait reach two limits" {
+	mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1 -f 2023-01-02 -u 2023-02-27 \
+	    -F tsv -o one.tsv "$J"
+	mirage-eval -q -n 76 --target 99% --walk-forward 1d --real --ahead 2 -k 1 -f 2023-01-02 -u 2023-02-27 \
+	    -F tsv -o real.tsv --table tests.tsv "$J"
+	python3 - tests.tsv real.tsv one.tsv <<'PY'
+import csv, sys
+tests = [t for t in csv.DictReader(open(sys.argv[1]), delimiter="\t") if t["lead_h"] != ""]
+real = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+one = list(csv.DictReader(open(sys.argv[3]), delimiter="\t"))
+assert len(tests) > 2000
+for rule, need, col, k in (("lead", "wait_h", "lead_h", "lead_kept"), ("lead-adapt", "wait_h", "lead_adapt_h", "lead_adapt_kept"),
+        ("estimate-adapt", "estimate_miss_h", "margin_adapt_h", "estimate_adapt_kept")):
+    for t in tests:
+        reach = 2 * float(t["limit_h"])
+        s = reach if t[col] == "inf" else min(float(t[col]), reach)
+        assert int(t[k]) == (float(t[need]) <= s + 1e-4 and float(t["wait_h"]) <= reach + 1e-4), (t, rule)
+    r = [x for x in real if x["rule"] == rule and x["month"] == "all"][0]
+    o = [x for x in one if x["rule"] == rule and x["month"] == "all"][0]
+    b = sum(float(t["wait_h"]) <= 2 * float(t["limit_h"]) + 1e-4 for t in tests) / len(tests)
+    assert abs(float(r["bound_share"]) - b) < 1e-4, (r, b)
+    # a wait past one limit is kept by no rule with one link queued:
+    # here some are, and no rule keeps fewer
+    assert float(r["bound_share"]) > float(o["bound_share"]), (r, o)
+    assert float(r["share"]) >= float(o["share"]), (r, o)
+PY
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --real --ahead 3 -k 1 -f 2023-01-02 -u 2023-01-09 "$J"
+	[[ "$stderr" == *"invalid --ahead '3' (want 1, the successor, or 2, also its successor)"* ]]
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --ahead 2 -k 1 -f 2023-01-02 -u 2023-01-09 "$J"
+	[[ "$stderr" == *"--ahead goes with --real"* ]]
+}
+
 @test "-u past the trace's last submission is refused: its episodes would see a cluster draining of work" {
 	last=$(mirage-cat "$J" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["submit"] > m { m = $c["submit"] } END { print m }')
 	day=$(date -u -d @"$last" +%F)

@@ -121,11 +121,11 @@ else:
 	[[ "$output" == *"decision: submitted"* ]]
 	[[ "$output" == *"held 1872 s (--begin), until job 500 has run 99% of its limit"* ]]
 	# held until a time, P's start's share: no host's clock in it
-	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --begin=2026-11-23T23:31:12 --chdir=$PWD job.sh$" "$FAKE/sbatch.log"
+	grep -q -- "^--parsable --comment=mirage-advise:[0-9a-f]* --export=ALL --begin=uts$(date -d 2026-11-23T23:31:12 +%s) --chdir=$PWD job.sh$" "$FAKE/sbatch.log"
 	# a dry run says the same command
 	rm job.sh.chain
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 0.99 --submit job.sh --dry-run
-	[[ "$output" == *"would run $A/fake-sbatch --parsable --begin=2026-11-23T23:31:12 --chdir=$PWD job.sh"* ]]
+	[[ "$output" == *"would run $A/fake-sbatch --parsable --begin=uts$(date -d 2026-11-23T23:31:12 +%s) --chdir=$PWD job.sh"* ]]
 	# half its limit is long past: no hold
 	: > "$FAKE/sbatch.log"
 	run -0 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T 100 --min-run 50% --submit job.sh
@@ -146,7 +146,7 @@ else:
 	# P requeued, started again at 22:00: S held until 99% of that run
 	sed -i 's/^500|gpu|R|2026-11-21T23:00:00|2026-11-22T00:00:00|/500|gpu|R|2026-11-21T23:00:00|2026-11-23T22:00:00|/' "$FAKE/queue.txt"
 	run -11 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh
-	grep -qx "update JobId=900 StartTime=2026-11-25T21:31:12" "$FAKE/scontrol.log"
+	grep -qx "update JobId=900 StartTime=uts$(date -d 2026-11-25T21:31:12 +%s)" "$FAKE/scontrol.log"
 	[[ "$stderr" == *"successor 900 is held until 2026-11-25T21:31:12"* ]]
 	grep -qx "held_until	$(date -d 2026-11-25T21:31:12 +%s)" job.sh.chain
 	run -11 mirage-advise "${SUB[@]}" -m "$M" -T 100 --min-run 99% --submit job.sh

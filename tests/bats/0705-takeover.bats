@@ -540,7 +540,7 @@ setup() {
 	grep -qx 'current	500' job.sh.chain
 	grep -qx 'successor	900' job.sh.chain
 	grep -qx 'handed	-' job.sh.chain
-	grep -qx "update JobId=900 StartTime=2026-11-24T23:40:00" "$FAKE/scontrol.log"
+	grep -qx "update JobId=900 StartTime=uts$(date -d 2026-11-24T23:40:00 +%s)" "$FAKE/scontrol.log"
 	[ "$(signals)" -eq 1 ]
 	# the same, handed over before any run saw S start: P is no longer
 	# taken for one handed over

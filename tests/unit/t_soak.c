@@ -606,6 +606,19 @@ state_word(const struct sjob *j)
 	    j->st == CG ? "COMPLETING" : j->fate;
 }
 
+/* a time as Slurm's parse_time reads one: uts and epoch seconds, or a
+ * date (this Slurm's zone is UTC); 0 if so */
+static int
+slurm_date(const char *s, int64_t *t)
+{
+	char *end;
+
+	if (strncmp(s, "uts", 3) != 0)
+		return mg_parse_date(s, MG_TZ_UTC, t);
+	*t = strtoll(s + 3, &end, 10);
+	return end == s + 3 || *end != '\0' || *t < 1000000 ? -1 : 0;
+}
+
 /* the job as the accounting database shows it, lag behind */
 static int
 as_recorded(const struct sjob *j, struct sjob *r)
@@ -879,7 +892,7 @@ sbatch(const char *const argv[], const char *const env[], struct mg_proc *p)
 		if (strncmp(argv[k], "--dependency=afterany:", 22) == 0)
 			j->dep = atoi(argv[k] + 22);
 		if (strncmp(argv[k], "--begin=", 8) == 0 &&
-		    mg_parse_date(argv[k] + 8, MG_TZ_UTC, &j->not_before) != 0)
+		    slurm_date(argv[k] + 8, &j->not_before) != 0)
 			return answer(p, 1, "sbatch: error: Invalid time "
 			    "specification", "%s", "");
 		if (strncmp(argv[k], "--nice=", 7) == 0)
@@ -922,7 +935,7 @@ scontrol(const char *const argv[], struct mg_proc *p)
 		if (strcmp(argv[k], "StartTime=now") == 0)
 			j->not_before = W.t;
 		else if (strncmp(argv[k], "StartTime=", 10) == 0 &&
-		    mg_parse_date(argv[k] + 10, MG_TZ_UTC, &t) == 0)
+		    slurm_date(argv[k] + 10, &t) == 0)
 			j->not_before = t;
 		else if (strncmp(argv[k], "Nice=", 5) == 0)
 			j->nice = atoll(argv[k] + 5);
