@@ -268,7 +268,7 @@ target() { # target NAME MODEL-OPTIONS...
 walk() { # walk NAME MODEL-OPTIONS...
 	local name=$1
 	shift
-	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/walk.tsv" ] && [ -s "$out/$name/walk.txt" ] && [ -s "$out/$name/real.txt" ]; }; then
+	if ! { [ "${MIRAGE_REUSE:-0}" = 1 ] && [ -s "$out/$name/walk.tsv" ] && [ -s "$out/$name/walk.txt" ] && [ -s "$out/$name/real.txt" ] && [ -s "$out/$name/real-ahead2.txt" ]; }; then
 		stage "$name: mirage-eval --target 99% --walk-forward 1d, $wfrom to $wuntil"
 		local run=(-q "$@" -f $wfrom -u $wuntil -k 1,8 --handover 10m --target 99%
 		    --walk-forward 1d --history $whistory)
@@ -278,6 +278,9 @@ walk() { # walk NAME MODEL-OPTIONS...
 		mirage-eval "${run[@]}" --real -F tsv --table "$out/$name/real-tests.tsv" -o "$out/$name/real.tsv" \
 		    "$out/ls6.jobs"
 		mirage-eval "${run[@]}" --real -o "$out/$name/real.txt" "$out/ls6.jobs"
+		# and with the successor's successor queued too: a lead of up
+		# to two limits
+		mirage-eval "${run[@]}" --real --ahead 2 -o "$out/$name/real-ahead2.txt" "$out/ls6.jobs"
 	fi
 	{
 		echo
@@ -286,6 +289,8 @@ walk() { # walk NAME MODEL-OPTIONS...
 		sed 's/^./  &/' "$out/$name/walk.txt"
 		echo "  and by the real jobs like successors (--real):"
 		sed 's/^./  &/' "$out/$name/real.txt"
+		echo "  and with the successor's successor queued too (--real --ahead 2), in all:"
+		sed -n '/^ *[0-9]*-node [a-z-]* *all /s/^./  &/p' "$out/$name/real-ahead2.txt"
 	} | tee -a "$out/ls6-summary.txt"
 }
 # Preemption: the same faithful cluster where 10% of the
