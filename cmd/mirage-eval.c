@@ -115,7 +115,6 @@ struct eopts {
 	struct mg_evalconf ev;
 	const char *ep_path, *curve_path, *table_path, *text_path;
 	enum mg_compare_format fmt;
-	int fitcal;		/* --plan-fit-calibration */
 	int real;		/* --real: the walk judged by real jobs */
 	struct mg_plancal cal;
 	char args[1024];
@@ -164,7 +163,7 @@ static const struct eopt {
 	O("history", 1, 0, P | W, EVAL, 0, "--history goes with --walk-forward"),
 	O("text", 1, 0, P | W, FILE_NAME, F(text_path),
 	    "--text goes with --walk-forward"),
-	O("real", 0, 0, P | W, FLAG, F(real), "--real goes with --walk-forward"),
+	O("real", 0, 0, P | T, FLAG, F(real), "--real goes with --target"),
 	O("table", 1, 0, P | T, FILE_NAME, F(table_path), target_only),
 	O("target", 1, 0, P, EVAL, 0, NULL),
 	O("train-count", 1, 0, P | T, EVAL, 0, target_only),
@@ -172,13 +171,13 @@ static const struct eopt {
 	O("format", 1, 'F', P, OWN, 0, NULL),
 	O("hybrid", 1, 0, P, EVAL, 0, NULL),
 	O("handover", 1, 0, P | A, EVAL, 0, NULL),
-	O("ready-time", 1, 0, P | W, EVAL, 0, "--ready-time goes with --real"),
-	O("ahead", 1, 0, P | W, EVAL, 0, "--ahead goes with --real"),
+	O("ready-time", 1, 0, P | T, EVAL, 0, "--ready-time goes with --real"),
+	O("ahead", 1, 0, P | T, EVAL, 0, "--ahead goes with --real"),
 	O("jobs", 1, 'j', R | A, FILE_NAME, F(jobs_path),
 	    "-j goes with --replay or --adoption"),
 	O("model", 1, 'M', P | A, OWN, 0, NULL),
 	O("output", 1, 'o', ALL, FILE_NAME, F(out_path), NULL),
-	O("plan-fit-calibration", 0, 0, P, FLAG, F(fitcal), NULL),
+	O("plan-fit-calibration", 0, 0, P, FLAG, F(ev.fit_calibration), NULL),
 	O("progress", 0, 0, ALL, FLAG, F(progress), NULL),
 	O("quiet", 0, 'q', ALL, FLAG, F(quiet), NULL),
 	O("replay", 0, 0, R, FLAG, F(replaying), NULL),
@@ -268,13 +267,10 @@ static void
 tally(void *arg, const struct mg_outcome *res, size_t nres, size_t done,
     size_t all)
 {
-	struct tally *ty = arg;
+	const struct tally *ty = arg;
 
 	(void)res, (void)nres;
-	if (ty->pr != MG_PROGRESS_OFF)
-		fprintf(stderr, "%smirage-eval: %zu/%zu %s%s",
-		    ty->pr == MG_PROGRESS_TTY ? "\r" : "", done, all, ty->what,
-		    ty->pr == MG_PROGRESS_TTY && done < all ? "" : "\n");
+	progress_line(ty->pr, "mirage-eval", done, all, ty->what);
 }
 
 /* a comparison that failed: a model bound to features not there, or the
@@ -290,31 +286,38 @@ failed(const struct mg_evaluation *ev, int rv, const char *path,
 	    path, pre, d->msg);
 }
 
-/* --walk-forward: each period's settings chosen on its history; with
- * --real, on the trace's real jobs before it (eval/real.h) */
+/* --real: the months walked forward, or a day's settings; --table: tests */
 static void
-walk_forward(struct eopts *e, struct mg_evaluation *ev, const char *path,
-    const struct mg_trace *t)
+real(struct eopts *e, const struct mg_trace *t, const struct mg_clusterdef *def)
 {
 	struct mg_diag d = { "" };
 	struct mg_realconf rc;
 	struct mg_real *r;
+	struct mg_out out;
+	int rv;
+
+	if ((e->ev.walk && (rv = mg_epsel_resolve(&e->ev.sel, def, &d)) != 0) ||
+	    (rv = mg_realconf_eval(&rc, &e->ev, def->nodes, &d)) != 0 ||
+	    (rv = mg_real_run(t, &rc, &r, &d)) != 0)
+		errx(mg_exit_status(rv), "--real: %s", d.msg);
+	out_end(&out, (e->ev.walk ? mg_real_write : mg_real_write_settings)(r,
+	    out_begin(&out, e->out_path), e->fmt == MG_COMPARE_TEXT, &d), &d,
+	    NULL);
+	if (e->table_path != NULL)
+		out_end(&out, mg_real_write_tests(r, out_begin(&out,
+		    e->table_path), &d), &d, NULL);
+	mg_real_free(r);
+}
+
+/* --walk-forward: each period's settings chosen on its history */
+static void
+walk_forward(struct eopts *e, struct mg_evaluation *ev, const char *path)
+{
+	struct mg_diag d = { "" };
 	struct mg_walk *wk;
 	struct mg_out out;
 	int rv, run;
 
-	if (e->real) {
-		if ((rv = mg_realconf_eval(&rc, &e->ev, ev->def->nodes,
-		    &d)) != 0 || (rv = mg_real_run(t, &rc, &r, &d)) != 0)
-			errx(mg_exit_status(rv), "--real: %s", d.msg);
-		out_end(&out, mg_real_write(r, out_begin(&out, e->out_path),
-		    e->fmt == MG_COMPARE_TEXT, &d), &d, NULL);
-		if (e->table_path != NULL)
-			out_end(&out, mg_real_write_tests(r, out_begin(&out,
-			    e->table_path), &d), &d, NULL);
-		mg_real_free(r);
-		return;
-	}
 	if ((rv = mg_evaluation_walk(ev, &wk, &run, &d)) != 0 && run)
 		failed(ev, rv, path, "", &d);
 	if (rv != 0)
@@ -410,12 +413,15 @@ protocol(struct eopts *e)
 	e->ev.arg = &ty;
 	e->ev.say = e->quiet ? NULL : stderr;
 	e->ev.prefix = "mirage-eval: ";
-	e->ev.keep_decisions = e->ev.hybrid || e->fitcal;
+	if (e->real) {		/* no episode: the real jobs */
+		real(e, &t, &def);
+		goto out;
+	}
 	if ((rv = mg_evaluation_open(&ev, &e->ev, &def, &t, &d)) != 0)
 		errx(mg_exit_status(rv), "%s", d.msg);
-	ev.cal = e->fitcal ? &e->cal : NULL;
+	ev.cal = e->ev.fit_calibration ? &e->cal : NULL;
 	if (e->ev.walk > 0)
-		walk_forward(e, &ev, path, &t);
+		walk_forward(e, &ev, path);
 	else {
 		ty.what = "episodes of the training period";
 		if (e->ev.ntarget > 0)
@@ -424,16 +430,17 @@ protocol(struct eopts *e)
 		if ((rv = mg_evaluation_run(&ev, &e->ev.sel, &cmp, &d)) != 0)
 			failed(&ev, rv, path, "", &d);
 		write_results(e, cmp, ch, &prov);
-		if (e->fitcal && mg_plancal_knots(&e->cal, knots,
+		if (e->ev.fit_calibration && mg_plancal_knots(&e->cal, knots,
 		    sizeof(knots)) < 0)
 			warnx("--plan-fit-calibration: no decision to fit on");
-		else if (e->fitcal)
+		else if (e->ev.fit_calibration)
 			fprintf(stderr, "mirage-eval: the planner's chances on "
 			    "these episodes: --plan-calibration '%s'\n", knots);
 		free(ch);
 		mg_compare_free(cmp);
 	}
 	mg_evaluation_close(&ev);
+out:
 	mg_clusterdef_release(&def);
 	mg_trace_release(&t);
 	return MG_EXIT_OK;
@@ -571,13 +578,6 @@ validate(struct eopts *e, const unsigned char *seen)
 	    (e->ev.pc.given & MG_PLAN_GIVEN_PLAN) != 0, &d) :
 	    mg_evalconf_check(&e->ev, &d)) != 0)
 		errx(MG_EXIT_USAGE, "%s", d.msg);
-	if (e->fitcal && (!(e->ev.pc.given & MG_PLAN_GIVEN_PLAN) ||
-	    e->ev.pc.ncal[0] > 0))
-		errx(MG_EXIT_USAGE, "--plan-fit-calibration goes with --plan, "
-		    "without --plan-calibration (it fits the raw chances)");
-	if (e->fitcal && e->ev.ntarget > 0)
-		errx(MG_EXIT_USAGE, "--plan-fit-calibration does not go with "
-		    "--target");
 	e->cal.k = e->ev.pc.k;
 }
 

@@ -257,6 +257,7 @@ static void
 write_batch(struct sink *s, struct work *w)
 {
 	struct mg_diag d = { "" };
+	char what[64];
 	size_t i, j, f;
 
 	for (i = 0; i < w->nres; i++) {
@@ -291,11 +292,8 @@ write_batch(struct sink *s, struct work *w)
 		r->feat = NULL;
 	}
 	s->done += w->nres;
-	if (s->progress != MG_PROGRESS_OFF)
-		fprintf(stderr, "%smirage-features: %zu/%zu episodes, %zu "
-		    "samples%s", s->progress == MG_PROGRESS_TTY ? "\r" : "",
-		    s->done, s->all, s->total, s->progress == MG_PROGRESS_TTY &&
-		    s->done < s->all ? "" : "\n");
+	snprintf(what, sizeof(what), "episodes, %zu samples", s->total);
+	progress_line(s->progress, "mirage-features", s->done, s->all, what);
 }
 
 static long

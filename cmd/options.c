@@ -168,3 +168,13 @@ trace_open(const char *path, const struct mg_simconf *conf,
 		errx(mg_exit_status(rv), "%s", d.msg);
 	return name;
 }
+
+void
+progress_line(enum mg_progress pr, const char *prog, size_t done,
+    size_t all, const char *what)
+{
+	if (pr != MG_PROGRESS_OFF)
+		fprintf(stderr, "%s%s: %zu/%zu %s%s", pr == MG_PROGRESS_TTY ?
+		    "\r" : "", prog, done, all, what, pr == MG_PROGRESS_TTY &&
+		    done < all ? "" : "\n");
+}

@@ -125,4 +125,12 @@ FILE *out_begin(struct mg_out *out, const char *path);
 void out_end(struct mg_out *out, int rv, struct mg_diag *d,
     const char *what);
 
+/*
+ * progress_line: "prog: done/all what" on standard error, rewritten in
+ * place on a terminal (pr MG_PROGRESS_TTY) until all are done, else a
+ * line each; nothing when pr is MG_PROGRESS_OFF
+ */
+void progress_line(enum mg_progress pr, const char *prog, size_t done,
+    size_t all, const char *what);
+
 #endif /* MIRAGE_OPTIONS_H */

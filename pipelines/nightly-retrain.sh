@@ -7,11 +7,13 @@
 #     -> mirage-train -> mirage-eval (new against current, same episodes)
 #     -> install atomically if its cost is not higher; keep the last K
 #   with -T: mirage-eval --target on the last 4 weeks -> dir/target.tsv,
-#     installed atomically, for mirage-advise --target --settings
+#     installed atomically, for mirage-advise --target --settings; with
+#     -R chosen on the real jobs' waits (mirage-eval --real), not the
+#     cluster model's
 #
 # Usage: nightly-retrain.sh [-D dir] [-d days] [-i dump] [-p partition]
 #            [-a kind] [-k sizes] [-f from] [-N count] [-M margin] [-K keep]
-#            [-z zone] [-T target [-H handover]]
+#            [-z zone] [-T target [-H handover] [-R]]
 #            [-- cluster-model options for mirage-features/mirage-eval]
 # Example crontab line (02:30 every night):
 #   30 2 * * * /usr/local/share/mirage/pipelines/nightly-retrain.sh -D /var/lib/mirage -p gpu-a100 -- -n 84 >/dev/null 2>&1
@@ -37,8 +39,8 @@ usage() { # usage [status]: -h on stdout, exit 0; a misuse on stderr, 2
 }
 
 dir=${MIRAGE_DIR:-/var/lib/mirage} days=60 input= partition= kind=gbt
-sizes=1 from= count= margin=0 keep=7 zone=local target= handover=10m
-while getopts D:d:i:p:a:k:f:N:M:K:z:T:H:h opt; do
+sizes=1 from= count= margin=0 keep=7 zone=local target= handover=10m real=
+while getopts D:d:i:p:a:k:f:N:M:K:z:T:H:Rh opt; do
 	case $opt in
 	D) dir=$OPTARG ;;
 	d) days=$OPTARG ;;
@@ -53,6 +55,7 @@ while getopts D:d:i:p:a:k:f:N:M:K:z:T:H:h opt; do
 	z) zone=$OPTARG ;;	# sacct prints the zone of TZ (default)
 	T) target=$OPTARG ;;
 	H) handover=$OPTARG ;;
+	R) real=1 ;;
 	h) usage 0 ;;
 	*) usage ;;
 	esac
@@ -117,10 +120,18 @@ nightly() {
 		    $c["submit"] > m { m = $c["submit"] } END { print m + 0 }')
 		day=$((last - 5 * 86400 - 86400))
 		day=$((day - day % 14400))
-		say "settings for $target: chosen on the 4 weeks from $(date -u -d @$((day - 33 * 86400)) +%F), read on the day from $(date -u -d @$day +%F)"
+		# the real jobs: those of the 4 weeks to the dump's last day
+		# that had started by then, the level walked over them
+		choose=(--train-from $((day - 33 * 86400)) --train-count 168 -f $day -N 6)
+		if [ -n "$real" ]; then
+			day=$((last - last % 86400))
+			choose=(--real -f $day)
+			say "settings for $target: chosen on the real jobs of the 4 weeks before $(date -u -d @$day +%F)"
+		else
+			say "settings for $target: chosen on the 4 weeks from $(date -u -d @$((day - 33 * 86400)) +%F), read on the day from $(date -u -d @$day +%F)"
+		fi
 		if step mirage-eval -q "${model[@]}" -k "$sizes" --handover "$handover" --target "$target" \
-		    --train-from $((day - 33 * 86400)) --train-count 168 -f $day -N 6 -F tsv \
-		    -o "$work/target.tsv" "$work/jobs.mrs"; then
+		    "${choose[@]}" -F tsv -o "$work/target.tsv" "$work/jobs.mrs"; then
 			cp "$work/target.tsv" "$dir/.target.tmp"
 			mv "$dir/.target.tmp" "$dir/target.tsv"
 			say "installed the settings for $target as $dir/target.tsv"

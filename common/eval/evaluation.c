@@ -137,6 +137,12 @@ mg_evalconf_check(struct mg_evalconf *c, struct mg_diag *d)
 	if (c->handover > 0 && c->pc.cost == MG_PLAN_RISK_CV)
 		return mg_diag_set(d, MG_EINVAL, "--plan-cost risk-cv does not "
 		    "go with --handover (want risk or hours)");
+	if (c->fit_calibration && (!(c->pc.given & MG_PLAN_GIVEN_PLAN) ||
+	    c->pc.ncal[0] > 0 || c->ntarget > 0))
+		return mg_diag_set(d, MG_EINVAL, "--plan-fit-calibration goes "
+		    "with --plan, without --plan-calibration (it fits the raw "
+		    "chances) or --target");
+	c->keep_decisions = c->hybrid || c->fit_calibration;
 	if (c->hybrid && (!(c->pc.given & MG_PLAN_GIVEN_PLAN) ||
 	    c->nmodels == 0))
 		return mg_diag_set(d, MG_EINVAL, "--hybrid goes with --plan and "
@@ -298,6 +304,17 @@ insample(const struct mg_evaluation *ev, struct mg_target_prov *pv)
 	}
 }
 
+/* the cluster model's links have no ready time and queue one successor:
+ * --ready-time and --ahead go with the real jobs.  0 or MG_EINVAL */
+static int
+model_links(const struct mg_evalconf *c, struct mg_diag *d)
+{
+	if (c->ready_time > 0 || c->ahead > 1)
+		return mg_diag_set(d, MG_EINVAL, "--%s goes with --real",
+		    c->ready_time > 0 ? "ready-time" : "ahead");
+	return 0;
+}
+
 int
 mg_evaluation_choose(struct mg_evaluation *ev, struct mg_choice **out,
     struct mg_target_prov *pv, int *run, struct mg_diag *d)
@@ -309,6 +326,9 @@ mg_evaluation_choose(struct mg_evaluation *ev, struct mg_choice **out,
 	char a[32], b[32];
 	int rv;
 
+	*run = 0;
+	if ((rv = model_links(c, d)) != 0)
+		return rv;
 	(void)mg_target_training(&c->sel, c->have_train_from ? &c->train_from :
 	    NULL, c->train_count, &ts);
 	if ((*run = (rv = compare(ev, &ts, &cmp, d)) != 0))
@@ -345,10 +365,8 @@ mg_evaluation_walk(struct mg_evaluation *ev, struct mg_walk **out, int *run,
 	int rv;
 
 	*run = 0;
-	/* the cluster model's links have no ready time: the real jobs do */
-	if (c->ready_time > 0 || c->ahead > 1)
-		return mg_diag_set(d, MG_EINVAL, "--%s goes with --real",
-		    c->ready_time > 0 ? "ready-time" : "ahead");
+	if ((rv = model_links(c, d)) != 0)
+		return rv;
 	if ((*run = (rv = compare(ev, &all, &cmp, d)) != 0))
 		return rv;
 	ev->walked = cmp;

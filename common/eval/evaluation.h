@@ -29,6 +29,8 @@ struct mg_evalconf {
 	double lambda;		/* its price; under a handover, unless
 				 * given, the handover's */
 	int hybrid;		/* enum mg_hybrid bits */
+	int fit_calibration;	/* the knots that calibrate the planner's
+				 * chances here (--plan-fit-calibration) */
 	int keep_decisions;	/* every planner's decision is read (a
 				 * hybrid, a calibration) */
 	int64_t handover;	/* seconds, 0: none */

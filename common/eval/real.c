@@ -46,6 +46,10 @@ struct mg_real {
 	int nmonths;
 	int month0;		/* the first month, as year * 12 + month */
 	struct tally by[MG_REAL_MAXSIZES][MG_REAL_RULES][MG_REAL_MAXMONTHS + 1];
+	/* the period after the span: each setting (NAN: none) and the
+	 * adaptive rules' level */
+	double next[MG_REAL_MAXSIZES][MG_REAL_RULES];
+	double level[MG_REAL_MAXSIZES][MG_REAL_RULES];
 };
 
 /* a day's periods, 28 days of history, 99% at 95%, limits of a day or
@@ -74,13 +78,25 @@ mg_realconf_eval(struct mg_realconf *c, const struct mg_evalconf *ev,
 		    "lead and the scheduler estimate: no -M or --plan");
 
 	realconf_init(c);
+	c->history = ev->history;
 	c->from = sel->from;
 	c->until = sel->from + (int64_t)sel->n * sel->every;
 	c->period = ev->walk;
-	c->history = ev->history;
+	/* no walk: the settings of -f's day, the level walked over the
+	 * history before it */
+	if (ev->walk == 0) {
+		if (!sel->have_from || sel->gpus)
+			return mg_diag_set(d, MG_EINVAL, "--real without "
+			    "--walk-forward chooses the settings of a day: give "
+			    "it (-f) and the sizes in nodes (-k)");
+		c->period = MG_DAY;
+		c->until = sel->from;
+		c->from = c->until - c->history;
+	}
 	c->target = ev->target[0];
 	c->confidence = ev->confidence;
 	c->nodes = nodes;
+	c->handover = ev->handover;
 	c->up = ev->handover + ev->ready_time;
 	c->ahead = ev->ahead > 1 ? ev->ahead : 1;
 	c->nsizes = sel->nsizes < MG_REAL_MAXSIZES ? sel->nsizes :
@@ -327,7 +343,10 @@ walk(struct mg_real *r, struct mg_diag *d)
 	for (k = 0; k < MG_REAL_MAXSIZES; k++)
 		for (q = 0; q < MG_REAL_RULES; q++)
 			level[k][q] = c->target;
-	for (p0 = c->from, per = 0; p0 < c->until; p0 += c->period, per++) {
+	/* the periods of the span, then the one after it (next) */
+	for (p0 = c->from, per = 0; ; p0 += c->period, per++) {
+		int next = p0 >= c->until;
+
 		p1 = p0 + c->period;
 		for (k = 0; k < c->nsizes; k++)
 			for (q = 0; q < MG_REAL_RULES; q++) {
@@ -367,6 +386,11 @@ walk(struct mg_real *r, struct mg_diag *d)
 					by_load(needs, loads, m, lv,
 					    c->min_history, set, cut, bset,
 					    scratch);
+				if (next) {
+					r->next[k][q] = set;
+					r->level[k][q] = lv;
+					continue;
+				}
 				for (i = 0; i < r->n; i++) {
 					struct test *x = &r->test[i];
 					const struct mg_trace_job *J =
@@ -383,6 +407,8 @@ walk(struct mg_real *r, struct mg_diag *d)
 					}
 				}
 			}
+		if (next)
+			break;
 	}
 	free(needs);
 	free(loads);
@@ -639,6 +665,125 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 			}
 	if (ferror(fp))
 		return mg_diag_set(d, MG_EIO, "write failed");
+	return 0;
+}
+
+/* the rules a settings table carries: the adaptive ones, under the
+ * names and kinds mirage-advise runs */
+static const struct {
+	int rule;
+	const char *method, *kind;
+} carried[] = {
+	{ MG_REAL_ESTIMATE_ADAPT, "scheduler-estimate", "margin_h" },
+	{ MG_REAL_LEAD_ADAPT, "lead", "lead_h" },
+};
+
+/* the share of size k's history before c->until (its tests started by
+ * then) that setting set of rule q keeps, and its longest reach (h) */
+static double
+in_sample(const struct mg_real *r, int k, int q, double set, double *reach_h)
+{
+	const struct mg_realconf *c = &r->c;
+	struct test x;
+	size_t i, n = 0, kept = 0;
+
+	*reach_h = 0;
+	for (i = 0; i < r->n; i++) {
+		const struct mg_trace_job *J = &r->t->job[r->test[i].job];
+
+		if (r->test[i].size != k || J->submit < c->until - c->history ||
+		    J->start > c->until)
+			continue;
+		x = r->test[i];
+		x.setting[q] = set;
+		n++;
+		kept += kept_by(r, &x, q);
+		*reach_h = fmax(*reach_h, reach(r, &x));
+	}
+	return n ? (double)kept / (double)n : NAN;
+}
+
+int
+mg_real_write_settings(const struct mg_real *r, FILE *fp, int text,
+    struct mg_diag *d)
+{
+	const struct mg_realconf *c = &r->c;
+	char day[32];
+	int k, j, best;
+
+	mg_format_time(c->until, day, sizeof(day));
+	if (text)
+		fprintf(fp, "The settings for %.10s on, for %g%% of links kept, "
+		    "chosen on the real jobs of the %g days before it (a level "
+		    "walked over them, raised after each miss)\n", day,
+		    100 * c->target, (double)c->history / MG_DAY);
+	else
+		fprintf(fp, "method\tnodes\tsetting_kind\tsetting\treached\t"
+		    "recommended\ttarget\thandover_s\ttrain_bound_share\t"
+		    "train_episodes\ttrain_lower\tcertified\tpromise\t"
+		    "confidence\tcluster_nodes\thistory_end\tjudge\tlevel\t"
+		    "walked_share\n");
+	for (k = 0; k < c->nsizes; k++) {
+		double share[2];
+
+		/* the rule that kept more of the walk (the estimate on a
+		 * tie) is recommended */
+		for (j = 0; j < 2; j++) {
+			const struct tally *a = &r->by[k][carried[j].rule][
+			    MG_REAL_MAXMONTHS];
+
+			share[j] = a->judged ? (double)a->kept /
+			    (double)a->judged : -1;
+		}
+		best = share[1] > share[0];
+		for (j = 0; j < 2; j++) {
+			int q = carried[j].rule;
+			const struct tally *a = &r->by[k][q][MG_REAL_MAXMONTHS];
+			double set = r->next[k][q], lim, ins, bound, low, lowd;
+			double promise;
+			int cert;
+
+			if (isnan(set) || a->judged == 0) {
+				if (text)
+					fprintf(fp, "%3d-node %-18s no setting: "
+					    "fewer than %zu tests in the history "
+					    "before\n", (int)c->sizes[k],
+					    carried[j].method, c->min_history);
+				continue;
+			}
+			ins = in_sample(r, k, q, set, &lim);
+			set = fmin(set, lim);	/* at once, at a level of 1 */
+			bound = (double)a->bound / (double)a->judged;
+			low = mg_binom_lower(a->kept, a->judged, c->confidence);
+			lowd = fmin(a->lower_days, low);
+			cert = lowd >= c->target && bound >= c->target;
+			promise = cert ? c->target : fmin(lowd, bound);
+			if (text)
+				fprintf(fp, "%3d-node %-18s %s %.2f h (level "
+				    "%.4f)%s: the walk kept %.1f%% (%g%%: by "
+				    "days at least %.1f%%; any rule at most "
+				    "%.1f%%), the history %.1f%%; promise "
+				    "%.1f%%%s\n", (int)c->sizes[k],
+				    carried[j].method, carried[j].kind, set,
+				    r->level[k][q], j == best ?
+				    ", recommended" : "", 100 * share[j], 100 *
+				    c->confidence, 100 * lowd, 100 * bound,
+				    100 * ins, 100 * promise, cert ?
+				    ", certified" : "");
+			else
+				fprintf(fp, "%s\t%d\t%s\t%.4f\t%d\t%d\t%g\t"
+				    "%lld\t%.4f\t%zu\t%.4f\t%d\t%.4f\t%g\t%d\t"
+				    "%lld\treal\t%.4f\t%.4f\n", carried[j].method,
+				    (int)c->sizes[k], carried[j].kind, set,
+				    ins >= c->target, j == best, c->target,
+				    (long long)c->handover, bound, a->judged,
+				    lowd, cert, promise, c->confidence,
+				    (int)c->nodes, (long long)c->until,
+				    r->level[k][q], share[j]);
+		}
+	}
+	if (ferror(fp))
+		return mg_diag_set(d, MG_EIO, "write error");
 	return 0;
 }
 

@@ -77,6 +77,7 @@ struct mg_realconf {
 	int nsizes;
 	int32_t nodes;		/* the cluster's */
 	int64_t min_limit;	/* a successor's limit at least (a day) */
+	int64_t handover;	/* both jobs hold their nodes (0: none) */
 	int64_t up;		/* how long before its predecessor's limit a
 				 * successor must start to serve from it on:
 				 * the handover and its ready time (0) */
@@ -116,6 +117,20 @@ int mg_real_run(const struct mg_trace *t, const struct mg_realconf *c,
  * as TSV, or (text) in words.  0 or MG_EIO.
  */
 int mg_real_write(const struct mg_real *r, FILE *fp, int text,
+    struct mg_diag *d);
+
+/*
+ * mg_real_write_settings: the settings of the period after the span (a
+ * walk over the history before a day: mg_realconf_eval without a walk),
+ * as a table mirage-advise --settings reads (mirage-eval --target's
+ * columns; judge "real", the adaptive level, the walk's share), or
+ * (text) in words.  Per size, the adaptive estimate's margin and the
+ * adaptive lead, the one that kept more of the walk recommended; reached
+ * if it keeps the target share of the history in sample; the promise
+ * the target where the walk's lower bound by days certifies it, else
+ * that bound (never above what any rule kept).  0 or MG_EIO.
+ */
+int mg_real_write_settings(const struct mg_real *r, FILE *fp, int text,
     struct mg_diag *d);
 
 /*

@@ -246,7 +246,7 @@ PY
 	grep -Eq '^  1-node estimate-adapt +all +[0-9]+ judged' <<<"$output"
 	# it goes with a walk only, and needs a size the cluster has
 	run -2 --separate-stderr mirage-eval -q -n 76 --real "$J"
-	[[ "$stderr" == *"--real goes with --walk-forward"* ]]
+	[[ "$stderr" == *"--real goes with --target"* ]]
 	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 1 -f 2023-01-02 -u 2023-01-09 --plan 2 "$J"
 	[[ "$stderr" == *"--real: the real jobs judge a fixed lead and the scheduler estimate: no -M or --plan"* ]]
 	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --real -k 128 -f 2023-01-02 -u 2023-01-09 "$J"
@@ -314,6 +314,56 @@ PY
 	[[ "$stderr" == *"invalid --ahead '3' (want 1, the successor, or 2, also its successor)"* ]]
 	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --walk-forward 1d --ahead 2 -k 1 -f 2023-01-02 -u 2023-01-09 "$J"
 	[[ "$stderr" == *"--ahead goes with --real"* ]]
+}
+
+@test "--real without a walk: the settings of a day, chosen on the real jobs of the 28 days before it; mirage-advise --settings reads them" {
+	# and each test of the walk over those 28 days, with its need
+	mirage-eval -q -n 76 --target 99% --real -k 1 -f 2023-02-27 --handover 10m -F tsv -o s.tsv --table tests.tsv "$J"
+	python3 - s.tsv tests.tsv <<'PY'
+import csv, sys, math, datetime
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+tests = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+def ts(s):
+    return int(datetime.datetime.strptime(s, "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc).timestamp())
+day = ts("2023-02-27T00:00:00")
+assert [(r["method"], r["setting_kind"]) for r in rows] == [("scheduler-estimate", "margin_h"), ("lead", "lead_h")], rows
+hist = [t for t in tests if day - 28 * 86400 <= ts(t["submit"]) < day and ts(t["submit"]) + float(t["wait_h"]) * 3600 <= day]
+assert len(hist) > 500, len(hist)
+share = {}
+for r, col, kept, need in ((rows[0], "margin_adapt_h", "estimate_adapt_kept", "estimate_miss_h"), (rows[1], "lead_adapt_h", "lead_adapt_kept", "wait_h")):
+    assert r["judge"] == "real" and r["target"] == "0.99" and r["handover_s"] == "600" and r["cluster_nodes"] == "76", r
+    assert int(r["history_end"]) == day, r
+    # the walk: each day of the 28 judged; its share and bound, and a
+    # promise never above them
+    w = [t for t in tests if day - 28 * 86400 <= ts(t["submit"]) < day and t[col] != ""]
+    assert len(w) == int(r["train_episodes"]) > 500, (r, len(w))
+    assert abs(float(r["walked_share"]) - sum(int(t[kept]) for t in w) / len(w)) < 1e-4, r
+    b = sum(float(t["wait_h"]) + 10 / 60 <= float(t["limit_h"]) + 1e-4 for t in w) / len(w)
+    assert abs(float(r["train_bound_share"]) - b) < 1e-4, (r, b)
+    assert r["certified"] == "1" or float(r["promise"]) <= min(float(r["walked_share"]), b) + 1e-9, r
+    # the setting: the quantile of the history's needs at the level the
+    # walk reached (over 1: at once, the longest limit)
+    lv, needs = float(r["level"]), sorted(float(t[need]) + 10 / 60 for t in hist)
+    lim = max(float(t["limit_h"]) for t in hist)
+    want = lim if lv >= 1 else min(lim, max(0.0, needs[max(math.ceil(max(lv, 0) * len(needs) - 1e-9), 1) - 1]))
+    assert abs(float(r["setting"]) - want) < 2e-3, (r, want)
+    share[r["method"]] = float(r["walked_share"])
+# the rule that kept more of the walk is recommended (the estimate on a tie)
+best = "lead" if share["lead"] > share["scheduler-estimate"] else "scheduler-estimate"
+assert [r["method"] for r in rows if r["recommended"] == "1"] == [best], (rows, share)
+PY
+	# mirage-advise reads it as any settings table
+	mg_fake_slurm
+	run -0 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now 2026-11-23T23:00:00 \
+	    --handover --target 99% --settings s.tsv
+	[[ "$output" == *"500 ends in 1.0 h"* ]]
+	# a day to choose for, in nodes; the real jobs' options go with --real
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --real -k 1 "$J"
+	[[ "$stderr" == *"--real without --walk-forward chooses the settings of a day: give it (-f) and the sizes in nodes (-k)"* ]]
+	run -2 --separate-stderr mirage-eval -q -n 76 --target 99% --ready-time 5m -k 1 -f 2023-02-20 -N 2 "$J"
+	[[ "$stderr" == *"--ready-time goes with --real"* ]]
+	run -2 --separate-stderr mirage-eval -q -n 76 --real "$J"
+	[[ "$stderr" == *"--real goes with --target"* ]]
 }
 
 @test "-u past the trace's last submission is refused: its episodes would see a cluster draining of work" {
