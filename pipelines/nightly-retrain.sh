@@ -126,7 +126,7 @@ nightly() {
 		if [ -n "$real" ]; then
 			day=$((last - last % 86400))
 			choose=(--real -f $day)
-			say "settings for $target: chosen on the real jobs of the 4 weeks before $(date -u -d @$day +%F)"
+			say "settings for $target: chosen on the real jobs of the 4 weeks up to $(date -u -d @$day +%F)"
 		else
 			say "settings for $target: chosen on the 4 weeks from $(date -u -d @$((day - 33 * 86400)) +%F), read on the day from $(date -u -d @$day +%F)"
 		fi

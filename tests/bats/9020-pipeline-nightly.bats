@@ -163,6 +163,22 @@ setup() {
 	[ -z "$(ls d/work)" ]
 }
 
+@test "nightly -T -R: the settings chosen on the real jobs of the 4 weeks before the dump's last day, a table mirage-advise reads" {
+	run -0 "${N[@]}" -D d -k 1,8 -T 99% -R -- -m reference -n 76
+	[[ "$output" == *"settings for 99%: chosen on the real jobs of the 4 weeks up to 2023-03-31"* ]]
+	[[ "$output" == *"installed the settings for 99% as d/target.tsv"* ]]
+	# one rule recommended per size, judged by the real jobs, for 76
+	# nodes, its history ending on the dump's last day
+	awk -F'\t' -v he="$(date -u -d 2023-03-31 +%s)" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	    $c["recommended"] == 1 { n[$2]++ }
+	    $c["judge"] != "real" || $c["cluster_nodes"] != 76 || $c["target"] != 0.99 { bad = 1 }
+	    $c["history_end"] != he { bad = 1 }
+	    END { exit bad || n[1] != 1 || n[8] != 1 }' d/target.tsv
+	mg_fake_slurm
+	run -0 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now 2026-11-23T23:00:00 \
+	    --handover --target 99% --settings d/target.tsv
+}
+
 @test "nightly -T: the settings re-chosen on the last 4 weeks, installed whole with where they were chosen" {
 	run -0 "${N[@]}" -D d -k 1,8 -T 99% -- -m reference -n 76
 	[[ "$output" == *"settings for 99%: chosen on the 4 weeks from 2023-02-20, read on the day from 2023-03-25"* ]]
