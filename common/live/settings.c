@@ -38,8 +38,8 @@ add_chosen(struct mg_drive *dr, const char *path,
 	c->other = other;
 	if (!other && !r->reached && dr->sl.warn != NULL) {
 		snprintf(msg, sizeof(msg), "--settings: '%s', line %d: the "
-		    "setting for %d-node chains fell short of %g%% in a fold "
-		    "of its training period", path, r->line, (int)r->nodes,
+		    "setting for %d-node chains fell short of %g%% on the "
+		    "history it was chosen on", path, r->line, (int)r->nodes,
 		    100 * target);
 		dr->sl.warn(dr->sl.arg, 0, msg);
 	}
