@@ -59,7 +59,7 @@ setup() {
 	# a sacct that says it started, then hangs until the time limit:
 	# the signal arrives mid-run, whatever the machine's speed
 	mkdir -p fakebin
-	printf '#!/bin/sh\ntouch "%s/sacct.started"\nsleep 600\n' "$PWD" > fakebin/sacct
+	printf '#!/bin/sh\necho $$ > "%s/sacct.started"\nexec sleep 600\n' "$PWD" > fakebin/sacct
 	chmod +x fakebin/sacct
 	PATH=$PWD/fakebin:$PATH MIRAGE_SACCT_TIMEOUT=3 \
 	    "$ROOT/pipelines/nightly-retrain.sh" -D d -- -n 76 > out.txt 2>&1 &
@@ -77,19 +77,19 @@ setup() {
 
 @test "nightly: killed outright (-9), it leaves the lock to the next run; SIGTERM does not wait for a long step" {
 	mkdir -p fakebin
-	printf '#!/bin/sh\ntouch "%s/sacct.started"\nsleep 600\n' "$PWD" > fakebin/sacct
+	printf '#!/bin/sh\necho $$ > "%s/sacct.started"\nexec sleep 600\n' "$PWD" > fakebin/sacct
 	chmod +x fakebin/sacct
 	PATH=$PWD/fakebin:$PATH "$ROOT/pipelines/nightly-retrain.sh" -D d -- -n 76 > out.txt 2>&1 &
 	local pid=$! i
-	for i in $(seq 100); do [ -e sacct.started ] && break; sleep 0.1; done
-	[ -e sacct.started ]
+	for i in $(seq 100); do [ -s sacct.started ] && break; sleep 0.1; done
+	[ -s sacct.started ]
 	kill -KILL $pid
 	wait $pid || :
 	# its sacct still runs: the next run starts all the same
-	pgrep -f "sleep 600" > /dev/null
+	kill -0 "$(cat sacct.started)"
 	run -0 "${N[@]}" -D d -- -n 76
 	[[ "$output" == *"installed model-"* ]]
-	pkill -f "sleep 600" || :
+	kill "$(cat sacct.started)" || :
 	# a signal mid-step: the step is stopped with the run, at once
 	rm -f d/current.mrm
 	"${N[@]}" -D d -- -n 76 > out2.txt 2>&1 &
