@@ -30,6 +30,11 @@ setup() {
 	# and the same walk judged by the trace's real jobs
 	[ "$(sed -n '/^bottom line: which method to use/,$p' <<<"$output" | grep -Ec '^  reference-76, 1-node chains, judged by what really happened \(the same walk, --real\): the estimate kept [0-9.]+% of [0-9]+ real jobs like successors')" -eq 1 ]
 	[ "$(awk -F'\t' '$3 == "all"' out/reference-76/real.tsv | wc -l)" -eq 10 ]
+	# and with the successor's successor queued too: a row per size and
+	# rule, in all, in the summary
+	[[ "$output" == *"and with the successor's successor queued too (--real --ahead 2), in all:"* ]]
+	[ "$(grep -Ec '^ +[18]-node [a-z-]+ +all +[0-9]+ judged' out/reference-76/real-ahead2.txt)" -eq 10 ]
+	[ "$(grep -Ec '^ +[18]-node [a-z-]+ +all +[0-9]+ judged' <<<"$output")" -eq 20 ]
 	# the reliability target: settings chosen on February, not on March;
 	# the baselines, the estimate, four models and the fixed lead, for
 	# two targets and two sizes; no planner in the demo
