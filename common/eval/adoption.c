@@ -14,6 +14,7 @@
 #include "episode/feature.h"
 #include "eval/adoption.h"
 #include "eval/target.h"
+#include "decide/table.h"
 
 /* the services of a run, summed: links after a predecessor, those
  * interrupted, hours of lease given up */
@@ -246,7 +247,7 @@ mg_askmodel_says(void *arg, const struct mg_view *v,
 		a->X[i] = (float)a->feat[a->col[i]];
 	if (mg_model_predict(a->m, a->X, 1, &score, &d) != 0)
 		return MG_EINVAL;
-	return mg_model_submits(a->m, &score, a->m->threshold,
+	return mg_rule_submits(a->m, &score, a->m->threshold,
 	    (double)(cn->p_start + cn->p_limit - cn->t) / 3600);
 }
 
@@ -476,24 +477,18 @@ mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
 	return 0;
 }
 
-/* the rule of a service of nodes nodes: its size's, else the largest
- * smaller size's, else the smallest size's */
+/* the rule of a service of nodes nodes, as mg_table_size() finds it;
+ * NULL if every size is larger (the reactive rule) */
 static const struct mg_adoptrule *
 rule_for(const struct mg_adoption *ad, int32_t nodes)
 {
-	const struct mg_adoptrule *below = NULL, *least = &ad->rule[0];
+	int32_t sizes[MG_ADOPTION_MAXRULES];
 	int k;
 
-	for (k = 0; k < ad->nrule; k++) {
-		const struct mg_adoptrule *r = &ad->rule[k];
-
-		if (r->nodes <= nodes && (below == NULL || r->nodes >
-		    below->nodes))
-			below = r;
-		if (r->nodes < least->nodes)
-			least = r;
-	}
-	return below != NULL ? below : least;
+	for (k = 0; k < ad->nrule; k++)
+		sizes[k] = ad->rule[k].nodes;
+	k = mg_table_size(sizes, ad->nrule, nodes);
+	return k < 0 ? NULL : &ad->rule[k];
 }
 
 /* an mg_adoptconf lead_of: a fixed lead's seconds, or 0: asked */
@@ -502,7 +497,7 @@ rule_lead(void *arg, int32_t nodes)
 {
 	const struct mg_adoptrule *r = rule_for(arg, nodes);
 
-	return r->kind == MG_SETTING_LEAD ? (int64_t)llround(r->hours *
+	return r != NULL && r->kind == MG_SETTING_LEAD ? (int64_t)llround(r->hours *
 	    3600) : 0;
 }
 
@@ -515,9 +510,11 @@ rule_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 	struct mg_adoption *ad = arg;
 	const struct mg_adoptrule *r = rule_for(ad, cn->s_nodes);
 
+	if (r == NULL)
+		return 0;
 	if (mg_own_features(v, cn, ad->feat) != 0)
 		return MG_ENOMEM;
-	return ad->feat[ad->gap_col] >= -r->hours;
+	return mg_rule_estimate(ad->feat[ad->gap_col], r->hours);
 }
 
 /* the rules the table at path recommends for its first target, for the
@@ -526,12 +523,12 @@ static int
 read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
     struct mg_diag *d)
 {
-	struct mg_target_row *rows, *r;
+	struct mg_table_row *rows, *r;
 	struct mg_adoptrule *u;
 	size_t n, i;
 	int k, rv;
 
-	if ((rv = mg_target_read(path, &rows, &n, d)) != 0)
+	if ((rv = mg_table_read(path, &rows, &n, d)) != 0)
 		return rv;
 	for (i = 0; i < n && rv == 0; i++) {
 		r = &rows[i];
@@ -549,9 +546,7 @@ read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
 			    "rule for %d-node chains (one target a table, at most "
 			    "%d sizes)", path, r->line, (int)r->nodes,
 			    MG_ADOPTION_MAXRULES);
-		else if (!(strcmp(r->method, "lead") == 0 && r->kind ==
-		    MG_SETTING_LEAD) && !(strcmp(r->method,
-		    "scheduler-estimate") == 0 && r->kind == MG_SETTING_MARGIN))
+		else if (!mg_rule_plain(r->method, r->kind))
 			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: it "
 			    "recommends %s for %d-node chains; many chains at "
 			    "once run a fixed lead or the scheduler estimate's "
@@ -582,10 +577,7 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 		if ((rv = read_rules(ad, ad->target_path, c->handover,
 		    d)) != 0)
 			return rv;
-		for (ad->gap_col = 0; ad->gap_col < MG_OWN - 1 &&
-		    strcmp(mg_own_names[ad->gap_col], "plan_gap_h") != 0;
-		    ad->gap_col++)
-			;
+		ad->gap_col = mg_rule_estimate_col();
 		ad->a.ask = rule_says;
 		ad->a.lead_of = rule_lead;
 		ad->a.ask_arg = ad;

@@ -256,8 +256,8 @@ lead_pick(const struct mg_outcome *o, int64_t lead)
 	if (lead <= 0)		/* at P's end: the reactive rule */
 		return o->k_reactive;
 	for (k = 0; k < o->n; k++)
-		if (o->tick[k] && o->t[k] >= o->p_end - lead &&
-		    o->t[k] >= o->t_first)
+		if (o->tick[k] && mg_rule_lead((double)(o->p_end - o->t[k]) /
+		    3600, (double)lead / 3600) && o->t[k] >= o->t_first)
 			return k;
 	return o->k_reactive;
 }
@@ -316,6 +316,7 @@ learned(const struct mg_compare *cp, const struct mg_outcome *o,
 
 	if ((rv = model_scores(o, lm, score, nt, d)) != 0)
 		return rv;
+	mg_rule_ticks(m, o, score);	/* as the live chain decides */
 	for (c = 0; c < NCURVE; c++)
 		xc[c][at] = o->x[mg_protocol_choose_first(o, score,
 		    m->classifier ? cp->cv_p[c] : -cp->cv_h[c])];
@@ -398,6 +399,7 @@ hybrid(const struct mg_compare *cp, const struct mg_outcome *o,
 		free(ok);
 		return rv;
 	}
+	mg_rule_ticks(m, o, score);
 	for (j = 0; j < nt; j++)
 		ok[j] = score[j] >= th;
 	*pick = 0;
@@ -538,9 +540,7 @@ mg_compare_add(struct mg_compare *cp, int table, const struct mg_outcome *o,
 	if ((score = malloc((nt ? nt : 1) * sizeof(*score))) == NULL)
 		return nomem(d);
 	/* the scheduler's estimate: the plan's start minus P's expected end */
-	for (col = 0; col < MG_OWN; col++)
-		if (strcmp(mg_own_names[col], "plan_gap_h") == 0)
-			break;
+	col = mg_rule_estimate_col();
 	for (j = 0; j < nt; j++)
 		score[j] = o->feat[j * o->nfeat + col];
 	for (m = 0; m < cp->nmeth; m++) {

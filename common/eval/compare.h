@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "base/status.h"
+#include "decide/rule.h"
 #include "episode/episode.h"
 #include "io/stream.h"
 #include "learn/model.h"
@@ -149,15 +150,6 @@ int mg_compare_run(struct mg_compare *c, const struct mg_clusterdef *def,
     const struct mg_epsel *sel, int window, const struct mg_plan *plan,
     int threads, void (*each)(void *, const struct mg_outcome *, size_t,
     size_t, size_t), void *arg, struct mg_diag *d);
-
-/* what a method's setting is, and so its curve's thresholds */
-enum mg_setting {
-	MG_SETTING_NONE,	/* it has one way of deciding */
-	MG_SETTING_MARGIN,	/* hours of predicted overlap accepted */
-	MG_SETTING_RISK,	/* a classifier's accepted risk */
-	MG_SETTING_PRICE,	/* the planner's price (lambda) */
-	MG_SETTING_LEAD		/* a fixed lead, hours before P's end */
-};
 
 /* one method of one table, as mg_compare_view() shows it */
 struct mg_compare_view {

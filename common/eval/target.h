@@ -29,7 +29,6 @@
 #define MG_TARGET_MAXFOLDS	16
 #define MG_TARGET_MAX		4	/* targets in one run */
 #define MG_TARGET_CONFIDENCE	0.95	/* the confidence unless asked */
-#define MG_TARGET_MAX_HOURS	8760	/* a margin or a lead read back: a year */
 
 /* one method's setting for one chain size */
 struct mg_choice {
@@ -118,10 +117,6 @@ void mg_target_choose_view(const struct mg_compare_view *v, double target,
 void mg_target_span(const struct mg_compare_view *v, size_t lo, size_t hi,
     const int64_t **xc, struct mg_compare_view *out);
 
-/* mg_target_setting_name: what kind's setting is, in words ("margin_h",
- * "risk", "price", "lead_h", "-") */
-const char *mg_target_setting_name(enum mg_setting kind);
-
 /* where a table's settings were chosen: what mirage-advise checks */
 struct mg_target_prov {
 	int32_t cluster_nodes;	/* the cluster model's nodes */
@@ -145,40 +140,6 @@ struct mg_target_prov {
 int mg_target_write(const struct mg_compare *c, const struct mg_choice *chs,
     const double *wants, int nwant, const struct mg_target_prov *pv,
     FILE *fp, enum mg_compare_format fmt, struct mg_diag *d);
-
-/* mg_target_setting_kind: the kind whose name (as
- * mg_target_setting_name() writes it) is name: 0, or -1 if none is */
-int mg_target_setting_kind(const char *name, enum mg_setting *kind);
-
-/* a row of the table mg_target_write() writes in TSV, as read back */
-struct mg_target_row {
-	int line;		/* its line in the file */
-	char method[64];
-	int32_t nodes;		/* the chains' size */
-	double target;
-	int64_t handover;	/* seconds, 0: none */
-	enum mg_setting kind;
-	double setting;		/* 0 if it has none */
-	int reached;		/* in every fold of the training period */
-	int recommended;	/* the method recommended for the size */
-	double promise;		/* -1: not said */
-	double confidence, bound;	/* the promise's confidence; the
-				 * training share any time brought through */
-	int certified;
-	long links;		/* the training period's episodes */
-	int32_t cluster_nodes;	/* 0: not said */
-	int64_t history_end;	/* 0: not said */
-};
-
-/*
- * mg_target_read: the rows of the table at path (mirage-eval --target -F
- * tsv), whole (every row its header's fields), into *rows (free() them)
- * and *n.  0, or with d naming the file and line: MG_EIO, MG_EFORMAT (a
- * bad row, a NUL, a number not finite or out of its range), MG_ETRUNC
- * (cut short), MG_ETYPE (not such a table), MG_EINVAL (a directory).
- */
-int mg_target_read(const char *path, struct mg_target_row **rows, size_t *n,
-    struct mg_diag *d);
 
 /* where a model's threshold was chosen (its target_* keys) */
 struct mg_target_span {
@@ -212,14 +173,5 @@ int mg_target_threshold(struct mg_model *m, const char *model,
     const char *trace, const struct mg_target_span *sp, double conf,
     int threads, struct mg_target_size *each, double *worst, int *reached,
     double *promise, struct mg_diag *d);
-
-/*
- * mg_target_model: the target m's threshold was chosen for, its handover
- * time (seconds), and its promise and confidence (-1 where the model
- * does not say): 0, or MG_EINVAL with d saying which key is missing or
- * out of its range
- */
-int mg_target_model(const struct mg_model *m, double *target, double *handover,
-    double *promise, double *confidence, struct mg_diag *d);
 
 #endif /* MG_TARGET_H */

@@ -592,7 +592,7 @@ mg_walk_write_choices(const struct mg_walk *w, FILE *fp, struct mg_diag *d)
 
 		fprintf(fp, "%lld\t%d\t%s\t%lld\t%lld\t%zu\t%s\t",
 		    (long long)l->p0, l->nodes, l->name, (long long)l->h0,
-		    (long long)l->h1, l->nh, mg_target_setting_name(l->kind));
+		    (long long)l->h1, l->nh, mg_rule_setting_name(l->kind));
 		if (l->ch.point >= 0)
 			fprintf(fp, "%g", l->ch.setting);
 		else

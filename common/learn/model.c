@@ -287,17 +287,6 @@ mg_model_calibrate(struct mg_model *m, const float *X, const float *y,
 }
 
 int
-mg_model_submits(const struct mg_model *m, double *score, double thr,
-    double left_h)
-{
-	if (m->classifier)
-		return *score >= thr;
-	if (left_h >= 0 && *score < -left_h)
-		*score = -left_h;
-	return *score >= -thr;
-}
-
-int
 mg_model_spread(const struct mg_model *m, double *p10, double *p90)
 {
 	const char *a, *b;

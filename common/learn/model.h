@@ -162,17 +162,6 @@ int mg_model_train_rl(struct mg_model *m, struct mg_rlenv *env,
     const struct mg_rlopts *o, struct mg_diag *d);
 
 /*
- * mg_model_submits: whether m's score for submitting now passes the
- * threshold thr: a classifier's when it is at least thr; a regressor's
- * predicted x, in hours, first raised to -left_h (a successor cannot
- * start before now, so at most the left_h hours P has left, when not
- * negative, can overlap it; *score is raised with it), when it is at
- * least -thr.
- */
-int mg_model_submits(const struct mg_model *m, double *score, double thr,
-    double left_h);
-
-/*
  * mg_model_calibrate: what m's predictions are worth, from a twin of m
  * trained on the first 80 % of its n samples (in time order) and tested
  * on the last 20 %: a regressor's residual spread (mg_model_spread()),

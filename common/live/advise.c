@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/parse.h"
+#include "decide/rule.h"
 #include "live/advise.h"
 #include "live/slurm.h"
 #include "episode/episode.h"
@@ -195,7 +196,7 @@ model_rule(const struct mg_advise *q, const struct mg_model *m,
 
 	a->classifier = m->classifier;
 	a->rule = "model";
-	a->submit = mg_model_submits(m, &a->score, thr,
+	a->submit = mg_rule_submits(m, &a->score, thr,
 	    (double)(p->start + p_limit - q->now) / 3600);
 	if (m->classifier)
 		snprintf(a->why, sizeof(a->why), "the %s model gives %.2f "
@@ -268,7 +269,7 @@ mg_advise_lead(const struct mg_advise *q, double lead_h, struct mg_live *l,
 	double left = (double)(p->start + limit - q->now) / 3600;
 
 	a->rule = "fixed lead";
-	a->submit = left <= lead_h;
+	a->submit = mg_rule_lead(left, lead_h);
 	snprintf(a->why, sizeof(a->why), "%s ends in %.1f h; with a lead of "
 	    "%g h its successor is submitted when at most that is left: %s",
 	    q->job, left, lead_h, a->submit ? "submit" : "wait");
@@ -284,9 +285,7 @@ mg_advise_estimate(const struct mg_advise *q, double margin_h,
 	double feat[MG_OWN], gap;
 	size_t col;
 
-	for (col = 0; col < MG_OWN; col++)
-		if (strcmp(mg_own_names[col], "plan_gap_h") == 0)
-			break;
+	col = mg_rule_estimate_col();
 	chain_now(q, p, &cn);
 	if (col == MG_OWN || mg_live_view(l, q->now, q->nodes, MG_DAY, q->job,
 	    isnan(q->prio) ? mg_live_fresh_prio(l) : q->prio, &v) != 0 ||
@@ -298,7 +297,7 @@ mg_advise_estimate(const struct mg_advise *q, double margin_h,
 	gap = feat[col];
 	a->rule = "scheduler estimate";
 	a->score = gap;
-	a->submit = gap >= -margin_h;
+	a->submit = mg_rule_estimate(gap, margin_h);
 	snprintf(a->why, sizeof(a->why), "the backfill plan starts the "
 	    "successor, submitted now, %.1f h %s %s ends; it is submitted when "
 	    "that is at most %g h before: %s", fabs(gap), gap >= 0 ? "after" :

@@ -234,26 +234,29 @@ pick(const struct mg_drive *o, struct run *r, int32_t nodes,
 	const struct mg_live_job *p = mg_live_find(&r->l, r->p_id);
 	int32_t n = o->s_nodes > 0 ? o->s_nodes : p != NULL && p->nodes > 0 ?
 	    p->nodes : 1;
+	int32_t sizes[MG_DRIVE_MAXCHOSEN];
 	int k;
 
 	for (k = 0; k < o->nchosen; k++)
-		if (o->chosen[k].row.nodes == n) {
-			*c = o->chosen[k];
-			if (c->row.cluster_nodes > 0 && nodes > 0 &&
-			    c->row.cluster_nodes != nodes)
-				return mg_diag_set(diag, MG_EINVAL, "the "
-				    "settings were chosen for a cluster of %d "
-				    "nodes, and this one has %d: choose them "
-				    "again with mirage-eval --target -n %d",
-				    (int)c->row.cluster_nodes, (int)nodes,
-				    (int)nodes);
-			promised(o, r, c);
-			r->promise = c->row.promise > 0 ? c->row.promise : 0;
-			return MG_OK;
-		}
-	return mg_diag_set(diag, MG_EINVAL, "the settings hold nothing for "
-	    "%d-node chains: choose it with mirage-eval --target -k %d",
-	    (int)n, (int)n);
+		sizes[k] = o->chosen[k].row.nodes;
+	if ((k = mg_table_size(sizes, o->nchosen, n)) < 0)
+		return mg_diag_set(diag, MG_EINVAL, "the settings hold nothing "
+		    "for %d-node chains or fewer: choose it with mirage-eval "
+		    "--target -k %d", (int)n, (int)n);
+	*c = o->chosen[k];
+	if (c->row.cluster_nodes > 0 && nodes > 0 &&
+	    c->row.cluster_nodes != nodes)
+		return mg_diag_set(diag, MG_EINVAL, "the settings were chosen "
+		    "for a cluster of %d nodes, and this one has %d: choose "
+		    "them again with mirage-eval --target -n %d",
+		    (int)c->row.cluster_nodes, (int)nodes, (int)nodes);
+	if (c->row.nodes != n)	/* it changes what the promise means */
+		say(o, 1, "the settings hold nothing for %d-node chains: the "
+		    "%d-node chains' row decides (choose one with mirage-eval "
+		    "--target -k %d)", (int)n, (int)c->row.nodes, (int)n);
+	promised(o, r, c);
+	r->promise = c->row.promise > 0 ? c->row.promise : 0;
+	return MG_OK;
 }
 
 /* a rule chosen for a target that needs no model: a fixed lead, or the

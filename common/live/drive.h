@@ -18,8 +18,7 @@
 #include <stdint.h>
 
 #include "base/status.h"
-#include "eval/compare.h"
-#include "eval/target.h"
+#include "decide/table.h"
 #include "live/advise.h"
 #include "live/slurm.h"
 #include "plan/plan.h"
@@ -63,7 +62,7 @@ enum mg_drive_handover {
  * estimate's margin or a fixed lead, in hours), or the method of
  * another this run cannot apply (other) */
 struct mg_drive_chosen {
-	struct mg_target_row row;
+	struct mg_table_row row;
 	int other;
 };
 #define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "eval/target.h"
+#include "decide/table.h"
 #include "learn/model.h"
 #include "live/settings.h"
 
@@ -17,7 +17,7 @@
  * dr: 0 or a status */
 static int
 add_chosen(struct mg_drive *dr, const char *path,
-    const struct mg_target_row *r, int other, double target,
+    const struct mg_table_row *r, int other, double target,
     struct mg_diag *d)
 {
 	struct mg_drive_chosen *c;
@@ -54,13 +54,13 @@ int
 mg_settings_read(struct mg_drive *dr, const char *path, double target,
     struct mg_diag *d)
 {
-	struct mg_target_row *rows, *r;
+	struct mg_table_row *rows, *r;
 	int seen[MG_DRIVE_MAXCHOSEN];	/* the line of each size's setting */
 	double other = -1;
 	size_t n, i;
 	int k, rv;
 
-	if ((rv = mg_target_read(path, &rows, &n, d)) != 0) {
+	if ((rv = mg_table_read(path, &rows, &n, d)) != 0) {
 		char msg[sizeof(d->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", d->msg);
@@ -102,10 +102,7 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 		if (dr->nchosen < MG_DRIVE_MAXCHOSEN)
 			seen[dr->nchosen] = r->line;
 		if ((rv = add_chosen(dr, path, r, !dr->plan &&
-		    !(strcmp(r->method, "lead") == 0 && r->kind ==
-		    MG_SETTING_LEAD) && !(strcmp(r->method,
-		    "scheduler-estimate") == 0 && r->kind ==
-		    MG_SETTING_MARGIN), target, d)) != 0)
+		    !mg_rule_plain(r->method, r->kind), target, d)) != 0)
 			goto out;
 	}
 	if (dr->nchosen == 0 && other >= 0)
@@ -138,7 +135,7 @@ mg_settings_model(struct mg_drive *dr, double target, struct mg_diag *d)
 	fclose(fp);
 	if (rv != 0)
 		return rv;
-	if ((rv = mg_target_model(m, &t, &h, &p, &c, d)) != 0 &&
+	if ((rv = mg_table_model(m, &t, &h, &p, &c, d)) != 0 &&
 	    mg_model_param(m, "target", &t) == 0 && t > 0 && t < 1) {
 		snprintf(msg, sizeof(msg), "%s", d->msg);
 		rv = mg_diag_set(d, MG_EIO, "'%s': its target has %s; choose "

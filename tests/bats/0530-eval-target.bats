@@ -195,7 +195,7 @@ col() {
 	awk -F'\t' '!($1 == "planner" && $2 == 1)' s.tsv > no1.tsv
 	run -2 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --plan 2 --target 99% --settings no1.tsv -H "$J"
-	[[ "$stderr" == *"the settings hold nothing for 1-node chains: choose it with mirage-eval --target -k 1"* ]]
+	[[ "$stderr" == *"the settings hold nothing for 1-node chains or fewer: choose it with mirage-eval --target -k 1"* ]]
 }
 
 @test "mirage-advise --target --settings: the rule recommended for the chain's size, a fixed lead or Slurm's estimate" {
@@ -212,6 +212,12 @@ col() {
 	run -0 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings r.tsv
 	[[ "$output" == *"500 ends in 1.0 h; with a lead of 4 h its successor is submitted when at most that is left: submit"* ]]
+	# a size without a row decides by the largest smaller size's, said
+	# even under -q; a size below every row is refused
+	run -0 --separate-stderr mirage-advise -q -j 500 -N 2 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
+	    --handover --target 99% --settings r.tsv
+	[[ "$output" == *"with a lead of 4 h"*": submit"* ]]
+	[[ "$stderr" == *"the settings hold nothing for 2-node chains: the 1-node chains' row decides"* ]]
 	recommend lead 0.5
 	run -10 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW \
 	    --handover --target 99% --settings r.tsv

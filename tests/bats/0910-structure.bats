@@ -58,12 +58,13 @@ setup() {
 }
 
 @test "the library's layers: each folder of common/ includes only itself and the folders above it" {
-	# base < io < cluster < plan < episode < learn < eval < live: eval
-	# compares the ways of deciding on episodes and chooses settings for
-	# a target; live reads real clusters through io, builds views of the
-	# cluster layer and decides for a chain with learn's models, the
-	# planner or eval's settings; accel (inside the node) stands on base
-	# and learn's networks
+	# base < io < cluster < plan < episode < learn < decide < eval, live:
+	# decide holds each way of deciding once and the table of settings
+	# read back; eval compares the ways on episodes and chooses settings
+	# for a target; live reads real clusters through io, builds views of
+	# the cluster layer and decides for a chain by decide's rules, never
+	# compiling eval; accel (inside the node) stands on base and learn's
+	# networks
 	local allowed
 	declare -A allowed=(
 		[base]="base"
@@ -73,8 +74,9 @@ setup() {
 		[plan]="base io cluster plan"
 		[episode]="base io cluster plan episode"
 		[learn]="base io cluster plan episode learn"
-		[eval]="base io cluster plan episode learn eval"
-		[live]="base io cluster plan episode learn eval live"
+		[decide]="base io cluster plan episode learn decide"
+		[eval]="base io cluster plan episode learn decide eval"
+		[live]="base io cluster plan episode learn decide live"
 	)
 	local f layer inc bad=0
 	for f in "$ROOT"/common/*/*.[ch]; do

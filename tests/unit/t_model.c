@@ -15,6 +15,7 @@
 #include <zlib.h>
 
 #include "mirage.h"
+#include "decide/rule.h"
 #include "learn/model.h"
 #include "tap.h"
 
@@ -407,19 +408,19 @@ submits(void)
 	    mg_model_new("gbt", one, 1, &reg, NULL) != 0)
 		return;
 	sc = 0.5;
-	ok(mg_model_submits(clf, &sc, 0.5, 3) == 1, "a chance at the "
+	ok(mg_rule_submits(clf, &sc, 0.5, 3) == 1, "a chance at the "
 	    "threshold submits");
 	sc = 0.49;
-	ok(mg_model_submits(clf, &sc, 0.5, 3) == 0 && sc == 0.49,
+	ok(mg_rule_submits(clf, &sc, 0.5, 3) == 0 && sc == 0.49,
 	    "below it waits, the score as it was");
 	sc = -5;
-	ok(mg_model_submits(reg, &sc, 1, 2) == 0 && sc == -2,
+	ok(mg_rule_submits(reg, &sc, 1, 2) == 0 && sc == -2,
 	    "5 h of overlap predicted with 2 h left: 2 h, above 1 h: wait");
 	sc = -5;
-	ok(mg_model_submits(reg, &sc, 2, 2) == 1 && sc == -2,
+	ok(mg_rule_submits(reg, &sc, 2, 2) == 1 && sc == -2,
 	    "the same at 2 h accepted: submit");
 	sc = -5;
-	ok(mg_model_submits(reg, &sc, 1, -1) == 0 && sc == -5,
+	ok(mg_rule_submits(reg, &sc, 1, -1) == 0 && sc == -5,
 	    "P past its limit: the prediction as it is");
 	mg_model_free(clf);
 	mg_model_free(reg);

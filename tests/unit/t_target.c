@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/stats.h"
+#include "decide/table.h"
 #include "eval/target.h"
 #include "tap.h"
 
@@ -178,7 +179,7 @@ best(void)
 	"reached\trecommended\tpromise\tconfidence\tcluster_nodes\n"
 
 static int
-read_text(const char *text, size_t len, struct mg_target_row **rows,
+read_text(const char *text, size_t len, struct mg_table_row **rows,
     size_t *n, struct mg_diag *d)
 {
 	char path[] = "/tmp/t_target.XXXXXX";
@@ -187,7 +188,7 @@ read_text(const char *text, size_t len, struct mg_target_row **rows,
 
 	fwrite(text, 1, len, fp);
 	fclose(fp);
-	rv = mg_target_read(path, rows, n, d);
+	rv = mg_table_read(path, rows, n, d);
 	unlink(path);
 	return rv;
 }
@@ -200,7 +201,7 @@ table(void)
 	    "oracle\t1\t0.99\t600\t-\t-\t1\t0\t0.98\t0.95\t88\n"
 	    "scheduler-estimate\t8\t0.99\t600\tmargin_h\t3\t0\t1\t0.9"
 	    "\t0.95\t88\n";
-	struct mg_target_row *r;
+	struct mg_table_row *r;
 	struct mg_diag d = { "" };
 	enum mg_setting k, all[] = { MG_SETTING_NONE, MG_SETTING_MARGIN,
 	    MG_SETTING_RISK, MG_SETTING_PRICE, MG_SETTING_LEAD };
@@ -209,9 +210,9 @@ table(void)
 	int ok_kinds = 1;
 
 	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
-		ok_kinds &= mg_target_setting_kind(mg_target_setting_name(
+		ok_kinds &= mg_rule_setting_kind(mg_rule_setting_name(
 		    all[i]), &k) == 0 && k == all[i];
-	ok(ok_kinds && mg_target_setting_kind("hours", &k) == -1,
+	ok(ok_kinds && mg_rule_setting_kind("hours", &k) == -1,
 	    "every kind's name reads back as its kind; no other does");
 	ok(read_text(good, strlen(good), &r, &n, &d) == 0 && n == 3,
 	    "a table's rows read (%s)", d.msg);
@@ -252,7 +253,7 @@ table(void)
 	ok(read_text(bad, sizeof(good) - 1, &r, &n, &d) == MG_EFORMAT &&
 	    strstr(d.msg, "line 2: a NUL byte") != NULL,
 	    "a NUL byte: refused with its line (%s)", d.msg);
-	ok(mg_target_read("/nonexistent/t.tsv", &r, &n, &d) == MG_EIO,
+	ok(mg_table_read("/nonexistent/t.tsv", &r, &n, &d) == MG_EIO,
 	    "a file that is not there: refused");
 }
 
