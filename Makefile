@@ -60,7 +60,7 @@ CFLAGS	+= -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 LDFLAGS	+= -fsanitize=address,undefined
 endif
 
-CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-accel
+CMDS	= mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-accel mirage-policy
 LIB_SRC	= $(sort $(wildcard common/*/*.c))
 # every object and program depends on every header: the library is
 # small, and a build never links objects made from two layouts of a

@@ -84,6 +84,27 @@ usage(int status)
 	exit(status);
 }
 
+/* the command, the first argument (or -h, --version): train or eval */
+static const char *
+command(int argc, char *argv[], struct opts *o)
+{
+	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0))
+		usage(MG_EXIT_OK);
+	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+		printf("mirage-accel %s\n", MG_VERSION);
+		exit(MG_EXIT_OK);
+	}
+	if (argc < 2)
+		usage(MG_EXIT_USAGE);
+	if (strcmp(argv[1], "train") == 0)
+		o->train = 1;
+	else if (strcmp(argv[1], "eval") != 0)
+		errx(MG_EXIT_USAGE, "unknown command '%s' (train or eval)",
+		    argv[1]);
+	return argv[1];
+}
+
 /* --loads lo-hi: the training's loads, 0 < lo <= hi <= 4 */
 static void
 parse_loads(const char *arg, struct mg_relmas_opts *ro)
@@ -101,33 +122,50 @@ parse_loads(const char *arg, struct mg_relmas_opts *ro)
 		    "0.3-0.8, 0 < lo <= hi <= 4)", arg);
 }
 
+/* mirage-accel's options: the long-only ones train's alone */
+enum {
+	O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX, O_BUDGET,
+	O_WINDOW, O_PRIOR, O_STRICT, O_FIT, O_LOADS, O_CREDIT
+};
+static const struct option lo[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "model", required_argument, NULL, 'M' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "set", required_argument, NULL, 's' },
+	{ "version", no_argument, NULL, 'V' },
+	{ "play", required_argument, NULL, O_PLAY },
+	{ "hidden", required_argument, NULL, O_HIDDEN },
+	{ "lr", required_argument, NULL, O_LR },
+	{ "no-bw-features", no_argument, NULL, O_NOBWF },
+	{ "no-bw-penalty", no_argument, NULL, O_NOBWP },
+	{ "context", required_argument, NULL, O_CTX },
+	{ "budget", no_argument, NULL, O_BUDGET },
+	{ "window", required_argument, NULL, O_WINDOW },
+	{ "prior", required_argument, NULL, O_PRIOR },
+	{ "strict", required_argument, NULL, O_STRICT },
+	{ "fit", required_argument, NULL, O_FIT },
+	{ "loads", required_argument, NULL, O_LOADS },
+	{ "credit", required_argument, NULL, O_CREDIT },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* the command and its options into *o */
 static void
 parse(int argc, char *argv[], struct opts *o)
 {
-	enum { O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX,
-	    O_BUDGET, O_WINDOW, O_PRIOR, O_STRICT, O_FIT, O_LOADS, O_CREDIT };
-	static const struct option lo[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "model", required_argument, NULL, 'M' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "set", required_argument, NULL, 's' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "play", required_argument, NULL, O_PLAY },
-		{ "hidden", required_argument, NULL, O_HIDDEN },
-		{ "lr", required_argument, NULL, O_LR },
-		{ "no-bw-features", no_argument, NULL, O_NOBWF },
-		{ "no-bw-penalty", no_argument, NULL, O_NOBWP },
-		{ "context", required_argument, NULL, O_CTX },
-		{ "budget", no_argument, NULL, O_BUDGET },
-		{ "window", required_argument, NULL, O_WINDOW },
-		{ "prior", required_argument, NULL, O_PRIOR },
-		{ "strict", required_argument, NULL, O_STRICT },
-		{ "fit", required_argument, NULL, O_FIT },
-		{ "loads", required_argument, NULL, O_LOADS },
-		{ "credit", required_argument, NULL, O_CREDIT },
-		{ NULL, 0, NULL, 0 }
+	/* the options stored as given */
+	const struct optstore st[] = {
+		{ 'o', OPT_STR, &o->out_path, "output", 0, 0 },
+		{ 'q', OPT_FLAG, &o->quiet, "-q", 0, 0 },
+		{ O_PLAY, OPT_COUNT, &o->ro.episodes, "episode count", 1, 1e6 },
+		{ O_HIDDEN, OPT_COUNT, &o->ro.hidden, "hidden units", 1, 4096 },
+		{ O_LR, OPT_NUMBER, &o->ro.lr, "learning rate", 1e-7, 1 },
+		{ O_NOBWF, OPT_FLAG, &o->ro.no_bw, "--no-bw-features", 0, 0 },
+		{ O_CTX, OPT_COUNT, &o->ro.context, "context size", 0, 64 },
+		{ O_BUDGET, OPT_FLAG, &o->ro.budget, "--budget", 0, 0 },
+		{ O_PRIOR, OPT_NUMBER, &o->ro.prior, "prior weight", 0, 1000 }
 	};
 	struct mg_diag d = { "" };
 	const char *cmd;
@@ -137,20 +175,7 @@ parse(int argc, char *argv[], struct opts *o)
 	mg_accel_scenario_default(&o->sc);
 	mg_relmas_opts_init(&o->ro);
 	mg_cli_args(argc, argv, o->args, sizeof(o->args));
-	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0))
-		usage(MG_EXIT_OK);
-	if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-		printf("mirage-accel %s\n", MG_VERSION);
-		exit(MG_EXIT_OK);
-	}
-	if (argc < 2)
-		usage(MG_EXIT_USAGE);
-	cmd = argv[1];
-	if (strcmp(cmd, "train") == 0)
-		o->train = 1;
-	else if (strcmp(cmd, "eval") != 0)
-		errx(MG_EXIT_USAGE, "unknown command '%s' (train or eval)", cmd);
+	cmd = command(argc, argv, o);
 	argc--;
 	argv++;
 	optind = 1;
@@ -164,6 +189,8 @@ parse(int argc, char *argv[], struct opts *o)
 			errx(MG_EXIT_USAGE, "%s takes no option '-%c' "
 			    "(mirage-accel(1))", cmd, ch);
 		}
+		if (opt_store(st, sizeof(st) / sizeof(st[0]), ch, optarg))
+			continue;
 		switch (ch) {
 		case 'h':
 			usage(MG_EXIT_OK);
@@ -173,12 +200,6 @@ parse(int argc, char *argv[], struct opts *o)
 				errx(MG_EXIT_USAGE, "-M: at most %d models",
 				    MAXMOD);
 			o->mpath[o->nmod++] = optarg;
-			break;
-		case 'o':
-			o->out_path = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
 			break;
 		case 'S':
 			o->ro.seed = (uint64_t)number_arg("seed", optarg, 0,
@@ -191,34 +212,8 @@ parse(int argc, char *argv[], struct opts *o)
 		case 'V':
 			printf("mirage-accel %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
-		case O_PLAY:
-			o->ro.episodes = (int)number_arg("episode count",
-			    optarg, 1,
-			    1e6);
-			break;
-		case O_HIDDEN:
-			o->ro.hidden = (int)number_arg("hidden units", optarg,
-			    1, 4096);
-			break;
-		case O_LR:
-			o->ro.lr = number_arg("learning rate", optarg, 1e-7, 1);
-			break;
-		case O_NOBWF:
-			o->ro.no_bw = 1;
-			break;
 		case O_NOBWP:
 			o->ro.beta = 0;
-			break;
-		case O_CTX:
-			o->ro.context = (int)number_arg("context size", optarg,
-			    0, 64);
-			break;
-		case O_BUDGET:
-			o->ro.budget = 1;
-			break;
-		case O_PRIOR:
-			o->ro.prior = number_arg("prior weight", optarg, 0,
-			    1000);
 			break;
 		case O_STRICT:
 			o->ro.strict = number_arg("strict slowdown", optarg, 0,

@@ -109,16 +109,6 @@ usage(int status)
 	exit(status);
 }
 
-static int32_t
-count_arg(const char *what, const char *s)
-{
-	int64_t v;
-
-	if (mg_parse_i64(s, strlen(s), 1, 1000000, &v) != 0)
-		errx(MG_EXIT_USAGE, "invalid %s '%s'", what, s);
-	return (int32_t)v;
-}
-
 /* what the run works around, said unless -q (or when loud) */
 static void
 warning(void *arg, int loud, const char *msg)
@@ -129,70 +119,13 @@ warning(void *arg, int loud, const char *msg)
 		warnx("%s", msg);
 }
 
-/* the options into *o, the time and zone given into *now_arg, *zone */
+/* the settings before any option: Slurm's commands by their names, 30
+ * minutes to be ready, 15 to leave, three tries of a command that reads
+ * (squeue, sacct, sinfo, sacctmgr: 1 s, 2 s, 4 s ... between them) */
 static void
-parse(int argc, char *argv[], struct opts *o, const char **now_arg,
-    const char **zone)
+defaults(struct opts *o)
 {
 	struct mg_drive *dr = &o->dr;
-	enum { O_SUBMIT = 256, O_NOW, O_PRIO, O_EVENTS, O_RETRIES, O_SIGNAL,
-	    O_GRACE, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET, O_SETTINGS,
-	    O_MINRUN, O_CHDIR, O_LEAD, O_PROG = 512 };
-	/* the Slurm commands run, by --squeue ... --scontrol */
-	const char **prog[] = { &dr->sl.squeue, &dr->sl.sacct,
-	    &dr->sl.sbatch, &dr->sl.sinfo, &dr->sl.sacctmgr, &dr->scancel,
-	    &dr->sl.scontrol };
-	/* the switches set their flag (getopt_long returns 0) */
-	const struct option longopts[] = {
-		{ "chdir", required_argument, NULL, O_CHDIR },
-		{ "report", no_argument, &o->report, 1 },
-		{ "config", required_argument, NULL, 'c' },
-		{ "dry-run", no_argument, &dr->dry_run, 1 },
-		{ "min-run", required_argument, NULL, O_MINRUN },
-		{ "low", no_argument, &dr->low, 1 },
-		{ "lead", required_argument, NULL, O_LEAD },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "history", required_argument, NULL, 'H' },
-		{ "job", required_argument, NULL, 'j' },
-		{ "limit", required_argument, NULL, 'L' },
-		{ "model", required_argument, NULL, 'm' },
-		{ "nodes", required_argument, NULL, 'n' },
-		{ "now", required_argument, NULL, O_NOW },
-		{ "partition", required_argument, NULL, 'p' },
-		{ "priority", required_argument, NULL, O_PRIO },
-		{ "queue", required_argument, NULL, 'Q' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "sacct", required_argument, NULL, O_PROG + 1 },
-		{ "sbatch", required_argument, NULL, O_PROG + 2 },
-		{ "sinfo", required_argument, NULL, O_PROG + 3 },
-		{ "sacctmgr", required_argument, NULL, O_PROG + 4 },
-		{ "events", required_argument, NULL, O_EVENTS },
-		{ "retries", required_argument, NULL, O_RETRIES },
-		{ "take-over", no_argument, &o->take_over, 1 },
-		{ "handover", no_argument, &dr->handover, 1 },
-		{ "signal", required_argument, NULL, O_SIGNAL },
-		{ "full", no_argument, &dr->full, 1 },
-		{ "grace", required_argument, NULL, O_GRACE },
-		{ "ready", required_argument, NULL, O_READY },
-		{ "ready-time", required_argument, NULL, O_READY_TIME },
-		{ "kill-wait", required_argument, NULL, O_KILL_WAIT },
-		{ "target", required_argument, NULL, O_TARGET },
-		{ "settings", required_argument, NULL, O_SETTINGS },
-		{ "scancel", required_argument, NULL, O_PROG + 5 },
-		{ "scontrol", required_argument, NULL, O_PROG + 6 },
-		{ "size", required_argument, NULL, 'N' },
-		{ "squeue", required_argument, NULL, O_PROG },
-		{ "state", required_argument, NULL, 's' },
-		{ "submit", required_argument, NULL, O_SUBMIT },
-		{ "threshold", required_argument, NULL, 'T' },
-		{ "tz", required_argument, NULL, 'z' },
-		{ "version", no_argument, NULL, 'V' },
-		PLAN_LONGOPTS_RUN,
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *name;
-	int ch;
 
 	memset(o, 0, sizeof(*o));
 	dr->threshold = dr->prio = NAN;
@@ -212,9 +145,115 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	dr->sig = "USR1";
 	dr->grace = 15 * 60;
 	dr->ready_time = 30 * 60;
-	/* tries of a command that reads (squeue, sacct, sinfo, sacctmgr)
-	 * that fails: 1 s, 2 s, 4 s ... between them */
 	dr->sl.tries = 3;
+}
+
+/* mirage-advise's options, every one with its own code */
+enum {
+	O_SUBMIT = 256, O_NOW, O_PRIO, O_EVENTS, O_RETRIES, O_SIGNAL,
+	O_GRACE, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET, O_SETTINGS,
+	O_MINRUN, O_CHDIR, O_LEAD, O_SQUEUE, O_SACCT, O_SBATCH, O_SINFO,
+	O_SACCTMGR, O_SCANCEL, O_SCONTROL, O_REPORT, O_DRYRUN, O_LOW,
+	O_TAKEOVER, O_HANDOVER, O_FULL
+};
+static const struct option longopts[] = {
+	{ "chdir", required_argument, NULL, O_CHDIR },
+	{ "report", no_argument, NULL, O_REPORT },
+	{ "config", required_argument, NULL, 'c' },
+	{ "dry-run", no_argument, NULL, O_DRYRUN },
+	{ "min-run", required_argument, NULL, O_MINRUN },
+	{ "low", no_argument, NULL, O_LOW },
+	{ "lead", required_argument, NULL, O_LEAD },
+	{ "format", required_argument, NULL, 'F' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "history", required_argument, NULL, 'H' },
+	{ "job", required_argument, NULL, 'j' },
+	{ "limit", required_argument, NULL, 'L' },
+	{ "model", required_argument, NULL, 'm' },
+	{ "nodes", required_argument, NULL, 'n' },
+	{ "now", required_argument, NULL, O_NOW },
+	{ "partition", required_argument, NULL, 'p' },
+	{ "priority", required_argument, NULL, O_PRIO },
+	{ "queue", required_argument, NULL, 'Q' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "sacct", required_argument, NULL, O_SACCT },
+	{ "sbatch", required_argument, NULL, O_SBATCH },
+	{ "sinfo", required_argument, NULL, O_SINFO },
+	{ "sacctmgr", required_argument, NULL, O_SACCTMGR },
+	{ "events", required_argument, NULL, O_EVENTS },
+	{ "retries", required_argument, NULL, O_RETRIES },
+	{ "take-over", no_argument, NULL, O_TAKEOVER },
+	{ "handover", no_argument, NULL, O_HANDOVER },
+	{ "signal", required_argument, NULL, O_SIGNAL },
+	{ "full", no_argument, NULL, O_FULL },
+	{ "grace", required_argument, NULL, O_GRACE },
+	{ "ready", required_argument, NULL, O_READY },
+	{ "ready-time", required_argument, NULL, O_READY_TIME },
+	{ "kill-wait", required_argument, NULL, O_KILL_WAIT },
+	{ "target", required_argument, NULL, O_TARGET },
+	{ "settings", required_argument, NULL, O_SETTINGS },
+	{ "scancel", required_argument, NULL, O_SCANCEL },
+	{ "scontrol", required_argument, NULL, O_SCONTROL },
+	{ "size", required_argument, NULL, 'N' },
+	{ "squeue", required_argument, NULL, O_SQUEUE },
+	{ "state", required_argument, NULL, 's' },
+	{ "submit", required_argument, NULL, O_SUBMIT },
+	{ "threshold", required_argument, NULL, 'T' },
+	{ "tz", required_argument, NULL, 'z' },
+	{ "version", no_argument, NULL, 'V' },
+	PLAN_LONGOPTS_RUN,
+	{ NULL, 0, NULL, 0 }
+};
+
+/* the options into *o, the time and zone given into *now_arg, *zone */
+static void
+parse(int argc, char *argv[], struct opts *o, const char **now_arg,
+    const char **zone)
+{
+	struct mg_drive *dr = &o->dr;
+	/* the options stored as given */
+	const struct optstore st[] = {
+		{ 'c', OPT_STR, &o->config, "config", 0, 0 },
+		{ 'L', OPT_SPAN, &dr->s_limit, "limit", 0, 0 },
+		{ 'm', OPT_STR, &dr->model, "model", 0, 0 },
+		{ 'n', OPT_COUNT, &dr->nodes, "node count", 1, 1e6 },
+		{ 'N', OPT_COUNT, &dr->s_nodes, "successor size", 1, 1e6 },
+		{ 'p', OPT_STR, &dr->partition, "partition", 0, 0 },
+		{ 'q', OPT_FLAG, &dr->quiet, "-q", 0, 0 },
+		{ 'Q', OPT_STR, &dr->queue, "queue", 0, 0 },
+		{ 's', OPT_STR, &dr->state, "state", 0, 0 },
+		{ 'T', OPT_NUMBER, &dr->threshold, "threshold", -1000, 1000 },
+		{ 'z', OPT_STR, zone, "zone", 0, 0 },
+		{ O_SUBMIT, OPT_STR, &dr->script, "script", 0, 0 },
+		{ O_LEAD, OPT_SPAN, &dr->lead, "lead", -1, 0 },
+		{ O_CHDIR, OPT_STR, &dr->workdir, "directory", 0, 0 },
+		{ O_NOW, OPT_STR, now_arg, "time", 0, 0 },
+		{ O_EVENTS, OPT_STR, &dr->events, "events", 0, 0 },
+		{ O_GRACE, OPT_SPAN, &dr->grace, "grace", 0,
+		    MG_TAKEOVER_MAX_GRACE },
+		{ O_SETTINGS, OPT_STR, &o->settings, "settings", 0, 0 },
+		{ O_KILL_WAIT, OPT_SPAN, &dr->kill_wait, "kill wait", 0,
+		    MG_TAKEOVER_MAX_GRACE },
+		{ O_READY, OPT_STR, &dr->ready, "--ready command", 1, 0 },
+		{ O_RETRIES, OPT_COUNT, &dr->sl.tries, "number of tries", 1, 10 },
+		{ O_SQUEUE, OPT_STR, &dr->sl.squeue, "squeue", 0, 0 },
+		{ O_SACCT, OPT_STR, &dr->sl.sacct, "sacct", 0, 0 },
+		{ O_SBATCH, OPT_STR, &dr->sl.sbatch, "sbatch", 0, 0 },
+		{ O_SINFO, OPT_STR, &dr->sl.sinfo, "sinfo", 0, 0 },
+		{ O_SACCTMGR, OPT_STR, &dr->sl.sacctmgr, "sacctmgr", 0, 0 },
+		{ O_SCANCEL, OPT_STR, &dr->scancel, "scancel", 0, 0 },
+		{ O_SCONTROL, OPT_STR, &dr->sl.scontrol, "scontrol", 0, 0 },
+		{ O_REPORT, OPT_FLAG, &o->report, "--report", 0, 0 },
+		{ O_DRYRUN, OPT_FLAG, &dr->dry_run, "--dry-run", 0, 0 },
+		{ O_LOW, OPT_FLAG, &dr->low, "--low", 0, 0 },
+		{ O_TAKEOVER, OPT_FLAG, &o->take_over, "--take-over", 0, 0 },
+		{ O_HANDOVER, OPT_FLAG, &dr->handover, "--handover", 0, 0 },
+		{ O_FULL, OPT_FLAG, &dr->full, "--full", 0, 0 }
+	};
+	const char *name;
+	int ch;
+
+	defaults(o);
 	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
 		if ((name = plan_option(&dr->pc, &dr->lambda, ch, optarg)) !=
@@ -223,12 +262,10 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			dr->lambda_given |= strcmp(name, "lambda") == 0;
 			continue;
 		}
+		if (opt_store(st, sizeof(st) / sizeof(st[0]), ch,
+		    optarg))
+			continue;
 		switch (ch) {
-		case 0:
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
 		case 'F':
 			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
 			    strcmp(optarg, "tsv"))
@@ -251,61 +288,13 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 				    "e.g. 4711, 4711_3 or 4711+1)", optarg);
 			dr->job = optarg;
 			break;
-		case 'L':
-			dr->s_limit = span_arg("limit", optarg, 0);
-			break;
-		case 'm':
-			dr->model = optarg;
-			break;
-		case 'n':
-			dr->nodes = count_arg("node count", optarg);
-			break;
-		case 'N':
-			dr->s_nodes = count_arg("successor size", optarg);
-			break;
-		case 'p':
-			dr->partition = optarg;
-			break;
-		case 'q':
-			dr->quiet = 1;
-			break;
-		case 'Q':
-			dr->queue = optarg;
-			break;
-		case 's':
-			dr->state = optarg;
-			break;
-		case 'T':
-			if (mg_parse_f64(optarg, strlen(optarg), &dr->threshold)
-			    != 0 || fabs(dr->threshold) > 1000)
-				errx(MG_EXIT_USAGE, "invalid threshold '%s'",
-				    optarg);
-			break;
 		case 'V':
 			printf("mirage-advise %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
-		case 'z':
-			*zone = optarg;
-			break;
-		case O_SUBMIT:
-			dr->script = optarg;
-			break;
-		case O_LEAD:
-			dr->lead = span_arg("lead", optarg, 0) / 3600.0;
-			break;
-		case O_CHDIR:
-			dr->workdir = optarg;
-			break;
-		case O_NOW:
-			*now_arg = optarg;
-			break;
 		case O_PRIO:
 			if (mg_parse_f64(optarg, strlen(optarg), &dr->prio) != 0)
 				errx(MG_EXIT_USAGE, "invalid priority '%s'",
 				    optarg);
-			break;
-		case O_EVENTS:
-			dr->events = optarg;
 			break;
 		case O_SIGNAL:
 			if (!mg_takeover_signal(optarg))
@@ -320,10 +309,6 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 				    "the share of its limit P runs before S starts, "
 				    "e.g. 50%% or 0.5)", optarg);
 			break;
-		case O_GRACE:
-			dr->grace = span_arg("grace", optarg,
-			    MG_TAKEOVER_MAX_GRACE);
-			break;
 		case O_READY_TIME:
 			dr->ready_time = span_arg("ready time", optarg,
 			    MG_TAKEOVER_MAX_GRACE);
@@ -332,28 +317,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		case O_TARGET:
 			o->target = target_arg(optarg);
 			break;
-		case O_SETTINGS:
-			o->settings = optarg;
-			break;
-		case O_KILL_WAIT:
-			dr->kill_wait = span_arg("kill wait", optarg,
-			    MG_TAKEOVER_MAX_GRACE);
-			break;
-		case O_READY:
-			if (*optarg == '\0')
-				errx(MG_EXIT_USAGE, "--ready: an empty command");
-			dr->ready = optarg;
-			break;
-		case O_RETRIES:
-			dr->sl.tries = count_arg("number of tries", optarg);
-			if (dr->sl.tries > 10)
-				errx(MG_EXIT_USAGE, "--retries: at most 10");
-			break;
 		default:
-			if (ch < O_PROG || ch >= O_PROG + (int)(sizeof(prog) /
-			    sizeof(prog[0])))
-				usage(MG_EXIT_USAGE);
-			*prog[ch - O_PROG] = optarg;
+			usage(MG_EXIT_USAGE);
 		}
 	}
 }

@@ -300,47 +300,49 @@ numeric(struct topts *o, int ch, const char *arg)
 	return 1;
 }
 
+/* mirage-train's options */
+static const struct option longopts[] = {
+	{ "algorithm", required_argument, NULL, 'a' },
+	{ "clip", required_argument, NULL, O_CLIP },
+	{ "colsample", required_argument, NULL, O_COL },
+	{ "cost", required_argument, NULL, 'C' },
+	{ "depth", required_argument, NULL, 'd' },
+	{ "epsilon", required_argument, NULL, O_EPS },
+	{ "eta", required_argument, NULL, O_ETA },
+	{ "features", required_argument, NULL, 'F' },
+	{ "folds", required_argument, NULL, O_FOLDS },
+	{ "confidence", required_argument, NULL, O_CONF },
+	{ "handover", required_argument, NULL, O_HANDOVER },
+	{ "model", required_argument, NULL, 'M' },
+	{ "target", required_argument, NULL, O_TARGET },
+	{ "gamma", required_argument, NULL, O_GAMMA },
+	{ "help", no_argument, NULL, 'h' },
+	{ "info", required_argument, NULL, 'i' },
+	{ "max-samples", required_argument, NULL, O_MAX },
+	{ "quantile", required_argument, NULL, O_QUANT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "rounds", required_argument, NULL, 'r' },
+	{ "seed", required_argument, NULL, 'S' },
+	{ "subsample", required_argument, NULL, O_SUB },
+	{ "threads", required_argument, NULL, 't' },
+	{ "threshold", required_argument, NULL, 'T' },
+	{ "trees", required_argument, NULL, O_TREES },
+	{ "version", no_argument, NULL, 'V' },
+	{ "play", required_argument, NULL, O_PLAY },
+	{ "hidden", required_argument, NULL, O_HIDDEN },
+	{ "lr", required_argument, NULL, O_LR },
+	{ "w-int", required_argument, NULL, O_WINT },
+	{ "w-ovl", required_argument, NULL, O_WOVL },
+	CLUSTER_LONGOPTS,
+	EPISODE_LONGOPTS,
+	{ NULL, 0, NULL, 0 }
+};
+
 static void
 parse(int argc, char *argv[], struct topts *o)
 {
-	static const struct option longopts[] = {
-		{ "algorithm", required_argument, NULL, 'a' },
-		{ "clip", required_argument, NULL, O_CLIP },
-		{ "colsample", required_argument, NULL, O_COL },
-		{ "cost", required_argument, NULL, 'C' },
-		{ "depth", required_argument, NULL, 'd' },
-		{ "epsilon", required_argument, NULL, O_EPS },
-		{ "eta", required_argument, NULL, O_ETA },
-		{ "features", required_argument, NULL, 'F' },
-		{ "folds", required_argument, NULL, O_FOLDS },
-		{ "confidence", required_argument, NULL, O_CONF },
-		{ "handover", required_argument, NULL, O_HANDOVER },
-		{ "model", required_argument, NULL, 'M' },
-		{ "target", required_argument, NULL, O_TARGET },
-		{ "gamma", required_argument, NULL, O_GAMMA },
-		{ "help", no_argument, NULL, 'h' },
-		{ "info", required_argument, NULL, 'i' },
-		{ "max-samples", required_argument, NULL, O_MAX },
-		{ "quantile", required_argument, NULL, O_QUANT },
-		{ "output", required_argument, NULL, 'o' },
-		{ "progress", no_argument, NULL, O_PROGRESS },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "rounds", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "subsample", required_argument, NULL, O_SUB },
-		{ "threads", required_argument, NULL, 't' },
-		{ "threshold", required_argument, NULL, 'T' },
-		{ "trees", required_argument, NULL, O_TREES },
-		{ "version", no_argument, NULL, 'V' },
-		{ "play", required_argument, NULL, O_PLAY },
-		{ "hidden", required_argument, NULL, O_HIDDEN },
-		{ "lr", required_argument, NULL, O_LR },
-		{ "w-int", required_argument, NULL, O_WINT },
-		{ "w-ovl", required_argument, NULL, O_WOVL },
-		CLUSTER_LONGOPTS,
-		EPISODE_LONGOPTS,
-		{ NULL, 0, NULL, 0 }
-	};
 	int ch;
 
 	memset(o, 0, sizeof(*o));

@@ -130,6 +130,46 @@ span_arg(const char *what, const char *s, int64_t most)
 	return v;
 }
 
+int
+opt_store(const struct optstore *t, size_t n, int ch, const char *arg)
+{
+	const struct optstore *o;
+	int64_t v;
+
+	for (o = t; o < t + n && o->ch != ch; o++)
+		;
+	if (o == t + n)
+		return 0;
+	switch (o->kind) {
+	case OPT_STR:
+		if (o->min > 0 && *arg == '\0')
+			errx(MG_EXIT_USAGE, "invalid %s: empty", o->what);
+		*(const char **)o->to = arg;
+		break;
+	case OPT_SPAN:
+		v = span_arg(o->what, arg, (int64_t)o->max);
+		if (o->min < 0)
+			*(double *)o->to = (double)v / 3600;
+		else
+			*(int64_t *)o->to = v;
+		break;
+	case OPT_COUNT:
+		if (mg_parse_i64(arg, strlen(arg), (int64_t)o->min,
+		    (int64_t)o->max, &v) != 0)
+			errx(MG_EXIT_USAGE, "invalid %s '%s' (want %.0f to %.0f)",
+			    o->what, arg, o->min, o->max);
+		*(int32_t *)o->to = (int32_t)v;
+		break;
+	case OPT_NUMBER:
+		*(double *)o->to = number_arg(o->what, arg, o->min, o->max);
+		break;
+	case OPT_FLAG:
+		*(int *)o->to = 1;
+		break;
+	}
+	return 1;
+}
+
 FILE *
 out_begin(struct mg_out *out, const char *path)
 {

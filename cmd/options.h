@@ -90,6 +90,36 @@ const char *plan_option(struct mg_planconf *pc, double *lambda, int ch,
 int cluster_option(struct mg_simconf *c, int ch, const char *arg);
 int episode_option(struct mg_epsel *s, int ch, const char *arg);
 
+/*
+ * A tool's options whose value is stored as given, in a table: what
+ * getopt_long returns for it, how its argument is read, where the value
+ * goes and what a usage error calls it.  The options that check more
+ * stay in the tool's own switch.
+ */
+enum optkind {
+	OPT_STR,	/* const char *: the argument itself, not empty if
+			 * min > 0 */
+	OPT_SPAN,	/* int64_t: a length of time, span_arg() (max: its
+			 * most, seconds; 0 none); as hours into a double
+			 * with min < 0 */
+	OPT_COUNT,	/* int32_t: a whole number from min to max */
+	OPT_NUMBER,	/* double: a number from min to max */
+	OPT_FLAG	/* int: set to 1, no argument */
+};
+
+struct optstore {
+	int ch;
+	enum optkind kind;
+	void *to;
+	const char *what;
+	double min, max;
+};
+
+/* opt_store: ch, as getopt_long returned it, with its argument into its
+ * entry of t[0..n): 1 if it has one (a bad value exits with a usage
+ * error that names it), 0 if not */
+int opt_store(const struct optstore *t, size_t n, int ch, const char *arg);
+
 /* number_arg: arg as a number from min to max, or a usage error that
  * names what it is */
 double number_arg(const char *what, const char *arg, double min,

@@ -257,51 +257,8 @@ if [ -n "$target" ] && [ -z "$eval_error" ]; then
 	fi
 fi
 
-adopt_recommend() { # per share, the policy chosen on the span before and what it did after, in words: medians over the draws
-	awk -F'\t' -v harm="$harm" -v target="$target" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	# what mirage-advise deploys a policy with, or "" where it cannot: a
-	# cap on early successors waiting at once is the scheduler\047s to keep
-	function deploy(m,   o, x) { if (m ~ /, cap [0-9]/) return ""
-		if (m ~ /^target /) o = "--target " target " --settings target.tsv"
-		else if (m ~ /^planner /) { split(m, x, " "); o = "--plan " x[2] }
-		else if (m ~ /^lead [0-9]+[mh]/) { split(m, x, "[ ,]"); o = "--lead " x[2] }
-		else return ""
-		if (m ~ /, min run /) { x[1] = m; sub(/.*, min run /, "", x[1]); sub(/%.*/, "", x[1]); o = o " --min-run " x[1] "%" }
-		if (m ~ /, low/) o = o " --low"
-		if (m ~ /, handover/) o = o " --handover"
-		return o }
-	function pct(x, y) { return y > 0 ? 100 * (x / y - 1) : 0 }
-	function kept(x) { return x == "" ? "none" : sprintf("%.1f%%", 100 * x) }
-	function put(k, v) { if (v != "nan") { nv[k]++; val[k, nv[k]] = v + 0 } }
-	function med(k,   n, i, j, x, a) { n = nv[k] + 0; if (n == 0) return ""
-		for (i = 1; i <= n; i++) { x = val[k, i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
-		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-	{ sh = $c["adoption_pct"]; d = $c["seed"] }
-	!(sh in seen) { seen[sh] = 1; order[++n] = sh }
-	!((sh, d) in drawn) { drawn[sh, d] = 1; nd[sh]++ }
-	$c["method"] == "reactive" { m0[sh, d] = $c["wait_mean_h_all"]; p0[sh, d] = $c["wait_p90_h_all"]
-	  b0[sh, d] = $c["before_wait_mean_h"]; put(sh SUBSEP "s0", $c["span_no_interruption"]); next }
-	{ m = $c["method"]; if (!((sh, m) in pol)) { pol[sh, m] = ++np[sh]; nm[sh, np[sh]] = m }
-	  k = sh SUBSEP pol[sh, m]
-	  put(k SUBSEP "bh", pct($c["before_wait_mean_h"], b0[sh, d])); put(k SUBSEP "bs", $c["before_no_interruption"])
-	  put(k SUBSEP "wm", pct($c["wait_mean_h_all"], m0[sh, d])); put(k SUBSEP "wp", pct($c["wait_p90_h_all"], p0[sh, d]))
-	  put(k SUBSEP "sv", $c["span_no_interruption"]); put(k SUBSEP "jb", $c["jobs_per_1000h"])
-	  put(k SUBSEP "ls", ($c["successors"] > 0 ? $c["lease_given_h"] / $c["successors"] : 0)) }
-	END { for (i = 1; i <= n; i++) { sh = order[i]; best = least = 0
-		nc = 0
-		for (k = 1; k <= np[sh]; k++) {
-			K = sh SUBSEP k; h = med(K SUBSEP "bh"); b = med(K SUBSEP "bs")
-			if (deploy(nm[sh, k]) == "") { nc++; continue }
-			if (h == "") continue
-			if (least == 0 || h + 0 < hl) { least = k; hl = h + 0 }
-			if (h + 0 <= harm + 0 && b != "" && (best == 0 || b + 0 > bb)) { best = k; bb = b + 0 } }
-		if (least == 0) continue
-		k = (best ? best : least); K = sh SUBSEP k
-		over = (nd[sh] > 1 ? sprintf(", medians over %d draws of services", nd[sh]) : "")
-		if (best) printf "at %s%%, recommended: %s (mirage-advise %s), of the %d policies mirage-advise can deploy the one that kept the most links without interruption there (%s) with the others\047 mean wait up by at most %s%% (%+.1f%%) in the span before%s;", sh, nm[sh, k], deploy(nm[sh, k]), np[sh] - nc, kept(med(K SUBSEP "bs")), harm, med(K SUBSEP "bh"), over
-		else printf "at %s%%, no policy mirage-advise can deploy kept the others\047 mean wait within +%s%% in the span before%s; the least harm: %s (mirage-advise %s, %+.1f%%), which kept %s of links without interruption there;", sh, harm, over, nm[sh, k], deploy(nm[sh, k]), med(K SUBSEP "bh"), kept(med(K SUBSEP "bs"))
-		sv = med(K SUBSEP "sv")
-		printf " in the span evaluated, the others\047 mean wait %+.1f%% (90th percentile %+.1f%%) against the same services reactive, %s, %.0f jobs per 1,000 hours, %.1f h of each job\047s limit given up\n", med(K SUBSEP "wm"), med(K SUBSEP "wp"), (sv == "" ? "no service job ended in it" : "the services " kept(sv) " of links without interruption (reactive " kept(med(sh SUBSEP "s0")) ")"), med(K SUBSEP "jb"), med(K SUBSEP "ls") } }' "$tmp/draws.tsv"
+adopt_recommend() { # per share, the policy chosen on the span before and what it did after, in words: medians over the draws (mirage-policy(1))
+	mirage-policy -H "$harm" ${target:+-T "$target"} "$tmp/draws.tsv"
 }
 
 # many chains at once (-A): the other jobs' waits when a share of the

@@ -1,9 +1,9 @@
 /*
  * table.h: the table of settings chosen for a reliability target
- * (mirage-eval --target -F tsv, mirage-settings(5)) read back, a chain
- * size's row found in it, and the target a model's threshold was chosen
- * for (its target_* keys): what the live chain and many chains at once
- * decide with.
+ * (mirage-eval --target -F tsv; mirage-eval(1), "A RELIABILITY TARGET")
+ * read back, a chain size's row found in it, and the target a model's
+ * threshold was chosen for (its target_* keys): what the live chain and
+ * many chains at once decide with.
  */
 #ifndef MG_TABLE_H
 #define MG_TABLE_H

@@ -300,3 +300,25 @@ target_table() {
 	run -2 --separate-stderr mirage-eval --adopt-low -n 76 "$J"
 	[[ "$stderr" == *"--adopt-cap and --adopt-low go with --adoption"* ]]
 }
+
+@test "mirage-policy: the policy a site can deploy, chosen within the harm allowed; a table cut short or bad refused with its line" {
+	local h='seed\tadoption_pct\tmethod\tsuccessors\tlease_given_h\tjobs_per_1000h\tspan_no_interruption\tbefore_wait_mean_h\tbefore_no_interruption\twait_mean_h_all\twait_p90_h_all\n'
+	printf "$h"'1\t30\treactive\t10\t0\t5\t0.5\t2\t0.5\t2\t6\n1\t30\tlead 6h, handover\t10\t20\t5\t0.95\t2.2\t0.9\t2.4\t7\n1\t30\tlead 24h, handover, min run 50%%\t10\t40\t5\t0.9\t2.04\t0.8\t2.1\t6\n' > r.tsv
+	run -0 --separate-stderr mirage-policy -H 5% r.tsv
+	[[ "$output" == "at 30%, recommended: lead 24h, handover, min run 50% (mirage-advise --lead 24h --min-run 50% --handover), of the 2 policies"*"(+2.0%) in the span before;"* ]]
+	run -0 --separate-stderr mirage-policy -H 20 -o out.txt r.tsv
+	grep -q '^at 30%, recommended: lead 6h, handover (mirage-advise --lead 6h --handover)' out.txt
+	[ -z "$output" ]
+	# a table cut short, a bad number, no table: refused, nothing written
+	head -c -1 r.tsv > cut.tsv
+	run -5 --separate-stderr mirage-policy -o o2.txt cut.tsv
+	[[ "$stderr" == "mirage-policy: 'cut.tsv', line 4: cut short"* ]]
+	[ ! -e o2.txt ]
+	sed '3s/\t2\.4\t/\ttwo\t/' r.tsv > bad.tsv
+	run -1 --separate-stderr mirage-policy bad.tsv
+	[[ "$stderr" == "mirage-policy: 'bad.tsv', line 3: "* ]]
+	run -2 --separate-stderr mirage-policy -H lots r.tsv
+	[[ "$stderr" == *"invalid --harm 'lots'"* ]]
+	run -2 --separate-stderr mirage-policy -T 200% r.tsv
+	[[ "$stderr" == *"invalid --target '200%'"* ]]
+}

@@ -145,7 +145,7 @@ setup() {
 
 @test "--help: on standard output, exit 0, a line for every option of the synopsis, the man page named" {
 	local t opt
-	for t in mirage-parse mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-cat mirage-accel; do
+	for t in mirage-parse mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-cat mirage-accel mirage-policy; do
 		run -0 --separate-stderr "$t" --help
 		[ -z "$stderr" ]
 		[[ "$output" == "usage: $t "* ]]
@@ -187,7 +187,7 @@ setup() {
 
 @test "every tool answers --version and --help; none writes binary to a terminal" {
 	local t
-	for t in mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-accel; do
+	for t in mirage-parse mirage-cat mirage-features mirage-split mirage-train mirage-eval mirage-advise mirage-accel mirage-policy; do
 		run -0 $t --version
 		[ "$output" = "$t 0.1.0" ]
 		run -0 $t --help

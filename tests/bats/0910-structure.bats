@@ -122,6 +122,24 @@ tool_sizes() {
 	[ "$(awk '$2 > 600 || $3 > 80' bad | wc -l)" -eq 2 ]
 }
 
+# the functions of files longer than $1 lines, as "file function lines"
+long_functions() {
+	local most=$1
+	shift
+	awk -v most="$most" 'FNR == 1 { s = 0 } /^[a-z_]+\(/ { s = FNR; n = $0; sub(/\(.*/, "", n) }
+	    s && /^}/ { if (FNR - s + 1 > most) print FILENAME, n, FNR - s + 1; s = 0 }' "$@"
+}
+
+@test "no function of a tool over 120 lines, the live chain's run at most 1,000; the checks fail on one that is not" {
+	run -0 long_functions 120 "$ROOT"/cmd/*.c
+	[ -z "$output" ] || { echo "over 120 lines: $output"; false; }
+	[ "$(wc -l < "$ROOT/common/live/drive.c")" -le 1000 ]
+	# a parser grown past the limit is caught
+	awk '{ print } /^main\(/ { for (i = 0; i < 130; i++) print "\t;" }' "$ROOT/cmd/mirage-cat.c" > long.c
+	run -0 long_functions 120 long.c
+	[[ "$output" == "long.c main "* ]]
+}
+
 # the functions a header under $1/common declares that no file but its
 # own .c uses, as "file function"
 private_publics() {
