@@ -4,6 +4,7 @@
  * priority, PriorityCalcPeriod's recalculation, and the pending list in
  * priority order.  See slurmsim_int.h.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -815,6 +816,10 @@ mg_slurmprio_enqueue(struct mg_slurmsim *s, int32_t jr)
 	    sizeof(*s->pend));
 	s->pend[lo] = x;
 	s->npend++;
+	/* the queue stays in its order around the job placed */
+	assert(lo == 0 || vcmp(s, &s->pend[lo - 1], &s->pend[lo]) <= 0);
+	assert(lo + 1 == s->npend || vcmp(s, &s->pend[lo],
+	    &s->pend[lo + 1]) < 0);
 	return midx_insert(s, lo, x.moving != 0);
 }
 

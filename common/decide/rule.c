@@ -1,6 +1,7 @@
 /*
  * rule.c: the ways of deciding, in one place; see rule.h.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "decide/rule.h"
@@ -97,4 +98,56 @@ mg_rule_ticks(const struct mg_model *m, const struct mg_outcome *o,
 		(void)mg_rule_submits(m, &score[j++], 0,
 		    (double)(o->p_end - o->t[k]) / 3600);
 	}
+}
+
+int
+mg_rule_bind(struct mg_rule_model *b, struct mg_model *m, int64_t period,
+    struct mg_diag *d)
+{
+	struct mg_epconf e;
+	char **names = NULL;
+	size_t nn = 0;
+	int rv;
+
+	memset(b, 0, sizeof(*b));
+	memset(&e, 0, sizeof(e));
+	e.window = (int)m->window;
+	e.period = period;
+	b->m = m;
+	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
+	    (b->col = calloc(m->nfeat ? m->nfeat : 1, sizeof(*b->col))) ==
+	    NULL || (b->feat = calloc(nn ? nn : 1, sizeof(*b->feat))) ==
+	    NULL || (b->X = calloc(m->nfeat ? m->nfeat : 1,
+	    sizeof(*b->X))) == NULL) {
+		mg_names_free(names, nn);
+		mg_rule_unbind(b);
+		return mg_diag_set(d, MG_ENOMEM, "out of memory");
+	}
+	b->nfeat_all = nn;
+	rv = mg_model_bind(m, names, nn, b->col, d);
+	mg_names_free(names, nn);
+	if (rv != 0)
+		mg_rule_unbind(b);
+	return rv;
+}
+
+int
+mg_rule_score(struct mg_rule_model *b, double *score, struct mg_diag *d)
+{
+	size_t i;
+
+	for (i = 0; i < b->m->nfeat; i++)
+		b->X[i] = (float)b->feat[b->col[i]];
+	return mg_model_predict(b->m, b->X, 1, score, d);
+}
+
+void
+mg_rule_unbind(struct mg_rule_model *b)
+{
+	free(b->col);
+	free(b->feat);
+	free(b->X);
+	b->col = NULL;
+	b->feat = NULL;
+	b->X = NULL;
 }

@@ -81,4 +81,30 @@ int mg_rule_submits(const struct mg_model *m, double *score, double thr,
 void mg_rule_ticks(const struct mg_model *m, const struct mg_outcome *o,
     double *score);
 
+/*
+ * A model bound to the features of a chain's view: each of its features'
+ * column among those the episodes compute with its window of reference
+ * snapshots taken period seconds apart (mg_episode_feature_names()), and
+ * room for one decision: the caller fills feat, in those columns' order,
+ * and mg_rule_score() scores it.
+ */
+struct mg_rule_model {
+	struct mg_model *m;
+	size_t *col;		/* m->nfeat columns into feat */
+	double *feat;		/* nfeat_all: own, the snapshots, chain */
+	size_t nfeat_all;
+	float *X;
+};
+
+/* mg_rule_bind: m bound into b.  0, MG_ENOMEM, or MG_ETYPE (a feature
+ * this build does not compute) with d saying which */
+int mg_rule_bind(struct mg_rule_model *b, struct mg_model *m,
+    int64_t period, struct mg_diag *d);
+
+/* mg_rule_score: m's score of b->feat into *score: 0 or a status */
+int mg_rule_score(struct mg_rule_model *b, double *score, struct mg_diag *d);
+
+/* mg_rule_unbind: b's room freed (not its model) */
+void mg_rule_unbind(struct mg_rule_model *b);
+
 #endif /* MG_RULE_H */

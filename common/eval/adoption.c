@@ -231,7 +231,7 @@ mg_askmodel_says(void *arg, const struct mg_view *v,
 	struct mg_askmodel *a = arg;
 	struct mg_diag d = { "" };
 	double score;
-	size_t i, need = (v->npend > v->nrun ? v->npend : v->nrun) + 1;
+	size_t need = (v->npend > v->nrun ? v->npend : v->nrun) + 1;
 
 	if (need > a->cap) {
 		free(a->scratch);
@@ -239,15 +239,13 @@ mg_askmodel_says(void *arg, const struct mg_view *v,
 			return MG_ENOMEM;
 		a->cap = need;
 	}
-	if (mg_own_features(v, cn, a->feat) != 0)
+	if (mg_own_features(v, cn, a->b.feat) != 0)
 		return MG_ENOMEM;
-	mg_paper_snapshot(v, a->scratch, a->feat + MG_OWN);
-	mg_paper_chain(cn, a->feat + MG_OWN + MG_PAPER_SNAP);
-	for (i = 0; i < a->m->nfeat; i++)
-		a->X[i] = (float)a->feat[a->col[i]];
-	if (mg_model_predict(a->m, a->X, 1, &score, &d) != 0)
+	mg_paper_snapshot(v, a->scratch, a->b.feat + MG_OWN);
+	mg_paper_chain(cn, a->b.feat + MG_OWN + MG_PAPER_SNAP);
+	if (mg_rule_score(&a->b, &score, &d) != 0)
 		return MG_EINVAL;
-	return mg_rule_submits(a->m, &score, a->m->threshold,
+	return mg_rule_submits(a->b.m, &score, a->b.m->threshold,
 	    (double)(cn->p_start + cn->p_limit - cn->t) / 3600);
 }
 
@@ -259,9 +257,7 @@ mg_askmodel_says(void *arg, const struct mg_view *v,
 static int
 mg_askmodel_open(const char *path, struct mg_askmodel *a, struct mg_diag *d)
 {
-	struct mg_epconf e;
-	char **names = NULL;
-	size_t nn = 0;
+	struct mg_model *m;
 	FILE *fp;
 	int rv;
 
@@ -269,43 +265,30 @@ mg_askmodel_open(const char *path, struct mg_askmodel *a, struct mg_diag *d)
 	if ((fp = fopen(path, "rb")) == NULL)
 		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s", path,
 		    strerror(errno));
-	rv = mg_model_read(fp, path, &a->m, d);
+	rv = mg_model_read(fp, path, &m, d);
 	fclose(fp);
 	if (rv != 0)
 		return rv;
-	if (a->m->window > 1 || !(mg_model_kind(a->m->kind) & MG_KIND_WHEN))
+	a->b.m = m;
+	if (m->window > 1 || !(mg_model_kind(m->kind) & MG_KIND_WHEN))
 		return mg_diag_set(d, MG_ETYPE, "--adopt-method model: '%s' "
 		    "needs %s; a model trained with -w 1 decides for many "
-		    "chains at once", path, a->m->window > 1 ? "a window of "
+		    "chains at once", path, m->window > 1 ? "a window of "
 		    "reference snapshots" : "a node's dispatcher");
-	memset(&e, 0, sizeof(e));
-	e.window = 1;
-	e.period = 600;
-	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
-	    (a->col = calloc(a->m->nfeat, sizeof(*a->col))) == NULL ||
-	    (a->feat = calloc(nn, sizeof(*a->feat))) == NULL ||
-	    (a->X = calloc(a->m->nfeat, sizeof(*a->X))) == NULL) {
-		mg_names_free(names, nn);
-		return mg_diag_set(d, MG_ENOMEM, "out of memory");
-	}
-	rv = mg_model_bind(a->m, names, nn, a->col, d);
-	mg_names_free(names, nn);
-	if (rv != 0) {
+	if ((rv = mg_rule_bind(&a->b, m, 600, d)) != 0 && rv != MG_ENOMEM) {
 		char why[sizeof(d->msg)];
 
 		memcpy(why, d->msg, sizeof(why));
 		return mg_diag_set(d, MG_EINVAL, "'%s': %s", path, why);
 	}
-	return MG_OK;
+	return rv;
 }
 
 static void
 mg_askmodel_close(struct mg_askmodel *a)
 {
-	mg_model_free(a->m);
-	free(a->col);
-	free(a->feat);
-	free(a->X);
+	mg_model_free(a->b.m);
+	mg_rule_unbind(&a->b);
 	free(a->scratch);
 	memset(a, 0, sizeof(*a));
 }

@@ -13,6 +13,7 @@
 
 #include "base/status.h"
 #include "cluster/cluster.h"
+#include "decide/rule.h"
 #include "episode/adopt.h"
 #include "episode/episode.h"
 #include "episode/feature.h"
@@ -23,10 +24,7 @@
 
 /* a model of when, deciding for a service (MG_ADOPT_ASK) */
 struct mg_askmodel {
-	struct mg_model *m;
-	size_t *col;		/* each model feature's column in feat */
-	double *feat;		/* own, then one reference snapshot, chain */
-	float *X;
+	struct mg_rule_model b;	/* the model, bound to one snapshot */
 	double *scratch;
 	size_t cap;
 };

@@ -2,6 +2,7 @@
  * real.c: a reliability target judged by what really happened; see
  * real.h.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +443,9 @@ walk(struct mg_real *r, struct mg_diag *d)
 			a->setting += set;
 			all->setting += set;
 			if (kept) {
+				/* a kept link's lease given up is never
+				 * negative */
+				assert(set - x->need[q] >= -1e-9);
 				a->kept++;
 				all->kept++;
 				a->given += set - x->need[q];

@@ -215,36 +215,23 @@ mg_advise_model(const struct mg_advise *q, struct mg_model *m,
     struct mg_live *l, struct mg_advice *a)
 {
 	const struct mg_live_job *p = mg_live_find(l, q->job);
-	struct mg_epconf e;
+	struct mg_rule_model b;
 	struct mg_chainnow cn;
 	struct mg_diag d = { "" };
-	char **names = NULL;
-	size_t nn = 0, *col = NULL, i;
-	double *feat = NULL;
-	float *X = NULL;
-	int rv = MG_ENOMEM;
+	int rv;
 
-	memset(&e, 0, sizeof(e));
-	e.window = (int)m->window;
-	e.period = MG_ADVISE_PERIOD;
 	chain_now(q, p, &cn);
-	if (mg_episode_feature_names(&e, &names, &nn) != 0 ||
-	    (col = calloc(m->nfeat, sizeof(*col))) == NULL ||
-	    (feat = calloc(nn, sizeof(*feat))) == NULL ||
-	    (X = calloc(m->nfeat, sizeof(*X))) == NULL)
-		goto out;
-	rv = -1;
-	if (mg_model_bind(m, names, nn, col, &d) != 0) {
+	if ((rv = mg_rule_bind(&b, m, MG_ADVISE_PERIOD, &d)) != 0) {
+		if (rv == MG_ENOMEM)
+			return rv;
 		snprintf(a->note, sizeof(a->note), "model '%s': %s", q->model,
 		    d.msg);
-		goto out;
+		return -1;
 	}
-	if ((rv = features(q, m, l, &cn, feat)) != 0)
+	if ((rv = features(q, m, l, &cn, b.feat)) != 0)
 		goto out;
-	for (i = 0; i < m->nfeat; i++)
-		X[i] = (float)feat[col[i]];
 	rv = -1;
-	if (mg_model_predict(m, X, 1, &a->score, &d) != 0) {
+	if (mg_rule_score(&b, &a->score, &d) != 0) {
 		snprintf(a->note, sizeof(a->note), "model '%s': %s", q->model,
 		    d.msg);
 		goto out;
@@ -253,10 +240,7 @@ mg_advise_model(const struct mg_advise *q, struct mg_model *m,
 	(void)mg_model_spread_at(m, a->score, &a->p10, &a->p90);
 	rv = 0;
 out:
-	mg_names_free(names, nn);
-	free(col);
-	free(feat);
-	free(X);
+	mg_rule_unbind(&b);
 	return rv;
 }
 

@@ -608,3 +608,21 @@ mg_chain_links_read(const char *path, struct mg_chainlink **out, size_t *n,
 	*out = v;
 	return MG_OK;
 }
+
+int
+mg_chain_update(const char *path, int wait,
+    int (*change)(struct mg_chainstate *, int, void *), void *arg,
+    struct mg_diag *d)
+{
+	struct mg_chainstate st;
+	int fd, rv;
+
+	if ((fd = mg_chain_lock(path, wait, d)) < 0)
+		return fd;
+	if ((rv = mg_chain_read(path, &st, d)) >= 0 &&
+	    (rv = change(&st, rv, arg)) == 1 &&
+	    mg_chain_write(path, &st, d) != 0)
+		rv = MG_EIO;
+	mg_chain_unlock(fd);
+	return rv;
+}

@@ -85,6 +85,19 @@ int mg_chain_lock(const char *path, int wait, struct mg_diag *d);
 void mg_chain_unlock(int fd);
 
 /*
+ * mg_chain_update: the state in path changed under its lock, in one
+ * place: the lock taken (waiting at most wait seconds), the state read
+ * and given to change(s, found, arg) (found 1 if the file held one, 0
+ * if there is none: s cleared), written back if change returns 1, the
+ * lock let go.  Returns change's value (0: nothing written, or a status
+ * of its own), or a status of the lock, the read or the write with d
+ * saying why.
+ */
+int mg_chain_update(const char *path, int wait,
+    int (*change)(struct mg_chainstate *, int, void *), void *arg,
+    struct mg_diag *d);
+
+/*
  * The state against what the cluster shows.  A successor that failed
  * counts once (the last one counted is named); after n failures in a
  * row the next successor waits MG_CHAIN_BACKOFF << (n - 1) seconds

@@ -23,29 +23,38 @@ takeover_warn(void *arg, const char *msg)
 	mg_drivebase_say(c->o, 1, "%s", msg);
 }
 
+/* a step of the take-over merged into the state st: 1 to write it, 0
+ * when the state shows it taken by another */
+struct step {
+	enum mg_takeover_step step;
+	struct mg_takeover_rec *rec;
+};
+
+static int
+merge(struct mg_chainstate *st, int found, void *arg)
+{
+	struct step *a = arg;
+
+	if (!found)
+		return MG_EIO;	/* no chain: none to record in */
+	return mg_takeover_merge(&st->take, a->step, a->rec) == 0 ? 0 : 1;
+}
+
 /* a step of the take-over recorded in the chain's state first: 1 go on,
  * 0 the state shows it taken by another, or a status */
 static int
 claim(void *arg, enum mg_takeover_step step, struct mg_takeover_rec *rec)
 {
 	const struct claimer *c = arg;
-	struct mg_chainstate file, *st = c->st;
+	struct step a = { step, rec };
 	struct mg_diag d = { "" };
-	int fd = -1, rv, done = 0;
+	int rv;
 
-	if (st == NULL) {
-		if ((fd = mg_chain_lock(c->o->state, CLAIM_WAIT, &d)) < 0)
-			return fd;
-		if ((rv = mg_chain_read(c->o->state, &file, &d)) != 1) {
-			mg_chain_unlock(fd);
-			return rv < 0 ? rv : MG_EIO;	/* no chain: none */
-		}
-		st = &file;
-	}
-	done = mg_takeover_merge(&st->take, step, rec) == 0;
-	rv = done ? 0 : mg_chain_write(c->o->state, st, &d) == 0 ? 1 :
-	    MG_EIO;
-	mg_chain_unlock(fd);
+	if (c->st == NULL)	/* the file, locked for this record */
+		return mg_chain_update(c->o->state, CLAIM_WAIT, merge, &a, &d);
+	if ((rv = merge(c->st, 1, &a)) == 1 && mg_chain_write(c->o->state,
+	    c->st, &d) != 0)
+		rv = MG_EIO;
 	return rv;
 }
 
@@ -95,6 +104,19 @@ mg_drivetake_handed(struct mg_chainstate *st, const char *p, const char *start,
 	memset(&st->take, 0, sizeof(st->take));
 }
 
+/* a private record for job arg: one of none or a day old (job ids come
+ * round) made anew, to be written */
+static int
+fresh(struct mg_chainstate *st, int found, void *arg)
+{
+	if (found && mg_clock_now() - st->updated <= MG_DAY)
+		return 0;
+	memset(st, 0, sizeof(*st));
+	snprintf(st->current, sizeof(st->current), "%s", (const char *)arg);
+	st->updated = mg_clock_now();
+	return 1;
+}
+
 /*
  * A take-over with no chain's state (run by hand, or by a script that
  * gives none) keeps its record in a file of its own, in the user's
@@ -105,29 +127,44 @@ static int
 private_record(struct mg_drive *o, const char *p, char *path, size_t cap)
 {
 	const char *dir = getenv("XDG_RUNTIME_DIR");
-	struct mg_chainstate st;
 	struct mg_diag d = { "" };
-	int fd, rv;
 
 	if (dir == NULL || *dir != '/')
 		dir = "/tmp";
 	snprintf(path, cap, "%s/mirage-takeover-%u-%s", dir,
 	    (unsigned)getuid(), p);
-	if ((fd = mg_chain_lock(path, CLAIM_WAIT, &d)) < 0)
-		return -1;
-	/* one a day old is another take-over's (job ids come round) */
-	if ((rv = mg_chain_read(path, &st, &d)) == 0 || (rv == 1 &&
-	    mg_clock_now() - st.updated > MG_DAY)) {
-		memset(&st, 0, sizeof(st));
-		snprintf(st.current, sizeof(st.current), "%s", p);
-		st.updated = mg_clock_now();
-		rv = mg_chain_write(path, &st, &d) == 0 ? 1 : -1;
-	}
-	mg_chain_unlock(fd);
-	if (rv != 1)
+	if (mg_chain_update(path, CLAIM_WAIT, fresh, (void *)p, &d) < 0)
 		return -1;
 	o->state = path;
 	return 0;
+}
+
+/* how a take-over of p ended, for the chain's state */
+struct end {
+	const char *p;
+	int outcome;
+	const struct mg_takeover_rec *rec;
+};
+
+/* the take-over's end recorded in st: the record is this take-over's
+ * only (a link that takes over from its own predecessor while its
+ * successor takes over from it leaves the other's record alone); P gone
+ * by itself is handed over too if a run signalled it meanwhile */
+static int
+ended(struct mg_chainstate *st, int found, void *arg)
+{
+	const struct end *e = arg;
+
+	if (!found || (*st->take.job && strcmp(st->take.job, e->p) != 0))
+		return 0;
+	if (mg_takeover_done(e->outcome) && (e->outcome != MG_TAKEOVER_GONE ||
+	    st->take.signalled > 0))
+		mg_drivetake_handed(st, e->p, e->rec->signalled > 0 ?
+		    e->rec->p_start : NULL, mg_clock_now());
+	else if (e->outcome == MG_TAKEOVER_GONE)
+		memset(&st->take, 0, sizeof(st->take));
+	st->updated = mg_clock_now();
+	return 1;
 }
 
 int
@@ -141,8 +178,9 @@ mg_drive_takeover(const struct mg_drive *oc, const char *p, char *note,
 	struct mg_takeover_rec rec;
 	struct mg_chainstate st;
 	struct claimer c = { o, NULL };
+	struct end e;
 	struct mg_diag d = { "" };
-	int have = 0, outcome, rv, fd;
+	int have = 0, outcome, rv;
 
 	if (p == NULL || *p == '\0') {
 		snprintf(note, cap, "no predecessor (neither -j nor "
@@ -194,28 +232,12 @@ mg_drive_takeover(const struct mg_drive *oc, const char *p, char *note,
 	if ((rv = mg_takeover_run(&t, &rec, &outcome, note, cap, &d)) != 0)
 		return mg_diag_set(diag, rv == MG_ENOMEM ? rv : MG_EIO,
 		    "take-over from job %s: %s", p, d.msg);
-	if (have && (fd = mg_chain_lock(o->state, CLAIM_WAIT, &d)) >= 0) {
-		/* the record is this take-over's only: a link that takes
-		 * over from its own predecessor while its successor takes
-		 * over from it leaves the other's record alone */
-		if (mg_chain_read(o->state, &st, &d) == 1 &&
-		    (*st.take.job == '\0' || strcmp(st.take.job, p) == 0)) {
-			/* P gone by itself is handed over too if a run
-			 * signalled it meanwhile: the record says so */
-			if (mg_takeover_done(outcome) && (outcome !=
-			    MG_TAKEOVER_GONE || st.take.signalled > 0))
-				mg_drivetake_handed(&st, p, rec.signalled > 0 ?
-				    rec.p_start : NULL, mg_clock_now());
-			else if (outcome == MG_TAKEOVER_GONE)
-				memset(&st.take, 0, sizeof(st.take));
-			st.updated = mg_clock_now();
-			if (mg_chain_write(o->state, &st, &d) != 0)
-				mg_drivebase_say(o, 1, "%s: the handover is not recorded",
-				    d.msg);
-		}
-		mg_chain_unlock(fd);
-	} else if (have)
-		mg_drivebase_say(o, 1, "%s: the handover is not recorded", d.msg);
+	e.p = p;
+	e.outcome = outcome;
+	e.rec = &rec;
+	if (have && mg_chain_update(o->state, CLAIM_WAIT, ended, &e, &d) < 0)
+		mg_drivebase_say(o, 1, "%s: the handover is not recorded",
+		    d.msg);
 	return outcome == MG_TAKEOVER_UNSURE ? MG_DRIVE_UNSURE :
 	    outcome == MG_TAKEOVER_NOTREADY ? MG_DRIVE_NOTREADY :
 	    MG_DRIVE_TAKEN;
