@@ -183,12 +183,12 @@ keep(const struct mg_trace *t, const unsigned char *gone, struct mg_trace *k)
 }
 
 int
-mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t nodes,
+mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t chain_nodes,
     int64_t recent, struct mg_view *v)
 {
 	size_t i;
 
-	if (mg_cluster_view(c, nodes, recent, v) != 0)
+	if (mg_cluster_view(c, chain_nodes, recent, v) != 0)
 		return MG_ENOMEM;
 	for (i = 0; i < v->nrun; i++)
 		v->run[i].chain = v->run[i].job == p;

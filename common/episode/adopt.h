@@ -157,11 +157,11 @@ void mg_adopt_release(struct mg_adoptres *r);
 
 /*
  * mg_adopt_view: what a service decides on: the queue of c now for a
- * successor of nodes nodes (with the starts and ends of the last recent
+ * successor of chain_nodes nodes (with the starts and ends of the last recent
  * seconds), the service's running link p its chain job, every other
  * service's jobs jobs of the queue.  0 or MG_ENOMEM.
  */
-int mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t nodes,
+int mg_adopt_view(const struct mg_cluster *c, int32_t p, int32_t chain_nodes,
     int64_t recent, struct mg_view *v);
 
 #endif /* MG_ADOPT_H */

@@ -421,18 +421,22 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 			    "model or target:FILE)", arg);
 		return 0;
 	}
-	if (strcmp(name, "adopt-seed") != 0 && strcmp(name, "adopt-alone") != 0)
-		return mg_diag_set(d, MG_EINVAL, "no adoption setting '%s'",
-		    name);
-	if (mg_parse_f64(arg, strlen(arg), &x) != 0 || !(x >= 1 && x <=
-	    (name[6] == 's' ? 1e9 : 1000)))
-		return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want 1 to "
-		    "%g)", name, arg, name[6] == 's' ? 1e9 : 1000.0);
-	if (name[6] == 's')
-		ad->a.seed = (uint64_t)x;
-	else
-		ad->alone = (int)x;
-	return 0;
+	/* the whole numbers: the draw of services, the services run alone */
+	if (strcmp(name, "adopt-seed") == 0 || strcmp(name, "adopt-alone") ==
+	    0) {
+		int seed = strcmp(name, "adopt-seed") == 0;
+		double most = seed ? 1e9 : 1000;
+
+		if (mg_parse_i64(arg, strlen(arg), 1, (int64_t)most, &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want "
+			    "1 to %g)", name, arg, most);
+		if (seed)
+			ad->a.seed = (uint64_t)v;
+		else
+			ad->alone = (int)v;
+		return 0;
+	}
+	return mg_diag_set(d, MG_EINVAL, "no adoption setting '%s'", name);
 }
 
 int

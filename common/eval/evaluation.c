@@ -2,6 +2,7 @@
  * evaluation.c: mirage-eval's protocol, set up once (evaluation.h).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,91 +43,102 @@ targets(struct mg_evalconf *c, const char *arg, struct mg_diag *d)
 	return 0;
 }
 
-/* a whole number of the option name from min to max */
+/* the evaluation's settings by name: how each is read and where it goes */
+enum setkind { S_TARGETS, S_SPAN, S_INT, S_LONG, S_SHARE, S_DATE, S_CHOICE };
+
+static const struct evalset {
+	const char *name;
+	enum setkind kind;
+	size_t off;		/* in struct mg_evalconf */
+	double min, max;	/* a number's range; a span's most (s, 0: none) */
+	const char *want;	/* what a bad value is told to be */
+} evalsets[] = {
+	{ "target", S_TARGETS, 0, 0, 0, NULL },
+	{ "walk-forward", S_SPAN, offsetof(struct mg_evalconf, walk), 0, 0,
+	    "e.g. 90s, 10m, 48h, 2d or D-HH:MM:SS" },
+	{ "history", S_SPAN, offsetof(struct mg_evalconf, history), 0, 0,
+	    "e.g. 90s, 10m, 48h, 2d or D-HH:MM:SS" },
+	{ "folds", S_INT, offsetof(struct mg_evalconf, folds), 1,
+	    MG_TARGET_MAXFOLDS, NULL },
+	{ "train-count", S_LONG, offsetof(struct mg_evalconf, train_count), 1,
+	    1e6, NULL },
+	{ "confidence", S_SHARE, offsetof(struct mg_evalconf, confidence), 0,
+	    0, "a share between 0 and 1, e.g. 95% or 0.95" },
+	{ "train-from", S_DATE, offsetof(struct mg_evalconf, train_from), 0, 0,
+	    "a date, e.g. 2023-02-01" },
+	{ "handover", S_SPAN, offsetof(struct mg_evalconf, handover), 0,
+	    86400, "e.g. 10m, at most a day" },
+	{ "ready-time", S_SPAN, offsetof(struct mg_evalconf, ready_time), 0,
+	    86400, "e.g. 5m, at most a day" },
+	{ "ahead", S_INT, offsetof(struct mg_evalconf, ahead), 1, 2,
+	    "1, the successor, or 2, also its successor" },
+	{ "hybrid", S_CHOICE, offsetof(struct mg_evalconf, hybrid), 0, 0,
+	    "and, or, both or weight" }
+};
+
+/* setting s from arg into *to: 0, or -1 for a bad value */
 static int
-number(const char *name, const char *arg, double min, double max,
-    double *v, struct mg_diag *d)
+evalset_read(const struct evalset *s, const char *arg, void *to)
 {
-	if (mg_parse_f64(arg, strlen(arg), v) != 0 || !(*v >= min &&
-	    *v <= max))
-		return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want %g "
-		    "to %g)", name, arg, min, max);
-	return 0;
+	static const char *const hybrids[] = { "and", "or", "both",
+	    "weight" };
+	int64_t v;
+	int i;
+
+	switch (s->kind) {
+	case S_SPAN:
+		return mg_parse_span(arg, to) != 0 || *(int64_t *)to <= 0 ||
+		    (s->max > 0 && *(int64_t *)to > s->max) ? -1 : 0;
+	case S_INT:
+	case S_LONG:
+		if (mg_parse_i64(arg, strlen(arg), (int64_t)s->min,
+		    (int64_t)s->max, &v) != 0)
+			return -1;
+		if (s->kind == S_INT)
+			*(int *)to = (int)v;
+		else
+			*(long *)to = (long)v;
+		return 0;
+	case S_SHARE:
+		return mg_parse_share(arg, to);
+	case S_DATE:
+		return mg_parse_date(arg, MG_TZ_UTC, to);
+	case S_CHOICE:
+		for (i = 0; i < 4; i++)
+			if (strcmp(arg, hybrids[i]) == 0) {
+				*(int *)to = i + 1;
+				return 0;
+			}
+		return -1;
+	default:
+		return -1;
+	}
 }
 
 int
 mg_evalconf_set(struct mg_evalconf *c, const char *name, const char *arg,
     struct mg_diag *d)
 {
-	static const char *const hybrids[] = { "and", "or", "both",
-	    "weight" };
-	int64_t *span = strcmp(name, "walk-forward") == 0 ? &c->walk :
-	    strcmp(name, "history") == 0 ? &c->history : NULL;
-	double v;
-	int i, rv;
+	const struct evalset *s;
+	size_t n = sizeof(evalsets) / sizeof(evalsets[0]);
 
-	if (strcmp(name, "target") == 0)
-		return targets(c, arg, d);
-	if (span != NULL && (mg_parse_span(arg, span) != 0 || *span <= 0))
-		return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want e.g. "
-		    "90s, 10m, 48h, 2d or D-HH:MM:SS)", name, arg);
-	if (span != NULL)
-		return 0;
-	if (strcmp(name, "folds") == 0) {
-		rv = number(name, arg, 1, MG_TARGET_MAXFOLDS, &v, d);
-		c->folds = (int)v;
-		return rv;
-	}
-	if (strcmp(name, "train-count") == 0) {
-		rv = number(name, arg, 1, 1e6, &v, d);
-		c->train_count = (long)v;
-		return rv;
-	}
-	if (strcmp(name, "confidence") == 0 && mg_parse_share(arg,
-	    &c->confidence) != 0)
-		return mg_diag_set(d, MG_EINVAL, "invalid --confidence '%s' "
-		    "(want a share between 0 and 1, e.g. 95%% or 0.95)", arg);
-	if (strcmp(name, "confidence") == 0)
-		return 0;
-	if (strcmp(name, "train-from") == 0) {
-		if (mg_parse_date(arg, MG_TZ_UTC, &c->train_from) != 0)
-			return mg_diag_set(d, MG_EINVAL, "--train-from: invalid "
-			    "date '%s' (want e.g. 2023-02-01)", arg);
-		c->have_train_from = 1;
-		return 0;
-	}
-	if (strcmp(name, "handover") == 0) {
-		if (mg_parse_span(arg, &c->handover) != 0 || c->handover <=
-		    0 || c->handover > 86400)
-			return mg_diag_set(d, MG_EINVAL, "--handover: invalid "
-			    "time '%s' (want e.g. 10m, at most a day)", arg);
-		return 0;
-	}
-	if (strcmp(name, "ready-time") == 0) {
-		if (mg_parse_span(arg, &c->ready_time) != 0 ||
-		    c->ready_time <= 0 || c->ready_time > 86400)
-			return mg_diag_set(d, MG_EINVAL, "--ready-time: invalid "
-			    "time '%s' (want e.g. 5m, at most a day)", arg);
-		return 0;
-	}
-	if (strcmp(name, "ahead") == 0) {
-		if (number(name, arg, 1, 2, &v, d) != 0 || v != floor(v))
-			return mg_diag_set(d, MG_EINVAL, "invalid --ahead '%s' "
-			    "(want 1, the successor, or 2, also its "
-			    "successor)", arg);
-		c->ahead = (int)v;
-		return 0;
-	}
-	if (strcmp(name, "hybrid") != 0)
+	for (s = evalsets; s < evalsets + n && strcmp(s->name, name); s++)
+		;
+	if (s == evalsets + n)
 		return mg_diag_set(d, MG_EINVAL, "no evaluation setting '%s'",
 		    name);
-	for (i = 0; i < 4; i++)
-		if (strcmp(arg, hybrids[i]) == 0) {
-			c->hybrid = i + 1;
-			return 0;
-		}
-	return mg_diag_set(d, MG_EINVAL, "invalid --hybrid '%s' (want and, "
-	    "or, both or weight)", arg);
+	if (s->kind == S_TARGETS)
+		return targets(c, arg, d);
+	if (evalset_read(s, arg, (char *)c + s->off) != 0) {
+		if (s->want != NULL)
+			return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' "
+			    "(want %s)", name, arg, s->want);
+		return mg_diag_set(d, MG_EINVAL, "invalid --%s '%s' (want a "
+		    "whole number from %g to %g)", name, arg, s->min, s->max);
+	}
+	if (s->kind == S_DATE)
+		c->have_train_from = 1;
+	return 0;
 }
 
 int

@@ -389,8 +389,8 @@ mg_live_find(struct mg_live *l, const char *jobid)
 }
 
 int
-mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
-    const char *chain, double s_prio, struct mg_view *v)
+mg_live_view(struct mg_live *l, int64_t t, int32_t cluster_nodes,
+    int64_t recent, const char *chain, double s_prio, struct mg_view *v)
 {
 	struct mg_view_job x;
 	int64_t busy = 0;
@@ -399,7 +399,7 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 	settle(l);
 	mg_view_clear(v);
 	v->t = t;
-	v->nodes = nodes;
+	v->nodes = cluster_nodes;
 	v->s_prio = s_prio;
 	for (i = 0; i < l->n; i++) {
 		const struct mg_live_job *j = &l->job[i];
@@ -439,7 +439,7 @@ mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
 				return MG_ENOMEM;
 		}
 	}
-	v->free = busy >= nodes ? 0 : (int32_t)(nodes - busy);
+	v->free = busy >= cluster_nodes ? 0 : (int32_t)(cluster_nodes - busy);
 	mg_view_sort_pending(v);
 	return 0;
 }

@@ -74,15 +74,16 @@ int mg_live_ended(struct mg_live *l, const char *jobid, int64_t now);
 const struct mg_live_job *mg_live_find(struct mg_live *l, const char *jobid);
 
 /*
- * mg_live_view: the view at time t <= now of a cluster of `nodes` nodes:
+ * mg_live_view: the view at time t <= now of a cluster of cluster_nodes
+ * nodes:
  * pending jobs (submitted, not started, not ended by t) in Slurm's
  * priority order when the dump shows priorities (else by submission),
  * running jobs, and the jobs that started and ended in (t - recent, t].
  * A job called chain is marked as the chain's.  s_prio is the priority
  * a successor submitted now is assumed to get.  Returns 0 or MG_ENOMEM.
  */
-int mg_live_view(struct mg_live *l, int64_t t, int32_t nodes, int64_t recent,
-    const char *chain, double s_prio, struct mg_view *v);
+int mg_live_view(struct mg_live *l, int64_t t, int32_t cluster_nodes,
+    int64_t recent, const char *chain, double s_prio, struct mg_view *v);
 
 /*
  * mg_live_fresh_prio: what a job submitted at now would get: the median

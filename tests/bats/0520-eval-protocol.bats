@@ -415,7 +415,7 @@ for r in rows:
         assert ovl <= L + 1 / 6 + 1e-4, r
 '
 	run -2 --separate-stderr mirage-eval -m reference -n 76 -N 2 --handover 2d ls6.jobs
-	[[ "$stderr" == *"--handover: invalid time '2d'"* ]]
+	[[ "$stderr" == *"invalid --handover '2d' (want e.g. 10m, at most a day)"* ]]
 	run -2 --separate-stderr mirage-eval -m reference -n 76 -N 2 --plan 2 --plan-cost risk-cv --handover 10m ls6.jobs
 	[[ "$stderr" == *"--plan-cost risk-cv does not go with --handover (want risk or hours)"* ]]
 }
