@@ -64,6 +64,10 @@ shift $((OPTIND - 1))
 model=("$@")		# -n 84, -m faithful, -c cluster.conf, ...
 [[ $days =~ ^[0-9]+$ && $keep =~ ^[1-9][0-9]*$ ]] || usage
 [[ $margin =~ ^[0-9]+([.][0-9]+)?$ ]] || usage
+if [ -n "$real" ] && [ -z "$target" ]; then
+	echo "nightly-retrain.sh: -R chooses a target's settings: it goes with -T" >&2
+	exit 2
+fi
 
 mkdir -p "$dir/logs" "$dir/models" "$dir/work"
 stamp=$(date -u +%Y%m%dT%H%M%SZ)

@@ -579,6 +579,14 @@ month_name(int m, char *buf, size_t cap)
 	snprintf(buf, cap, "%04d-%02d", m / 12, m % 12 + 1);
 }
 
+/* a's lower bound by days, never above low, the one by links: a block
+ * bootstrap sees no miss that did not happen */
+static double
+by_days(const struct tally *a, double low)
+{
+	return a->lower_days < low ? a->lower_days : low;
+}
+
 int
 mg_real_write(const struct mg_real *r, FILE *fp, int text,
     struct mg_diag *d)
@@ -614,10 +622,7 @@ mg_real_write(const struct mg_real *r, FILE *fp, int text,
 				    (double)a->judged : NAN;
 				double low = mg_binom_lower(a->kept, a->judged,
 				    c->confidence);
-				/* by days, never above the bound by links: a
-				 * bootstrap sees no miss that did not happen */
-				double lowd = a->lower_days < low ?
-				    a->lower_days : low;
+				double lowd = by_days(a, low);
 
 				if (mo < r->nmonths)
 					month_name(r->month0 + mo, mname,
@@ -759,7 +764,7 @@ mg_real_write_settings(const struct mg_real *r, FILE *fp, int text,
 			set = fmin(set, lim);	/* at once, at a level of 1 */
 			bound = (double)a->bound / (double)a->judged;
 			low = mg_binom_lower(a->kept, a->judged, c->confidence);
-			lowd = fmin(a->lower_days, low);
+			lowd = by_days(a, low);
 			cert = lowd >= c->target && bound >= c->target;
 			promise = cert ? c->target : fmin(lowd, bound);
 			if (text)

@@ -196,4 +196,8 @@ setup() {
 	run -2 "${N[@]}" -D d -T 150% -- -n 76
 	[[ "$output" == *"invalid --target '150%'"* ]]
 	cmp before.tsv d/target.tsv
+	# the real waits choose a target's settings: -R alone is refused
+	run -2 "${N[@]}" -D d -R -- -n 76
+	[[ "$output" == *"-R chooses a target's settings: it goes with -T"* ]]
+	cmp before.tsv d/target.tsv
 }
