@@ -128,9 +128,9 @@ defaults(struct opts *o)
 	struct mg_drive *dr = &o->dr;
 
 	memset(o, 0, sizeof(*o));
-	dr->threshold = dr->prio = NAN;
-	mg_planconf_default(&dr->pc);
-	dr->lambda = MG_PLAN_LAMBDA;
+	dr->rule.threshold = dr->rule.prio = NAN;
+	mg_planconf_default(&dr->rule.pc);
+	dr->rule.lambda = MG_PLAN_LAMBDA;
 	dr->sl.squeue = "squeue";
 	dr->sl.sacct = "sacct";
 	dr->sl.sbatch = "sbatch";
@@ -141,10 +141,10 @@ defaults(struct opts *o)
 		dr->sl.bin = o->bin;
 	if (gethostname(o->host, sizeof(o->host) - 1) == 0)
 		dr->host = o->host;
-	dr->scancel = "scancel";
-	dr->sig = "USR1";
-	dr->grace = 15 * 60;
-	dr->ready_time = 30 * 60;
+	dr->take.scancel = "scancel";
+	dr->take.sig = "USR1";
+	dr->take.grace = 15 * 60;
+	dr->take.ready_time = 30 * 60;
 	dr->sl.tries = 3;
 }
 
@@ -215,40 +215,40 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	const struct optstore st[] = {
 		{ 'c', OPT_STR, &o->config, "config", 0, 0 },
 		{ 'L', OPT_SPAN, &dr->s_limit, "limit", 0, 0 },
-		{ 'm', OPT_STR, &dr->model, "model", 0, 0 },
+		{ 'm', OPT_STR, &dr->rule.model, "model", 0, 0 },
 		{ 'n', OPT_COUNT, &dr->nodes, "node count", 1, 1e6 },
 		{ 'N', OPT_COUNT, &dr->s_nodes, "successor size", 1, 1e6 },
 		{ 'p', OPT_STR, &dr->partition, "partition", 0, 0 },
 		{ 'q', OPT_FLAG, &dr->quiet, "-q", 0, 0 },
 		{ 'Q', OPT_STR, &dr->queue, "queue", 0, 0 },
 		{ 's', OPT_STR, &dr->state, "state", 0, 0 },
-		{ 'T', OPT_NUMBER, &dr->threshold, "threshold", -1000, 1000 },
+		{ 'T', OPT_NUMBER, &dr->rule.threshold, "threshold", -1000, 1000 },
 		{ 'z', OPT_STR, zone, "zone", 0, 0 },
-		{ O_SUBMIT, OPT_STR, &dr->script, "script", 0, 0 },
-		{ O_LEAD, OPT_SPAN, &dr->lead, "lead", -1, 0 },
-		{ O_CHDIR, OPT_STR, &dr->workdir, "directory", 0, 0 },
+		{ O_SUBMIT, OPT_STR, &dr->sub.script, "script", 0, 0 },
+		{ O_LEAD, OPT_SPAN, &dr->rule.lead, "lead", -1, 0 },
+		{ O_CHDIR, OPT_STR, &dr->sub.workdir, "directory", 0, 0 },
 		{ O_NOW, OPT_STR, now_arg, "time", 0, 0 },
 		{ O_EVENTS, OPT_STR, &dr->events, "events", 0, 0 },
-		{ O_GRACE, OPT_SPAN, &dr->grace, "grace", 0,
+		{ O_GRACE, OPT_SPAN, &dr->take.grace, "grace", 0,
 		    MG_TAKEOVER_MAX_GRACE },
 		{ O_SETTINGS, OPT_STR, &o->settings, "settings", 0, 0 },
-		{ O_KILL_WAIT, OPT_SPAN, &dr->kill_wait, "kill wait", 0,
+		{ O_KILL_WAIT, OPT_SPAN, &dr->take.kill_wait, "kill wait", 0,
 		    MG_TAKEOVER_MAX_GRACE },
-		{ O_READY, OPT_STR, &dr->ready, "--ready command", 1, 0 },
+		{ O_READY, OPT_STR, &dr->take.ready, "--ready command", 1, 0 },
 		{ O_RETRIES, OPT_COUNT, &dr->sl.tries, "number of tries", 1, 10 },
 		{ O_SQUEUE, OPT_STR, &dr->sl.squeue, "squeue", 0, 0 },
 		{ O_SACCT, OPT_STR, &dr->sl.sacct, "sacct", 0, 0 },
 		{ O_SBATCH, OPT_STR, &dr->sl.sbatch, "sbatch", 0, 0 },
 		{ O_SINFO, OPT_STR, &dr->sl.sinfo, "sinfo", 0, 0 },
 		{ O_SACCTMGR, OPT_STR, &dr->sl.sacctmgr, "sacctmgr", 0, 0 },
-		{ O_SCANCEL, OPT_STR, &dr->scancel, "scancel", 0, 0 },
+		{ O_SCANCEL, OPT_STR, &dr->take.scancel, "scancel", 0, 0 },
 		{ O_SCONTROL, OPT_STR, &dr->sl.scontrol, "scontrol", 0, 0 },
 		{ O_REPORT, OPT_FLAG, &o->report, "--report", 0, 0 },
 		{ O_DRYRUN, OPT_FLAG, &dr->dry_run, "--dry-run", 0, 0 },
-		{ O_LOW, OPT_FLAG, &dr->low, "--low", 0, 0 },
+		{ O_LOW, OPT_FLAG, &dr->sub.low, "--low", 0, 0 },
 		{ O_TAKEOVER, OPT_FLAG, &o->take_over, "--take-over", 0, 0 },
 		{ O_HANDOVER, OPT_FLAG, &dr->handover, "--handover", 0, 0 },
-		{ O_FULL, OPT_FLAG, &dr->full, "--full", 0, 0 }
+		{ O_FULL, OPT_FLAG, &dr->take.full, "--full", 0, 0 }
 	};
 	const char *name;
 	int ch;
@@ -256,10 +256,10 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 	defaults(o);
 	while ((ch = getopt_long(argc, argv, "c:F:hH:j:L:m:n:N:p:qQ:s:T:Vz:",
 	    longopts, NULL)) != -1) {
-		if ((name = plan_option(&dr->pc, &dr->lambda, ch, optarg)) !=
+		if ((name = plan_option(&dr->rule.pc, &dr->rule.lambda, ch, optarg)) !=
 		    NULL) {
-			dr->plan |= strcmp(name, "plan") == 0;
-			dr->lambda_given |= strcmp(name, "lambda") == 0;
+			dr->rule.plan |= strcmp(name, "plan") == 0;
+			dr->rule.lambda_given |= strcmp(name, "lambda") == 0;
 			continue;
 		}
 		if (opt_store(st, sizeof(st) / sizeof(st[0]), ch,
@@ -292,7 +292,7 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			printf("mirage-advise %s\n", MG_VERSION);
 			exit(MG_EXIT_OK);
 		case O_PRIO:
-			if (mg_parse_f64(optarg, strlen(optarg), &dr->prio) != 0)
+			if (mg_parse_f64(optarg, strlen(optarg), &dr->rule.prio) != 0)
 				errx(MG_EXIT_USAGE, "invalid priority '%s'",
 				    optarg);
 			break;
@@ -300,17 +300,17 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 			if (!mg_takeover_signal(optarg))
 				errx(MG_EXIT_USAGE, "invalid signal '%s' (want "
 				    "e.g. USR1, TERM or 10)", optarg);
-			dr->sig = strncmp(optarg, "SIG", 3) == 0 ? optarg + 3 :
+			dr->take.sig = strncmp(optarg, "SIG", 3) == 0 ? optarg + 3 :
 			    optarg;
 			break;
 		case O_MINRUN:
-			if (mg_parse_share(optarg, &dr->min_run) != 0)
+			if (mg_parse_share(optarg, &dr->sub.min_run) != 0)
 				errx(MG_EXIT_USAGE, "invalid --min-run '%s' (want "
 				    "the share of its limit P runs before S starts, "
 				    "e.g. 50%% or 0.5)", optarg);
 			break;
 		case O_READY_TIME:
-			dr->ready_time = span_arg("ready time", optarg,
+			dr->take.ready_time = span_arg("ready time", optarg,
 			    MG_TAKEOVER_MAX_GRACE);
 			o->ready_time = 1;
 			break;
@@ -363,30 +363,30 @@ target(struct opts *o)
 		errx(MG_EXIT_USAGE, "--settings goes with --target");
 	if (o->target == 0)
 		return;
-	if (!isnan(dr->threshold) || dr->lambda_given)
+	if (!isnan(dr->rule.threshold) || dr->rule.lambda_given)
 		errx(MG_EXIT_USAGE, "--target chooses the setting: no -T or "
 		    "--lambda");
-	if (dr->plan && o->settings == NULL)
+	if (dr->rule.plan && o->settings == NULL)
 		errx(MG_EXIT_USAGE, "--target with --plan: the price comes "
 		    "from --settings table.tsv (mirage-eval --target --plan -F "
 		    "tsv)");
-	if (!dr->plan && dr->model == NULL && o->settings == NULL)
+	if (!dr->rule.plan && dr->rule.model == NULL && o->settings == NULL)
 		errx(MG_EXIT_USAGE, "--target needs a model (-m) or a table "
 		    "of settings (--settings)");
-	if (!dr->plan && dr->model != NULL && o->settings != NULL)
+	if (!dr->rule.plan && dr->rule.model != NULL && o->settings != NULL)
 		errx(MG_EXIT_USAGE, "--settings does not go with -m: the "
 		    "model keeps its threshold");
-	rv = dr->plan || dr->model == NULL ? mg_settings_read(dr,
+	rv = dr->rule.plan || dr->rule.model == NULL ? mg_settings_read(dr,
 	    o->settings, o->target, &d) : mg_settings_model(dr, o->target, &d);
-	if (rv != 0 && dr->script == NULL)
+	if (rv != 0 && dr->sub.script == NULL)
 		errx(mg_exit_status(rv), "%s", d.msg);
 	if (rv != 0) {
 		/* the chain's run says it, and goes on if under way */
 		snprintf(o->unusable, sizeof(o->unusable), "%s", d.msg);
-		dr->unusable = o->unusable;
-		dr->unusable_rv = rv;
-		dr->nchosen = dr->plan = 0;
-		dr->model = NULL;
+		dr->rule.unusable = o->unusable;
+		dr->rule.unusable_rv = rv;
+		dr->rule.nchosen = dr->rule.plan = 0;
+		dr->rule.model = NULL;
 	}
 }
 
@@ -400,8 +400,8 @@ report(struct opts *o, int argc, char *argv[], const char *now_arg)
 	struct mg_drive *dr = &o->dr;
 	int rv;
 
-	if (dr->script != NULL || dr->job != NULL || dr->model != NULL ||
-	    dr->plan || dr->queue != NULL || o->take_over || o->json)
+	if (dr->sub.script != NULL || dr->job != NULL || dr->rule.model != NULL ||
+	    dr->rule.plan || dr->queue != NULL || o->take_over || o->json)
 		errx(MG_EXIT_USAGE, "--report reads chains' state files and "
 		    "sacct: no --submit, -j, -m, --plan, -Q, --take-over or -F "
 		    "json");
@@ -434,46 +434,46 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 			errx(MG_EXIT_USAGE, "invalid time '%s'", now_arg);
 		dr->now_given = 1;
 	}
-	dr->script_args = argv + optind;
-	dr->nscript_args = argc - optind;
-	if (dr->nscript_args > 0 && dr->script == NULL)
+	dr->sub.script_args = argv + optind;
+	dr->sub.nscript_args = argc - optind;
+	if (dr->sub.nscript_args > 0 && dr->sub.script == NULL)
 		errx(MG_EXIT_USAGE, "arguments after the options are the "
 		    "script's: give --submit script");
-	if (dr->state != NULL && dr->script == NULL)
+	if (dr->state != NULL && dr->sub.script == NULL)
 		errx(MG_EXIT_USAGE, "-s state needs --submit script");
-	if ((dr->min_run > 0 || dr->low) && dr->script == NULL)
-		errx(MG_EXIT_USAGE, "%s needs --submit script", dr->low ?
+	if ((dr->sub.min_run > 0 || dr->sub.low) && dr->sub.script == NULL)
+		errx(MG_EXIT_USAGE, "%s needs --submit script", dr->sub.low ?
 		    "--low" : "--min-run");
-	if (dr->workdir != NULL && dr->script == NULL)
+	if (dr->sub.workdir != NULL && dr->sub.script == NULL)
 		errx(MG_EXIT_USAGE, "--chdir needs --submit script");
-	if (dr->events != NULL && !dr->plan)
+	if (dr->events != NULL && !dr->rule.plan)
 		errx(MG_EXIT_USAGE, "--events goes with --plan");
-	if (dr->lead > 0 && (dr->model || dr->plan || o->target))
+	if (dr->rule.lead > 0 && (dr->rule.model || dr->rule.plan || o->target))
 		errx(MG_EXIT_USAGE, "--lead is a rule: no -m, --plan or --target");
 	/* an option that does nothing in this run is refused, not kept */
-	if ((dr->ready != NULL || o->ready_time) && !o->take_over)
+	if ((dr->take.ready != NULL || o->ready_time) && !o->take_over)
 		errx(MG_EXIT_USAGE, "--ready and --ready-time go with "
 		    "--take-over (the successor's script): a cron run does not "
 		    "wait for a check");
-	if (dr->script != NULL) {
+	if (dr->sub.script != NULL) {
 		const char *c;
 
-		for (c = dr->script; *c; c++)
+		for (c = dr->sub.script; *c; c++)
 			if ((unsigned char)*c < 0x20 || *c == 0x7f)
 				errx(MG_EXIT_USAGE, "--submit: a script name "
 				    "with a control character (tab, newline) "
 				    "is refused");
-		if (access(dr->script, R_OK) != 0)
-			err(MG_EXIT_USAGE, "'%s'", dr->script);
-		if (mg_slurm_script_request(dr->script, &dr->s_nodes,
-		    &dr->s_limit, &dr->script_chdir) != 0)
-			err(MG_EXIT_FAIL, "'%s'", dr->script);
-		if ((rv = mg_drive_workdir(dr->workdir, o->cwd,
-		    sizeof(o->cwd), &dr->workdir, &d)) != 0)
+		if (access(dr->sub.script, R_OK) != 0)
+			err(MG_EXIT_USAGE, "'%s'", dr->sub.script);
+		if (mg_slurm_script_request(dr->sub.script, &dr->s_nodes,
+		    &dr->s_limit, &dr->sub.script_chdir) != 0)
+			err(MG_EXIT_FAIL, "'%s'", dr->sub.script);
+		if ((rv = mg_drive_workdir(dr->sub.workdir, o->cwd,
+		    sizeof(o->cwd), &dr->sub.workdir, &d)) != 0)
 			errx(mg_exit_status(rv), "%s", d.msg);
 		if (dr->state == NULL) {
 			snprintf(statebuf, sizeof(statebuf), "%s.chain",
-			    dr->script);
+			    dr->sub.script);
 			dr->state = statebuf;
 		}
 	}
@@ -496,8 +496,8 @@ validate(struct opts *o, int argc, char *argv[], const char *now_arg)
 		if (dr->partition)
 			(void)mg_simconf_partition(sc, dr->partition, &n,
 			    dr->part_hosts, sizeof(dr->part_hosts));
-		mg_simconf_user_limits(sc, &dr->pc.max_jobs_pu,
-		    &dr->pc.max_nodes_pu);
+		mg_simconf_user_limits(sc, &dr->rule.pc.max_jobs_pu,
+		    &dr->rule.pc.max_nodes_pu);
 		mg_simconf_free(sc);
 	}
 	if (dr->now == 0)
@@ -525,7 +525,7 @@ main(int argc, char *argv[])
 	if (o.report) {
 		status = report(&o, argc, argv, now_arg);
 	} else if (o.take_over) {
-		if (o.dr.script != NULL || o.dr.plan || o.dr.model != NULL ||
+		if (o.dr.sub.script != NULL || o.dr.rule.plan || o.dr.rule.model != NULL ||
 		    o.dr.queue != NULL)
 			errx(MG_EXIT_USAGE, "--take-over stops the "
 			    "predecessor; it takes no --submit, --plan, -m or "

@@ -101,6 +101,17 @@ mg_rule_ticks(const struct mg_model *m, const struct mg_outcome *o,
 }
 
 int
+mg_rule_model_now(const struct mg_model *m, struct mg_diag *d)
+{
+	if (mg_model_kind(m->kind) & MG_KIND_POLICY)
+		return mg_diag_set(d, MG_ETYPE, "a %s model submits by the "
+		    "chance it has submitted since the predecessor's first "
+		    "tick, which a decision at one tick cannot know: train "
+		    "gbt, rf, clf, svr or dqn to decide now", m->kind);
+	return MG_OK;
+}
+
+int
 mg_rule_bind(struct mg_rule_model *b, struct mg_model *m, int64_t period,
     struct mg_diag *d)
 {

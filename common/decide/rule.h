@@ -82,6 +82,15 @@ void mg_rule_ticks(const struct mg_model *m, const struct mg_outcome *o,
     double *score);
 
 /*
+ * mg_rule_model_now: whether m decides from the view at one tick alone,
+ * as the live chain and many chains at once ask it: 0, or MG_ETYPE with
+ * d saying why not (a policy, pg, submits by the chance it has submitted
+ * since its predecessor's first tick, which the comparison sums over the
+ * episode's ticks and a run at one tick cannot know).
+ */
+int mg_rule_model_now(const struct mg_model *m, struct mg_diag *d);
+
+/*
  * A model bound to the features of a chain's view: each of its features'
  * column among those the episodes compute with its window of reference
  * snapshots taken period seconds apart (mg_episode_feature_names()), and

@@ -275,6 +275,13 @@ mg_askmodel_open(const char *path, struct mg_askmodel *a, struct mg_diag *d)
 		    "needs %s; a model trained with -w 1 decides for many "
 		    "chains at once", path, m->window > 1 ? "a window of "
 		    "reference snapshots" : "a node's dispatcher");
+	if ((rv = mg_rule_model_now(m, d)) != 0) {
+		char why[sizeof(d->msg)];
+
+		memcpy(why, d->msg, sizeof(why));
+		return mg_diag_set(d, rv, "--adopt-method model: '%s': %s",
+		    path, why);
+	}
 	if ((rv = mg_rule_bind(&a->b, m, 600, d)) != 0 && rv != MG_ENOMEM) {
 		char why[sizeof(d->msg)];
 

@@ -30,8 +30,8 @@ held_for(const struct mg_drive *o, const struct run *r)
 static int64_t
 nice_for(const struct mg_drive *o, struct run *r)
 {
-	return o->low && mg_drivebase_running(mg_live_find(&r->l, r->p_id), o->now) ?
-	    MG_DRIVE_LOW_NICE : 0;
+	return o->sub.low && mg_drivebase_running(mg_live_find(&r->l,
+	    r->p_id), o->now) ? MG_DRIVE_LOW_NICE : 0;
 }
 
 /* the directory a successor runs in: the chain's, unless its script
@@ -39,7 +39,7 @@ nice_for(const struct mg_drive *o, struct run *r)
 static const char *
 chain_dir(const struct mg_drive *o, const struct mg_chainstate *st)
 {
-	return o->script_chdir || *st->workdir == '\0' ? NULL : st->workdir;
+	return o->sub.script_chdir || *st->workdir == '\0' ? NULL : st->workdir;
 }
 
 /* sbatch the successor: the token recorded first, then the job */
@@ -62,9 +62,9 @@ submit(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	if ((rv = mg_chain_write(o->state, st, diag)) != 0)
 		return rv;
 	memset(&b, 0, sizeof(b));
-	b.script = o->script;
-	b.args = o->script_args;
-	b.nargs = o->nscript_args;
+	b.script = o->sub.script;
+	b.args = o->sub.script_args;
+	b.nargs = o->sub.nscript_args;
 	b.token = st->token;
 	b.after = r->p_id;
 	b.dependency = r->dependency;
@@ -154,14 +154,14 @@ chain_open(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		    "jobid (or a state file that names it)");
 	if (!r->have_state) {
 		snprintf(r->st.current, sizeof(r->st.current), "%s", r->p_id);
-		if (o->script)
+		if (o->sub.script)
 			snprintf(r->st.script, sizeof(r->st.script), "%s",
-			    o->script);
+			    o->sub.script);
 		/* where the chain starts is where its links run: a cron
 		 * run's directory is cron's, not the chain's */
-		if (o->workdir != NULL)
+		if (o->sub.workdir != NULL)
 			snprintf(r->st.workdir, sizeof(r->st.workdir), "%s",
-			    o->workdir);
+			    o->sub.workdir);
 	}
 	return MG_OK;
 }
@@ -176,14 +176,14 @@ chain_open(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 static int
 usable(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 {
-	if (o->unusable == NULL)
+	if (o->rule.unusable == NULL)
 		return 0;
 	if (!r->have_state)
-		return mg_diag_set(diag, o->unusable_rv ? o->unusable_rv :
-		    MG_EINVAL, "%s", o->unusable);
+		return mg_diag_set(diag, o->rule.unusable_rv ? o->rule.unusable_rv :
+		    MG_EINVAL, "%s", o->rule.unusable);
 	mg_drivebase_say(o, 1, "%s; the chain goes on by the reactive rule "
 	    "(its successor at its predecessor's end) until the settings can "
-	    "be used", o->unusable);
+	    "be used", o->rule.unusable);
 	return 0;
 }
 
@@ -194,13 +194,19 @@ model_open(const struct mg_drive *o, struct run *r)
 	struct mg_diag d = { "" };
 	FILE *fp;
 
-	if (o->model == NULL)
+	if (o->rule.model == NULL)
 		return;
-	if ((fp = fopen(o->model, "rb")) == NULL)
-		snprintf(r->note, sizeof(r->note), "model '%s': %s", o->model,
+	if ((fp = fopen(o->rule.model, "rb")) == NULL)
+		snprintf(r->note, sizeof(r->note), "model '%s': %s", o->rule.model,
 		    strerror(errno));
-	else if (mg_model_read(fp, o->model, &r->m, &d) != 0)
+	else if (mg_model_read(fp, o->rule.model, &r->m, &d) != 0)
 		snprintf(r->note, sizeof(r->note), "%s", d.msg);
+	else if (mg_rule_model_now(r->m, &d) != 0) {
+		snprintf(r->note, sizeof(r->note), "model '%s': %s",
+		    o->rule.model, d.msg);
+		mg_model_free(r->m);
+		r->m = NULL;
+	}
 	if (fp)
 		fclose(fp);
 }
@@ -250,8 +256,9 @@ private_data(const struct mg_drive *o, const struct mg_live *l)
 	if (queued > 0)
 		mg_drivebase_say(o, 1, "squeue and sacct show only your own "
 		    "jobs (%zu queued): if the cluster hides other users' "
-		    "jobs (PrivateData=jobs in slurm.conf), the model or the estimate is blind to "
-		    "the queue and submits too late; ask the administrators "
+		    "jobs (PrivateData=jobs in slurm.conf), the model or the "
+		    "estimate is blind to the queue and submits too late; ask "
+		    "the administrators "
 		    "for a view of the whole queue, or run mirage-advise as a "
 		    "user who has one", queued);
 }
@@ -278,11 +285,11 @@ read_cluster(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		 * cannot do without */
 		snprintf(cache, sizeof(cache), "%s.history", o->state ?
 		    o->state : "");
-		if ((r->m != NULL || o->plan) && o->nhist == 0 &&
-		    (o->plan && o->state != NULL ? mg_slurm_history(&o->sl,
+		if ((r->m != NULL || o->rule.plan) && o->nhist == 0 &&
+		    (o->rule.plan && o->state != NULL ? mg_slurm_history(&o->sl,
 		    cache, o->dry_run, o->now, PLAN_HISTORY, PERIOD, &r->l,
 		    r->note, sizeof(r->note)) : mg_slurm_jobs(&o->sl, &r->l,
-		    o->now - (o->plan ? PLAN_HISTORY : MG_DAY), r->note,
+		    o->now - (o->rule.plan ? PLAN_HISTORY : MG_DAY), r->note,
 		    sizeof(r->note))) != 0) {
 			mg_drivebase_say(o, 0, "no history: %s", r->note);
 			*r->note = '\0';
@@ -290,7 +297,7 @@ read_cluster(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 		if (mg_slurm_queue(&o->sl, &r->l, r->note,
 		    sizeof(r->note)) != 0)
 			r->queue_ok = 0;
-		else if (r->m != NULL || o->plan || o->nchosen > 0)
+		else if (r->m != NULL || o->rule.plan || o->rule.nchosen > 0)
 			private_data(o, &r->l);
 	} else if ((rv = mg_live_read(&r->l, o->queue, NULL, diag)) != 0)
 		return rv;
@@ -332,15 +339,15 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	    "submit-with-dependency" : "submit";
 	r->outcome = !r->a.submit ? MG_DRIVE_WAIT : r->dependency ?
 	    MG_DRIVE_DEPEND : MG_DRIVE_SUBMIT;
-	if (r->a.submit && o->script != NULL && held_for(o, r) > 0) {
+	if (r->a.submit && o->sub.script != NULL && held_for(o, r) > 0) {
 		size_t n = strlen(r->a.note);
 
 		snprintf(r->a.note + n, sizeof(r->a.note) - n, "%sheld %lld s "
 		    "(--begin), until job %s has run %g%% of its limit",
 		    n ? "; " : "", (long long)held_for(o, r), r->p_id,
-		    100 * o->min_run);
+		    100 * o->sub.min_run);
 	}
-	if (r->a.submit && o->script != NULL) {
+	if (r->a.submit && o->sub.script != NULL) {
 		if (o->dry_run) {
 			size_t n = strlen(r->a.note);
 			const char *wd = chain_dir(o, &r->st);
@@ -358,7 +365,7 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 			    "run: would run %s --parsable%s%s%s%s%s %s", n ? "; " :
 			    "", o->sl.sbatch, r->dependency ? " --dependency="
 			    "afterany:<job>" : "", begin, nice, wd ? " --chdir=" :
-			    "", wd ? wd : "", o->script);
+			    "", wd ? wd : "", o->sub.script);
 		} else if ((rv = submit(o, r, diag)) != 0) {
 			return rv;
 		} else {
@@ -369,7 +376,7 @@ act(const struct mg_drive *o, struct run *r, struct mg_diag *diag)
 	/* what kept the model or the planner from deciding is said, even
 	 * when quiet: a fallback is not the decision that was asked for */
 	if (*r->a.note && r->a.rule != NULL && (r->dependency ||
-	    (strcmp(r->a.rule, "reactive") == 0 && (o->model || o->plan))))
+	    (strcmp(r->a.rule, "reactive") == 0 && (o->rule.model || o->rule.plan))))
 		mg_drivebase_say(o, 1, "the %s rule decided: %s", r->a.rule, r->a.note);
 	return MG_OK;
 }

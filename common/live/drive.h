@@ -67,16 +67,9 @@ struct mg_drive_chosen {
 };
 #define MG_DRIVE_JOBID	32		/* a job id's bytes, NUL included */
 
-struct mg_drive {
-	const char *job;	/* the chain's job, or NULL: the state's */
-	const char *state;	/* the chain's state file, or NULL */
-	const char *script;	/* the successor's batch script, or NULL */
-	char **script_args;	/* its arguments */
-	int nscript_args;
-	int script_chdir;	/* the script sets its own directory
-				 * (#SBATCH -D): no --chdir */
-	const char *workdir;	/* a new chain's directory, recorded in its
-				 * state: its successors run there */
+/* how a run decides: a model, the planner, the settings chosen for a
+ * target, or a fixed lead */
+struct mg_drive_rule {
 	const char *model;	/* a model file, or NULL */
 	int plan;		/* decide with the planner, settings pc */
 	struct mg_planconf pc;
@@ -84,11 +77,54 @@ struct mg_drive {
 	int lambda_given;
 	/* the settings chosen for a target, by the chain's nodes
 	 * (mirage-eval --target): the planner's prices, or the rules
-	 * that need no model; with nchosen > 0, a size not there is an
-	 * error */
+	 * that need no model; with nchosen > 0, a size not there decides
+	 * by the largest smaller size's (mg_table_size()) */
 	struct mg_drive_chosen chosen[MG_DRIVE_MAXCHOSEN];
 	int nchosen;
 	double threshold, prio;	/* NAN: the model's, the queue's median */
+	/* the settings (--target) could not be used, and why: a new
+	 * chain stops on it (status unusable_rv), one under way goes on
+	 * by the reactive rule and says so even when quiet */
+	const char *unusable;
+	int unusable_rv;
+	double lead;		/* > 0: a fixed lead, hours of P's limit
+				 * left (no model, planner or table) */
+	double promise;		/* the share of links a model's threshold
+				 * promises (mirage-train --target), 0: none */
+};
+
+/* how the successor is submitted */
+struct mg_drive_submit {
+	const char *script;	/* the successor's batch script, or NULL */
+	char **script_args;	/* its arguments */
+	int nscript_args;
+	int script_chdir;	/* the script sets its own directory
+				 * (#SBATCH -D): no --chdir */
+	const char *workdir;	/* a new chain's directory, recorded in its
+				 * state: its successors run there */
+	double min_run;		/* > 0: a successor is held (--begin) until
+				 * P has run this share of its limit */
+	int low;		/* an early successor waits behind every other
+				 * job (sbatch --nice) until P's end */
+};
+
+/* how a take-over stops the predecessor */
+struct mg_drive_take {
+	const char *scancel;	/* the take-over's scancel */
+	const char *sig;	/* the signal P is asked to stop with */
+	int full;		/* scancel --full */
+	int64_t grace;		/* seconds P has to leave */
+	int64_t kill_wait;	/* and after a cancel */
+	const char *ready;	/* S's health check (serving order), or NULL */
+	int64_t ready_time;	/* how long S has to pass it */
+};
+
+/* a run for a chain: the chain and what the run reads, then its rule,
+ * its submission and its take-over */
+struct mg_drive {
+	const char *job;	/* the chain's job, or NULL: the state's */
+	const char *state;	/* the chain's state file, or NULL */
+	int handover;		/* the chain hands over: a started S stops P */
 	int32_t nodes;		/* the cluster's; 0: as sinfo counts them */
 	int32_t s_nodes;	/* the successor's nodes and limit, 0: P's */
 	int64_t s_limit;
@@ -100,31 +136,13 @@ struct mg_drive {
 	int nhist;
 	const char *events;	/* a dump of sacctmgr show event, or NULL */
 	char part_hosts[256];	/* the partition's nodes, or "" */
-	int handover;		/* the chain hands over: a started S stops P */
-	const char *scancel;	/* the take-over's scancel */
-	const char *sig;	/* the signal P is asked to stop with */
-	int full;		/* scancel --full */
-	int64_t grace;		/* seconds P has to leave */
-	double min_run;		/* > 0: a successor is held (--begin) until
-				 * P has run this share of its limit */
-	/* the settings (--target) could not be used, and why: a new
-	 * chain stops on it (status unusable_rv), one under way goes on
-	 * by the reactive rule and says so even when quiet */
-	const char *unusable;
-	int unusable_rv;
-	double lead;		/* > 0: a fixed lead, hours of P's limit
-				 * left (no model, planner or table) */
-	int low;		/* an early successor waits behind every other
-				 * job (sbatch --nice) until P's end */
-	int64_t kill_wait;	/* and after a cancel */
-	const char *ready;	/* S's health check (serving order), or NULL */
-	int64_t ready_time;	/* how long S has to pass it */
 	const char *host;	/* where this run is (gethostname), or NULL */
 	int dry_run;		/* change nothing, submit nothing */
 	int quiet;		/* say only what stops or decides the run */
-	double promise;		/* the share of links a model's threshold
-				 * promises (mirage-train --target), 0: none */
 	struct mg_slurm sl;	/* the commands, their zone, warnings */
+	struct mg_drive_rule rule;
+	struct mg_drive_submit sub;
+	struct mg_drive_take take;
 };
 
 /* the answer of a run */

@@ -48,16 +48,16 @@ mg_drive_question(const struct mg_drive *o, const char *p_id, int32_t nodes,
 	q->nodes = nodes;
 	q->s_nodes = o->s_nodes;
 	q->s_limit = o->s_limit;
-	q->prio = o->prio;
-	q->threshold = o->threshold;
-	q->model = o->model;
+	q->prio = o->rule.prio;
+	q->threshold = o->rule.threshold;
+	q->model = o->rule.model;
 	q->partition = o->partition;
 	q->handover = o->handover;
 	/* handing over, an hour of P's limit given up beyond
 	 * MG_ADVISE_HANDOVER of both jobs holding their nodes is priced,
 	 * at its own default unless told */
-	q->lambda = o->handover && !o->lambda_given ? MG_PLAN_HANDOVER_LAMBDA :
-	    o->lambda;
+	q->lambda = o->handover && !o->rule.lambda_given ? MG_PLAN_HANDOVER_LAMBDA :
+	    o->rule.lambda;
 	q->tz = o->sl.tz;
 }
 
@@ -73,9 +73,9 @@ mg_drivebase_held_until(const struct mg_drive *o, const struct run *r)
 {
 	int64_t at;
 
-	if (o->min_run <= 0 || r->a.p_start < 0 || r->a.p_limit <= 0)
+	if (o->sub.min_run <= 0 || r->a.p_start < 0 || r->a.p_limit <= 0)
 		return 0;
-	at = r->a.p_start + (int64_t)llround(o->min_run *
+	at = r->a.p_start + (int64_t)llround(o->sub.min_run *
 	    (double)r->a.p_limit);
 	return at > o->now - MG_DRIVE_SKEW ? at : 0;
 }
@@ -102,8 +102,8 @@ mg_drivebase_record_link(const struct mg_drive *o, const struct run *r,
 	k.held = mg_drivebase_held_until(o, r);
 	snprintf(k.rule, sizeof(k.rule), "%s", r->a.rule != NULL ? r->a.rule :
 	    "");
-	k.promise = r->promise > 0 ? r->promise : o->promise > 0 ?
-	    o->promise : 0;
+	k.promise = r->promise > 0 ? r->promise : o->rule.promise > 0 ?
+	    o->rule.promise : 0;
 	k.handover = o->handover;
 	snprintf(path, sizeof(path), "%s.links", o->state);
 	if (mg_chain_link_add(path, &k, &d) != 0)

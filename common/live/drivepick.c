@@ -125,13 +125,13 @@ pick(const struct mg_drive *o, struct run *r, int32_t nodes,
 	int32_t sizes[MG_DRIVE_MAXCHOSEN];
 	int k;
 
-	for (k = 0; k < o->nchosen; k++)
-		sizes[k] = o->chosen[k].row.nodes;
-	if ((k = mg_table_size(sizes, o->nchosen, n)) < 0)
+	for (k = 0; k < o->rule.nchosen; k++)
+		sizes[k] = o->rule.chosen[k].row.nodes;
+	if ((k = mg_table_size(sizes, o->rule.nchosen, n)) < 0)
 		return mg_diag_set(diag, MG_EINVAL, "the settings hold nothing "
 		    "for %d-node chains or fewer: choose it with mirage-eval "
 		    "--target -k %d", (int)n, (int)n);
-	*c = o->chosen[k];
+	*c = o->rule.chosen[k];
 	if (c->row.cluster_nodes > 0 && nodes > 0 &&
 	    c->row.cluster_nodes != nodes)
 		return mg_diag_set(diag, MG_EINVAL, "the settings were chosen "
@@ -147,7 +147,7 @@ pick(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return MG_OK;
 }
 
-/* the setting chosen for the chain's size (o->chosen) into *c; a size
+/* the setting chosen for the chain's size (o->rule.chosen) into *c; a size
  * with none, or settings chosen for a cluster of other than nodes, are
  * errors: the chain is not advised on a guess (1: one under way goes on
  * by the reactive rule) */
@@ -236,15 +236,15 @@ by_plan(const struct mg_drive *o, struct run *r, int32_t nodes,
 		    PLAN_MIN_JOBS);
 	else if ((rv = capacity(o, nodes, &cap, diag)) == 0) {
 		mg_drive_question(o, r->p_id, nodes, &q);
-		if (o->nchosen > 0 && (rv = chosen(o, r, nodes, &c,
+		if (o->rule.nchosen > 0 && (rv = chosen(o, r, nodes, &c,
 		    diag)) != 0) {
 			mg_trace_release(&tr);
 			mg_capacity_release(&cap);
 			return rv;
 		}
-		if (o->nchosen > 0)
+		if (o->rule.nchosen > 0)
 			q.lambda = c.row.setting;
-		if ((rv = mg_advise_plan(&q, &o->pc, &r->l, &tr, &cap,
+		if ((rv = mg_advise_plan(&q, &o->rule.pc, &r->l, &tr, &cap,
 		    &r->a)) == MG_ENOMEM)
 			rv = mg_drivebase_nomem(diag);
 		else
@@ -262,7 +262,8 @@ mg_drivepick_decide(const struct mg_drive *o, struct run *r,
 {
 	struct mg_advise q;
 	int32_t nodes = o->nodes;
-	int asked = r->m != NULL || o->plan || o->nchosen > 0 || o->lead > 0;
+	int asked = r->m != NULL || o->rule.plan || o->rule.nchosen > 0 ||
+	    o->rule.lead > 0;
 	int rv = 1;
 
 	mg_drive_question(o, r->p_id, nodes, &q);
@@ -279,14 +280,14 @@ mg_drivepick_decide(const struct mg_drive *o, struct run *r,
 		    (int)nodes);
 	q.nodes = nodes;
 	if (asked && mg_advise_ready(&q, &r->l, r->note, &r->a)) {
-		if (o->plan && nodes > 0)
+		if (o->rule.plan && nodes > 0)
 			rv = by_plan(o, r, nodes, diag);
 		else if (r->m != NULL)
 			rv = by_model(o, r, nodes, diag);
-		else if (o->nchosen > 0)
+		else if (o->rule.nchosen > 0)
 			rv = by_rule(o, r, nodes, diag);
-		else if (o->lead > 0) {
-			mg_advise_lead(&q, o->lead, &r->l, &r->a);
+		else if (o->rule.lead > 0) {
+			mg_advise_lead(&q, o->rule.lead, &r->l, &r->a);
 			rv = 0;
 		}
 		if (rv < 0)
@@ -294,7 +295,7 @@ mg_drivepick_decide(const struct mg_drive *o, struct run *r,
 		if (rv == 0)
 			*r->a.note = '\0';
 	}
-	mg_advise_reactive(&q, !asked, r->m == NULL && o->model == NULL &&
+	mg_advise_reactive(&q, !asked, r->m == NULL && o->rule.model == NULL &&
 	    !asked, &r->a);
 	return MG_OK;
 }

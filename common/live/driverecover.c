@@ -82,7 +82,7 @@ fallback(const struct mg_drive *o, struct run *r)
 static int
 orphan(const struct mg_drive *o, struct run *r)
 {
-	const char *sc[] = { o->scancel, "--state=PENDING", r->st.successor,
+	const char *sc[] = { o->take.scancel, "--state=PENDING", r->st.successor,
 	    NULL };
 	const struct mg_live_job *n = mg_live_find(&r->l, r->st.successor);
 	char why[256] = "", *c;
@@ -300,7 +300,7 @@ unhold(const struct mg_drive *o, struct run *r)
 {
 	const char *sq[] = { o->sl.squeue, "-h", "-j", r->st.successor, "-o",
 	    "%r", NULL };
-	const char *sc[] = { o->scancel, r->st.successor, NULL };
+	const char *sc[] = { o->take.scancel, r->st.successor, NULL };
 	const struct mg_live_job *s;
 	char why[256] = "", *out, *c;
 	size_t len = 0;
@@ -357,7 +357,7 @@ relift(const struct mg_drive *o, struct run *r)
 
 	/* P first: looking it up may add to the jobs (and move them) */
 	if (!r->live || o->dry_run || *st->successor == '\0' ||
-	    (st->held_until <= 0 && st->nice <= 0 && o->min_run <= 0) ||
+	    (st->held_until <= 0 && st->nice <= 0 && o->sub.min_run <= 0) ||
 	    mg_drivebase_chain_job(o, r, st->current) == NULL ||
 	    (s = mg_live_find(&r->l, st->successor)) == NULL || !s->pending)
 		return;
@@ -377,9 +377,9 @@ relift(const struct mg_drive *o, struct run *r)
 			    "waits behind other jobs: %s; the next run tries "
 			    "again", p->jobid, s->jobid, note);
 	}
-	if (!ended && mg_drivebase_running(p, o->now) && o->min_run > 0 &&
+	if (!ended && mg_drivebase_running(p, o->now) && o->sub.min_run > 0 &&
 	    p->limit > 0)
-		want = p->start + (int64_t)llround(o->min_run *
+		want = p->start + (int64_t)llround(o->sub.min_run *
 		    (double)p->limit);
 	/* (a time this clock has passed may be ahead of Slurm's) */
 	if (ended && st->held_until > 0)
@@ -403,7 +403,7 @@ relift(const struct mg_drive *o, struct run *r)
 		mg_slurm_time(want, o->sl.tz, at, sizeof(at));
 		mg_drivebase_say(o, 1, "job %s started at another time (requeued?): "
 		    "successor %s is held until %s, when it has run %g%% of "
-		    "its limit", p->jobid, s->jobid, at, 100 * o->min_run);
+		    "its limit", p->jobid, s->jobid, at, 100 * o->sub.min_run);
 	}
 	st->held_until = ended ? 0 : want;
 }
@@ -432,7 +432,7 @@ settle(const struct mg_drive *o, struct run *r,
 		r->st.submitted++;
 		mg_drivebase_record_link(o, r, id, r->st.token_time);
 		mg_drivebase_say(o, 0, "the submission of %s started at %lld was found as "
-		    "job %s", o->script, (long long)r->st.token_time, id);
+		    "job %s", o->sub.script, (long long)r->st.token_time, id);
 	} else
 		mg_drivebase_say(o, 0, "the submission started at %lld is in neither squeue "
 		    "nor sacct: trying again", (long long)r->st.token_time);

@@ -69,17 +69,17 @@ mg_drivetake_conf(const struct mg_drive *o, const char *p,
 	t->job = p;
 	t->squeue = o->sl.squeue;
 	t->sacct = o->sl.sacct;
-	t->scancel = o->scancel;
-	t->signal = o->sig;
-	t->full = o->full;
-	t->grace = o->grace;
-	t->kill_wait = o->kill_wait > 0 ? o->kill_wait : MG_TAKEOVER_KILLED;
-	t->poll = o->grace >= 50 ? 5 : 1;
+	t->scancel = o->take.scancel;
+	t->signal = o->take.sig;
+	t->full = o->take.full;
+	t->grace = o->take.grace;
+	t->kill_wait = o->take.kill_wait > 0 ? o->take.kill_wait : MG_TAKEOVER_KILLED;
+	t->poll = o->take.grace >= 50 ? 5 : 1;
 	t->tries = o->sl.tries;
 	t->user = pw ? pw->pw_name : NULL;
 	t->host = o->host;
-	t->ready = o->ready;
-	t->ready_time = o->ready_time;
+	t->ready = o->take.ready;
+	t->ready_time = o->take.ready_time;
 	t->warn = takeover_warn;
 	t->arg = c;
 	if (o->state != NULL && *o->state != '\0')

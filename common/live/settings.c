@@ -23,7 +23,7 @@ add_chosen(struct mg_drive *dr, const char *path,
 	struct mg_drive_chosen *c;
 	char msg[512];
 
-	if (dr->nchosen == MG_DRIVE_MAXCHOSEN)
+	if (dr->rule.nchosen == MG_DRIVE_MAXCHOSEN)
 		return mg_diag_set(d, MG_EFORMAT, "--settings: '%s': more than "
 		    "%d chain sizes", path, MG_DRIVE_MAXCHOSEN);
 	/* chosen for another cluster: its waits are not this one's */
@@ -33,7 +33,7 @@ add_chosen(struct mg_drive *dr, const char *path,
 		    "chosen for a cluster of %d nodes, not the %d of -n: choose "
 		    "again with mirage-eval --target -n %d", path, r->line,
 		    (int)r->cluster_nodes, (int)dr->nodes, (int)dr->nodes);
-	c = &dr->chosen[dr->nchosen++];
+	c = &dr->rule.chosen[dr->rule.nchosen++];
 	c->row = *r;
 	c->other = other;
 	if (!other && !r->reached && dr->sl.warn != NULL) {
@@ -84,14 +84,14 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 		 * recommended: the scheduler estimate's margin or a fixed
 		 * lead (a model, the planner: said if the chain is this
 		 * size) */
-		if (dr->plan && !(strcmp(r->method, "planner") == 0 &&
+		if (dr->rule.plan && !(strcmp(r->method, "planner") == 0 &&
 		    r->kind == MG_SETTING_PRICE && r->setting > 0))
 			continue;
-		if (!dr->plan && !r->recommended)
+		if (!dr->rule.plan && !r->recommended)
 			continue;
 		/* one setting a size: a second is a table pieced together */
-		for (k = 0; k < dr->nchosen; k++)
-			if (dr->chosen[k].row.nodes == r->nodes) {
+		for (k = 0; k < dr->rule.nchosen; k++)
+			if (dr->rule.chosen[k].row.nodes == r->nodes) {
 				rv = mg_diag_set(d, MG_EFORMAT, "--settings: '%s', "
 				    "line %d: a second setting for %d-node chains "
 				    "(line %d); write the table again with "
@@ -99,19 +99,19 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 				    (int)r->nodes, seen[k]);
 				goto out;
 			}
-		if (dr->nchosen < MG_DRIVE_MAXCHOSEN)
-			seen[dr->nchosen] = r->line;
-		if ((rv = add_chosen(dr, path, r, !dr->plan &&
+		if (dr->rule.nchosen < MG_DRIVE_MAXCHOSEN)
+			seen[dr->rule.nchosen] = r->line;
+		if ((rv = add_chosen(dr, path, r, !dr->rule.plan &&
 		    !mg_rule_plain(r->method, r->kind), target, d)) != 0)
 			goto out;
 	}
-	if (dr->nchosen == 0 && other >= 0)
+	if (dr->rule.nchosen == 0 && other >= 0)
 		rv = mg_diag_set(d, MG_EINVAL, "--settings: '%s': chosen for "
 		    "%g%%, not the --target %g%%", path, 100 * other,
 		    100 * target);
-	else if (dr->nchosen == 0)
+	else if (dr->rule.nchosen == 0)
 		rv = mg_diag_set(d, MG_EFORMAT, "--settings: '%s': %s", path,
-		    dr->plan ? "no planner row; run mirage-eval --target with "
+		    dr->rule.plan ? "no planner row; run mirage-eval --target with "
 		    "--plan" : "no method reached the target on its training "
 		    "period");
 out:
@@ -128,10 +128,10 @@ mg_settings_model(struct mg_drive *dr, double target, struct mg_diag *d)
 	FILE *fp;
 	int rv;
 
-	if ((fp = fopen(dr->model, "rb")) == NULL)
+	if ((fp = fopen(dr->rule.model, "rb")) == NULL)
 		return mg_diag_set(d, MG_EIO, "cannot open '%s': %s",
-		    dr->model, strerror(errno));
-	rv = mg_model_read_container(fp, dr->model, &m, d);
+		    dr->rule.model, strerror(errno));
+	rv = mg_model_read_container(fp, dr->rule.model, &m, d);
 	fclose(fp);
 	if (rv != 0)
 		return rv;
@@ -139,32 +139,32 @@ mg_settings_model(struct mg_drive *dr, double target, struct mg_diag *d)
 	    mg_model_param(m, "target", &t) == 0 && t > 0 && t < 1) {
 		snprintf(msg, sizeof(msg), "%s", d->msg);
 		rv = mg_diag_set(d, MG_EIO, "'%s': its target has %s; choose "
-		    "it again with mirage-train --target", dr->model, msg);
+		    "it again with mirage-train --target", dr->rule.model, msg);
 	} else if (rv != 0 || fabs(t - target) > 1e-9)
 		rv = mg_diag_set(d, MG_EINVAL, "'%s': its threshold was not "
 		    "chosen for %g%%; choose it with mirage-train --target %g%% "
-		    "-M '%s' on the cluster's history", dr->model, 100 * target,
-		    100 * target, dr->model);
+		    "-M '%s' on the cluster's history", dr->rule.model, 100 * target,
+		    100 * target, dr->rule.model);
 	else if ((h > 0) != (dr->handover != 0))
 		rv = mg_diag_set(d, MG_EINVAL, "'%s': its threshold was chosen "
 		    "%s handing over; choose it again with mirage-train "
-		    "--target%s", dr->model, h > 0 ? "for" : "without",
+		    "--target%s", dr->rule.model, h > 0 ? "for" : "without",
 		    dr->handover ? " --handover 10m" : "");
 	if (rv == 0 && mg_model_param(m, "target_reached", &h) == 0 && h == 0 &&
 	    dr->sl.warn != NULL) {
 		/* as a table's row that fell short (add_chosen) */
 		snprintf(msg, sizeof(msg), "'%s': its threshold fell short of "
-		    "%g%% in a fold of its training period", dr->model,
+		    "%g%% in a fold of its training period", dr->rule.model,
 		    100 * t);
 		dr->sl.warn(dr->sl.arg, 1, msg);
 	}
 	if (rv == 0) {
-		dr->promise = p > 0 ? p : 0;
+		dr->rule.promise = p > 0 ? p : 0;
 		if (p >= 0 && p < t && !dr->quiet && dr->sl.warn != NULL) {
 			snprintf(msg, sizeof(msg), "'%s' promises %.1f%% of the "
 			    "links at %g%% confidence, not %g%%: the history its "
 			    "threshold was chosen on certifies no more",
-			    dr->model, 100 * p, 100 * c, 100 * t);
+			    dr->rule.model, 100 * p, 100 * c, 100 * t);
 			dr->sl.warn(dr->sl.arg, 0, msg);
 		}
 	}

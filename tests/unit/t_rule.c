@@ -5,7 +5,9 @@
  * threshold); many chains at once and the live chain ask at each tick in
  * turn (mg_rule_submits(), mg_rule_estimate(), mg_rule_lead()).  On
  * random episodes both must submit at the same tick, for every rule; the
- * comparison without the raise must not (the rule it applied once).
+ * comparison without the raise must not (the rule it applied once).  A
+ * policy (pg), which the comparison applies over the episode's ticks,
+ * is refused by the callers that ask at one tick.
  * Then a chain size's row, the rules a queue alone runs, the settings'
  * names.
  */
@@ -200,6 +202,28 @@ plain_and_names(void)
 	    "the estimate's column is plan_gap_h");
 }
 
+/* a policy's rule sums over the episode's ticks: the callers that ask
+ * at one tick refuse it, the others decide now */
+static void
+at_one_tick(void)
+{
+	static const char *const now[] = { "gbt", "rf", "clf", "svr", "dqn" };
+	struct mg_model m;
+	struct mg_diag d = { "" };
+	size_t i, yes = 0;
+
+	memset(&m, 0, sizeof(m));
+	for (i = 0; i < sizeof(now) / sizeof(now[0]); i++) {
+		snprintf(m.kind, sizeof(m.kind), "%s", now[i]);
+		yes += mg_rule_model_now(&m, &d) == 0;
+	}
+	snprintf(m.kind, sizeof(m.kind), "pg");
+	ok(yes == 5 && mg_rule_model_now(&m, &d) == MG_ETYPE &&
+	    strstr(d.msg, "a pg model submits by the chance") != NULL,
+	    "gbt, rf, clf, svr, dqn decide at one tick; pg does not: %s",
+	    d.msg);
+}
+
 int
 main(void)
 {
@@ -208,5 +232,6 @@ main(void)
 	queue_rules();
 	sizes();
 	plain_and_names();
+	at_one_tick();
 	return tap_done();
 }

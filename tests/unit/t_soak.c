@@ -1054,24 +1054,24 @@ conf(struct mg_drive *d, int c)
 {
 	memset(d, 0, sizeof(*d));
 	d->state = W.state[c];
-	d->script = c ? "other.sh" : "link.sh";
+	d->sub.script = c ? "other.sh" : "link.sh";
 	d->nodes = W.table ? 0 : 8;
 	d->s_nodes = 1;
 	d->s_limit = LIMIT;
-	d->threshold = d->prio = NAN;
-	mg_planconf_default(&d->pc);
-	d->lambda = MG_PLAN_LAMBDA;
-	d->nchosen = 1;
-	d->chosen[0].row.nodes = 1;
-	d->chosen[0].row.kind = MG_SETTING_LEAD;
-	d->chosen[0].row.setting = 1.0;	/* an hour before P's end */
-	snprintf(d->chosen[0].row.method, sizeof(d->chosen[0].row.method),
+	d->rule.threshold = d->rule.prio = NAN;
+	mg_planconf_default(&d->rule.pc);
+	d->rule.lambda = MG_PLAN_LAMBDA;
+	d->rule.nchosen = 1;
+	d->rule.chosen[0].row.nodes = 1;
+	d->rule.chosen[0].row.kind = MG_SETTING_LEAD;
+	d->rule.chosen[0].row.setting = 1.0;	/* an hour before P's end */
+	snprintf(d->rule.chosen[0].row.method, sizeof(d->rule.chosen[0].row.method),
 	    "lead");
 	d->handover = 1;
-	d->scancel = "scancel";
-	d->sig = "USR1";
-	d->grace = GRACE;
-	d->kill_wait = KWAIT;
+	d->take.scancel = "scancel";
+	d->take.sig = "USR1";
+	d->take.grace = GRACE;
+	d->take.kill_wait = KWAIT;
 	d->quiet = 1;
 	d->sl.squeue = "squeue";
 	d->sl.sacct = "sacct";
@@ -1079,29 +1079,29 @@ conf(struct mg_drive *d, int c)
 	d->sl.sacctmgr = "sacctmgr";
 	d->sl.sbatch = "sbatch";
 	d->sl.scontrol = "scontrol";
-	d->min_run = W.min_run;
-	d->low = W.low;
+	d->sub.min_run = W.min_run;
+	d->sub.low = W.low;
 	d->sl.timeout = 60;
 	d->sl.tries = 3;
 	d->sl.tz = MG_TZ_UTC;
 	if (W.plan) {
-		d->plan = 1;
-		d->nchosen = 0;
+		d->rule.plan = 1;
+		d->rule.nchosen = 0;
 	}
 	if (W.table) {
 		struct mg_diag dd = { "" };
 		char path[128];
 		int rv;
 
-		d->nchosen = 0;
+		d->rule.nchosen = 0;
 		snprintf(path, sizeof(path), "%s/table.tsv", W.dir);
 		if ((rv = mg_settings_read(d, path, 0.99, &dd)) != 0) {
 			/* mirage-advise's target(): the run says it */
 			snprintf(W.unusable[c], sizeof(W.unusable[c]), "%s",
 			    dd.msg);
-			d->unusable = W.unusable[c];
-			d->unusable_rv = rv;
-			d->nchosen = d->plan = 0;
+			d->rule.unusable = W.unusable[c];
+			d->rule.unusable_rv = rv;
+			d->rule.nchosen = d->rule.plan = 0;
 		}
 	}
 }
