@@ -110,6 +110,19 @@ int mg_target_best(const struct mg_choice *ch, int nm);
 void mg_target_choose_view(const struct mg_compare_view *v, double target,
     int folds, double conf, struct mg_choice *ch);
 
+/* mg_target_share: the share of x[lo..hi) without an interruption (1 of
+ * none) */
+double mg_target_share(const int64_t *x, size_t lo, size_t hi);
+
+/*
+ * mg_target_folds: v's share without interruption in each of folds folds
+ * at its curve's point (-1: its own setting) into out[0..folds); 1 if
+ * that reaches target in every fold (or the bound's share where it is
+ * lower), else 0
+ */
+int mg_target_folds(const struct mg_compare_view *v, int point, int folds,
+    double target, double *out);
+
 /*
  * mg_target_span: the episodes lo..hi of v into *out, whose curve's
  * pointers go into xc (v->npoints of them)
