@@ -413,6 +413,7 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
     int64_t now, int *outcome, char *note, size_t cap)
 {
 	char sig[64], why[512] = "", user[64], n2[256], at[32];
+	char p_start[sizeof(rec->p_start)];
 	const char *sc[] = { t->scancel, sig, t->full ? "--full" : "--batch",
 	    t->job, NULL };
 	int64_t t0;
@@ -420,9 +421,15 @@ step_running(const struct mg_takeover *t, struct mg_takeover_rec *rec,
 	int k;
 
 	*outcome = MG_TAKEOVER_WAITING;
+	/* the run signalled is the one this step saw: a signal sent again
+	 * after one that did not reach Slurm (whose release cleared it)
+	 * records that run's start too */
+	memcpy(p_start, rec->p_start, sizeof(p_start));
 	for (k = 1, t0 = mg_clock_now(); rec->signalled == 0; k++) {
 		/* stamped, and claimed, as it is sent */
 		rec->signalled = now + mg_clock_now() - t0;
+		if (*rec->p_start == '\0')
+			memcpy(rec->p_start, p_start, sizeof(p_start));
 		snprintf(rec->host, sizeof(rec->host), "%s", t->host ?
 		    t->host : "");
 		rec->seen = 0;

@@ -29,6 +29,7 @@ static struct {
 	const char *squeue_err;
 	const char *sacct;	/* its lines, or NULL: it fails */
 	const char *scancel_err;	/* NULL: scancel succeeds */
+	int scancel_once;	/* only the first scancel fails */
 	int signals, cancels;	/* scancel --signal=..., scancel JOB */
 	int down;		/* squeue and sacct fail this many times */
 	const char *squeue_after;	/* its lines once P was cancelled */
@@ -76,8 +77,14 @@ fake(void *arg, const char *const argv[], const char *const env[],
 			S.signals++;
 		else
 			S.cancels++;
-		return S.scancel_err ? answer(p, 1, NULL, S.scancel_err) :
-		    answer(p, 0, "", NULL);
+		if (S.scancel_err) {
+			const char *e = S.scancel_err;
+
+			if (S.scancel_once)
+				S.scancel_err = NULL;
+			return answer(p, 1, NULL, e);
+		}
+		return answer(p, 0, "", NULL);
 	}
 	return answer(p, 127, NULL, "no such program");
 }
@@ -366,6 +373,20 @@ restarted(void)
 	    o == MG_TAKEOVER_WAITING && S.signals == 1 && r.signalled == NOW &&
 	    strcmp(r.p_start, "2023-11-14T21:00:00") == 0,
 	    "P started again since its signal: signalled anew");
+	/* the signal refused once, before it reached the controller: the
+	 * one sent again records the start of the run it went to, so that
+	 * a later run of P is told from it */
+	slurm("100|RUNNING|alice|2023-11-14T21:00:00\n", DONE,
+	    "scancel: error: Unable to contact slurm controller (connect "
+	    "failure)");
+	S.scancel_once = 1;
+	memset(&r, 0, sizeof(r));
+	snprintf(r.job, sizeof(r.job), "100");
+	ok(mg_takeover_step(&T, &r, NOW, &o, note, sizeof(note), &d) == 0 &&
+	    S.signals == 2 && r.signalled > 0 &&
+	    strcmp(r.p_start, "2023-11-14T21:00:00") == 0,
+	    "a signal sent again after one that never reached Slurm: the "
+	    "start of the run signalled is kept (%s)", r.p_start);
 }
 
 /* two take-overs of P, one on login1 and one on cron1, merging their
