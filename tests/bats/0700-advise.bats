@@ -1048,3 +1048,14 @@ assert ("at most 0.5 h: " + d["decision"]) in d["why"], d
 	run -0 mirage-advise --report --sacct "$A/fake-sacct" none.chain
 	[[ "$output" == "chain none.chain: 0 links, 0 judged, 0 kept, no promise stated"* ]]
 }
+
+@test "a policy model (pg) decides over an episode's ticks, not at one: the reactive rule decides instead, said; many chains at once refuse it" {
+	mirage-parse -q -o ls6.jobs "$ROOT/data/ls6-a100.log.gz"
+	mirage-train -q -a pg --play 20 -n 76 -f 2022-12-01 -N 4 -k 1 -o pg.mrm ls6.jobs
+	run -10 --separate-stderr mirage-advise -j 500 -m pg.mrm -n 8 -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"note:     model 'pg.mrm': a pg model submits by the chance it has submitted since the predecessor's first tick"* ]]
+	[[ "$output" == *"why:      without a model: submit when 500 ends"* ]]
+	[[ "$stderr" == *"the reactive rule decided: model 'pg.mrm'"* ]]
+	run -2 --separate-stderr mirage-eval -q --adoption 30 --adopt-method model -M pg.mrm --handover 10m -n 76 -f 2023-03-01 -N 2 ls6.jobs
+	[[ "$stderr" == *"--adopt-method model: 'pg.mrm': a pg model submits by the chance"* ]]
+}
