@@ -230,9 +230,7 @@ plan_says(const struct mg_cluster *c, const struct mg_plan *pl,
 	}
 	if (pc.n == 0)
 		return 0;	/* P ends beyond the planner's window */
-	return a->handover > 0 ? mg_plan_submit_handover(&pc, MG_PLAN_RISK,
-	    a->lambda, a->handover) : mg_plan_submit_now(&pc, MG_PLAN_RISK,
-	    a->lambda);
+	return mg_plan_submit(&pc, MG_PLAN_RISK, a->lambda, a->handover);
 }
 
 /*

@@ -336,9 +336,7 @@ planned(const struct mg_compare *cp, const struct mg_outcome *o,
 	size_t j;
 
 	for (j = 0; j < nt; j++)
-		score[j] = cp->handing > 0 ? mg_plan_submit_handover(&pc[j],
-		    kind, lambda, cp->handing) : mg_plan_submit_now(&pc[j],
-		    kind, lambda);
+		score[j] = mg_plan_submit(&pc[j], kind, lambda, cp->handing);
 	return mg_protocol_choose_first(o, score, 0.5);
 }
 

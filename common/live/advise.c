@@ -388,9 +388,8 @@ mg_advise_plan(const struct mg_advise *q, const struct mg_planconf *conf,
 		    (double)pc.window / 3600);
 		goto out;
 	}
-	a->submit = q->handover ? mg_plan_submit_handover(&c, MG_PLAN_RISK,
-	    q->lambda, MG_ADVISE_HANDOVER) : mg_plan_submit_now(&c,
-	    MG_PLAN_RISK, q->lambda);
+	a->submit = mg_plan_submit(&c, MG_PLAN_RISK, q->lambda, q->handover ?
+	    MG_ADVISE_HANDOVER : 0);
 	a->risk = mg_plan_risk_next(&c);
 	plan_why(q, &c, conf->k, up, a);
 	rv = 0;

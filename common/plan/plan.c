@@ -622,3 +622,11 @@ mg_plan_risk_next(const struct mg_plancost *c)
 {
 	return c->n > 1 ? c->pint[1] : NAN;
 }
+
+int
+mg_plan_submit(const struct mg_plancost *c, enum mg_plancost_kind kind,
+    double lambda, int64_t handover)
+{
+	return handover > 0 ? mg_plan_submit_handover(c, kind, lambda,
+	    handover) : mg_plan_submit_now(c, kind, lambda);
+}

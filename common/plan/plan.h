@@ -352,6 +352,12 @@ int mg_plan_submit_now(const struct mg_plancost *c, enum mg_plancost_kind k,
 int mg_plan_submit_handover(const struct mg_plancost *c,
     enum mg_plancost_kind kind, double lambda, int64_t handover);
 
+/* mg_plan_submit: the planner's rule, one for every caller: with a
+ * handover (seconds, > 0) mg_plan_submit_handover(), else
+ * mg_plan_submit_now() */
+int mg_plan_submit(const struct mg_plancost *c, enum mg_plancost_kind kind,
+    double lambda, int64_t handover);
+
 /* mg_plan_lease: the mean hours of P's limit given up over c's futures
  * if S is submitted at candidate j and the chain hands over in
  * handover seconds */
