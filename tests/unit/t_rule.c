@@ -5,7 +5,8 @@
  * threshold); many chains at once and the live chain ask at each tick in
  * turn (mg_rule_submits(), mg_rule_estimate(), mg_rule_lead()).  On
  * random episodes both must submit at the same tick, for every rule; the
- * comparison without the raise must not (the rule it applied once).  A
+ * comparison fed a regressor's raw scores must not (a threshold would be
+ * chosen under one rule and applied under another).  A
  * policy (pg), which the comparison applies over the episode's ticks,
  * is refused by the callers that ask at one tick.
  * Then a chain size's row, the rules a queue alone runs, the settings'
