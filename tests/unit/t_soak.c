@@ -11,7 +11,9 @@
  *
  *   two  two links never serve at once longer than the grace, the
  *        cancel's wait and a cron period (plus, where the controller
- *        was down meanwhile, that time and the cron period after it)
+ *        was down meanwhile, that time and the cron period after it,
+ *        and the time the chain's take-over waited while another
+ *        chain's ran: the harness runs take-overs one at a time)
  *   none the chain never has no job running or queued longer than a
  *        cron period (plus the controller's downtime and a cron
  *        period, likewise, a cron period after a submission refused at
@@ -134,6 +136,10 @@ struct world {
 	char unusable[2][MG_DIAG_MAX];
 	/* the invariants' clocks */
 	int64_t two_since[2], none_since[2];
+	/* a chain's take-over suspended while another chain's runs inside
+	 * its sleep (the harness runs one at a time): since when, and for
+	 * how long in all, and that total when two links began to serve */
+	int64_t nest_from[2], starved[2], starved0[2];
 	char broke[512];
 	char trace[64][200];
 	int ntrace;
@@ -413,6 +419,18 @@ broke(const char *fmt, ...)
 	note("BROKEN: %s", W.broke);
 }
 
+/* how long chain c's take-over has been suspended by another chain's
+ * since two of its links began to serve */
+static int64_t
+starved(int c)
+{
+	int64_t from = W.nest_from[c] > W.two_since[c] ? W.nest_from[c] :
+	    W.two_since[c];
+
+	return W.starved[c] - W.starved0[c] + (W.nest_from[c] ? W.t - from :
+	    0);
+}
+
 static void
 check_chain(int c)
 {
@@ -432,11 +450,12 @@ check_chain(int c)
 		    W.t < W.job[k].submit + CRON + SLACK));
 	}
 	if (running >= 2) {
-		if (W.two_since[c] == 0)
+		if (W.two_since[c] == 0) {
 			W.two_since[c] = W.t;
-		else if (W.t - W.two_since[c] > GRACE + KWAIT + KILLW + CRON +
+			W.starved0[c] = W.starved[c];
+		} else if (W.t - W.two_since[c] > GRACE + KWAIT + KILLW + CRON +
 		    SLACK + (downtime(W.two_since[c], W.t) > 0 ?
-		    downtime(W.two_since[c], W.t) + CRON : 0))
+		    downtime(W.two_since[c], W.t) + CRON : 0) + starved(c))
 			broke("two: two links of chain %d have served at once "
 			    "for %lld s", c, (long long)(W.t - W.two_since[c]));
 	} else
@@ -1179,9 +1198,15 @@ takeover(struct sjob *s)
 	struct mg_diag diag = { "" };
 	char id[16], msg[1024] = "";
 	int64_t skew = W.skew;
-	int rv, taker, actor = W.actor;
+	int rv, taker, actor = W.actor, outer = -1;
 
 	s->pending_takeover = 0;
+	/* run inside another chain's take-over: that one waits meanwhile */
+	if (W.depth > 0 && actor >= 0 && actor < 2 && actor != s->owner &&
+	    W.nest_from[actor] == 0) {
+		outer = actor;
+		W.nest_from[outer] = W.t;
+	}
 	W.actor = s->owner;
 	conf(&d, s->owner);
 	W.skew = W.skew_s;
@@ -1195,6 +1220,10 @@ takeover(struct sjob *s)
 	W.actor = actor;
 	W.depth--;
 	W.skew = skew;
+	if (outer >= 0) {
+		W.starved[outer] += W.t - W.nest_from[outer];
+		W.nest_from[outer] = 0;
+	}
 	note("take-over by %d: %d %s", s->id, rv, rv < 0 ? diag.msg : msg);
 	/* the template: 0 and 15 go on, anything else leaves */
 	if (rv != MG_DRIVE_TAKEN && rv != MG_DRIVE_UNSURE && s->st == RUN)
