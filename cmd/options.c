@@ -147,11 +147,11 @@ opt_store(const struct optstore *t, size_t n, int ch, const char *arg)
 		*(const char **)o->to = arg;
 		break;
 	case OPT_SPAN:
-		v = span_arg(o->what, arg, (int64_t)o->max);
-		if (o->min < 0)
-			*(double *)o->to = (double)v / 3600;
-		else
-			*(int64_t *)o->to = v;
+		*(int64_t *)o->to = span_arg(o->what, arg, (int64_t)o->max);
+		break;
+	case OPT_HOURS:
+		*(double *)o->to = (double)span_arg(o->what, arg,
+		    (int64_t)o->max) / 3600;
 		break;
 	case OPT_COUNT:
 		if (mg_parse_i64(arg, strlen(arg), (int64_t)o->min,

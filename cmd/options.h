@@ -100,8 +100,8 @@ enum optkind {
 	OPT_STR,	/* const char *: the argument itself, not empty if
 			 * min > 0 */
 	OPT_SPAN,	/* int64_t: a length of time, span_arg() (max: its
-			 * most, seconds; 0 none); as hours into a double
-			 * with min < 0 */
+			 * most, seconds; 0 none) */
+	OPT_HOURS,	/* double: the same, in hours */
 	OPT_COUNT,	/* int32_t: a whole number from min to max */
 	OPT_NUMBER,	/* double: a number from min to max */
 	OPT_FLAG	/* int: set to 1, no argument */

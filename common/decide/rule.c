@@ -134,7 +134,6 @@ mg_rule_bind(struct mg_rule_model *b, struct mg_model *m, int64_t period,
 		mg_rule_unbind(b);
 		return mg_diag_set(d, MG_ENOMEM, "out of memory");
 	}
-	b->nfeat_all = nn;
 	rv = mg_model_bind(m, names, nn, b->col, d);
 	mg_names_free(names, nn);
 	if (rv != 0)

@@ -100,8 +100,7 @@ int mg_rule_model_now(const struct mg_model *m, struct mg_diag *d);
 struct mg_rule_model {
 	struct mg_model *m;
 	size_t *col;		/* m->nfeat columns into feat */
-	double *feat;		/* nfeat_all: own, the snapshots, chain */
-	size_t nfeat_all;
+	double *feat;		/* own, the snapshots, chain */
 	float *X;
 };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/mem.h"
+#include "base/stats.h"
 #include "eval/policy.h"
 
 enum { F_SEED, F_SHARE, F_METHOD, F_WM, F_WP, F_BWM, F_BNI, F_SNI, F_JOBS,
@@ -201,23 +202,11 @@ put(struct vals *a, double v)
 	return 0;
 }
 
-static int
-by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* the median, or NAN of none */
 static double
-med(struct vals *a)
+med(const struct vals *a)
 {
-	if (a->n == 0)
-		return NAN;
-	qsort(a->v, a->n, sizeof(*a->v), by_value);
-	return a->n % 2 ? a->v[a->n / 2] : (a->v[a->n / 2 - 1] +
-	    a->v[a->n / 2]) / 2;
+	return mg_quantile(a->v, a->n, 0.5);
 }
 
 /* x up by how many percent of y (0 without a y) */
