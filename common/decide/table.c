@@ -65,11 +65,12 @@ number(const char *line, int k, double lo, double hi, double *v)
 /* the columns read, the required ones first */
 enum { C_METHOD, C_NODES, C_KIND, C_SETTING, C_TARGET, C_HANDOVER,
     C_REACHED, C_RECOMMENDED, C_REQUIRED, C_PROMISE = C_REQUIRED, C_CONF,
-    C_BOUND, C_CERT, C_LINKS, C_CNODES, C_HEND, C_ALL };
+    C_BOUND, C_CERT, C_LINKS, C_CNODES, C_HEND, C_PERIOD, C_ALL };
 static const char *const cname[C_ALL] = { "method", "nodes",
 	"setting_kind", "setting", "target", "handover_s", "reached",
 	"recommended", "promise", "confidence", "train_bound_share",
-	"certified", "train_episodes", "cluster_nodes", "history_end" };
+	"certified", "train_episodes", "cluster_nodes", "history_end",
+	"period_start" };
 
 /* the number of column c of line into *v if the table has it (col[c] >=
  * 0, else def), within lo..hi: 0, else -1 */
@@ -86,7 +87,7 @@ optional(const char *line, const int *col, int c, double lo, double hi,
 static int
 read_row(const char *line, const int *col, struct mg_table_row *r)
 {
-	double nodes, h, reached, best, p, cf, b, ce, n, cn, he;
+	double nodes, h, reached, best, p, cf, b, ce, n, cn, he, ps;
 	char kind[32], set[64];
 
 	field(line, col[C_METHOD], r->method, sizeof(r->method));
@@ -123,7 +124,8 @@ read_row(const char *line, const int *col, struct mg_table_row *r)
 	    optional(line, col, C_CNODES, 0, 1e6, 0, &cn) != 0 ||
 	    cn != floor(cn) || n != floor(n) ||
 	    /* no later than 2100-01-01 */
-	    optional(line, col, C_HEND, 0, 4102444800.0, 0, &he) != 0)
+	    optional(line, col, C_HEND, 0, 4102444800.0, 0, &he) != 0 ||
+	    optional(line, col, C_PERIOD, 0, 4102444800.0, 0, &ps) != 0)
 		return 1;
 	r->promise = col[C_PROMISE] >= 0 && col[C_CONF] >= 0 ? p : -1;
 	r->confidence = cf;
@@ -132,6 +134,7 @@ read_row(const char *line, const int *col, struct mg_table_row *r)
 	r->links = (long)n;
 	r->cluster_nodes = (int32_t)cn;
 	r->history_end = (int64_t)he;
+	r->period = (int64_t)ps;
 	return 0;
 }
 

@@ -33,6 +33,9 @@ struct mg_table_row {
 	long links;		/* the training period's episodes */
 	int32_t cluster_nodes;	/* 0: not said */
 	int64_t history_end;	/* 0: not said */
+	int64_t period;		/* a walk's: the day it was chosen for, 0:
+				 * not a walk's (mirage-eval --walk-forward
+				 * --table) */
 };
 
 /*

@@ -60,6 +60,7 @@ mg_adoptconf_init(struct mg_adoptconf *a)
 	a->until = INT64_MAX;
 	a->before = INT64_MIN;
 	a->alone = -1;
+	a->replicas = 1;
 }
 
 const char *
@@ -111,27 +112,32 @@ pick(const struct mg_trace *t, const struct mg_adoptconf *a, int64_t last,
 	target = a->share * r->long_nh;
 	for (k = 0; k < nl && r->service_nh < target; ) {
 		const struct mg_trace_job *j = &t->job[order[k++]];
+		int64_t end = j->submit + a->span < last ? j->submit +
+		    a->span : last;
 		struct svc *s;
+		int rep;
 
-		if (mg_grow((void **)&sv, &cap, n + 1, sizeof(*sv)) != 0) {
+		if (mg_grow((void **)&sv, &cap, n + (size_t)a->replicas,
+		    sizeof(*sv)) != 0) {
 			free(order);
 			free(sv);
 			return MG_ENOMEM;
 		}
-		s = &sv[n++];
-		memset(s, 0, sizeof(*s));
-		s->nodes = j->nodes;
-		s->user = j->user;
-		s->limit = j->limit;
-		s->t0 = j->submit;
-		s->end = j->submit + a->span < last ? j->submit + a->span :
-		    last;
-		if (s->end < s->t0 + s->limit)
-			s->end = s->t0 + s->limit;	/* one link at least */
-		s->cur = s->next = -1;
-		r->service_nh += (double)s->nodes * (double)(s->end - s->t0) /
-		    3600;
-		r->service_h += (double)(s->end - s->t0) / 3600;
+		for (rep = 0; rep < a->replicas; rep++) {
+			s = &sv[n++];
+			memset(s, 0, sizeof(*s));
+			s->nodes = j->nodes;
+			s->user = j->user;
+			s->limit = j->limit;
+			s->t0 = j->submit + rep * j->limit / a->replicas;
+			s->end = end;
+			if (s->end < s->t0 + s->limit)	/* one link at least */
+				s->end = s->t0 + s->limit;
+			s->cur = s->next = -1;
+			r->service_nh += (double)s->nodes * (double)(s->end -
+			    s->t0) / 3600;
+			r->service_h += (double)(s->end - s->t0) / 3600;
+		}
 		gone[order[k - 1]] = 1;
 		paid += (double)j->nodes * (double)j->dur / 3600;
 		r->removed++;
@@ -332,19 +338,19 @@ add_link(struct mg_cluster *c, const struct svc *s, size_t id, int64_t at,
 
 /*
  * service id's method, a's or reactive if another service is alone, and
- * its lead: a's, or with lead_of the one for its size, which makes the
- * caller's rule a fixed lead
+ * its lead: a's, or with lead_of the one for its size now, which makes
+ * the caller's rule a fixed lead
  */
 static enum mg_adopt_method
 method_of(const struct mg_adoptconf *a, size_t id, const struct svc *s,
-    int64_t *lead)
+    int64_t now, int64_t *lead)
 {
 	enum mg_adopt_method m = a->alone < 0 || (size_t)a->alone == id ?
 	    a->method : MG_ADOPT_REACTIVE;
 
 	*lead = a->lead;
 	if (m == MG_ADOPT_ASK && a->lead_of != NULL &&
-	    (*lead = a->lead_of(a->ask_arg, s->nodes)) > 0)
+	    (*lead = a->lead_of(a->ask_arg, s->nodes, now)) > 0)
 		m = MG_ADOPT_LEAD;
 	return m;
 }
@@ -367,7 +373,7 @@ submit_next(struct mg_cluster *c, const struct mg_adoptconf *a,
     struct link **lk, size_t *nl, size_t *cap)
 {
 	int64_t end = ps + s->limit, at, lead;
-	enum mg_adopt_method m = method_of(a, id, s, &lead);
+	enum mg_adopt_method m = method_of(a, id, s, now, &lead);
 	int32_t j;
 
 	at = m == MG_ADOPT_LEAD ? end - lead : end;
@@ -499,6 +505,106 @@ links(const struct mg_cluster *c, const struct mg_adoptconf *a,
 	}
 }
 
+/* a time a replica went down (+1) or came up (-1) */
+struct updown {
+	int64_t t;
+	int d;
+};
+
+static int
+by_time(const void *x, const void *y)
+{
+	const struct updown *a = x, *b = y;
+
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return a->d - b->d;	/* up before down at the same time */
+}
+
+/*
+ * group g's replicas (services g * n to g * n + n - 1) over the span all
+ * of them served within [a->from, a->until), into r's groups
+ */
+static void
+group_span(const struct mg_cluster *c, const struct mg_adoptconf *a,
+    const struct link *lk, size_t nl, size_t g, struct updown *e,
+    struct mg_adoptres *r)
+{
+	size_t n = (size_t)a->replicas, i, ne = 0;
+	int64_t w0 = INT64_MIN, w1 = INT64_MAX, lo, hi, prev, run = 0;
+	int cnt = 0;
+
+	/* the span: the last replica's first start, the first one's last end */
+	for (i = 0; i < n; i++) {
+		size_t k;
+
+		lo = INT64_MAX;
+		hi = INT64_MIN;
+		for (k = 0; k < nl; k++) {
+			if ((size_t)lk[k].svc != g * n + i)
+				continue;
+			if (mg_cluster_job_start(c, lk[k].j) < lo)
+				lo = mg_cluster_job_start(c, lk[k].j);
+			if (mg_cluster_job_end(c, lk[k].j) > hi)
+				hi = mg_cluster_job_end(c, lk[k].j);
+		}
+		w0 = lo > w0 ? lo : w0;
+		w1 = hi < w1 ? hi : w1;
+	}
+	w0 = a->from > w0 ? a->from : w0;
+	w1 = a->until < w1 ? a->until : w1;
+	if (w1 <= w0)
+		return;
+	for (i = 0; i < nl; i++) {
+		int64_t pe, ss;
+
+		if ((size_t)lk[i].svc / n != g || lk[i].pred < 0)
+			continue;
+		pe = mg_cluster_job_end(c, lk[i].pred);
+		ss = mg_cluster_job_start(c, lk[i].j);
+		pe = pe > w0 ? pe : w0;
+		ss = ss < w1 ? ss : w1;
+		if (ss <= pe)
+			continue;
+		e[ne++] = (struct updown){ pe, 1 };
+		e[ne++] = (struct updown){ ss, -1 };
+	}
+	qsort(e, ne, sizeof(*e), by_time);
+	r->groups++;
+	r->group_h += (double)(w1 - w0) / 3600;
+	for (i = 0, prev = w0; i < ne; i++) {
+		if (cnt > 0)
+			r->some_down_h += (double)(e[i].t - prev) / 3600;
+		if (cnt == (int)n) {
+			r->none_up_h += (double)(e[i].t - prev) / 3600;
+			run += e[i].t - prev;
+		}
+		cnt += e[i].d;
+		if (cnt < (int)n && run > 0) {
+			if ((double)run / 3600 > r->worst_h)
+				r->worst_h = (double)run / 3600;
+			run = 0;
+		}
+		prev = e[i].t;
+	}
+}
+
+/* the groups' spans, into r (nsv services) */
+static int
+availability(const struct mg_cluster *c, const struct mg_adoptconf *a,
+    const struct link *lk, size_t nl, size_t nsv, struct mg_adoptres *r)
+{
+	struct updown *e = malloc((2 * nl + 1) * sizeof(*e));
+	size_t g;
+
+	if (e == NULL)
+		return MG_ENOMEM;
+	for (g = 0; g < nsv / (size_t)a->replicas; g++)
+		group_span(c, a, lk, nl, g, e, r);
+	free(e);
+	return 0;
+}
+
 static int
 all_started(const struct mg_cluster *c, size_t n)
 {
@@ -540,10 +646,12 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: not "
 		    "with preemption, elastic jobs or loaning");
 	if (a->share < 0 || a->share > 0.9 || a->tick < 60 || a->span < MG_DAY ||
-	    (a->method == MG_ADOPT_LEAD && a->lead <= 0) || a->handover < 0)
+	    (a->method == MG_ADOPT_LEAD && a->lead <= 0) || a->handover < 0 ||
+	    a->replicas < 1 || a->replicas > MG_ADOPT_MAXREPLICAS)
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: a share "
 		    "in [0, 90%%], a tick of a minute or more, a span of a "
-		    "day or more, a lead above 0");
+		    "day or more, a lead above 0, 1 to %d replicas",
+		    MG_ADOPT_MAXREPLICAS);
 	if (a->hold && (a->method != MG_ADOPT_LEAD ||
 	    mg_simconf_mode(def->conf) != MG_MODE_FAITHFUL))
 		return mg_diag_set(d, MG_EINVAL, "many chains at once: a "
@@ -621,8 +729,8 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 				continue;
 			}
 			s->says = 0;
-			if (at_ticks(method_of(a, i, s, &lead)) && now + a->tick <=
-			    s->ps + s->limit)
+			if (at_ticks(method_of(a, i, s, now, &lead)) &&
+			    now + a->tick <= s->ps + s->limit)
 				ask[nask++] = i;
 		}
 		/* every decision on the model as the tick found it, then
@@ -666,13 +774,15 @@ mg_adopt_run(const struct mg_clusterdef *def, const struct mg_adoptconf *a,
 			goto out;
 		}
 	r->services = nsv;
+	r->replicas = a->replicas;
 	r->queue_mean = nq ? q / (double)nq : NAN;
 	if ((r->svc = calloc(nsv ? nsv : 1, sizeof(*r->svc))) == NULL) {
 		rv = MG_ENOMEM;
 		goto out;
 	}
 	links(c, a, lk, nl, r);
-	if ((rv = waits(c, &r->kept, r->start, a->from, a->until,
+	if ((rv = availability(c, a, lk, nl, nsv, r)) == 0 &&
+	    (rv = waits(c, &r->kept, r->start, a->from, a->until,
 	    MG_ADOPT_CLASSES, r->others, r->wait_mean_h, r->wait_p90_h)) == 0)
 		rv = waits(c, &r->kept, r->start, a->before == INT64_MIN ?
 		    a->from : a->before, a->from, 1, &r->pre.others,

@@ -73,11 +73,11 @@ struct mg_adoptconf {
 	void *ask_arg;
 	/*
 	 * MG_ADOPT_ASK, optional: a service of nodes nodes for which
-	 * lead_of(ask_arg, nodes) is above 0 submits that many seconds
+	 * lead_of(ask_arg, nodes, now) is above 0 submits that many seconds
 	 * before its predecessor's end by its limit (as MG_ADOPT_LEAD)
 	 * instead of being asked
 	 */
-	int64_t (*lead_of)(void *arg, int32_t nodes);
+	int64_t (*lead_of)(void *arg, int32_t nodes, int64_t now);
 	int hold;		/* MG_ADOPT_LEAD, faithful model: each
 				 * successor is submitted as soon as its
 				 * predecessor runs (at a tick), held with a
@@ -97,11 +97,17 @@ struct mg_adoptconf {
 	int32_t alone;		/* >= 0: only that service (in the order
 				 * drawn) uses the method, the others
 				 * submit reactively; -1: all of them */
+	int replicas;		/* each job taken seeds so many services
+				 * on its nodes, the same service run as
+				 * replicas, their first links submitted
+				 * its limit / replicas apart: 1 */
 };
 
 /* mg_adoptconf_init: share 0, 24 h, 30 days, reactive, ticks of 600 s,
- * every service with the method */
+ * every service with the method, one replica */
 void mg_adoptconf_init(struct mg_adoptconf *a);
+
+#define MG_ADOPT_MAXREPLICAS 8
 
 #define MG_ADOPT_CLASSES 5	/* all, 1, 2-4, 5-16, 17 and more nodes */
 
@@ -136,7 +142,20 @@ struct mg_adoptres {
 	double wait_mean_h[MG_ADOPT_CLASSES];
 	double wait_p90_h[MG_ADOPT_CLASSES];
 	double queue_mean;	/* jobs waiting, over the ticks */
-	struct mg_adoptsvc *svc;	/* each service's, in the order drawn */
+	/*
+	 * the replicas of each job taken, together, over the span all of
+	 * them served (from the last one's first start to the first one's
+	 * last end) within [from, until): a replica is down from a link's
+	 * end to its successor's start
+	 */
+	int replicas;		/* a group's services */
+	size_t groups;		/* the groups measured */
+	double group_h;		/* the hours measured, summed */
+	double some_down_h;	/* of them, with a replica down */
+	double none_up_h;	/* with none up */
+	double worst_h;		/* the longest time with none up */
+	struct mg_adoptsvc *svc;	/* each service's, in the order drawn,
+					 * a job's replicas one after another */
 	struct mg_trace kept;	/* the trace without the jobs replaced
 				 * (its names borrowed from the input) */
 	int64_t *start;		/* each kept job's start */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/cli.h"
+#include "base/mem.h"
 #include "base/parse.h"
 #include "cluster/replay.h"
 #include "episode/episode.h"
@@ -39,6 +40,13 @@ asum_share(const struct asum *s)
 	    (double)s->successors : NAN;
 }
 
+/* the share of the groups' hours not down so */
+static double
+up_share(const struct mg_adoptres *r, double down_h)
+{
+	return r->group_h > 0 ? 1 - down_h / r->group_h : NAN;
+}
+
 static void
 header(FILE *fp)
 {
@@ -58,7 +66,8 @@ header(FILE *fp)
 		    name, name, name);
 	}
 	fputs("\talone_services\talone_no_interruption\talone_lease_given_h\t"
-	    "together_no_interruption\ttogether_lease_given_h\n", fp);
+	    "together_no_interruption\ttogether_lease_given_h\treplicas\t"
+	    "groups\tgroup_h\tup_any\tup_all\tworst_outage_h\n", fp);
 }
 
 static void
@@ -85,9 +94,12 @@ row(FILE *fp, double share, const char *method, int64_t handover,
 	for (k = 0; k < MG_ADOPT_CLASSES; k++)
 		fprintf(fp, "\t%zu\t%.3f\t%.3f", r->others[k],
 		    r->wait_mean_h[k], r->wait_p90_h[k]);
-	fprintf(fp, "\t%zu\t%.4f\t%.1f\t%.4f\t%.1f\n", alone->n,
+	fprintf(fp, "\t%zu\t%.4f\t%.1f\t%.4f\t%.1f", alone->n,
 	    asum_share(alone), alone->n ? alone->lease_h : NAN,
 	    asum_share(with), alone->n ? with->lease_h : NAN);
+	fprintf(fp, "\t%d\t%zu\t%.1f\t%.5f\t%.5f\t%.2f\n", r->replicas,
+	    r->groups, r->group_h, up_share(r, r->none_up_h),
+	    up_share(r, r->some_down_h), r->worst_h);
 }
 
 /* others' waits under the method against the same services reactive */
@@ -110,6 +122,16 @@ say(FILE *fp, double share, const struct mg_adoptres *m,
 	    m->twice_nh, m->lease_h, m->service_h > 0 ? m->down_h * 720 /
 	    m->service_h : 0, b->service_h > 0 ? b->down_h * 720 /
 	    b->service_h : 0);
+	if (m->groups > 0)
+		fprintf(fp, "mirage-eval: %g%%: %zu services of %d replica%s: "
+		    "at least one up %.3f%% of %.0f hours (reactive %.3f%%), "
+		    "all up %.2f%% (%.2f%%), the worst outage of all %.1f h "
+		    "(%.1f h)\n", 100 * share, m->groups, m->replicas,
+		    m->replicas > 1 ? "s" : "",
+		    100 * up_share(m, m->none_up_h), m->group_h,
+		    100 * up_share(b, b->none_up_h),
+		    100 * up_share(m, m->some_down_h),
+		    100 * up_share(b, b->some_down_h), m->worst_h, b->worst_h);
 	if (alone->n > 0)
 		fprintf(fp, "mirage-eval: %g%%: %zu services each alone "
 		    "with the method: %.1f%% without interruption, %.0f hours "
@@ -125,7 +147,7 @@ static void
 promised(FILE *fp, double share, const struct mg_adoption *ad, double kept)
 {
 	double least = 2;
-	int k;
+	size_t k;
 
 	for (k = 0; k < ad->nrule; k++)
 		if (ad->rule[k].promise >= 0 && ad->rule[k].promise < least)
@@ -171,7 +193,7 @@ with_method(const struct mg_clusterdef *def, const struct mg_adoption *ad,
 	row(fp, a->share, ad->name, a->handover, &m, &alone, &with);
 	if (ad->say != NULL)
 		say(ad->say, a->share, &m, b, &alone, &with);
-	if (ad->say != NULL && ad->nrule > 0)
+	if (ad->say != NULL && ad->nrule > 0 && !ad->walked)
 		promised(ad->say, a->share, ad, m.successors ? 1 -
 		    (double)m.interrupted / (double)m.successors : 1);
 	mg_adopt_release(&m);
@@ -401,6 +423,15 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 		ad->a.early_cap = (int)x;
 		return 0;
 	}
+	if (strcmp(name, "adopt-replicas") == 0) {
+		if (mg_parse_i64(arg, strlen(arg), 1, MG_ADOPT_MAXREPLICAS,
+		    &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid "
+			    "--adopt-replicas '%s' (want the replicas of a "
+			    "service, 1 to %d)", arg, MG_ADOPT_MAXREPLICAS);
+		ad->a.replicas = (int)v;
+		return 0;
+	}
 	if (strcmp(name, "adopt-min-run") == 0) {
 		if (mg_parse_share(arg, &ad->a.min_run) != 0)
 			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-min-run "
@@ -471,25 +502,34 @@ mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
 	return 0;
 }
 
-/* the rule of a service of nodes nodes, as mg_table_size() finds it;
- * NULL if every size is larger (the reactive rule) */
+/* the rule of a service of nodes nodes at now, as mg_table_size()
+ * finds it among the rules of the last day begun (a table's: all); NULL
+ * if every size is larger or no day has begun (the reactive rule) */
 static const struct mg_adoptrule *
-rule_for(const struct mg_adoption *ad, int32_t nodes)
+rule_for(const struct mg_adoption *ad, int32_t nodes, int64_t now)
 {
-	int32_t sizes[MG_ADOPTION_MAXRULES];
-	int k;
+	int32_t sizes[MG_ADOPTION_MAXSIZES];
+	size_t k, at[MG_ADOPTION_MAXSIZES];
+	int64_t day = INT64_MIN;
+	int n = 0, i;
 
 	for (k = 0; k < ad->nrule; k++)
-		sizes[k] = ad->rule[k].nodes;
-	k = mg_table_size(sizes, ad->nrule, nodes);
-	return k < 0 ? NULL : &ad->rule[k];
+		if (ad->rule[k].from <= now && ad->rule[k].from > day)
+			day = ad->rule[k].from;
+	for (k = 0; k < ad->nrule && n < MG_ADOPTION_MAXSIZES; k++)
+		if (ad->rule[k].from == day) {
+			sizes[n] = ad->rule[k].nodes;
+			at[n++] = k;
+		}
+	i = mg_table_size(sizes, n, nodes);
+	return i < 0 ? NULL : &ad->rule[at[i]];
 }
 
 /* an mg_adoptconf lead_of: a fixed lead's seconds, or 0: asked */
 static int64_t
-rule_lead(void *arg, int32_t nodes)
+rule_lead(void *arg, int32_t nodes, int64_t now)
 {
-	const struct mg_adoptrule *r = rule_for(arg, nodes);
+	const struct mg_adoptrule *r = rule_for(arg, nodes, now);
 
 	return r != NULL && r->kind == MG_SETTING_LEAD ? (int64_t)llround(r->hours *
 	    3600) : 0;
@@ -502,7 +542,7 @@ static int
 rule_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 {
 	struct mg_adoption *ad = arg;
-	const struct mg_adoptrule *r = rule_for(ad, cn->s_nodes);
+	const struct mg_adoptrule *r = rule_for(ad, cn->s_nodes, cn->t);
 
 	if (r == NULL)
 		return 0;
@@ -511,16 +551,16 @@ rule_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 	return mg_rule_estimate(ad->feat[ad->gap_col], r->hours);
 }
 
-/* the rules the table at path recommends for its first target, for the
- * handover framing handover, into ad */
+/* the rules the table at path recommends for its first target (a
+ * walk's: each day's), for the handover framing handover, into ad */
 static int
 read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
     struct mg_diag *d)
 {
 	struct mg_table_row *rows, *r;
 	struct mg_adoptrule *u;
-	size_t n, i;
-	int k, rv;
+	size_t n, i, k, sizes;
+	int rv;
 
 	if ((rv = mg_table_read(path, &rows, &n, d)) != 0)
 		return rv;
@@ -528,18 +568,22 @@ read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
 		r = &rows[i];
 		if (!r->recommended || r->target != rows[0].target)
 			continue;	/* the table's first target's rules */
-		for (k = 0; k < ad->nrule && ad->rule[k].nodes != r->nodes; k++)
-			;
+		for (k = sizes = 0; k < ad->nrule && !(ad->rule[k].from ==
+		    r->period && ad->rule[k].nodes == r->nodes); k++)
+			sizes += ad->rule[k].from == r->period;
 		if ((r->handover > 0) != (handover > 0))
 			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: chosen %s "
 			    "handing over; run mirage-eval --target %s "
 			    "--handover", path, r->line, r->handover > 0 ? "for" :
 			    "without", r->handover > 0 ? "without" : "with");
-		else if (k < ad->nrule || ad->nrule == MG_ADOPTION_MAXRULES)
+		else if (k < ad->nrule || sizes == MG_ADOPTION_MAXSIZES)
 			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: a second "
-			    "rule for %d-node chains (one target a table, at most "
-			    "%d sizes)", path, r->line, (int)r->nodes,
-			    MG_ADOPTION_MAXRULES);
+			    "rule for %d-node chains (one target a table, a "
+			    "walk's a day, at most %d sizes)", path, r->line,
+			    (int)r->nodes, MG_ADOPTION_MAXSIZES);
+		else if (mg_grow((void **)&ad->rule, &ad->caprule, ad->nrule +
+		    1, sizeof(*ad->rule)) != 0)
+			rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
 		else if (!mg_rule_plain(r->method, r->kind))
 			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: it "
 			    "recommends %s for %d-node chains; many chains at "
@@ -547,6 +591,8 @@ read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
 			    "margin", path, r->line, r->method, (int)r->nodes);
 		else {
 			u = &ad->rule[ad->nrule++];
+			u->from = r->period;
+			ad->walked |= r->period != 0;
 			u->nodes = r->nodes;
 			u->kind = r->kind;
 			u->hours = r->setting;
@@ -615,4 +661,7 @@ void
 mg_adoption_release(struct mg_adoption *ad)
 {
 	mg_askmodel_close(&ad->am);
+	free(ad->rule);
+	ad->rule = NULL;
+	ad->nrule = ad->caprule = 0;
 }

@@ -29,14 +29,17 @@ struct mg_askmodel {
 	size_t cap;
 };
 
-/* a size's rule from a target's table (--adopt-method target:FILE) */
+/* a size's rule from a target's table (--adopt-method target:FILE), or
+ * from a walk's choices, a day's (mirage-eval --walk-forward --table) */
 struct mg_adoptrule {
+	int64_t from;		/* a walk's: the day's start, else 0 */
 	int32_t nodes;		/* the chains' size it was chosen for */
 	enum mg_setting kind;	/* MG_SETTING_LEAD or MG_SETTING_MARGIN */
 	double hours;		/* the lead, or the margin */
 	double promise;		/* what the table promised, -1: not said */
 };
-#define MG_ADOPTION_MAXRULES	16
+
+#define MG_ADOPTION_MAXSIZES	16	/* a table's sizes (a walk's, a day's) */
 
 struct mg_adoption {
 	struct mg_adoptconf a;	/* the method, its settings, the span */
@@ -50,11 +53,13 @@ struct mg_adoption {
 	char namebuf[64];	/* mg_adoption_setup()'s name */
 	struct mg_askmodel am;	/* MG_ADOPT_ASK: the model asked */
 	/* MG_ADOPT_ASK by the rules a target's table recommends for each
-	 * size (a service uses its size's, or the largest smaller one's,
-	 * or the smallest size's) */
+	 * size (a service uses its size's, or the largest smaller one's);
+	 * a walk's choices, by the day's rules (reactive before its first
+	 * day) */
 	const char *target_path;
-	struct mg_adoptrule rule[MG_ADOPTION_MAXRULES];
-	int nrule;
+	struct mg_adoptrule *rule;
+	size_t nrule, caprule;
+	int walked;		/* the rules are a walk's */
 	int gap_col;		/* the scheduler estimate's column in feat */
 	double feat[MG_OWN];
 };
@@ -74,7 +79,8 @@ void mg_adoption_init(struct mg_adoption *ad);
  * mg_adoption_set: setting name ("adoption": percentages from 0 to 90
  * separated by commas; "adopt-method": reactive, lead:TIME, plan or
  * model, or target:FILE, the rules of a table of mirage-eval --target -F
- * tsv; "adopt-seed", "adopt-alone", "adopt-hold" with arg NULL) to
+ * tsv; "adopt-seed", "adopt-alone", "adopt-replicas", "adopt-hold"
+ * with arg NULL) to
  * arg.  Returns 0, or MG_EINVAL with d naming the bad value.
  */
 int mg_adoption_set(struct mg_adoption *ad, const char *name,

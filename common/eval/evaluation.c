@@ -372,7 +372,8 @@ mg_evaluation_walk(struct mg_evaluation *ev, struct mg_walk **out, int *run,
 	const struct mg_evalconf *c = ev->c;
 	struct mg_epsel all = mg_walk_episodes(&c->sel, c->history);
 	struct mg_walkconf wc = { c->sel.from, c->walk, c->history,
-	    c->sel.e.workload, c->target[0], c->confidence, c->folds };
+	    c->sel.e.workload, c->target[0], c->confidence, c->folds,
+	    c->handover };
 	struct mg_compare *cmp;
 	int rv;
 

@@ -586,7 +586,8 @@ mg_walk_write_choices(const struct mg_walk *w, FILE *fp, struct mg_diag *d)
 
 	fprintf(fp, "period_start\tnodes\tmethod\thistory_first\t"
 	    "history_last\thistory_episodes\tsetting_kind\tsetting\t"
-	    "reached\tcertified\tpromise\trecommended\tbound_share\n");
+	    "reached\tcertified\tpromise\trecommended\tbound_share\t"
+	    "target\thandover_s\tconfidence\n");
 	for (k = 0; k < w->nlog; k++) {
 		const struct wchoice *l = &w->log[k];
 
@@ -597,9 +598,10 @@ mg_walk_write_choices(const struct mg_walk *w, FILE *fp, struct mg_diag *d)
 			fprintf(fp, "%g", l->ch.setting);
 		else
 			fputc('-', fp);
-		fprintf(fp, "\t%d\t%d\t%.4f\t%d\t%.4f\n", l->ch.reached,
-		    l->ch.certified, l->ch.promise, l->recommended,
-		    l->ch.bound);
+		fprintf(fp, "\t%d\t%d\t%.4f\t%d\t%.4f\t%g\t%lld\t%g\n",
+		    l->ch.reached, l->ch.certified, l->ch.promise,
+		    l->recommended, l->ch.bound, w->wc.target,
+		    (long long)w->wc.handover, w->wc.confidence);
 	}
 	return ferror(fp) ? mg_diag_set(d, MG_EIO, "write error") : MG_OK;
 }

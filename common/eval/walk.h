@@ -41,6 +41,8 @@ struct mg_walkconf {
 				 * after its start */
 	double target, confidence;
 	int folds;		/* the history's time-blocked folds */
+	int64_t handover;	/* the episodes' handover (seconds, 0: none),
+				 * said with the choices */
 };
 
 struct mg_walk;

@@ -68,6 +68,12 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 	}
 	for (i = 0; i < n; i++) {
 		r = &rows[i];
+		if (r->period != 0) {
+			rv = mg_diag_set(d, MG_EFORMAT, "--settings: '%s', line "
+			    "%d: a walk's choices, a day's each; give the table "
+			    "of mirage-eval --target -F tsv", path, r->line);
+			goto out;
+		}
 		if (fabs(r->target - target) > 1e-9) {
 			other = r->target;
 			continue;	/* another target's */

@@ -288,6 +288,10 @@ col() {
 	{ cat s.tsv; sed -n "${r}p" s.tsv; } > dup.tsv
 	run -1 --separate-stderr mirage-advise "${A[@]}" --settings dup.tsv
 	[[ "$stderr" == *"'dup.tsv', line $(($(wc -l < s.tsv) + 1)): a second setting for 1-node chains (line $r)"* ]]
+	# a walk's choices: a day's each, not one setting a size
+	awk -F'\t' -v OFS='\t' '{ print (NR == 1 ? "period_start" : 1700000000), $0 }' s.tsv > walk.tsv
+	run -1 --separate-stderr mirage-advise "${A[@]}" --settings walk.tsv
+	[[ "$stderr" == *"--settings: 'walk.tsv', line 2: a walk's choices, a day's each"* ]]
 	# a directory
 	mkdir d.tsv
 	run -2 --separate-stderr mirage-advise "${A[@]}" --settings d.tsv

@@ -246,6 +246,73 @@ target_table() {
 	[[ "$stderr" == *"cut.tsv', line 1: truncated"* ]]
 }
 
+# walk_table DAY NODES LEAD_H [DAY NODES LEAD_H ...]: a walk's choices
+# (mirage-eval --walk-forward --table), a fixed lead recommended each day
+walk_table() {
+	printf 'period_start\tnodes\tmethod\tsetting_kind\tsetting\treached\trecommended\ttarget\thandover_s\n'
+	while [ $# -ge 3 ]; do
+		printf '%s\t%s\tlead\tlead_h\t%s\t1\t1\t0.99\t0\n' "$1" "$2" "$3"
+		shift 3
+	done
+}
+
+@test "--adopt-method target:FILE with a walk's choices: each day's rule from that day on, reactive before the first" {
+	# a walk whose every day says 6 h, from before the trace: the lead
+	walk_table 1600000000 1 6 1600000000 8 6 1600086400 1 6 1600086400 8 6 > w.tsv
+	mirage-eval --adoption 10 -q -o l.tsv --adopt-method lead:6h -n 76 "$J"
+	mirage-eval --adoption 10 -q -o w.out --adopt-method target:w.tsv -n 76 "$J"
+	diff <(cut -f1,3- l.tsv) <(cut -f1,3- w.out)
+	# its first day after the trace's end: reactive throughout
+	walk_table 1900000000 1 6 1900000000 8 6 > late.tsv
+	mirage-eval --adoption 10 -q -o late.out --adopt-method target:late.tsv -n 76 "$J"
+	[ "$(col late.out 10 target share_no_interruption)" = "$(col late.out 10 reactive share_no_interruption)" ]
+	# 6 h until a day in the trace, then half an hour: between the two
+	d=$(date -d 2023-01-15 +%s)
+	walk_table 1600000000 1 6 1600000000 8 6 "$d" 1 0.5 "$d" 8 0.5 > turn.tsv
+	mirage-eval --adoption 10 -q -o h.tsv --adopt-method lead:30m -n 76 "$J"
+	mirage-eval --adoption 10 -q -o turn.out --adopt-method target:turn.tsv -n 76 "$J"
+	awk -v a="$(col h.tsv 10 lead share_no_interruption)" \
+	    -v b="$(col turn.out 10 target share_no_interruption)" \
+	    -v c="$(col l.tsv 10 lead share_no_interruption)" \
+	    'BEGIN { exit !(a < b && b < c) }'
+	# two rules for one size on one day: refused with the line
+	walk_table 1600000000 1 6 1600000000 1 3 > two.tsv
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method target:two.tsv -n 76 "$J"
+	[[ "$stderr" == *"two.tsv', line 3: a second rule for 1-node chains"* ]]
+	# the walk's own choices carry what mirage-eval reads back
+	mirage-eval -q -n 76 -f 2023-02-06 -u 2023-02-10 -k 1 --handover 10m --target 99% \
+	    --walk-forward 1d --history 14d -F tsv --table choices.tsv -o /dev/null "$J"
+	head -1 choices.tsv | tr '\t' '\n' | grep -qx handover_s
+	mirage-eval --adoption 10 -q -o c.out --handover 10m --adopt-method target:choices.tsv -n 76 "$J"
+	[ "$(col c.out 10 target method)" = "target choices.tsv, handover" ]
+}
+
+@test "--adopt-replicas: each job taken seeds n replicas; one up, all up, the worst outage, against reactive" {
+	for r in 1 2 3; do
+		run -0 --separate-stderr mirage-eval --adoption 10 --adopt-replicas $r -o r$r.tsv \
+		    --adopt-method lead:24h --handover 10m -n 76 "$J"
+		[ "$(col r$r.tsv 10 lead replicas)" = $r ]
+		g=$(col r$r.tsv 10 lead groups)
+		s=$(col r$r.tsv 10 lead services)
+		[ "$g" -gt 0 ] && [ "$s" -ge $((g * r)) ] && [ "$s" -lt $((g * r + r)) ]
+		plural=; [ $r = 1 ] || plural=s
+		[[ "$stderr" == *"10%: $g services of $r replica$plural: at least one up "* ]]
+		# all up never above one up; one replica: the same share
+		awk -v a="$(col r$r.tsv 10 lead up_any)" -v b="$(col r$r.tsv 10 lead up_all)" \
+		    -v r=$r 'BEGIN { exit !(b <= a && (r > 1 || a == b) && a <= 1) }'
+		# reactive, the same services, down more
+		awk -v a="$(col r$r.tsv 10 lead up_all)" -v b="$(col r$r.tsv 10 reactive up_all)" \
+		    'BEGIN { exit !(b < a) }'
+	done
+	# two replicas: more up at once than one
+	awk -v a="$(col r1.tsv 10 reactive up_any)" -v b="$(col r2.tsv 10 reactive up_any)" \
+	    'BEGIN { exit !(b > a) }'
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-replicas 9 -n 76 "$J"
+	[[ "$stderr" == *"invalid --adopt-replicas '9'"* ]]
+	run -2 --separate-stderr mirage-eval --adopt-replicas 2 -n 76 "$J"
+	[[ "$stderr" == *"--adopt-replicas"*"go with --adoption"* ]]
+}
+
 @test "--adopt-min-run: no successor starts before its predecessor ran that share of its limit, however long the lead" {
 	# a 24 h lead under a handover restarts services every few minutes
 	mirage-eval --adoption 30 -q -n 76 -o a.tsv --adopt-method lead:24h --handover 10m "$J"

@@ -6,7 +6,8 @@
  * another service's successor waiting in the queue; one service alone
  * with the method; a successor held with a begin time, and its age with
  * and without PriorityFlags=ACCRUE_ALWAYS; a low successor, behind the
- * jobs submitted after it until it rises.
+ * jobs submitted after it until it rises; a service's replicas, none
+ * up while a wide job holds both successors.
  */
 #include <math.h>
 #include <stdio.h>
@@ -254,6 +255,78 @@ picks(void)
 	ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL &&
 	    strstr(d.msg, "share") != NULL, "a share above 90%% is refused");
 	mg_clusterdef_release(&def);
+}
+
+/*
+ * a job of 10 h 5 min seeds a service of two replicas, reactive, on 2
+ * nodes: the second's first link starts 5 h after the first's.  Alone,
+ * each successor starts at its predecessor's end: none is down.  With
+ * a 2-node job of 2 h submitted at 9 h, the first replica's
+ * successor waits behind it from 10 h 5 min, the second's from 15 h 5
+ * min, and the job runs once both links ended: none is up for its 2 h,
+ * one is down for 7 h.  One replica: down, and none up, while the job
+ * runs from its first link's end.
+ */
+static void
+replicas(void)
+{
+	struct mg_clusterdef def;
+	struct mg_adoptconf a;
+	struct mg_adoptres r;
+	struct mg_diag d = { "" };
+	int wide;
+
+	for (wide = 0; wide < 2; wide++) {
+		job(0, 0, 10 * HOUR + 300, 10 * HOUR + 300, 1, 0);
+		job(1, 40 * HOUR, HOUR, 60, 1, 1);	/* the trace's last */
+		job(2, 0, HOUR, 60, 1, 1);	/* and first */
+		job(3, 9 * HOUR, 3 * HOUR, 2 * HOUR, 2, 1);
+		trace.job = jobs;
+		trace.n = wide ? 4 : 3;
+		trace.nusers = 2;
+		if (def_of(MG_MODE_REFERENCE, 2, &def) != 0)
+			return;
+		mg_adoptconf_init(&a);
+		a.share = 0.9;
+		a.long_limit = 10 * HOUR;
+		a.span = 86400;
+		a.replicas = 2;
+		if (!ok(mg_adopt_run(&def, &a, &r, &d) == 0, "two replicas%s: "
+		    "a replay (%s)", wide ? ", a wide job" : "", d.msg)) {
+			mg_clusterdef_release(&def);
+			return;
+		}
+		ok(r.services == 2 && r.groups == 1 && r.replicas == 2,
+		    "one job, one service of two replicas: %zu, %zu", r.services,
+		    r.groups);
+		if (!wide)
+			ok(r.none_up_h == 0 && r.some_down_h == 0 &&
+			    r.worst_h == 0 && r.group_h > 9, "alone, each "
+			    "successor starts at its predecessor's end: none "
+			    "down in %.1f h", r.group_h);
+		else {
+			ok(fabs(r.none_up_h - 2) < 0.2 && fabs(r.worst_h -
+			    r.none_up_h) < 1e-9, "the wide job: none up for its "
+			    "2 h at once: %.2f h, the worst %.2f h", r.none_up_h,
+			    r.worst_h);
+			ok(fabs(r.some_down_h - 7) < 0.3, "one down from the "
+			    "first's end to the job's: %.2f h", r.some_down_h);
+			mg_adopt_release(&r);
+			a.replicas = 1;
+			mg_adopt_run(&def, &a, &r, &d);
+			ok(r.services == 1 && r.groups == 1 && r.none_up_h ==
+			    r.some_down_h && fabs(r.none_up_h - 2) < 0.2 &&
+			    r.worst_h == r.none_up_h, "one replica: down is none "
+			    "up, the wide job's 2 h: %.2f h, the worst %.2f h",
+			    r.none_up_h, r.worst_h);
+			a.replicas = 0;
+			ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL &&
+			    strstr(d.msg, "replicas") != NULL,
+			    "no replica is refused");
+		}
+		mg_adopt_release(&r);
+		mg_clusterdef_release(&def);
+	}
 }
 
 /*
@@ -584,6 +657,7 @@ main(void)
 	ended_first(MG_MODE_FAITHFUL, "faithful");
 	ended_first(MG_MODE_REFERENCE, "reference");
 	picks();
+	replicas();
 	sees_others();
 	alone();
 	held();
