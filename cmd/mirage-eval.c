@@ -20,7 +20,6 @@
 #include "cluster/preempt.h"
 #include "cluster/replay.h"
 #include "cluster/simconf.h"
-#include "episode/adopt.h"
 #include "episode/episode.h"
 #include "eval/adoption.h"
 #include "eval/compare.h"
@@ -81,9 +80,9 @@ usage(int status)
 		    "services at once\n"
 		    "  --adopt-method reactive|lead:time|plan|model|target:file"
 		    "  when they submit\n"
-		    "  --adopt-seed, --adopt-alone, --adopt-replicas, --adopt-hold, "
-		    "--adopt-min-run,\n  --adopt-cap, --adopt-low  which jobs, "
-		    "replicas, the site's policies (mirage-eval(1))\n"
+		    "  --adopt-seed, --adopt-nodes, --adopt-replicas, --adopt-alone, "
+		    "--adopt-hold,\n  --adopt-min-run, --adopt-cap, --adopt-low  "
+		    "which services, the site's policies\n"
 		    "  --progress, -q    a progress line per batch; nothing on "
 		    "stderr\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -121,8 +120,8 @@ struct eopts {
 };
 
 static const char adopt_only[] = "--adopt-method, --adopt-seed, "
-    "--adopt-alone, --adopt-replicas, --adopt-hold, --adopt-min-run, "
-    "--adopt-cap and --adopt-low go with --adoption";
+    "--adopt-nodes, --adopt-replicas, --adopt-alone, --adopt-hold, "
+    "--adopt-min-run, --adopt-cap and --adopt-low go with --adoption";
 static const char target_only[] = "--folds, --train-from, --train-count, "
     "--confidence, --table and --walk-forward go with --target";
 static const char no_walk[] = "--walk-forward takes one --target share, "
@@ -148,6 +147,7 @@ static const struct eopt {
 	O("adopt-seed", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-alone", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-replicas", 1, 0, A, ADOPT, 0, adopt_only),
+	O("adopt-nodes", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-hold", 0, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-min-run", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-cap", 1, 0, A, ADOPT, 0, adopt_only),

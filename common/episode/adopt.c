@@ -117,6 +117,8 @@ pick(const struct mg_trace *t, const struct mg_adoptconf *a, int64_t last,
 		struct svc *s;
 		int rep;
 
+		if (a->max_nodes > 0 && j->nodes > a->max_nodes)
+			continue;	/* no service: it may pay for one */
 		if (mg_grow((void **)&sv, &cap, n + (size_t)a->replicas,
 		    sizeof(*sv)) != 0) {
 			free(order);

@@ -97,6 +97,8 @@ struct mg_adoptconf {
 	int32_t alone;		/* >= 0: only that service (in the order
 				 * drawn) uses the method, the others
 				 * submit reactively; -1: all of them */
+	int32_t max_nodes;	/* > 0: only a job of at most so many nodes
+				 * seeds a service (any pays for one) */
 	int replicas;		/* each job taken seeds so many services
 				 * on its nodes, the same service run as
 				 * replicas, their first links submitted

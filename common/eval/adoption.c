@@ -432,6 +432,14 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 		ad->a.replicas = (int)v;
 		return 0;
 	}
+	if (strcmp(name, "adopt-nodes") == 0) {
+		if (mg_parse_i64(arg, strlen(arg), 1, 1000000, &v) != 0)
+			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-nodes "
+			    "'%s' (want a service's nodes at most, 1 or more)",
+			    arg);
+		ad->a.max_nodes = (int32_t)v;
+		return 0;
+	}
 	if (strcmp(name, "adopt-min-run") == 0) {
 		if (mg_parse_share(arg, &ad->a.min_run) != 0)
 			return mg_diag_set(d, MG_EINVAL, "invalid --adopt-min-run "

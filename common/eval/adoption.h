@@ -79,8 +79,8 @@ void mg_adoption_init(struct mg_adoption *ad);
  * mg_adoption_set: setting name ("adoption": percentages from 0 to 90
  * separated by commas; "adopt-method": reactive, lead:TIME, plan or
  * model, or target:FILE, the rules of a table of mirage-eval --target -F
- * tsv; "adopt-seed", "adopt-alone", "adopt-replicas", "adopt-hold"
- * with arg NULL) to
+ * tsv; "adopt-seed", "adopt-alone", "adopt-replicas", "adopt-nodes",
+ * "adopt-hold" with arg NULL) to
  * arg.  Returns 0, or MG_EINVAL with d naming the bad value.
  */
 int mg_adoption_set(struct mg_adoption *ad, const char *name,

@@ -49,10 +49,12 @@ mg_advise_find(struct mg_live *l, const char *jobid, int64_t now,
 	a->p_start = a->p_limit = a->p_end = -1;
 	a->p_nodes = 0;
 	a->p_state = 0;
+	a->p_preempted = 0;
 	if (j == NULL)
 		return;
 	a->p_limit = j->limit;
 	a->p_nodes = j->nodes;
+	a->p_preempted = strcmp(j->state, "PREEMPTED") == 0;
 	if (j->end >= 0 && j->end <= now) {
 		a->p_state = 3;
 		a->p_end = j->end;
@@ -413,8 +415,10 @@ mg_advise_rule(const struct mg_advise *q, int queue_ok, struct mg_advice *a)
 	} else if (a->p_state == 3) {
 		a->rule = "reactive";
 		a->submit = 1;
-		snprintf(a->why, sizeof(a->why), "%s has ended: submit now",
-		    q->job);
+		snprintf(a->why, sizeof(a->why), "%s %s: submit now", q->job,
+		    a->p_preempted ? "was preempted, not ended at its limit; "
+		    "the service is down until its successor starts" :
+		    "has ended");
 	} else if (a->p_state == 1) {
 		a->rule = "pending";
 		a->submit = 0;

@@ -56,6 +56,7 @@ struct mg_advice {
 	int32_t p_nodes;
 	int p_state;		/* 0 in no dump, 1 pending, 2 running,
 				 * 3 ended, 4 unknown (no queue) */
+	int p_preempted;	/* ended, preempted (not at its limit) */
 	char submitted[32];	/* a job submitted by this run */
 	int dependency;		/* submitted with afterany on P */
 	/* what the settings promise for the chain's size: the share of

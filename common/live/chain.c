@@ -33,7 +33,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "signalled\t%lld\ncancelled\t%lld\ntake_host\t%s\n"
 	    "seen\t%lld\nseen_host\t%s\ntake_due\t%lld\np_start\t%s\n"
 	    "workdir\t%s\nheld_until\t%lld\nnice\t%lld\nhanded_start\t%s\n"
-	    "updated\t%s\n",
+	    "current_start\t%lld\nupdated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
@@ -48,7 +48,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "-", (long long)s->take.due, *s->take.p_start ? s->take.p_start :
 	    "-", *s->workdir ? s->workdir : "-", (long long)s->held_until,
 	    (long long)s->nice, *s->handed_start ? s->handed_start : "-",
-	    when);
+	    (long long)s->current_start, when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -139,6 +139,7 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		{ "take_due", &s->take.due },
 		{ "held_until", &s->held_until },
 		{ "nice", &s->nice },
+		{ "current_start", &s->current_start },
 	};
 
 	memset(s, 0, sizeof(*s));
@@ -353,6 +354,7 @@ mg_chain_step(struct mg_chainstate *st, const struct mg_live_job *s,
 		snprintf(st->current, sizeof(st->current), "%s",
 		    st->successor);
 		st->successor[0] = '\0';
+		st->current_start = s->start;
 		return MG_CHAIN_STARTED;
 	}
 	if (s != NULL && s->start < 0 && s->end >= 0 && s->end <= now) {
@@ -374,6 +376,8 @@ mg_chain_job(struct mg_chainstate *st, const struct mg_live_job *p, int ended,
 	 * cancelled says nothing of them) */
 	int64_t last = st->retry_after - mg_chain_backoff(st->failures);
 
+	if (!ended && p->start > 0)
+		st->current_start = p->start;
 	if (ended && failure_state(p))
 		failed(st, p, now, fate, fatecap);
 	else if (st->failures > 0 && p->start >= last && (ended ||
@@ -391,6 +395,7 @@ mg_chain_revert(struct mg_chainstate *st, const char *p,
 	failed(st, s, now, fate, fatecap);
 	snprintf(st->current, sizeof(st->current), "%s", p);
 	st->successor[0] = '\0';
+	st->current_start = 0;	/* seen again at the next run */
 	memset(&st->take, 0, sizeof(st->take));
 	/* the chain's job again, not one handed over (a requeued P is not
 	 * cancelled as one) */
@@ -409,6 +414,7 @@ mg_chain_rewind(struct mg_chainstate *st, const char *p)
 	memcpy(s, st->current, sizeof(s));
 	snprintf(st->current, sizeof(st->current), "%s", p);
 	memcpy(st->successor, s, sizeof(st->successor));
+	st->current_start = 0;
 	memset(&st->take, 0, sizeof(st->take));
 	st->handed[0] = '\0';
 	st->handed_start[0] = '\0';

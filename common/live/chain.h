@@ -17,7 +17,7 @@
 
 #define MG_CHAIN_MAGIC	"mirage-chain-state"
 #define MG_CHAIN_MAJOR	1
-#define MG_CHAIN_MINOR	6
+#define MG_CHAIN_MINOR	7
 
 struct mg_chainstate {
 	char current[32];	/* the chain's job now (P) */
@@ -55,6 +55,10 @@ struct mg_chainstate {
 	 * another start was requeued and started again, and is taken
 	 * over again */
 	char handed_start[24];
+	/* 1.7: the chain's job's start when a run last saw it run (0:
+	 * not seen): one pending again with it was requeued by Slurm (a
+	 * preemption, a node failure), not ended at its limit */
+	int64_t current_start;
 };
 
 /*

@@ -585,9 +585,22 @@ mg_driverecover_check_p(const struct mg_drive *o, struct run *r,
 			return rv;
 	}
 	/* a link that ran and is pending again (Slurm requeued it after a
-	 * node failure or a preemption): nothing of the chain runs */
+	 * node failure or a preemption): nothing of the chain runs; a
+	 * start recorded says so for certain */
 	if (r->have_state && r->live && r->queue_ok && r->a.p_state == 1 &&
-	    (r->st.submitted > 0 || *r->st.handed))
+	    r->st.current_start > 0) {
+		char at[32];
+
+		mg_format_time(r->st.current_start, at, sizeof(at));
+		mg_drivebase_say(o, 1, "job %s, the chain's job, ran from %s and "
+		    "is pending again: Slurm requeued it (a preemption or a "
+		    "node failure, not its limit); nothing of the chain runs "
+		    "until it starts again, and no other successor is "
+		    "submitted for it%s%s%s", r->p_id, at, *r->st.successor ?
+		    " (" : "", r->st.successor, *r->st.successor ?
+		    " stays queued)" : "");
+	} else if (r->have_state && r->live && r->queue_ok &&
+	    r->a.p_state == 1 && (r->st.submitted > 0 || *r->st.handed))
 		mg_drivebase_say(o, 1, "job %s, the chain's job, is pending again (requeued "
 		    "by Slurm?): nothing of the chain runs until it starts",
 		    r->p_id);

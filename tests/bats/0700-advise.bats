@@ -81,6 +81,10 @@ else:
 	printf 'JobID|JobIDRaw|Partition|State|Submit|Start|End|Timelimit|NNodes\n123|123|gpu|COMPLETED|2026-11-21T00:00:00|2026-11-21T00:00:00|2026-11-23T20:00:00|2-00:00:00|1\n' > h.txt
 	run -0 mirage-advise -j 123 -m "$M" -n 8 -H h.txt -Q "$FAKE/queue.txt" --now $NOW
 	[[ "$output" == *"123 has ended: submit now"* ]]
+	# preempted (and not requeued) before its limit: said so
+	sed 's/COMPLETED/PREEMPTED/' h.txt > hp.txt
+	run -0 mirage-advise -j 123 -m "$M" -n 8 -H hp.txt -Q "$FAKE/queue.txt" --now $NOW
+	[[ "$output" == *"123 was preempted, not ended at its limit; the service is down until its successor starts: submit now"* ]]
 	# live: squeue does not show it, sacct -j is asked
 	run -13 mirage-advise "${SUB[@]}" -j 123 -m "$M"
 	[[ "$output" == *"job 123 is in no dump (squeue, sacct -j)"* ]]
@@ -225,8 +229,18 @@ else:
 	grep -qx 'successor	-' job.sh.chain
 	grep -qx 'submitted	1' job.sh.chain
 	# 900 requeued by Slurm (a node failed, a preemption): the service
-	# is down until it starts again, said even when quiet
+	# is down until it starts again, said even when quiet; the start
+	# the last run saw tells it from a job that never ran
+	grep -qx "current_start	$(date -u -d 2026-11-23T23:00:00 +%s)" job.sh.chain
+	cp job.sh.chain seen.chain
 	sed -i 's/^900|gpu|R|\([^|]*\)|[^|]*|/900|gpu|PD|\1|N\/A|/' "$FAKE/queue.txt"
+	run -10 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T -100 --submit job.sh
+	[[ "$stderr" == *"job 900, the chain's job, ran from 2026-11-23"*"and is pending again: Slurm requeued it (a preemption or a node failure, not its limit); nothing of the chain runs until it starts again, and no other successor is submitted for it"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+	# a state that saw no start (an older one): the same, less sure
+	grep -v '^current_start' seen.chain | grep -v '^crc32' > old.chain
+	printf 'crc32\t%s\n' "$(python3 -c 'import sys, zlib; print("%08x" % zlib.crc32(open(sys.argv[1], "rb").read()))' old.chain)" >> old.chain
+	cp old.chain job.sh.chain
 	run -10 --separate-stderr mirage-advise -q "${SUB[@]}" -m "$M" -T -100 --submit job.sh
 	[[ "$stderr" == *"job 900, the chain's job, is pending again (requeued by Slurm?): nothing of the chain runs until it starts"* ]]
 }

@@ -159,6 +159,7 @@ record_kept(void)
 	st.updated = 1795470612;
 	st.held_until = 1795470000;
 	st.nice = 2147483645;
+	st.current_start = 1795470012;
 	ok(fd >= 0 && mg_chain_write(path, &st, &d) == 0 &&
 	    mg_chain_read(path, &back, &d) == 1, "written and read (%s)",
 	    d.msg);
@@ -172,6 +173,8 @@ record_kept(void)
 	    "the successor, are read back (%lld %lld %lld)",
 	    (long long)back.updated, (long long)back.held_until,
 	    (long long)back.nice);
+	ok(back.current_start == st.current_start, "the chain's job's start "
+	    "seen is read back (%lld)", (long long)back.current_start);
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
