@@ -179,7 +179,7 @@ col() {
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-method soon "$J"
 	[[ "$stderr" == *"invalid --adopt-method 'soon'"* ]]
 	run -2 --separate-stderr mirage-eval --adopt-method lead:1h "$J"
-	[[ "$stderr" == *"--adopt-method, --adopt-seed, --adopt-alone, --adopt-hold, --adopt-min-run, --adopt-cap and --adopt-low go with --adoption"* ]]
+	[[ "$stderr" == *"--adopt-method, --adopt-seed, --adopt-nodes, --adopt-replicas, --adopt-alone, --adopt-hold, --adopt-min-run, --adopt-cap and --adopt-low go with --adoption"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-alone 2 "$J"
 	[[ "$stderr" == *"--adopt-alone goes with --adopt-method"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-hold --adopt-method plan --plan 2 "$J"
@@ -287,7 +287,7 @@ walk_table() {
 	[ "$(col c.out 10 target method)" = "target choices.tsv, handover" ]
 }
 
-@test "--adopt-replicas: each job taken seeds n replicas; one up, all up, the worst outage, against reactive" {
+@test "--adopt-replicas: each job taken seeds n replicas; one up, all up, the worst outage, against reactive; --adopt-nodes" {
 	for r in 1 2 3; do
 		run -0 --separate-stderr mirage-eval --adoption 10 --adopt-replicas $r -o r$r.tsv \
 		    --adopt-method lead:24h --handover 10m -n 76 "$J"
@@ -307,6 +307,16 @@ walk_table() {
 	# two replicas: more up at once than one
 	awk -v a="$(col r1.tsv 10 reactive up_any)" -v b="$(col r2.tsv 10 reactive up_any)" \
 	    'BEGIN { exit !(b > a) }'
+	# services of one node only: their node-hours are their hours
+	# (service_jobs * 1000 / jobs_per_1000h), not so with any size
+	mirage-eval --adoption 10 --adopt-nodes 1 -q -o n1.tsv -n 76 "$J"
+	for f in n1 r1; do
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i; next }
+		    { h = $k["service_jobs"] * 1000 / $k["jobs_per_1000h"]; print $k["service_nh"] / h; exit }' $f.tsv
+	done > ratio
+	awk 'NR == 1 && ($1 < 0.99 || $1 > 1.01) { exit 1 } NR == 2 && $1 < 1.2 { exit 1 }' ratio
+	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-nodes 0 -n 76 "$J"
+	[[ "$stderr" == *"invalid --adopt-nodes '0'"* ]]
 	run -2 --separate-stderr mirage-eval --adoption 10 --adopt-replicas 9 -n 76 "$J"
 	[[ "$stderr" == *"invalid --adopt-replicas '9'"* ]]
 	run -2 --separate-stderr mirage-eval --adopt-replicas 2 -n 76 "$J"
