@@ -33,7 +33,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "signalled\t%lld\ncancelled\t%lld\ntake_host\t%s\n"
 	    "seen\t%lld\nseen_host\t%s\ntake_due\t%lld\np_start\t%s\n"
 	    "workdir\t%s\nheld_until\t%lld\nnice\t%lld\nhanded_start\t%s\n"
-	    "current_start\t%lld\nupdated\t%s\n",
+	    "current_start\t%lld\nready_max\t%lld\nupdated\t%s\n",
 	    MG_CHAIN_MAGIC, MG_CHAIN_MAJOR, MG_CHAIN_MINOR,
 	    *s->current ? s->current : "-",
 	    *s->successor ? s->successor : "-", *s->token ? s->token : "-",
@@ -48,7 +48,7 @@ format(const struct mg_chainstate *s, char *buf, size_t cap)
 	    "-", (long long)s->take.due, *s->take.p_start ? s->take.p_start :
 	    "-", *s->workdir ? s->workdir : "-", (long long)s->held_until,
 	    (long long)s->nice, *s->handed_start ? s->handed_start : "-",
-	    (long long)s->current_start, when);
+	    (long long)s->current_start, (long long)s->ready_max, when);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -140,6 +140,7 @@ mg_chain_parse(const char *text, size_t n, const char *path,
 		{ "held_until", &s->held_until },
 		{ "nice", &s->nice },
 		{ "current_start", &s->current_start },
+		{ "ready_max", &s->ready_max },
 	};
 
 	memset(s, 0, sizeof(*s));

@@ -59,6 +59,10 @@ struct mg_chainstate {
 	 * not seen): one pending again with it was requeued by Slurm (a
 	 * preemption, a node failure), not ended at its limit */
 	int64_t current_start;
+	/* 1.7: the longest a successor of the chain took from its
+	 * take-over's start to ready (its predecessor signalled), seconds;
+	 * 0: none measured */
+	int64_t ready_max;
 };
 
 /*

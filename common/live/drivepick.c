@@ -167,6 +167,29 @@ chosen(const struct mg_drive *o, struct run *r, int32_t nodes,
 	return 1;
 }
 
+/*
+ * the hours row's lead or margin falls short by: the longest this
+ * chain's successors took to be ready, beyond the handover the row was
+ * chosen for (a link is kept only if its successor is ready by its
+ * predecessor's end); said, even under -q, since it moves the rule
+ */
+static double
+ready_extra(const struct mg_drive *o, const struct run *r,
+    const struct mg_table_row *row)
+{
+	int64_t over;
+
+	if (!o->handover || !r->have_state || row->handover <= 0 ||
+	    (over = r->st.ready_max - row->handover) <= 0)
+		return 0;
+	mg_drivebase_say(o, 1, "this chain's successors took up to %.0f min "
+	    "from their start to ready, %.0f min more than the handover the "
+	    "settings were chosen for: the %s is raised by that much",
+	    (double)r->st.ready_max / 60, (double)over / 60,
+	    row->kind == MG_SETTING_LEAD ? "lead" : "margin");
+	return (double)over / 3600;
+}
+
 /* a rule chosen for a target that needs no model: a fixed lead, or the
  * scheduler estimate's margin */
 static int
@@ -175,6 +198,7 @@ by_rule(const struct mg_drive *o, struct run *r, int32_t nodes,
 {
 	struct mg_drive_chosen c;
 	struct mg_advise q;
+	double extra;
 	int rv;
 
 	if ((rv = chosen(o, r, nodes, &c, diag)) != 0)
@@ -202,15 +226,16 @@ by_rule(const struct mg_drive *o, struct run *r, int32_t nodes,
 		    "be used");
 		return 1;
 	}
-	if (c.row.kind == MG_SETTING_LEAD) {
-		mg_advise_lead(&q, c.row.setting, &r->l, &r->a);
-		return 0;
-	}
-	if (c.row.kind != MG_SETTING_MARGIN)
+	if (c.row.kind != MG_SETTING_LEAD && c.row.kind != MG_SETTING_MARGIN)
 		return mg_diag_set(diag, MG_EINVAL, "the settings give the "
 		    "planner's price for %d-node chains: add --plan",
 		    (int)c.row.nodes);
-	if (mg_advise_estimate(&q, c.row.setting, &r->l, &r->a) != 0)
+	extra = ready_extra(o, r, &c.row);
+	if (c.row.kind == MG_SETTING_LEAD) {
+		mg_advise_lead(&q, c.row.setting + extra, &r->l, &r->a);
+		return 0;
+	}
+	if (mg_advise_estimate(&q, c.row.setting + extra, &r->l, &r->a) != 0)
 		return mg_drivebase_nomem(diag);
 	return 0;
 }

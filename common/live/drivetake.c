@@ -97,6 +97,12 @@ mg_drivetake_handed(struct mg_chainstate *st, const char *p, const char *start,
 {
 	snprintf(st->handed, sizeof(st->handed), "%s", p);
 	st->handover_time = now;
+	/* how long this successor took to be ready: its take-over's start
+	 * to P's signal */
+	if (strcmp(st->take.job, p) == 0 && st->take.began > 0 &&
+	    st->take.signalled > st->take.began &&
+	    st->take.signalled - st->take.began > st->ready_max)
+		st->ready_max = st->take.signalled - st->take.began;
 	/* its start when signalled: a start other than it is a new run */
 	snprintf(st->handed_start, sizeof(st->handed_start), "%s",
 	    start != NULL && *start ? start : strcmp(st->take.job, p) == 0 ?

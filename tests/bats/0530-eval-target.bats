@@ -375,6 +375,25 @@ col() {
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
 }
 
+@test "a chain whose successors took longer to be ready than the handover chosen for: the lead raised by the difference, said under -q" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
+	# a lead of 0.5 h recommended for 1-node chains: job 500 (1 h left) waits
+	awk -F'\t' -v OFS='\t' 'NR > 1 && $2 == 1 { $8 = $1 == "lead"; if ($1 == "lead") $4 = 0.5 } 1' s.tsv > r.tsv
+	L=(--squeue "$A/fake-squeue" --sacct "$A/fake-sacct" --sbatch "$A/fake-sbatch" --now $NOW --handover --target 99%)
+	run -10 mirage-advise "${L[@]}" --settings r.tsv -j 500 -n 76 --submit job.sh
+	grep -qx 'ready_max	0' job.sh.chain
+	# its successors took up to an hour to be ready, the table's handover
+	# is 10 minutes: 50 minutes more lead, 1.33 h, and 500 has 1 h left
+	sed -i 's/^ready_max\t0$/ready_max\t3600/; /^crc32/d' job.sh.chain
+	printf 'crc32\t%s\n' "$(python3 -c 'import sys, zlib; print("%08x" % zlib.crc32(open(sys.argv[1], "rb").read()))' job.sh.chain)" >> job.sh.chain
+	run -0 --separate-stderr mirage-advise "${L[@]}" -q --settings r.tsv -n 76 --submit job.sh
+	[[ "$stderr" == *"this chain's successors took up to 60 min from their start to ready, 50 min more than the handover the settings were chosen for: the lead is raised by that much"* ]]
+	[[ "$output" == *"decision: submitted"*"with a lead of 1.33333 h"* ]]
+	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
+}
+
 @test "mirage-advise --settings: a CRLF table keeps its provenance; foreign numbers, a NUL and nonsense ranges are refused; the reactive rule recommended is applied" {
 	mg_fake_slurm
 	NOW=2026-11-23T23:00:00

@@ -70,6 +70,8 @@ teardown() {
 			sleep 1
 		done
 		grep -qx "handed	$p" svc.sbatch.chain
+		# how long the successor took to be ready: the 4 s load at least
+		grep -q "^ready_max	\([4-9]\|[1-9][0-9]\)$" svc.sbatch.chain
 		[ "$(sacct -n -X -P -j "$p" -o State | head -n 1)" = COMPLETED ]
 		rm -f svc.sbatch.chain
 		p=$s

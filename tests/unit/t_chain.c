@@ -160,6 +160,7 @@ record_kept(void)
 	st.held_until = 1795470000;
 	st.nice = 2147483645;
 	st.current_start = 1795470012;
+	st.ready_max = 1500;
 	ok(fd >= 0 && mg_chain_write(path, &st, &d) == 0 &&
 	    mg_chain_read(path, &back, &d) == 1, "written and read (%s)",
 	    d.msg);
@@ -173,8 +174,10 @@ record_kept(void)
 	    "the successor, are read back (%lld %lld %lld)",
 	    (long long)back.updated, (long long)back.held_until,
 	    (long long)back.nice);
-	ok(back.current_start == st.current_start, "the chain's job's start "
-	    "seen is read back (%lld)", (long long)back.current_start);
+	ok(back.current_start == st.current_start && back.ready_max ==
+	    st.ready_max, "the chain's job's start seen, its successors' "
+	    "time to ready, are read back (%lld %lld)",
+	    (long long)back.current_start, (long long)back.ready_max);
 	if (fd >= 0)
 		close(fd);
 	unlink(path);
