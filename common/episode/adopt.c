@@ -525,7 +525,10 @@ by_time(const void *x, const void *y)
 
 /*
  * group g's replicas (services g * n to g * n + n - 1) over the span all
- * of them served within [a->from, a->until), into r's groups
+ * of them served within [a->from, a->until), into r's groups: a replica
+ * is down from a link's end until its successor is ready, the handover's
+ * time after its start (a successor that starts later than that before
+ * the end is late too)
  */
 static void
 group_span(const struct mg_cluster *c, const struct mg_adoptconf *a,
@@ -562,8 +565,9 @@ group_span(const struct mg_cluster *c, const struct mg_adoptconf *a,
 
 		if ((size_t)lk[i].svc / n != g || lk[i].pred < 0)
 			continue;
+		/* up once ready: the handover's time after its start */
 		pe = mg_cluster_job_end(c, lk[i].pred);
-		ss = mg_cluster_job_start(c, lk[i].j);
+		ss = mg_cluster_job_start(c, lk[i].j) + a->handover;
 		pe = pe > w0 ? pe : w0;
 		ss = ss < w1 ? ss : w1;
 		if (ss <= pe)

@@ -148,7 +148,8 @@ struct mg_adoptres {
 	 * the replicas of each job taken, together, over the span all of
 	 * them served (from the last one's first start to the first one's
 	 * last end) within [from, until): a replica is down from a link's
-	 * end to its successor's start
+	 * end until its successor is ready, the handover's time after its
+	 * start
 	 */
 	int replicas;		/* a group's services */
 	size_t groups;		/* the groups measured */
