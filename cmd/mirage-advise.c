@@ -85,6 +85,7 @@ usage(int status)
 		    "                    (mirage-train --target), or from --settings\n"
 		    "  --settings table  mirage-eval --target -F tsv's table: the planner's\n"
 		    "                    price (--plan), or the rule it recommends\n"
+		    "  --settings-lead   the fixed lead it chose instead (a second replica)\n"
 		    "  --lead span       submit once at most span of P's limit is left\n"
 		    "  --events dump     the nodes' events, not sacctmgr show event\n"
 		    "  --submit script   submit S with sbatch when the answer is yes\n"
@@ -154,7 +155,7 @@ enum {
 	O_GRACE, O_READY, O_READY_TIME, O_KILL_WAIT, O_TARGET, O_SETTINGS,
 	O_MINRUN, O_CHDIR, O_LEAD, O_SQUEUE, O_SACCT, O_SBATCH, O_SINFO,
 	O_SACCTMGR, O_SCANCEL, O_SCONTROL, O_REPORT, O_DRYRUN, O_LOW,
-	O_TAKEOVER, O_HANDOVER, O_FULL
+	O_TAKEOVER, O_HANDOVER, O_FULL, O_SETTINGS_LEAD
 };
 static const struct option longopts[] = {
 	{ "chdir", required_argument, NULL, O_CHDIR },
@@ -192,6 +193,7 @@ static const struct option longopts[] = {
 	{ "kill-wait", required_argument, NULL, O_KILL_WAIT },
 	{ "target", required_argument, NULL, O_TARGET },
 	{ "settings", required_argument, NULL, O_SETTINGS },
+	{ "settings-lead", no_argument, NULL, O_SETTINGS_LEAD },
 	{ "scancel", required_argument, NULL, O_SCANCEL },
 	{ "scontrol", required_argument, NULL, O_SCONTROL },
 	{ "size", required_argument, NULL, 'N' },
@@ -220,6 +222,8 @@ parse(int argc, char *argv[], struct opts *o, const char **now_arg,
 		{ 'N', OPT_COUNT, &dr->s_nodes, "successor size", 1, 1e6 },
 		{ 'p', OPT_STR, &dr->partition, "partition", 0, 0 },
 		{ 'q', OPT_FLAG, &dr->quiet, "-q", 0, 0 },
+		{ O_SETTINGS_LEAD, OPT_FLAG, &dr->rule.settings_lead,
+		    "--settings-lead", 0, 0 },
 		{ 'Q', OPT_STR, &dr->queue, "queue", 0, 0 },
 		{ 's', OPT_STR, &dr->state, "state", 0, 0 },
 		{ 'T', OPT_NUMBER, &dr->rule.threshold, "threshold", -1000, 1000 },
@@ -361,6 +365,9 @@ target(struct opts *o)
 
 	if (o->target == 0 && o->settings != NULL)
 		errx(MG_EXIT_USAGE, "--settings goes with --target");
+	if (dr->rule.settings_lead && (o->settings == NULL || dr->rule.plan))
+		errx(MG_EXIT_USAGE, "--settings-lead goes with --settings, "
+		    "without --plan");
 	if (o->target == 0)
 		return;
 	if (!isnan(dr->rule.threshold) || dr->rule.lambda_given)

@@ -80,9 +80,10 @@ usage(int status)
 		    "services at once\n"
 		    "  --adopt-method reactive|lead:time|plan|model|target:file"
 		    "  when they submit\n"
-		    "  --adopt-seed, --adopt-nodes, --adopt-replicas, --adopt-alone, "
-		    "--adopt-hold,\n  --adopt-min-run, --adopt-cap, --adopt-low  "
-		    "which services, the site's policies\n"
+		    "  --adopt-seed, --adopt-nodes, --adopt-replicas, --adopt-alternate,"
+		    "\n  --adopt-alone, --adopt-hold, --adopt-min-run, --adopt-cap, "
+		    "--adopt-low\n                    which services, the site's "
+		    "policies\n"
 		    "  --progress, -q    a progress line per batch; nothing on "
 		    "stderr\n"
 		    "  -h, --help        this help;  --version  the version\n"
@@ -119,9 +120,7 @@ struct eopts {
 	struct mg_adoption ad;	/* --adoption: the shares, the method */
 };
 
-static const char adopt_only[] = "--adopt-method, --adopt-seed, "
-    "--adopt-nodes, --adopt-replicas, --adopt-alone, --adopt-hold, "
-    "--adopt-min-run, --adopt-cap and --adopt-low go with --adoption";
+static const char adopt_only[] = "the --adopt-* options go with --adoption";
 static const char target_only[] = "--folds, --train-from, --train-count, "
     "--confidence, --table and --walk-forward go with --target";
 static const char no_walk[] = "--walk-forward takes one --target share, "
@@ -148,6 +147,7 @@ static const struct eopt {
 	O("adopt-alone", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-replicas", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-nodes", 1, 0, A, ADOPT, 0, adopt_only),
+	O("adopt-alternate", 0, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-hold", 0, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-min-run", 1, 0, A, ADOPT, 0, adopt_only),
 	O("adopt-cap", 1, 0, A, ADOPT, 0, adopt_only),
@@ -430,8 +430,8 @@ protocol(struct eopts *e)
 		if ((rv = mg_evaluation_run(&ev, &e->ev.sel, &cmp, &d)) != 0)
 			failed(&ev, rv, path, "", &d);
 		write_results(e, cmp, ch, &prov);
-		if (e->ev.fit_calibration && mg_plancal_knots(&e->cal, knots,
-		    sizeof(knots)) < 0)
+		if (e->ev.fit_calibration &&
+		    mg_plancal_knots(&e->cal, knots, sizeof(knots)) < 0)
 			warnx("--plan-fit-calibration: no decision to fit on");
 		else if (e->ev.fit_calibration)
 			fprintf(stderr, "mirage-eval: the planner's chances on "
@@ -540,8 +540,7 @@ parse(int argc, char *argv[], struct eopts *e, unsigned char *seen)
 
 /* an option given where it does not go: what to say */
 static const char *
-misplaced(const struct eopts *e, const struct eopt *o, char *buf,
-    size_t len)
+misplaced(const struct eopts *e, const struct eopt *o, char *buf, size_t len)
 {
 	if (e->mode == R && (o->where & P))
 		return "--replay takes no episode or method options";

@@ -341,7 +341,7 @@ add_link(struct mg_cluster *c, const struct svc *s, size_t id, int64_t at,
 /*
  * service id's method, a's or reactive if another service is alone, and
  * its lead: a's, or with lead_of the one for its size now, which makes
- * the caller's rule a fixed lead
+ * the caller's rule a fixed lead (alt_lead_of's for a second replica)
  */
 static enum mg_adopt_method
 method_of(const struct mg_adoptconf *a, size_t id, const struct svc *s,
@@ -351,6 +351,10 @@ method_of(const struct mg_adoptconf *a, size_t id, const struct svc *s,
 	    a->method : MG_ADOPT_REACTIVE;
 
 	*lead = a->lead;
+	if (m == MG_ADOPT_ASK && a->alt_lead_of != NULL && a->replicas > 1 &&
+	    id % (size_t)a->replicas % 2 == 1 &&
+	    (*lead = a->alt_lead_of(a->ask_arg, s->nodes, now)) > 0)
+		return MG_ADOPT_LEAD;
 	if (m == MG_ADOPT_ASK && a->lead_of != NULL &&
 	    (*lead = a->lead_of(a->ask_arg, s->nodes, now)) > 0)
 		m = MG_ADOPT_LEAD;

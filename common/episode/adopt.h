@@ -78,6 +78,13 @@ struct mg_adoptconf {
 	 * instead of being asked
 	 */
 	int64_t (*lead_of)(void *arg, int32_t nodes, int64_t now);
+	/*
+	 * optional: every second replica of a service (the 2nd, 4th, ...)
+	 * for which alt_lead_of(ask_arg, nodes, now) is above 0 submits
+	 * that many seconds before its predecessor's end (another rule
+	 * than the first replica's, whose misses then seldom coincide)
+	 */
+	int64_t (*alt_lead_of)(void *arg, int32_t nodes, int64_t now);
 	int hold;		/* MG_ADOPT_LEAD, faithful model: each
 				 * successor is submitted as soon as its
 				 * predecessor runs (at a tick), held with a

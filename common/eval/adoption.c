@@ -150,7 +150,8 @@ promised(FILE *fp, double share, const struct mg_adoption *ad, double kept)
 	size_t k;
 
 	for (k = 0; k < ad->nrule; k++)
-		if (ad->rule[k].promise >= 0 && ad->rule[k].promise < least)
+		if (!ad->rule[k].alt && ad->rule[k].promise >= 0 &&
+		    ad->rule[k].promise < least)
 			least = ad->rule[k].promise;
 	if (least > 1)
 		return;		/* a table that promises nothing */
@@ -414,6 +415,10 @@ mg_adoption_set(struct mg_adoption *ad, const char *name, const char *arg,
 		ad->a.low = 1;
 		return 0;
 	}
+	if (strcmp(name, "adopt-alternate") == 0) {
+		ad->alternate = 1;
+		return 0;
+	}
 	if (strcmp(name, "adopt-cap") == 0) {
 		if (mg_parse_f64(arg, strlen(arg), &x) != 0 || !(x >= 1 &&
 		    x <= 100000) || x != floor(x))
@@ -497,6 +502,9 @@ mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
 	if (ad->alone > 0 && a->method == MG_ADOPT_REACTIVE)
 		return mg_diag_set(d, MG_EINVAL, "--adopt-alone goes with "
 		    "--adopt-method lead:TIME or plan");
+	if (ad->alternate && (ad->target_path == NULL || a->replicas < 2))
+		return mg_diag_set(d, MG_EINVAL, "--adopt-alternate goes with "
+		    "--adopt-method target:FILE and --adopt-replicas 2 or more");
 	if (ad->target_path != NULL && nmodels > 0)
 		return mg_diag_set(d, MG_EINVAL, "--adopt-method target:FILE "
 		    "takes no -M: the table says each size's rule");
@@ -514,7 +522,7 @@ mg_adoption_check(const struct mg_adoption *ad, int nmodels, int plan,
  * finds it among the rules of the last day begun (a table's: all); NULL
  * if every size is larger or no day has begun (the reactive rule) */
 static const struct mg_adoptrule *
-rule_for(const struct mg_adoption *ad, int32_t nodes, int64_t now)
+rule_for(const struct mg_adoption *ad, int32_t nodes, int64_t now, int alt)
 {
 	int32_t sizes[MG_ADOPTION_MAXSIZES];
 	size_t k, at[MG_ADOPTION_MAXSIZES];
@@ -522,10 +530,11 @@ rule_for(const struct mg_adoption *ad, int32_t nodes, int64_t now)
 	int n = 0, i;
 
 	for (k = 0; k < ad->nrule; k++)
-		if (ad->rule[k].from <= now && ad->rule[k].from > day)
+		if (ad->rule[k].alt == alt && ad->rule[k].from <= now &&
+		    ad->rule[k].from > day)
 			day = ad->rule[k].from;
 	for (k = 0; k < ad->nrule && n < MG_ADOPTION_MAXSIZES; k++)
-		if (ad->rule[k].from == day) {
+		if (ad->rule[k].alt == alt && ad->rule[k].from == day) {
 			sizes[n] = ad->rule[k].nodes;
 			at[n++] = k;
 		}
@@ -537,10 +546,19 @@ rule_for(const struct mg_adoption *ad, int32_t nodes, int64_t now)
 static int64_t
 rule_lead(void *arg, int32_t nodes, int64_t now)
 {
-	const struct mg_adoptrule *r = rule_for(arg, nodes, now);
+	const struct mg_adoptrule *r = rule_for(arg, nodes, now, 0);
 
 	return r != NULL && r->kind == MG_SETTING_LEAD ? (int64_t)llround(r->hours *
 	    3600) : 0;
+}
+
+/* an mg_adoptconf alt_lead_of: the table's fixed lead, seconds, or 0 */
+static int64_t
+alt_lead(void *arg, int32_t nodes, int64_t now)
+{
+	const struct mg_adoptrule *r = rule_for(arg, nodes, now, 1);
+
+	return r != NULL ? (int64_t)llround(r->hours * 3600) : 0;
 }
 
 /* an mg_adoptconf ask: the scheduler estimate's margin, as mirage-eval
@@ -550,7 +568,7 @@ static int
 rule_says(void *arg, const struct mg_view *v, const struct mg_chainnow *cn)
 {
 	struct mg_adoption *ad = arg;
-	const struct mg_adoptrule *r = rule_for(ad, cn->s_nodes, cn->t);
+	const struct mg_adoptrule *r = rule_for(ad, cn->s_nodes, cn->t, 0);
 
 	if (r == NULL)
 		return 0;
@@ -568,17 +586,24 @@ read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
 	struct mg_table_row *rows, *r;
 	struct mg_adoptrule *u;
 	size_t n, i, k, sizes;
-	int rv;
+	int rv, alt;
 
 	if ((rv = mg_table_read(path, &rows, &n, d)) != 0)
 		return rv;
+	/* the rules recommended, then with --adopt-alternate the fixed
+	 * leads chosen the same way */
+	for (alt = 0; alt <= ad->alternate; alt++)
 	for (i = 0; i < n && rv == 0; i++) {
 		r = &rows[i];
-		if (!r->recommended || r->target != rows[0].target)
+		if (r->target != rows[0].target || (alt ? strcmp(r->method,
+		    "lead") != 0 || r->kind != MG_SETTING_LEAD || !(r->setting >
+		    0) : !r->recommended))
 			continue;	/* the table's first target's rules */
-		for (k = sizes = 0; k < ad->nrule && !(ad->rule[k].from ==
-		    r->period && ad->rule[k].nodes == r->nodes); k++)
-			sizes += ad->rule[k].from == r->period;
+		for (k = sizes = 0; k < ad->nrule && !(ad->rule[k].alt == alt &&
+		    ad->rule[k].from == r->period && ad->rule[k].nodes ==
+		    r->nodes); k++)
+			sizes += ad->rule[k].alt == alt && ad->rule[k].from ==
+			    r->period;
 		if ((r->handover > 0) != (handover > 0))
 			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: chosen %s "
 			    "handing over; run mirage-eval --target %s "
@@ -586,9 +611,9 @@ read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
 			    "without", r->handover > 0 ? "without" : "with");
 		else if (k < ad->nrule || sizes == MG_ADOPTION_MAXSIZES)
 			rv = mg_diag_set(d, MG_EINVAL, "'%s', line %d: a second "
-			    "rule for %d-node chains (one target a table, a "
-			    "walk's a day, at most %d sizes)", path, r->line,
-			    (int)r->nodes, MG_ADOPTION_MAXSIZES);
+			    "%s for %d-node chains (one target a table, a walk's "
+			    "a day, at most %d sizes)", path, r->line, alt ?
+			    "lead" : "rule", (int)r->nodes, MG_ADOPTION_MAXSIZES);
 		else if (mg_grow((void **)&ad->rule, &ad->caprule, ad->nrule +
 		    1, sizeof(*ad->rule)) != 0)
 			rv = mg_diag_set(d, MG_ENOMEM, "out of memory");
@@ -602,6 +627,7 @@ read_rules(struct mg_adoption *ad, const char *path, int64_t handover,
 			u->from = r->period;
 			ad->walked |= r->period != 0;
 			u->nodes = r->nodes;
+			u->alt = alt;
 			u->kind = r->kind;
 			u->hours = r->setting;
 			u->promise = r->promise;
@@ -628,6 +654,8 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 		ad->gap_col = mg_rule_estimate_col();
 		ad->a.ask = rule_says;
 		ad->a.lead_of = rule_lead;
+		if (ad->alternate)
+			ad->a.alt_lead_of = alt_lead;
 		ad->a.ask_arg = ad;
 	} else if (ad->a.method == MG_ADOPT_ASK) {
 		if ((rv = mg_askmodel_open(c->model[0], &ad->am, d)) != 0)
@@ -661,6 +689,9 @@ mg_adoption_setup(struct mg_adoption *ad, struct mg_evalconf *c,
 	if (ad->a.low)
 		snprintf(ad->namebuf + strlen(ad->namebuf), sizeof(ad->namebuf) -
 		    strlen(ad->namebuf), ", low");
+	if (ad->alternate)
+		snprintf(ad->namebuf + strlen(ad->namebuf), sizeof(ad->namebuf) -
+		    strlen(ad->namebuf), ", alternate");
 	ad->name = ad->namebuf;
 	return 0;
 }

@@ -34,6 +34,8 @@ struct mg_askmodel {
 struct mg_adoptrule {
 	int64_t from;		/* a walk's: the day's start, else 0 */
 	int32_t nodes;		/* the chains' size it was chosen for */
+	int alt;		/* the table's fixed lead (its lead row), for
+				 * every second replica (--adopt-alternate) */
 	enum mg_setting kind;	/* MG_SETTING_LEAD or MG_SETTING_MARGIN */
 	double hours;		/* the lead, or the margin */
 	double promise;		/* what the table promised, -1: not said */
@@ -60,6 +62,8 @@ struct mg_adoption {
 	struct mg_adoptrule *rule;
 	size_t nrule, caprule;
 	int walked;		/* the rules are a walk's */
+	int alternate;		/* every second replica by the table's
+				 * fixed lead */
 	int gap_col;		/* the scheduler estimate's column in feat */
 	double feat[MG_OWN];
 };
@@ -80,7 +84,7 @@ void mg_adoption_init(struct mg_adoption *ad);
  * separated by commas; "adopt-method": reactive, lead:TIME, plan or
  * model, or target:FILE, the rules of a table of mirage-eval --target -F
  * tsv; "adopt-seed", "adopt-alone", "adopt-replicas", "adopt-nodes",
- * "adopt-hold" with arg NULL) to
+ * "adopt-hold", "adopt-alternate" with arg NULL) to
  * arg.  Returns 0, or MG_EINVAL with d naming the bad value.
  */
 int mg_adoption_set(struct mg_adoption *ad, const char *name,

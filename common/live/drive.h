@@ -81,6 +81,9 @@ struct mg_drive_rule {
 	 * by the largest smaller size's (mg_table_size()) */
 	struct mg_drive_chosen chosen[MG_DRIVE_MAXCHOSEN];
 	int nchosen;
+	int settings_lead;	/* the table's fixed lead for a size (its
+				 * lead row), not the rule it recommends: a
+				 * service's second replica */
 	double threshold, prio;	/* NAN: the model's, the queue's median */
 	/* the settings (--target) could not be used, and why: a new
 	 * chain stops on it (status unusable_rv), one under way goes on

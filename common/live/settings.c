@@ -93,7 +93,9 @@ mg_settings_read(struct mg_drive *dr, const char *path, double target,
 		if (dr->rule.plan && !(strcmp(r->method, "planner") == 0 &&
 		    r->kind == MG_SETTING_PRICE && r->setting > 0))
 			continue;
-		if (!dr->rule.plan && !r->recommended)
+		if (!dr->rule.plan && (dr->rule.settings_lead ?
+		    !(strcmp(r->method, "lead") == 0 && r->kind ==
+		    MG_SETTING_LEAD && r->setting > 0) : !r->recommended))
 			continue;
 		/* one setting a size: a second is a table pieced together */
 		for (k = 0; k < dr->rule.nchosen; k++)

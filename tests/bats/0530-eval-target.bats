@@ -394,6 +394,22 @@ col() {
 	[ "$(wc -l < "$FAKE/sbatch.log")" -eq 1 ]
 }
 
+@test "mirage-advise --settings-lead: the fixed lead the table chose for the size, not the rule it recommends (a second replica)" {
+	mg_fake_slurm
+	NOW=2026-11-23T23:00:00
+	mirage-eval "${RUN[@]}" -F tsv -o s.tsv "$J"
+	# the estimate recommended, a lead of 3 h chosen beside it: 500 has
+	# 1 h left, the lead submits
+	awk -F'\t' -v OFS='\t' 'NR > 1 && $2 == 1 { $8 = $1 == "scheduler-estimate"; if ($1 == "lead") $4 = 3; if ($8) $4 = 0.01 } 1' s.tsv > r.tsv
+	A=(-j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW --handover --target 99% --settings r.tsv)
+	run -0 mirage-advise "${A[@]}" --settings-lead
+	[[ "$output" == *"500 ends in 1.0 h; with a lead of 3 h its successor is submitted when at most that is left: submit"* ]]
+	run mirage-advise "${A[@]}"
+	[[ "$output" == *"the backfill plan starts the successor"* ]]
+	run -2 --separate-stderr mirage-advise -j 500 -n 76 -Q "$FAKE/queue.txt" --now $NOW --handover --target 99% --settings-lead
+	[[ "$stderr" == *"--settings-lead goes with --settings, without --plan"* ]]
+}
+
 @test "mirage-advise --settings: a CRLF table keeps its provenance; foreign numbers, a NUL and nonsense ranges are refused; the reactive rule recommended is applied" {
 	mg_fake_slurm
 	NOW=2026-11-23T23:00:00

@@ -2,7 +2,8 @@
 # 0710-live-advise.bats: mirage-advise on a live Slurm: it reads the real
 # squeue, and a chain driven by it in a cron-like loop submits each
 # successor exactly once, every job runs, and failing or killed sbatch
-# runs are reported and retried without a duplicate.  Run by
+# runs are reported and retried without a duplicate; a job Slurm
+# requeues is said to be, and gets no successor while it waits.  Run by
 # tests/slurm/run-live.sh.
 
 setup() {
@@ -177,6 +178,26 @@ assert 0 < d["job_left_h"] <= 1 / 60 + 1e-4, d  # printed to 4 digits
 	end=$(sacct -n -X -P -j "$first" -o End)
 	sub=$(sacct -n -X -P -j "$s" -o Submit)
 	[[ "$sub" > "$end" || "$sub" == "$end" ]]
+}
+
+@test "live: a chain's job requeued by Slurm (a preemption, a node failure) is said to be, even under -q, and no successor is submitted for it" {
+	link link.sh "#SBATCH --requeue" 120
+	first=$(sbatch --parsable link.sh)
+	running "$first"
+	# a run sees it run, and keeps its start
+	run -10 mirage-advise -p gpu -n 2 -m "$M" -T -100 -j "$first" --submit link.sh
+	grep -q "^current_start	[1-9][0-9]*$" link.sh.chain
+	scontrol requeue "$first"
+	for _ in $(seq 1 30); do
+		[ "$(squeue -h -j "$first" -o %t)" = PD ] && break
+		sleep 1
+	done
+	[ "$(squeue -h -j "$first" -o %t)" = PD ]
+	# the model would submit now: the run waits, and says why
+	run -10 --separate-stderr mirage-advise -q -p gpu -n 2 -m "$M" -T 100 --submit link.sh
+	[[ "$stderr" == *"job $first, the chain's job, ran from "*" and is pending again: Slurm requeued it (a preemption or a node failure, not its limit)"* ]]
+	grep -qx "successor	-" link.sh.chain
+	[ "$(ours)" = "$first" ]
 }
 
 @test "live: a failing sbatch is reported and retried; a killed one is not duplicated" {
