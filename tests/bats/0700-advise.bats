@@ -355,7 +355,7 @@ else:
 	# the first run, by hand in the chain's directory, records it
 	run -10 mirage-advise "${SUB[@]}" -j 500 -m "$M" -T -100 --submit "$here/job.sh"
 	grep -qx "workdir	$here" job.sh.chain
-	grep -q "^mirage-chain-state 1\.6$" job.sh.chain
+	grep -q "^mirage-chain-state 1\.7$" job.sh.chain
 	# the cron run, elsewhere: the successor runs in the chain's directory
 	mkdir -p elsewhere
 	( cd elsewhere && mirage-advise "${SUB[@]}" -m "$M" -T 100 --submit "$here/job.sh" ) > out.txt

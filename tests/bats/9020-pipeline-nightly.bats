@@ -99,7 +99,7 @@ setup() {
 	local t0=$SECONDS rc=0
 	kill -TERM $pid
 	wait $pid || rc=$?
-	[ "$rc" -eq 143 ]
+	[ "$rc" -eq 143 ] || { echo "exit $rc, not 143:"; cat out2.txt; return 1; }
 	[ $((SECONDS - t0)) -le 2 ]
 	! pgrep -f "mirage-(features|train|eval) .*d/work" > /dev/null
 }

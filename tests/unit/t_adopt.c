@@ -319,6 +319,7 @@ replicas(void)
 			    r.worst_h == r.none_up_h, "one replica: down is none "
 			    "up, the wide job's 2 h: %.2f h, the worst %.2f h",
 			    r.none_up_h, r.worst_h);
+			mg_adopt_release(&r);
 			a.replicas = 0;
 			ok(mg_adopt_run(&def, &a, &r, &d) == MG_EINVAL &&
 			    strstr(d.msg, "replicas") != NULL,
