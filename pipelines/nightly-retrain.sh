@@ -145,7 +145,7 @@ nightly() {
 			ended=$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "history_end") k = i; next }
 			    k && $k > e { e = $k } END { print e + 0 }' "$dir/target.tsv" 2>/dev/null || echo 0)
 			if [ "${ended:-0}" -gt 0 ]; then
-				say "the settings were not chosen again (mirage-eval exited $table_failed, above): $dir/target.tsv stays, chosen on a history that ended $(date -u -d @"$ended" +%F), $(( ($(date +%s) - ended) / 86400 )) days ago (mirage-advise warns once that is 7 days); the model is retrained all the same"
+				say "the settings were not chosen again (mirage-eval exited $table_failed, above): $dir/target.tsv stays, chosen on a history that ended $(date -u -d @"$ended" +%F), $(( ($(date +%s) - ended) / 86400 )) days ago (mirage-advise warns once that is 14 days); the model is retrained all the same"
 			else
 				say "the settings were not chosen again (mirage-eval exited $table_failed, above): there is no $dir/target.tsv for mirage-advise --settings; the model is retrained all the same"
 			fi

@@ -85,12 +85,14 @@ by_model(const struct mg_drive *o, struct run *r, int32_t nodes,
 
 /* what a setting promises, and how old it is, said: a promise short of
  * the target changes what a decision means, and is said even when
- * quiet, with its ceiling */
+ * quiet, with its ceiling.  Old is a week past the freshest table a
+ * nightly run makes, whose last outcome is known about a week before
+ * its dump ends (an episode's outcome takes 5 days). */
 static void
 promised(const struct mg_drive *o, struct run *r,
     const struct mg_drive_chosen *c)
 {
-	if (c->row.history_end > 0 && o->now - c->row.history_end > 7 * MG_DAY)
+	if (c->row.history_end > 0 && o->now - c->row.history_end > 14 * MG_DAY)
 		mg_drivebase_say(o, 1, "the settings were chosen on a history that ended "
 		    "%.1f days ago: the cluster may have changed; choose them "
 		    "again (nightly-retrain.sh -T does each night)",

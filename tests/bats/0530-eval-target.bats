@@ -324,7 +324,7 @@ col() {
 	    --handover --target 99% --settings s.tsv
 	[[ "$stderr" == *"the settings promise $p% of 1-node links"*", not the target"* ]]
 	echo "$output" | python3 -c "import json, sys; d = json.load(sys.stdin); assert abs(100 * d['promise'] - $p) < 0.051 and d['promise_certified'] == 0 and d['promise'] <= d['bound_share'] <= 1, d"
-	# the history ended in February 2023: more than a week before --now
+	# the history ended in February 2023: more than two weeks before --now
 	[[ "$stderr" == *"the settings were chosen on a history that ended "*" days ago: the cluster may have changed"* ]]
 	# -n 8: chosen for a cluster of 76 nodes, not this one
 	run -2 --separate-stderr mirage-advise -j 500 -n 8 -Q "$FAKE/queue.txt" --now $NOW \
