@@ -93,8 +93,10 @@ nightly() {
 	# signal stops the run at once, the step with it
 	child=
 	step() { "$@" & child=$!; wait "$child"; }
-	trap 'say "stopped by SIGTERM"; [ -z "$child" ] || kill "$child" 2>/dev/null; exit 143' TERM
-	trap 'say "stopped by SIGINT"; [ -z "$child" ] || kill "$child" 2>/dev/null; exit 130' INT
+	# (a step that has ended already cannot be killed: under set -e a
+	# failed kill would end the run with 1, not the signal's status)
+	trap 'say "stopped by SIGTERM"; [ -z "$child" ] || kill "$child" 2>/dev/null || :; exit 143' TERM
+	trap 'say "stopped by SIGINT"; [ -z "$child" ] || kill "$child" 2>/dev/null || :; exit 130' INT
 	# the settings not chosen again end the run with mirage-eval's
 	# status, after the model's retraining
 	table_failed=0
