@@ -20,13 +20,14 @@ PKGS	= libarchive zlib libdeflate json-c yaml-0.1
 CPPFLAGS += -Icommon -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) xgboost openblas 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -larchive -lz -ldeflate -ljson-c -lyaml)
-# xgboost, OpenBLAS and libsvm are loaded when first used (see
+# xgboost, OpenBLAS, libsvm and GLPK are loaded when first used (see
 # common/base/dynload.h), by the names their link libraries record; a
 # library is looked for in its pkg-config libdir, then where cc looks
 libfile	= $(firstword $(wildcard $(shell pkg-config --variable=libdir $(2) 2>/dev/null)/lib$(1).so) $(shell $(CC) -print-file-name=lib$(1).so))
 soname	= $(shell objdump -p "$(call libfile,$(1),$(2))" 2>/dev/null | awk '/SONAME/ { print $$2 }')
 sodef	= $(foreach n,$(call soname,$(1),$(2)),-DMG_$(3)_SONAME='"$(n)"')
-SONAMES	:= $(call sodef,xgboost,xgboost,XGBOOST) $(call sodef,openblas,openblas,OPENBLAS) $(call sodef,svm,libsvm,LIBSVM)
+SONAMES	:= $(call sodef,xgboost,xgboost,XGBOOST) $(call sodef,openblas,openblas,OPENBLAS) \
+	   $(call sodef,svm,libsvm,LIBSVM) $(call sodef,glpk,glpk,GLPK)
 CPPFLAGS += $(SONAMES)
 LDLIBS	+= $(PKG_LIBS) -lm -ldl -pthread
 DEPFLAGS = -MMD -MP

@@ -16,6 +16,7 @@
 #include "mirage.h"
 #include "options.h"
 #include "accel/accel.h"
+#include "accel/bound.h"
 #include "learn/model.h"
 #include "learn/nn.h"
 #include "accel/relmas.h"
@@ -30,6 +31,9 @@ struct opts {
 	struct mg_relmas_opts ro;	/* train */
 	const char *mpath[MAXMOD];	/* eval: the relmas models */
 	int nmod;
+	int bound;			/* eval: the offline bound too */
+	int32_t exact;			/* its blocks solved exactly, at most */
+	struct mg_abound ab;
 	char args[1024];
 };
 
@@ -45,7 +49,8 @@ usage(int status)
 	    "[--no-bw-penalty]\n"
 	    "           [-S seed] [-o model]\n"
 	    "       mirage-accel eval [-q] [-s key=value]... [-M model]... "
-	    "[-o file]\n");
+	    "[--bound] [--exact n]\n"
+	    "           [-o file]\n");
 	if (status == 0)
 		fputs("commands:\n"
 		    "  train             train RELMAS, the learned dispatcher, on the\n"
@@ -58,6 +63,10 @@ usage(int status)
 		    "                    stdout)\n"
 		    "  -M model          eval: a relmas model to evaluate beside the\n"
 		    "                    heuristics (repeatable)\n"
+		    "  --bound           eval: the most deadlines any dispatcher could meet\n"
+		    "                    (a row), and each row as a share of it (a column)\n"
+		    "  --exact n         eval: the bound's blocks of at most n requests\n"
+		    "                    solved exactly (40; 0: none)\n"
 		    "  --play n, --hidden n, --lr r\n"
 		    "                    train: episodes played, hidden units, learning rate\n"
 		    "  --context d       train: the attention encoder's context size (8;\n"
@@ -125,7 +134,8 @@ parse_loads(const char *arg, struct mg_relmas_opts *ro)
 /* mirage-accel's options: the long-only ones train's alone */
 enum {
 	O_PLAY = 500, O_HIDDEN, O_LR, O_NOBWF, O_NOBWP, O_CTX, O_BUDGET,
-	O_WINDOW, O_PRIOR, O_STRICT, O_FIT, O_LOADS, O_CREDIT
+	O_WINDOW, O_PRIOR, O_STRICT, O_FIT, O_LOADS, O_CREDIT,
+	O_BOUND = 600, O_EXACT
 };
 static const struct option lo[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -148,6 +158,8 @@ static const struct option lo[] = {
 	{ "fit", required_argument, NULL, O_FIT },
 	{ "loads", required_argument, NULL, O_LOADS },
 	{ "credit", required_argument, NULL, O_CREDIT },
+	{ "bound", no_argument, NULL, O_BOUND },
+	{ "exact", required_argument, NULL, O_EXACT },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -165,7 +177,9 @@ parse(int argc, char *argv[], struct opts *o)
 		{ O_NOBWF, OPT_FLAG, &o->ro.no_bw, "--no-bw-features", 0, 0 },
 		{ O_CTX, OPT_COUNT, &o->ro.context, "context size", 0, 64 },
 		{ O_BUDGET, OPT_FLAG, &o->ro.budget, "--budget", 0, 0 },
-		{ O_PRIOR, OPT_NUMBER, &o->ro.prior, "prior weight", 0, 1000 }
+		{ O_PRIOR, OPT_NUMBER, &o->ro.prior, "prior weight", 0, 1000 },
+		{ O_BOUND, OPT_FLAG, &o->bound, "--bound", 0, 0 },
+		{ O_EXACT, OPT_COUNT, &o->exact, "exact block size", 0, 1e6 }
 	};
 	struct mg_diag d = { "" };
 	const char *cmd;
@@ -174,6 +188,7 @@ parse(int argc, char *argv[], struct opts *o)
 	memset(o, 0, sizeof(*o));
 	mg_accel_scenario_default(&o->sc);
 	mg_relmas_opts_init(&o->ro);
+	o->exact = -1;
 	mg_cli_args(argc, argv, o->args, sizeof(o->args));
 	cmd = command(argc, argv, o);
 	argc--;
@@ -181,8 +196,9 @@ parse(int argc, char *argv[], struct opts *o)
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "hM:o:qS:s:V", lo, &li)) != -1) {
 		/* each command's own options */
-		if ((o->train && ch == 'M') || (!o->train && (ch == 'S' ||
-		    ch >= O_PLAY))) {
+		if ((o->train && (ch == 'M' || ch >= O_BOUND)) ||
+		    (!o->train && (ch == 'S' || (ch >= O_PLAY &&
+		    ch < O_BOUND)))) {
 			if (ch >= O_PLAY)
 				errx(MG_EXIT_USAGE, "%s takes no option '--%s' "
 				    "(mirage-accel(1))", cmd, lo[li].name);
@@ -253,6 +269,10 @@ parse(int argc, char *argv[], struct opts *o)
 			usage(MG_EXIT_USAGE);
 		}
 	}
+	if (o->exact >= 0 && !o->bound)
+		errx(MG_EXIT_USAGE, "--exact goes with --bound");
+	if (o->exact < 0)
+		o->exact = 40;
 	if (optind != argc)
 		errx(MG_EXIT_USAGE, "%s reads no file: it plays the accelerator "
 		    "model", cmd);
@@ -314,9 +334,10 @@ since(const struct timespec *a)
 
 /* every dispatcher, then each model, on the same requests into run[] */
 static void
-eval(const struct opts *o, const struct mg_net *nets, size_t nn,
+eval(struct opts *o, const struct mg_net *nets, size_t nn,
     struct mg_model **mod, struct mg_arun *run, double *secs)
 {
+	struct mg_diag d = { "" };
 	struct mg_accel_request *req = NULL;
 	struct timespec a;
 	int p, k, rv;
@@ -358,6 +379,10 @@ eval(const struct opts *o, const struct mg_net *nets, size_t nn,
 		secs[MG_AP_N + k] = since(&a);
 		mg_relmas_run_free(&st);
 	}
+	if (o->bound && (rv = mg_accel_bound(&o->sc.hw, nets, nn, req,
+	    o->sc.requests, (size_t)o->exact, &o->ab, &d)) != 0)
+		errx(mg_exit_status(rv), "eval: the bound: %s", *d.msg ? d.msg :
+		    mg_strerror(rv));
 	free(req);
 }
 
@@ -369,10 +394,10 @@ print_table(FILE *fp, const struct opts *o, const struct mg_arun *run)
 
 	fprintf(fp, "policy\trequests\tmet_share\tlatency_mean_ms\t"
 	    "latency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed"
-	    "\tlayers\tdropped\n");
-	for (p = 0; p < MG_AP_N + o->nmod; p++)
+	    "\tlayers\tdropped%s\n", o->bound ? "\tof_bound" : "");
+	for (p = 0; p < MG_AP_N + o->nmod; p++) {
 		fprintf(fp, "%s\t%zu\t%.4f\t%.3f\t%.3f\t%.3f\t%.4f\t%.4f"
-		    "\t%llu\t%zu\n", p < MG_AP_N ?
+		    "\t%llu\t%zu", p < MG_AP_N ?
 		    mg_apolicy_name((enum mg_apolicy)p) : o->nmod == 1 ?
 		    "relmas" : o->mpath[p - MG_AP_N],
 		    run[p].requests, (double)run[p].met /
@@ -381,6 +406,15 @@ print_table(FILE *fp, const struct opts *o, const struct mg_arun *run)
 		    run[MG_AP_EDF].energy, run[p].makespan > 0 ?
 		    run[p].oversub / run[p].makespan : 0,
 		    (unsigned long long)run[p].decisions, run[p].dropped);
+		if (o->bound)
+			fprintf(fp, "\t%.4f", o->ab.met > 0 ?
+			    (double)run[p].met / o->ab.met : 1);
+		fputc('\n', fp);
+	}
+	/* the bound: the most any could meet; what a run measures, none */
+	if (o->bound)
+		fprintf(fp, "bound\t%zu\t%.4f\t-\t-\t-\t-\t-\t-\t-\t1\n",
+		    o->sc.requests, o->ab.met / (double)o->sc.requests);
 }
 
 /* what a dispatch costs, on standard error */
@@ -407,6 +441,11 @@ print_costs(const struct opts *o, size_t nn, const struct mg_arun *run,
 	    "isolated latency; %.2f us of simulation per layer dispatched\n",
 	    o->sc.requests, nn, o->sc.hw.nsa, o->sc.load, o->sc.q,
 	    dec ? 1e6 * all / (double)dec : 0);
+	if (o->bound)
+		fprintf(stderr, "mirage-accel: eval: the bound: %.0f deadlines "
+		    "at most, %zu blocks of at most %zu requests, %zu solved "
+		    "exactly, %zu variables\n", o->ab.met, o->ab.blocks,
+		    o->ab.largest, o->ab.exact, o->ab.cols);
 }
 
 /* the relmas models of -M, read and checked */

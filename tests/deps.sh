@@ -58,6 +58,7 @@ need libyaml-dev libyaml-devel pc yaml-0.1
 need libopenblas-dev openblas-devel pc openblas
 need libxgboost-dev xgboost pc xgboost
 need libsvm-dev libsvm-devel test -f /usr/include/libsvm/svm.h
+need libglpk-dev glpk-devel test -f /usr/include/glpk.h
 
 if [ $family = other ]; then
 	[ -z "$missing" ] && [ $tests = 0 ] && exit 0
