@@ -380,7 +380,7 @@ eval(struct opts *o, const struct mg_net *nets, size_t nn,
 		mg_relmas_run_free(&st);
 	}
 	if (o->bound && (rv = mg_accel_bound(&o->sc.hw, nets, nn, req,
-	    o->sc.requests, (size_t)o->exact, &o->ab, &d)) != 0)
+	    o->sc.requests, (size_t)o->exact, &o->ab, NULL, &d)) != 0)
 		errx(mg_exit_status(rv), "eval: the bound: %s", *d.msg ? d.msg :
 		    mg_strerror(rv));
 	free(req);
@@ -394,10 +394,10 @@ print_table(FILE *fp, const struct opts *o, const struct mg_arun *run)
 
 	fprintf(fp, "policy\trequests\tmet_share\tlatency_mean_ms\t"
 	    "latency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed"
-	    "\tlayers\tdropped%s\n", o->bound ? "\tof_bound" : "");
+	    "\tlayers\tdropped\tpreempted%s\n", o->bound ? "\tof_bound" : "");
 	for (p = 0; p < MG_AP_N + o->nmod; p++) {
 		fprintf(fp, "%s\t%zu\t%.4f\t%.3f\t%.3f\t%.3f\t%.4f\t%.4f"
-		    "\t%llu\t%zu", p < MG_AP_N ?
+		    "\t%llu\t%zu\t%llu", p < MG_AP_N ?
 		    mg_apolicy_name((enum mg_apolicy)p) : o->nmod == 1 ?
 		    "relmas" : o->mpath[p - MG_AP_N],
 		    run[p].requests, (double)run[p].met /
@@ -405,7 +405,8 @@ print_table(FILE *fp, const struct opts *o, const struct mg_arun *run)
 		    run[p].lat_p95 * 1e3, run[p].energy, run[p].energy /
 		    run[MG_AP_EDF].energy, run[p].makespan > 0 ?
 		    run[p].oversub / run[p].makespan : 0,
-		    (unsigned long long)run[p].decisions, run[p].dropped);
+		    (unsigned long long)run[p].decisions, run[p].dropped,
+		    (unsigned long long)run[p].preemptions);
 		if (o->bound)
 			fprintf(fp, "\t%.4f", o->ab.met > 0 ?
 			    (double)run[p].met / o->ab.met : 1);
@@ -413,7 +414,7 @@ print_table(FILE *fp, const struct opts *o, const struct mg_arun *run)
 	}
 	/* the bound: the most any could meet; what a run measures, none */
 	if (o->bound)
-		fprintf(fp, "bound\t%zu\t%.4f\t-\t-\t-\t-\t-\t-\t-\t1\n",
+		fprintf(fp, "bound\t%zu\t%.4f\t-\t-\t-\t-\t-\t-\t-\t-\t1\n",
 		    o->sc.requests, o->ab.met / (double)o->sc.requests);
 }
 

@@ -37,6 +37,7 @@ mg_accel_config_default(struct mg_accel_config *c)
 	c->bw = 64e9;
 	c->xfer_bw = 32e9;
 	c->static_w = 0.5;
+	c->preempt_s = 1e-6;
 }
 
 int
@@ -97,6 +98,15 @@ struct run {
 	 * seconds left of its layer, the bandwidth it asks */
 	long sa_req[MG_ACCEL_MAXSA];
 	double sa_rem[MG_ACCEL_MAXSA], sa_bw[MG_ACCEL_MAXSA];
+	/* with preemption: each request's share of its next layer left and
+	 * the partial output an interruption saved (bytes); each
+	 * sub-accelerator's full-rate seconds when its layer started, of
+	 * them the moves and saves before the layer's own work, and the
+	 * whole layer's seconds there */
+	double *frac, *saved;
+	double sa_len[MG_ACCEL_MAXSA], sa_ovh[MG_ACCEL_MAXSA];
+	double sa_full[MG_ACCEL_MAXSA];
+	uint64_t preemptions;
 	double now;
 	uint64_t rng, decisions;
 	const struct mg_accel_hook *hook;	/* the learned dispatcher, or NULL */
@@ -112,7 +122,10 @@ struct run {
 static double
 left_of(const struct run *r, size_t i)
 {
-	return r->left[r->req[i].net][r->next[i]];
+	const double *l = r->left[r->req[i].net];
+	size_t k = r->next[i];
+
+	return l[k + 1] + r->frac[i] * (l[k] - l[k + 1]);
 }
 
 /* whether request i's next layer on s moves its input there */
@@ -122,16 +135,17 @@ moves(const struct run *r, size_t i, int s)
 	return r->last[i] >= 0 && r->last[i] != s && r->next[i] > 0;
 }
 
-/* the seconds request i's next layer takes on s, its move included */
+/* the seconds request i's next layer takes on s (what is left of it),
+ * its moves included */
 static double
 layer_time(const struct run *r, size_t i, int s)
 {
 	const struct mg_net *net = &r->nets[r->req[i].net];
-	double t = net->l[r->next[i]].cost[r->c->df[s]].time;
+	double t = r->frac[i] * net->l[r->next[i]].cost[r->c->df[s]].time;
 
 	if (moves(r, i, s))
 		t += net->l[r->next[i] - 1].aout / r->c->xfer_bw;
-	return t;
+	return t + r->saved[i] / r->c->xfer_bw;
 }
 
 /* whether request i can no longer meet its deadline */
@@ -141,9 +155,10 @@ hopeless(const struct run *r, size_t i)
 	return r->req[i].deadline - r->now - left_of(r, i) < 0;
 }
 
-/* start request i's next layer on sub-accelerator s */
+/* start request i's next layer on sub-accelerator s, after extra
+ * seconds of saving the layer it interrupted */
 static void
-launch(struct run *r, size_t i, int s)
+launch(struct run *r, size_t i, int s, double extra)
 {
 	const struct mg_net *net = &r->nets[r->req[i].net];
 	const struct mg_layer *l = &net->l[r->next[i]];
@@ -151,9 +166,12 @@ launch(struct run *r, size_t i, int s)
 	double t = layer_time(r, i, s);
 
 	r->sa_req[s] = (long)i;
-	r->sa_rem[s] = t;
+	r->sa_rem[s] = r->sa_len[s] = t + extra;
+	r->sa_ovh[s] = t + extra - r->frac[i] * l->cost[df].time;
+	r->sa_full[s] = l->cost[df].time;
 	r->sa_bw[s] = l->cost[df].bw;
-	r->req[i].energy += l->cost[df].energy;
+	r->req[i].energy += r->frac[i] * l->cost[df].energy;
+	r->saved[i] = 0;
 	r->last[i] = s;
 	r->running[i] = 1;
 	r->decisions++;
@@ -205,11 +223,11 @@ best_time(const struct run *r, size_t i)
 
 	for (d = 0; d < r->c->nsa; d++) {
 		if (r->c->df[d] == net->best_df)
-			return l->cost[net->best_df].time;
+			return r->frac[i] * l->cost[net->best_df].time;
 		if (l->cost[r->c->df[d]].time < tref)
 			tref = l->cost[r->c->df[d]].time;
 	}
-	return tref;
+	return r->frac[i] * tref;
 }
 
 /* how much slower request i's next layer runs on s (its move included)
@@ -316,7 +334,8 @@ hook_pick(struct run *r, size_t *bw_out, int *bs_out)
 		const struct mg_accel_request *rq = &r->req[q];
 		const struct mg_net *net = &r->nets[rq->net];
 		const struct mg_layer *l = &net->l[r->next[q]];
-		double left = left_of(r, q), tb = l->cost[net->best_df].time;
+		double left = left_of(r, q);
+		double tb = r->frac[q] * l->cost[net->best_df].time;
 
 		for (s = 0; s < r->c->nsa; s++) {
 			double *f = r->feat + nc * MG_AFEAT, t;
@@ -461,10 +480,160 @@ dispatch(struct run *r, enum mg_apolicy p)
 					}
 				}
 		}
-		launch(r, r->wait[best_w], best_s);
+		launch(r, r->wait[best_w], best_s, 0);
 		memmove(r->wait + best_w, r->wait + best_w + 1, (r->nwait -
 		    best_w - 1) * sizeof(*r->wait));
 		r->nwait--;
+	}
+}
+
+/* request i waits again, in arrival order (then index) */
+static void
+enwait(struct run *r, size_t i)
+{
+	size_t w = r->nwait;
+
+	while (w > 0 && (r->req[r->wait[w - 1]].arrival > r->req[i].arrival ||
+	    (r->req[r->wait[w - 1]].arrival == r->req[i].arrival &&
+	    r->wait[w - 1] > i))) {
+		r->wait[w] = r->wait[w - 1];
+		w--;
+	}
+	r->wait[w] = i;
+	r->nwait++;
+}
+
+/*
+ * each running layer's rate now (rt), with want the bandwidth they ask:
+ * in proportion, all slowed alike while they ask more than there is;
+ * by deadline, each in turn of its request's urgency (MG_AP_FEDF's
+ * order) gets what it asks of what is left
+ */
+static void
+rates(const struct run *r, double want, double *rt)
+{
+	double left = r->c->bw, kb, k;
+	int s, b, done[MG_ACCEL_MAXSA] = { 0 };
+
+	for (s = 0; s < r->c->nsa; s++)
+		rt[s] = want > r->c->bw ? r->c->bw / want : 1;
+	if (!r->c->bw_deadline || want <= r->c->bw)
+		return;
+	for (;;) {
+		for (b = -1, kb = 0, s = 0; s < r->c->nsa; s++) {
+			if (r->sa_req[s] < 0 || done[s])
+				continue;
+			k = key(r, MG_AP_FEDF, (size_t)r->sa_req[s]);
+			if (b < 0 || k < kb) {
+				b = s;
+				kb = k;
+			}
+		}
+		if (b < 0)
+			return;
+		done[b] = 1;
+		rt[b] = r->sa_bw[b] <= left ? 1 : left / r->sa_bw[b];
+		left -= r->sa_bw[b] * rt[b];
+	}
+}
+
+/*
+ * interrupt the layer running on s: its request waits again with the
+ * share of its layer left and its partial output saved; the seconds
+ * the save takes
+ */
+static double
+interrupt(struct run *r, int s)
+{
+	size_t v = (size_t)r->sa_req[s];
+	const struct mg_layer *l = &r->nets[r->req[v].net].l[r->next[v]];
+	double work = r->sa_len[s] - r->sa_rem[s] - r->sa_ovh[s], left;
+
+	left = r->frac[v] - (work > 0 ? work / r->sa_full[s] : 0);
+	if (left < 0)
+		left = 0;
+	/* the energy of the work not done */
+	r->req[v].energy -= left * l->cost[r->c->df[s]].energy;
+	r->frac[v] = left;
+	r->saved[v] = l->aout * (1 - left);
+	r->running[v] = 0;
+	r->sa_req[s] = -1;
+	r->preemptions++;
+	enwait(r, v);
+	return r->saved[v] / r->c->xfer_bw + r->c->preempt_s;
+}
+
+/*
+ * with preemption, while no sub-accelerator is idle: the most urgent
+ * waiting request that can still meet its deadline, but not after
+ * waiting for the first layer running to end, interrupts the layer of
+ * a request with a later deadline that still meets its own after the
+ * wait (or can no longer meet it), the one with the most time to
+ * spare, unless that layer ends within twice what the interruption
+ * costs
+ */
+static void
+preempt(struct run *r)
+{
+	double want = 0, rt[MG_ACCEL_MAXSA], end[MG_ACCEL_MAXSA];
+	double first = INFINITY;
+	size_t w, q, v;
+	int s, bs;
+
+	for (s = 0; s < r->c->nsa; s++) {
+		if (r->sa_req[s] < 0)
+			return;
+		want += r->sa_bw[s];
+	}
+	/* when each layer running ends at the rates now */
+	rates(r, want, rt);
+	for (s = 0; s < r->c->nsa; s++) {
+		end[s] = rt[s] > 0 ? r->sa_rem[s] / rt[s] : INFINITY;
+		if (end[s] < first)
+			first = end[s];
+	}
+	for (w = 0; w < r->nwait; w++) {
+		double lax, bk = -INFINITY, bx = 0;
+
+		q = r->wait[w];
+		lax = r->req[q].deadline - r->now - left_of(r, q);
+		if (lax < 0 || lax >= first)
+			continue;
+		for (bs = -1, s = 0; s < r->c->nsa; s++) {
+			const struct mg_layer *l;
+			double cost, tw, spare;
+
+			v = (size_t)r->sa_req[s];
+			if (r->req[v].deadline <= r->req[q].deadline)
+				continue;
+			l = &r->nets[r->req[v].net].l[r->next[v]];
+			cost = l->aout / r->c->xfer_bw + r->c->preempt_s;
+			tw = layer_time(r, q, s) + cost;
+			/* the urgent one's layer here, and its cost, must
+			 * still let it meet its deadline */
+			if (end[s] <= 2 * cost || lax < tw -
+			    best_time(r, q))
+				continue;
+			spare = hopeless(r, v) ? INFINITY : r->req[v].deadline -
+			    r->now - left_of(r, v) - tw - cost;
+			if (spare < 0)
+				continue;
+			if (bs < 0 || spare - tw > bk) {
+				bk = spare - tw;
+				bs = s;
+			}
+		}
+		if (bs < 0)
+			continue;
+		bx = interrupt(r, bs);
+		/* the interrupted request now waits too, after or before w */
+		for (w = 0; r->wait[w] != q; w++)
+			;
+		launch(r, q, bs, bx);
+		memmove(r->wait + w, r->wait + w + 1, (r->nwait - w - 1) *
+		    sizeof(*r->wait));
+		r->nwait--;
+		return;
 	}
 }
 
@@ -492,22 +661,6 @@ drop_hopeless(struct run *r)
 	w = r->nwait - k;
 	r->nwait = k;
 	return w;
-}
-
-/* request i waits again, in arrival order (then index) */
-static void
-enwait(struct run *r, size_t i)
-{
-	size_t w = r->nwait;
-
-	while (w > 0 && (r->req[r->wait[w - 1]].arrival > r->req[i].arrival ||
-	    (r->req[r->wait[w - 1]].arrival == r->req[i].arrival &&
-	    r->wait[w - 1] > i))) {
-		r->wait[w] = r->wait[w - 1];
-		w--;
-	}
-	r->wait[w] = i;
-	r->nwait++;
 }
 
 static int
@@ -553,10 +706,13 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 	r.next = calloc(n ? n : 1, sizeof(*r.next));
 	r.last = malloc((n ? n : 1) * sizeof(*r.last));
 	r.running = calloc(n ? n : 1, sizeof(*r.running));
+	r.frac = malloc((n ? n : 1) * sizeof(*r.frac));
+	r.saved = calloc(n ? n : 1, sizeof(*r.saved));
 	r.wait = malloc((n ? n : 1) * sizeof(*r.wait));
 	r.left = calloc(nnets, sizeof(*r.left));
 	lat = malloc((n ? n : 1) * sizeof(*lat));
 	if (r.next == NULL || r.last == NULL || r.running == NULL ||
+	    r.frac == NULL || r.saved == NULL ||
 	    r.wait == NULL || r.left == NULL || lat == NULL) {
 		rv = MG_ENOMEM;
 		goto out;
@@ -574,6 +730,7 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 	}
 	for (i = 0; i < n; i++) {
 		r.last[i] = -1;
+		r.frac[i] = 1;
 		req[i].end = -1;
 		req[i].energy = 0;
 	}
@@ -581,7 +738,7 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 		r.sa_req[s] = -1;
 	start = r.now = n > 0 ? req[0].arrival : 0;
 	while (done < n) {
-		double want = 0, rate, tc = INFINITY, t;
+		double want = 0, rt[MG_ACCEL_MAXSA], tc = INFINITY, t;
 		int busy = 0;
 
 		while (arr < n && req[arr].arrival <= r.now)
@@ -598,15 +755,18 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 			rv = r.err;
 			goto out;
 		}
+		if (c->preempt)
+			preempt(&r);
 		for (s = 0; s < c->nsa; s++)
 			if (r.sa_req[s] >= 0) {
 				want += r.sa_bw[s];
 				busy++;
 			}
-		rate = want > c->bw ? c->bw / want : 1;
+		rates(&r, want, rt);
 		for (s = 0; s < c->nsa; s++)
-			if (r.sa_req[s] >= 0 && r.sa_rem[s] / rate < tc)
-				tc = r.sa_rem[s] / rate;
+			if (r.sa_req[s] >= 0 && rt[s] > 0 && r.sa_rem[s] /
+			    rt[s] < tc)
+				tc = r.sa_rem[s] / rt[s];
 		t = r.now + tc;
 		if (arr < n && req[arr].arrival < t)
 			t = req[arr].arrival;
@@ -616,7 +776,7 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 		}
 		for (s = 0; s < c->nsa; s++)
 			if (r.sa_req[s] >= 0)
-				r.sa_rem[s] -= (t - r.now) * rate;
+				r.sa_rem[s] -= (t - r.now) * rt[s];
 		out->busy += (double)busy * (t - r.now);
 		if (want > c->bw) {
 			out->oversub += t - r.now;
@@ -635,6 +795,7 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 			q = (size_t)r.sa_req[s];
 			r.sa_req[s] = -1;
 			r.running[q] = 0;
+			r.frac[q] = 1;
 			if (++r.next[q] == nets[req[q].net].n) {
 				req[q].end = r.now;
 				done++;
@@ -664,6 +825,7 @@ run_all(const struct mg_accel_config *c, const struct mg_net *nets,
 	out->makespan = r.now - start;
 	out->energy = dyn + c->static_w * (double)c->nsa * out->makespan;
 	out->decisions = r.decisions;
+	out->preemptions = r.preemptions;
 out:
 	for (k = 0; r.left != NULL && k < nnets; k++)
 		free(r.left[k]);
@@ -671,6 +833,8 @@ out:
 	free(r.next);
 	free(r.last);
 	free(r.running);
+	free(r.frac);
+	free(r.saved);
 	free(r.wait);
 	free(r.feat);
 	free(r.score);
@@ -806,10 +970,21 @@ mg_accel_scenario_set(struct mg_accel_scenario *sc,
 			sc->burst = x;
 		else
 			sc->q = x;
-	} else if (KEY("Drop")) {
+	} else if (KEY("Drop") || KEY("Preempt")) {
 		if (mg_parse_i64(v, strlen(v), 0, 1, &i) != 0)
 			goto bad;
-		sc->hw.drop = (int)i;
+		*(KEY("Drop") ? &sc->hw.drop : &sc->hw.preempt) = (int)i;
+	} else if (KEY("BandwidthShare")) {
+		if (strcmp(v, "proportional") != 0 && strcmp(v, "deadline") !=
+		    0)
+			goto bad;
+		sc->hw.bw_deadline = strcmp(v, "deadline") == 0;
+	} else if (KEY("PreemptCost")) {
+		/* microseconds */
+		if (mg_parse_f64(v, strlen(v), &x) != 0 || !(x >= 0) ||
+		    x > 1e6)
+			goto bad;
+		sc->hw.preempt_s = x * 1e-6;
 	} else if (KEY("Requests")) {
 		if (mg_parse_i64(v, strlen(v), 1, 10000000, &i) != 0)
 			goto bad;
@@ -831,7 +1006,8 @@ mg_accel_scenario_set(struct mg_accel_scenario *sc,
 		return mg_diag_set(d, MG_EINVAL, "unknown key '%.*s' (AccelWS, "
 		    "AccelRS, AccelPEs, Bandwidth, TransferBandwidth, "
 		    "StaticWatts, Load, Tightness, Burst, Requests, ArrivalSeed, "
-		    "Networks, Costs, Drop)", (int)kl, kv);
+		    "Networks, Costs, Drop, Preempt, PreemptCost, "
+		    "BandwidthShare)", (int)kl, kv);
 	}
 #undef KEY
 	return 0;

@@ -77,6 +77,13 @@ struct mg_accel_config {
 	int drop;		/* a waiting request that can no longer
 				 * meet its deadline is dropped, unserved,
 				 * at the next dispatch */
+	int preempt;		/* a running layer may be interrupted for
+				 * a more urgent request (mg_accel_run) */
+	double preempt_s;	/* what an interruption costs beyond
+				 * moving the partial output: seconds */
+	int bw_deadline;	/* the bandwidth goes to the running
+				 * layers in their requests' deadline
+				 * order, not in proportion */
 };
 
 /* mg_accel_config_default: 2 WS and 2 RS of 1024 PEs, 64 GB/s, 0.5 W each,
@@ -115,6 +122,7 @@ struct mg_arun {
 	double busy;		/* sub-accelerator-seconds running layers */
 	double oversub;		/* seconds the bandwidth was oversubscribed */
 	uint64_t decisions;	/* layers dispatched */
+	uint64_t preemptions;	/* layers interrupted */
 };
 
 /*

@@ -10,7 +10,7 @@ setup() {
 @test "eval: the inference dispatchers on a multi-accelerator system, a row each, the same for the same seed" {
 	run -0 --separate-stderr mirage-accel eval -s Requests=2000 -o a.tsv
 	[[ "$stderr" == *"mirage-accel: eval: 2000 requests of 5 networks on 4 sub-accelerators, load 0.50, deadlines at 2.00 x the isolated latency; "*" us of simulation per layer dispatched"* ]]
-	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers\tdropped')" ]
+	[ "$(head -1 a.tsv)" = "$(printf 'policy\trequests\tmet_share\tlatency_mean_ms\tlatency_p95_ms\tenergy_j\tenergy_vs_edf\tbandwidth_oversubscribed\tlayers\tdropped\tpreempted')" ]
 	[ "$(cut -f1 a.tsv | sed 1d | paste -sd' ')" = "fcfs edf fedf llf sjf minlat static random fsjf place strict fit" ]
 	# every request served by every policy, the same layers dispatched
 	[ "$(awk -F'\t' 'NR > 1 { print $2 "-" $9 }' a.tsv | sort -u | wc -l)" -eq 1 ]
