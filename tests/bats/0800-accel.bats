@@ -150,3 +150,44 @@ setup() {
 	run -0 mirage-accel --version
 	[[ "$output" =~ ^mirage-accel\ [0-9] ]]
 }
+
+@test "eval --bound: the most deadlines any dispatcher could meet, a row, and each row's share of it" {
+	run -0 --separate-stderr mirage-accel eval -s Requests=400 -s Bandwidth=40 -s Load=0.6 --bound -o a.tsv
+	[[ "$stderr" == *"mirage-accel: eval: the bound: "*" deadlines at most, "*" blocks of at most "*" requests, "*" solved exactly, "*" variables"* ]]
+	[ "$(head -1 a.tsv | cut -f11-)" = "$(printf 'preempted\tof_bound')" ]
+	[ "$(tail -1 a.tsv | cut -f1,2,12)" = "$(printf 'bound\t400\t1')" ]
+	# no dispatcher above it; each row's share is its met over the bound's
+	awk -F'\t' '$1 == "bound" { b = $3 } END { exit !(b > 0.5 && b <= 1) }' a.tsv
+	awk -F'\t' 'NR == FNR && $1 == "bound" { b = $3; next } NR > FNR && FNR > 1 && $1 != "bound" { if ($12 > 1 || $3 > b) exit 1; r = $3 / b - $12; if (r > 0.001 || r < -0.001) exit 1 }' a.tsv a.tsv
+	# the same without --bound, less the column and the row
+	mirage-accel eval -q -s Requests=400 -s Bandwidth=40 -s Load=0.6 -o b.tsv
+	[ "$(cut -f1-11 a.tsv | sed '$d')" = "$(cat b.tsv)" ]
+	# exact everywhere: at most the relaxation
+	mirage-accel eval -q -s Requests=400 -s Bandwidth=40 -s Load=0.6 --bound --exact 0 -o c.tsv
+	awk -F'\t' '$1 == "bound" { v[FILENAME] = $3 } END { exit !(v["a.tsv"] <= v["c.tsv"]) }' a.tsv c.tsv
+	run -2 --separate-stderr mirage-accel eval --exact 5
+	[[ "$stderr" == *"--exact goes with --bound"* ]]
+	run -2 --separate-stderr mirage-accel train --bound -o m.mrm
+	[[ "$stderr" == *"train takes no option '--bound'"* ]]
+}
+
+@test "eval: preemption inside a layer and the bandwidth by deadline change what is met; the keys are checked" {
+	mirage-accel eval -q -s Requests=1000 -s Bandwidth=40 -s Load=0.6 -o a.tsv
+	awk -F'\t' 'NR > 1 && $11 != 0 { exit 1 }' a.tsv
+	mirage-accel eval -q -s Requests=1000 -s Bandwidth=40 -s Load=0.6 -s Preempt=1 -o p.tsv
+	# fcfs interrupts layers for the urgent; the work is the same
+	awk -F'\t' '$1 == "fcfs" { exit !($11 > 0) }' p.tsv
+	! cmp -s a.tsv p.tsv
+	# a dearer interruption: fewer of them
+	mirage-accel eval -q -s Requests=1000 -s Bandwidth=40 -s Load=0.6 -s Preempt=1 -s PreemptCost=200 -o q.tsv
+	awk -F'\t' 'NR == FNR && $1 == "fcfs" { n = $11 } NR > FNR && $1 == "fcfs" { exit !($11 < n) }' p.tsv q.tsv
+	# the bandwidth to the most urgent layers first: fit meets more
+	mirage-accel eval -q -s Requests=1000 -s Bandwidth=40 -s Load=0.6 -s BandwidthShare=deadline -o d.tsv
+	awk -F'\t' 'NR == FNR && $1 == "fit" { m = $3 } NR > FNR && $1 == "fit" { exit !($3 > m) }' a.tsv d.tsv
+	run -2 --separate-stderr mirage-accel eval -s BandwidthShare=fair
+	[[ "$stderr" == *"bad value 'fair' for BandwidthShare"* ]]
+	run -2 --separate-stderr mirage-accel eval -s Preempt=yes
+	[[ "$stderr" == *"bad value 'yes' for Preempt"* ]]
+	run -2 --separate-stderr mirage-accel eval -s PreemptCost=-1
+	[[ "$stderr" == *"bad value '-1' for PreemptCost"* ]]
+}

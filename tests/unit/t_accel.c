@@ -397,5 +397,63 @@ main(void)
 		    "decoded under the bandwidth budget: never oversubscribed "
 		    "(%g s without the budget), B after A", over[0]);
 	}
+	/* preemption: A (one layer of 4 s, deadline 10) at 0, B (one of
+	 * 1 s, deadline 2.5) at 1, one sub-accelerator: without it B waits
+	 * for A and misses; with it B interrupts A at 1, after a save of
+	 * 0.1 s ends at 2.1, and A resumes with its 3 s left: 5.1 */
+	synth(&sy[0], 0, 1, 4.0, 0);
+	synth(&sy[1], 1, 1, 1.0, 0);
+	c.nsa = 1;
+	c.bw = 1e30;
+	memset(req, 0, sizeof(req));
+	req[0].net = 0;
+	req[0].deadline = 10;
+	req[1].net = 1;
+	req[1].arrival = 1;
+	req[1].deadline = 2.5;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_EDF, 1, &run);
+	ok(run.met == 1 && fabs(req[1].end - 5) < 1e-9 && run.preemptions ==
+	    0, "without preemption B waits for A's layer, ends at 5 (%g)",
+	    req[1].end);
+	c.preempt = 1;
+	c.preempt_s = 0.1;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_EDF, 1, &run);
+	ok(run.met == 2 && run.preemptions == 1 && fabs(req[1].end - 2.1) <
+	    1e-9 && fabs(req[0].end - 5.1) < 1e-9 && fabs(req[0].energy - 1) <
+	    1e-9, "preemption: B ends at 2.1 (%g), A at 5.1 (%g), A's energy "
+	    "counted once (%g)", req[1].end, req[0].end, req[0].energy);
+	/* not when B cannot meet its deadline anyway, nor when A's layer
+	 * is about to end */
+	req[1].deadline = 1.9;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_EDF, 1, &run);
+	ok(run.preemptions == 0, "no preemption for a request that misses "
+	    "even so");
+	req[1].deadline = 2.5;
+	req[1].arrival = 3.9;
+	req[1].deadline = 5.5;
+	mg_accel_run(&c, sy, 2, req, 2, MG_AP_EDF, 1, &run);
+	ok(run.preemptions == 0 && run.met == 2, "no preemption of a layer "
+	    "that ends within twice the cost");
+	c.preempt = 0;
+
+	/* the bandwidth by deadline: two layers of 1 s asking all of it,
+	 * B's deadline first: B runs at full speed and ends at 1, A waits
+	 * and ends at 2 (in proportion both end at 2) */
+	synth(&sy[0], 0, 1, 1.0, 10e9);
+	c.nsa = 2;
+	c.bw = 10e9;
+	memset(req, 0, sizeof(req));
+	req[0].deadline = 10;
+	req[1].deadline = 5;
+	c.bw_deadline = 1;
+	mg_accel_run(&c, sy, 1, req, 2, MG_AP_EDF, 1, &run);
+	ok(fabs(req[1].end - 1) < 1e-9 && fabs(req[0].end - 2) < 1e-9,
+	    "bandwidth by deadline: B ends at 1 (%g), A at 2 (%g)",
+	    req[1].end, req[0].end);
+	c.bw_deadline = 0;
+	mg_accel_run(&c, sy, 1, req, 2, MG_AP_EDF, 1, &run);
+	ok(fabs(req[1].end - 2) < 1e-9 && fabs(req[0].end - 2) < 1e-9,
+	    "in proportion both end at 2 (%g, %g)", req[1].end, req[0].end);
+
 	return tap_done();
 }
