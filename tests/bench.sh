@@ -514,6 +514,55 @@ END {
 	}
 }' "$dir/accel-wl.txt"
 
+# ... and against the bound (mirage-accel(1), "The bound"): per load the
+# median over the same seeds of the bound's share of the requests, and of
+# each dispatcher's deadlines met over the bound's: in the system as it
+# is, and with preemption inside a layer and the bandwidth by deadline,
+# RELMAS trained again in that system
+"$bin/mirage-accel" train -q "${sys[@]}" -s Preempt=1 -s BandwidthShare=deadline -o "$dir/relmas-pd.mrm"
+for sy in base pd; do
+	ks=""
+	[ $sy = pd ] && ks="-s Preempt=1 -s BandwidthShare=deadline"
+	m=$dir/relmas.mrm
+	[ $sy = pd ] && m=$dir/relmas-pd.mrm
+	for load in 0.3 0.45 0.6 0.8; do
+		for seed in 101 102 103 104 105; do
+			# shellcheck disable=SC2086
+			"$bin/mirage-accel" eval -q "${sys[@]}" $ks -s Load=$load -s ArrivalSeed=$seed \
+			    --bound -M "$m" -o "$dir/accel.tsv"
+			awk -F'\t' -v s=$sy -v l="$load" 'NR > 1 { print s, l, $1, $3, $12 }' "$dir/accel.tsv"
+		done
+	done
+done > "$dir/accel-bound.txt"
+awk '
+function med(s,   n, a, i, j, t) {
+	n = split(s, a, " ")
+	for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{ m[$1, $2, $3] = m[$1, $2, $3] " " $4; o[$1, $2, $3] = o[$1, $2, $3] " " $5 }
+END {
+	printf "  against the bound: the bound'"'"'s share of the requests, then deadlines met over the bound'"'"'s (medians)\n"
+	nl = split("0.3 0.45 0.6 0.8", L, " ")
+	np = split("fcfs edf fedf llf sjf minlat static random fsjf place strict fit relmas", P, " ")
+	ns = split("base pd", S, " ")
+	for (s = 1; s <= ns; s++) {
+		printf "  %s\n", (S[s] == "base" ? "the system as it is" : "with -s Preempt=1 -s BandwidthShare=deadline (relmas trained so)")
+		printf "  %-8s", "bound"
+		for (l = 1; l <= nl; l++) printf "  %s: %5.1f%%", L[l], 100 * med(m[S[s], L[l], "bound"])
+		printf "\n"
+		for (p = 1; p <= np; p++) {
+			printf "  %-8s", P[p]
+			for (l = 1; l <= nl; l++) printf "  %s: %.3f ", L[l], med(o[S[s], L[l], P[p]])
+			printf "\n"
+		}
+	}
+	for (l = 1; l <= nl; l++) {
+		f = med(m["base", L[l], "fit"]); g = med(m["pd", L[l], "fit"])
+		printf "  load %-4s fit misses %.1f%%, with both %.1f%%: %.0f%% fewer\n", L[l], 100 * (1 - f), 100 * (1 - g), 100 * (1 - (1 - g) / (1 - f))
+	}
+}' "$dir/accel-bound.txt"
+
 # mirage-advise: one decision, model loading included, against parsing
 # the same squeue dump alone (the peer: the least any decision must do)
 q=tests/fixtures/slurm-22.05/01-busy/squeue_all_o.txt
