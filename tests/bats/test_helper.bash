@@ -63,6 +63,23 @@ gone() {
 	return 1
 }
 
+# serving DIR JOBID SECONDS: within SECONDS, DIR/endpoint (a service's,
+# of pipelines/handover-serving.sbatch) lists JOBID's address; if not,
+# what the job, its batch script and its server said
+serving() {
+	local i
+	for i in $(seq 1 "$3"); do
+		grep -q " $2\$" "$1/endpoint" 2>/dev/null && return 0
+		sleep 1
+	done
+	echo "# job $2's address not in $1/endpoint within $3 s" >&2
+	scontrol -o show job "$2" 2>&1 | tr ' ' '\n' | grep -E '^(JobState|Reason|NodeList|StartTime)=' | sed 's/^/#   /' >&2
+	for f in "$1/endpoint" "$1/server.$2.log" "$(dirname "$1")/job-$2.out" "$1/job-$2.out"; do
+		[ -f "$f" ] && sed "s|^|#   $(basename "$f"): |" "$f" >&2
+	done
+	return 1
+}
+
 # mg_fake_slurm: the fake Slurm of tests/fixtures/advise in $FAKE ($A its
 # programs): job ids from 900, a queue with P = 500 (one node, running
 # since midnight with a 2-day limit) and 501 (4 nodes), and job.sh, the

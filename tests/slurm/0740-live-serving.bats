@@ -13,14 +13,6 @@ setup() {
 	: "${MIRAGE_TAG:?run through tests/slurm/run-live.sh}"
 	mg_gbt 40
 	T=${MIRAGE_TAG}_sv$BATS_TEST_NUMBER
-	serving() { # serving JOBID SECONDS: the published address is JOBID's
-		local i
-		for i in $(seq 1 "$2"); do
-			grep -q " $1\$" "$SERVICE_DIR/endpoint" 2>/dev/null && return 0
-			sleep 1
-		done
-		return 1
-	}
 }
 
 teardown() {
@@ -36,11 +28,13 @@ teardown() {
 	export READY_CMD='curl -sf -o /dev/null http://127.0.0.1:$PORT/'
 	mkdir -p "$SERVICE_DIR"
 	chmod 777 "$SERVICE_DIR"
-	sed -e "s/^#SBATCH -J serving/#SBATCH -J $T\n#SBATCH -p gpu\n#SBATCH -o \/dev\/null\n#SBATCH -D \/tmp/" \
+	# the batch script's own words beside the service's, for a failure
+	out=$(printf '%s' "$SERVICE_DIR/job-%j.out" | sed 's/[\/&]/\\&/g')
+	sed -e "s/^#SBATCH -J serving/#SBATCH -J $T\n#SBATCH -p gpu\n#SBATCH -o $out\n#SBATCH -D \/tmp/" \
 	    -e 's/^#SBATCH -t 48:00:00/#SBATCH -t 10/' -e 's/@600/@60/' \
 	    "$ROOT/pipelines/handover-serving.sbatch" > svc.sbatch
 	p=$(sbatch --parsable svc.sbatch)
-	serving "$p" 90
+	serving "$SERVICE_DIR" "$p" 90
 	# the client: a request every 0.2 s to the address published now
 	(
 		while [ ! -e "$BATS_TEST_TMPDIR/stop-client" ]; do
@@ -59,7 +53,7 @@ teardown() {
 		run -0 mirage-advise -p gpu -n 2 -m "$M" -T 100 -j "$p" --handover --submit svc.sbatch
 		s=$(sed -n 's/^successor\t//p' svc.sbatch.chain)
 		[ -n "$s" ]
-		serving "$s" 120
+		serving "$SERVICE_DIR" "$s" 120
 		gone "$p" 90
 		# the chain's state: the successor is its job; P handed over
 		# (recorded by S's take-over once it sees P gone)

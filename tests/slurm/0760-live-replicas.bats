@@ -13,14 +13,6 @@ setup() {
 	mg_gbt 40
 	T=${MIRAGE_TAG}_rp$BATS_TEST_NUMBER
 	R=$BATS_TEST_TMPDIR/svc
-	serving() { # serving REPLICA JOBID SECONDS: the replica's address is JOBID's
-		local i
-		for i in $(seq 1 "$3"); do
-			grep -q " $2\$" "$R/$1/endpoint" 2>/dev/null && return 0
-			sleep 1
-		done
-		return 1
-	}
 	advise() { # advise REPLICA: the replica's successor submitted
 		SERVICE_DIR=$R/$1 REPLICAS_DIR=$R mirage-advise -p batch -n 4 -m "$M" -T 100 \
 		    -j "${p[$1]}" --handover -s "$1.chain" --submit svc.sbatch
@@ -38,15 +30,16 @@ teardown() {
 	export READY_CMD='curl -sf -o /dev/null http://127.0.0.1:$PORT/'
 	mkdir -p "$R/1" "$R/2"
 	chmod -R 777 "$R"
-	sed -e "s/^#SBATCH -J serving/#SBATCH -J $T\n#SBATCH -p batch\n#SBATCH -o \/dev\/null\n#SBATCH -D \/tmp/" \
+	out=$(printf '%s' "$R/job-%j.out" | sed 's/[\/&]/\\&/g')
+	sed -e "s/^#SBATCH -J serving/#SBATCH -J $T\n#SBATCH -p batch\n#SBATCH -o $out\n#SBATCH -D \/tmp/" \
 	    -e 's/^#SBATCH -t 48:00:00/#SBATCH -t 10/' -e 's/@600/@60/' \
 	    "$ROOT/pipelines/handover-serving.sbatch" > svc.sbatch
 	declare -A p
 	for r in 1 2; do
 		p[$r]=$(SERVICE_DIR=$R/$r REPLICAS_DIR=$R sbatch --parsable svc.sbatch)
 	done
-	serving 1 "${p[1]}" 90
-	serving 2 "${p[2]}" 90
+	serving "$R/1" "${p[1]}" 90
+	serving "$R/2" "${p[2]}" 90
 	[ "$(wc -l < "$R/endpoints")" -eq 2 ]
 	# the client: every 0.2 s, every address the list holds then
 	(
@@ -72,11 +65,11 @@ teardown() {
 			s[$r]=$(sed -n 's/^successor\t//p' $r.chain)
 			[ -n "${s[$r]}" ]
 			[ $k = 3 ] && continue
-			serving $r "${s[$r]}" 120
+			serving "$R/$r" "${s[$r]}" 120
 			gone "${p[$r]}" 90
 		done
 		for r in 1 2; do
-			serving $r "${s[$r]}" 120
+			serving "$R/$r" "${s[$r]}" 120
 			gone "${p[$r]}" 90
 			rm -f $r.chain
 			p[$r]=${s[$r]}
