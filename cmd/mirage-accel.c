@@ -380,7 +380,7 @@ eval(struct opts *o, const struct mg_net *nets, size_t nn,
 		mg_relmas_run_free(&st);
 	}
 	if (o->bound && (rv = mg_accel_bound(&o->sc.hw, nets, nn, req,
-	    o->sc.requests, (size_t)o->exact, &o->ab, NULL, &d)) != 0)
+	    o->sc.requests, (size_t)o->exact, &o->ab, &d)) != 0)
 		errx(mg_exit_status(rv), "eval: the bound: %s", *d.msg ? d.msg :
 		    mg_strerror(rv));
 	free(req);

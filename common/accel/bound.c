@@ -19,7 +19,7 @@
 	X(add_rows) X(add_cols) X(set_row_bnds) X(set_col_bnds) \
 	X(set_obj_coef) X(set_col_kind) X(load_matrix) X(init_smcp) \
 	X(simplex) X(get_status) X(get_obj_val) X(init_iocp) X(intopt) \
-	X(mip_status) X(mip_obj_val) X(term_out) X(get_col_prim) X(mip_col_val)
+	X(mip_status) X(mip_obj_val) X(term_out)
 #define FIELD(f) __typeof__(glp_##f) *f;
 #define NAME(f) "glp_" #f,
 static struct {
@@ -137,7 +137,7 @@ put(struct bnd *b, size_t *nz, size_t row, int col, double v)
  */
 static int
 block(struct bnd *b, size_t i0, size_t i1, int want_exact, double *met,
-    int *exact, size_t *cols, double *y, struct mg_diag *d)
+    int *exact, size_t *cols, struct mg_diag *d)
 {
 	size_t nb = i1 - i0, m = 0, j, k, nrow = 0, ncol, nz = 0, capb, bwb;
 	size_t *grow, *jrow;
@@ -254,8 +254,6 @@ block(struct bnd *b, size_t i0, size_t i1, int want_exact, double *met,
 		goto out;
 	}
 	*met = floor(glp.get_obj_val(lp) + 1e-6);
-	for (j = 0; y != NULL && j < nb; j++)
-		y[i0 + j] = glp.get_col_prim(lp, (int)j + 1);
 	if (!want_exact)
 		goto out;
 	for (j = 0; j < nb; j++)
@@ -266,8 +264,6 @@ block(struct bnd *b, size_t i0, size_t i1, int want_exact, double *met,
 	if (glp.intopt(lp, &ip) == 0 && glp.mip_status(lp) == GLP_OPT) {
 		*met = floor(glp.mip_obj_val(lp) + 1e-6);
 		*exact = 1;
-		for (j = 0; y != NULL && j < nb; j++)
-			y[i0 + j] = glp.mip_col_val(lp, (int)j + 1);
 	}
 out:
 	glp.delete_prob(lp);
@@ -277,7 +273,7 @@ out:
 int
 mg_accel_bound(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, const struct mg_accel_request *req, size_t n,
-    size_t exact_max, struct mg_abound *out, double *y, struct mg_diag *d)
+    size_t exact_max, struct mg_abound *out, struct mg_diag *d)
 {
 	struct bnd b;
 	size_t i, j, k;
@@ -331,7 +327,7 @@ mg_accel_bound(const struct mg_accel_config *c, const struct mg_net *nets,
 			if (req[j].deadline > end)
 				end = req[j].deadline;
 		if ((rv = block(&b, i, j, j - i <= exact_max, &met, &ex, &cols,
-		    y, d)) != 0)
+		    d)) != 0)
 			goto out;
 		out->met += met;
 		out->blocks++;

@@ -24,8 +24,10 @@
  * bytes are counted at its leanest layer's rate.
  *
  * The requests fall apart into blocks whose windows do not overlap,
- * and each block is one problem: exact (y binary, GLPK's branch and
- * cut) while a block is small, its linear relaxation otherwise.
+ * a block of more than 200 is cut (each part then has the whole system
+ * to itself, which only raises the bound), and each block is one
+ * problem: exact (y binary, GLPK's branch and cut) while a block is
+ * small, its linear relaxation otherwise.
  */
 #ifndef MG_BOUND_H
 #define MG_BOUND_H
@@ -47,13 +49,12 @@ struct mg_abound {
 /*
  * mg_accel_bound: the bound on req[0..n) (sorted by arrival; only
  * net, arrival and deadline are read).  A block of at most exact_max
- * requests is solved exactly (0: none is).  With y (n entries), each
- * request's share met in the solution found.  Returns 0, MG_EINVAL,
+ * requests is solved exactly (0: none is).  Returns 0, MG_EINVAL,
  * MG_ENOMEM, or MG_EIO with d saying why (GLPK missing, or a problem
  * it could not solve).
  */
 int mg_accel_bound(const struct mg_accel_config *c, const struct mg_net *nets,
     size_t nnets, const struct mg_accel_request *req, size_t n,
-    size_t exact_max, struct mg_abound *out, double *y, struct mg_diag *d);
+    size_t exact_max, struct mg_abound *out, struct mg_diag *d);
 
 #endif /* MG_BOUND_H */

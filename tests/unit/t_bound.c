@@ -40,7 +40,7 @@ bound(const struct mg_accel_config *c, const struct mg_net *nets,
     struct mg_abound *b)
 {
 	struct mg_diag d = { "" };
-	int rv = mg_accel_bound(c, nets, nn, req, n, exact, b, NULL, &d);
+	int rv = mg_accel_bound(c, nets, nn, req, n, exact, b, &d);
 
 	if (rv != 0) {
 		printf("# mg_accel_bound: %d %s\n", rv, d.msg);
